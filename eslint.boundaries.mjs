@@ -1,0 +1,119 @@
+/**
+ * The import boundaries of DESIGN.md, as lint rules. Imported by eslint.config.mjs and by
+ * tests/unit/lintBoundaries.test.ts, which proves each rule fails on a deliberate violation.
+ *
+ *   renderer -> shared      preload -> shared      main -> shared, sandbox
+ *   sandbox -> shared       shared -> nothing of ours
+ *   electron: only the shell files of src/main (outside src/main/services) and src/preload.
+ */
+import { builtinModules } from 'node:module';
+
+const nodeBuiltins = [...builtinModules.filter((name) => !name.startsWith('_')), 'node:*'];
+
+const noElectron = [
+  { name: 'electron', message: 'Only the shell files of src/main and src/preload may import electron.' },
+  {
+    name: 'electron-store',
+    message: 'electron-store imports electron: use it only in the shell, behind an injectable interface.',
+  },
+];
+
+function layer(name, ...folders) {
+  return folders.map((folder) => ({
+    group: [`**/${folder}`, `**/${folder}/**`],
+    message: `${name} must not import from src/${folder}: see the import direction in DESIGN.md.`,
+  }));
+}
+
+const nodeImports = {
+  group: nodeBuiltins,
+  message: 'Node built-ins are not available here: this code runs outside Node.',
+};
+
+/** Globals that exist only in a browser or only in Node: src/shared uses neither. */
+const runtimeGlobals = [
+  'window',
+  'document',
+  'navigator',
+  'localStorage',
+  'sessionStorage',
+  'location',
+  'process',
+  'Buffer',
+  'require',
+  '__dirname',
+  '__filename',
+  'global',
+].map((name) => ({ name, message: `src/shared is runtime-neutral: ${name} is not available everywhere.` }));
+
+export const boundaries = [
+  {
+    files: ['src/shared/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: noElectron,
+          patterns: [
+            nodeImports,
+            {
+              group: ['react', 'react-dom', 'react/*', 'zustand', 'axios', 'fastify'],
+              message: 'src/shared imports no UI or network library.',
+            },
+            ...layer('src/shared', 'main', 'preload', 'renderer', 'sandbox'),
+          ],
+        },
+      ],
+      'no-restricted-globals': ['error', ...runtimeGlobals],
+    },
+  },
+  {
+    files: ['src/renderer/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: noElectron, patterns: [nodeImports, ...layer('The renderer', 'main', 'preload', 'sandbox')] },
+      ],
+    },
+  },
+  {
+    files: ['src/preload/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [...layer('The preload', 'main', 'renderer', 'sandbox')] }],
+    },
+  },
+  {
+    files: ['src/sandbox/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: noElectron, patterns: [...layer('The sandbox', 'main', 'preload', 'renderer')] },
+      ],
+    },
+  },
+  {
+    files: ['src/main/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [...layer('The main process', 'preload', 'renderer')] }],
+    },
+  },
+  {
+    files: ['src/main/services/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: noElectron,
+          patterns: [...layer('The main-process services', 'preload', 'renderer')],
+        },
+      ],
+    },
+  },
+  {
+    // Tests and scripts run in plain Node, where importing electron would try to download it.
+    files: ['tests/**/*.{ts,tsx}', 'scripts/**/*.{ts,mjs}'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: noElectron }],
+    },
+  },
+];

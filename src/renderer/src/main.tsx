@@ -1,0 +1,11 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './App.tsx';
+
+const container = document.getElementById('root');
+if (container === null) throw new Error('The page has no #root element to draw Ledgerdesk into.');
+createRoot(container).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);

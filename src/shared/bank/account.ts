@@ -1,0 +1,20 @@
+/**
+ * Account: not part of the interface's slice, but clients need to discover which accounts
+ * have pending transactions. Only the fields a client relies on are required.
+ */
+import { z } from 'zod';
+import { money, timestamp } from './common.ts';
+
+export const ACCOUNT_STATUSES = ['open', 'frozen', 'closed'] as const;
+
+export const account = z.looseObject({
+  id: z.string().min(1),
+  name: z.string(),
+  account_number: z.string().nullable(),
+  status: z.enum(ACCOUNT_STATUSES),
+  balance: money,
+  available_balance: money,
+  created_at: timestamp,
+  updated_at: timestamp,
+});
+export type Account = z.infer<typeof account>;

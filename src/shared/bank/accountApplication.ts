@@ -1,0 +1,62 @@
+/**
+ * Account application (spec §2.4). The three fields the interface leaves unnamed are
+ * `account_number`, `product` and `ownership_type` (conventions.md).
+ */
+import { z } from 'zod';
+import { jsonObject, timestamp } from './common.ts';
+
+export const ACCOUNT_APPLICATION_STATUSES = [
+  'unsubmitted',
+  'submitted',
+  'canceled',
+  'kyc',
+  'processing',
+  'manual_review',
+  'rejected',
+  'approved',
+] as const;
+export type AccountApplicationStatus = (typeof ACCOUNT_APPLICATION_STATUSES)[number];
+
+export const OWNERSHIP_TYPES = ['personal', 'business'] as const;
+export type OwnershipType = (typeof OWNERSHIP_TYPES)[number];
+
+export const PERSON_APPLICATION_ROLES = ['owner', 'signer', 'minor'] as const;
+
+export const personApplicationRef = z.looseObject({
+  id: z.string().min(1),
+  roles: z.array(z.enum(PERSON_APPLICATION_ROLES)),
+});
+export type PersonApplicationRef = z.infer<typeof personApplicationRef>;
+
+export const accountApplication = z.looseObject({
+  id: z.string().min(1),
+  account_id: z.string().nullable(),
+  account_number: z.string().nullable(),
+  account_number_reservation_id: z.string().nullable(),
+  account_product_id: z.string(),
+  bankdata: jsonObject.nullable(),
+  business_application_id: z.string().nullable(),
+  deposit_id: z.string(),
+  ownership_type: z.enum(OWNERSHIP_TYPES),
+  /** Always null for business accounts. */
+  person_applications: z.array(personApplicationRef).nullable(),
+  primary_person_application_id: z.string(),
+  /** Deprecated account-product nickname; the real service rejects requests that send it. */
+  product: z.string().nullable().meta({ deprecated: true }),
+  status: z.enum(ACCOUNT_APPLICATION_STATUSES),
+  userdata: jsonObject.nullable(),
+  created_at: timestamp,
+  updated_at: timestamp,
+});
+export type AccountApplication = z.infer<typeof accountApplication>;
+
+/** Filters of the account-application list (spec §2.4 "Filterable"). */
+export const accountApplicationFilters = z.strictObject({
+  status: z.enum(ACCOUNT_APPLICATION_STATUSES).optional(),
+  account_product_id: z.string().min(1).optional(),
+  ownership_type: z.enum(OWNERSHIP_TYPES).optional(),
+  account_id: z.string().min(1).optional(),
+  business_application_id: z.string().min(1).optional(),
+  primary_person_application_id: z.string().min(1).optional(),
+});
+export type AccountApplicationFilters = z.infer<typeof accountApplicationFilters>;

@@ -1,0 +1,79 @@
+/**
+ * Field formats shared by every resource of the interface (spec §2, conventions.md).
+ * Each helper carries a message that says what the value must look like; the field's
+ * name is added by `describeIssues` from the issue's path, so every rejection names it.
+ */
+import { z } from 'zod';
+
+/** Money is a string with exactly two decimals (spec §2.1); never a float. */
+export const MONEY_PATTERN = /^-?[0-9]+[.][0-9][0-9]$/;
+export const money = z
+  .string()
+  .regex(MONEY_PATTERN, { message: 'must be an amount with two decimals, like 12.34 or -0.50' });
+
+function isCalendarDate(year: number, month: number, day: number): boolean {
+  if (month < 1 || month > 12 || day < 1) return false;
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return day <= daysInMonth;
+}
+
+function calendarDateOf(text: string): boolean {
+  const year = Number(text.slice(0, 4));
+  const month = Number(text.slice(5, 7));
+  const day = Number(text.slice(8, 10));
+  return isCalendarDate(year, month, day);
+}
+
+function clockTimeOf(text: string): boolean {
+  const hours = Number(text.slice(11, 13));
+  const minutes = Number(text.slice(14, 16));
+  const seconds = Number(text.slice(17, 19));
+  return hours <= 23 && minutes <= 59 && seconds <= 59;
+}
+
+/** ISO 8601 calendar date `YYYY-MM-DD`, checked against the real calendar. */
+export const DATE_PATTERN = /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/;
+export const isoDate = z
+  .string()
+  .regex(DATE_PATTERN, { message: 'must be a date in the form YYYY-MM-DD' })
+  .refine(calendarDateOf, { message: 'must be a real calendar date (YYYY-MM-DD)' });
+
+/** `YYYY-MM-DDThh:mm:ssZ`, always UTC (spec §2.1 extended_timestamp, §2.2 created_at). */
+export const TIMESTAMP_PATTERN = /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$/;
+export const timestamp = z
+  .string()
+  .regex(TIMESTAMP_PATTERN, { message: 'must be a UTC timestamp in the form YYYY-MM-DDThh:mm:ssZ' })
+  .refine((text) => calendarDateOf(text) && clockTimeOf(text), {
+    message: 'must be a real UTC date and time (YYYY-MM-DDThh:mm:ssZ)',
+  });
+
+/** `YYYY-MM-DDThh:mm:ss.SSS[SSS]Z`: milliseconds or microseconds, always UTC. */
+export const PRECISE_TIMESTAMP_PATTERN =
+  /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}[.]([0-9]{3}|[0-9]{6})Z$/;
+export const preciseTimestamp = z
+  .string()
+  .regex(PRECISE_TIMESTAMP_PATTERN, {
+    message: 'must be a UTC timestamp with 3 or 6 fractional digits, like 2024-01-31T12:00:00.123Z',
+  })
+  .refine((text) => calendarDateOf(text) && clockTimeOf(text), {
+    message: 'must be a real UTC date and time',
+  });
+
+/** Current time in the `YYYY-MM-DDThh:mm:ssZ` form the service uses. */
+export function timestampOf(moment: Date): string {
+  return moment.toISOString().slice(0, 19) + 'Z';
+}
+
+/** Arbitrary JSON object (bankdata, userdata, document fields). */
+export const jsonObject = z.record(z.string(), z.unknown());
+export type JsonObject = z.infer<typeof jsonObject>;
+
+/** The real service caps userdata at 1 KB once serialized (conventions.md). */
+export const USERDATA_MAX_BYTES = 1024;
+export const userdata = jsonObject.refine(
+  (value) => new TextEncoder().encode(JSON.stringify(value)).length <= USERDATA_MAX_BYTES,
+  { message: `must serialize to at most ${String(USERDATA_MAX_BYTES)} bytes of JSON` },
+);
+
+/** A non-empty string, for names and descriptions supplied by a client. */
+export const nonEmptyText = z.string().trim().min(1, { message: 'must not be empty' });

@@ -1,0 +1,44 @@
+/**
+ * Validation with messages a person can act on: every problem names its field
+ * (`amount: must be an amount with two decimals ...`).
+ */
+import type { z } from 'zod';
+
+export type Parsed<Value> = { ok: true; value: Value } | { ok: false; problems: string[] };
+
+function fieldOf(path: readonly PropertyKey[]): string {
+  return path
+    .map((key, index) => (typeof key === 'number' ? `[${String(key)}]` : (index === 0 ? '' : '.') + String(key)))
+    .join('');
+}
+
+/** One line per problem, each starting with the field it concerns. */
+export function describeIssues(issues: readonly z.core.$ZodIssue[]): string[] {
+  return issues.map((issue) => {
+    const field = fieldOf(issue.path);
+    return field === '' ? issue.message : `${field}: ${issue.message}`;
+  });
+}
+
+export function parseWith<Schema extends z.ZodType>(schema: Schema, input: unknown): Parsed<z.output<Schema>> {
+  const result = schema.safeParse(input);
+  if (result.success) return { ok: true, value: result.data };
+  return { ok: false, problems: describeIssues(result.error.issues) };
+}
+
+/** A value that did not match its schema; `problems` name the fields. */
+export class SchemaViolation extends Error {
+  readonly problems: string[];
+  constructor(what: string, problems: string[]) {
+    super(`${what}: ${problems.join('; ')}`);
+    this.name = 'SchemaViolation';
+    this.problems = problems;
+  }
+}
+
+/** Parse or throw a SchemaViolation whose message says what was being read. */
+export function parseOrThrow<Schema extends z.ZodType>(schema: Schema, input: unknown, what: string): z.output<Schema> {
+  const parsed = parseWith(schema, input);
+  if (!parsed.ok) throw new SchemaViolation(what, parsed.problems);
+  return parsed.value;
+}

@@ -1,0 +1,99 @@
+/** Webhook record and its create and update requests (spec §2.5, §3.2; conventions.md). */
+import { z } from 'zod';
+import { timestamp, userdata } from './common.ts';
+
+export const WEBHOOK_STATUSES = ['enabled', 'error', 'disabled'] as const;
+export type WebhookStatus = (typeof WEBHOOK_STATUSES)[number];
+
+/** Event names are `<resource>.<op>`; op is create, update or delete. */
+export const EVENT_NAME_PATTERN = /^[a-z][a-z_]*[.](create|update|delete)$/;
+export const eventName = z
+  .string()
+  .regex(EVENT_NAME_PATTERN, { message: 'must be an event name like ach.update (<resource>.<create|update|delete>)' });
+
+/** Event names seen in the real service (conventions.md). */
+export const KNOWN_EVENTS = [
+  'account.update',
+  'ach.create',
+  'ach.update',
+  'book.update',
+  'wire.update',
+  'card.update',
+  'document.create',
+  'file.create',
+  'account_application.update',
+  'person_application.update',
+  'webhook.create',
+  'webhook.update',
+  'webhook.delete',
+] as const;
+
+export const webhookUrl = z.string().refine(
+  (text) => {
+    try {
+      const url = new URL(text);
+      return url.protocol === 'http:' || url.protocol === 'https:';
+    } catch {
+      return false;
+    }
+  },
+  { message: 'must be an absolute http:// or https:// URL' },
+);
+
+/** `basic_secret` is ALWAYS null in responses; the service never echoes a secret. */
+export const webhook = z.looseObject({
+  id: z.string().min(1),
+  event: z.string(),
+  url: z.string(),
+  status: z.enum(WEBHOOK_STATUSES),
+  error: z.string().nullable(),
+  basic_user: z.string().nullable(),
+  basic_secret: z.null(),
+  userdata: z.record(z.string(), z.unknown()).nullable(),
+  created_at: timestamp,
+  updated_at: timestamp,
+});
+export type Webhook = z.infer<typeof webhook>;
+
+export const webhookCreateRequest = z
+  .strictObject({
+    event: eventName,
+    url: webhookUrl,
+    basic_user: z.string().min(1).optional(),
+    basic_secret: z.string().min(1).optional(),
+    userdata: userdata.optional(),
+  })
+  .superRefine(requireBothOrNeither);
+export type WebhookCreateRequest = z.infer<typeof webhookCreateRequest>;
+
+/** `error` is set only by the service; a client may enable or disable. */
+export const WEBHOOK_SETTABLE_STATUSES = ['enabled', 'disabled'] as const;
+
+export const webhookUpdateRequest = z
+  .strictObject({
+    event: eventName.optional(),
+    url: webhookUrl.optional(),
+    status: z
+      .enum(WEBHOOK_SETTABLE_STATUSES, { message: 'must be enabled or disabled (error is set only by the service)' })
+      .optional(),
+    basic_user: z.string().min(1).nullable().optional(),
+    basic_secret: z.string().min(1).nullable().optional(),
+    userdata: userdata.optional(),
+  })
+  .refine((update) => Object.keys(update).length > 0, { message: 'must change at least one field' });
+export type WebhookUpdateRequest = z.infer<typeof webhookUpdateRequest>;
+
+function requireBothOrNeither(
+  request: { basic_user?: string | undefined; basic_secret?: string | undefined },
+  context: z.RefinementCtx,
+): void {
+  const hasUser = request.basic_user !== undefined;
+  const hasSecret = request.basic_secret !== undefined;
+  if (hasUser !== hasSecret) {
+    context.addIssue({
+      code: 'custom',
+      path: [hasUser ? 'basic_secret' : 'basic_user'],
+      message: 'must be set together with ' + (hasUser ? 'basic_user' : 'basic_secret'),
+    });
+  }
+}

@@ -1,0 +1,17 @@
+/**
+ * The renderer's Content Security Policy. The shell sends it as a response header of the
+ * app:// protocol (where frame-ancestors takes effect); index.html repeats it, minus
+ * frame-ancestors, as a <meta> tag so the page is locked down however it is loaded.
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');

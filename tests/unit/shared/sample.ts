@@ -1,0 +1,31 @@
+/** The spec's own sample pending transaction (interface.md §2.1, field list and sample). */
+export function samplePendingTransaction(): Record<string, unknown> {
+  return {
+    account_id: 'acct_11gp75rgzexq6m',
+    ach_id: null,
+    amount: '-12.50',
+    balance: '1024.75',
+    billpay_payment_id: null,
+    book_id: null,
+    card_id: 'card_11gp75rh5fcmz4',
+    category: null,
+    check_id: null,
+    check_number: null,
+    date: '2024-03-14',
+    desc: 'COFFEE SHOP 0421',
+    extended_timestamp: '2024-03-15T02:11:09Z',
+    extended_timestamp_precise: '2024-03-15T02:11:09.123456Z',
+    fednow_id: null,
+    partner_deposit_id: null,
+    incoming_ach_id: null,
+    incoming_wire_id: null,
+    issued_check_id: null,
+    network_transfer_id: null,
+    related_transfer_ids: [],
+    summary: 'Coffee Shop',
+    trace_id: 'trace_9k2m',
+    type: 'charge',
+    type_source: 'card',
+    wire_id: null,
+  };
+}

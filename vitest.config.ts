@@ -1,0 +1,32 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * unit: fast, in-process, no servers. integration: real servers on loopback, real SQLite
+ * files, a real Secret Service (run inside dbus-run-session by scripts/with-keyring.sh).
+ * No test carries a wall-clock limit on what it measures; timeouts below only stop a hung run.
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['tests/unit/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: ['tests/integration/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          // Servers and SQLite files per test file; two cores on the build machines.
+          maxWorkers: 2,
+        },
+      },
+    ],
+  },
+});
