@@ -1,0 +1,218 @@
+/**
+ * What happens to one arrival between reading it and answering it: verify its Basic header,
+ * read its body as a notification, place it among earlier arrivals for the same object,
+ * let the response rules choose the answer, and write it all to the log. Then, once its
+ * exchange is over, hand the finished request on (to subscribers, forwarding, hydration).
+ */
+import { redactAuthorization, verifyBasic } from './basicAuth.ts';
+import type { ArrivalOrder } from './arrivalOrder.ts';
+import type { ExpectedCredentials } from './expectedCredentials.ts';
+import type { ListenerSettings } from './listenerSettings.ts';
+import { readNotification, type NotificationReading } from './notificationBody.ts';
+import type { Answer, Arrival } from './receiver.ts';
+import type { ReceivedRequestSummary, RequestOutcome } from './receivedRequest.ts';
+import type { ArrivalRecord, RequestLog } from './requestLog.ts';
+import type { ResponseRules } from './responseRules.ts';
+
+/** A request whose exchange is over, with what forwarding and hydration need (held in memory only). */
+export interface SettledRequest {
+  summary: ReceivedRequestSummary;
+  /** Present when the body was read in full: what a forward re-sends, Authorization included. */
+  content: {
+    method: string;
+    path: string;
+    query: string | null;
+    contentType: string | undefined;
+    authorization: string | undefined;
+    body: Buffer;
+  } | null;
+  /** The notification's object address, when it is a notification whose sender verified (or none was expected). */
+  objectUrl: string | null;
+}
+
+interface Pending {
+  summary: ReceivedRequestSummary;
+  content: SettledRequest['content'];
+  objectUrl: string | null;
+}
+
+const REDACTED_HEADERS = new Set(['authorization', 'proxy-authorization']);
+
+function redactedHeaders(rawHeaders: string[]): [string, string][] {
+  const headers: [string, string][] = [];
+  for (let index = 0; index + 1 < rawHeaders.length; index += 2) {
+    const name = rawHeaders[index] as string;
+    const value = rawHeaders[index + 1] as string;
+    headers.push([name, REDACTED_HEADERS.has(name.toLowerCase()) ? redactAuthorization(value) : value]);
+  }
+  return headers;
+}
+
+const FAILURE_PROBLEMS: Record<string, (settings: ListenerSettings, arrival: Arrival) => string> = {
+  too_large: (settings) => `body larger than the ${settings.maxBodyBytes}-byte cap: refused with 413`,
+  timeout: (settings) => `body did not arrive within ${settings.bodyTimeoutMs} ms: refused with 408`,
+  client_aborted: () => 'the sender closed the connection before the body was complete',
+  bad_request: (_settings, arrival) => `not valid HTTP (${arrival.failureDetail ?? 'unknown'})`,
+};
+
+const NO_READING: NotificationReading = { notification: null, problem: null, event: null, objectId: null, op: null };
+
+export class Intake {
+  readonly #log: RequestLog;
+  readonly #arrivals: ArrivalOrder;
+  readonly #rules: ResponseRules;
+  readonly #credentials: ExpectedCredentials;
+  readonly #settings: () => ListenerSettings;
+  readonly #settled: (request: SettledRequest) => void;
+  readonly #pending = new Map<number, Pending>();
+
+  constructor(parts: {
+    log: RequestLog;
+    arrivals: ArrivalOrder;
+    rules: ResponseRules;
+    credentials: ExpectedCredentials;
+    settings: () => ListenerSettings;
+    settled: (request: SettledRequest) => void;
+  }) {
+    this.#log = parts.log;
+    this.#arrivals = parts.arrivals;
+    this.#rules = parts.rules;
+    this.#credentials = parts.credentials;
+    this.#settings = parts.settings;
+    this.#settled = parts.settled;
+  }
+
+  /** Requests written but not yet settled (answers still delayed). */
+  get unsettled(): number {
+    return this.#pending.size;
+  }
+
+  accept(arrival: Arrival): Answer {
+    const settings = this.#settings();
+    const { verdict, presentedUser } = verifyBasic(arrival.authorization, this.#credentials.for(arrival.path));
+    const failed = arrival.failure !== null;
+    const reading = failed ? NO_READING : readNotification(arrival.body, arrival.contentType);
+    const failure = arrival.failure;
+    const bodyProblem =
+      failure !== null ? (FAILURE_PROBLEMS[failure]?.(settings, arrival) ?? failure) : reading.problem;
+    const { occurrence, outOfOrder } = this.#arrivals.observe(reading.objectId, reading.event, reading.op);
+
+    let behaviour: Answer['behaviour'] = 'answer';
+    let status: number;
+    let delayMs = 0;
+    let ruleId: string | null = null;
+    let reason: string | null = null;
+    if (failure === 'too_large') {
+      status = 413;
+      reason = `The body is larger than ${settings.maxBodyBytes} bytes.`;
+    } else if (failure === 'timeout') {
+      status = 408;
+      reason = `The body did not arrive within ${settings.bodyTimeoutMs} ms.`;
+    } else if (failure === 'bad_request') {
+      status = 400;
+    } else {
+      const decision = this.#rules.decide(arrival.path, reading.event, reading.objectId);
+      ruleId = decision.ruleId;
+      behaviour = decision.behaviour;
+      delayMs = decision.delayMs;
+      if (decision.status !== null) {
+        status = decision.status;
+        reason = `Answered ${status} by the listener's response rule ${decision.ruleId ?? ''}.`;
+      } else if (settings.rejectUnverified && verdict !== 'ok') {
+        status = 401;
+        reason = `Not verified: ${verdict}.`;
+      } else if (settings.rejectInvalidBody && reading.problem !== null) {
+        status = 400;
+        reason = `Not a notification: ${reading.problem}`;
+      } else {
+        status = 200;
+      }
+    }
+    const outcome: RequestOutcome =
+      failure !== null
+        ? failure
+        : behaviour === 'drop'
+          ? 'dropped'
+          : behaviour === 'no_answer'
+            ? 'no_answer'
+            : 'answered';
+    const answersNow = behaviour === 'answer' && failure !== 'client_aborted';
+    const record: ArrivalRecord = {
+      receivedAt: arrival.receivedAt,
+      method: arrival.method,
+      path: arrival.path,
+      query: arrival.query,
+      remoteAddress: arrival.remoteAddress,
+      headers: redactedHeaders(arrival.rawHeaders),
+      body: settings.keepBodyBytes === 0 ? null : arrival.body.subarray(0, settings.keepBodyBytes),
+      bodyBytes: arrival.bodyBytes,
+      declaredBytes: arrival.declaredBytes,
+      bodyTruncated: arrival.bodyTruncated || arrival.body.length > settings.keepBodyBytes,
+      bodyProblem,
+      notification: reading.notification === null ? null : JSON.stringify(reading.notification),
+      event: reading.event,
+      objectId: reading.objectId,
+      op: reading.op,
+      verdict,
+      presentedUser,
+      outcome,
+      status: answersNow ? status : null,
+      ruleId,
+      durationMs: performance.now() - arrival.startedAt,
+      occurrence,
+      outOfOrder,
+    };
+    const requestId = this.#log.insert(record);
+    const verified = verdict === 'ok' || verdict === 'not_configured';
+    this.#pending.set(requestId, {
+      summary: {
+        id: requestId,
+        receivedAt: new Date(arrival.receivedAt).toISOString(),
+        method: record.method,
+        path: record.path,
+        verdict,
+        presentedUser,
+        event: record.event,
+        objectId: record.objectId,
+        op: record.op,
+        bodyProblem,
+        outcome,
+        status: record.status,
+        ruleId,
+        durationMs: record.durationMs,
+        occurrence,
+        duplicate: occurrence > 1,
+        outOfOrder,
+        bodyBytes: record.bodyBytes,
+        bodyTruncated: record.bodyTruncated,
+      },
+      content: failed
+        ? null
+        : {
+            method: arrival.method,
+            path: arrival.path,
+            query: arrival.query,
+            contentType: arrival.contentType,
+            authorization: arrival.authorization,
+            body: arrival.body,
+          },
+      objectUrl: verified && reading.notification !== null ? reading.notification.url : null,
+    });
+    return { requestId, behaviour, status, delayMs, reason };
+  }
+
+  /** The exchange is over: write what changed since the record (late answers), then pass it on. */
+  settle(requestId: number, outcome: RequestOutcome, status: number | null, durationMs: number, late: boolean): void {
+    const pending = this.#pending.get(requestId);
+    if (pending === undefined) return;
+    this.#pending.delete(requestId);
+    const summary = pending.summary;
+    if (late || outcome !== summary.outcome || status !== summary.status) {
+      this.#log.finish(requestId, outcome, status, durationMs);
+    }
+    summary.outcome = outcome;
+    summary.status = status;
+    summary.durationMs = durationMs;
+    this.#settled({ summary, content: pending.content, objectUrl: pending.objectUrl });
+  }
+}

@@ -1,0 +1,452 @@
+/**
+ * The local webhook listener, as the rest of the app uses it: one object per listener that
+ * receives, verifies, keeps, understands, forwards, replays, fails on purpose, reconciles and
+ * registers. It owns no database (it is handed the cache's, and migrates its own tables) and
+ * no secret (they stay in the SecretStore). Subscribers get batches on the `batch` event.
+ */
+import { EventEmitter } from 'node:events';
+import type { DatabaseSync } from 'node:sqlite';
+import type { SecretStore } from '../credentials/secretStore.ts';
+import { ArrivalOrder } from './arrivalOrder.ts';
+import type { BankPort } from './bankPort.ts';
+import { EventBatcher, type Batch, type BatchingOptions } from './eventBatcher.ts';
+import { ExpectedCredentials, listenerSecretAccount } from './expectedCredentials.ts';
+import { Forwarder, type ForwardingOptions } from './forwarder.ts';
+import { Hydrator } from './hydrator.ts';
+import { Intake, type SettledRequest } from './intake.ts';
+import { bind, DEFAULT_LISTENER_PORT, ExposureRefusedError, isLoopback } from './listenAddress.ts';
+import { ListenerSettingsRow, patchSettings, type ListenerSettings } from './listenerSettings.ts';
+import { migrateListenerTables } from './migrations.ts';
+import { isHopByHop } from './outbound.ts';
+import type {
+  Delivery,
+  ObjectGroup,
+  ReceivedRequest,
+  ReceivedRequestSummary,
+  RequestFilter,
+} from './receivedRequest.ts';
+import { Receiver, type ReceiverLimits } from './receiver.ts';
+import { reconcile, type Reconciliation } from './reconcile.ts';
+import { registerWebhook, Registrations, unregisterWebhook, type Registration } from './registration.ts';
+import { replay, type ReplayRequest } from './replay.ts';
+import { RequestLog } from './requestLog.ts';
+import { ResponseRules, type ResponseRule } from './responseRules.ts';
+import { exportLines, type ExportFormat } from './trafficExport.ts';
+
+export interface ListenerState {
+  running: boolean;
+  host: string | null;
+  port: number | null;
+  /** The address to give the bank, e.g. http://127.0.0.1:4880. */
+  url: string | null;
+}
+
+/** What subscribers are told, in batches. */
+export type ListenerEvent =
+  | { type: 'request'; request: ReceivedRequestSummary }
+  | { type: 'delivery'; delivery: Delivery }
+  | { type: 'snapshot'; requestId: number; ok: boolean; error: string | null }
+  | { type: 'state'; state: ListenerState }
+  | { type: 'warning'; message: string }
+  | { type: 'failure'; message: string };
+
+export interface ListenerOptions {
+  database: DatabaseSync;
+  secrets: SecretStore;
+  /** The profile's bank, for hydration, reconciliation and registration; null when there is none. */
+  bank?: BankPort | null;
+  /** Several listeners can share one database; each keeps its own rows. */
+  listenerId?: string;
+  batching?: Partial<BatchingOptions>;
+  forwarding?: Partial<ForwardingOptions>;
+  /** How often requests past their retention age are deleted (default every minute). */
+  pruneIntervalMs?: number;
+}
+
+export interface StartOptions {
+  /** Overrides the remembered port for this start; 0 picks any free port (and is not remembered). */
+  port?: number;
+  host?: string;
+  allowNonLoopback?: boolean;
+}
+
+function urlOf(host: string, port: number): string {
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export class Listener extends EventEmitter<{ batch: [Batch<ListenerEvent>] }> {
+  readonly id: string;
+  readonly #secrets: SecretStore;
+  #bank: BankPort | null;
+  readonly #settingsRow: ListenerSettingsRow;
+  #settings: ListenerSettings;
+  readonly #rules = new ResponseRules();
+  readonly #credentials = new ExpectedCredentials();
+  readonly #log: RequestLog;
+  readonly #arrivals: ArrivalOrder;
+  readonly #registrations: Registrations;
+  readonly #batcher: EventBatcher<ListenerEvent>;
+  readonly #intake: Intake;
+  readonly #forwarder: Forwarder;
+  readonly #hydrator: Hydrator;
+  #receiver: Receiver | null = null;
+  #state: ListenerState = { running: false, host: null, port: null, url: null };
+  readonly #pruneTimer: NodeJS.Timeout;
+
+  /** Use openListener(): loading credentials from the SecretStore is asynchronous. */
+  constructor(options: ListenerOptions) {
+    super();
+    this.id = options.listenerId ?? 'default';
+    this.#secrets = options.secrets;
+    this.#bank = options.bank ?? null;
+    migrateListenerTables(options.database);
+    this.#settingsRow = new ListenerSettingsRow(options.database, this.id);
+    const saved = this.#settingsRow.load();
+    this.#settings = saved.settings;
+    this.#rules.set(saved.rules);
+    this.#log = new RequestLog(options.database, this.id, this.#settings.retention);
+    this.#log.prune();
+    this.#arrivals = new ArrivalOrder((objectId) => this.#log.historyOf(objectId));
+    this.#registrations = new Registrations(options.database, this.id);
+    this.#batcher = new EventBatcher((batch) => {
+      try {
+        this.emit('batch', batch);
+      } catch {
+        // A subscriber's failure must not reach the request that triggered the push.
+      }
+    }, options.batching);
+    const failed = (error: unknown): void => {
+      this.#batcher.add({ type: 'failure', message: messageOf(error) });
+    };
+    this.#forwarder = new Forwarder(
+      this.#log,
+      (delivery) => {
+        this.#batcher.add({ type: 'delivery', delivery });
+      },
+      failed,
+      options.forwarding,
+    );
+    this.#hydrator = new Hydrator({
+      log: this.#log,
+      bank: () => (this.#settings.hydrate ? this.#bank : null),
+      hydrated: ({ requestId, ok, error }) => {
+        this.#batcher.add({ type: 'snapshot', requestId, ok, error });
+      },
+      failed,
+    });
+    this.#intake = new Intake({
+      log: this.#log,
+      arrivals: this.#arrivals,
+      rules: this.#rules,
+      credentials: this.#credentials,
+      settings: () => this.#settings,
+      settled: (request) => {
+        this.#onSettled(request);
+      },
+    });
+    this.#pruneTimer = setInterval(() => {
+      try {
+        this.#log.prune();
+      } catch (error) {
+        failed(error);
+      }
+    }, options.pruneIntervalMs ?? 60_000);
+    this.#pruneTimer.unref();
+  }
+
+  /** Load the expected credentials from the SecretStore (the listener's own and each registration's). */
+  async loadCredentials(): Promise<void> {
+    await this.#credentials.loadListener(this.#secrets, listenerSecretAccount(this.id), this.#settings.basicUser);
+    for (const registration of this.#registrations.list()) {
+      await this.#credentials.loadRoute(
+        this.#secrets,
+        registration.path,
+        registration.secretAccount,
+        registration.basicUser,
+      );
+    }
+  }
+
+  get settings(): ListenerSettings {
+    return structuredClone(this.#settings);
+  }
+
+  get state(): ListenerState {
+    return { ...this.#state };
+  }
+
+  get rules(): ResponseRule[] {
+    return this.#rules.rules;
+  }
+
+  /** Whether the listener expects Basic credentials (and so can give an ok verdict). */
+  get credentialsConfigured(): boolean {
+    return this.#credentials.configured;
+  }
+
+  /** How full the bounded parts are: for a status line, and for tests that the flood stayed bounded. */
+  stats(): {
+    requests: number;
+    bytes: number;
+    unsettled: number;
+    forwardsQueued: number;
+    snapshotsQueued: number;
+    eventsWaiting: number;
+  } {
+    const totals = this.#log.totals;
+    return {
+      requests: totals.requests,
+      bytes: totals.bytes,
+      unsettled: this.#intake.unsettled,
+      forwardsQueued: this.#forwarder.queued,
+      snapshotsQueued: this.#hydrator.queued,
+      eventsWaiting: this.#batcher.pending,
+    };
+  }
+
+  setBank(bank: BankPort | null): void {
+    this.#bank = bank;
+  }
+
+  /** Change settings (validated, saved). Limits apply at once; host and port at the next start. */
+  configure(patch: unknown): ListenerSettings {
+    const next = patchSettings(this.#settings, patch);
+    if (next.basicUser !== this.#settings.basicUser) {
+      throw new Error('Set the Basic user with setCredentials(), together with its secret.');
+    }
+    this.#settings = next;
+    this.#save();
+    this.#log.setRetention(next.retention);
+    this.#receiver?.setLimits(this.#limits());
+    return this.settings;
+  }
+
+  /** Expect these Basic credentials; the secret goes to the SecretStore, never to the database. */
+  async setCredentials(user: string, secret: string): Promise<void> {
+    if (user === '' || user.includes(':')) throw new Error('The Basic user must be non-empty and contain no colon.');
+    if (secret === '') throw new Error('The Basic secret must not be empty.');
+    await this.#secrets.set(listenerSecretAccount(this.id), secret);
+    this.#settings = { ...this.#settings, basicUser: user };
+    this.#save();
+    await this.loadCredentials();
+  }
+
+  async clearCredentials(): Promise<void> {
+    await this.#secrets.delete(listenerSecretAccount(this.id));
+    this.#settings = { ...this.#settings, basicUser: null };
+    this.#save();
+    await this.loadCredentials();
+  }
+
+  /** Replace the response rules (validated, saved); "fail N times" counts start afresh. */
+  setRules(rules: unknown): ResponseRule[] {
+    const saved = this.#rules.set(rules);
+    this.#save();
+    return saved;
+  }
+
+  resetRuleCounters(): void {
+    this.#rules.resetCounters();
+  }
+
+  async start(options: StartOptions = {}): Promise<ListenerState> {
+    if (this.#receiver !== null) return this.state;
+    const host = options.host ?? this.#settings.host;
+    const allowed = options.allowNonLoopback ?? this.#settings.allowNonLoopback;
+    if (!isLoopback(host)) {
+      if (!allowed) throw new ExposureRefusedError(host);
+      this.#batcher.add({
+        type: 'warning',
+        message: `Listening on ${host}, not loopback: anyone who can reach this address can post to the listener.`,
+      });
+    }
+    const wanted = options.port ?? this.#settings.port ?? DEFAULT_LISTENER_PORT;
+    const receiver = new Receiver(this.#limits(), {
+      accept: (arrival) => this.#intake.accept(arrival),
+      settled: (requestId, outcome, status, durationMs, late) => {
+        this.#intake.settle(requestId, outcome, status, durationMs, late);
+      },
+      failed: (error) => {
+        this.#batcher.add({ type: 'failure', message: `A request could not be recorded: ${messageOf(error)}` });
+      },
+    });
+    const port = await bind(receiver.server, host, wanted);
+    this.#receiver = receiver;
+    if (wanted !== 0 && this.#settings.port !== port) {
+      this.#settings = { ...this.#settings, port };
+      this.#save();
+    }
+    this.#state = { running: true, host, port, url: urlOf(host, port) };
+    this.#batcher.add({ type: 'state', state: this.state });
+    return this.state;
+  }
+
+  /** Stop listening: open connections and held requests are closed. Kept requests stay. */
+  async stop(): Promise<void> {
+    const receiver = this.#receiver;
+    if (receiver === null) return;
+    this.#receiver = null;
+    await receiver.close();
+    this.#state = { running: false, host: null, port: null, url: null };
+    this.#batcher.add({ type: 'state', state: this.state });
+    this.#batcher.flush();
+  }
+
+  /** Stop, let forwards and snapshots finish, push what is waiting. The database stays open (it is not ours). */
+  async close(): Promise<void> {
+    await this.stop();
+    clearInterval(this.#pruneTimer);
+    await this.idle();
+    this.#batcher.flush();
+  }
+
+  /** Resolves when no forward or snapshot is waiting, and pushes waiting events. */
+  async idle(): Promise<void> {
+    await Promise.all([this.#forwarder.idle(), this.#hydrator.idle()]);
+    this.#batcher.flush();
+  }
+
+  requests(filter: RequestFilter = {}): ReceivedRequestSummary[] {
+    return this.#log.list(filter);
+  }
+
+  request(id: number): ReceivedRequest | null {
+    return this.#log.get(id);
+  }
+
+  count(filter: RequestFilter = {}): number {
+    return this.#log.count(filter);
+  }
+
+  deliveries(requestId: number): Delivery[] {
+    return this.#log.deliveriesOf(requestId);
+  }
+
+  objectGroups(limit?: number): ObjectGroup[] {
+    return this.#log.groups(limit);
+  }
+
+  clearRequests(): number {
+    this.#arrivals.reset();
+    return this.#log.clear();
+  }
+
+  /** Forward one kept request now, to `url` or the configured handler. */
+  async forward(requestId: number, url?: string): Promise<Delivery> {
+    const target = url ?? this.#settings.forwardTo;
+    if (target === null) throw new Error('No forward address: give one, or set forwardTo.');
+    const request = this.#log.get(requestId);
+    if (request === null) throw new Error(`Request ${requestId} is not kept (any more).`);
+    const headers = request.headers.filter(([name]) => !isHopByHop(name) && name.toLowerCase() !== 'authorization');
+    headers.push(['x-ledgerdesk-request', String(request.id)]);
+    const body =
+      request.bodyText !== null
+        ? Buffer.from(request.bodyText)
+        : request.bodyBase64 !== null
+          ? Buffer.from(request.bodyBase64, 'base64')
+          : null;
+    return this.#forwarder.forwardNow(requestId, {
+      url: target,
+      method: request.method === '' ? 'POST' : request.method,
+      headers,
+      body,
+      timeoutMs: this.#settings.forwardTimeoutMs,
+    });
+  }
+
+  replay(request: ReplayRequest): Promise<Delivery[]> {
+    return replay(this.#log, this.#secrets, request, (delivery) => {
+      this.#batcher.add({ type: 'delivery', delivery });
+    });
+  }
+
+  /** The kept traffic as JSONL or cURL lines; cURL commands target `baseUrl` (default: this listener). */
+  exportTraffic(options: { format: ExportFormat; filter?: RequestFilter; baseUrl?: string }): Generator<string> {
+    const baseUrl =
+      options.baseUrl ?? this.#state.url ?? urlOf(this.#settings.host, this.#settings.port ?? DEFAULT_LISTENER_PORT);
+    return exportLines(
+      this.#log.iterate({ ...options.filter, limit: options.filter?.limit ?? Number.MAX_SAFE_INTEGER }),
+      options.format,
+      baseUrl,
+    );
+  }
+
+  /** Join the bank's send records of a webhook with what was received (its registration's path and event when it has one). */
+  async reconcile(options: { webhookId: string; event?: string; since?: number }): Promise<Reconciliation> {
+    const bank = this.#requireBank();
+    const registration = this.#registrations.find(options.webhookId);
+    return reconcile(bank, this.#log, {
+      webhookId: options.webhookId,
+      ...(registration === null
+        ? {}
+        : { event: registration.event, path: registration.path, since: Date.parse(registration.createdAt) - 1000 }),
+      ...(options.event === undefined ? {} : { event: options.event }),
+      ...(options.since === undefined ? {} : { since: options.since }),
+    });
+  }
+
+  get registrations(): Registration[] {
+    return this.#registrations.list();
+  }
+
+  /** Create a webhook for `event` pointing at this listener (or `publicUrl`, e.g. a tunnel), with fresh credentials. */
+  async register(options: { event: string; publicUrl?: string }): Promise<Registration> {
+    const listenerUrl = options.publicUrl ?? this.#state.url;
+    if (listenerUrl === null) throw new Error('Start the listener first: the webhook must point at its address.');
+    return registerWebhook(this.#registrationContext(), options.event, listenerUrl);
+  }
+
+  async unregister(webhookId: string): Promise<Registration> {
+    return unregisterWebhook(this.#registrationContext(), webhookId);
+  }
+
+  #registrationContext() {
+    return {
+      bank: this.#requireBank(),
+      secrets: this.#secrets,
+      registrations: this.#registrations,
+      credentials: this.#credentials,
+      listenerId: this.id,
+    };
+  }
+
+  #requireBank(): BankPort {
+    if (this.#bank === null) throw new Error('No bank profile is connected to the listener.');
+    return this.#bank;
+  }
+
+  #limits(): ReceiverLimits {
+    return {
+      maxBodyBytes: this.#settings.maxBodyBytes,
+      keepBodyBytes: this.#settings.keepBodyBytes,
+      bodyTimeoutMs: this.#settings.bodyTimeoutMs,
+      noAnswerHoldMs: this.#settings.noAnswerHoldMs,
+    };
+  }
+
+  #save(): void {
+    this.#settingsRow.save(this.#settings, this.#rules.rules);
+  }
+
+  #onSettled(settled: SettledRequest): void {
+    this.#batcher.add({ type: 'request', request: settled.summary });
+    const forwardTo = this.#settings.forwardTo;
+    if (forwardTo !== null && settled.content !== null) {
+      this.#forwarder.enqueue(settled, forwardTo, this.#settings.forwardTimeoutMs);
+    }
+    if (settled.objectUrl !== null && this.#settings.hydrate && this.#bank !== null) {
+      this.#hydrator.enqueue(settled.summary.id, settled.objectUrl);
+    }
+  }
+}
+
+/** Open a listener on a database: migrate its tables, load its settings, rules and credentials. */
+export async function openListener(options: ListenerOptions): Promise<Listener> {
+  const listener = new Listener(options);
+  await listener.loadCredentials();
+  return listener;
+}

@@ -1,0 +1,32 @@
+/**
+ * Opening a database file for the listener when it runs on its own (the command line, tests).
+ * In the app the listener is handed the cache's open database instead. WAL lets readers (the
+ * UI's queries, an export) run while requests are written; synchronous=NORMAL is durable
+ * across a crash of the app (not of the OS) and keeps each write off the disk's flush path.
+ */
+import { mkdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+
+export const LISTENER_DATABASE_FILE = 'listener.sqlite';
+
+export function openListenerDatabase(file: string): DatabaseSync {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const database = new DatabaseSync(file);
+  database.exec('PRAGMA journal_mode = WAL');
+  database.exec('PRAGMA synchronous = NORMAL');
+  database.exec('PRAGMA busy_timeout = 5000');
+  return database;
+}
+
+/** Ledgerdesk's per-user data folder, where Electron's app.getPath('userData') also points. */
+export function defaultDataFolder(
+  platform: NodeJS.Platform = process.platform,
+  environment: NodeJS.ProcessEnv = process.env,
+  home: string = homedir(),
+): string {
+  if (platform === 'win32') return join(environment.APPDATA ?? join(home, 'AppData', 'Roaming'), 'Ledgerdesk');
+  if (platform === 'darwin') return join(home, 'Library', 'Application Support', 'Ledgerdesk');
+  return join(environment.XDG_CONFIG_HOME ?? join(home, '.config'), 'Ledgerdesk');
+}

@@ -1,0 +1,53 @@
+/**
+ * Reading a received body as the bank's notification (spec §2.6). Whatever arrives gets a
+ * reading: the notification, or a sentence saying what was wrong with it. Never a throw:
+ * a listener that crashes on a bad body would lose the requests around it.
+ */
+import { parseWith, webhookNotification, type WebhookNotification } from '../../../shared/bank/index.ts';
+
+export interface NotificationReading {
+  notification: WebhookNotification | null;
+  /** Null when the body is a valid notification; otherwise what is wrong with it. */
+  problem: string | null;
+  /** event, object id and op when the body carries them, even if the rest is invalid, so it still groups. */
+  event: string | null;
+  objectId: string | null;
+  op: string | null;
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+/** Longer values are not ids or event names; keeping them would only bloat the indexes. */
+const MAX_KEY_LENGTH = 200;
+
+function keyOf(value: unknown): string | null {
+  return typeof value === 'string' && value.length > 0 && value.length <= MAX_KEY_LENGTH ? value : null;
+}
+
+function unreadable(problem: string): NotificationReading {
+  return { notification: null, problem, event: null, objectId: null, op: null };
+}
+
+export function readNotification(body: Buffer, contentType: string | undefined): NotificationReading {
+  if (body.length === 0) return unreadable('empty body');
+  let text: string;
+  try {
+    text = strictUtf8.decode(body);
+  } catch {
+    return unreadable('body is not UTF-8 text');
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    const type = contentType === undefined ? 'no Content-Type' : `Content-Type ${contentType.slice(0, 80)}`;
+    return unreadable(`body is not JSON (${type}): ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+    return unreadable(`body is JSON but not an object (${Array.isArray(json) ? 'array' : typeof json})`);
+  }
+  const fields = json as Record<string, unknown>;
+  const keys = { event: keyOf(fields.event), objectId: keyOf(fields.id), op: keyOf(fields.op) };
+  const parsed = parseWith(webhookNotification, json);
+  if (!parsed.ok) return { notification: null, problem: `not a notification: ${parsed.problems.join('; ')}`, ...keys };
+  return { notification: parsed.value, problem: null, ...keys };
+}

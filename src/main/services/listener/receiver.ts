@@ -1,0 +1,314 @@
+/**
+ * The HTTP side of the listener, on bare node:http: read each body up to a cap while it
+ * streams (never buffering past it), give up on bodies that arrive too slowly, hand every
+ * arrival to `accept` (which decides and persists synchronously), then answer as told.
+ * The answer reflects receipt only (spec §6.5): nothing downstream can slow it down.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import type { RequestOutcome } from './receivedRequest.ts';
+
+export interface ReceiverLimits {
+  /** Larger bodies are refused with 413 (default 1 MiB). */
+  maxBodyBytes: number;
+  /** How much of each body is kept in the log. */
+  keepBodyBytes: number;
+  /** A body must arrive in full within this time, or the request gets 408. */
+  bodyTimeoutMs: number;
+  /** How long a "no answer" rule holds a connection before closing it. */
+  noAnswerHoldMs: number;
+}
+
+/** Why a request could not be read in full; null when it was. */
+export type ArrivalFailure = 'too_large' | 'timeout' | 'client_aborted' | 'bad_request' | null;
+
+export interface Arrival {
+  /** performance.now() when the request arrived, for durations. */
+  startedAt: number;
+  /** Epoch milliseconds. */
+  receivedAt: number;
+  method: string;
+  path: string;
+  query: string | null;
+  remoteAddress: string | null;
+  /** Node's rawHeaders: name, value, name, value... as sent. */
+  rawHeaders: string[];
+  authorization: string | undefined;
+  contentType: string | undefined;
+  /** The body read (all of it, or what arrived before the request failed, capped at keepBodyBytes when it did). */
+  body: Buffer;
+  bodyBytes: number;
+  declaredBytes: number | null;
+  bodyTruncated: boolean;
+  failure: ArrivalFailure;
+  /** For bad_request: what the HTTP parser objected to. */
+  failureDetail: string | null;
+}
+
+export interface Answer {
+  requestId: number;
+  behaviour: 'answer' | 'no_answer' | 'drop';
+  status: number;
+  delayMs: number;
+  /** Shown in the answer's body when the status is an error. */
+  reason: string | null;
+}
+
+export interface ReceiverHandlers {
+  /** Decide and persist one arrival. Synchronous: nothing is answered before its record is written. */
+  accept(arrival: Arrival): Answer;
+  /** Called once per accepted request when its exchange is over. */
+  settled(requestId: number, outcome: RequestOutcome, status: number | null, durationMs: number, late: boolean): void;
+  /** A failure of the listener itself while handling a request; the request got a 500. */
+  failed(error: unknown): void;
+}
+
+const RECEIVED = Buffer.from('{"received":true}');
+const JSON_TYPE = 'application/json;charset=utf-8';
+
+function errorBody(reason: string): Buffer {
+  return Buffer.from(JSON.stringify({ error: reason }));
+}
+
+function declaredLengthOf(header: string | undefined): number | null {
+  if (header === undefined || !/^[0-9]{1,15}$/.test(header)) return null;
+  return Number(header);
+}
+
+export class Receiver {
+  readonly server: Server;
+  #limits: ReceiverLimits;
+  readonly #handlers: ReceiverHandlers;
+  /** Requests answered late or held open: ended when the listener stops. */
+  readonly #waiting = new Set<NodeJS.Timeout>();
+
+  constructor(limits: ReceiverLimits, handlers: ReceiverHandlers) {
+    this.#limits = limits;
+    this.#handlers = handlers;
+    this.server = createServer(
+      {
+        // Our own body timer records what happened; Node's coarse one would answer first.
+        requestTimeout: 0,
+        headersTimeout: 30_000,
+        keepAliveTimeout: 5_000,
+        maxHeaderSize: 16_384,
+      },
+      (request, response) => {
+        this.#onRequest(request, response);
+      },
+    );
+    // A flood must not be able to open sockets without bound.
+    this.server.maxConnections = 1024;
+    this.server.on('clientError', (error: Error & { code?: string; rawPacket?: Buffer }, socket: Socket) => {
+      this.#onClientError(error, socket);
+    });
+  }
+
+  setLimits(limits: ReceiverLimits): void {
+    this.#limits = limits;
+  }
+
+  /** Close every connection, answered or not, and every held request. */
+  async close(): Promise<void> {
+    for (const timer of this.#waiting) clearTimeout(timer);
+    this.#waiting.clear();
+    const closed = new Promise<void>((resolve) => {
+      this.server.close(() => {
+        resolve();
+      });
+    });
+    this.server.closeAllConnections();
+    await closed;
+  }
+
+  #onRequest(request: IncomingMessage, response: ServerResponse): void {
+    const startedAt = performance.now();
+    const receivedAt = Date.now();
+    const limits = this.#limits;
+    const declaredBytes = declaredLengthOf(request.headers['content-length']);
+    const chunks: Buffer[] = [];
+    let bodyBytes = 0;
+    let done = false;
+
+    const arrive = (failure: ArrivalFailure, truncated: boolean): void => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      request.off('data', onData);
+      let body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+      if (failure !== null && body.length > limits.keepBodyBytes) body = body.subarray(0, limits.keepBodyBytes);
+      if (failure === null && body.length > limits.keepBodyBytes) {
+        body = body.subarray(0, limits.keepBodyBytes);
+        truncated = true;
+      }
+      const url = request.url ?? '';
+      const queryAt = url.indexOf('?');
+      const arrival: Arrival = {
+        startedAt,
+        receivedAt,
+        method: request.method ?? '',
+        path: queryAt < 0 ? url : url.slice(0, queryAt),
+        query: queryAt < 0 ? null : url.slice(queryAt + 1),
+        remoteAddress: request.socket.remoteAddress ?? null,
+        rawHeaders: request.rawHeaders,
+        authorization: request.headers.authorization,
+        contentType: request.headers['content-type'],
+        body,
+        bodyBytes,
+        declaredBytes,
+        bodyTruncated: truncated,
+        failure,
+        failureDetail: null,
+      };
+      this.#answer(arrival, request, response);
+    };
+
+    const onData = (chunk: Buffer): void => {
+      const room = limits.maxBodyBytes - bodyBytes;
+      bodyBytes += chunk.length;
+      if (chunk.length > room) {
+        // Keep nothing past the cap: the rest of this body is never buffered.
+        if (room > 0) chunks.push(chunk.subarray(0, room));
+        arrive('too_large', true);
+        return;
+      }
+      chunks.push(chunk);
+    };
+
+    const timer = setTimeout(() => {
+      arrive('timeout', true);
+    }, limits.bodyTimeoutMs);
+
+    if (declaredBytes !== null && declaredBytes > limits.maxBodyBytes) {
+      arrive('too_large', true);
+      return;
+    }
+    request.on('data', onData);
+    request.once('end', () => {
+      arrive(null, false);
+    });
+    request.once('close', () => {
+      // Closed before the body ended: the sender gave up (or the connection broke).
+      if (!request.complete) arrive('client_aborted', true);
+    });
+    request.once('error', () => {
+      arrive('client_aborted', true);
+    });
+  }
+
+  #answer(arrival: Arrival, request: IncomingMessage, response: ServerResponse): void {
+    let answer: Answer;
+    try {
+      answer = this.#handlers.accept(arrival);
+    } catch (error) {
+      // The record could not be written: say so to the sender (which will retry) rather than pretend.
+      this.#handlers.failed(error);
+      if (!response.headersSent && !response.destroyed) {
+        this.#write(response, 500, 'The listener could not record this request.', true);
+      }
+      return;
+    }
+    const { requestId } = answer;
+    const durationOf = (): number => performance.now() - arrival.startedAt;
+    if (arrival.failure === 'client_aborted') {
+      this.#handlers.settled(requestId, 'client_aborted', null, durationOf(), false);
+      request.socket.destroy();
+      return;
+    }
+    if (answer.behaviour === 'drop') {
+      request.socket.destroy();
+      this.#handlers.settled(requestId, 'dropped', null, durationOf(), false);
+      return;
+    }
+    if (answer.behaviour === 'no_answer') {
+      const hold = setTimeout(() => {
+        this.#waiting.delete(hold);
+        request.socket.destroy();
+      }, this.#limits.noAnswerHoldMs);
+      this.#waiting.add(hold);
+      request.socket.once('close', () => {
+        clearTimeout(hold);
+        this.#waiting.delete(hold);
+      });
+      this.#handlers.settled(requestId, 'no_answer', null, durationOf(), false);
+      return;
+    }
+    // A request we could not read in full ends its connection: the rest of its bytes are unwanted.
+    const close = arrival.failure !== null;
+    const send = (late: boolean): void => {
+      if (response.destroyed || request.socket.destroyed) {
+        this.#handlers.settled(requestId, 'client_aborted', null, durationOf(), late);
+        return;
+      }
+      response.setHeader('x-ledgerdesk-request', String(requestId));
+      this.#write(response, answer.status, answer.reason, close);
+      const outcome: RequestOutcome =
+        arrival.failure === 'too_large' ? 'too_large' : arrival.failure === 'timeout' ? 'timeout' : 'answered';
+      this.#handlers.settled(requestId, outcome, answer.status, durationOf(), late);
+    };
+    if (answer.delayMs <= 0) {
+      send(false);
+      return;
+    }
+    const delay = setTimeout(() => {
+      this.#waiting.delete(delay);
+      send(true);
+    }, answer.delayMs);
+    this.#waiting.add(delay);
+  }
+
+  #write(response: ServerResponse, status: number, reason: string | null, close: boolean): void {
+    const body = status < 400 ? RECEIVED : errorBody(reason ?? `Answered ${status} by the listener.`);
+    const headers: Record<string, string | number> = { 'content-type': JSON_TYPE, 'content-length': body.length };
+    if (close) headers.connection = 'close';
+    response.writeHead(status, headers);
+    response.end(body);
+  }
+
+  #onClientError(error: Error & { code?: string; rawPacket?: Buffer }, socket: Socket): void {
+    // A peer that simply went away is not a request.
+    if (error.code === 'ECONNRESET' || socket.destroyed) {
+      socket.destroy();
+      return;
+    }
+    const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+    const status = timedOut ? 408 : error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+    const raw = error.rawPacket ?? Buffer.alloc(0);
+    const arrival: Arrival = {
+      startedAt: performance.now(),
+      receivedAt: Date.now(),
+      method: '',
+      path: '',
+      query: null,
+      remoteAddress: socket.remoteAddress ?? null,
+      rawHeaders: [],
+      authorization: undefined,
+      contentType: undefined,
+      body: raw.subarray(0, Math.min(raw.length, this.#limits.keepBodyBytes)),
+      bodyBytes: raw.length,
+      declaredBytes: null,
+      bodyTruncated: raw.length > this.#limits.keepBodyBytes,
+      failure: timedOut ? 'timeout' : 'bad_request',
+      failureDetail: `${error.code ?? 'error'}: ${error.message}`,
+    };
+    let requestId: number | null = null;
+    try {
+      requestId = this.#handlers.accept(arrival).requestId;
+    } catch (failure) {
+      this.#handlers.failed(failure);
+    }
+    if (socket.writable) {
+      const body = errorBody(timedOut ? 'The request did not arrive in time.' : 'The request is not valid HTTP.');
+      socket.end(
+        `HTTP/1.1 ${status} ${timedOut ? 'Request Timeout' : status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+          `Content-Type: ${JSON_TYPE}\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.toString()}`,
+      );
+    } else {
+      socket.destroy();
+    }
+    if (requestId !== null) {
+      this.#handlers.settled(requestId, timedOut ? 'timeout' : 'bad_request', status, 0, false);
+    }
+  }
+}

@@ -1,0 +1,205 @@
+/**
+ * Reconciliation: the bank's record of each delivery attempt (`GET /webhook_send`, spec
+ * §2.7, §4.5) joined with what the listener received, so a developer sees at a glance what
+ * got through, what never arrived, what arrived but the bank counts as failed, and what the
+ * bank is still retrying.
+ *
+ * Joining. A send record names the object and the event but carries no id the listener can
+ * see in the request, so attempts are paired per (object, event) in time order: first each
+ * attempt the bank recorded as sent with a request the listener answered 200 or 202 (the only
+ * answers that count as delivered), then each attempt recorded as an error with a request
+ * the listener received but did not accept in time, then whatever is left of either side.
+ */
+import type { WebhookSend } from '../../../shared/bank/index.ts';
+import type { BankPort } from './bankPort.ts';
+import type { ReceivedRequestSummary } from './receivedRequest.ts';
+import type { RequestLog } from './requestLog.ts';
+
+export interface ReconcileOptions {
+  webhookId: string;
+  /** The webhook's event: only requests carrying it are joined. */
+  event?: string;
+  /** Only requests received on this path (a registration's own path). */
+  path?: string;
+  /** Epoch milliseconds: sends and requests from then on. */
+  since?: number;
+}
+
+export interface ReconciledPair {
+  send: WebhookSend;
+  request: ReceivedRequestSummary;
+}
+
+export interface Reconciliation {
+  webhookId: string;
+  counts: {
+    sends: number;
+    received: number;
+    sentAndReceived: number;
+    sentButNeverReceived: number;
+    receivedButFailed: number;
+    stillRetrying: number;
+    receivedNotRecordedByBank: number;
+    skipped: number;
+  };
+  /** The bank recorded the attempt as sent, and the listener has it. */
+  sentAndReceived: ReconciledPair[];
+  /** The bank made the attempt (sent or error), and the listener never saw it. */
+  sentButNeverReceived: WebhookSend[];
+  /** The listener received it, and the bank recorded the attempt as failed (a refusal, or an answer too late). */
+  receivedButFailed: ReconciledPair[];
+  /** Notifications whose latest attempt says another retry is scheduled. */
+  stillRetrying: WebhookSend[];
+  /** Requests the listener received that match no attempt of the bank (another sender, or records not listed yet). */
+  receivedNotRecordedByBank: ReceivedRequestSummary[];
+  /** Attempts the bank skipped (for example while the webhook was not enabled). */
+  skipped: WebhookSend[];
+}
+
+function accepted(request: ReceivedRequestSummary): boolean {
+  return request.outcome === 'answered' && (request.status === 200 || request.status === 202);
+}
+
+function keyOf(objectId: string | null, event: string | null | undefined): string {
+  return `${objectId ?? ''}\u0000${event ?? ''}`;
+}
+
+function groupBy<Item>(items: Iterable<Item>, key: (item: Item) => string): Map<string, Item[]> {
+  const groups = new Map<string, Item[]>();
+  for (const item of items) {
+    const group = groups.get(key(item));
+    if (group === undefined) groups.set(key(item), [item]);
+    else group.push(item);
+  }
+  return groups;
+}
+
+/** Pair items of two time-ordered lists in order, removing the paired ones from both. */
+function pairInOrder(
+  sends: WebhookSend[],
+  requests: ReceivedRequestSummary[],
+  sendFits: (send: WebhookSend) => boolean,
+  requestFits: (request: ReceivedRequestSummary) => boolean,
+): ReconciledPair[] {
+  const pairs: ReconciledPair[] = [];
+  const freeRequests = requests.filter(requestFits);
+  for (const send of sends.filter(sendFits)) {
+    const request = freeRequests.shift();
+    if (request === undefined) break;
+    pairs.push({ send, request });
+  }
+  for (const pair of pairs) {
+    sends.splice(sends.indexOf(pair.send), 1);
+    requests.splice(requests.indexOf(pair.request), 1);
+  }
+  return pairs;
+}
+
+/** The latest attempt of each notification: attempt_number 0 starts a new notification. */
+function latestAttempts(sends: WebhookSend[]): WebhookSend[] {
+  const chainOf = new Map<string, number>();
+  const latest = new Map<string, WebhookSend>();
+  for (const send of sends) {
+    const key = keyOf(send.object_id, send.event);
+    const known = chainOf.get(key);
+    const chain = known === undefined ? 0 : send.attempt_number === 0 ? known + 1 : known;
+    chainOf.set(key, chain);
+    latest.set(`${key}\u0000${String(chain)}`, send);
+  }
+  return [...latest.values()];
+}
+
+export function dateOf(epochMs: number): string {
+  return new Date(epochMs).toISOString().slice(0, 10);
+}
+
+/** Join already-fetched send records (newest first, as the bank lists them) with the log. */
+export function reconcileRecords(
+  newestFirst: WebhookSend[],
+  received: ReceivedRequestSummary[],
+  options: ReconcileOptions,
+): Reconciliation {
+  const chronological = [...newestFirst].reverse();
+  const skipped = chronological.filter((send) => send.status === 'skipped');
+  const attempts = chronological.filter((send) => send.status !== 'skipped');
+  const sendsByKey = groupBy(attempts, (send) => keyOf(send.object_id, send.event ?? options.event));
+  const requestsByKey = groupBy(received, (request) => keyOf(request.objectId, request.event));
+
+  const sentAndReceived: ReconciledPair[] = [];
+  const receivedButFailed: ReconciledPair[] = [];
+  const sentButNeverReceived: WebhookSend[] = [];
+  const receivedNotRecordedByBank: ReceivedRequestSummary[] = [];
+  for (const [key, sends] of sendsByKey) {
+    const requests = requestsByKey.get(key) ?? [];
+    requestsByKey.delete(key);
+    sentAndReceived.push(...pairInOrder(sends, requests, (send) => send.status === 'sent', accepted));
+    receivedButFailed.push(
+      ...pairInOrder(
+        sends,
+        requests,
+        (send) => send.status === 'error',
+        (request) => !accepted(request),
+      ),
+    );
+    // What is left: the bank counted an accepted request as failed (answered too late), or the reverse.
+    receivedButFailed.push(
+      ...pairInOrder(
+        sends,
+        requests,
+        (send) => send.status === 'error',
+        () => true,
+      ),
+    );
+    sentAndReceived.push(
+      ...pairInOrder(
+        sends,
+        requests,
+        (send) => send.status === 'sent',
+        () => true,
+      ),
+    );
+    sentButNeverReceived.push(...sends);
+    receivedNotRecordedByBank.push(...requests);
+  }
+  for (const requests of requestsByKey.values()) receivedNotRecordedByBank.push(...requests);
+  const stillRetrying = latestAttempts(attempts).filter((send) => send.will_retry);
+  return {
+    webhookId: options.webhookId,
+    counts: {
+      sends: attempts.length,
+      received: received.length,
+      sentAndReceived: sentAndReceived.length,
+      sentButNeverReceived: sentButNeverReceived.length,
+      receivedButFailed: receivedButFailed.length,
+      stillRetrying: stillRetrying.length,
+      receivedNotRecordedByBank: receivedNotRecordedByBank.length,
+      skipped: skipped.length,
+    },
+    sentAndReceived,
+    sentButNeverReceived,
+    receivedButFailed,
+    stillRetrying,
+    receivedNotRecordedByBank,
+    skipped,
+  };
+}
+
+/** Fetch the webhook's send records from the bank and join them with the log. */
+export async function reconcile(bank: BankPort, log: RequestLog, options: ReconcileOptions): Promise<Reconciliation> {
+  const sends: WebhookSend[] = [];
+  const query = {
+    webhook_id: options.webhookId,
+    ...(options.since === undefined ? {} : { from_date: dateOf(options.since) }),
+  };
+  for await (const send of bank.listWebhookSends(query)) {
+    if (send.webhook_id === options.webhookId) sends.push(send);
+  }
+  const received = [
+    ...log.iterateSummaries({
+      ...(options.event === undefined ? {} : { event: options.event }),
+      ...(options.path === undefined ? {} : { path: options.path }),
+      ...(options.since === undefined ? {} : { since: options.since }),
+    }),
+  ].filter((request) => request.objectId !== null);
+  return reconcileRecords(sends, received, options);
+}

@@ -1,0 +1,476 @@
+/**
+ * The listener's memory: every request it received, written before the request is
+ * answered, plus what forwarding, replaying and hydrating it produced. Retention (age,
+ * count, bytes) is the user's to set; the oldest requests go first.
+ */
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import type { Verdict } from './basicAuth.ts';
+import type {
+  Delivery,
+  ObjectGroup,
+  ReceivedRequest,
+  ReceivedRequestSummary,
+  RequestFilter,
+  RequestOutcome,
+} from './receivedRequest.ts';
+
+export interface Retention {
+  /** Requests older than this many days are deleted. */
+  maxAgeDays: number;
+  maxRequests: number;
+  /** Bytes of headers, bodies and snapshots kept, summed over requests. */
+  maxBytes: number;
+}
+
+/** One arrival, ready to keep. Headers are already redacted and the body already capped. */
+export interface ArrivalRecord {
+  receivedAt: number;
+  method: string;
+  path: string;
+  query: string | null;
+  remoteAddress: string | null;
+  headers: [string, string][];
+  body: Buffer | null;
+  bodyBytes: number;
+  declaredBytes: number | null;
+  bodyTruncated: boolean;
+  bodyProblem: string | null;
+  notification: string | null;
+  event: string | null;
+  objectId: string | null;
+  op: string | null;
+  verdict: Verdict;
+  presentedUser: string | null;
+  outcome: RequestOutcome;
+  status: number | null;
+  ruleId: string | null;
+  durationMs: number;
+  occurrence: number;
+  outOfOrder: boolean;
+}
+
+interface RequestRow {
+  id: number;
+  received_at: number;
+  method: string;
+  path: string;
+  query: string | null;
+  remote_address: string | null;
+  headers: string;
+  body: Uint8Array | null;
+  body_bytes: number;
+  declared_bytes: number | null;
+  body_truncated: number;
+  body_problem: string | null;
+  notification: string | null;
+  event: string | null;
+  object_id: string | null;
+  op: string | null;
+  verdict: Verdict;
+  presented_user: string | null;
+  outcome: RequestOutcome;
+  status: number | null;
+  rule_id: string | null;
+  duration_ms: number;
+  occurrence: number;
+  out_of_order: number;
+  snapshot: string | null;
+  snapshot_at: number | null;
+  snapshot_error: string | null;
+}
+
+interface DeliveryRow {
+  id: number;
+  request_id: number;
+  kind: 'forward' | 'replay';
+  url: string;
+  started_at: number;
+  status: number | null;
+  duration_ms: number | null;
+  excerpt: string | null;
+  error: string | null;
+}
+
+const SUMMARY_COLUMNS = `id, received_at, method, path, event, object_id, op, verdict, presented_user, body_problem,
+  outcome, status, rule_id, duration_ms, occurrence, out_of_order, body_bytes, body_truncated`;
+export const LIST_LIMIT_DEFAULT = 100;
+export const LIST_LIMIT_MAX = 1000;
+/** Rough per-row overhead of SQLite pages and indexes, so many empty requests still count. */
+const ROW_OVERHEAD_BYTES = 200;
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+function isoOf(epochMs: number): string {
+  return new Date(epochMs).toISOString();
+}
+
+function summaryOf(row: RequestRow): ReceivedRequestSummary {
+  return {
+    id: row.id,
+    receivedAt: isoOf(row.received_at),
+    method: row.method,
+    path: row.path,
+    verdict: row.verdict,
+    presentedUser: row.presented_user,
+    event: row.event,
+    objectId: row.object_id,
+    op: row.op,
+    bodyProblem: row.body_problem,
+    outcome: row.outcome,
+    status: row.status,
+    ruleId: row.rule_id,
+    durationMs: row.duration_ms,
+    occurrence: row.occurrence,
+    duplicate: row.occurrence > 1,
+    outOfOrder: row.out_of_order === 1,
+    bodyBytes: row.body_bytes,
+    bodyTruncated: row.body_truncated === 1,
+  };
+}
+
+function requestOf(row: RequestRow): ReceivedRequest {
+  let bodyText: string | null = null;
+  let bodyBase64: string | null = null;
+  if (row.body !== null) {
+    try {
+      bodyText = strictUtf8.decode(row.body);
+    } catch {
+      bodyBase64 = Buffer.from(row.body).toString('base64');
+    }
+  }
+  return {
+    ...summaryOf(row),
+    query: row.query,
+    remoteAddress: row.remote_address,
+    headers: JSON.parse(row.headers) as [string, string][],
+    bodyText,
+    bodyBase64,
+    declaredBytes: row.declared_bytes,
+    notification: row.notification === null ? null : (JSON.parse(row.notification) as ReceivedRequest['notification']),
+    snapshot: row.snapshot === null ? null : (JSON.parse(row.snapshot) as unknown),
+    snapshotAt: row.snapshot_at === null ? null : isoOf(row.snapshot_at),
+    snapshotError: row.snapshot_error,
+  };
+}
+
+function deliveryOf(row: DeliveryRow): Delivery {
+  return {
+    id: row.id,
+    requestId: row.request_id,
+    kind: row.kind,
+    url: row.url,
+    startedAt: isoOf(row.started_at),
+    status: row.status,
+    durationMs: row.duration_ms,
+    excerpt: row.excerpt,
+    error: row.error,
+  };
+}
+
+export class RequestLog {
+  readonly #database: DatabaseSync;
+  readonly #listenerId: string;
+  #retention: Retention;
+  #count: number;
+  #bytes: number;
+  readonly #insert: StatementSync;
+  readonly #finish: StatementSync;
+
+  constructor(database: DatabaseSync, listenerId: string, retention: Retention) {
+    this.#database = database;
+    this.#listenerId = listenerId;
+    this.#retention = retention;
+    const totals = database
+      .prepare(
+        'SELECT COUNT(*) AS count, COALESCE(SUM(stored_bytes), 0) AS bytes FROM listener_requests WHERE listener_id = ?',
+      )
+      .get(listenerId) as { count: number; bytes: number };
+    this.#count = totals.count;
+    this.#bytes = totals.bytes;
+    this.#insert = database.prepare(`INSERT INTO listener_requests (listener_id, received_at, method, path, query,
+      remote_address, headers, body, body_bytes, declared_bytes, body_truncated, body_problem, notification, event,
+      object_id, op, verdict, presented_user, outcome, status, rule_id, duration_ms, occurrence, out_of_order,
+      stored_bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    this.#finish = database.prepare(
+      'UPDATE listener_requests SET outcome = ?, status = ?, duration_ms = ? WHERE id = ? AND listener_id = ?',
+    );
+  }
+
+  get totals(): { requests: number; bytes: number } {
+    return { requests: this.#count, bytes: this.#bytes };
+  }
+
+  get retention(): Retention {
+    return this.#retention;
+  }
+
+  setRetention(retention: Retention, now = Date.now()): void {
+    this.#retention = retention;
+    this.prune(now);
+  }
+
+  /** Keep one arrival; returns its id. Synchronous, so the caller answers only after it is written. */
+  insert(record: ArrivalRecord): number {
+    const headers = JSON.stringify(record.headers);
+    const storedBytes =
+      ROW_OVERHEAD_BYTES +
+      headers.length +
+      (record.body?.length ?? 0) +
+      (record.notification?.length ?? 0) +
+      record.path.length +
+      (record.query?.length ?? 0);
+    const result = this.#insert.run(
+      this.#listenerId,
+      record.receivedAt,
+      record.method,
+      record.path,
+      record.query,
+      record.remoteAddress,
+      headers,
+      record.body,
+      record.bodyBytes,
+      record.declaredBytes,
+      record.bodyTruncated ? 1 : 0,
+      record.bodyProblem,
+      record.notification,
+      record.event,
+      record.objectId,
+      record.op,
+      record.verdict,
+      record.presentedUser,
+      record.outcome,
+      record.status,
+      record.ruleId,
+      record.durationMs,
+      record.occurrence,
+      record.outOfOrder ? 1 : 0,
+      storedBytes,
+    );
+    this.#count += 1;
+    this.#bytes += storedBytes;
+    if (this.#overCaps()) this.prune(record.receivedAt);
+    return Number(result.lastInsertRowid);
+  }
+
+  /** The final outcome of a request whose answer came later than its record (a delay, a held connection). */
+  finish(id: number, outcome: RequestOutcome, status: number | null, durationMs: number): void {
+    this.#finish.run(outcome, status, durationMs, id, this.#listenerId);
+  }
+
+  recordSnapshot(id: number, fetchedAt: number, snapshot: string | null, error: string | null): void {
+    this.#database
+      .prepare(
+        `UPDATE listener_requests SET snapshot = ?, snapshot_at = ?, snapshot_error = ?,
+         stored_bytes = stored_bytes + ? WHERE id = ? AND listener_id = ?`,
+      )
+      .run(snapshot, fetchedAt, error, snapshot?.length ?? 0, id, this.#listenerId);
+    this.#bytes += snapshot?.length ?? 0;
+  }
+
+  recordDelivery(delivery: Omit<Delivery, 'id' | 'startedAt'> & { startedAt: number }): Delivery {
+    const result = this.#database
+      .prepare(
+        `INSERT INTO listener_deliveries (listener_id, request_id, kind, url, started_at, status, duration_ms, excerpt, error)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        this.#listenerId,
+        delivery.requestId,
+        delivery.kind,
+        delivery.url,
+        delivery.startedAt,
+        delivery.status,
+        delivery.durationMs,
+        delivery.excerpt,
+        delivery.error,
+      );
+    return { ...delivery, id: Number(result.lastInsertRowid), startedAt: isoOf(delivery.startedAt) };
+  }
+
+  deliveriesOf(requestId: number): Delivery[] {
+    const rows = this.#database
+      .prepare('SELECT * FROM listener_deliveries WHERE listener_id = ? AND request_id = ? ORDER BY id')
+      .all(this.#listenerId, requestId) as unknown as DeliveryRow[];
+    return rows.map(deliveryOf);
+  }
+
+  get(id: number): ReceivedRequest | null {
+    const row = this.#database
+      .prepare('SELECT * FROM listener_requests WHERE id = ? AND listener_id = ?')
+      .get(id, this.#listenerId) as RequestRow | undefined;
+    return row === undefined ? null : requestOf(row);
+  }
+
+  list(filter: RequestFilter = {}): ReceivedRequestSummary[] {
+    const { where, parameters, limit } = this.#where(filter);
+    const rows = this.#database
+      .prepare(`SELECT ${SUMMARY_COLUMNS} FROM listener_requests WHERE ${where} ORDER BY id DESC LIMIT ?`)
+      .all(...parameters, limit) as unknown as RequestRow[];
+    return rows.map(summaryOf);
+  }
+
+  /** Whole requests matching a filter, oldest first (the order they were received in), for replay and export. */
+  *iterate(filter: RequestFilter = {}): Generator<ReceivedRequest> {
+    const { where, parameters } = this.#where(filter);
+    const limit = Math.min(filter.limit ?? Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
+    const statement = this.#database.prepare(`SELECT * FROM listener_requests WHERE ${where} ORDER BY id ASC LIMIT ?`);
+    for (const row of statement.iterate(...parameters, limit)) yield requestOf(row as unknown as RequestRow);
+  }
+
+  /** Summaries matching a filter, oldest first, without the page limit (for reconciliation). */
+  *iterateSummaries(filter: RequestFilter = {}): Generator<ReceivedRequestSummary> {
+    const { where, parameters } = this.#where(filter);
+    const statement = this.#database.prepare(
+      `SELECT ${SUMMARY_COLUMNS} FROM listener_requests WHERE ${where} ORDER BY id ASC`,
+    );
+    for (const row of statement.iterate(...parameters)) yield summaryOf(row as unknown as RequestRow);
+  }
+
+  count(filter: RequestFilter = {}): number {
+    const { where, parameters } = this.#where(filter);
+    const row = this.#database
+      .prepare(`SELECT COUNT(*) AS count FROM listener_requests WHERE ${where}`)
+      .get(...parameters) as {
+      count: number;
+    };
+    return row.count;
+  }
+
+  groups(limit = LIST_LIMIT_DEFAULT): ObjectGroup[] {
+    const rows = this.#database
+      .prepare(
+        `SELECT object_id, GROUP_CONCAT(DISTINCT event) AS events, COUNT(*) AS requests,
+           SUM(occurrence > 1) AS duplicates, SUM(out_of_order) AS out_of_order,
+           MIN(received_at) AS first_at, MAX(received_at) AS last_at, MAX(id) AS last_id
+         FROM listener_requests WHERE listener_id = ? AND object_id IS NOT NULL
+         GROUP BY object_id ORDER BY last_id DESC LIMIT ?`,
+      )
+      .all(this.#listenerId, Math.min(Math.max(1, limit), LIST_LIMIT_MAX)) as {
+      object_id: string;
+      events: string | null;
+      requests: number;
+      duplicates: number;
+      out_of_order: number;
+      first_at: number;
+      last_at: number;
+      last_id: number;
+    }[];
+    return rows.map((row) => ({
+      objectId: row.object_id,
+      events: row.events === null ? [] : row.events.split(','),
+      requests: row.requests,
+      duplicates: row.duplicates,
+      outOfOrder: row.out_of_order,
+      firstAt: isoOf(row.first_at),
+      lastAt: isoOf(row.last_at),
+      lastRequestId: row.last_id,
+    }));
+  }
+
+  /** Per event of one object: how many arrivals, and the latest operation seen (for ordering checks). */
+  historyOf(objectId: string): { event: string | null; op: string | null; arrivals: number }[] {
+    return this.#database
+      .prepare(
+        `SELECT event, op, COUNT(*) AS arrivals FROM listener_requests
+         WHERE listener_id = ? AND object_id = ? GROUP BY event, op`,
+      )
+      .all(this.#listenerId, objectId) as { event: string | null; op: string | null; arrivals: number }[];
+  }
+
+  /** Delete what retention no longer allows; returns how many requests went. */
+  prune(now = Date.now()): number {
+    let removed = 0;
+    const cutoff = now - this.#retention.maxAgeDays * 86_400_000;
+    const old = this.#database
+      .prepare(`SELECT MAX(id) AS last FROM listener_requests WHERE listener_id = ? AND received_at < ?`)
+      .get(this.#listenerId, cutoff) as { last: number | null };
+    if (old.last !== null) removed += this.#deleteThrough(old.last);
+    const excessCount = this.#count - this.#retention.maxRequests;
+    if (excessCount > 0) {
+      const row = this.#database
+        .prepare('SELECT id FROM listener_requests WHERE listener_id = ? ORDER BY id LIMIT 1 OFFSET ?')
+        .get(this.#listenerId, excessCount - 1) as { id: number } | undefined;
+      if (row !== undefined) removed += this.#deleteThrough(row.id);
+    }
+    if (this.#bytes > this.#retention.maxBytes) {
+      // Go below the cap by a margin, so a full log is not pruned again on every insert.
+      let excess = this.#bytes - Math.floor(this.#retention.maxBytes * 0.9);
+      let through: number | null = null;
+      const oldest = this.#database.prepare(
+        'SELECT id, stored_bytes FROM listener_requests WHERE listener_id = ? ORDER BY id',
+      );
+      for (const row of oldest.iterate(this.#listenerId) as Iterable<{ id: number; stored_bytes: number }>) {
+        through = row.id;
+        excess -= row.stored_bytes;
+        if (excess <= 0) break;
+      }
+      if (through !== null) removed += this.#deleteThrough(through);
+    }
+    return removed;
+  }
+
+  /** Forget every request of this listener. */
+  clear(): number {
+    const removed = this.#count;
+    this.#database.prepare('DELETE FROM listener_deliveries WHERE listener_id = ?').run(this.#listenerId);
+    this.#database.prepare('DELETE FROM listener_requests WHERE listener_id = ?').run(this.#listenerId);
+    this.#count = 0;
+    this.#bytes = 0;
+    return removed;
+  }
+
+  #overCaps(): boolean {
+    // A little slack on the count, so a full log prunes in steps rather than on every insert.
+    const countSlack = Math.max(1, Math.floor(this.#retention.maxRequests / 100));
+    return this.#count > this.#retention.maxRequests + countSlack - 1 || this.#bytes > this.#retention.maxBytes;
+  }
+
+  #deleteThrough(lastId: number): number {
+    const gone = this.#database
+      .prepare(
+        'SELECT COUNT(*) AS count, COALESCE(SUM(stored_bytes), 0) AS bytes FROM listener_requests WHERE listener_id = ? AND id <= ?',
+      )
+      .get(this.#listenerId, lastId) as { count: number; bytes: number };
+    this.#database.exec('SAVEPOINT listener_prune');
+    try {
+      this.#database
+        .prepare('DELETE FROM listener_deliveries WHERE listener_id = ? AND request_id <= ?')
+        .run(this.#listenerId, lastId);
+      this.#database
+        .prepare('DELETE FROM listener_requests WHERE listener_id = ? AND id <= ?')
+        .run(this.#listenerId, lastId);
+      this.#database.exec('RELEASE listener_prune');
+    } catch (error) {
+      this.#database.exec('ROLLBACK TO listener_prune');
+      this.#database.exec('RELEASE listener_prune');
+      throw error;
+    }
+    this.#count -= gone.count;
+    this.#bytes -= gone.bytes;
+    return gone.count;
+  }
+
+  #where(filter: RequestFilter): { where: string; parameters: (string | number)[]; limit: number } {
+    const clauses = ['listener_id = ?'];
+    const parameters: (string | number)[] = [this.#listenerId];
+    const add = (clause: string, value: string | number | undefined): void => {
+      if (value === undefined) return;
+      clauses.push(clause);
+      parameters.push(value);
+    };
+    if (filter.ids !== undefined) {
+      const ids = filter.ids.filter((id) => Number.isSafeInteger(id)).slice(0, LIST_LIMIT_MAX);
+      clauses.push(ids.length === 0 ? '0' : `id IN (${ids.map(() => '?').join(', ')})`);
+      parameters.push(...ids);
+    }
+    add('event = ?', filter.event);
+    add('object_id = ?', filter.objectId);
+    add('verdict = ?', filter.verdict);
+    add('outcome = ?', filter.outcome);
+    add('path = ?', filter.path);
+    add('received_at >= ?', filter.since);
+    add('received_at < ?', filter.until);
+    add('id < ?', filter.beforeId);
+    const limit = Math.min(Math.max(1, Math.floor(filter.limit ?? LIST_LIMIT_DEFAULT)), LIST_LIMIT_MAX);
+    return { where: clauses.join(' AND '), parameters, limit };
+  }
+}
