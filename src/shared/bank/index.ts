@@ -16,3 +16,5 @@ export * from './file.ts';
 export * from './account.ts';
 export * from './cardProduct.ts';
 export * from './ach.ts';
+export * from './organization.ts';
+export * from './authToken.ts';

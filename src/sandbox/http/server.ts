@@ -1,0 +1,114 @@
+/**
+ * The sandbox's HTTP server (Fastify). JSON bodies only, at most 1 MiB (POST /file takes raw
+ * bytes up to 10 MiB in its own scope); every request but GET /ping authenticated first;
+ * every failure answered as `{"error": "<one sentence>"}` with its status.
+ */
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
+import { RequestProblem } from '../requestProblem.ts';
+import type { SandboxContext } from '../sandboxContext.ts';
+import { json } from './answer.ts';
+import { createRouter, sendAnswer, type Router } from './router.ts';
+
+export const JSON_BODY_MAX_BYTES = 1024 * 1024;
+
+const WWW_AUTHENTICATE = 'Basic realm="sandbox", Bearer realm="sandbox"';
+
+/** Routes that answer without the API key: the connectivity check, and token issuance (its own Basic check). */
+function isPublic(request: FastifyRequest): boolean {
+  const path = request.url.split('?', 1)[0];
+  return (request.method === 'GET' && path === '/ping') || (request.method === 'POST' && path === '/auth/token');
+}
+
+function parseJsonBody(text: string): unknown {
+  if (text.trim() === '') throw new RequestProblem(400, 'The request body is empty: send a JSON object.');
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new RequestProblem(
+      400,
+      `The request body is not valid JSON (${error instanceof Error ? error.message : String(error)}).`,
+    );
+  }
+}
+
+function answerForError(error: FastifyError | RequestProblem | Error, request: FastifyRequest) {
+  if (error instanceof RequestProblem)
+    return { ...json(error.status, { error: error.message }), headers: error.headers };
+  const code = 'code' in error ? error.code : undefined;
+  switch (code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return json(413, {
+        error: `The request body is too large: ${request.url.startsWith('/file') ? 'files take at most 10 MiB' : 'JSON bodies take at most 1 MiB'}.`,
+      });
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return json(415, {
+        error: `Content-Type ${JSON.stringify(request.headers['content-type'] ?? '(none)')} is not supported here: send application/json.`,
+      });
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return json(400, { error: 'The Content-Length header does not match the request body.' });
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return json(400, { error: 'The request body is empty: send a JSON object.' });
+    default:
+      break;
+  }
+  const status = 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : 500;
+  if (status >= 400 && status < 500) return json(status, { error: error.message });
+  // Never echo internals (or anything a request carried) in a 500.
+  return json(500, { error: 'The sandbox failed to handle this request; see its console for details.' });
+}
+
+export type RouteRegistration = (router: Router, context: SandboxContext, app: FastifyInstance) => void;
+
+export function buildServer(context: SandboxContext, registrations: readonly RouteRegistration[]): FastifyInstance {
+  const app = Fastify({
+    logger: false,
+    bodyLimit: JSON_BODY_MAX_BYTES,
+    exposeHeadRoutes: false,
+    // In-flight requests finish on close; idle keep-alive sockets are closed at once.
+    forceCloseConnections: 'idle',
+    return503OnClosing: true,
+  });
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    try {
+      done(null, parseJsonBody(String(body)));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (isPublic(request)) return;
+    const who = context.authenticate(request.headers.authorization);
+    if (!who.ok) {
+      sendAnswer(reply, { ...json(401, { error: who.reason }), headers: { 'www-authenticate': WWW_AUTHENTICATE } });
+      return reply;
+    }
+  });
+
+  app.setErrorHandler((error: FastifyError | RequestProblem, request, reply) => {
+    if (!(error instanceof RequestProblem) && (error.statusCode ?? 500) >= 500) {
+      process.stderr.write(
+        `sandbox: ${request.method} ${request.url.split('?', 1)[0] ?? ''} failed: ${error.stack ?? error.message}\n`,
+      );
+    }
+    return sendAnswer(reply, answerForError(error, request));
+  });
+
+  const router = createRouter(app);
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?', 1)[0] ?? '';
+    const allowed = router.allowedMethods(path);
+    if (allowed.length > 0) {
+      return sendAnswer(reply, {
+        ...json(405, { error: `Method ${request.method} is not allowed on ${path}: use ${allowed.join(' or ')}.` }),
+        headers: { allow: allowed.join(', ') },
+      });
+    }
+    return sendAnswer(reply, json(404, { error: `No route ${request.method} ${path}: see GET /openapi.json.` }));
+  });
+
+  for (const register of registrations) register(router, context, app);
+  return app;
+}

@@ -1,0 +1,150 @@
+/**
+ * The embedded sandbox bank: `startSandbox()` opens (or seeds) its data, serves the whole
+ * interface on a loopback port and delivers webhooks until `close()`. The app's main process,
+ * `npm run sandbox` and every integration test start it this way.
+ */
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { createAuthenticator } from './auth/authenticate.ts';
+import { mintToken } from './auth/jwt.ts';
+import { buildServer } from './http/server.ts';
+import { resolveOptions, type SandboxOptions } from './options.ts';
+import { createOrganizationSettings } from './organizationSettings.ts';
+import { createPageCache } from './pendingTransactions/pageCache.ts';
+import { SANDBOX_ROUTES } from './routes/index.ts';
+import type { SandboxContext } from './sandboxContext.ts';
+import { seedBank, type DemoIds } from './seed/seedBank.ts';
+import { openDatabase, readMeta, writeMeta, type Database } from './store/database.ts';
+import { createDeliveryStore } from './store/deliveryStore.ts';
+import { createPendingTransactionStore } from './store/pendingTransactionStore.ts';
+import { createRecordStore } from './store/records.ts';
+import { createWebhookSendStore } from './store/webhookSendStore.ts';
+import { createDispatcher } from './webhooks/dispatcher.ts';
+import { createEventPublisher } from './webhooks/eventPublisher.ts';
+import { createNotificationPoster } from './webhooks/postNotification.ts';
+import { createWebhookRegistry } from './webhooks/webhookRegistry.ts';
+
+export type { SandboxOptions } from './options.ts';
+export { DEMO_KEY_ID, DEMO_KEY_SECRET } from './options.ts';
+
+export interface RunningSandbox {
+  /** http://127.0.0.1:PORT, no trailing slash. */
+  baseUrl: string;
+  keyId: string;
+  keySecret: string;
+  /** A valid demo HS256 JWT for the key (24 h). */
+  bearerToken: string;
+  demo: DemoIds;
+  /** Deliveries still owed (first attempts and scheduled retries), and attempts in flight. */
+  deliveryBacklog(): { owed: number; inFlight: number };
+  /** In-flight requests finish; pending retries stay persisted in the data file. */
+  close(): Promise<void>;
+}
+
+const DEMO_TOKEN_LIFETIME_SECONDS = 24 * 3600;
+/** How long close() lets delivery attempts in flight finish before abandoning them (they are retried after a restart). */
+const CLOSE_GRACE_MS = 2000;
+
+function hostForUrl(host: string): string {
+  if (host === '0.0.0.0' || host === '::' || host === '') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+function demoIdsOf(database: Database): DemoIds | undefined {
+  const stored = readMeta(database, 'demo');
+  return stored === undefined ? undefined : (JSON.parse(stored) as DemoIds);
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+  const settings = resolveOptions(options);
+  const database = openDatabase(settings.dataFile);
+  try {
+    const records = createRecordStore(database);
+    const pendingTransactions = createPendingTransactionStore(database);
+    const sends = createWebhookSendStore(database);
+    const deliveries = createDeliveryStore(database);
+
+    let demo = demoIdsOf(database);
+    if (demo === undefined) {
+      demo = seedBank(database, records, pendingTransactions, {
+        seed: settings.seed,
+        accounts: settings.accounts,
+        pendingTransactionsPerAccount: settings.pendingTransactionsPerAccount,
+      });
+      writeMeta(database, 'demo', JSON.stringify(demo));
+    }
+    let cursorKey = readMeta(database, 'cursor_key');
+    if (cursorKey === undefined) {
+      cursorKey = randomBytes(32).toString('hex');
+      writeMeta(database, 'cursor_key', cursorKey);
+    }
+
+    let baseUrl = '';
+    let wakeDispatcher = () => {};
+    const events = createEventPublisher(records, deliveries, sends, () => {
+      wakeDispatcher();
+    });
+    const webhooks = createWebhookRegistry(database, records, deliveries, sends, events);
+    const organization = createOrganizationSettings(database, settings.smartRetries);
+    const poster = createNotificationPoster(settings.deliveryConcurrency);
+    const dispatcher = createDispatcher(database, deliveries, sends, webhooks, poster, {
+      concurrency: settings.deliveryConcurrency,
+      retryBaseMs: settings.retryBaseMs,
+      retryCapMs: settings.retryCapMs,
+      errorThreshold: settings.errorThreshold,
+      errorWindowMs: settings.errorWindowMs,
+      deliveryTimeoutMs: settings.deliveryTimeoutMs,
+      smartRetriesOn: () => organization.smartRetriesOn(),
+      baseUrl: () => baseUrl,
+    });
+    wakeDispatcher = () => {
+      dispatcher.wake();
+    };
+    const authenticator = createAuthenticator({ keyId: settings.keyId, keySecret: settings.keySecret });
+
+    const context: SandboxContext = {
+      database,
+      records,
+      pendingTransactions,
+      sends,
+      webhooks,
+      events,
+      dispatcher,
+      organization,
+      pageCache: createPageCache(),
+      cursorKey,
+      keyId: settings.keyId,
+      keySecret: settings.keySecret,
+      authenticate: (header) => authenticator.authenticate(header),
+      checkBasic: (header) => authenticator.checkBasic(header),
+      baseUrl: () => baseUrl,
+    };
+    const app = buildServer(context, SANDBOX_ROUTES);
+    await app.listen({ port: settings.port, host: settings.host });
+    const address = app.server.address() as AddressInfo;
+    baseUrl = `http://${hostForUrl(settings.host)}:${String(address.port)}`;
+    dispatcher.start();
+
+    let closed: Promise<void> | undefined;
+    return {
+      baseUrl,
+      keyId: settings.keyId,
+      keySecret: settings.keySecret,
+      bearerToken: mintToken(settings.keyId, settings.keySecret, DEMO_TOKEN_LIFETIME_SECONDS),
+      demo,
+      deliveryBacklog: () => dispatcher.backlog(),
+      close() {
+        closed ??= (async () => {
+          await app.close();
+          await dispatcher.close(CLOSE_GRACE_MS);
+          poster.close();
+          database.close();
+        })();
+        return closed;
+      },
+    };
+  } catch (error) {
+    if (database.isOpen) database.close();
+    throw error;
+  }
+}

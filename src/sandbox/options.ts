@@ -1,0 +1,94 @@
+/** The sandbox's settings and their defaults (README "The sandbox bank" documents them). */
+import { RETRY_BASE_MS_DEFAULT, RETRY_CAP_FACTOR } from './webhooks/retrySchedule.ts';
+
+export interface SandboxOptions {
+  /** Default 0: a free port. */
+  port?: number;
+  /** Default 127.0.0.1: loopback only, unless told otherwise. */
+  host?: string;
+  /** SQLite file path, or ':memory:' (default). An existing file keeps its data (no re-seed). */
+  dataFile?: string;
+  /** Deterministic seed data; default 1. */
+  seed?: number;
+  /** Accounts in the seed; default 4. */
+  accounts?: number;
+  /** Seed volume per account; default 250. Benchmarks ask for up to 1,000,000 in total. */
+  pendingTransactionsPerAccount?: number;
+  /** The demo API key (defaults: fixed demo values, printed by the CLI). */
+  keyId?: string;
+  keySecret?: string;
+  /** First retry delay; the whole schedule scales with it. Default 1000 ms. */
+  retryBaseMs?: number;
+  /** Longest retry delay. Default retryBaseMs × 3600 (1 h at the default base). */
+  retryCapMs?: number;
+  /** Failed deliveries within errorWindowMs that move a webhook to error. Default 100. */
+  errorThreshold?: number;
+  /** Default 600,000 ms (10 minutes). */
+  errorWindowMs?: number;
+  /** Smart Webhook Retries at start; default: on for a new data file, as stored otherwise. */
+  smartRetries?: boolean;
+  /** Deadline of one delivery attempt; default 10,000 ms. */
+  deliveryTimeoutMs?: number;
+  /** Deliveries in flight at once; default 16. */
+  deliveryConcurrency?: number;
+}
+
+export const DEMO_KEY_ID = 'key_sandbox_demo';
+export const DEMO_KEY_SECRET = 'sandbox_demo_secret_7f3c91e2b5a4';
+
+export interface ResolvedOptions {
+  port: number;
+  host: string;
+  dataFile: string;
+  seed: number;
+  accounts: number;
+  pendingTransactionsPerAccount: number;
+  keyId: string;
+  keySecret: string;
+  retryBaseMs: number;
+  retryCapMs: number;
+  errorThreshold: number;
+  errorWindowMs: number;
+  smartRetries: boolean | undefined;
+  deliveryTimeoutMs: number;
+  deliveryConcurrency: number;
+}
+
+function wholeNumber(name: string, value: number | undefined, fallback: number, minimum: number): number {
+  const chosen = value ?? fallback;
+  if (!Number.isSafeInteger(chosen) || chosen < minimum) {
+    throw new RangeError(`Sandbox option ${name} must be a whole number ≥ ${String(minimum)}, not ${String(chosen)}.`);
+  }
+  return chosen;
+}
+
+export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
+  const retryBaseMs = wholeNumber('retryBaseMs', options.retryBaseMs, RETRY_BASE_MS_DEFAULT, 1);
+  const keyId = options.keyId ?? DEMO_KEY_ID;
+  const keySecret = options.keySecret ?? DEMO_KEY_SECRET;
+  if (keyId === '' || keyId.includes(':'))
+    throw new RangeError('Sandbox option keyId must be non-empty and contain no colon.');
+  if (keySecret.length < 8) throw new RangeError('Sandbox option keySecret must be at least 8 characters.');
+  return {
+    port: wholeNumber('port', options.port, 0, 0),
+    host: options.host ?? '127.0.0.1',
+    dataFile: options.dataFile ?? ':memory:',
+    seed: wholeNumber('seed', options.seed, 1, 0),
+    accounts: wholeNumber('accounts', options.accounts, 4, 1),
+    pendingTransactionsPerAccount: wholeNumber(
+      'pendingTransactionsPerAccount',
+      options.pendingTransactionsPerAccount,
+      250,
+      0,
+    ),
+    keyId,
+    keySecret,
+    retryBaseMs,
+    retryCapMs: wholeNumber('retryCapMs', options.retryCapMs, retryBaseMs * RETRY_CAP_FACTOR, retryBaseMs),
+    errorThreshold: wholeNumber('errorThreshold', options.errorThreshold, 100, 1),
+    errorWindowMs: wholeNumber('errorWindowMs', options.errorWindowMs, 600_000, 1),
+    smartRetries: options.smartRetries,
+    deliveryTimeoutMs: wholeNumber('deliveryTimeoutMs', options.deliveryTimeoutMs, 10_000, 1),
+    deliveryConcurrency: wholeNumber('deliveryConcurrency', options.deliveryConcurrency, 16, 1),
+  };
+}

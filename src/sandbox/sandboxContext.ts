@@ -1,0 +1,31 @@
+/** Everything a route needs, built once per running sandbox. */
+import type { Authentication } from './auth/authenticate.ts';
+import type { OrganizationSettingsStore } from './organizationSettings.ts';
+import type { PageCache } from './pendingTransactions/pageCache.ts';
+import type { Database } from './store/database.ts';
+import type { PendingTransactionStore } from './store/pendingTransactionStore.ts';
+import type { RecordStore } from './store/records.ts';
+import type { WebhookSendStore } from './store/webhookSendStore.ts';
+import type { Dispatcher } from './webhooks/dispatcher.ts';
+import type { EventPublisher } from './webhooks/eventPublisher.ts';
+import type { WebhookRegistry } from './webhooks/webhookRegistry.ts';
+
+export interface SandboxContext {
+  database: Database;
+  records: RecordStore;
+  pendingTransactions: PendingTransactionStore;
+  sends: WebhookSendStore;
+  webhooks: WebhookRegistry;
+  events: EventPublisher;
+  dispatcher: Dispatcher;
+  organization: OrganizationSettingsStore;
+  pageCache: PageCache;
+  /** Signs pending-transaction cursors; kept in the data file so cursors survive a restart. */
+  cursorKey: string;
+  keyId: string;
+  keySecret: string;
+  authenticate(header: string | undefined): Authentication;
+  checkBasic(header: string | undefined): Authentication;
+  /** http://host:port of this run, no trailing slash. */
+  baseUrl(): string;
+}

@@ -1,0 +1,272 @@
+/**
+ * Fills a fresh data file with a deterministic bank: the same seed always gives the same ids,
+ * amounts and timestamps. Pending transactions go in by batches of one transaction each, so
+ * a million rows take seconds, not minutes.
+ */
+import { createHash } from 'node:crypto';
+import type {
+  Account,
+  AccountApplication,
+  AccountApplicationStatus,
+  Ach,
+  CardProduct,
+  Document,
+  FileRecord,
+} from '../../shared/bank/index.ts';
+import { ACCOUNT_APPLICATION_STATUSES, ACH_STATUSES } from '../../shared/bank/index.ts';
+import { seededRandom, type SeededRandom } from '../random.ts';
+import { inTransaction, type Database } from '../store/database.ts';
+import type { PendingTransactionStore } from '../store/pendingTransactionStore.ts';
+import type { RecordStore } from '../store/records.ts';
+import { microsOf, secondsTimestampOf } from './clock.ts';
+import { moneyOf } from './money.ts';
+import { seedPendingTransactions } from './pendingTransactionSeed.ts';
+import { solidPng } from './pngImage.ts';
+
+export interface SeedPlan {
+  seed: number;
+  accounts: number;
+  pendingTransactionsPerAccount: number;
+}
+
+export interface DemoIds {
+  accounts: string[];
+  accountApplications: string[];
+  cardProducts: string[];
+  files: string[];
+  documents: string[];
+  achs: string[];
+}
+
+/** Seeded data ends here: fixed, so a seed means the same bank on every machine and day. */
+export const SEED_END = new Date('2025-12-31T23:00:00Z');
+const SEED_END_MICROS = microsOf(SEED_END);
+const BATCH_ROWS = 20_000;
+const BANK_ID = 'bank_sandbox';
+const ORGANIZATION_ID = 'org_sandbox';
+
+function timestampBefore(random: SeededRandom, maxDaysAgo: number): string {
+  return secondsTimestampOf(SEED_END_MICROS - random.integer(60, maxDaysAgo * 86_400) * 1_000_000);
+}
+
+/** Records of one kind go in oldest first, so lists (newest first by insertion) read naturally. */
+function inOrder<Item extends { created_at: string }>(items: Item[]): Item[] {
+  return items.sort((left, right) => left.created_at.localeCompare(right.created_at));
+}
+
+function fileOf(random: SeededRandom, bytes: Buffer, contentType: string): { record: FileRecord; bytes: Buffer } {
+  const created = timestampBefore(random, 120);
+  return {
+    record: {
+      id: random.id('file'),
+      content_type: contentType,
+      content_length: bytes.length,
+      content_hash: createHash('sha1').update(bytes).digest('hex'),
+      created_at: created,
+      updated_at: created,
+    },
+    bytes,
+  };
+}
+
+export function seedBank(
+  database: Database,
+  records: RecordStore,
+  pendingTransactions: PendingTransactionStore,
+  plan: SeedPlan,
+): DemoIds {
+  const random = seededRandom(plan.seed);
+  const demo: DemoIds = { accounts: [], accountApplications: [], cardProducts: [], files: [], documents: [], achs: [] };
+  const insertFile = database.prepare('INSERT INTO file_content (file_id, bytes) VALUES (?, ?)');
+
+  // Accounts and their pending transactions.
+  const accountIds = Array.from({ length: plan.accounts }, () => random.id('account'));
+  for (const [index, accountId] of accountIds.entries()) {
+    let position = 0;
+    let batch: { micros: number; body: string }[] = [];
+    const flush = () => {
+      if (batch.length === 0) return;
+      const rows = batch;
+      batch = [];
+      inTransaction(database, () => {
+        for (const row of rows) {
+          position += 1;
+          pendingTransactions.insertAt(accountId, position, row.micros, row.body);
+        }
+      });
+    };
+    const summary = seedPendingTransactions(
+      random,
+      accountId,
+      plan.pendingTransactionsPerAccount,
+      SEED_END_MICROS,
+      (row) => {
+        batch.push({ micros: row.micros, body: JSON.stringify(row.transaction) });
+        if (batch.length >= BATCH_ROWS) flush();
+      },
+    );
+    flush();
+    const created = secondsTimestampOf(
+      SEED_END_MICROS - (plan.pendingTransactionsPerAccount + 400) * 20 * 60 * 1_000_000,
+    );
+    const account: Account = {
+      id: accountId,
+      name: ['Operating account', 'Payroll account', 'Reserve account', 'Card settlement'][index % 4] ?? 'Account',
+      account_number: String(random.integer(100_000_000, 999_999_999)) + String(random.integer(100, 999)),
+      status: 'open',
+      balance: moneyOf(summary.balanceCents),
+      available_balance: moneyOf(summary.balanceCents - summary.heldCents),
+      currency: 'USD',
+      created_at: created,
+      updated_at: secondsTimestampOf(summary.lastMicros),
+    };
+    inTransaction(database, () => {
+      records.insert('account', account.id, account.created_at, account);
+    });
+    demo.accounts.push(accountId);
+  }
+
+  inTransaction(database, () => {
+    // Files: card art (real PNGs), and scans that documents refer to.
+    const files = [
+      fileOf(random, solidPng(48, 30, [22, 66, 120]), 'image/png'),
+      fileOf(random, solidPng(48, 30, [200, 200, 210]), 'image/png'),
+      fileOf(random, solidPng(16, 10, [22, 66, 120]), 'image/png'),
+      fileOf(random, Buffer.from('\xff\xd8\xff\xe0 sandbox passport scan', 'latin1'), 'image/jpeg'),
+      fileOf(random, Buffer.from('%PDF-1.4\n% sandbox driver license\n%%EOF\n', 'latin1'), 'application/pdf'),
+    ];
+    for (const file of inOrder(files.map((entry) => entry.record))) {
+      records.insert('file', file.id, file.created_at, file);
+      demo.files.push(file.id);
+    }
+    for (const file of files) insertFile.run(file.record.id, file.bytes);
+    const [front, back, thumbnail, passportScan, licenseScan] = files.map((file) => file.record.id);
+
+    // Card products: one with its art uploaded, one without.
+    const products: CardProduct[] = inOrder([
+      {
+        id: random.id('cardProduct'),
+        name: 'Consumer Debit Classic',
+        card_art: { front: front ?? null, back: back ?? null, thumbnail: thumbnail ?? null },
+        created_at: timestampBefore(random, 200),
+        updated_at: timestampBefore(random, 30),
+      },
+      {
+        id: random.id('cardProduct'),
+        name: 'Business Debit',
+        card_art: { front: null, back: null, thumbnail: null },
+        created_at: timestampBefore(random, 200),
+        updated_at: timestampBefore(random, 30),
+      },
+    ]);
+    for (const product of products) {
+      if (product.updated_at < product.created_at) product.updated_at = product.created_at;
+      records.insert('card_product', product.id, product.created_at, product);
+      demo.cardProducts.push(product.id);
+    }
+
+    // Documents pointing at the scans.
+    const documents: Document[] = inOrder(
+      [
+        { type: 'passport' as const, name: 'Passport of Ada Lovelace', file: passportScan },
+        { type: 'drivers_license' as const, name: "Driver's license of Alan Turing", file: licenseScan },
+      ].map((entry) => {
+        const created = timestampBefore(random, 60);
+        return {
+          id: random.id('document'),
+          type: entry.type,
+          name: entry.name,
+          file_id: entry.file ?? '',
+          fields: {
+            date_of_birth: `19${String(random.integer(50, 99))}-0${String(random.integer(1, 9))}-1${String(random.integer(0, 9))}`,
+          },
+          bankdata: {},
+          userdata: {},
+          bank_id: BANK_ID,
+          organization_id: ORGANIZATION_ID,
+          description: null,
+          created_at: created,
+          updated_at: created,
+        };
+      }),
+    );
+    for (const document of documents) {
+      records.insert('document', document.id, document.created_at, document);
+      demo.documents.push(document.id);
+    }
+
+    // Account applications in every status, personal and business.
+    const applications: AccountApplication[] = [];
+    let approvedIndex = 0;
+    for (const status of ACCOUNT_APPLICATION_STATUSES) {
+      for (const ownership of ['personal', 'personal', 'business'] as const) {
+        applications.push(
+          applicationOf(random, status, ownership, () => accountIds[approvedIndex++ % accountIds.length] ?? null),
+        );
+      }
+    }
+    for (const application of inOrder(applications)) {
+      records.insert('account_application', application.id, application.created_at, application);
+      demo.accountApplications.push(application.id);
+    }
+
+    // ACH transfers in every status.
+    const achs: Ach[] = inOrder(
+      ACH_STATUSES.map((status, index) => {
+        const created = timestampBefore(random, 20);
+        return {
+          id: random.id('ach'),
+          account_id: accountIds[index % accountIds.length] ?? '',
+          amount: moneyOf(random.integer(1_000, 500_000)),
+          direction: random.pick(['credit', 'debit'] as const),
+          status,
+          created_at: created,
+          updated_at: created,
+        };
+      }),
+    );
+    for (const ach of achs) {
+      records.insert('ach', ach.id, ach.created_at, ach);
+      demo.achs.push(ach.id);
+    }
+  });
+  return demo;
+}
+
+function applicationOf(
+  random: SeededRandom,
+  status: AccountApplicationStatus,
+  ownership: 'personal' | 'business',
+  nextAccount: () => string | null,
+): AccountApplication {
+  const created = timestampBefore(random, 90);
+  const primary = random.id('personApplication');
+  const approved = status === 'approved';
+  const accountId = approved ? nextAccount() : null;
+  return {
+    id: random.id('accountApplication'),
+    account_id: accountId,
+    account_number: approved ? String(random.integer(100_000_000, 999_999_999)) : null,
+    account_number_reservation_id: random.chance(0.3) ? `ares_${random.id('transaction').slice(4)}` : null,
+    account_product_id: random.id('accountProduct'),
+    bankdata: random.chance(0.5) ? { risk_tier: random.pick(['low', 'medium', 'high']) } : null,
+    business_application_id: ownership === 'business' ? random.id('businessApplication') : null,
+    deposit_id: random.id('deposit'),
+    ownership_type: ownership,
+    // Always null for business accounts (spec §2.4).
+    person_applications:
+      ownership === 'business'
+        ? null
+        : [
+            { id: primary, roles: ['owner', 'signer'] },
+            ...(random.chance(0.4) ? [{ id: random.id('personApplication'), roles: ['signer' as const] }] : []),
+          ],
+    primary_person_application_id: primary,
+    // Deprecated nickname of the product: older applications still carry one.
+    product: random.chance(0.5) ? (ownership === 'business' ? 'business_checking' : 'personal_checking') : null,
+    status,
+    userdata: random.chance(0.5) ? { referral: random.pick(['web', 'branch', 'partner']) } : null,
+    created_at: created,
+    updated_at: created,
+  };
+}

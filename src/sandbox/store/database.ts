@@ -1,0 +1,54 @@
+/** Opens the sandbox's SQLite database (a file, or ':memory:') and creates its tables. */
+import { DatabaseSync } from 'node:sqlite';
+import { SCHEMA_SQL, SCHEMA_VERSION } from './schema.ts';
+
+export type Database = DatabaseSync;
+
+export function openDatabase(dataFile: string): Database {
+  const database = new DatabaseSync(dataFile);
+  if (dataFile !== ':memory:') {
+    // WAL keeps reads fast while the dispatcher writes; NORMAL is durable enough for a sandbox.
+    database.exec('PRAGMA journal_mode = WAL');
+    database.exec('PRAGMA synchronous = NORMAL');
+  }
+  database.exec('PRAGMA busy_timeout = 5000');
+  database.exec(SCHEMA_SQL);
+  const version = database.prepare('SELECT value FROM meta WHERE name = ?').get('schema_version');
+  if (version === undefined) {
+    database.prepare('INSERT INTO meta (name, value) VALUES (?, ?)').run('schema_version', String(SCHEMA_VERSION));
+  } else if (version.value !== String(SCHEMA_VERSION)) {
+    database.close();
+    throw new Error(
+      `The sandbox data file ${dataFile} has schema version ${String(version.value)}; this sandbox needs ${String(SCHEMA_VERSION)}. Use another --data file.`,
+    );
+  }
+  return database;
+}
+
+/**
+ * Runs `work` in one transaction: all of it is written, or none of it. Nested calls join the
+ * transaction already open, so a write and the events it emits commit together.
+ */
+export function inTransaction<Result>(database: Database, work: () => Result): Result {
+  if (database.isTransaction) return work();
+  database.exec('BEGIN IMMEDIATE');
+  try {
+    const result = work();
+    database.exec('COMMIT');
+    return result;
+  } catch (error) {
+    database.exec('ROLLBACK');
+    throw error;
+  }
+}
+
+export function readMeta(database: Database, name: string): string | undefined {
+  const row = database.prepare('SELECT value FROM meta WHERE name = ?').get(name);
+  return row === undefined ? undefined : String(row.value);
+}
+
+export function writeMeta(database: Database, name: string, value: string): void {
+  database
+    .prepare('INSERT INTO meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value')
+    .run(name, value);
+}

@@ -1,0 +1,92 @@
+/**
+ * Pending transactions of every account. Each row keeps the JSON it is served as, so a page
+ * is a concatenation, and a position that grows with time within its account: the list's
+ * order (newest first) and what the opaque cursor encodes.
+ */
+import type { Database } from './database.ts';
+
+export interface PendingTransactionPageQuery {
+  accountId: string;
+  /** Position of the last row already seen; the page starts below it. */
+  beforePosition?: number | undefined;
+  pageSize: number;
+  /** Inclusive lower bound on created time, microseconds since the epoch. */
+  fromMicros?: number | undefined;
+  /** Exclusive upper bound on created time, microseconds since the epoch. */
+  toMicros?: number | undefined;
+}
+
+export interface PendingTransactionPage {
+  bodies: string[];
+  /** Position of the page's last row when more rows follow, else null. */
+  nextPosition: number | null;
+}
+
+export interface PendingTransactionStore {
+  /** Appends a row; returns its position. `micros` must not be older than the account's newest row. */
+  append(accountId: string, micros: number, body: string): number;
+  /** Seeding: the caller numbers positions itself (1, 2, 3 ... oldest first). */
+  insertAt(accountId: string, position: number, micros: number, body: string): void;
+  /** The newest row's time, to keep new rows in order. */
+  newestMicros(accountId: string): number | undefined;
+  page(query: PendingTransactionPageQuery): PendingTransactionPage;
+  count(accountId: string): number;
+}
+
+const NO_LIMIT = Number.MAX_SAFE_INTEGER;
+
+export function createPendingTransactionStore(database: Database): PendingTransactionStore {
+  const insert = database.prepare(
+    'INSERT INTO pending_transaction (account_id, position, created_us, body) VALUES (?, ?, ?, ?)',
+  );
+  const newest = database.prepare(
+    'SELECT position, created_us FROM pending_transaction WHERE account_id = ? ORDER BY position DESC LIMIT 1',
+  );
+  // Position is monotonic in time, so a date bound becomes a position bound on the primary key.
+  const firstAtOrAfter = database.prepare(
+    'SELECT MIN(position) AS position FROM pending_transaction WHERE account_id = ? AND created_us >= ?',
+  );
+  const page = database.prepare(
+    'SELECT position, body FROM pending_transaction WHERE account_id = ? AND position >= ? AND position < ? ORDER BY position DESC LIMIT ?',
+  );
+  const count = database.prepare('SELECT COUNT(*) AS total FROM pending_transaction WHERE account_id = ?');
+
+  function positionAtOrAfter(accountId: string, micros: number): number {
+    const row = firstAtOrAfter.get(accountId, micros);
+    return row?.position === null || row?.position === undefined ? NO_LIMIT : Number(row.position);
+  }
+
+  return {
+    append(accountId, micros, body) {
+      const last = newest.get(accountId);
+      const position = last === undefined ? 1 : Number(last.position) + 1;
+      if (last !== undefined && micros < Number(last.created_us)) {
+        throw new Error(`Pending transactions of ${accountId} must be appended in time order.`);
+      }
+      insert.run(accountId, position, micros, body);
+      return position;
+    },
+    insertAt(accountId, position, micros, body) {
+      insert.run(accountId, position, micros, body);
+    },
+    newestMicros(accountId) {
+      const last = newest.get(accountId);
+      return last === undefined ? undefined : Number(last.created_us);
+    },
+    page(query) {
+      const low = query.fromMicros === undefined ? 0 : positionAtOrAfter(query.accountId, query.fromMicros);
+      let high = query.toMicros === undefined ? NO_LIMIT : positionAtOrAfter(query.accountId, query.toMicros);
+      if (query.beforePosition !== undefined) high = Math.min(high, query.beforePosition);
+      const rows = page.all(query.accountId, low, high, query.pageSize + 1);
+      const shown = rows.slice(0, query.pageSize);
+      const last = shown.at(-1);
+      return {
+        bodies: shown.map((row) => String(row.body)),
+        nextPosition: rows.length > query.pageSize && last !== undefined ? Number(last.position) : null,
+      };
+    },
+    count(accountId) {
+      return Number(count.get(accountId)?.total ?? 0);
+    },
+  };
+}
