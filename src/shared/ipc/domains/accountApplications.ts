@@ -1,0 +1,52 @@
+/**
+ * Account applications: the cached ones (with a status filter), one by id, and the status
+ * history observed across syncs.
+ */
+import { z } from 'zod';
+import { ACCOUNT_APPLICATION_STATUSES, accountApplication, OWNERSHIP_TYPES } from '../../bank/index.ts';
+import { asOf, cachePage, countResult, idText, paging, profileId, searchText, sortDirection } from '../common.ts';
+
+export const ACCOUNT_APPLICATION_SORTS = ['updated_at', 'created_at', 'status'] as const;
+
+export const accountApplicationFilter = {
+  profileId,
+  status: z.enum(ACCOUNT_APPLICATION_STATUSES).optional(),
+  ownershipType: z.enum(OWNERSHIP_TYPES).optional(),
+  accountProductId: idText.optional(),
+  /** Matches the application id, account id and person application ids. */
+  search: searchText,
+};
+
+/** One status seen on one sync: how the history of an application is drawn. */
+export const accountApplicationVersion = z.object({
+  status: z.enum(ACCOUNT_APPLICATION_STATUSES),
+  /** When this version was fetched (ISO 8601 UTC). */
+  observedAt: z.string(),
+  /** The application's own updated_at in that version. */
+  updatedAt: z.string(),
+});
+export type AccountApplicationVersion = z.infer<typeof accountApplicationVersion>;
+
+export const accountApplicationDetail = z.object({
+  /** Null when the application is not in the cache yet (sync it with sync.start). */
+  application: accountApplication.nullable(),
+  /** Every version fetched, oldest first. */
+  history: z.array(accountApplicationVersion),
+  asOf,
+  source: z.literal('cache'),
+});
+export type AccountApplicationDetail = z.infer<typeof accountApplicationDetail>;
+
+export const accountApplicationsOperations = {
+  list: {
+    input: z.strictObject({
+      ...accountApplicationFilter,
+      sortBy: z.enum(ACCOUNT_APPLICATION_SORTS).optional(),
+      sortDirection,
+      ...paging,
+    }),
+    output: cachePage(accountApplication),
+  },
+  count: { input: z.strictObject(accountApplicationFilter), output: countResult },
+  get: { input: z.strictObject({ profileId, id: idText }), output: accountApplicationDetail },
+} as const;

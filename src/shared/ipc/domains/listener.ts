@@ -1,0 +1,377 @@
+/**
+ * The local webhook listener: start, stop and configure it; its response rules; the
+ * requests it kept; replay and forward; reconciliation with the bank's send log; and
+ * registering it with the bank in one step. Not tied to a profile, except where the bank is
+ * involved (reconcile, register).
+ */
+import { z } from 'zod';
+import { eventName, isoDate, webhook } from '../../bank/index.ts';
+import {
+  asOf,
+  cachePage,
+  confirmProduction,
+  countResult,
+  httpUrl,
+  idText,
+  nameText,
+  noInput,
+  paging,
+  profileId,
+  searchText,
+  SHORT_TEXT_MAX,
+  TEXT_MAX,
+} from '../common.ts';
+import { SECRET_MAX } from './credentials.ts';
+
+/** The verdict on a request's Authorization header (issue 5, "Verify"). */
+export const LISTENER_VERDICTS = [
+  'ok',
+  'missing_header',
+  'malformed_header',
+  'wrong_user',
+  'wrong_secret',
+  'not_configured',
+] as const;
+export type ListenerVerdict = (typeof LISTENER_VERDICTS)[number];
+
+const port = z
+  .number()
+  .int({ message: 'must be a whole number from 1 to 65535' })
+  .min(1, { message: 'must be a whole number from 1 to 65535' })
+  .max(65_535, { message: 'must be a whole number from 1 to 65535' });
+
+const httpStatus = z
+  .number()
+  .int({ message: 'must be an HTTP status from 100 to 599' })
+  .min(100, { message: 'must be an HTTP status from 100 to 599' })
+  .max(599, { message: 'must be an HTTP status from 100 to 599' });
+
+/** An IPv4 or IPv6 address to bind to (no host names: binding is explicit). */
+const bindAddress = z
+  .string()
+  .max(64)
+  .regex(/^([0-9]{1,3}([.][0-9]{1,3}){3}|[0-9a-fA-F:]+)$/, { message: 'must be an IP address like 127.0.0.1' });
+
+const LOOPBACK = new Set(['127.0.0.1', '::1']);
+
+export const listenerStatus = z.object({
+  running: z.boolean(),
+  /** Where the bank should send notifications, e.g. http://127.0.0.1:4455/; null when stopped. */
+  url: z.string().nullable(),
+  host: z.string(),
+  port: z.number().int().nullable(),
+  startedAt: z.string().nullable(),
+  requestsKept: z.number().int().min(0),
+  /** E.g. "Listening on all interfaces: anyone on your network can send requests." */
+  warning: z.string().nullable(),
+});
+export type ListenerStatus = z.infer<typeof listenerStatus>;
+
+export const listenerRetention = z.object({
+  maxRequests: z.number().int().min(1),
+  maxAgeDays: z.number().int().min(1).nullable(),
+  maxBodyBytes: z.number().int().min(1),
+});
+
+export const listenerConfig = z.object({
+  host: z.string(),
+  /** The remembered port; null until the listener first starts. */
+  port: z.number().int().nullable(),
+  expectedBasicUser: z.string().nullable(),
+  /** Whether the expected Basic secret is in the keychain (it never leaves it). */
+  expectedBasicSecretSet: z.boolean(),
+  /** Answer 401 when the verdict is not ok (otherwise always answer receipt). */
+  rejectUnauthenticated: z.boolean(),
+  forwardTo: z.string().nullable(),
+  retention: listenerRetention,
+});
+export type ListenerConfig = z.infer<typeof listenerConfig>;
+
+export const listenerConfigureInput = z
+  .strictObject({
+    host: bindAddress.optional(),
+    /** Binding anywhere but loopback needs this explicit opt-in. */
+    allowNonLoopback: z.literal(true).optional(),
+    port: port.nullable().optional(),
+    expectedBasicUser: nameText.nullable().optional(),
+    /** Goes to the keychain; null removes it. */
+    expectedBasicSecret: z.string().min(1).max(SECRET_MAX).nullable().optional(),
+    rejectUnauthenticated: z.boolean().optional(),
+    forwardTo: httpUrl.nullable().optional(),
+    retention: z
+      .strictObject({
+        maxRequests: z.number().int().min(1).max(10_000_000).optional(),
+        maxAgeDays: z.number().int().min(1).max(3650).nullable().optional(),
+        maxBodyBytes: z
+          .number()
+          .int()
+          .min(1)
+          .max(64 * 1024 * 1024)
+          .optional(),
+      })
+      .optional(),
+  })
+  .superRefine((input, context) => {
+    if (input.host !== undefined && !LOOPBACK.has(input.host) && input.allowNonLoopback !== true) {
+      context.addIssue({
+        code: 'custom',
+        path: ['allowNonLoopback'],
+        message: `must be true to listen on ${input.host}: anyone who can reach it could send requests`,
+      });
+    }
+  });
+
+/** Response rules: fail on purpose, by event or path. */
+export const listenerRuleResponse = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('status'), status: httpStatus }),
+  z.strictObject({
+    kind: z.literal('delay'),
+    delayMs: z.number().int().min(0).max(600_000),
+    status: httpStatus,
+  }),
+  /** Never answer: the bank's request times out. */
+  z.strictObject({ kind: z.literal('timeout') }),
+  /** Close the connection without an answer. */
+  z.strictObject({ kind: z.literal('drop') }),
+  /** Fail `times` times per notification (event + object id), then answer `thenStatus`. */
+  z.strictObject({
+    kind: z.literal('failTimes'),
+    times: z.number().int().min(1).max(1000),
+    status: httpStatus,
+    thenStatus: httpStatus.default(200),
+  }),
+]);
+
+export const listenerRuleInput = z.strictObject({
+  id: idText.optional(),
+  name: nameText.optional(),
+  enabled: z.boolean().default(true),
+  match: z
+    .strictObject({
+      event: idText.optional(),
+      /** A path prefix such as /webhooks/ach. */
+      pathPrefix: z.string().max(SHORT_TEXT_MAX).startsWith('/', { message: 'must start with /' }).optional(),
+    })
+    .default({}),
+  response: listenerRuleResponse,
+});
+
+export const listenerRule = z.object({
+  id: z.string(),
+  name: z.string().nullable(),
+  enabled: z.boolean(),
+  match: z.object({ event: z.string().optional(), pathPrefix: z.string().optional() }),
+  response: z.union([
+    z.object({ kind: z.literal('status'), status: z.number().int() }),
+    z.object({ kind: z.literal('delay'), delayMs: z.number().int(), status: z.number().int() }),
+    z.object({ kind: z.literal('timeout') }),
+    z.object({ kind: z.literal('drop') }),
+    z.object({
+      kind: z.literal('failTimes'),
+      times: z.number().int(),
+      status: z.number().int(),
+      thenStatus: z.number().int(),
+    }),
+  ]),
+});
+export type ListenerRule = z.infer<typeof listenerRule>;
+
+/** One kept request, as the live stream and the list show it. */
+export const listenerRequestSummary = z.object({
+  id: z.string(),
+  receivedAt: z.string(),
+  method: z.string(),
+  path: z.string(),
+  verdict: z.enum(LISTENER_VERDICTS),
+  event: z.string().nullable(),
+  objectId: z.string().nullable(),
+  /** The status answered; null when the rule was timeout or drop. */
+  status: z.number().int().nullable(),
+  durationMs: z.number().min(0),
+  bodyBytes: z.number().int().min(0),
+  /** The same event and object id arrived before. */
+  duplicate: z.boolean(),
+  /** It arrived after a newer notification for the same object. */
+  outOfOrder: z.boolean(),
+  /** Status of the forward to the local handler, when forwarding is on. */
+  forwardStatus: z.number().int().nullable(),
+});
+export type ListenerRequestSummary = z.infer<typeof listenerRequestSummary>;
+
+export const forwardResult = z.object({
+  url: z.string(),
+  status: z.number().int().nullable(),
+  latencyMs: z.number().min(0).nullable(),
+  bodyExcerpt: z.string().nullable(),
+  error: z.string().nullable(),
+  at: z.string(),
+});
+export type ForwardResult = z.infer<typeof forwardResult>;
+
+export const listenerRequestDetail = listenerRequestSummary.extend({
+  /** Header names lower-cased; Authorization is redacted. */
+  headers: z.record(z.string(), z.string()),
+  /** The body as text, up to the body cap; null when there was none. */
+  body: z.string().nullable(),
+  bodyTruncated: z.boolean(),
+  /** The parsed notification, when the body was one. */
+  notification: z.looseObject({}).nullable(),
+  /** Why the body is not a valid notification; empty when it is. */
+  notificationProblems: z.array(z.string()),
+  /** Which rule decided the answer, if any. */
+  ruleId: z.string().nullable(),
+  /** The object fetched from the bank by id after the notification (spec §6.8). */
+  hydrated: z
+    .object({
+      fetchedAt: z.string(),
+      object: z.looseObject({}).nullable(),
+      error: z.string().nullable(),
+    })
+    .nullable(),
+  forwards: z.array(forwardResult),
+});
+export type ListenerRequestDetail = z.infer<typeof listenerRequestDetail>;
+
+export const listenerRequestFilter = {
+  verdict: z.enum(LISTENER_VERDICTS).optional(),
+  event: idText.optional(),
+  objectId: idText.optional(),
+  pathPrefix: z.string().max(SHORT_TEXT_MAX).optional(),
+  duplicatesOnly: z.boolean().optional(),
+  /** Matches paths, events, object ids and bodies. */
+  search: searchText,
+};
+
+export const RECONCILIATION_CATEGORIES = [
+  'sentAndReceived',
+  'sentNotReceived',
+  'receivedButFailed',
+  'stillRetrying',
+] as const;
+export type ReconciliationCategory = (typeof RECONCILIATION_CATEGORIES)[number];
+
+export const reconciliationRow = z.object({
+  category: z.enum(RECONCILIATION_CATEGORIES),
+  event: z.string().nullable(),
+  objectId: z.string(),
+  webhookId: z.string().nullable(),
+  webhookSendId: z.string().nullable(),
+  listenerRequestId: z.string().nullable(),
+  attemptNumber: z.number().int().nullable(),
+  willRetry: z.boolean().nullable(),
+  sendStatus: z.string().nullable(),
+  receivedAt: z.string().nullable(),
+});
+export type ReconciliationRow = z.infer<typeof reconciliationRow>;
+
+export const reconciliation = z.object({
+  counts: z.object({
+    sentAndReceived: z.number().int().min(0),
+    sentNotReceived: z.number().int().min(0),
+    receivedButFailed: z.number().int().min(0),
+    stillRetrying: z.number().int().min(0),
+  }),
+  rows: z.array(reconciliationRow),
+  nextCursor: z.string().nullable(),
+  asOf,
+});
+export type Reconciliation = z.infer<typeof reconciliation>;
+
+export const replayResult = z.object({
+  requestId: z.string(),
+  status: z.number().int().nullable(),
+  latencyMs: z.number().min(0).nullable(),
+  bodyExcerpt: z.string().nullable(),
+  error: z.string().nullable(),
+});
+export type ReplayResult = z.infer<typeof replayResult>;
+
+const headerName = z
+  .string()
+  .min(1)
+  .max(SHORT_TEXT_MAX)
+  .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, { message: 'must be a valid HTTP header name' });
+
+export const replayInput = z
+  .strictObject({
+    /** The requests to replay; or `filter` for every kept request matching it. */
+    requestIds: z.array(idText).min(1).max(1000).optional(),
+    filter: z.strictObject(listenerRequestFilter).optional(),
+    targetUrl: httpUrl,
+    /** Apply the listener's expected Basic credentials from the keychain. */
+    applyBasicAuth: z.boolean().default(false),
+    /** Edit-and-replay: only with exactly one request id. */
+    edit: z
+      .strictObject({
+        headers: z.record(headerName, z.string().max(TEXT_MAX)).optional(),
+        body: z
+          .string()
+          .max(1024 * 1024)
+          .optional(),
+      })
+      .optional(),
+  })
+  .superRefine((input, context) => {
+    if ((input.requestIds === undefined) === (input.filter === undefined)) {
+      context.addIssue({ code: 'custom', path: ['requestIds'], message: 'give either requestIds or filter, not both' });
+    }
+    if (input.edit !== undefined && input.requestIds?.length !== 1) {
+      context.addIssue({ code: 'custom', path: ['edit'], message: 'edit-and-replay works on exactly one request' });
+    }
+  });
+
+export const listenerOperations = {
+  status: { input: noInput, output: listenerStatus },
+  /** Starts on the configured (remembered) port; a taken port is refused with `port_in_use`. */
+  start: { input: z.strictObject({ port: port.optional() }), output: listenerStatus },
+  /** Stops after the requests in flight are kept. */
+  stop: { input: noInput, output: listenerStatus },
+  getConfig: { input: noInput, output: listenerConfig },
+  configure: { input: listenerConfigureInput, output: listenerConfig },
+  listRules: { input: noInput, output: z.object({ rules: z.array(listenerRule) }) },
+  /** Replaces every rule at once (the editor saves the whole list). */
+  setRules: {
+    input: z.strictObject({ rules: z.array(listenerRuleInput).max(200) }),
+    output: z.object({ rules: z.array(listenerRule) }),
+  },
+  listRequests: {
+    input: z.strictObject({ ...listenerRequestFilter, ...paging }),
+    output: cachePage(listenerRequestSummary),
+  },
+  countRequests: { input: z.strictObject(listenerRequestFilter), output: countResult },
+  getRequest: { input: z.strictObject({ id: idText }), output: listenerRequestDetail },
+  clearRequests: { input: noInput, output: z.object({ removed: z.number().int().min(0) }) },
+  replay: { input: replayInput, output: z.object({ results: z.array(replayResult) }) },
+  /** Forwards one kept request again, to `url` or the configured forward-to. */
+  forward: { input: z.strictObject({ requestId: idText, url: httpUrl.optional() }), output: forwardResult },
+  reconcile: {
+    input: z.strictObject({
+      profileId,
+      webhookId: idText.optional(),
+      fromDate: isoDate.optional(),
+      toDate: isoDate.optional(),
+      category: z.enum(RECONCILIATION_CATEGORIES).optional(),
+      ...paging,
+    }),
+    output: reconciliation,
+  },
+  /** Creates a webhook for `event` pointing at the listener, with fresh Basic credentials. */
+  register: {
+    input: z.strictObject({ profileId, event: eventName.max(SHORT_TEXT_MAX), confirmProduction }),
+    output: z.object({ webhook, listenerUrl: z.string() }),
+  },
+  unregister: {
+    input: z.strictObject({ profileId, webhookId: idText, confirmProduction }),
+    output: z.object({ deleted: z.literal(true), id: z.string() }),
+  },
+} as const;
+
+export const listenerEvents = {
+  /** New requests, batched (at most a few pushes a second however many arrive). */
+  requests: z.object({
+    requests: z.array(listenerRequestSummary),
+    /** Requests received but left out of this batch (reload the list to see them). */
+    omitted: z.number().int().min(0),
+  }),
+  status: listenerStatus,
+} as const;

@@ -1,0 +1,63 @@
+/**
+ * Pending transactions of one account, answered from the cache: filters, sort, keyset
+ * paging, counts and free-text search over `desc` and `summary`.
+ */
+import { z } from 'zod';
+import {
+  account,
+  PENDING_TRANSACTION_TYPE_SOURCES,
+  PENDING_TRANSACTION_TYPES,
+  pendingTransaction,
+} from '../../bank/index.ts';
+import {
+  asOf,
+  cachePage,
+  countResult,
+  dateRange,
+  idText,
+  paging,
+  profileId,
+  searchText,
+  sortDirection,
+} from '../common.ts';
+
+export const PENDING_TRANSACTION_SORTS = ['date', 'amount'] as const;
+
+/** The filter every read of the list shares (list, count, export). */
+export const pendingTransactionFilter = {
+  profileId,
+  accountId: idText,
+  type: z.enum(PENDING_TRANSACTION_TYPES).optional(),
+  typeSource: z.enum(PENDING_TRANSACTION_TYPE_SOURCES).optional(),
+  ...dateRange,
+  /** Matches words of `desc` and `summary`. */
+  search: searchText,
+};
+
+export const pendingTransactionListInput = z.strictObject({
+  ...pendingTransactionFilter,
+  /** Newest first (date, desc) unless told otherwise. */
+  sortBy: z.enum(PENDING_TRANSACTION_SORTS).optional(),
+  sortDirection,
+  ...paging,
+});
+export type PendingTransactionListInput = z.input<typeof pendingTransactionListInput>;
+
+/**
+ * A cached row: the bank's transaction (extra fields kept) plus `rowKey`, a stable key
+ * chosen by the cache, since pending transactions have no id of their own.
+ */
+export const cachedPendingTransaction = pendingTransaction.extend({ rowKey: z.string().optional() });
+
+export const pendingTransactionsOperations = {
+  list: { input: pendingTransactionListInput, output: cachePage(cachedPendingTransaction) },
+  count: { input: z.strictObject(pendingTransactionFilter), output: countResult },
+} as const;
+
+/** Accounts of a profile: the account picker of the pending-transactions screen. */
+export const accountsOperations = {
+  list: {
+    input: z.strictObject({ profileId }),
+    output: z.object({ rows: z.array(account), asOf, source: z.enum(['cache', 'bank']) }),
+  },
+} as const;

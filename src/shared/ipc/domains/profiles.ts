@@ -1,0 +1,74 @@
+/**
+ * Profiles: named environments (the embedded sandbox, remote banks). A profile never holds
+ * its secret; that is the credentials domain's, and it lives only in the OS keychain.
+ */
+import { z } from 'zod';
+import { httpUrl, idText, nameText, noInput, profileId } from '../common.ts';
+
+export const AUTH_SCHEMES = ['basic', 'bearer'] as const;
+export type AuthScheme = (typeof AUTH_SCHEMES)[number];
+
+/** `embedded`: the local sandbox started by the app; `remote`: any bank at a base URL. */
+export const PROFILE_KINDS = ['embedded', 'remote'] as const;
+export type ProfileKind = (typeof PROFILE_KINDS)[number];
+
+export const profile = z.object({
+  id: z.string().min(1),
+  name: z.string(),
+  kind: z.enum(PROFILE_KINDS),
+  baseUrl: z.string(),
+  authScheme: z.enum(AUTH_SCHEMES),
+  /** The API key id for Basic (never the secret); null for Bearer. */
+  keyId: z.string().nullable(),
+  /** Every write against a Production profile needs `confirmProduction: true`. */
+  production: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Profile = z.infer<typeof profile>;
+
+export const profileList = z.object({
+  profiles: z.array(profile),
+  /** The profile the app works on; null only before the first profile exists. */
+  activeProfileId: z.string().nullable(),
+});
+export type ProfileList = z.infer<typeof profileList>;
+
+export const profileCreateInput = z.strictObject({
+  name: nameText,
+  baseUrl: httpUrl,
+  authScheme: z.enum(AUTH_SCHEMES),
+  keyId: idText.optional(),
+  production: z.boolean().default(false),
+});
+
+export const profileUpdateInput = z
+  .strictObject({
+    id: profileId,
+    name: nameText.optional(),
+    baseUrl: httpUrl.optional(),
+    authScheme: z.enum(AUTH_SCHEMES).optional(),
+    keyId: idText.nullable().optional(),
+    production: z.boolean().optional(),
+  })
+  .refine((input) => Object.keys(input).length > 1, { message: 'must change at least one field' });
+
+export const connectionTest = z.object({
+  profileId: z.string(),
+  ok: z.boolean(),
+  /** Round trip of GET /ping in milliseconds, when it answered. */
+  latencyMs: z.number().min(0).nullable(),
+  /** A sentence: "Connected." or what went wrong and what to do. */
+  message: z.string(),
+});
+export type ConnectionTest = z.infer<typeof connectionTest>;
+
+export const profilesOperations = {
+  list: { input: noInput, output: profileList },
+  create: { input: profileCreateInput, output: profile },
+  update: { input: profileUpdateInput, output: profile },
+  /** Removes the profile, its keychain entry and its cached data. */
+  remove: { input: z.strictObject({ id: profileId }), output: z.object({ removed: z.boolean() }) },
+  setActive: { input: z.strictObject({ id: profileId }), output: profileList },
+  testConnection: { input: z.strictObject({ id: profileId }), output: connectionTest },
+} as const;
