@@ -43,7 +43,7 @@ export const filesOperations = {
       profileId,
       contentType: z.enum(FILE_MEDIA_TYPES),
       bytes: z
-        .instanceof(Uint8Array, { message: 'must be the bytes of the file' })
+        .custom<Uint8Array>((value) => value instanceof Uint8Array, { message: 'must be the bytes of the file' })
         .refine((bytes) => bytes.byteLength > 0, { message: 'must not be empty' })
         .refine((bytes) => bytes.byteLength <= FILE_MAX_BYTES, {
           message: `must be at most ${FILE_MAX_BYTES / (1024 * 1024)} MiB`,
