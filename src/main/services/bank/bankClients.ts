@@ -1,0 +1,117 @@
+/**
+ * One BankClient per profile, built from the profile and its credentials, and the profile's
+ * online/offline status fed by every request the client makes. A changed profile (address,
+ * key id) gets a new client on next use.
+ */
+import type { Credentials } from '../credentials/credentials.ts';
+import type { Profile } from '../profiles/profile.ts';
+import type { Profiles } from '../profiles/profiles.ts';
+import { Connectivity, type ConnectivityState } from '../sync/connectivity.ts';
+import { BankClient } from './bankClient.ts';
+import type { BankHttpOptions, BankTimeouts } from './bankHttp.ts';
+import type { RetryPolicy } from './retryPolicy.ts';
+
+export class ProfileNotReady extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ProfileNotReady';
+  }
+}
+
+export interface BankClientsOptions {
+  profiles: Profiles;
+  credentials: Credentials;
+  /** The embedded sandbox's address while it runs; null when it is not running. */
+  embeddedBaseUrl?: () => string | null;
+  timeouts?: Partial<BankTimeouts>;
+  retry?: Partial<RetryPolicy>;
+}
+
+type ConnectivityListener = (profileId: string, state: ConnectivityState) => void;
+
+export class BankClients {
+  readonly #options: BankClientsOptions;
+  readonly #clients = new Map<string, { client: BankClient; version: string }>();
+  readonly #connectivity = new Map<string, Connectivity>();
+  readonly #listeners = new Set<ConnectivityListener>();
+
+  constructor(options: BankClientsOptions) {
+    this.#options = options;
+  }
+
+  clientFor(profileId: string): BankClient {
+    const profile = this.#options.profiles.find(profileId);
+    const baseUrl = this.#baseUrlOf(profile);
+    const version = `${profile.updatedAt}|${baseUrl}`;
+    const cached = this.#clients.get(profile.id);
+    if (cached !== undefined && cached.version === version) return cached.client;
+    const connectivity = this.connectivityOf(profile.id);
+    const client = this.#build(profile, baseUrl, {
+      onReachability: (reachable, failure) => {
+        if (reachable) connectivity.reportReachable();
+        else connectivity.reportUnreachable(failure?.message ?? 'the bank cannot be reached');
+      },
+    });
+    this.#clients.set(profile.id, { client, version });
+    return client;
+  }
+
+  connectivityOf(profileId: string): Connectivity {
+    let connectivity = this.#connectivity.get(profileId);
+    if (connectivity === undefined) {
+      connectivity = new Connectivity({
+        // One attempt per ping, no retries of its own: the backoff is Connectivity's.
+        ping: async () => {
+          const profile = this.#options.profiles.find(profileId);
+          await this.#build(profile, this.#baseUrlOf(profile), { retry: { maxAttempts: 1 } }).ping();
+        },
+      });
+      connectivity.onChange((state) => {
+        for (const listener of this.#listeners) listener(profileId, state);
+      });
+      this.#connectivity.set(profileId, connectivity);
+    }
+    return connectivity;
+  }
+
+  onConnectivity(listener: ConnectivityListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  forget(profileId: string): void {
+    this.#clients.delete(profileId);
+    this.#connectivity.get(profileId)?.stop();
+    this.#connectivity.delete(profileId);
+  }
+
+  close(): void {
+    for (const connectivity of this.#connectivity.values()) connectivity.stop();
+    this.#connectivity.clear();
+    this.#clients.clear();
+    this.#listeners.clear();
+  }
+
+  #build(profile: Profile, baseUrl: string, extra: Partial<BankHttpOptions>): BankClient {
+    const credentials = this.#options.credentials;
+    return new BankClient({
+      profileName: profile.name,
+      authScheme: profile.authScheme,
+      baseUrl,
+      authorization: () => credentials.authorizationFor(profile),
+      ...(this.#options.timeouts ? { timeouts: this.#options.timeouts } : {}),
+      ...(this.#options.retry ? { retry: this.#options.retry } : {}),
+      ...extra,
+    });
+  }
+
+  #baseUrlOf(profile: Profile): string {
+    if (profile.kind === 'embedded-sandbox') {
+      const baseUrl = this.#options.embeddedBaseUrl?.() ?? null;
+      if (baseUrl === null) throw new ProfileNotReady('The embedded sandbox is not running.');
+      return baseUrl;
+    }
+    if (profile.baseUrl === null) throw new ProfileNotReady(`Profile ${profile.name} has no base address.`);
+    return profile.baseUrl;
+  }
+}

@@ -1,0 +1,164 @@
+/**
+ * Every failure of a bank request as one typed error: what happened (kind, HTTP status, the
+ * server's own sentence), whether retrying later can help, and what the user can do.
+ */
+export type BankErrorKind =
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not-found'
+  | 'bad-request'
+  | 'conflict'
+  | 'too-large'
+  | 'unsupported-media-type'
+  | 'unprocessable'
+  | 'rate-limited'
+  | 'bank-offline'
+  | 'server-error'
+  | 'unavailable'
+  | 'gateway-timeout'
+  | 'timeout'
+  | 'unreachable'
+  | 'malformed-response'
+  | 'schema-violation'
+  | 'cancelled';
+
+export interface BankErrorDetails {
+  kind: BankErrorKind;
+  /** e.g. `GET /account/{account_id}/pending_transaction` */
+  endpoint: string;
+  profileName: string;
+  status: number | null;
+  /** The bank's `{error}` sentence, when it sent one. */
+  serverMessage: string | null;
+  /** Whether trying again later can help (the client has already retried what was safe). */
+  retryable: boolean;
+  /** What the user can do, in one sentence. */
+  remedy: string;
+  /** For rate limiting: how long the bank asked us to wait. */
+  retryAfterSeconds?: number;
+  /** For schema violations: one line per field. */
+  problems?: string[];
+  /** How many attempts were made. */
+  attempts: number;
+}
+
+function describe(details: BankErrorDetails): string {
+  const what =
+    details.serverMessage ??
+    {
+      unauthorized: 'the bank refused the credentials',
+      forbidden: 'the credentials may not do this',
+      'not-found': 'not found',
+      'bad-request': 'the bank refused the request',
+      conflict: 'the request conflicts with the current state',
+      'too-large': 'the request is too large',
+      'unsupported-media-type': 'the bank does not accept this media type',
+      unprocessable: 'the bank could not process the request',
+      'rate-limited': 'the bank is limiting the rate of requests',
+      'bank-offline': 'the bank core is offline',
+      'server-error': 'the bank had an internal error',
+      unavailable: 'the bank is unavailable',
+      'gateway-timeout': 'the bank did not answer its gateway in time',
+      timeout: 'the bank did not answer in time',
+      unreachable: 'the bank cannot be reached',
+      'malformed-response': 'the bank answered something that is not valid JSON',
+      'schema-violation': 'the bank answered data that does not match the interface',
+      cancelled: 'the request was cancelled',
+    }[details.kind];
+  const status = details.status === null ? '' : ` (${String(details.status)})`;
+  return `${details.endpoint}${status}: ${what}. ${details.remedy}`;
+}
+
+export class BankError extends Error implements BankErrorDetails {
+  readonly kind: BankErrorKind;
+  readonly endpoint: string;
+  readonly profileName: string;
+  readonly status: number | null;
+  readonly serverMessage: string | null;
+  readonly retryable: boolean;
+  readonly remedy: string;
+  readonly retryAfterSeconds?: number;
+  readonly problems?: string[];
+  readonly attempts: number;
+
+  constructor(details: BankErrorDetails) {
+    super(describe(details));
+    this.name = 'BankError';
+    this.kind = details.kind;
+    this.endpoint = details.endpoint;
+    this.profileName = details.profileName;
+    this.status = details.status;
+    this.serverMessage = details.serverMessage;
+    this.retryable = details.retryable;
+    this.remedy = details.remedy;
+    if (details.retryAfterSeconds !== undefined) this.retryAfterSeconds = details.retryAfterSeconds;
+    if (details.problems !== undefined) this.problems = details.problems;
+    this.attempts = details.attempts;
+  }
+
+  /** Whether this failure says the bank cannot be reached right now (for online/offline). */
+  get meansOffline(): boolean {
+    return ['unreachable', 'timeout', 'bank-offline', 'unavailable', 'gateway-timeout'].includes(this.kind);
+  }
+}
+
+/** The kind and remedy for an HTTP error status. */
+export function classifyStatus(
+  status: number,
+  profileName: string,
+  context: { bearerExpiredAt?: string | null; authScheme?: 'basic' | 'bearer' },
+): { kind: BankErrorKind; retryable: boolean; remedy: string } {
+  switch (status) {
+    case 401:
+      if (context.authScheme === 'bearer') {
+        const expired =
+          context.bearerExpiredAt !== undefined &&
+          context.bearerExpiredAt !== null &&
+          Date.parse(context.bearerExpiredAt) <= Date.now();
+        return {
+          kind: 'unauthorized',
+          retryable: false,
+          remedy: expired
+            ? `The bearer token of profile ${profileName} expired at ${context.bearerExpiredAt ?? ''}: replace it.`
+            : `Check the bearer token of profile ${profileName}: it is expired or not valid.`,
+        };
+      }
+      return { kind: 'unauthorized', retryable: false, remedy: `Check the API key of profile ${profileName}.` };
+    case 403:
+      return {
+        kind: 'forbidden',
+        retryable: false,
+        remedy: `Check that the API key of profile ${profileName} is allowed to do this.`,
+      };
+    case 404:
+      return { kind: 'not-found', retryable: false, remedy: 'Check the id: the bank does not know it.' };
+    case 405:
+    case 400:
+      return { kind: 'bad-request', retryable: false, remedy: 'Correct the request and send it again.' };
+    case 409:
+      return { kind: 'conflict', retryable: false, remedy: 'Refresh, then try again with the current data.' };
+    case 413:
+      return { kind: 'too-large', retryable: false, remedy: 'Send a smaller file or body.' };
+    case 415:
+      return { kind: 'unsupported-media-type', retryable: false, remedy: 'Send a file of an accepted type.' };
+    case 422:
+      return { kind: 'unprocessable', retryable: false, remedy: 'Correct the request and send it again.' };
+    case 429:
+      return { kind: 'rate-limited', retryable: true, remedy: 'The bank is limiting requests: try again shortly.' };
+    case 502:
+      return { kind: 'bank-offline', retryable: true, remedy: 'The bank core is offline: try later.' };
+    case 503:
+      return { kind: 'unavailable', retryable: true, remedy: 'The bank is unavailable: try later.' };
+    case 504:
+      return { kind: 'gateway-timeout', retryable: true, remedy: 'The bank is slow to answer: try later.' };
+    default:
+      if (status >= 500) {
+        return {
+          kind: 'server-error',
+          retryable: true,
+          remedy: 'The bank had an internal error: try later, and tell the bank if it persists.',
+        };
+      }
+      return { kind: 'bad-request', retryable: false, remedy: 'Correct the request and send it again.' };
+  }
+}

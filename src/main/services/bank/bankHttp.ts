@@ -1,0 +1,265 @@
+/**
+ * One bank request over axios, with the profile's Authorization header, timeouts, safe
+ * retries (retryPolicy.ts) and every failure turned into a BankError. Bodies are read as
+ * text and parsed here, so a malformed body is reported as such rather than as a crash.
+ */
+import axios, { type AxiosInstance, type AxiosResponse } from 'axios';
+import { setTimeout as sleepFor } from 'node:timers/promises';
+import { errorBody, parseWith } from '../../../shared/bank/index.ts';
+import type { Authorization } from '../credentials/credentials.ts';
+import type { AuthScheme } from '../profiles/profile.ts';
+import { BankError, classifyStatus, type BankErrorKind } from './bankError.ts';
+import { ConnectTimeoutHttpAgent, ConnectTimeoutHttpsAgent } from './connectTimeoutAgent.ts';
+import {
+  DEFAULT_RETRY_POLICY,
+  decideRetry,
+  neverSent,
+  parseRetryAfter,
+  type AttemptFailure,
+  type RetryPolicy,
+} from './retryPolicy.ts';
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+export interface BankTimeouts {
+  /** Time to establish the connection (TLS included). */
+  connectMs: number;
+  /** Time for the whole answer once sent. */
+  responseMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: BankTimeouts = { connectMs: 5_000, responseMs: 30_000 };
+
+export interface BankHttpOptions {
+  profileName: string;
+  authScheme: AuthScheme;
+  baseUrl: string;
+  /** Asked before each attempt, so a replaced secret is used at once. */
+  authorization: () => Promise<Authorization>;
+  timeouts?: Partial<BankTimeouts>;
+  retry?: Partial<RetryPolicy>;
+  /** Injected by tests to observe waits without waiting. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  random?: () => number;
+  /** Told after every attempt whether the bank answered at all (for online/offline status). */
+  onReachability?: (reachable: boolean, failure?: BankError) => void;
+}
+
+export interface BankRequest {
+  method: HttpMethod;
+  /** Path with its parameters already encoded, e.g. `/account/acct_1/pending_transaction`. */
+  path: string;
+  /** The endpoint as the interface names it, for messages: `GET /account/{account_id}/pending_transaction`. */
+  endpoint: string;
+  query?: Record<string, string | number | undefined>;
+  json?: unknown;
+  bytes?: { data: Uint8Array; contentType: string };
+  /** Makes a POST safe to retry: the bank answers a repeat with the first result. */
+  idempotencyKey?: string;
+  signal?: AbortSignal;
+}
+
+export interface BankAnswer {
+  status: number;
+  /** Parsed JSON, or null for an empty body (204). */
+  body: unknown;
+  attempts: number;
+}
+
+type AttemptOutcome =
+  { ok: true; answer: AxiosResponse<string> } | { ok: false; failure: AttemptFailure; error: BankError };
+
+function isIdempotent(request: BankRequest): boolean {
+  return request.method === 'GET' || request.method === 'DELETE' || request.idempotencyKey !== undefined;
+}
+
+export class BankHttp {
+  readonly profileName: string;
+  readonly baseUrl: string;
+  readonly #options: BankHttpOptions;
+  readonly #policy: RetryPolicy;
+  readonly #axios: AxiosInstance;
+  readonly #sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+
+  constructor(options: BankHttpOptions) {
+    this.#options = options;
+    this.profileName = options.profileName;
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.#policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+    const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+    this.#sleep = options.sleep ?? ((ms, signal) => sleepFor(ms, undefined, { signal }));
+    this.#axios = axios.create({
+      baseURL: this.baseUrl,
+      timeout: timeouts.responseMs,
+      responseType: 'text',
+      // Bodies stay text: parsed below so a malformed one is named, not thrown from axios.
+      transformResponse: [(data: unknown) => data],
+      validateStatus: () => true,
+      maxRedirects: 0,
+      // Never follow an environment proxy with the bank's Authorization header.
+      proxy: false,
+      httpAgent: new ConnectTimeoutHttpAgent(timeouts.connectMs),
+      httpsAgent: new ConnectTimeoutHttpsAgent(timeouts.connectMs),
+      headers: { Accept: 'application/json' },
+    });
+  }
+
+  async send(request: BankRequest): Promise<BankAnswer> {
+    const idempotent = isIdempotent(request);
+    const random = this.#options.random ?? Math.random;
+    for (let attempt = 1; ; attempt += 1) {
+      const outcome = await this.#attempt(request, attempt);
+      if (outcome.ok) return this.#accept(request, outcome.answer, attempt);
+      const decision = decideRetry(this.#policy, outcome.failure, attempt, idempotent, random);
+      if (!decision.retry || request.signal?.aborted === true) throw outcome.error;
+      try {
+        await this.#sleep(decision.delayMs, request.signal);
+      } catch {
+        throw this.#error(request, 'cancelled', null, null, attempt, false, 'The request was cancelled.');
+      }
+    }
+  }
+
+  async #attempt(request: BankRequest, attempt: number): Promise<AttemptOutcome> {
+    if (request.signal?.aborted === true) {
+      throw this.#error(request, 'cancelled', null, null, attempt - 1, false, 'The request was cancelled.');
+    }
+    const authorization = await this.#options.authorization();
+    const headers: Record<string, string> = { Authorization: authorization.header };
+    if (request.idempotencyKey !== undefined) headers['X-Idempotency-Key'] = request.idempotencyKey;
+    let data: unknown;
+    if (request.bytes !== undefined) {
+      headers['Content-Type'] = request.bytes.contentType;
+      data = Buffer.from(request.bytes.data.buffer, request.bytes.data.byteOffset, request.bytes.data.byteLength);
+    } else if (request.json !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      data = JSON.stringify(request.json);
+    }
+    let answer: AxiosResponse<string>;
+    try {
+      answer = await this.#axios.request<string>({
+        method: request.method,
+        url: request.path,
+        params: request.query,
+        data,
+        headers,
+        ...(request.signal === undefined ? {} : { signal: request.signal }),
+      });
+    } catch (error) {
+      return this.#networkFailure(request, error, attempt);
+    }
+    this.#options.onReachability?.(true);
+    if (answer.status < 400) return { ok: true, answer };
+    const failure: AttemptFailure = {
+      type: 'status',
+      status: answer.status,
+      retryAfterMs: parseRetryAfter(headerOf(answer, 'retry-after')),
+    };
+    const classified = classifyStatus(answer.status, this.profileName, {
+      authScheme: this.#options.authScheme,
+      bearerExpiredAt: authorization.expiresAt,
+    });
+    const parsed = parseWith(errorBody, safeJson(answer.data));
+    const retryAfterSeconds = failure.retryAfterMs === null ? undefined : Math.ceil(failure.retryAfterMs / 1000);
+    if (classified.kind === 'rate-limited' && retryAfterSeconds !== undefined) {
+      classified.remedy = `The bank is limiting requests: try again in ${String(retryAfterSeconds)} s.`;
+    }
+    const error = this.#error(
+      request,
+      classified.kind,
+      answer.status,
+      parsed.ok ? parsed.value.error : null,
+      attempt,
+      classified.retryable,
+      classified.remedy,
+      retryAfterSeconds,
+    );
+    if (error.meansOffline) this.#options.onReachability?.(false, error);
+    return { ok: false, failure, error };
+  }
+
+  #networkFailure(request: BankRequest, error: unknown, attempt: number): AttemptOutcome {
+    if (request.signal?.aborted === true || axios.isCancel(error)) {
+      throw this.#error(request, 'cancelled', null, null, attempt, false, 'The request was cancelled.');
+    }
+    const code = axios.isAxiosError(error) ? (error.code ?? null) : null;
+    const cause: unknown = axios.isAxiosError(error) ? error.cause : undefined;
+    const causeCode =
+      typeof cause === 'object' && cause !== null && 'code' in cause && typeof cause.code === 'string'
+        ? cause.code
+        : null;
+    const systemCode = causeCode ?? code;
+    const timedOut = code === 'ECONNABORTED' || code === 'ETIMEDOUT' || systemCode === 'ETIMEDOUT';
+    const failure: AttemptFailure = timedOut
+      ? { type: 'timeout' }
+      : { type: 'network', code: systemCode, neverSent: neverSent(systemCode) };
+    const described = timedOut
+      ? 'the bank did not answer in time'
+      : `the bank at ${this.baseUrl} cannot be reached (${systemCode ?? 'network error'})`;
+    const bankError = this.#error(
+      request,
+      timedOut ? 'timeout' : 'unreachable',
+      null,
+      described,
+      attempt,
+      true,
+      timedOut ? 'The bank is slow or unreachable: try later.' : 'Check your network connection, or try later.',
+    );
+    this.#options.onReachability?.(false, bankError);
+    return { ok: false, failure, error: bankError };
+  }
+
+  #accept(request: BankRequest, answer: AxiosResponse<string>, attempts: number): BankAnswer {
+    const text = answer.data;
+    if (answer.status === 204 || text === '') return { status: answer.status, body: null, attempts };
+    try {
+      return { status: answer.status, body: JSON.parse(text) as unknown, attempts };
+    } catch {
+      throw this.#error(
+        request,
+        'malformed-response',
+        answer.status,
+        null,
+        attempts,
+        false,
+        'The bank answered something that is not JSON: try later, and tell the bank if it persists.',
+      );
+    }
+  }
+
+  #error(
+    request: BankRequest,
+    kind: BankErrorKind,
+    status: number | null,
+    serverMessage: string | null,
+    attempts: number,
+    retryable: boolean,
+    remedy: string,
+    retryAfterSeconds?: number,
+  ): BankError {
+    return new BankError({
+      kind,
+      endpoint: request.endpoint,
+      profileName: this.profileName,
+      status,
+      serverMessage,
+      retryable,
+      remedy,
+      attempts,
+      ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
+    });
+  }
+}
+
+function headerOf(answer: AxiosResponse, name: string): string | undefined {
+  const value: unknown = answer.headers[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,234 @@
+/**
+ * Cached account applications: the latest version of each, and every distinct version ever
+ * fetched, so the UI can show how an application's status moved over time.
+ */
+import type { DatabaseSync } from 'node:sqlite';
+import type { AccountApplication, AccountApplicationStatus, OwnershipType } from '../../../shared/bank/index.ts';
+import { pageLimitOf, type CacheRead } from './cacheRead.ts';
+import { decodeCursor, encodeCursor, fingerprintOf } from './keysetCursor.ts';
+import type { RecordSealer } from './sealing.ts';
+
+export const ACCOUNT_APPLICATION_SORTS = ['newest', 'oldest'] as const;
+export type AccountApplicationSort = (typeof ACCOUNT_APPLICATION_SORTS)[number];
+
+export interface AccountApplicationQuery {
+  profileId: string;
+  status?: AccountApplicationStatus;
+  ownershipType?: OwnershipType;
+  accountProductId?: string;
+  accountId?: string;
+  sort?: AccountApplicationSort;
+  limit?: number;
+  cursor?: string | null;
+  withTotal?: boolean;
+}
+
+/** One fetched version of an application, oldest first in a history. */
+export interface AccountApplicationVersion {
+  version: number;
+  status: AccountApplicationStatus;
+  updatedAt: string;
+  /** When this version was fetched from the bank. */
+  fetchedAt: string;
+  application: AccountApplication;
+}
+
+function identityOf(profileId: string, applicationId: string): string {
+  return `account_application\u0000${profileId}\u0000${applicationId}`;
+}
+function versionIdentityOf(profileId: string, applicationId: string, version: number): string {
+  return `account_application_version\u0000${profileId}\u0000${applicationId}\u0000${String(version)}`;
+}
+
+export class AccountApplicationsTable {
+  readonly #database: DatabaseSync;
+  readonly #sealer: () => RecordSealer;
+
+  constructor(database: DatabaseSync, sealer: () => RecordSealer) {
+    this.#database = database;
+    this.#sealer = sealer;
+  }
+
+  /** Keeps the fetched application (call inside a transaction); true when it is a new version. */
+  record(profileId: string, application: AccountApplication, fetchedAt: string): boolean {
+    const sealer = this.#sealer();
+    const text = JSON.stringify(application);
+    const digest = sealer.keyedHash(`account application: ${text}`, 12);
+    const current = this.#database
+      .prepare('SELECT body_digest FROM account_applications WHERE profile_id = ? AND application_id = ?')
+      .get(profileId, application.id) as { body_digest: string } | undefined;
+    this.#database
+      .prepare(
+        `INSERT INTO account_applications
+           (profile_id, application_id, status, ownership_type, account_product_id, account_id,
+            created_at, updated_at, fetched_at, body_digest, body)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (profile_id, application_id) DO UPDATE SET
+           status = excluded.status, ownership_type = excluded.ownership_type,
+           account_product_id = excluded.account_product_id, account_id = excluded.account_id,
+           created_at = excluded.created_at, updated_at = excluded.updated_at, fetched_at = excluded.fetched_at,
+           body_digest = excluded.body_digest, body = excluded.body`,
+      )
+      .run(
+        profileId,
+        application.id,
+        application.status,
+        application.ownership_type,
+        application.account_product_id,
+        application.account_id,
+        application.created_at,
+        application.updated_at,
+        fetchedAt,
+        digest,
+        sealer.seal(text, identityOf(profileId, application.id)),
+      );
+    if (current?.body_digest === digest) return false;
+    const next = this.#database
+      .prepare(
+        `SELECT COALESCE(MAX(version), 0) + 1 AS version FROM account_application_versions
+         WHERE profile_id = ? AND application_id = ?`,
+      )
+      .get(profileId, application.id) as { version: number };
+    this.#database
+      .prepare(
+        `INSERT INTO account_application_versions (profile_id, application_id, version, status, updated_at, fetched_at, body)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        profileId,
+        application.id,
+        next.version,
+        application.status,
+        application.updated_at,
+        fetchedAt,
+        sealer.seal(text, versionIdentityOf(profileId, application.id, next.version)),
+      );
+    return true;
+  }
+
+  /** One application as last fetched, with when; null when it was never fetched. */
+  get(profileId: string, applicationId: string): { application: AccountApplication; asOf: string } | null {
+    const row = this.#database
+      .prepare('SELECT fetched_at, body FROM account_applications WHERE profile_id = ? AND application_id = ?')
+      .get(profileId, applicationId) as { fetched_at: string; body: Uint8Array } | undefined;
+    if (row === undefined) return null;
+    return {
+      application: this.#sealer().openJson(row.body, identityOf(profileId, applicationId)) as AccountApplication,
+      asOf: row.fetched_at,
+    };
+  }
+
+  /** Every distinct version fetched, oldest first: the status history. */
+  history(profileId: string, applicationId: string): CacheRead<AccountApplicationVersion> {
+    const rows = this.#database
+      .prepare(
+        `SELECT version, status, updated_at, fetched_at, body FROM account_application_versions
+         WHERE profile_id = ? AND application_id = ? ORDER BY version`,
+      )
+      .all(profileId, applicationId) as {
+      version: number;
+      status: AccountApplicationStatus;
+      updated_at: string;
+      fetched_at: string;
+      body: Uint8Array;
+    }[];
+    const sealer = this.#sealer();
+    return {
+      rows: rows.map((row) => ({
+        version: row.version,
+        status: row.status,
+        updatedAt: row.updated_at,
+        fetchedAt: row.fetched_at,
+        application: sealer.openJson(
+          row.body,
+          versionIdentityOf(profileId, applicationId, row.version),
+        ) as AccountApplication,
+      })),
+      nextCursor: null,
+      asOf: this.get(profileId, applicationId)?.asOf ?? null,
+      source: 'cache',
+    };
+  }
+
+  /**
+   * Applications are fetched one by one, so a page's `asOf` is the oldest fetch among its
+   * rows: every row is at least that fresh.
+   */
+  list(query: AccountApplicationQuery): CacheRead<AccountApplication> {
+    const limit = pageLimitOf(query.limit);
+    const direction = (query.sort ?? 'newest') === 'newest' ? 'DESC' : 'ASC';
+    const { where, parameters } = this.#filters(query);
+    const fingerprint = fingerprintOf(['account-applications', this.#filterKey(query), direction]);
+    if (query.cursor !== undefined && query.cursor !== null) {
+      const [createdAt, applicationId] = decodeCursor(query.cursor, fingerprint);
+      where.push(`(created_at, application_id) ${direction === 'DESC' ? '<' : '>'} (?, ?)`);
+      parameters.push(createdAt, applicationId);
+    }
+    const rows = this.#database
+      .prepare(
+        `SELECT application_id, created_at, fetched_at, body FROM account_applications WHERE ${where.join(' AND ')}
+         ORDER BY created_at ${direction}, application_id ${direction} LIMIT ?`,
+      )
+      .all(...parameters, limit + 1) as {
+      application_id: string;
+      created_at: string;
+      fetched_at: string;
+      body: Uint8Array;
+    }[];
+    const page = rows.slice(0, limit);
+    const sealer = this.#sealer();
+    const last = page.at(-1);
+    const oldest = page.reduce<string | null>(
+      (min, row) => (min === null || row.fetched_at < min ? row.fetched_at : min),
+      null,
+    );
+    const read: CacheRead<AccountApplication> = {
+      rows: page.map(
+        (row) => sealer.openJson(row.body, identityOf(query.profileId, row.application_id)) as AccountApplication,
+      ),
+      nextCursor:
+        rows.length > limit && last !== undefined
+          ? encodeCursor(fingerprint, last.created_at, last.application_id)
+          : null,
+      asOf: oldest,
+      source: 'cache',
+    };
+    if (query.withTotal === true) read.total = this.count(query);
+    return read;
+  }
+
+  count(query: AccountApplicationQuery): number {
+    const { where, parameters } = this.#filters(query);
+    const row = this.#database
+      .prepare(`SELECT COUNT(*) AS total FROM account_applications WHERE ${where.join(' AND ')}`)
+      .get(...parameters) as { total: number };
+    return row.total;
+  }
+
+  #filterKey(query: AccountApplicationQuery): unknown[] {
+    return [
+      query.profileId,
+      query.status ?? null,
+      query.ownershipType ?? null,
+      query.accountProductId ?? null,
+      query.accountId ?? null,
+    ];
+  }
+
+  #filters(query: AccountApplicationQuery): { where: string[]; parameters: (string | number | null)[] } {
+    const where = ['profile_id = ?'];
+    const parameters: (string | number | null)[] = [query.profileId];
+    const equal: [string, string | undefined][] = [
+      ['status', query.status],
+      ['ownership_type', query.ownershipType],
+      ['account_product_id', query.accountProductId],
+      ['account_id', query.accountId],
+    ];
+    for (const [column, value] of equal) {
+      if (value === undefined) continue;
+      where.push(`${column} = ?`);
+      parameters.push(value);
+    }
+    return { where, parameters };
+  }
+}

@@ -1,0 +1,41 @@
+/** Failures of the offline cache, each with a sentence a person can act on. */
+export type CacheErrorKind =
+  'disk-full' | 'unreadable' | 'newer-version' | 'migration-changed' | 'bad-cursor' | 'closed';
+
+export class CacheError extends Error {
+  readonly kind: CacheErrorKind;
+  constructor(kind: CacheErrorKind, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'CacheError';
+    this.kind = kind;
+  }
+}
+
+/** SQLite's primary result codes we act on (extended codes carry them in the low byte). */
+export const SQLITE_CORRUPT = 11;
+export const SQLITE_FULL = 13;
+export const SQLITE_NOTADB = 26;
+
+export function sqliteCodeOf(error: unknown): number | null {
+  if (typeof error === 'object' && error !== null && 'errcode' in error && typeof error.errcode === 'number') {
+    return error.errcode & 0xff;
+  }
+  return null;
+}
+
+/** A write failed because the disk (or the database's size limit) is full. */
+export function isDiskFull(error: unknown): boolean {
+  return sqliteCodeOf(error) === SQLITE_FULL || (error as NodeJS.ErrnoException | null)?.code === 'ENOSPC';
+}
+
+/** Rethrows SQLite's "database or disk is full" as a CacheError that says what to do. */
+export function translateWriteError(error: unknown, file: string): never {
+  if (isDiskFull(error)) {
+    throw new CacheError(
+      'disk-full',
+      `The disk holding the offline cache (${file}) is full: nothing was lost, but new data cannot be kept until space is freed.`,
+      { cause: error },
+    );
+  }
+  throw error;
+}

@@ -1,0 +1,82 @@
+/**
+ * Opening the cache's SQLite file: WAL, a quick_check, and a corrupt file set aside (renamed,
+ * never deleted, so nothing is destroyed) and replaced by an empty one. The cache only holds
+ * copies of the bank's data, so a rebuilt cache is refilled by the next sync.
+ */
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { CacheError, SQLITE_CORRUPT, SQLITE_NOTADB, sqliteCodeOf } from './cacheError.ts';
+
+export interface OpenedFile {
+  database: DatabaseSync;
+  /** Where a corrupt file was moved, when one was. */
+  setAsideAs: string | null;
+  /** Why it was set aside, for the message. */
+  corruption: string | null;
+}
+
+function configure(database: DatabaseSync): void {
+  database.exec('PRAGMA busy_timeout = 5000');
+  database.exec('PRAGMA journal_mode = WAL');
+  // With WAL, NORMAL loses at most the last commits on power loss, never consistency.
+  database.exec('PRAGMA synchronous = NORMAL');
+  database.exec('PRAGMA foreign_keys = ON');
+  database.exec('PRAGMA temp_store = MEMORY');
+  database.exec('PRAGMA cache_size = -32000');
+}
+
+/** The problems quick_check reports, or an empty list; throws if the file is not a database. */
+function quickCheck(database: DatabaseSync): string[] {
+  const rows = database.prepare('PRAGMA quick_check(5)').all() as { quick_check: string }[];
+  const problems = rows.map((row) => row.quick_check).filter((text) => text !== 'ok');
+  return problems;
+}
+
+function isCorruption(error: unknown): boolean {
+  const code = sqliteCodeOf(error);
+  return code === SQLITE_CORRUPT || code === SQLITE_NOTADB;
+}
+
+function setAside(file: string, now: Date): string {
+  const stamp = now.toISOString().replace(/[:.]/g, '-');
+  const target = `${file}.corrupt-${stamp}`;
+  renameSync(file, target);
+  for (const suffix of ['-wal', '-shm']) {
+    if (existsSync(file + suffix)) {
+      if (suffix === '-wal') renameSync(file + suffix, target + suffix);
+      else rmSync(file + suffix, { force: true });
+    }
+  }
+  return target;
+}
+
+export function openCacheFile(file: string, now: () => Date = () => new Date()): OpenedFile {
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  let corruption: string;
+  let database: DatabaseSync | null = null;
+  try {
+    database = new DatabaseSync(file);
+    configure(database);
+    const problems = quickCheck(database);
+    if (problems.length === 0) return { database, setAsideAs: null, corruption: null };
+    corruption = problems.join('; ');
+  } catch (error) {
+    if (!isCorruption(error)) {
+      database?.close();
+      throw new CacheError('unreadable', `The offline cache ${file} cannot be opened: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
+    corruption = (error as Error).message;
+  }
+  try {
+    database?.close();
+  } catch {
+    // A corrupt file may refuse to close cleanly; it is being set aside anyway.
+  }
+  const setAsideAs = setAside(file, now());
+  const fresh = new DatabaseSync(file);
+  configure(fresh);
+  return { database: fresh, setAsideAs, corruption };
+}

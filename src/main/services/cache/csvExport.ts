@@ -1,0 +1,71 @@
+/**
+ * CSV export of any filtered view, streamed: pages of 1,000 rows are read with the same named
+ * query the screen uses, decrypted, and written with backpressure, so memory stays flat at any
+ * size. The file appears under its name only when complete (written aside, then renamed).
+ */
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
+import type { CacheRead } from './cacheRead.ts';
+
+/** Cells a spreadsheet would run as a formula start with one of these (CSV injection). */
+const FORMULA_START = /^[=+\-@\t\r]/;
+const NUMBER = /^-?[0-9]+([.][0-9]+)?$/;
+
+export function csvCell(value: unknown): string {
+  let text: string;
+  if (value === null || value === undefined) text = '';
+  else if (Array.isArray(value)) text = value.map(String).join(';');
+  else if (typeof value === 'object') text = JSON.stringify(value);
+  else if (typeof value === 'string') text = value;
+  else if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') text = String(value);
+  else text = '';
+  if (FORMULA_START.test(text) && !NUMBER.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+export function csvLine(cells: readonly unknown[]): string {
+  return cells.map(csvCell).join(',') + '\r\n';
+}
+
+export interface CsvExportResult {
+  file: string;
+  rows: number;
+}
+
+/**
+ * Writes `columns` of every row the paged read returns.
+ * @param readPage the view's named query, called with each next cursor
+ */
+export async function streamCsv<Row>(
+  file: string,
+  columns: readonly { header: string; value: (row: Row) => unknown }[],
+  readPage: (cursor: string | null) => CacheRead<Row>,
+  signal?: AbortSignal,
+): Promise<CsvExportResult> {
+  const partial = `${file}.partial`;
+  const output = createWriteStream(partial, { mode: 0o600 });
+  let rows = 0;
+  try {
+    output.write(csvLine(columns.map((column) => column.header)));
+    let cursor: string | null = null;
+    // Bounded: every page moves the keyset cursor forward, and the last page has none.
+    do {
+      signal?.throwIfAborted();
+      const page = readPage(cursor);
+      let chunk = '';
+      for (const row of page.rows) chunk += csvLine(columns.map((column) => column.value(row)));
+      rows += page.rows.length;
+      if (!output.write(chunk)) await once(output, 'drain', signal ? { signal } : {});
+      cursor = page.nextCursor;
+    } while (cursor !== null);
+    output.end();
+    await once(output, 'finish');
+    await rename(partial, file);
+    return { file, rows };
+  } catch (error) {
+    output.destroy();
+    await rm(partial, { force: true });
+    throw error;
+  }
+}

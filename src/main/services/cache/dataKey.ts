@@ -1,0 +1,76 @@
+/**
+ * The cache's data key: 32 random bytes in the keychain, one per cache file (named by the
+ * file's random cache id). A sealed "key check" in the database tells whether the keychain's
+ * key is the one that sealed the rows. When the key is lost (the keychain forgot it) or
+ * changed, the sealed rows can never be opened again: they are dropped and re-synced, and a
+ * new key is made. There is no fallback key.
+ */
+import { randomUUID } from 'node:crypto';
+import type { DatabaseSync } from 'node:sqlite';
+import type { Credentials } from '../credentials/credentials.ts';
+import { SEALED_TABLES } from './cacheMigrations.ts';
+import { RecordSealer, SealBroken } from './sealing.ts';
+
+export type DataKeyReset = 'data-key-lost' | 'data-key-changed';
+
+const KEY_CHECK_TEXT = 'Ledgerdesk cache key check';
+const KEY_CHECK_IDENTITY = 'cache_meta\u0000key_check';
+
+function metaOf(database: DatabaseSync, key: string): string | null {
+  const row = database.prepare('SELECT value FROM cache_meta WHERE key = ?').get(key) as { value: string } | undefined;
+  return row?.value ?? null;
+}
+
+function setMeta(database: DatabaseSync, key: string, value: string): void {
+  database
+    .prepare('INSERT INTO cache_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value')
+    .run(key, value);
+}
+
+/** Empties every sealed table and the sync checkpoints (so everything re-syncs). */
+export function dropSealedData(database: DatabaseSync, extraTables: readonly string[] = []): void {
+  database.exec('BEGIN IMMEDIATE');
+  try {
+    for (const table of [...SEALED_TABLES, ...extraTables]) database.exec(`DELETE FROM ${table}`);
+    database.exec('DELETE FROM sync_state');
+    database.exec('COMMIT');
+  } catch (error) {
+    database.exec('ROLLBACK');
+    throw error;
+  }
+}
+
+export interface ResolvedDataKey {
+  cacheId: string;
+  sealer: RecordSealer;
+  reset: DataKeyReset | null;
+}
+
+export async function resolveDataKey(database: DatabaseSync, credentials: Credentials): Promise<ResolvedDataKey> {
+  let cacheId = metaOf(database, 'cache_id');
+  if (cacheId === null) {
+    cacheId = randomUUID();
+    setMeta(database, 'cache_id', cacheId);
+  }
+  const keyCheck = metaOf(database, 'key_check');
+  let key = await credentials.readCacheDataKey(cacheId);
+  let reset: DataKeyReset | null = null;
+  if (key === null) {
+    if (keyCheck !== null) reset = 'data-key-lost';
+    key = await credentials.createCacheDataKey(cacheId);
+  } else if (keyCheck !== null) {
+    try {
+      new RecordSealer(key, cacheId).open(Buffer.from(keyCheck, 'base64'), KEY_CHECK_IDENTITY);
+    } catch (error) {
+      if (!(error instanceof SealBroken)) throw error;
+      reset = 'data-key-changed';
+    }
+  }
+  const sealer = new RecordSealer(key, cacheId);
+  if (reset !== null || keyCheck === null) {
+    // A missing key check with rows present means rows of an unknown key: drop them too.
+    dropSealedData(database);
+    setMeta(database, 'key_check', sealer.seal(KEY_CHECK_TEXT, KEY_CHECK_IDENTITY).toString('base64'));
+  }
+  return { cacheId, sealer, reset };
+}

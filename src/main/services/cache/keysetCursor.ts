@@ -1,0 +1,53 @@
+/**
+ * Opaque page cursors for keyset pagination: the sort key and tie-breaker of the last row,
+ * plus a fingerprint of the query, so a cursor is refused by any other query instead of
+ * silently skipping rows. Callers treat them as strings and pass them back unchanged.
+ */
+import { createHash } from 'node:crypto';
+import { CacheError } from './cacheError.ts';
+
+export type KeyValue = string | number | null;
+
+interface CursorContent {
+  /** Query fingerprint. */
+  q: string;
+  /** Sort value and tie-breaker of the last row served. */
+  k: [KeyValue, string];
+}
+
+export function fingerprintOf(query: unknown): string {
+  return createHash('sha256').update(JSON.stringify(query)).digest('base64url').slice(0, 12);
+}
+
+export function encodeCursor(fingerprint: string, sortValue: KeyValue, tieBreaker: string): string {
+  const content: CursorContent = { q: fingerprint, k: [sortValue, tieBreaker] };
+  return Buffer.from(JSON.stringify(content), 'utf8').toString('base64url');
+}
+
+export function decodeCursor(cursor: string, fingerprint: string): [KeyValue, string] {
+  let content: unknown;
+  try {
+    content = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    content = null;
+  }
+  if (
+    typeof content !== 'object' ||
+    content === null ||
+    !('q' in content) ||
+    !('k' in content) ||
+    !Array.isArray(content.k) ||
+    content.k.length !== 2 ||
+    typeof content.k[1] !== 'string' ||
+    (!['string', 'number'].includes(typeof content.k[0]) && content.k[0] !== null)
+  ) {
+    throw new CacheError('bad-cursor', 'That page cursor is not one this cache made: start again from the first page.');
+  }
+  if (content.q !== fingerprint) {
+    throw new CacheError(
+      'bad-cursor',
+      'That page cursor belongs to another query (filters or sort changed): start again from the first page.',
+    );
+  }
+  return content.k as [KeyValue, string];
+}

@@ -1,0 +1,170 @@
+/**
+ * The offline cache: one SQLite file in the app data folder holding, per profile, what was
+ * synced from the bank, sealed at rest. Opening it checks the file (a corrupt one is set
+ * aside and rebuilt), applies the numbered migrations, and checks the data key (a lost or
+ * changed one drops the sealed rows, which the next sync refills).
+ *
+ * Reads are named queries (callers never send SQL) returning CacheRead: rows, an opaque
+ * cursor, `asOf` and `source`. The listener keeps its own tables in the same database:
+ * `cache.database` is the open connection for its migrations.
+ */
+import { join } from 'node:path';
+import type { DatabaseSync } from 'node:sqlite';
+import { AuditLog } from '../audit/auditLog.ts';
+import type { Credentials } from '../credentials/credentials.ts';
+import { AccountApplicationsTable } from './accountApplicationsTable.ts';
+import { CacheError, translateWriteError } from './cacheError.ts';
+import { openCacheFile } from './cacheFile.ts';
+import { CACHE_MIGRATIONS, CACHE_MIGRATIONS_TABLE } from './cacheMigrations.ts';
+import { resolveDataKey, type DataKeyReset } from './dataKey.ts';
+import { applyMigrations } from './migrations.ts';
+import { PendingTransactionsTable } from './pendingTransactionsTable.ts';
+import type { RecordSealer } from './sealing.ts';
+import { SearchTokens } from './searchTokens.ts';
+import { SyncCheckpoints } from './syncCheckpoints.ts';
+import { UploadsTable } from './uploadsTable.ts';
+import { WebhookSendsTable } from './webhookSendsTable.ts';
+import { WebhooksTable } from './webhooksTable.ts';
+
+export const CACHE_FILE_NAME = 'cache.db';
+
+export interface CacheOpenOptions {
+  /** The app data folder; the file is `<folder>/cache.db`. */
+  folder: string;
+  credentials: Credentials;
+  now?: () => Date;
+}
+
+/** What happened while opening, for a message to the user. */
+export interface CacheOpenReport {
+  /** Where a corrupt file was moved, if one was. */
+  setAsideAs: string | null;
+  /** Why the sealed data was dropped, if it was. */
+  dataKeyReset: DataKeyReset | null;
+  /** Sentences to show; empty when all was well. */
+  messages: string[];
+}
+
+export class OfflineCache {
+  readonly file: string;
+  readonly opened: CacheOpenReport;
+  readonly checkpoints: SyncCheckpoints;
+  readonly pendingTransactions: PendingTransactionsTable;
+  readonly webhookSends: WebhookSendsTable;
+  readonly accountApplications: AccountApplicationsTable;
+  readonly webhooks: WebhooksTable;
+  readonly uploads: UploadsTable;
+  readonly audit: AuditLog;
+  readonly #database: DatabaseSync;
+  readonly #sealer: RecordSealer;
+  readonly #searchTokens: SearchTokens;
+  #closed = false;
+
+  private constructor(
+    file: string,
+    database: DatabaseSync,
+    sealer: RecordSealer,
+    opened: CacheOpenReport,
+    now: () => Date,
+  ) {
+    this.file = file;
+    this.#database = database;
+    this.#sealer = sealer;
+    this.#searchTokens = new SearchTokens((text, bytes) => sealer.keyedHash(text, bytes));
+    this.opened = opened;
+    const sealerOf = (): RecordSealer => this.#live(this.#sealer);
+    const searchOf = (): SearchTokens => this.#searchTokens;
+    this.checkpoints = new SyncCheckpoints(database);
+    this.pendingTransactions = new PendingTransactionsTable(database, sealerOf, searchOf, this.checkpoints);
+    this.webhookSends = new WebhookSendsTable(database, sealerOf, this.checkpoints);
+    this.accountApplications = new AccountApplicationsTable(database, sealerOf);
+    this.webhooks = new WebhooksTable(database, sealerOf, this.checkpoints);
+    this.uploads = new UploadsTable(database, sealerOf);
+    this.audit = new AuditLog(database, now);
+  }
+
+  static async open(options: CacheOpenOptions): Promise<OfflineCache> {
+    const now = options.now ?? (() => new Date());
+    const file = join(options.folder, CACHE_FILE_NAME);
+    const { database, setAsideAs, corruption } = openCacheFile(file, now);
+    try {
+      applyMigrations(database, CACHE_MIGRATIONS, CACHE_MIGRATIONS_TABLE);
+      const { sealer, reset } = await resolveDataKey(database, options.credentials);
+      const messages: string[] = [];
+      if (setAsideAs !== null) {
+        messages.push(
+          `The offline cache was damaged (${corruption ?? 'unknown damage'}); it was moved to ${setAsideAs} and a new one was started. Sync to fill it again.`,
+        );
+      }
+      if (reset === 'data-key-lost') {
+        messages.push(
+          'The offline cache key is no longer in the keychain, so the cached data could not be read; it was cleared. Sync to fill it again.',
+        );
+      } else if (reset === 'data-key-changed') {
+        messages.push(
+          'The offline cache key in the keychain changed, so the cached data could not be read; it was cleared. Sync to fill it again.',
+        );
+      }
+      return new OfflineCache(file, database, sealer, { setAsideAs, dataKeyReset: reset, messages }, now);
+    } catch (error) {
+      database.close();
+      throw error;
+    }
+  }
+
+  /** The open connection, for the listener's own migrations and tables. */
+  get database(): DatabaseSync {
+    return this.#live(this.#database);
+  }
+
+  /** The cache's sealer, for other tables in this database that keep sealed bodies. */
+  get sealer(): RecordSealer {
+    return this.#live(this.#sealer);
+  }
+
+  /**
+   * Runs `write` in one IMMEDIATE transaction: all of it is kept or none. A full disk is
+   * reported as CacheError 'disk-full' after the rollback, so nothing half-written remains.
+   */
+  transaction<Result>(write: () => Result): Result {
+    const database = this.database;
+    database.exec('BEGIN IMMEDIATE');
+    try {
+      const result = write();
+      database.exec('COMMIT');
+      return result;
+    } catch (error) {
+      if (database.isTransaction) database.exec('ROLLBACK');
+      translateWriteError(error, this.file);
+    }
+  }
+
+  /** Forgets everything cached for a profile (when the profile is removed); the audit log stays. */
+  dropProfile(profileId: string): void {
+    this.transaction(() => {
+      for (const table of [
+        'pending_transactions',
+        'webhook_sends',
+        'account_applications',
+        'account_application_versions',
+        'webhooks',
+        'documents',
+        'card_art_uploads',
+        'sync_state',
+      ]) {
+        this.#database.prepare(`DELETE FROM ${table} WHERE profile_id = ?`).run(profileId);
+      }
+    });
+  }
+
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#database.close();
+  }
+
+  #live<Value>(value: Value): Value {
+    if (this.#closed) throw new CacheError('closed', 'The offline cache is closed.');
+    return value;
+  }
+}

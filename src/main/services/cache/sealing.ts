@@ -1,0 +1,86 @@
+/**
+ * Sealing records at rest: AES-256-GCM, a fresh random 96-bit IV for every write, and the
+ * row's identity as associated data, so a sealed body moved to another row does not open.
+ * Layout: version (1 byte) | IV (12) | tag (16) | ciphertext.
+ *
+ * From the data key (32 random bytes in the keychain) HKDF derives separate keys: one seals,
+ * one makes keyed hashes (row identities, search tokens, change digests). Nothing is derived
+ * from a constant: without the keychain's key no body opens and no hash can be recomputed.
+ */
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomFillSync } from 'node:crypto';
+
+const FORMAT_VERSION = 1;
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+const HEADER_BYTES = 1 + IV_BYTES + TAG_BYTES;
+const IV_POOL_SIZE = 1024;
+
+export class SealBroken extends Error {
+  constructor(identity: string) {
+    super(`A cached record (${identity}) does not open with the cache's data key.`);
+    this.name = 'SealBroken';
+  }
+}
+
+export class RecordSealer {
+  readonly #sealingKey: Buffer;
+  readonly #hashKey: Buffer;
+  /** IVs are drawn from the CSPRNG in batches: one system call per 1,024 writes, each IV used once. */
+  #ivPool = Buffer.alloc(0);
+  #ivOffset = 0;
+
+  constructor(dataKey: Buffer, cacheId: string) {
+    if (dataKey.length !== 32) throw new Error('The cache data key must be 32 bytes.');
+    this.#sealingKey = Buffer.from(hkdfSync('sha256', dataKey, cacheId, 'ledgerdesk cache: sealing v1', 32));
+    this.#hashKey = Buffer.from(hkdfSync('sha256', dataKey, cacheId, 'ledgerdesk cache: keyed hashes v1', 32));
+  }
+
+  seal(plaintext: string | Buffer, identity: string): Buffer {
+    const iv = this.#nextIv();
+    const cipher = createCipheriv('aes-256-gcm', this.#sealingKey, iv);
+    cipher.setAAD(Buffer.from(identity, 'utf8'));
+    const body = Buffer.concat([cipher.update(plaintext), cipher.final()]);
+    const sealed = Buffer.allocUnsafe(HEADER_BYTES + body.length);
+    sealed[0] = FORMAT_VERSION;
+    iv.copy(sealed, 1);
+    cipher.getAuthTag().copy(sealed, 1 + IV_BYTES);
+    body.copy(sealed, HEADER_BYTES);
+    return sealed;
+  }
+
+  open(sealed: Uint8Array, identity: string): Buffer {
+    const bytes = Buffer.from(sealed.buffer, sealed.byteOffset, sealed.byteLength);
+    if (bytes.length < HEADER_BYTES || bytes[0] !== FORMAT_VERSION) throw new SealBroken(identity);
+    try {
+      const decipher = createDecipheriv('aes-256-gcm', this.#sealingKey, bytes.subarray(1, 1 + IV_BYTES));
+      decipher.setAAD(Buffer.from(identity, 'utf8'));
+      decipher.setAuthTag(bytes.subarray(1 + IV_BYTES, HEADER_BYTES));
+      return Buffer.concat([decipher.update(bytes.subarray(HEADER_BYTES)), decipher.final()]);
+    } catch {
+      throw new SealBroken(identity);
+    }
+  }
+
+  sealJson(value: unknown, identity: string): Buffer {
+    return this.seal(JSON.stringify(value), identity);
+  }
+
+  openJson(sealed: Uint8Array, identity: string): unknown {
+    return JSON.parse(this.open(sealed, identity).toString('utf8')) as unknown;
+  }
+
+  /** A keyed hash (HMAC-SHA-256), base64url, truncated to `bytes`. */
+  keyedHash(text: string, bytes = 16): string {
+    return createHmac('sha256', this.#hashKey).update(text, 'utf8').digest().subarray(0, bytes).toString('base64url');
+  }
+
+  #nextIv(): Buffer {
+    if (this.#ivOffset + IV_BYTES > this.#ivPool.length) {
+      this.#ivPool = randomFillSync(Buffer.allocUnsafe(IV_BYTES * IV_POOL_SIZE));
+      this.#ivOffset = 0;
+    }
+    const iv = this.#ivPool.subarray(this.#ivOffset, this.#ivOffset + IV_BYTES);
+    this.#ivOffset += IV_BYTES;
+    return iv;
+  }
+}

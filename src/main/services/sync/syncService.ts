@@ -1,0 +1,422 @@
+/**
+ * Sync jobs: page through the bank into the cache. Each page is written in one transaction
+ * together with the checkpoint (the cursor after it), so a crash or `kill -9` leaves rows and
+ * cursor in agreement and the next run of the same job resumes after the last page kept.
+ * One job per key at a time (asking again returns the running job), cancellable, with
+ * progress events.
+ */
+import { randomUUID } from 'node:crypto';
+import type { WebhookSendStatus } from '../../../shared/bank/index.ts';
+import { BankError } from '../bank/bankError.ts';
+import type { BankClient, Page } from '../bank/bankClient.ts';
+import type { OfflineCache } from '../cache/offlineCache.ts';
+import type { SyncKind } from '../cache/syncCheckpoints.ts';
+import { etaFromDates, type SyncProgress, type SyncState } from './syncProgress.ts';
+
+export type SyncRequest =
+  | { kind: 'pending-transactions'; profileId: string; accountId: string; fromDate?: string; toDate?: string }
+  | {
+      kind: 'webhook-sends';
+      profileId: string;
+      webhookId?: string;
+      status?: WebhookSendStatus;
+      fromDate?: string;
+      toDate?: string;
+      /** Page through everything even when the newest pages show nothing new. */
+      full?: boolean;
+    }
+  | { kind: 'account-application'; profileId: string; applicationId: string }
+  | { kind: 'webhooks'; profileId: string };
+
+export interface SyncOutcome {
+  jobId: string;
+  kind: SyncKind;
+  key: string;
+  state: Exclude<SyncState, 'running'>;
+  fetched: number;
+  written: number;
+  /** Rows the bank no longer lists, removed at the end of a complete sync. */
+  removed: number;
+  /** Whether this run continued from a checkpoint. */
+  resumed: boolean;
+  error?: string;
+  /** The typed failure, when it failed. */
+  failure?: unknown;
+}
+
+export interface SyncJob {
+  jobId: string;
+  kind: SyncKind;
+  key: string;
+  done: Promise<SyncOutcome>;
+}
+
+export class SyncBusy extends Error {
+  constructor(key: string) {
+    super(`A sync of ${key} with other parameters is already running: wait for it or cancel it.`);
+    this.name = 'SyncBusy';
+  }
+}
+
+export interface SyncServiceOptions {
+  cache: OfflineCache;
+  clientFor: (profileId: string) => BankClient | Promise<BankClient>;
+  /** Records per page asked of the bank: the interface's maximum by default. */
+  pageSize?: number;
+  now?: () => Date;
+}
+
+interface RunningJob {
+  jobId: string;
+  job?: SyncJob;
+  scope: string;
+  controller: AbortController;
+  progress: SyncProgress;
+}
+
+type ProgressListener = (progress: SyncProgress) => void;
+
+/** The job's key and scope: what identifies its checkpoint. */
+export function keyOf(request: SyncRequest): { key: string; scope: Record<string, unknown> } {
+  switch (request.kind) {
+    case 'pending-transactions':
+      return {
+        key: `pending-transactions/${request.profileId}/${request.accountId}`,
+        scope: { accountId: request.accountId, fromDate: request.fromDate, toDate: request.toDate },
+      };
+    case 'webhook-sends': {
+      const scope = {
+        webhookId: request.webhookId,
+        status: request.status,
+        fromDate: request.fromDate,
+        toDate: request.toDate,
+      };
+      const named = Object.entries(scope)
+        .filter(([, value]) => value !== undefined)
+        .map(([name, value]) => `${name}=${String(value)}`)
+        .join('&');
+      return { key: `webhook-sends/${request.profileId}/${named === '' ? 'all' : named}`, scope };
+    }
+    case 'account-application':
+      return {
+        key: `account-application/${request.profileId}/${request.applicationId}`,
+        scope: { applicationId: request.applicationId },
+      };
+    case 'webhooks':
+      return { key: `webhooks/${request.profileId}`, scope: {} };
+  }
+}
+
+function describeFailure(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export class SyncService {
+  readonly #cache: OfflineCache;
+  readonly #clientFor: SyncServiceOptions['clientFor'];
+  readonly #pageSize: number;
+  readonly #now: () => Date;
+  readonly #running = new Map<string, RunningJob>();
+  readonly #listeners = new Set<ProgressListener>();
+
+  constructor(options: SyncServiceOptions) {
+    this.#cache = options.cache;
+    this.#clientFor = options.clientFor;
+    this.#pageSize = options.pageSize ?? 1000;
+    this.#now = options.now ?? (() => new Date());
+  }
+
+  /** Starts a job, or returns the one already running for the same key and parameters. */
+  start(request: SyncRequest): SyncJob {
+    const { key, scope } = keyOf(request);
+    const scopeText = JSON.stringify(scope);
+    const existing = this.#running.get(key);
+    if (existing?.job !== undefined) {
+      if (existing.scope === scopeText) return existing.job;
+      throw new SyncBusy(key);
+    }
+    const jobId = `sync_${randomUUID()}`;
+    const controller = new AbortController();
+    const progress: SyncProgress = {
+      jobId,
+      kind: request.kind,
+      key,
+      fetched: 0,
+      written: 0,
+      ratePerSecond: 0,
+      etaSeconds: null,
+      state: 'running',
+    };
+    const running: RunningJob = { jobId, scope: scopeText, controller, progress };
+    const done = this.#run(request, running).finally(() => {
+      this.#running.delete(key);
+    });
+    running.job = { jobId, kind: request.kind, key, done };
+    this.#running.set(key, running);
+    return running.job;
+  }
+
+  /** Stops a job after its current page; the next start resumes from there. */
+  cancel(jobId: string): boolean {
+    for (const running of this.#running.values()) {
+      if (running.jobId === jobId) {
+        running.controller.abort();
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Cancels every job and waits for them to stop (on quit). */
+  async stopAll(): Promise<void> {
+    const jobs = [...this.#running.values()];
+    for (const running of jobs) running.controller.abort();
+    await Promise.allSettled(jobs.flatMap((running) => (running.job === undefined ? [] : [running.job.done])));
+  }
+
+  running(): SyncProgress[] {
+    return [...this.#running.values()].map((running) => ({ ...running.progress }));
+  }
+
+  onProgress(listener: ProgressListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  #emit(progress: SyncProgress): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener({ ...progress });
+      } catch {
+        // A listener's failure must not stop the sync.
+      }
+    }
+  }
+
+  async #run(request: SyncRequest, running: RunningJob): Promise<SyncOutcome> {
+    const { key } = keyOf(request);
+    const { progress, controller } = running;
+    const checkpoints = this.#cache.checkpoints;
+    const started = performance.now();
+    let fetchedThisRun = 0;
+    const { checkpoint, resumed } = checkpoints.begin(
+      request.profileId,
+      request.kind,
+      key,
+      running.scope,
+      this.#stamp(),
+    );
+    progress.fetched = checkpoint.fetched;
+    progress.written = checkpoint.written;
+    let removed = 0;
+    let oldestDate: string | null = null;
+    const report = (): void => {
+      const elapsed = (performance.now() - started) / 1000;
+      progress.ratePerSecond = elapsed > 0 ? Math.round(fetchedThisRun / elapsed) : 0;
+      if (request.kind === 'pending-transactions') {
+        progress.etaSeconds = etaFromDates(request, oldestDate, elapsed, this.#stamp().slice(0, 10));
+      }
+      this.#emit(progress);
+    };
+    const finish = (state: Exclude<SyncState, 'running'>, failure?: unknown): SyncOutcome => {
+      progress.state = state;
+      if (state === 'done') progress.etaSeconds = 0;
+      if (failure !== undefined) progress.error = describeFailure(failure);
+      report();
+      return {
+        jobId: running.jobId,
+        kind: request.kind,
+        key,
+        state,
+        fetched: progress.fetched,
+        written: progress.written,
+        removed,
+        resumed,
+        ...(failure === undefined ? {} : { error: describeFailure(failure), failure }),
+      };
+    };
+    this.#emit(progress);
+    try {
+      const client = await this.#clientFor(request.profileId);
+      const signal = controller.signal;
+      const onPage = <Item>(page: Page<Item>, write: () => number, last: () => number): void => {
+        const isLast = page.nextCursor === null;
+        const written = this.#cache.transaction(() => {
+          const count = write();
+          checkpoints.advance(
+            request.profileId,
+            request.kind,
+            key,
+            page.nextCursor,
+            page.items.length,
+            count,
+            this.#stamp(),
+          );
+          // The last page, the sweep and the completion are one transaction: no gap for a crash.
+          if (isLast) {
+            removed = last();
+            checkpoints.finish(request.profileId, request.kind, key, 'done', this.#stamp());
+          }
+          return count;
+        });
+        fetchedThisRun += page.items.length;
+        progress.fetched += page.items.length;
+        progress.written += written;
+        report();
+      };
+      const completeWithoutPage = (last: () => number): void => {
+        this.#cache.transaction(() => {
+          removed = last();
+          checkpoints.finish(request.profileId, request.kind, key, 'done', this.#stamp());
+        });
+      };
+      const startAfter = checkpoint.cursor;
+      switch (request.kind) {
+        case 'pending-transactions': {
+          const range = {
+            ...(request.fromDate === undefined ? {} : { fromDate: request.fromDate }),
+            ...(request.toDate === undefined ? {} : { toDate: request.toDate }),
+          };
+          const sweep = (): number =>
+            this.#cache.pendingTransactions.sweep(request.profileId, request.accountId, checkpoint.generation, range);
+          const pages = this.#resumable(
+            (after) =>
+              client.pendingTransactionPages(request.accountId, range, {
+                startAfter: after,
+                pageSize: this.#pageSize,
+                signal,
+              }),
+            startAfter,
+          );
+          let sawLast = false;
+          for await (const page of pages) {
+            const oldest = page.items.at(-1)?.date;
+            if (oldest !== undefined && (oldestDate === null || oldest < oldestDate)) oldestDate = oldest;
+            onPage(
+              page,
+              () =>
+                this.#cache.pendingTransactions.writePage(
+                  request.profileId,
+                  request.accountId,
+                  page.items,
+                  checkpoint.generation,
+                ),
+              sweep,
+            );
+            sawLast = page.nextCursor === null;
+            if (!sawLast && signal.aborted) break;
+          }
+          if (!sawLast && !signal.aborted) completeWithoutPage(sweep);
+          break;
+        }
+        case 'webhook-sends': {
+          const filters = {
+            ...(request.webhookId === undefined ? {} : { webhook_id: request.webhookId }),
+            ...(request.status === undefined ? {} : { status: request.status }),
+          };
+          const range = {
+            ...(request.fromDate === undefined ? {} : { fromDate: request.fromDate }),
+            ...(request.toDate === undefined ? {} : { toDate: request.toDate }),
+          };
+          // Send records never change once made: after one complete sync, a page with nothing
+          // new means everything older is already here.
+          const incremental = request.full !== true && !resumed && checkpoint.lastSuccessAt !== null;
+          let stoppedEarly = false;
+          for await (const page of this.#resumable(
+            (after) => client.webhookSendPages(filters, range, { startAfter: after, pageSize: this.#pageSize, signal }),
+            startAfter,
+          )) {
+            let written = 0;
+            onPage(
+              page,
+              () => (written = this.#cache.webhookSends.writePage(request.profileId, page.items, this.#stamp())),
+              () => 0,
+            );
+            if (page.nextCursor === null) break;
+            if (incremental && written === 0) {
+              stoppedEarly = true;
+              break;
+            }
+            if (signal.aborted) break;
+          }
+          if (stoppedEarly) completeWithoutPage(() => 0);
+          break;
+        }
+        case 'account-application': {
+          const application = await client.getAccountApplication(request.applicationId, signal);
+          const page: Page<typeof application> = { items: [application], nextCursor: null };
+          onPage(
+            page,
+            () => (this.#cache.accountApplications.record(request.profileId, application, this.#stamp()) ? 1 : 0),
+            () => 0,
+          );
+          break;
+        }
+        case 'webhooks': {
+          const sweep = (): number => this.#cache.webhooks.sweep(request.profileId, checkpoint.generation);
+          let sawLast = false;
+          for await (const page of this.#resumable(
+            (after) => client.webhookPages({ startAfter: after, pageSize: this.#pageSize, signal }),
+            startAfter,
+          )) {
+            onPage(page, () => this.#cache.webhooks.write(request.profileId, page.items, checkpoint.generation), sweep);
+            sawLast = page.nextCursor === null;
+            if (!sawLast && signal.aborted) break;
+          }
+          if (!sawLast && !signal.aborted) completeWithoutPage(sweep);
+          break;
+        }
+      }
+      if (checkpoints.get(request.profileId, request.kind, key)?.state === 'done') return finish('done');
+      checkpoints.finish(request.profileId, request.kind, key, 'cancelled', this.#stamp());
+      return finish('cancelled');
+    } catch (error) {
+      const cancelled = controller.signal.aborted || (error instanceof BankError && error.kind === 'cancelled');
+      try {
+        checkpoints.finish(
+          request.profileId,
+          request.kind,
+          key,
+          cancelled ? 'cancelled' : 'failed',
+          this.#stamp(),
+          cancelled ? null : describeFailure(error),
+        );
+      } catch {
+        // The disk may be full: the checkpoint of the last page kept is still right.
+      }
+      return cancelled ? finish('cancelled') : finish('failed', error);
+    }
+  }
+
+  /**
+   * Pages from a checkpoint; if the bank refuses a stale cursor (400 or 404 on the very first
+   * page of a resumed run), starts over from the first page instead of failing.
+   */
+  async *#resumable<Item>(
+    pagesAfter: (after: string | null) => AsyncGenerator<Page<Item>>,
+    startAfter: string | null,
+  ): AsyncGenerator<Page<Item>> {
+    if (startAfter === null) {
+      yield* pagesAfter(null);
+      return;
+    }
+    const iterator = pagesAfter(startAfter);
+    let first: IteratorResult<Page<Item>>;
+    try {
+      first = await iterator.next();
+    } catch (error) {
+      if (error instanceof BankError && (error.kind === 'bad-request' || error.kind === 'not-found')) {
+        yield* pagesAfter(null);
+        return;
+      }
+      throw error;
+    }
+    if (first.done === true) return;
+    yield first.value;
+    yield* { [Symbol.asyncIterator]: () => iterator };
+  }
+
+  #stamp(): string {
+    return this.#now().toISOString();
+  }
+}

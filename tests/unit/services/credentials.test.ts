@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { Credentials, InvalidSecret, MissingCredentials } from '../../../src/main/services/credentials/credentials.ts';
+import { InMemorySecretStore } from '../../../src/main/services/credentials/secretStore.ts';
+
+const basicProfile = { id: 'prof_1', name: 'Staging', authScheme: 'basic' as const, keyId: 'key_1' };
+const bearerProfile = { id: 'prof_2', name: 'Prod', authScheme: 'bearer' as const, keyId: null };
+
+function jwt(expiresAtSeconds: number): string {
+  const part = (value: object): string => Buffer.from(JSON.stringify(value)).toString('base64url');
+  return `${part({ alg: 'HS256', typ: 'JWT' })}.${part({ sub: 'key_1', exp: expiresAtSeconds })}.signature`;
+}
+
+describe('Credentials', () => {
+  it('gives the secret out only inside an Authorization header', async () => {
+    const store = new InMemorySecretStore();
+    const credentials = new Credentials(store);
+    await credentials.setProfileSecret(basicProfile.id, 's3cret-value');
+    expect(await credentials.hasProfileSecret(basicProfile.id)).toBe(true);
+    const authorization = await credentials.authorizationFor(basicProfile);
+    expect(authorization.header).toBe(`Basic ${Buffer.from('key_1:s3cret-value').toString('base64')}`);
+    expect(await store.get('profile:prof_1')).toBe('s3cret-value');
+    expect(Object.getOwnPropertyNames(Credentials.prototype)).not.toContain('getProfileSecret');
+  });
+
+  it('builds Bearer headers and reads the token expiry without verifying it', async () => {
+    const credentials = new Credentials(new InMemorySecretStore());
+    const token = jwt(1_700_000_000);
+    await credentials.setProfileSecret(bearerProfile.id, token);
+    expect(await credentials.authorizationFor(bearerProfile)).toEqual({
+      header: `Bearer ${token}`,
+      expiresAt: '2023-11-14T22:13:20.000Z',
+    });
+  });
+
+  it('says which secret is missing, naming the profile', async () => {
+    const credentials = new Credentials(new InMemorySecretStore());
+    await expect(credentials.authorizationFor(basicProfile)).rejects.toThrow(MissingCredentials);
+    await expect(credentials.authorizationFor(bearerProfile)).rejects.toThrow(/Profile Prod has no bearer token/);
+  });
+
+  it('refuses secrets that would be mangled (empty, line breaks, padding) without echoing them', async () => {
+    const credentials = new Credentials(new InMemorySecretStore());
+    await expect(credentials.setProfileSecret('p', '')).rejects.toThrow(InvalidSecret);
+    const error = await credentials.setProfileSecret('p', 'abc\ndef').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(InvalidSecret);
+    expect((error as Error).message).not.toContain('abc');
+    await expect(credentials.setProfileSecret('p', ' padded ')).rejects.toThrow(/spaces/);
+  });
+
+  it('replaces and deletes a profile secret', async () => {
+    const credentials = new Credentials(new InMemorySecretStore());
+    await credentials.setProfileSecret(basicProfile.id, 'first-secret');
+    await credentials.setProfileSecret(basicProfile.id, 'second-secret');
+    expect((await credentials.authorizationFor(basicProfile)).header).toContain(
+      Buffer.from('key_1:second-secret').toString('base64'),
+    );
+    expect(await credentials.deleteProfileSecret(basicProfile.id)).toBe(true);
+    expect(await credentials.hasProfileSecret(basicProfile.id)).toBe(false);
+  });
+
+  it('keeps the embedded sandbox key in memory only', async () => {
+    const store = new InMemorySecretStore();
+    const credentials = new Credentials(store);
+    credentials.useSessionCredentials('local-sandbox', 'key_demo', 'demo-secret-1');
+    const header = (
+      await credentials.authorizationFor({ id: 'local-sandbox', name: 'Local', authScheme: 'basic', keyId: null })
+    ).header;
+    expect(header).toBe(`Basic ${Buffer.from('key_demo:demo-secret-1').toString('base64')}`);
+    expect(await store.has('profile:local-sandbox')).toBe(false);
+  });
+
+  it('stores a listener secret where the listener reads it', async () => {
+    const store = new InMemorySecretStore();
+    const credentials = new Credentials(store);
+    await credentials.setListenerSecret('main', 'listener-secret');
+    expect(await store.get('listener:main')).toBe('listener-secret');
+    expect(await credentials.hasListenerSecret('main')).toBe(true);
+    expect(await credentials.deleteListenerSecret('main')).toBe(true);
+  });
+
+  it('makes a random 32-byte data key per cache and never a fallback', async () => {
+    const credentials = new Credentials(new InMemorySecretStore());
+    expect(await credentials.readCacheDataKey('cache-a')).toBeNull();
+    const first = await credentials.createCacheDataKey('cache-a');
+    const second = await credentials.createCacheDataKey('cache-b');
+    expect(first).toHaveLength(32);
+    expect(first.equals(second)).toBe(false);
+    expect((await credentials.readCacheDataKey('cache-a'))?.equals(first)).toBe(true);
+  });
+});

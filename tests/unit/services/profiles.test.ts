@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { EMBEDDED_SANDBOX_PROFILE_ID } from '../../../src/main/services/profiles/profile.ts';
+import { InMemoryProfileStorage } from '../../../src/main/services/profiles/profileStorage.ts';
+import {
+  ProductionWriteNotConfirmed,
+  ProfileNotFound,
+  ProfileRefused,
+  Profiles,
+  requireWriteConfirmation,
+} from '../../../src/main/services/profiles/profiles.ts';
+import { SchemaViolation } from '../../../src/shared/bank/index.ts';
+
+function profiles(): Profiles {
+  return new Profiles(new InMemoryProfileStorage(), () => new Date('2026-01-02T03:04:05Z'));
+}
+
+describe('Profiles', () => {
+  it('creates the embedded sandbox profile on first use, needing no input', () => {
+    const list = profiles().list();
+    expect(list).toHaveLength(1);
+    expect(list[0]).toMatchObject({
+      id: EMBEDDED_SANDBOX_PROFILE_ID,
+      kind: 'embedded-sandbox',
+      production: false,
+      baseUrl: null,
+    });
+  });
+
+  it('adds remote Basic and Bearer profiles without any secret field', () => {
+    const all = profiles();
+    const basic = all.addRemote({
+      name: 'Staging',
+      baseUrl: 'https://sandbox.bank.example/',
+      authScheme: 'basic',
+      keyId: 'key_1',
+    });
+    const bearer = all.addRemote({
+      name: 'Prod',
+      baseUrl: 'https://api.bank.example',
+      authScheme: 'bearer',
+      production: true,
+    });
+    expect(basic.baseUrl).toBe('https://sandbox.bank.example');
+    expect(bearer).toMatchObject({ authScheme: 'bearer', keyId: null, production: true });
+    expect(Object.keys(basic).sort()).toEqual(
+      ['authScheme', 'baseUrl', 'createdAt', 'id', 'keyId', 'kind', 'name', 'production', 'updatedAt'].sort(),
+    );
+    expect(all.find('staging').id).toBe(basic.id);
+    expect(all.list().map((entry) => entry.name)).toEqual(['Local sandbox', 'Staging', 'Prod']);
+  });
+
+  it('refuses bad input with the field named', () => {
+    const all = profiles();
+    expect(() => all.addRemote({ name: 'X', baseUrl: 'ftp://bank', authScheme: 'basic', keyId: 'k' })).toThrow(
+      /baseUrl: must be an absolute http/,
+    );
+    expect(() => all.addRemote({ name: 'X', baseUrl: 'https://bank', authScheme: 'basic' })).toThrow(
+      /keyId: is required for Basic/,
+    );
+    expect(() => all.addRemote({ name: '', baseUrl: 'https://bank', authScheme: 'bearer' })).toThrow(SchemaViolation);
+    all.addRemote({ name: 'X', baseUrl: 'https://bank', authScheme: 'bearer' });
+    expect(() => all.addRemote({ name: 'x', baseUrl: 'https://bank', authScheme: 'bearer' })).toThrow(ProfileRefused);
+  });
+
+  it('updates and removes remote profiles, never the embedded sandbox', () => {
+    const all = profiles();
+    const added = all.addRemote({ name: 'Staging', baseUrl: 'https://a.example', authScheme: 'basic', keyId: 'key_1' });
+    expect(all.update('Staging', { baseUrl: 'https://b.example', production: true })).toMatchObject({
+      baseUrl: 'https://b.example',
+      production: true,
+    });
+    expect(() => all.update(EMBEDDED_SANDBOX_PROFILE_ID, { baseUrl: 'https://c.example' })).toThrow(ProfileRefused);
+    expect(() => all.remove(EMBEDDED_SANDBOX_PROFILE_ID)).toThrow(/cannot be removed/);
+    expect(all.remove(added.id).name).toBe('Staging');
+    expect(() => all.find('Staging')).toThrow(ProfileNotFound);
+  });
+
+  it('requires an explicit confirmation for every write against a production profile', () => {
+    const all = profiles();
+    const production = all.addRemote({
+      name: 'Prod',
+      baseUrl: 'https://api.example',
+      authScheme: 'bearer',
+      production: true,
+    });
+    const staging = all.addRemote({ name: 'Stage', baseUrl: 'https://s.example', authScheme: 'bearer' });
+    expect(() => {
+      requireWriteConfirmation(production, 'document.create', undefined);
+    }).toThrow(ProductionWriteNotConfirmed);
+    expect(() => {
+      requireWriteConfirmation(production, 'document.create', false);
+    }).toThrow(/confirm "document.create"/);
+    expect(() => {
+      requireWriteConfirmation(production, 'document.create', true);
+    }).not.toThrow();
+    expect(() => {
+      requireWriteConfirmation(staging, 'document.create', undefined);
+    }).not.toThrow();
+  });
+
+  it('says clearly when the stored profiles are damaged', () => {
+    const storage = new InMemoryProfileStorage();
+    storage.set('profiles', [{ id: 'x', name: 'Broken' }]);
+    expect(() => new Profiles(storage).list()).toThrow(/stored profiles are damaged \(\[0\]\.kind/);
+  });
+});
