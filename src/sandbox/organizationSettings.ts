@@ -5,10 +5,10 @@
  */
 import type { OrganizationSettings, OrganizationSettingsUpdate } from '../shared/bank/index.ts';
 import { readMeta, writeMeta, type Database } from './store/database.ts';
+import { SANDBOX_ORGANIZATION_ID } from './bankIdentity.ts';
 import { RequestProblem } from './requestProblem.ts';
 
 const META_NAME = 'organization';
-const ORGANIZATION_ID = 'org_sandbox';
 
 export interface OrganizationSettingsStore {
   read(): OrganizationSettings;
@@ -23,7 +23,7 @@ export function createOrganizationSettings(
   smartRetriesAtStart: boolean | undefined,
 ): OrganizationSettingsStore {
   let settings: OrganizationSettings = {
-    organization_id: ORGANIZATION_ID,
+    organization_id: SANDBOX_ORGANIZATION_ID,
     organization_type: 'bank',
     smart_retries: 'on',
   };

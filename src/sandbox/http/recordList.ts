@@ -4,14 +4,16 @@
  * to_date exclusive on created_at.
  */
 import type { FastifyRequest } from 'fastify';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { listQuery } from '../../shared/bank/index.ts';
 import { RequestProblem } from '../requestProblem.ts';
 import type { SandboxContext } from '../sandboxContext.ts';
 import type { RecordKind } from '../store/records.ts';
 import { jsonText, type Answer } from './answer.ts';
 import { listBody, pageNextOf } from './listPage.ts';
-import { originOf, queryOf, queryRecord, splitQuery } from './requestInput.ts';
+import { listQueryOf, originOf, queryRecord } from './requestInput.ts';
+
+const NO_FILTERS = z.strictObject({});
 
 export interface RecordListSpec {
   kind: RecordKind;
@@ -23,10 +25,14 @@ export interface RecordListSpec {
 }
 
 export function listRecords(context: SandboxContext, request: FastifyRequest, spec: RecordListSpec): Answer {
-  const { filters: rawFilters, paging } = splitQuery(queryRecord(request), spec.filters?.names ?? []);
-  const query = queryOf(paging, listQuery);
-  const filters =
-    spec.filters === undefined ? {} : (queryOf(rawFilters, spec.filters.schema) as Record<string, string | undefined>);
+  const parsed = listQueryOf(
+    queryRecord(request),
+    spec.filters?.names ?? [],
+    spec.filters?.schema ?? NO_FILTERS,
+    listQuery,
+  );
+  const query = parsed.paging;
+  const filters = parsed.filters as Record<string, string | undefined>;
   let beforeSeq: number | undefined;
   if (query.page_cursor !== undefined) {
     beforeSeq = context.records.seqOf(spec.kind, query.page_cursor);

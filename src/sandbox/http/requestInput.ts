@@ -8,8 +8,18 @@ import type { z } from 'zod';
 import { parseWith } from '../../shared/bank/index.ts';
 import { RequestProblem } from '../requestProblem.ts';
 
-function problemOf(what: string, problems: string[]): RequestProblem {
-  return new RequestProblem(400, `Invalid ${what}: ${problems.join('; ')}.`);
+/** zod says `Unrecognized key: "foo"`; say what it means for a request. */
+function plainProblem(problem: string, unknownNoun: string): string {
+  const unknown = /^(?:(.+): )?Unrecognized keys?: (.+)$/.exec(problem);
+  if (unknown === null) return problem;
+  const where = unknown[1] === undefined ? '' : ` in ${unknown[1]}`;
+  return `unknown ${unknownNoun}${where}: ${unknown[2] ?? ''} (not accepted here)`;
+}
+
+export function problemOf(what: 'request body' | 'query', problems: readonly string[]): RequestProblem {
+  const noun = what === 'query' ? 'query parameter' : 'field';
+  const unique = [...new Set(problems.map((problem) => plainProblem(problem, noun)))];
+  return new RequestProblem(400, `Invalid ${what}: ${unique.join('; ')}.`);
 }
 
 export function pathParameter(request: FastifyRequest, name: string): string {
@@ -43,6 +53,22 @@ export function queryOf<Schema extends z.ZodType>(query: Record<string, unknown>
   const parsed = parseWith(schema, query);
   if (!parsed.ok) throw problemOf('query', parsed.problems);
   return parsed.value;
+}
+
+/** A list's filters and its paging parameters, parsed together so one answer names every problem. */
+export function listQueryOf<Filters extends z.ZodType, Paging extends z.ZodType>(
+  query: Record<string, unknown>,
+  filterNames: readonly string[],
+  filtersSchema: Filters,
+  pagingSchema: Paging,
+): { filters: z.output<Filters>; paging: z.output<Paging> } {
+  const parts = splitQuery(query, filterNames);
+  const filters = parseWith(filtersSchema, parts.filters);
+  const paging = parseWith(pagingSchema, parts.paging);
+  if (!filters.ok || !paging.ok) {
+    throw problemOf('query', [...(filters.ok ? [] : filters.problems), ...(paging.ok ? [] : paging.problems)]);
+  }
+  return { filters: filters.value, paging: paging.value };
 }
 
 /** Splits a query into the filters a list knows and the paging parameters (from list.ts). */

@@ -2,7 +2,7 @@
 import { listQuery, webhookSendFilters } from '../../shared/bank/index.ts';
 import { json, jsonText } from '../http/answer.ts';
 import { listBody, pageNextOf } from '../http/listPage.ts';
-import { originOf, pathParameter, queryOf, queryRecord, splitQuery } from '../http/requestInput.ts';
+import { listQueryOf, originOf, pathParameter, queryRecord } from '../http/requestInput.ts';
 import type { Router } from '../http/router.ts';
 import { RequestProblem } from '../requestProblem.ts';
 import type { SandboxContext } from '../sandboxContext.ts';
@@ -11,9 +11,7 @@ const FILTERS = ['object_id', 'webhook_id', 'status'] as const;
 
 export function registerWebhookSendRoutes(router: Router, context: SandboxContext): void {
   router.get('/webhook_send', (request) => {
-    const { filters: rawFilters, paging } = splitQuery(queryRecord(request), FILTERS);
-    const filters = queryOf(rawFilters, webhookSendFilters);
-    const query = queryOf(paging, listQuery);
+    const { filters, paging: query } = listQueryOf(queryRecord(request), FILTERS, webhookSendFilters, listQuery);
     let beforeSeq: number | undefined;
     if (query.page_cursor !== undefined) {
       beforeSeq = context.sends.seqOf(query.page_cursor);

@@ -14,10 +14,11 @@ import type {
   FileRecord,
 } from '../../shared/bank/index.ts';
 import { ACCOUNT_APPLICATION_STATUSES, ACH_STATUSES } from '../../shared/bank/index.ts';
+import { SANDBOX_BANK_ID, SANDBOX_ORGANIZATION_ID } from '../bankIdentity.ts';
 import { seededRandom, type SeededRandom } from '../random.ts';
 import { inTransaction, type Database } from '../store/database.ts';
 import type { PendingTransactionStore } from '../store/pendingTransactionStore.ts';
-import type { RecordStore } from '../store/records.ts';
+import type { RecordKind, RecordStore } from '../store/records.ts';
 import { microsOf, secondsTimestampOf } from './clock.ts';
 import { moneyOf } from './money.ts';
 import { seedPendingTransactions } from './pendingTransactionSeed.ts';
@@ -42,16 +43,24 @@ export interface DemoIds {
 export const SEED_END = new Date('2025-12-31T23:00:00Z');
 const SEED_END_MICROS = microsOf(SEED_END);
 const BATCH_ROWS = 20_000;
-const BANK_ID = 'bank_sandbox';
-const ORGANIZATION_ID = 'org_sandbox';
 
 function timestampBefore(random: SeededRandom, maxDaysAgo: number): string {
   return secondsTimestampOf(SEED_END_MICROS - random.integer(60, maxDaysAgo * 86_400) * 1_000_000);
 }
 
-/** Records of one kind go in oldest first, so lists (newest first by insertion) read naturally. */
-function inOrder<Item extends { created_at: string }>(items: Item[]): Item[] {
-  return items.sort((left, right) => left.created_at.localeCompare(right.created_at));
+/**
+ * Records of one kind go in oldest first, so lists (newest first by insertion) read
+ * naturally; their demo ids keep the order they were declared in (documented in the README).
+ */
+function insertAll(
+  records: RecordStore,
+  kind: RecordKind,
+  items: readonly { id: string; created_at: string }[],
+  demoIds: string[],
+): void {
+  demoIds.push(...items.map((item) => item.id));
+  const oldestFirst = [...items].sort((left, right) => left.created_at.localeCompare(right.created_at));
+  for (const item of oldestFirst) records.insert(kind, item.id, item.created_at, item);
 }
 
 function fileOf(random: SeededRandom, bytes: Buffer, contentType: string): { record: FileRecord; bytes: Buffer } {
@@ -135,15 +144,18 @@ export function seedBank(
       fileOf(random, Buffer.from('\xff\xd8\xff\xe0 sandbox passport scan', 'latin1'), 'image/jpeg'),
       fileOf(random, Buffer.from('%PDF-1.4\n% sandbox driver license\n%%EOF\n', 'latin1'), 'application/pdf'),
     ];
-    for (const file of inOrder(files.map((entry) => entry.record))) {
-      records.insert('file', file.id, file.created_at, file);
-      demo.files.push(file.id);
-    }
+    // Demo order: front, back and thumbnail PNGs, a JPEG scan, a PDF scan.
+    insertAll(
+      records,
+      'file',
+      files.map((entry) => entry.record),
+      demo.files,
+    );
     for (const file of files) insertFile.run(file.record.id, file.bytes);
     const [front, back, thumbnail, passportScan, licenseScan] = files.map((file) => file.record.id);
 
     // Card products: one with its art uploaded, one without.
-    const products: CardProduct[] = inOrder([
+    const products: CardProduct[] = [
       {
         id: random.id('cardProduct'),
         name: 'Consumer Debit Classic',
@@ -158,42 +170,36 @@ export function seedBank(
         created_at: timestampBefore(random, 200),
         updated_at: timestampBefore(random, 30),
       },
-    ]);
+    ];
     for (const product of products) {
       if (product.updated_at < product.created_at) product.updated_at = product.created_at;
-      records.insert('card_product', product.id, product.created_at, product);
-      demo.cardProducts.push(product.id);
     }
+    insertAll(records, 'card_product', products, demo.cardProducts);
 
     // Documents pointing at the scans.
-    const documents: Document[] = inOrder(
-      [
-        { type: 'passport' as const, name: 'Passport of Ada Lovelace', file: passportScan },
-        { type: 'drivers_license' as const, name: "Driver's license of Alan Turing", file: licenseScan },
-      ].map((entry) => {
-        const created = timestampBefore(random, 60);
-        return {
-          id: random.id('document'),
-          type: entry.type,
-          name: entry.name,
-          file_id: entry.file ?? '',
-          fields: {
-            date_of_birth: `19${String(random.integer(50, 99))}-0${String(random.integer(1, 9))}-1${String(random.integer(0, 9))}`,
-          },
-          bankdata: {},
-          userdata: {},
-          bank_id: BANK_ID,
-          organization_id: ORGANIZATION_ID,
-          description: null,
-          created_at: created,
-          updated_at: created,
-        };
-      }),
-    );
-    for (const document of documents) {
-      records.insert('document', document.id, document.created_at, document);
-      demo.documents.push(document.id);
-    }
+    const documents: Document[] = [
+      { type: 'passport' as const, name: 'Passport of Ada Lovelace', file: passportScan },
+      { type: 'drivers_license' as const, name: "Driver's license of Alan Turing", file: licenseScan },
+    ].map((entry) => {
+      const created = timestampBefore(random, 60);
+      return {
+        id: random.id('document'),
+        type: entry.type,
+        name: entry.name,
+        file_id: entry.file ?? '',
+        fields: {
+          date_of_birth: `19${String(random.integer(50, 99))}-0${String(random.integer(1, 9))}-1${String(random.integer(0, 9))}`,
+        },
+        bankdata: {},
+        userdata: {},
+        bank_id: SANDBOX_BANK_ID,
+        organization_id: SANDBOX_ORGANIZATION_ID,
+        description: null,
+        created_at: created,
+        updated_at: created,
+      };
+    });
+    insertAll(records, 'document', documents, demo.documents);
 
     // Account applications in every status, personal and business.
     const applications: AccountApplication[] = [];
@@ -205,30 +211,23 @@ export function seedBank(
         );
       }
     }
-    for (const application of inOrder(applications)) {
-      records.insert('account_application', application.id, application.created_at, application);
-      demo.accountApplications.push(application.id);
-    }
+    // Demo order: three per status (personal, personal, business) in the order of the spec's list.
+    insertAll(records, 'account_application', applications, demo.accountApplications);
 
     // ACH transfers in every status.
-    const achs: Ach[] = inOrder(
-      ACH_STATUSES.map((status, index) => {
-        const created = timestampBefore(random, 20);
-        return {
-          id: random.id('ach'),
-          account_id: accountIds[index % accountIds.length] ?? '',
-          amount: moneyOf(random.integer(1_000, 500_000)),
-          direction: random.pick(['credit', 'debit'] as const),
-          status,
-          created_at: created,
-          updated_at: created,
-        };
-      }),
-    );
-    for (const ach of achs) {
-      records.insert('ach', ach.id, ach.created_at, ach);
-      demo.achs.push(ach.id);
-    }
+    const achs: Ach[] = ACH_STATUSES.map((status, index) => {
+      const created = timestampBefore(random, 20);
+      return {
+        id: random.id('ach'),
+        account_id: accountIds[index % accountIds.length] ?? '',
+        amount: moneyOf(random.integer(1_000, 500_000)),
+        direction: random.pick(['credit', 'debit'] as const),
+        status,
+        created_at: created,
+        updated_at: created,
+      };
+    });
+    insertAll(records, 'ach', achs, demo.achs);
   });
   return demo;
 }

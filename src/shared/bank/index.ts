@@ -18,3 +18,4 @@ export * from './cardProduct.ts';
 export * from './ach.ts';
 export * from './organization.ts';
 export * from './authToken.ts';
+export * from './simulation.ts';

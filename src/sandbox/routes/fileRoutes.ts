@@ -1,0 +1,79 @@
+/**
+ * Files (conventions.md): POST /file takes raw bytes with their media type in Content-Type
+ * (no multipart, at most 10 MiB), so documents and card art refer to real files.
+ */
+import { createHash } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { FILE_MAX_BYTES, timestampOf, type FileRecord } from '../../shared/bank/index.ts';
+import { json, jsonText } from '../http/answer.ts';
+import { idempotent } from '../http/idempotency.ts';
+import { listRecords, recordOr404 } from '../http/recordList.ts';
+import { pathParameter } from '../http/requestInput.ts';
+import type { Router } from '../http/router.ts';
+import { freshId } from '../random.ts';
+import { RequestProblem } from '../requestProblem.ts';
+import type { SandboxContext } from '../sandboxContext.ts';
+import { inTransaction } from '../store/database.ts';
+
+/** `type/subtype`, parameters dropped: what the file is, not how it travelled. */
+const MEDIA_TYPE = /^([a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*)\s*(;.*)?$/i;
+
+export function filePath(id: string): string {
+  return `/file/${id}`;
+}
+
+export function registerFileRoutes(router: Router, context: SandboxContext, app: FastifyInstance): void {
+  // Its own scope: any media type is accepted as raw bytes here, and only here.
+  void app.register((scope, _options, done) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: FILE_MAX_BYTES }, (_request, body, parsed) => {
+      parsed(null, body);
+    });
+    router.within(scope).post('/file', (request) => {
+      const declared = request.headers['content-type'] ?? '';
+      const match = MEDIA_TYPE.exec(declared);
+      if (match?.[1] === undefined) {
+        throw new RequestProblem(
+          415,
+          'POST /file needs a Content-Type naming the media type of the bytes (e.g. image/png).',
+        );
+      }
+      const contentType = match[1].toLowerCase();
+      const bytes = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+      if (bytes.length === 0) throw new RequestProblem(400, 'The file is empty: send its bytes as the request body.');
+      return idempotent(context, request, 'POST /file', () => {
+        const now = timestampOf(new Date());
+        const file: FileRecord = {
+          id: freshId('file'),
+          content_type: contentType,
+          content_length: bytes.length,
+          content_hash: createHash('sha1').update(bytes).digest('hex'),
+          created_at: now,
+          updated_at: now,
+        };
+        inTransaction(context.database, () => {
+          context.records.insert('file', file.id, file.created_at, file);
+          context.database.prepare('INSERT INTO file_content (file_id, bytes) VALUES (?, ?)').run(file.id, bytes);
+          context.events.publish({ event: 'file.create', objectId: file.id, objectPath: filePath(file.id) });
+        });
+        return json(201, file);
+      });
+    });
+    done();
+  });
+
+  router.get('/file', (request) => listRecords(context, request, { kind: 'file', path: '/file' }));
+
+  router.get('/file/:file_id', (request) =>
+    jsonText(200, recordOr404(context, 'file', pathParameter(request, 'file_id'), 'file')),
+  );
+
+  /** The bytes themselves, with the media type they were uploaded with. */
+  router.get('/file/:file_id/content', (request) => {
+    const id = pathParameter(request, 'file_id');
+    const file = context.records.read('file', id) as FileRecord | undefined;
+    const row = context.database.prepare('SELECT bytes FROM file_content WHERE file_id = ?').get(id);
+    if (file === undefined || row === undefined) throw new RequestProblem(404, `No file with id ${id}.`);
+    return { status: 200, body: Buffer.from(row.bytes as Uint8Array), contentType: file.content_type };
+  });
+}

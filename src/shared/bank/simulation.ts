@@ -1,0 +1,79 @@
+/**
+ * Sandbox simulations (conventions.md "Sandbox simulations"): POST /simulation with
+ * `{type, simulation}` answers 202 and makes something happen the way the real sandbox does,
+ * emitting the events a real change would.
+ */
+import { z } from 'zod';
+import { ACCOUNT_APPLICATION_STATUSES } from './accountApplication.ts';
+import { ACH_STATUSES } from './ach.ts';
+import { money, nonEmptyText } from './common.ts';
+import { idOf } from './ids.ts';
+import { PENDING_TRANSACTION_TYPES } from './pendingTransaction.ts';
+
+export const SIMULATION_TYPES = [
+  'ach.create',
+  'ach.update_status',
+  'account.pending_transaction',
+  'account_application.update_status',
+] as const;
+export type SimulationType = (typeof SIMULATION_TYPES)[number];
+
+const positiveMoney = money.refine((amount) => !amount.startsWith('-') && /[1-9]/.test(amount), {
+  message: 'must be greater than 0.00',
+});
+
+/** An ACH transfer is created `pending` (emits ach.create, and account.update for its pending transaction). */
+export const achCreateSimulation = z.strictObject({
+  type: z.literal('ach.create'),
+  simulation: z.strictObject({
+    account_id: idOf('account'),
+    amount: positiveMoney,
+    direction: z.enum(['credit', 'debit']),
+  }),
+});
+
+/** Moves an ACH to `status`, or to the next status of its lifecycle when none is given (ach.update). */
+export const achStatusSimulation = z.strictObject({
+  type: z.literal('ach.update_status'),
+  simulation: z.strictObject({
+    ach_id: idOf('ach'),
+    status: z.enum(ACH_STATUSES).optional(),
+  }),
+});
+
+/** A new pending transaction on an account (account.update). Positive credits, negative debits. */
+export const pendingTransactionSimulation = z.strictObject({
+  type: z.literal('account.pending_transaction'),
+  simulation: z.strictObject({
+    account_id: idOf('account'),
+    amount: money.refine((amount) => /[1-9]/.test(amount), { message: 'must not be zero' }),
+    type: z.enum(PENDING_TRANSACTION_TYPES).optional(),
+    desc: nonEmptyText.max(200, { message: 'must be at most 200 characters' }).optional(),
+  }),
+});
+
+/** Moves an account application to `status` along the allowed transitions (account_application.update). */
+export const accountApplicationStatusSimulation = z.strictObject({
+  type: z.literal('account_application.update_status'),
+  simulation: z.strictObject({
+    account_application_id: idOf('accountApplication'),
+    status: z.enum(ACCOUNT_APPLICATION_STATUSES),
+  }),
+});
+
+export const simulationRequest = z.discriminatedUnion(
+  'type',
+  [achCreateSimulation, achStatusSimulation, pendingTransactionSimulation, accountApplicationStatusSimulation],
+  {
+    error: () => `must be one of ${SIMULATION_TYPES.join(', ')}`,
+  },
+);
+export type SimulationRequest = z.infer<typeof simulationRequest>;
+
+/** The 202 answer: what was simulated and the object it changed. */
+export const simulationAccepted = z.looseObject({
+  type: z.enum(SIMULATION_TYPES),
+  object_id: z.string().min(1),
+  status: z.string().nullable(),
+});
+export type SimulationAccepted = z.infer<typeof simulationAccepted>;
