@@ -1,7 +1,10 @@
 /**
- * The preload exposes `window.ledgerdesk`, built from the IPC contract by the shared bridge
- * builder (the shell issue). Until then it exposes only the app's identity.
+ * The preload: `window.ledgerdesk`, built from the IPC contract by the shared bridge builder,
+ * and nothing else. No raw ipcRenderer, no generic invoke(channel). Bundled into one
+ * CommonJS file that runs with `sandbox: true`.
  */
-import { contextBridge } from 'electron';
+import { contextBridge, ipcRenderer } from 'electron';
+import { buildLedgerdeskApi } from '../shared/ipc/bridge.ts';
+import { ipcTransport } from './ipcTransport.ts';
 
-contextBridge.exposeInMainWorld('ledgerdesk', Object.freeze({ app: Object.freeze({ name: 'Ledgerdesk' }) }));
+contextBridge.exposeInMainWorld('ledgerdesk', buildLedgerdeskApi(ipcTransport(ipcRenderer)));
