@@ -1,9 +1,102 @@
-/** Placeholder shell until the renderer issue draws the screens. */
+/**
+ * The window: production banner, sidebar, top bar, the current screen; the command palette,
+ * confirmations and toasts above them.
+ */
+import { useEffect, type ReactNode } from 'react';
+import { StateMessage } from './components/States.tsx';
+import { Toasts } from './components/Toasts.tsx';
+import { AccountApplicationsScreen } from './features/accountApplications/AccountApplicationsScreen.tsx';
+import { CardArtScreen } from './features/cardArt/CardArtScreen.tsx';
+import { DocumentsScreen } from './features/documents/DocumentsScreen.tsx';
+import { ListenerScreen } from './features/listener/ListenerScreen.tsx';
+import { PendingTransactionsScreen } from './features/pendingTransactions/PendingTransactionsScreen.tsx';
+import { SettingsScreen } from './features/settings/SettingsScreen.tsx';
+import { WebhookSendsScreen } from './features/webhookSends/WebhookSendsScreen.tsx';
+import { WebhooksScreen } from './features/webhooks/WebhooksScreen.tsx';
+import { CommandPalette } from './frame/CommandPalette.tsx';
+import { ConfirmHost } from './frame/ConfirmHost.tsx';
+import { installGlobalKeys } from './frame/globalKeys.ts';
+import { ProductionBanner } from './frame/ProductionBanner.tsx';
+import { Sidebar } from './frame/Sidebar.tsx';
+import { TopBar } from './frame/TopBar.tsx';
+import { hasBridge } from './lib/api.ts';
+import type { ScreenId } from './lib/screens.ts';
+import { installNavigation, useNavigationStore } from './stores/navigation.ts';
+import { installProfiles, useProfilesStore } from './stores/profiles.ts';
+import { installSync } from './stores/sync.ts';
+import { installTheme } from './stores/theme.ts';
+
+const SCREEN_VIEWS: Record<ScreenId, () => ReactNode> = {
+  'pending-transactions': () => <PendingTransactionsScreen />,
+  'account-applications': () => <AccountApplicationsScreen />,
+  documents: () => <DocumentsScreen />,
+  'card-art': () => <CardArtScreen />,
+  webhooks: () => <WebhooksScreen />,
+  'webhook-sends': () => <WebhookSendsScreen />,
+  listener: () => <ListenerScreen />,
+  settings: () => <SettingsScreen />,
+};
+
 export function App() {
+  useEffect(() => {
+    const cleanups = [installTheme(), installNavigation(), installGlobalKeys()];
+    if (hasBridge()) cleanups.push(installProfiles(), installSync());
+    return () => {
+      for (const cleanup of cleanups) cleanup();
+    };
+  }, []);
+  if (!hasBridge()) {
+    return (
+      <main className="standalone">
+        <StateMessage icon="alert" tone="warning" title="Ledgerdesk is not connected">
+          This page is the Ledgerdesk window: open it from the desktop app, which connects it to its services.
+        </StateMessage>
+      </main>
+    );
+  }
   return (
-    <main style={{ fontFamily: 'system-ui, sans-serif', padding: '2rem' }}>
-      <h1>Ledgerdesk</h1>
-      <p>Bank operations on the embedded sandbox bank. The screens arrive with the renderer issue.</p>
-    </main>
+    <div className="app">
+      <ProductionBanner />
+      <div className="app-body">
+        <Sidebar />
+        <div className="app-main">
+          <TopBar />
+          <main className="screen" id="screen">
+            <CurrentScreen />
+          </main>
+        </div>
+      </div>
+      <CommandPalette />
+      <ConfirmHost />
+      <Toasts />
+    </div>
+  );
+}
+
+function CurrentScreen() {
+  const screen = useNavigationStore((state) => state.screen);
+  const status = useProfilesStore((state) => state.status);
+  const error = useProfilesStore((state) => state.error);
+  const activeProfileId = useProfilesStore((state) => state.activeProfileId);
+  if (status === 'error' && error !== null && screen !== 'settings') {
+    return (
+      <StateMessage icon="alert" tone="negative" title="Could not load the profiles" role="alert">
+        {error.message}
+      </StateMessage>
+    );
+  }
+  if (activeProfileId === null && screen !== 'settings' && screen !== 'listener') {
+    if (status !== 'ready') return null;
+    return (
+      <StateMessage icon="settings" title="No profile yet">
+        Add a profile in Settings to start.
+      </StateMessage>
+    );
+  }
+  // Keyed by profile: switching profile starts every screen afresh on the new profile.
+  return (
+    <div className="screen-content" key={`${screen}:${activeProfileId ?? ''}`}>
+      {SCREEN_VIEWS[screen]()}
+    </div>
   );
 }

@@ -1,6 +1,9 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
+import './styles/tokens.css';
+import './styles/base.css';
+import './styles/app.css';
 
 const container = document.getElementById('root');
 if (container === null) throw new Error('The page has no #root element to draw Ledgerdesk into.');

@@ -1,0 +1,104 @@
+/**
+ * The states around a cached list: loading until the first page answers, an error (or
+ * "not available") in its place, an empty message, and a footer saying how many rows there
+ * are and how old they are. Offline, a notice says the rows come from the cache.
+ */
+import { useCallback, useSyncExternalStore, type ReactNode } from 'react';
+import { uiErrorOf } from '../lib/errors.ts';
+import type { PagedRows } from '../lib/pagedRows.ts';
+import { ageOf, formatCount, formatTimestamp } from '../lib/time.ts';
+import { useNow } from '../frame/TopBar.tsx';
+import { isOffline, useOnlineStatus } from '../stores/profiles.ts';
+import { EmptyState, ErrorState, LoadingState, OfflineNotice } from './States.tsx';
+
+export function useSource<Row>(source: PagedRows<Row>): number {
+  return useSyncExternalStore(
+    useCallback((onChange: () => void) => source.subscribe(onChange), [source]),
+    () => source.version,
+  );
+}
+
+export interface ListViewProps<Row> {
+  what: string;
+  source: PagedRows<Row>;
+  emptyTitle: string;
+  emptyBody?: ReactNode;
+  emptyAction?: ReactNode;
+  children: ReactNode;
+  footer?: ReactNode;
+}
+
+export function ListView<Row>({
+  what,
+  source,
+  emptyTitle,
+  emptyBody,
+  emptyAction,
+  children,
+  footer,
+}: ListViewProps<Row>) {
+  useSource(source);
+  const online = useOnlineStatus();
+  const now = useNow();
+  const offline = isOffline(online);
+  const asOf = source.asOf;
+  let body: ReactNode;
+  if (source.error !== null && !source.ready) {
+    body = (
+      <ErrorState
+        what={what}
+        error={uiErrorOf(source.error)}
+        onRetry={() => {
+          source.retry();
+        }}
+      />
+    );
+  } else if (!source.ready) {
+    body = <LoadingState label={`Loading ${what.toLowerCase()}…`} />;
+  } else if (source.total === 0) {
+    body = (
+      <EmptyState title={emptyTitle} action={emptyAction}>
+        {emptyBody}
+        {offline ? <p className="muted">You are offline: only cached data can be shown.</p> : null}
+      </EmptyState>
+    );
+  } else {
+    body = children;
+  }
+  const total = source.total;
+  return (
+    <div className="list-view">
+      {offline ? (
+        <OfflineNotice asOf={asOf === null ? 'never synced' : `${formatTimestamp(asOf)} (${ageOf(asOf, now)})`} />
+      ) : null}
+      {source.error !== null && source.ready ? (
+        <ErrorState
+          what={what}
+          error={uiErrorOf(source.error)}
+          onRetry={() => {
+            source.retry();
+          }}
+        />
+      ) : null}
+      <div className="list-body">{body}</div>
+      <div className="list-footer" role="status">
+        <span className="tabular">
+          {source.ready
+            ? total === null
+              ? `${formatCount(source.count - source.pageSize)}+ rows`
+              : `${formatCount(total)} ${total === 1 ? 'row' : 'rows'}`
+            : '—'}
+        </span>
+        <span className="list-footer-sep" aria-hidden="true">
+          ·
+        </span>
+        <span title={asOf === null ? undefined : formatTimestamp(asOf)}>
+          {asOf === null ? 'never synced' : `cached, as of ${ageOf(asOf, now)}`}
+        </span>
+        {source.loading && source.ready ? <span className="spinner" aria-label="Loading more" /> : null}
+        <span className="list-footer-spacer" />
+        {footer}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,109 @@
+/** The layout of a screen: a header with title and actions, a toolbar of filters, the body. */
+import type { ReactNode } from 'react';
+import { Icon } from './Icon.tsx';
+
+export function Page({ children, drawer }: { children: ReactNode; drawer?: ReactNode }) {
+  return (
+    <div className="page-with-drawer">
+      <div className="page">{children}</div>
+      {drawer}
+    </div>
+  );
+}
+
+export function PageHeader({
+  title,
+  description,
+  actions,
+}: {
+  title: string;
+  description?: ReactNode;
+  actions?: ReactNode;
+}) {
+  return (
+    <div className="page-header">
+      <div>
+        <h1>{title}</h1>
+        {description === undefined ? null : <p className="page-description">{description}</p>}
+      </div>
+      {actions === undefined ? null : <div className="page-actions">{actions}</div>}
+    </div>
+  );
+}
+
+export function Toolbar({ children }: { children: ReactNode }) {
+  return (
+    <div className="toolbar" role="toolbar" aria-label="Filters">
+      {children}
+    </div>
+  );
+}
+
+/** The screen's search box: `/` focuses it from anywhere. */
+export function SearchInput({
+  value,
+  onChange,
+  placeholder,
+  label,
+}: {
+  value: string;
+  onChange: (value: string) => void;
+  placeholder: string;
+  label: string;
+}) {
+  return (
+    <div className="search-input">
+      <Icon name="search" size={14} />
+      <input
+        type="search"
+        data-search
+        aria-label={label}
+        placeholder={placeholder}
+        value={value}
+        onChange={(event) => {
+          onChange(event.target.value);
+        }}
+        onKeyDown={(event) => {
+          if (event.key === 'Escape') {
+            event.currentTarget.blur();
+          }
+        }}
+      />
+      <kbd aria-hidden="true">/</kbd>
+    </div>
+  );
+}
+
+/** A small labelled filter control for toolbars. */
+export function ToolbarItem({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="toolbar-item">
+      <span className="toolbar-label">{label}</span>
+      {children}
+    </div>
+  );
+}
+
+export function Panel({
+  title,
+  children,
+  actions,
+  className,
+}: {
+  title?: string;
+  children: ReactNode;
+  actions?: ReactNode;
+  className?: string;
+}) {
+  return (
+    <section className={`panel${className === undefined ? '' : ' ' + className}`}>
+      {title === undefined && actions === undefined ? null : (
+        <div className="panel-header">
+          {title === undefined ? <span /> : <h2>{title}</h2>}
+          {actions}
+        </div>
+      )}
+      <div className="panel-body">{children}</div>
+    </section>
+  );
+}

@@ -1,0 +1,118 @@
+/**
+ * What a list shows when it has no rows to show: loading, empty, offline, an error with
+ * what to do, or a part of Ledgerdesk that is not available yet. Never invented data.
+ */
+import type { ReactNode } from 'react';
+import { isNotAvailable, sentenceOf, type UiError } from '../lib/errors.ts';
+import { Button } from './Button.tsx';
+import { Icon, type IconName } from './Icon.tsx';
+
+interface StateProps {
+  icon?: IconName;
+  title: string;
+  children?: ReactNode;
+  action?: ReactNode;
+  tone?: 'neutral' | 'negative' | 'warning';
+  role?: 'status' | 'alert';
+}
+
+export function StateMessage({ icon, title, children, action, tone = 'neutral', role = 'status' }: StateProps) {
+  return (
+    <div className={`state state-${tone}`} role={role}>
+      {icon === undefined ? null : (
+        <div className="state-icon">
+          <Icon name={icon} size={20} />
+        </div>
+      )}
+      <div className="state-title">{title}</div>
+      {children === undefined ? null : <div className="state-body">{children}</div>}
+      {action === undefined ? null : <div className="state-action">{action}</div>}
+    </div>
+  );
+}
+
+export function LoadingState({ label = 'Loading…' }: { label?: string }) {
+  return (
+    <div className="state" role="status" aria-live="polite">
+      <span className="spinner spinner-lg" aria-hidden="true" />
+      <div className="state-body">{label}</div>
+    </div>
+  );
+}
+
+export function EmptyState({ title, children, action }: { title: string; children?: ReactNode; action?: ReactNode }) {
+  return (
+    <StateMessage icon="search" title={title} action={action}>
+      {children}
+    </StateMessage>
+  );
+}
+
+export function NotAvailableState({ what, error }: { what: string; error: UiError }) {
+  return (
+    <StateMessage icon="alert" tone="warning" title={`${what} is not available yet`}>
+      <p>{error.message}</p>
+      {error.action === undefined ? null : <p className="muted">{error.action}</p>}
+    </StateMessage>
+  );
+}
+
+export function ErrorState({ what, error, onRetry }: { what: string; error: UiError; onRetry?: () => void }) {
+  if (isNotAvailable(error)) return <NotAvailableState what={what} error={error} />;
+  if (error.code === 'offline') {
+    return (
+      <StateMessage
+        icon="offline"
+        tone="warning"
+        title="Offline"
+        action={
+          onRetry === undefined ? undefined : (
+            <Button onClick={onRetry} icon="refresh">
+              Try again
+            </Button>
+          )
+        }
+      >
+        {sentenceOf(error)}
+      </StateMessage>
+    );
+  }
+  return (
+    <StateMessage
+      icon="alert"
+      tone="negative"
+      role="alert"
+      title={`Could not load ${what.toLowerCase()}`}
+      action={
+        onRetry === undefined ? undefined : (
+          <Button onClick={onRetry} icon="refresh">
+            Try again
+          </Button>
+        )
+      }
+    >
+      {sentenceOf(error)}
+    </StateMessage>
+  );
+}
+
+/** A thin strip above a list: you are offline, these rows are from the cache, as of … */
+export function OfflineNotice({ asOf }: { asOf: string }) {
+  return (
+    <div className="notice notice-warning" role="status">
+      <Icon name="offline" size={14} />
+      <span>
+        <strong>Offline.</strong> Showing cached data as of {asOf}. Changes on the bank since then are not shown.
+      </span>
+    </div>
+  );
+}
+
+export function InlineError({ error }: { error: UiError }) {
+  return (
+    <div className="notice notice-negative" role="alert">
+      <Icon name="alert" size={14} />
+      <span>{sentenceOf(error)}</span>
+    </div>
+  );
+}

@@ -1,0 +1,40 @@
+/** The running (or last) sync of what a screen shows: progress, rate, ETA, cancel. */
+import type { SyncProgress } from '../../../shared/ipc/index.ts';
+import { useSyncStore } from '../stores/sync.ts';
+import { StatusBadge } from './Badge.tsx';
+import { Button } from './Button.tsx';
+import { ProgressBar } from './ProgressBar.tsx';
+
+export function SyncStrip({ job, what }: { job: SyncProgress; what: string }) {
+  const cancel = useSyncStore((state) => state.cancel);
+  if (job.state !== 'running') {
+    if (job.state === 'done') return null;
+    return (
+      <div className={`sync-strip sync-${job.state}`} role="status">
+        <StatusBadge status={job.state} />
+        <span>
+          Sync of {what} {job.state}
+          {job.error === undefined ? '' : `: ${job.error}`} · {job.written.toLocaleString('en-US')} rows written
+        </span>
+      </div>
+    );
+  }
+  return (
+    <div className="sync-strip" role="status">
+      <ProgressBar
+        label={`Syncing ${what}`}
+        done={job.written}
+        ratePerSecond={job.ratePerSecond}
+        etaSeconds={job.etaSeconds}
+        total={
+          job.etaSeconds === null || job.ratePerSecond === 0
+            ? null
+            : Math.round(job.written + job.etaSeconds * job.ratePerSecond)
+        }
+      />
+      <Button size="sm" variant="ghost" onClick={() => void cancel(job.jobId)}>
+        Cancel
+      </Button>
+    </div>
+  );
+}

@@ -1,0 +1,36 @@
+/** The corner where toasts appear; announced to screen readers politely. */
+import { useToastStore } from '../stores/toasts.ts';
+import { Icon } from './Icon.tsx';
+
+export function Toasts() {
+  const toasts = useToastStore((state) => state.toasts);
+  const dismiss = useToastStore((state) => state.dismiss);
+  return (
+    <div className="toasts" aria-live="polite" aria-relevant="additions">
+      {toasts.map((toast) => (
+        <div key={toast.id} className={`toast toast-${toast.tone}`} role={toast.tone === 'error' ? 'alert' : 'status'}>
+          <Icon
+            name={
+              toast.tone === 'success' ? 'check' : toast.tone === 'error' || toast.tone === 'warning' ? 'alert' : 'link'
+            }
+            size={14}
+          />
+          <div className="toast-text">
+            <div className="toast-title">{toast.title}</div>
+            {toast.body === undefined ? null : <div className="toast-body">{toast.body}</div>}
+          </div>
+          <button
+            type="button"
+            className="toast-close"
+            aria-label="Dismiss"
+            onClick={() => {
+              dismiss(toast.id);
+            }}
+          >
+            <Icon name="close" size={12} />
+          </button>
+        </div>
+      ))}
+    </div>
+  );
+}

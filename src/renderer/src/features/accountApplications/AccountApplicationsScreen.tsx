@@ -1,0 +1,270 @@
+/**
+ * Account applications: open one by id (fetched from the bank into the cache), the cached
+ * ones with a status filter, and for each its status history across syncs.
+ */
+import { useEffect, useState, type SyntheticEvent } from 'react';
+import { ACCOUNT_APPLICATION_STATUSES, type AccountApplication } from '../../../../shared/bank/index.ts';
+import { Badge, StatusBadge } from '../../components/Badge.tsx';
+import { Button } from '../../components/Button.tsx';
+import { Drawer, Properties, Section } from '../../components/Drawer.tsx';
+import { Select } from '../../components/Field.tsx';
+import { JsonView } from '../../components/JsonEditor.tsx';
+import { ListView } from '../../components/ListView.tsx';
+import { Page, PageHeader, SearchInput, Toolbar, ToolbarItem } from '../../components/Page.tsx';
+import { EmptyState, ErrorState, LoadingState } from '../../components/States.tsx';
+import { SyncStrip } from '../../components/SyncStrip.tsx';
+import { VirtualTable, type Column } from '../../components/VirtualTable.tsx';
+import { formatTimestamp } from '../../lib/time.ts';
+import { useDebouncedText, useOnTransition } from '../../lib/useDebounced.ts';
+import { useActiveProfileId } from '../../stores/profiles.ts';
+import { useSyncJob } from '../../stores/sync.ts';
+import { useAccountApplicationsStore } from './store.ts';
+
+const STATUS_LABEL = (status: string): string => status.replace('_', ' ');
+
+const COLUMNS: readonly Column<AccountApplication>[] = [
+  { key: 'status', header: 'Status', width: '124px', render: (row) => <StatusBadge status={row.status} /> },
+  {
+    key: 'id',
+    header: 'Application',
+    width: 'minmax(180px, 1fr)',
+    render: (row) => <span className="mono">{row.id}</span>,
+  },
+  {
+    key: 'ownership',
+    header: 'Ownership',
+    width: '100px',
+    render: (row) => <span className="muted">{row.ownership_type}</span>,
+  },
+  {
+    key: 'persons',
+    header: 'Persons',
+    width: '80px',
+    align: 'end',
+    render: (row) => <span className="tabular">{row.person_applications?.length ?? '—'}</span>,
+  },
+  {
+    key: 'account',
+    header: 'Account number',
+    width: '150px',
+    render: (row) =>
+      row.account_number === null ? (
+        <span className="faint">—</span>
+      ) : (
+        <span className="mono">{row.account_number}</span>
+      ),
+  },
+  {
+    key: 'updated',
+    header: 'Updated',
+    width: '172px',
+    render: (row) => <span className="tabular muted">{formatTimestamp(row.updated_at)}</span>,
+  },
+];
+
+export function AccountApplicationsScreen() {
+  const profileId = useActiveProfileId();
+  const store = useAccountApplicationsStore();
+  const { open, setFilters } = store;
+  const [lookup, setLookup] = useState('');
+  const [pendingId, setPendingId] = useState<string | null>(null);
+  const job = useSyncJob('accountApplication', pendingId, profileId);
+  const [search, setSearch] = useDebouncedText(store.search, (value) => {
+    setFilters({ search: value });
+  });
+
+  useEffect(() => {
+    if (profileId !== null) open(profileId);
+  }, [profileId, open]);
+  useOnTransition(job?.state, 'done', () => {
+    setFilters({});
+    if (pendingId !== null) void store.showDetail(pendingId);
+  });
+
+  const submit = async (event: SyntheticEvent): Promise<void> => {
+    event.preventDefault();
+    const id = lookup.trim();
+    if (id === '') return;
+    await store.showDetail(id);
+    setPendingId(id);
+    await store.fetchById(id);
+  };
+
+  return (
+    <Page drawer={store.detailId === null ? undefined : <ApplicationDrawer />}>
+      <PageHeader
+        title="Account applications"
+        description="Applications fetched from the bank and kept in the cache, with every status seen on each sync."
+      />
+      <form className="row" onSubmit={(event) => void submit(event)} aria-label="Open an application by id">
+        <div className="search-input" style={{ marginLeft: 0, maxWidth: 420 }}>
+          <input
+            className="mono"
+            aria-label="Application id"
+            placeholder="aact_… — open an application by id"
+            value={lookup}
+            onChange={(event) => {
+              setLookup(event.target.value);
+            }}
+            style={{ paddingLeft: 10 }}
+          />
+        </div>
+        <Button type="submit" variant="primary" disabled={lookup.trim() === ''}>
+          Open
+        </Button>
+        {job === null ? null : <SyncStrip job={job} what={`application ${job.key}`} />}
+      </form>
+      <Toolbar>
+        <ToolbarItem label="Status">
+          <Select
+            aria-label="Status"
+            value={store.status}
+            onChange={(status) => {
+              setFilters({ status: status as typeof store.status });
+            }}
+            options={ACCOUNT_APPLICATION_STATUSES.map((status) => ({ value: status, label: STATUS_LABEL(status) }))}
+            placeholder="Any"
+          />
+        </ToolbarItem>
+        <SearchInput
+          label="Search applications"
+          placeholder="Search application, account, person ids"
+          value={search}
+          onChange={setSearch}
+        />
+      </Toolbar>
+      {store.source === null ? null : (
+        <ListView
+          what="Account applications"
+          source={store.source}
+          emptyTitle="No account applications cached"
+          emptyBody="Open an application by its id to fetch it from the bank."
+        >
+          <VirtualTable
+            label="Account applications"
+            columns={COLUMNS}
+            source={store.source}
+            selectedIndex={store.selected}
+            onSelect={store.select}
+            onOpen={(_, row) => void store.showDetail(row.id)}
+            globalKeys
+          />
+        </ListView>
+      )}
+    </Page>
+  );
+}
+
+function ApplicationDrawer() {
+  const { detailId, detail, detailLoading, detailError, closeDetail } = useAccountApplicationsStore();
+  const application = detail?.application ?? null;
+  return (
+    <Drawer
+      title={<span className="mono">{detailId}</span>}
+      subtitle={application === null ? undefined : <StatusBadge status={application.status} />}
+      onClose={closeDetail}
+    >
+      {detailLoading && detail === null ? <LoadingState label="Loading the application…" /> : null}
+      {detailError === null ? null : <ErrorState what="Application" error={detailError} />}
+      {detail !== null && application === null ? (
+        <EmptyState title="Not in the cache yet">
+          It is being fetched from the bank; it appears here when the sync is done.
+        </EmptyState>
+      ) : null}
+      {application === null ? null : (
+        <>
+          <Section title="Application">
+            <Properties
+              items={[
+                ['Status', <StatusBadge key="s" status={application.status} />],
+                ['Ownership', application.ownership_type],
+                [
+                  'Account number',
+                  application.account_number === null ? (
+                    application.status === 'approved' ? (
+                      'not assigned'
+                    ) : (
+                      'once approved'
+                    )
+                  ) : (
+                    <span key="n" className="mono">
+                      {application.account_number}
+                    </span>
+                  ),
+                ],
+                [
+                  'Account',
+                  application.account_id === null ? null : (
+                    <span key="a" className="mono">
+                      {application.account_id}
+                    </span>
+                  ),
+                ],
+                [
+                  'Account product',
+                  <span key="p" className="mono">
+                    {application.account_product_id}
+                  </span>,
+                ],
+                [
+                  'Deposit',
+                  <span key="d" className="mono">
+                    {application.deposit_id}
+                  </span>,
+                ],
+                [
+                  'Primary person',
+                  <span key="pp" className="mono">
+                    {application.primary_person_application_id}
+                  </span>,
+                ],
+                ['Business application', application.business_application_id],
+                ['Created', formatTimestamp(application.created_at)],
+                ['Updated', formatTimestamp(application.updated_at)],
+              ]}
+            />
+          </Section>
+          <Section title="Person applications">
+            {application.person_applications === null ? (
+              <p className="muted">
+                None:{' '}
+                {application.ownership_type === 'business'
+                  ? 'business accounts have no person applications.'
+                  : 'not given.'}
+              </p>
+            ) : (
+              <ul className="linked-list">
+                {application.person_applications.map((person) => (
+                  <li key={person.id} style={{ gridTemplateColumns: '1fr auto' }}>
+                    <span className="mono">{person.id}</span>
+                    <span className="row">
+                      {person.roles.map((role) => (
+                        <Badge key={role} tone={role === 'owner' ? 'accent' : 'neutral'}>
+                          {role}
+                        </Badge>
+                      ))}
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </Section>
+          <Section title="Status history">
+            <ol className="history">
+              {detail?.history.map((version, index) => (
+                <li key={`${version.observedAt}-${index}`}>
+                  <StatusBadge status={version.status} />
+                  <span className="muted tabular">seen {formatTimestamp(version.observedAt)}</span>
+                  <span className="faint tabular">updated {formatTimestamp(version.updatedAt)}</span>
+                </li>
+              ))}
+            </ol>
+          </Section>
+          <Section title="Every field">
+            <JsonView value={application} />
+          </Section>
+        </>
+      )}
+    </Drawer>
+  );
+}

@@ -1,0 +1,62 @@
+/** Card art: the card products to choose from, uploads made from this app, submitting one. */
+import { create } from 'zustand';
+import type { CardArtUploadRequest, CardProduct, FileRecord } from '../../../../shared/bank/index.ts';
+import type { CardArtUpload } from '../../../../shared/ipc/index.ts';
+import { api } from '../../lib/api.ts';
+import { uiErrorOf, type UiError } from '../../lib/errors.ts';
+import { confirmWrite } from '../../stores/confirm.ts';
+import { toast } from '../../stores/toasts.ts';
+import type { MediaType } from '../../components/FilePicker.tsx';
+
+interface CardArtState {
+  profileId: string | null;
+  products: CardProduct[];
+  productsError: UiError | null;
+  history: CardArtUpload[];
+  historyError: UiError | null;
+  loading: boolean;
+  load: (profileId: string) => Promise<void>;
+  submit: (cardProductId: string, request: CardArtUploadRequest) => Promise<CardArtUpload | null>;
+  upload: (contentType: MediaType, bytes: Uint8Array) => Promise<FileRecord>;
+}
+
+export const useCardArtStore = create<CardArtState>((set, get) => ({
+  profileId: null,
+  products: [],
+  productsError: null,
+  history: [],
+  historyError: null,
+  loading: false,
+  async load(profileId) {
+    set({ profileId, loading: true });
+    const [products, history] = await Promise.allSettled([
+      api().cardArt.products({ profileId }),
+      api().cardArt.list({ profileId, limit: 100 }),
+    ]);
+    if (get().profileId !== profileId) return;
+    set({
+      loading: false,
+      products: products.status === 'fulfilled' ? products.value.rows : [],
+      productsError: products.status === 'rejected' ? uiErrorOf(products.reason) : null,
+      history: history.status === 'fulfilled' ? history.value.rows : [],
+      historyError: history.status === 'rejected' ? uiErrorOf(history.reason) : null,
+    });
+  },
+  async submit(cardProductId, request) {
+    const profileId = get().profileId;
+    if (profileId === null) return null;
+    const confirmation = await confirmWrite(`Upload the ${request.asset_type} art of ${cardProductId}`);
+    if (confirmation === null) return null;
+    const uploaded = await api().cardArt.upload({ profileId, cardProductId, request, ...confirmation });
+    toast('success', 'Card art uploaded', `${uploaded.assetType} of ${uploaded.cardProductId}`);
+    void get().load(profileId);
+    return uploaded;
+  },
+  async upload(contentType, bytes) {
+    const profileId = get().profileId;
+    if (profileId === null) throw new Error('No profile is active.');
+    const confirmation = await confirmWrite('Upload a file');
+    if (confirmation === null) throw new Error('The upload was cancelled.');
+    return api().files.upload({ profileId, contentType, bytes, ...confirmation });
+  },
+}));

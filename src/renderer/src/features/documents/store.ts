@@ -1,0 +1,57 @@
+/** Documents created from this app (history) and the one just created. */
+import { create } from 'zustand';
+import type { Document, DocumentCreateRequest, FileRecord } from '../../../../shared/bank/index.ts';
+import { api } from '../../lib/api.ts';
+import { uiErrorOf, type UiError } from '../../lib/errors.ts';
+import { confirmWrite } from '../../stores/confirm.ts';
+import { toast } from '../../stores/toasts.ts';
+import type { MediaType } from '../../components/FilePicker.tsx';
+
+interface DocumentsState {
+  profileId: string | null;
+  history: Document[];
+  historyAsOf: string | null;
+  historyLoading: boolean;
+  historyError: UiError | null;
+  created: Document | null;
+  load: (profileId: string) => Promise<void>;
+  create: (request: DocumentCreateRequest) => Promise<Document | null>;
+  upload: (contentType: MediaType, bytes: Uint8Array) => Promise<FileRecord>;
+}
+
+export const useDocumentsStore = create<DocumentsState>((set, get) => ({
+  profileId: null,
+  history: [],
+  historyAsOf: null,
+  historyLoading: false,
+  historyError: null,
+  created: null,
+  async load(profileId) {
+    if (get().profileId !== profileId) set({ profileId, created: null, history: [] });
+    set({ historyLoading: true, historyError: null });
+    try {
+      const page = await api().documents.list({ profileId, limit: 100 });
+      set({ history: page.rows, historyAsOf: page.asOf, historyLoading: false });
+    } catch (reason) {
+      set({ historyError: uiErrorOf(reason), historyLoading: false });
+    }
+  },
+  async create(request) {
+    const profileId = get().profileId;
+    if (profileId === null) return null;
+    const confirmation = await confirmWrite(`Create the document “${request.name}”`);
+    if (confirmation === null) return null;
+    const document = await api().documents.create({ profileId, request, ...confirmation });
+    set({ created: document });
+    toast('success', 'Document created', `${document.id} · ${document.name}`);
+    void get().load(profileId);
+    return document;
+  },
+  async upload(contentType, bytes) {
+    const profileId = get().profileId;
+    if (profileId === null) throw new Error('No profile is active.');
+    const confirmation = await confirmWrite('Upload a file');
+    if (confirmation === null) throw new Error('The upload was cancelled.');
+    return api().files.upload({ profileId, contentType, bytes, ...confirmation });
+  },
+}));

@@ -1,0 +1,345 @@
+/**
+ * The local webhook listener: start and stop, where it listens, the live stream of requests
+ * with verdicts, each request in detail (replay, edit-and-replay, forward), response rules,
+ * reconciliation with the bank's send log, and registering it with the bank in one click.
+ */
+import { useEffect, useState } from 'react';
+import { KNOWN_EVENTS } from '../../../../shared/bank/index.ts';
+import {
+  LISTENER_VERDICTS,
+  RECONCILIATION_CATEGORIES,
+  type ListenerRequestSummary,
+} from '../../../../shared/ipc/index.ts';
+import { Badge, HttpStatusBadge, StatusBadge } from '../../components/Badge.tsx';
+import { Button } from '../../components/Button.tsx';
+import { Select } from '../../components/Field.tsx';
+import { ListView } from '../../components/ListView.tsx';
+import { Page, PageHeader, Panel, SearchInput, Toolbar, ToolbarItem } from '../../components/Page.tsx';
+import { ErrorState, LoadingState, StateMessage } from '../../components/States.tsx';
+import { VirtualTable, type Column } from '../../components/VirtualTable.tsx';
+import { formatTimestamp } from '../../lib/time.ts';
+import { useDebouncedText } from '../../lib/useDebounced.ts';
+import { useActiveProfileId } from '../../stores/profiles.ts';
+import { ListenerSetup } from './ListenerSetup.tsx';
+import { RequestDrawer } from './RequestDrawer.tsx';
+import { RulesEditor } from './RulesEditor.tsx';
+import { installListenerEvents, useListenerStore, type ListenerTab } from './store.ts';
+
+const COLUMNS: readonly Column<ListenerRequestSummary>[] = [
+  {
+    key: 'time',
+    header: 'Received',
+    width: '172px',
+    render: (row) => <span className="tabular muted">{formatTimestamp(row.receivedAt)}</span>,
+  },
+  { key: 'verdict', header: 'Verdict', width: '128px', render: (row) => <StatusBadge status={row.verdict} /> },
+  { key: 'event', header: 'Event', width: '160px', render: (row) => <span className="mono">{row.event ?? '—'}</span> },
+  {
+    key: 'object',
+    header: 'Object',
+    width: 'minmax(150px, 1fr)',
+    render: (row) => (
+      <span className="row" style={{ flexWrap: 'nowrap' }}>
+        <span className="mono truncate">{row.objectId ?? '—'}</span>
+        {row.duplicate ? <Badge tone="warning">duplicate</Badge> : null}
+        {row.outOfOrder ? <Badge tone="info">out of order</Badge> : null}
+      </span>
+    ),
+  },
+  {
+    key: 'path',
+    header: 'Path',
+    width: 'minmax(100px, 0.7fr)',
+    render: (row) => (
+      <span className="mono muted">
+        {row.method} {row.path}
+      </span>
+    ),
+  },
+  { key: 'status', header: 'Answered', width: '96px', render: (row) => <HttpStatusBadge status={row.status} /> },
+  {
+    key: 'duration',
+    header: 'Time',
+    width: '72px',
+    align: 'end',
+    render: (row) => <span className="tabular muted">{row.durationMs.toFixed(0)} ms</span>,
+  },
+];
+
+const TABS: { id: ListenerTab; label: string }[] = [
+  { id: 'requests', label: 'Requests' },
+  { id: 'rules', label: 'Response rules' },
+  { id: 'reconcile', label: 'Reconciliation' },
+  { id: 'setup', label: 'Setup' },
+];
+
+export function ListenerScreen() {
+  const profileId = useActiveProfileId();
+  const store = useListenerStore();
+  const { load } = store;
+  const [registerEvent, setRegisterEvent] = useState('ach.update');
+  useEffect(() => {
+    void load();
+    return installListenerEvents();
+  }, [load]);
+
+  const status = store.status;
+  const running = status?.running === true;
+  if (store.statusError !== null && status === null) {
+    return (
+      <Page>
+        <PageHeader title="Listener" description="Receives the bank's webhook notifications on this machine." />
+        <ErrorState what="The listener" error={store.statusError} onRetry={() => void load()} />
+      </Page>
+    );
+  }
+  return (
+    <Page drawer={store.detail === null && store.detailError === null ? undefined : <RequestDrawer />}>
+      <PageHeader
+        title="Listener"
+        description={
+          running ? (
+            <span className="row">
+              <Badge tone="positive">listening</Badge>
+              <span className="code-block">{status.url}</span>
+              <span className="muted">since {formatTimestamp(status.startedAt)}</span>
+              {status.warning == null ? null : <Badge tone="warning">{status.warning}</Badge>}
+            </span>
+          ) : (
+            <span className="row">
+              <Badge tone="neutral">stopped</Badge>
+              <span className="muted">
+                Receives the bank's webhook notifications on this machine, verifies and keeps them.
+              </span>
+            </span>
+          )
+        }
+        actions={
+          <>
+            <div className="toolbar-item">
+              <Select
+                aria-label="Event to register"
+                value={registerEvent}
+                onChange={setRegisterEvent}
+                options={KNOWN_EVENTS}
+              />
+            </div>
+            <Button
+              icon="link"
+              disabled={!running || profileId === null}
+              onClick={() => profileId !== null && void store.register(profileId, registerEvent)}
+              title={running ? undefined : 'Start the listener first'}
+            >
+              Register with bank
+            </Button>
+            {running ? (
+              <Button icon="stop" busy={store.busy} onClick={() => void store.stop()}>
+                Stop
+              </Button>
+            ) : (
+              <Button variant="primary" icon="play" busy={store.busy} onClick={() => void store.start()}>
+                Start
+              </Button>
+            )}
+          </>
+        }
+      />
+      <div className="tabs" role="tablist" aria-label="Listener">
+        {TABS.map((tab) => (
+          <button
+            key={tab.id}
+            type="button"
+            role="tab"
+            className="tab"
+            aria-selected={store.tab === tab.id}
+            onClick={() => {
+              store.setTab(tab.id);
+            }}
+          >
+            {tab.label}
+            {tab.id === 'requests' && status !== null ? (
+              <span className="faint"> · {status.requestsKept.toLocaleString('en-US')}</span>
+            ) : null}
+          </button>
+        ))}
+      </div>
+      {store.tab === 'requests' ? <RequestsTab /> : null}
+      {store.tab === 'rules' ? (
+        <div className="page-scroll">
+          {store.rulesError === null ? (
+            <RulesEditor key={store.rules.map((rule) => rule.id).join()} rules={store.rules} onSave={store.saveRules} />
+          ) : (
+            <ErrorState what="Response rules" error={store.rulesError} />
+          )}
+        </div>
+      ) : null}
+      {store.tab === 'reconcile' ? <ReconcileTab /> : null}
+      {store.tab === 'setup' ? (
+        <div className="page-scroll">
+          {store.config === null ? <LoadingState /> : <ListenerSetup config={store.config} onSave={store.configure} />}
+        </div>
+      ) : null}
+    </Page>
+  );
+}
+
+function RequestsTab() {
+  const store = useListenerStore();
+  const { setFilters } = store;
+  const [search, setSearch] = useDebouncedText(store.filters.search, (value) => {
+    setFilters({ search: value });
+  });
+  if (store.requests === null) return null;
+  return (
+    <>
+      <Toolbar>
+        <ToolbarItem label="Verdict">
+          <Select
+            aria-label="Verdict"
+            value={store.filters.verdict}
+            onChange={(verdict) => {
+              setFilters({ verdict: verdict as typeof store.filters.verdict });
+            }}
+            options={LISTENER_VERDICTS}
+            placeholder="Any"
+          />
+        </ToolbarItem>
+        <Button size="sm" variant="ghost" icon="trash" onClick={() => void store.clearRequests()}>
+          Clear
+        </Button>
+        <SearchInput
+          label="Search requests"
+          placeholder="Search paths, events, ids, bodies"
+          value={search}
+          onChange={setSearch}
+        />
+      </Toolbar>
+      <ListView
+        what="Requests"
+        source={store.requests}
+        emptyTitle="No requests yet"
+        emptyBody={
+          store.status?.running === true
+            ? `Waiting for notifications at ${store.status.url ?? ''}. Register the listener with the bank to receive them.`
+            : 'Start the listener, then register it with the bank.'
+        }
+        footer={
+          store.newSinceLoad > 0 ? (
+            <span className="muted">live · {store.newSinceLoad} new</span>
+          ) : (
+            <span className="muted">live</span>
+          )
+        }
+      >
+        <VirtualTable
+          label="Requests"
+          columns={COLUMNS}
+          source={store.requests}
+          selectedIndex={store.selected}
+          onSelect={store.select}
+          onOpen={(_, row) => void store.openRequest(row.id)}
+          globalKeys
+        />
+      </ListView>
+    </>
+  );
+}
+
+const CATEGORY_LABELS: Record<string, string> = {
+  sentAndReceived: 'Sent and received',
+  sentNotReceived: 'Sent, never received',
+  receivedButFailed: 'Received, bank says failed',
+  stillRetrying: 'Still retrying',
+};
+
+function ReconcileTab() {
+  const profileId = useActiveProfileId();
+  const store = useListenerStore();
+  const { reconcile } = store;
+  useEffect(() => {
+    if (profileId !== null) void reconcile(profileId);
+  }, [profileId, reconcile]);
+  if (profileId === null) return <StateMessage title="No profile">Choose a profile to reconcile against.</StateMessage>;
+  const counts = store.reconciliation?.counts;
+  return (
+    <div className="page-scroll stack">
+      <div className="row">
+        <p className="muted grow">
+          The bank's webhook send records (synced into the cache) joined with what this listener received.
+        </p>
+        <Button icon="refresh" busy={store.reconciling} onClick={() => void reconcile(profileId)}>
+          Reconcile
+        </Button>
+      </div>
+      {store.reconcileError === null ? null : (
+        <ErrorState what="Reconciliation" error={store.reconcileError} onRetry={() => void reconcile(profileId)} />
+      )}
+      <div className="stat-grid">
+        {RECONCILIATION_CATEGORIES.map((category) => (
+          <button
+            key={category}
+            type="button"
+            className={`stat${store.reconcileCategory === category ? ' is-active' : ''}`}
+            aria-pressed={store.reconcileCategory === category}
+            onClick={() => void reconcile(profileId, store.reconcileCategory === category ? '' : category)}
+          >
+            <div className="stat-label">{CATEGORY_LABELS[category]}</div>
+            <div className="stat-value">{counts === undefined ? '—' : counts[category].toLocaleString('en-US')}</div>
+          </button>
+        ))}
+      </div>
+      <Panel className="panel-flush">
+        {store.reconciliation === null ? (
+          store.reconciling ? (
+            <LoadingState />
+          ) : null
+        ) : store.reconciliation.rows.length === 0 ? (
+          <StateMessage title="Nothing to reconcile">No send records or requests match.</StateMessage>
+        ) : (
+          <table className="table" aria-label="Reconciliation">
+            <thead>
+              <tr>
+                <th>Category</th>
+                <th>Event</th>
+                <th>Object</th>
+                <th className="align-end">Attempt</th>
+                <th>Bank status</th>
+                <th>Received</th>
+              </tr>
+            </thead>
+            <tbody>
+              {store.reconciliation.rows.map((row, index) => (
+                <tr key={`${row.webhookSendId ?? ''}-${row.listenerRequestId ?? ''}-${index}`}>
+                  <td>
+                    <Badge
+                      tone={
+                        row.category === 'sentAndReceived'
+                          ? 'positive'
+                          : row.category === 'stillRetrying'
+                            ? 'warning'
+                            : 'negative'
+                      }
+                    >
+                      {CATEGORY_LABELS[row.category]}
+                    </Badge>
+                  </td>
+                  <td className="mono">{row.event ?? '—'}</td>
+                  <td className="mono">{row.objectId}</td>
+                  <td className="align-end tabular">{row.attemptNumber ?? '—'}</td>
+                  <td>
+                    {row.sendStatus === null ? (
+                      <span className="faint">—</span>
+                    ) : (
+                      <StatusBadge status={row.sendStatus} />
+                    )}
+                  </td>
+                  <td className="tabular muted">{formatTimestamp(row.receivedAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </Panel>
+    </div>
+  );
+}

@@ -1,0 +1,285 @@
+/**
+ * The local webhook listener: its status and settings, the live stream of requests it kept,
+ * one request in detail, replay and forward, the response rules, reconciliation with the
+ * bank's send log, and registering it with the bank.
+ */
+import { create } from 'zustand';
+import type {
+  ListenerConfig,
+  ListenerRequestDetail,
+  ListenerRequestSummary,
+  ListenerRule,
+  ListenerStatus,
+  ListenerVerdict,
+  Reconciliation,
+  ReconciliationCategory,
+  ReplayResult,
+} from '../../../../shared/ipc/index.ts';
+import type { ApiInput } from '../../../../shared/ipc/index.ts';
+import { api } from '../../lib/api.ts';
+import { cacheSource } from '../../lib/cacheSource.ts';
+import { sentenceOf, uiErrorOf, type UiError } from '../../lib/errors.ts';
+import type { PagedRows } from '../../lib/pagedRows.ts';
+import { confirmWrite } from '../../stores/confirm.ts';
+import { toast } from '../../stores/toasts.ts';
+
+export type ListenerTab = 'requests' | 'rules' | 'reconcile' | 'setup';
+
+export interface RequestFilters {
+  verdict: ListenerVerdict | '';
+  search: string;
+}
+
+interface ListenerState {
+  tab: ListenerTab;
+  status: ListenerStatus | null;
+  statusError: UiError | null;
+  config: ListenerConfig | null;
+  rules: ListenerRule[];
+  rulesError: UiError | null;
+  filters: RequestFilters;
+  requests: PagedRows<ListenerRequestSummary> | null;
+  selected: number | null;
+  detail: ListenerRequestDetail | null;
+  detailError: UiError | null;
+  reconciliation: Reconciliation | null;
+  reconcileCategory: ReconciliationCategory | '';
+  reconcileError: UiError | null;
+  reconciling: boolean;
+  busy: boolean;
+  lastReplay: ReplayResult[] | null;
+  newSinceLoad: number;
+  setTab: (tab: ListenerTab) => void;
+  load: () => Promise<void>;
+  start: (port?: number) => Promise<void>;
+  stop: () => Promise<void>;
+  configure: (input: ApiInput<'listener', 'configure'>) => Promise<ListenerConfig>;
+  saveRules: (rules: ApiInput<'listener', 'setRules'>['rules']) => Promise<void>;
+  setFilters: (patch: Partial<RequestFilters>) => void;
+  select: (index: number | null) => void;
+  openRequest: (id: string) => Promise<void>;
+  closeRequest: () => void;
+  replay: (input: ApiInput<'listener', 'replay'>) => Promise<ReplayResult[] | null>;
+  forward: (requestId: string, url?: string) => Promise<void>;
+  clearRequests: () => Promise<void>;
+  reconcile: (profileId: string, category?: ReconciliationCategory | '') => Promise<void>;
+  register: (profileId: string, event: string) => Promise<boolean>;
+  requestsArrived: (count: number) => void;
+  statusChanged: (status: ListenerStatus) => void;
+}
+
+function requestFilterInput(filters: RequestFilters) {
+  return {
+    ...(filters.verdict === '' ? {} : { verdict: filters.verdict }),
+    ...(filters.search.trim() === '' ? {} : { search: filters.search.trim() }),
+  };
+}
+
+let reloadTimer: ReturnType<typeof setTimeout> | undefined;
+
+export const useListenerStore = create<ListenerState>((set, get) => ({
+  tab: 'requests',
+  status: null,
+  statusError: null,
+  config: null,
+  rules: [],
+  rulesError: null,
+  filters: { verdict: '', search: '' },
+  requests: null,
+  selected: null,
+  detail: null,
+  detailError: null,
+  reconciliation: null,
+  reconcileCategory: '',
+  reconcileError: null,
+  reconciling: false,
+  busy: false,
+  lastReplay: null,
+  newSinceLoad: 0,
+  setTab(tab) {
+    set({ tab });
+  },
+  async load() {
+    const [status, config, rules] = await Promise.allSettled([
+      api().listener.status(),
+      api().listener.getConfig(),
+      api().listener.listRules(),
+    ]);
+    set({
+      status: status.status === 'fulfilled' ? status.value : null,
+      statusError: status.status === 'rejected' ? uiErrorOf(status.reason) : null,
+      config: config.status === 'fulfilled' ? config.value : null,
+      rules: rules.status === 'fulfilled' ? rules.value.rules : [],
+      rulesError: rules.status === 'rejected' ? uiErrorOf(rules.reason) : null,
+    });
+    get().setFilters({});
+  },
+  async start(port) {
+    set({ busy: true });
+    try {
+      const status = await api().listener.start(port === undefined ? {} : { port });
+      set({ status });
+      toast('success', 'Listener started', status.url ?? undefined);
+    } catch (reason) {
+      const error = uiErrorOf(reason);
+      toast(
+        'error',
+        error.code === 'port_in_use' ? 'That port is taken' : 'The listener did not start',
+        sentenceOf(error),
+      );
+    } finally {
+      set({ busy: false });
+    }
+  },
+  async stop() {
+    set({ busy: true });
+    try {
+      set({ status: await api().listener.stop() });
+      toast('info', 'Listener stopped');
+    } catch (reason) {
+      toast('error', 'The listener did not stop', uiErrorOf(reason).message);
+    } finally {
+      set({ busy: false });
+    }
+  },
+  async configure(input) {
+    const config = await api().listener.configure(input);
+    set({ config });
+    toast('success', 'Listener settings saved');
+    return config;
+  },
+  async saveRules(rules) {
+    const answer = await api().listener.setRules({ rules });
+    set({ rules: answer.rules });
+    toast('success', 'Response rules saved', `${answer.rules.length} ${answer.rules.length === 1 ? 'rule' : 'rules'}`);
+  },
+  setFilters(patch) {
+    const filters = { ...get().filters, ...patch };
+    const filter = requestFilterInput(filters);
+    get().requests?.close();
+    set({
+      filters,
+      newSinceLoad: 0,
+      requests: cacheSource(
+        (page) => api().listener.listRequests({ ...filter, ...page }),
+        () => api().listener.countRequests(filter),
+      ),
+    });
+  },
+  select(selected) {
+    set({ selected });
+  },
+  async openRequest(id) {
+    set({ detailError: null });
+    try {
+      set({ detail: await api().listener.getRequest({ id }) });
+    } catch (reason) {
+      set({ detail: null, detailError: uiErrorOf(reason) });
+    }
+  },
+  closeRequest() {
+    set({ detail: null, detailError: null, lastReplay: null });
+  },
+  async replay(input) {
+    try {
+      const answer = await api().listener.replay(input);
+      set({ lastReplay: answer.results });
+      const ok = answer.results.filter((result) => result.status !== null && result.status < 300).length;
+      toast(
+        ok === answer.results.length ? 'success' : 'warning',
+        `Replayed ${answer.results.length}`,
+        `${ok} answered 2xx`,
+      );
+      return answer.results;
+    } catch (reason) {
+      toast('error', 'Replay failed', sentenceOf(uiErrorOf(reason)));
+      return null;
+    }
+  },
+  async forward(requestId, url) {
+    try {
+      const result = await api().listener.forward(url === undefined ? { requestId } : { requestId, url });
+      toast(
+        result.error === null ? 'success' : 'warning',
+        result.error === null ? `Forwarded: ${result.status ?? 'no answer'}` : 'Forward failed',
+        result.error ?? result.url,
+      );
+      await get().openRequest(requestId);
+    } catch (reason) {
+      toast('error', 'Forward failed', sentenceOf(uiErrorOf(reason)));
+    }
+  },
+  async clearRequests() {
+    const confirmation = await confirmWrite('Delete every kept request', {
+      alwaysAsk: true,
+      danger: true,
+      detail: 'The listener forgets them; this cannot be undone.',
+    });
+    if (confirmation === null) return;
+    try {
+      const { removed } = await api().listener.clearRequests();
+      toast('success', `Removed ${removed} requests`);
+      get().setFilters({});
+    } catch (reason) {
+      toast('error', 'Could not clear the requests', uiErrorOf(reason).message);
+    }
+  },
+  async reconcile(profileId, category = get().reconcileCategory) {
+    set({ reconciling: true, reconcileError: null, reconcileCategory: category });
+    try {
+      const reconciliation = await api().listener.reconcile({
+        profileId,
+        limit: 500,
+        ...(category === '' ? {} : { category }),
+      });
+      set({ reconciliation, reconciling: false });
+    } catch (reason) {
+      set({ reconcileError: uiErrorOf(reason), reconciling: false });
+    }
+  },
+  async register(profileId, event) {
+    const confirmation = await confirmWrite(`Register the listener for ${event}`);
+    if (confirmation === null) return false;
+    try {
+      const answer = await api().listener.register({ profileId, event, ...confirmation });
+      toast('success', 'Registered with the bank', `${answer.webhook.id}: ${event} → ${answer.listenerUrl}`);
+      const config = await api().listener.getConfig();
+      set({ config });
+      return true;
+    } catch (reason) {
+      toast('error', 'Could not register the listener', sentenceOf(uiErrorOf(reason)));
+      return false;
+    }
+  },
+  requestsArrived(count) {
+    set({ newSinceLoad: get().newSinceLoad + count });
+    // Batched: at most one reload of the first page a second, however many arrive.
+    if (reloadTimer !== undefined) return;
+    reloadTimer = setTimeout(() => {
+      reloadTimer = undefined;
+      const selected = get().selected;
+      get().setFilters({});
+      if (selected !== null) set({ selected: null });
+    }, 700);
+  },
+  statusChanged(status) {
+    set({ status });
+  },
+}));
+
+export function installListenerEvents(): () => void {
+  try {
+    const offRequests = api().listener.onRequests((batch) => {
+      useListenerStore.getState().requestsArrived(batch.requests.length + batch.omitted);
+    });
+    const offStatus = api().listener.onStatus((status) => {
+      useListenerStore.getState().statusChanged(status);
+    });
+    return () => {
+      offRequests();
+      offStatus();
+    };
+  } catch {
+    return () => undefined;
+  }
+}

@@ -1,0 +1,405 @@
+/**
+ * Pending transactions of one account, from the cache: filters, a virtualized table that
+ * stays smooth at a million rows, the detail drawer, sync with progress, CSV export.
+ */
+import { useEffect, useMemo } from 'react';
+import {
+  changesBalance,
+  PENDING_TRANSACTION_ORIGIN_FIELDS,
+  PENDING_TRANSACTION_TYPE_SOURCES,
+  PENDING_TRANSACTION_TYPES,
+} from '../../../../shared/bank/index.ts';
+import { Badge } from '../../components/Badge.tsx';
+import { Button } from '../../components/Button.tsx';
+import { DateField } from '../../components/DateField.tsx';
+import { Drawer, Properties, Section } from '../../components/Drawer.tsx';
+import { Select } from '../../components/Field.tsx';
+import { JsonView } from '../../components/JsonEditor.tsx';
+import { ListView } from '../../components/ListView.tsx';
+import { Money } from '../../components/Money.tsx';
+import { Page, PageHeader, SearchInput, Toolbar, ToolbarItem } from '../../components/Page.tsx';
+import { ErrorState, StateMessage } from '../../components/States.tsx';
+import { VirtualTable, type Column } from '../../components/VirtualTable.tsx';
+import { SyncStrip } from '../../components/SyncStrip.tsx';
+import { useDebouncedText, useOnTransition } from '../../lib/useDebounced.ts';
+import { useActiveProfileId } from '../../stores/profiles.ts';
+import { useSyncJob } from '../../stores/sync.ts';
+import { usePendingTransactionsStore, type CachedPendingTransaction } from './store.ts';
+
+const TYPE_LABELS: Record<string, string> = { hold_release: 'hold release' };
+
+/** The last characters of a trace id, and a hue from it, so linked rows line up by eye. */
+export function TraceChip({ traceId }: { traceId: string | null }) {
+  if (traceId === null) return <span className="faint">—</span>;
+  let hash = 0;
+  for (let index = 0; index < traceId.length; index += 1) hash = (hash * 31 + traceId.charCodeAt(index)) % 360;
+  return (
+    <span className="trace-chip mono" title={`trace_id ${traceId}`} style={{ ['--trace-hue' as string]: String(hash) }}>
+      {traceId.slice(-6)}
+    </span>
+  );
+}
+
+function TypeCell({ row }: { row: CachedPendingTransaction }) {
+  if (row.type === null) return <span className="faint">—</span>;
+  return <span className={`type-label type-${row.type}`}>{TYPE_LABELS[row.type] ?? row.type}</span>;
+}
+
+const COLUMNS: readonly Column<CachedPendingTransaction>[] = [
+  { key: 'date', header: 'Date', width: '104px', render: (row) => <span className="tabular">{row.date}</span> },
+  {
+    key: 'desc',
+    header: 'Description',
+    width: 'minmax(220px, 1fr)',
+    render: (row) => (
+      <span className="cell-two">
+        <span className="cell-main">{row.desc}</span>
+        <span className="cell-sub">{row.summary}</span>
+      </span>
+    ),
+  },
+  { key: 'type', header: 'Type', width: '112px', render: (row) => <TypeCell row={row} /> },
+  {
+    key: 'source',
+    header: 'Source',
+    width: '72px',
+    render: (row) => <span className="muted">{row.type_source ?? '—'}</span>,
+  },
+  {
+    key: 'amount',
+    header: 'Amount',
+    width: '132px',
+    align: 'end',
+    render: (row) =>
+      changesBalance(row) ? (
+        <Money amount={row.amount} />
+      ) : (
+        <span className="hold-amount" title="A hold does not change the balance">
+          <Money amount={row.amount} muted />
+        </span>
+      ),
+  },
+  {
+    key: 'balance',
+    header: 'Balance',
+    width: '132px',
+    align: 'end',
+    render: (row) => <span className="tabular muted">{row.balance}</span>,
+  },
+  { key: 'trace', header: 'Trace', width: '84px', render: (row) => <TraceChip traceId={row.trace_id} /> },
+];
+
+export function PendingTransactionsScreen() {
+  const profileId = useActiveProfileId();
+  const store = usePendingTransactionsStore();
+  const { open, filters, setFilters, source, selected, select, drawerOpen, setDrawerOpen } = store;
+  const job = useSyncJob('pendingTransactions', filters.accountId === '' ? null : filters.accountId, profileId);
+  const [search, setSearch] = useDebouncedText(filters.search, (value) => {
+    setFilters({ search: value });
+  });
+
+  useEffect(() => {
+    if (profileId !== null) void open(profileId);
+  }, [profileId, open]);
+  useOnTransition(job?.state, 'done', () => {
+    store.reload();
+    if (profileId !== null) void open(profileId);
+  });
+
+  const accountOptions = useMemo(
+    () => store.accounts.map((account) => ({ value: account.id, label: `${account.name} · ${account.id}` })),
+    [store.accounts],
+  );
+  const row = selected === null || source === null ? undefined : source.rowAt(selected);
+
+  let body;
+  if (store.accountsError !== null && store.accounts.length === 0) {
+    body = (
+      <ErrorState
+        what="Accounts"
+        error={store.accountsError}
+        onRetry={() => profileId !== null && void open(profileId)}
+      />
+    );
+  } else if (source === null) {
+    body = store.accountsLoading ? null : (
+      <StateMessage icon="transactions" title="No account yet">
+        The profile has no accounts in the cache. Sync one to see its pending transactions.
+      </StateMessage>
+    );
+  } else {
+    body = (
+      <ListView
+        what="Pending transactions"
+        source={source}
+        emptyTitle="No pending transactions"
+        emptyBody={
+          filters.search !== '' ||
+          filters.type !== '' ||
+          filters.typeSource !== '' ||
+          filters.fromDate !== '' ||
+          filters.toDate !== ''
+            ? 'Nothing in the cache matches these filters.'
+            : 'Nothing cached for this account yet. Sync it from the bank.'
+        }
+        emptyAction={
+          <Button onClick={() => void store.sync()} icon="refresh">
+            Sync from the bank
+          </Button>
+        }
+      >
+        <VirtualTable
+          label="Pending transactions"
+          columns={COLUMNS}
+          source={source}
+          selectedIndex={selected}
+          onSelect={select}
+          onOpen={() => {
+            setDrawerOpen(true);
+          }}
+          rowClassName={(candidate) => (changesBalance(candidate) ? undefined : 'is-hold')}
+          globalKeys
+        />
+      </ListView>
+    );
+  }
+
+  return (
+    <Page
+      drawer={
+        drawerOpen && row !== undefined ? (
+          <TransactionDrawer
+            row={row}
+            related={relatedOf(row, source)}
+            onClose={() => {
+              setDrawerOpen(false);
+            }}
+          />
+        ) : undefined
+      }
+    >
+      <PageHeader
+        title="Pending transactions"
+        description="Cached from the bank, newest first. Holds carry an amount but never change the balance."
+        actions={
+          <>
+            <Button
+              icon="download"
+              onClick={() => void store.exportCsv()}
+              busy={store.exporting}
+              disabled={source === null}
+            >
+              Export CSV
+            </Button>
+            <Button
+              variant="primary"
+              icon="refresh"
+              onClick={() => void store.sync()}
+              disabled={filters.accountId === '' || job?.state === 'running'}
+            >
+              Sync
+            </Button>
+          </>
+        }
+      />
+      <Toolbar>
+        <ToolbarItem label="Account">
+          <Select
+            aria-label="Account"
+            value={filters.accountId}
+            onChange={(accountId) => {
+              setFilters({ accountId });
+            }}
+            options={accountOptions}
+            placeholder={accountOptions.length === 0 ? 'No account' : undefined}
+            className="select-account"
+          />
+        </ToolbarItem>
+        <ToolbarItem label="Type">
+          <Select
+            aria-label="Type"
+            value={filters.type}
+            onChange={(type) => {
+              setFilters({ type: type as typeof filters.type });
+            }}
+            options={PENDING_TRANSACTION_TYPES.map((type) => ({ value: type, label: TYPE_LABELS[type] ?? type }))}
+            placeholder="Any"
+          />
+        </ToolbarItem>
+        <ToolbarItem label="Source">
+          <Select
+            aria-label="Type source"
+            value={filters.typeSource}
+            onChange={(typeSource) => {
+              setFilters({ typeSource: typeSource as typeof filters.typeSource });
+            }}
+            options={PENDING_TRANSACTION_TYPE_SOURCES}
+            placeholder="Any"
+          />
+        </ToolbarItem>
+        <ToolbarItem label="From">
+          <DateField
+            compact
+            label="From date"
+            value={filters.fromDate}
+            onChange={(fromDate) => {
+              setFilters({ fromDate });
+            }}
+          />
+        </ToolbarItem>
+        <ToolbarItem label="To">
+          <DateField
+            compact
+            label="To date (exclusive)"
+            value={filters.toDate}
+            onChange={(toDate) => {
+              setFilters({ toDate });
+            }}
+          />
+        </ToolbarItem>
+        <SearchInput
+          label="Search descriptions and summaries"
+          placeholder="Search description, summary"
+          value={search}
+          onChange={setSearch}
+        />
+      </Toolbar>
+      {job === null ? null : <SyncStrip job={job} what="pending transactions" />}
+      {body}
+    </Page>
+  );
+}
+
+/** Rows held in memory that share the selected row's trace_id (hold, release, debit). */
+function relatedOf(
+  row: CachedPendingTransaction,
+  source: ReturnType<typeof usePendingTransactionsStore.getState>['source'],
+): CachedPendingTransaction[] {
+  if (row.trace_id === null || source === null) return [];
+  const related: CachedPendingTransaction[] = [];
+  const around = 2000;
+  const start = Math.max(0, (usePendingTransactionsStore.getState().selected ?? 0) - around);
+  for (let index = start; index < start + 2 * around; index += 1) {
+    const candidate = source.rowAt(index);
+    if (candidate !== undefined && candidate !== row && candidate.trace_id === row.trace_id) related.push(candidate);
+  }
+  return related;
+}
+
+function TransactionDrawer({
+  row,
+  related,
+  onClose,
+}: {
+  row: CachedPendingTransaction;
+  related: CachedPendingTransaction[];
+  onClose: () => void;
+}) {
+  const origins = PENDING_TRANSACTION_ORIGIN_FIELDS.filter((field) => row[field] !== null);
+  return (
+    <Drawer
+      title={row.desc}
+      subtitle={
+        <>
+          <Money amount={row.amount} muted={!changesBalance(row)} /> · {row.date}
+          {changesBalance(row) ? null : (
+            <>
+              {' '}
+              <Badge tone="warning">no balance effect</Badge>
+            </>
+          )}
+        </>
+      }
+      onClose={onClose}
+    >
+      <Section title="Transaction">
+        <Properties
+          items={[
+            ['Amount', <Money key="a" amount={row.amount} muted={!changesBalance(row)} />],
+            [
+              'Balance after',
+              <span key="b" className="tabular">
+                {row.balance}
+              </span>,
+            ],
+            ['Type', row.type],
+            ['Type source', row.type_source],
+            ['Category', row.category],
+            ['Summary', row.summary],
+            ['Date', row.date],
+            [
+              'Timestamp',
+              <span key="t" className="mono">
+                {row.extended_timestamp_precise}
+              </span>,
+            ],
+            [
+              'Account',
+              <span key="ac" className="mono">
+                {row.account_id}
+              </span>,
+            ],
+            ['Check number', row.check_number],
+            [
+              'Trace id',
+              row.trace_id === null ? null : (
+                <span key="tr" className="mono">
+                  {row.trace_id}
+                </span>
+              ),
+            ],
+          ]}
+        />
+      </Section>
+      <Section title="Originating objects">
+        {origins.length === 0 ? (
+          <p className="muted">No originating object is named.</p>
+        ) : (
+          <Properties
+            items={origins.map(
+              (field) =>
+                [
+                  field,
+                  <span key={field} className="mono">
+                    {row[field]}
+                  </span>,
+                ] as const,
+            )}
+          />
+        )}
+        {row.related_transfer_ids !== null && row.related_transfer_ids.length > 0 ? (
+          <Properties
+            items={[
+              [
+                'related_transfer_ids',
+                <span key="r" className="mono">
+                  {row.related_transfer_ids.join(', ')}
+                </span>,
+              ],
+            ]}
+          />
+        ) : null}
+      </Section>
+      {row.trace_id === null ? null : (
+        <Section title="Linked by trace id">
+          {related.length === 0 ? (
+            <p className="muted">No other loaded row shares this trace id.</p>
+          ) : (
+            <ul className="linked-list">
+              {related.map((other, index) => (
+                <li key={`${other.extended_timestamp_precise}-${index}`}>
+                  <span className="type-label">{other.type ?? '—'}</span>
+                  <span className="tabular muted">{other.date}</span>
+                  <Money amount={other.amount} muted={!changesBalance(other)} />
+                </li>
+              ))}
+            </ul>
+          )}
+        </Section>
+      )}
+      <Section title="Every field">
+        <JsonView value={row} />
+      </Section>
+    </Drawer>
+  );
+}

@@ -1,0 +1,148 @@
+/**
+ * Pending transactions: the account and filters chosen, the cached rows behind them (a
+ * window of pages, never the whole list), the selected row, sync and export.
+ */
+import { create } from 'zustand';
+import type { Account, PendingTransactionType, PendingTransactionTypeSource } from '../../../../shared/bank/index.ts';
+import type { ApiOutput } from '../../../../shared/ipc/index.ts';
+import { api } from '../../lib/api.ts';
+import { cacheSource } from '../../lib/cacheSource.ts';
+import { sentenceOf, uiErrorOf, type UiError } from '../../lib/errors.ts';
+import type { PagedRows } from '../../lib/pagedRows.ts';
+import { useSyncStore } from '../../stores/sync.ts';
+import { toast } from '../../stores/toasts.ts';
+
+export type CachedPendingTransaction = ApiOutput<'pendingTransactions', 'list'>['rows'][number];
+
+export interface PendingTransactionFilters {
+  accountId: string;
+  type: PendingTransactionType | '';
+  typeSource: PendingTransactionTypeSource | '';
+  fromDate: string;
+  toDate: string;
+  search: string;
+}
+
+export const NO_FILTERS: PendingTransactionFilters = {
+  accountId: '',
+  type: '',
+  typeSource: '',
+  fromDate: '',
+  toDate: '',
+  search: '',
+};
+
+interface PendingTransactionsState {
+  profileId: string | null;
+  accounts: Account[];
+  accountsAsOf: string | null;
+  accountsError: UiError | null;
+  accountsLoading: boolean;
+  filters: PendingTransactionFilters;
+  source: PagedRows<CachedPendingTransaction> | null;
+  selected: number | null;
+  drawerOpen: boolean;
+  exporting: boolean;
+  open: (profileId: string) => Promise<void>;
+  setFilters: (patch: Partial<PendingTransactionFilters>) => void;
+  reload: () => void;
+  select: (index: number | null) => void;
+  setDrawerOpen: (open: boolean) => void;
+  sync: () => Promise<void>;
+  exportCsv: () => Promise<void>;
+}
+
+/** The filter as the bridge takes it: blanks left out. */
+export function filterInput(profileId: string, filters: PendingTransactionFilters) {
+  return {
+    profileId,
+    accountId: filters.accountId,
+    ...(filters.type === '' ? {} : { type: filters.type }),
+    ...(filters.typeSource === '' ? {} : { typeSource: filters.typeSource }),
+    ...(filters.fromDate === '' ? {} : { fromDate: filters.fromDate }),
+    ...(filters.toDate === '' ? {} : { toDate: filters.toDate }),
+    ...(filters.search.trim() === '' ? {} : { search: filters.search.trim() }),
+  };
+}
+
+function sourceOf(profileId: string, filters: PendingTransactionFilters): PagedRows<CachedPendingTransaction> {
+  const filter = filterInput(profileId, filters);
+  return cacheSource(
+    (page) => api().pendingTransactions.list({ ...filter, ...page }),
+    () => api().pendingTransactions.count(filter),
+    { pageSize: 200, maxPages: 20 },
+  );
+}
+
+export const usePendingTransactionsStore = create<PendingTransactionsState>((set, get) => ({
+  profileId: null,
+  accounts: [],
+  accountsAsOf: null,
+  accountsError: null,
+  accountsLoading: false,
+  filters: NO_FILTERS,
+  source: null,
+  selected: null,
+  drawerOpen: false,
+  exporting: false,
+  async open(profileId) {
+    if (get().profileId !== profileId) {
+      get().source?.close();
+      set({ profileId, accounts: [], filters: NO_FILTERS, source: null, selected: null, drawerOpen: false });
+    }
+    set({ accountsLoading: true, accountsError: null });
+    try {
+      const answer = await api().accounts.list({ profileId });
+      if (get().profileId !== profileId) return;
+      set({ accounts: answer.rows, accountsAsOf: answer.asOf, accountsLoading: false });
+      const chosen = get().filters.accountId;
+      const accountId = answer.rows.some((account) => account.id === chosen) ? chosen : (answer.rows[0]?.id ?? '');
+      if (accountId !== '' && (accountId !== chosen || get().source === null)) get().setFilters({ accountId });
+    } catch (reason) {
+      set({ accountsError: uiErrorOf(reason), accountsLoading: false });
+    }
+  },
+  setFilters(patch) {
+    const filters = { ...get().filters, ...patch };
+    const profileId = get().profileId;
+    get().source?.close();
+    set({
+      filters,
+      selected: null,
+      drawerOpen: false,
+      source: profileId === null || filters.accountId === '' ? null : sourceOf(profileId, filters),
+    });
+  },
+  reload() {
+    get().setFilters({});
+  },
+  select(selected) {
+    set({ selected });
+  },
+  setDrawerOpen(drawerOpen) {
+    set({ drawerOpen });
+  },
+  async sync() {
+    const { profileId, filters } = get();
+    if (profileId === null || filters.accountId === '') return;
+    await useSyncStore.getState().start(profileId, {
+      kind: 'pendingTransactions',
+      accountId: filters.accountId,
+      ...(filters.fromDate === '' ? {} : { fromDate: filters.fromDate }),
+      ...(filters.toDate === '' ? {} : { toDate: filters.toDate }),
+    });
+  },
+  async exportCsv() {
+    const { profileId, filters } = get();
+    if (profileId === null || filters.accountId === '') return;
+    set({ exporting: true });
+    try {
+      const saved = await api().exports.pendingTransactions({ ...filterInput(profileId, filters), format: 'csv' });
+      if (saved.saved) toast('success', `Exported ${saved.rows.toLocaleString('en-US')} rows`, saved.path ?? undefined);
+    } catch (reason) {
+      toast('error', 'Export failed', sentenceOf(uiErrorOf(reason)));
+    } finally {
+      set({ exporting: false });
+    }
+  },
+}));

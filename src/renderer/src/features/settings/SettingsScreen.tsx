@@ -1,0 +1,412 @@
+/**
+ * Settings: profiles (add, edit, delete, test, credential status with keychain diagnostics),
+ * the offline cache, the listener's defaults, the audit log, and the theme.
+ */
+import { useEffect, useState } from 'react';
+import type { AuditEntry, Profile } from '../../../../shared/ipc/index.ts';
+import { Badge, StatusBadge } from '../../components/Badge.tsx';
+import { Button } from '../../components/Button.tsx';
+import { Dialog } from '../../components/Dialog.tsx';
+import { Properties } from '../../components/Drawer.tsx';
+import { ListView } from '../../components/ListView.tsx';
+import { Page, PageHeader, Panel, SearchInput, Toolbar } from '../../components/Page.tsx';
+import { ErrorState, LoadingState } from '../../components/States.tsx';
+import { VirtualTable, type Column } from '../../components/VirtualTable.tsx';
+import { api } from '../../lib/api.ts';
+import { formatBytes, formatTimestamp } from '../../lib/time.ts';
+import { useDebouncedText } from '../../lib/useDebounced.ts';
+import { useProfilesStore } from '../../stores/profiles.ts';
+import { useThemeStore, type ThemePreference } from '../../stores/theme.ts';
+import { toast } from '../../stores/toasts.ts';
+import { ListenerSetup } from '../listener/ListenerSetup.tsx';
+import { useListenerStore } from '../listener/store.ts';
+import { ProfileForm } from './ProfileForm.tsx';
+import { installCredentialEvents, useSettingsStore, type SettingsTab } from './store.ts';
+
+const TABS: { id: SettingsTab; label: string }[] = [
+  { id: 'profiles', label: 'Profiles' },
+  { id: 'cache', label: 'Cache' },
+  { id: 'listener', label: 'Listener defaults' },
+  { id: 'audit', label: 'Audit log' },
+  { id: 'appearance', label: 'Appearance' },
+];
+
+export function SettingsScreen() {
+  const tab = useSettingsStore((state) => state.tab);
+  const setTab = useSettingsStore((state) => state.setTab);
+  useEffect(() => installCredentialEvents(), []);
+  return (
+    <Page>
+      <PageHeader
+        title="Settings"
+        description="Profiles and their credentials, the offline cache, the listener and the audit log."
+      />
+      <div className="tabs" role="tablist" aria-label="Settings">
+        {TABS.map((entry) => (
+          <button
+            key={entry.id}
+            type="button"
+            role="tab"
+            className="tab"
+            aria-selected={tab === entry.id}
+            onClick={() => {
+              setTab(entry.id);
+            }}
+          >
+            {entry.label}
+          </button>
+        ))}
+      </div>
+      {tab === 'profiles' ? <ProfilesTab /> : null}
+      {tab === 'cache' ? <CacheTab /> : null}
+      {tab === 'listener' ? <ListenerDefaultsTab /> : null}
+      {tab === 'audit' ? <AuditTab /> : null}
+      {tab === 'appearance' ? <AppearanceTab /> : null}
+    </Page>
+  );
+}
+
+function ProfilesTab() {
+  const profiles = useProfilesStore((state) => state.profiles);
+  const activeProfileId = useProfilesStore((state) => state.activeProfileId);
+  const reloadProfiles = useProfilesStore((state) => state.load);
+  const store = useSettingsStore();
+  const { loadCredentials } = store;
+  const [editing, setEditing] = useState<Profile | 'new' | null>(null);
+  useEffect(() => {
+    void loadCredentials();
+  }, [loadCredentials, profiles]);
+
+  const save = async (
+    values: { name: string; baseUrl: string; authScheme: 'basic' | 'bearer'; keyId?: string; production: boolean },
+    secret: string | null,
+  ): Promise<void> => {
+    const saved =
+      editing === 'new' || editing === null
+        ? await api().profiles.create(values)
+        : await api().profiles.update({
+            id: editing.id,
+            name: values.name,
+            baseUrl: values.baseUrl,
+            authScheme: values.authScheme,
+            keyId: values.keyId ?? null,
+            production: values.production,
+          });
+    if (secret !== null) await store.setSecret(saved.id, secret);
+    toast('success', editing === 'new' ? 'Profile added' : 'Profile saved', saved.name);
+    setEditing(null);
+    await reloadProfiles();
+  };
+
+  return (
+    <div className="page-scroll stack">
+      <KeychainPanel />
+      <Panel
+        title="Profiles"
+        className="panel-flush"
+        actions={
+          <Button
+            size="sm"
+            variant="primary"
+            icon="plus"
+            onClick={() => {
+              setEditing('new');
+            }}
+          >
+            Add profile
+          </Button>
+        }
+      >
+        <table className="table" aria-label="Profiles">
+          <thead>
+            <tr>
+              <th>Name</th>
+              <th>Base URL</th>
+              <th>Auth</th>
+              <th>Secret</th>
+              <th>Connection</th>
+              <th>
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {profiles.map((profile) => {
+              const credential = store.credentials[profile.id];
+              const test = store.tests[profile.id];
+              return (
+                <tr key={profile.id} className={profile.id === activeProfileId ? 'is-selected' : undefined}>
+                  <td>
+                    <div className="row" style={{ gap: 6 }}>
+                      <strong>{profile.name}</strong>
+                      {profile.production ? <Badge tone="negative">Production</Badge> : null}
+                      {profile.kind === 'embedded' ? <Badge tone="accent">embedded sandbox</Badge> : null}
+                      {profile.id === activeProfileId ? <Badge tone="neutral">active</Badge> : null}
+                    </div>
+                  </td>
+                  <td className="mono muted truncate" style={{ maxWidth: 260 }}>
+                    {profile.baseUrl}
+                  </td>
+                  <td className="muted">
+                    {profile.authScheme === 'basic' ? `Basic · ${profile.keyId ?? '—'}` : 'Bearer'}
+                  </td>
+                  <td>
+                    {credential === undefined ? (
+                      <span className="faint">—</span>
+                    ) : (
+                      <StatusBadge status={credential.state} title={credential.message ?? undefined} />
+                    )}
+                  </td>
+                  <td>
+                    {test === undefined ? (
+                      <span className="faint">not tested</span>
+                    ) : test === 'running' ? (
+                      <span className="spinner" aria-label="Testing" />
+                    ) : (
+                      <span title={test.message}>
+                        <Badge tone={test.ok ? 'positive' : 'negative'}>
+                          {test.ok ? `ok · ${test.latencyMs?.toFixed(0) ?? '?'} ms` : 'failed'}
+                        </Badge>
+                        {test.ok ? null : <div className="field-error">{test.message}</div>}
+                      </span>
+                    )}
+                  </td>
+                  <td>
+                    <div className="table-actions">
+                      <Button size="sm" onClick={() => void store.testConnection(profile.id)}>
+                        Test
+                      </Button>
+                      <Button
+                        size="sm"
+                        onClick={() => {
+                          setEditing(profile);
+                        }}
+                      >
+                        Edit
+                      </Button>
+                      {credential?.state === 'set' && profile.kind !== 'embedded' ? (
+                        <Button size="sm" variant="ghost" onClick={() => void store.deleteSecret(profile.id)}>
+                          Forget secret
+                        </Button>
+                      ) : null}
+                      {profile.kind === 'embedded' ? null : (
+                        <Button
+                          size="sm"
+                          variant="ghost"
+                          icon="trash"
+                          aria-label={`Delete profile ${profile.name}`}
+                          onClick={() => void store.removeProfile(profile.id, profile.name)}
+                        />
+                      )}
+                    </div>
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </Panel>
+      {editing === null ? null : (
+        <Dialog
+          title={editing === 'new' ? 'Add profile' : `Edit ${editing.name}`}
+          onClose={() => {
+            setEditing(null);
+          }}
+        >
+          <ProfileForm
+            profile={editing === 'new' ? undefined : editing}
+            onSubmit={save}
+            onCancel={() => {
+              setEditing(null);
+            }}
+          />
+        </Dialog>
+      )}
+    </div>
+  );
+}
+
+function KeychainPanel() {
+  const keychain = useSettingsStore((state) => state.keychain);
+  const error = useSettingsStore((state) => state.keychainError);
+  if (error !== null) return <ErrorState what="Keychain diagnostics" error={error} />;
+  if (keychain === null) return null;
+  return (
+    <div className={`notice ${keychain.available ? 'notice-info' : 'notice-negative'}`} role="status">
+      <Badge tone={keychain.available ? 'positive' : 'negative'}>
+        {keychain.available ? 'keychain ready' : 'keychain unavailable'}
+      </Badge>
+      <span>
+        <strong>{keychain.backend}</strong>
+        {keychain.problem === null ? ' holds every secret; none is ever shown here.' : ` — ${keychain.problem}`}
+        {keychain.remedy === null ? null : <span className="muted"> {keychain.remedy}</span>}
+      </span>
+    </div>
+  );
+}
+
+function CacheTab() {
+  const { cache, cacheError, loadCache, clearCache } = useSettingsStore();
+  useEffect(() => {
+    void loadCache();
+  }, [loadCache]);
+  return (
+    <div className="page-scroll">
+      <Panel
+        title="Offline cache"
+        actions={
+          <Button size="sm" variant="danger" onClick={() => void clearCache()}>
+            Clear cache
+          </Button>
+        }
+      >
+        {cacheError !== null ? (
+          <ErrorState what="Cache information" error={cacheError} onRetry={() => void loadCache()} />
+        ) : cache === null ? (
+          <LoadingState />
+        ) : (
+          <Properties
+            items={[
+              ['Size on disk', formatBytes(cache.sizeBytes)],
+              [
+                'Encryption',
+                cache.encrypted ? (
+                  <Badge key="e" tone="positive">
+                    AES-256-GCM, key in the keychain
+                  </Badge>
+                ) : (
+                  <Badge key="e" tone="negative">
+                    not encrypted
+                  </Badge>
+                ),
+              ],
+              ['Status', cache.message],
+            ]}
+          />
+        )}
+      </Panel>
+    </div>
+  );
+}
+
+function ListenerDefaultsTab() {
+  const config = useListenerStore((state) => state.config);
+  const load = useListenerStore((state) => state.load);
+  const configure = useListenerStore((state) => state.configure);
+  const error = useListenerStore((state) => state.statusError);
+  useEffect(() => {
+    void load();
+  }, [load]);
+  return (
+    <div className="page-scroll">
+      {error !== null && config === null ? (
+        <ErrorState what="The listener" error={error} />
+      ) : config === null ? (
+        <LoadingState />
+      ) : (
+        <ListenerSetup config={config} onSave={configure} />
+      )}
+    </div>
+  );
+}
+
+const AUDIT_COLUMNS: readonly Column<AuditEntry>[] = [
+  {
+    key: 'at',
+    header: 'Time',
+    width: '172px',
+    render: (row) => <span className="tabular muted">{formatTimestamp(row.at)}</span>,
+  },
+  {
+    key: 'result',
+    header: 'Result',
+    width: '80px',
+    render: (row) => <Badge tone={row.result === 'ok' ? 'positive' : 'negative'}>{row.result}</Badge>,
+  },
+  { key: 'action', header: 'Action', width: '170px', render: (row) => <span className="mono">{row.action}</span> },
+  {
+    key: 'target',
+    header: 'Target',
+    width: 'minmax(140px, 1fr)',
+    render: (row) => <span className="mono">{row.target ?? '—'}</span>,
+  },
+  {
+    key: 'profile',
+    header: 'Profile',
+    width: '160px',
+    render: (row) => <span className="muted">{row.profileName ?? row.profileId ?? '—'}</span>,
+  },
+  {
+    key: 'message',
+    header: 'Message',
+    width: 'minmax(140px, 1fr)',
+    render: (row) => <span className="muted">{row.message ?? ''}</span>,
+  },
+];
+
+function AuditTab() {
+  const { audit, loadAudit, exportAudit, auditSearch } = useSettingsStore();
+  const [selected, setSelected] = useState<number | null>(null);
+  const [search, setSearch] = useDebouncedText(auditSearch, (value) => {
+    loadAudit(value);
+  });
+  useEffect(() => {
+    loadAudit();
+  }, [loadAudit]);
+  if (audit === null) return null;
+  return (
+    <>
+      <Toolbar>
+        <Button size="sm" icon="download" onClick={() => void exportAudit()}>
+          Export CSV
+        </Button>
+        <SearchInput
+          label="Search the audit log"
+          placeholder="Search actions, targets"
+          value={search}
+          onChange={setSearch}
+        />
+      </Toolbar>
+      <ListView
+        what="Audit log"
+        source={audit}
+        emptyTitle="No writes yet"
+        emptyBody="Every change you make to a bank is recorded here."
+      >
+        <VirtualTable
+          label="Audit log"
+          columns={AUDIT_COLUMNS}
+          source={audit}
+          selectedIndex={selected}
+          onSelect={setSelected}
+        />
+      </ListView>
+    </>
+  );
+}
+
+function AppearanceTab() {
+  const preference = useThemeStore((state) => state.preference);
+  const setPreference = useThemeStore((state) => state.setPreference);
+  return (
+    <div className="page-scroll">
+      <Panel title="Theme">
+        <div className="row" role="radiogroup" aria-label="Theme">
+          {(['system', 'light', 'dark'] as ThemePreference[]).map((option) => (
+            <Button
+              key={option}
+              variant={preference === option ? 'primary' : 'secondary'}
+              role="radio"
+              aria-checked={preference === option}
+              onClick={() => {
+                setPreference(option);
+              }}
+            >
+              {option === 'system' ? 'Match the system' : option === 'light' ? 'Light' : 'Dark'}
+            </Button>
+          ))}
+        </div>
+      </Panel>
+    </div>
+  );
+}

@@ -1,0 +1,344 @@
+/**
+ * The webhook send log: every attempt the bank made, or grouped by notification (event and
+ * object), with filters; for one object, a timeline of its attempts and their spacing.
+ */
+import { useEffect } from 'react';
+import { WEBHOOK_SEND_STATUSES, type WebhookSend } from '../../../../shared/bank/index.ts';
+import type { WebhookSendGroup } from '../../../../shared/ipc/index.ts';
+import { AttemptTimeline } from '../../components/AttemptTimeline.tsx';
+import { Badge, StatusBadge } from '../../components/Badge.tsx';
+import { Button } from '../../components/Button.tsx';
+import { DateField } from '../../components/DateField.tsx';
+import { Drawer, Properties, Section } from '../../components/Drawer.tsx';
+import { Select } from '../../components/Field.tsx';
+import { ListView } from '../../components/ListView.tsx';
+import { Page, PageHeader, SearchInput, Toolbar, ToolbarItem } from '../../components/Page.tsx';
+import { ErrorState, LoadingState } from '../../components/States.tsx';
+import { SyncStrip } from '../../components/SyncStrip.tsx';
+import { VirtualTable, type Column } from '../../components/VirtualTable.tsx';
+import { uiErrorOf } from '../../lib/errors.ts';
+import { formatTimestamp } from '../../lib/time.ts';
+import { useDebouncedText, useOnTransition } from '../../lib/useDebounced.ts';
+import { useActiveProfileId } from '../../stores/profiles.ts';
+import { useSyncJob } from '../../stores/sync.ts';
+import { useWebhooksStore } from '../webhooks/store.ts';
+import { useWebhookSendsStore } from './store.ts';
+
+function RetryCell({ willRetry }: { willRetry: boolean }) {
+  return willRetry ? <Badge tone="warning">will retry</Badge> : <span className="faint">—</span>;
+}
+
+const ATTEMPT_COLUMNS: readonly Column<WebhookSend>[] = [
+  { key: 'status', header: 'Status', width: '92px', render: (row) => <StatusBadge status={row.status} /> },
+  {
+    key: 'attempt',
+    header: 'Attempt',
+    width: '72px',
+    align: 'end',
+    render: (row) => <span className="tabular">{row.attempt_number}</span>,
+  },
+  {
+    key: 'event',
+    header: 'Event',
+    width: '150px',
+    render: (row) => <span className="mono">{row.event ?? row.operation}</span>,
+  },
+  {
+    key: 'object',
+    header: 'Object',
+    width: 'minmax(140px, 1fr)',
+    render: (row) => <span className="mono">{row.object_id}</span>,
+  },
+  { key: 'retry', header: 'Retry', width: '96px', render: (row) => <RetryCell willRetry={row.will_retry} /> },
+  {
+    key: 'error',
+    header: 'Error',
+    width: 'minmax(160px, 1.4fr)',
+    render: (row) =>
+      row.error === null ? <span className="faint">—</span> : <span className="muted">{row.error}</span>,
+  },
+  {
+    key: 'at',
+    header: 'Time',
+    width: '172px',
+    render: (row) => <span className="tabular muted">{formatTimestamp(row.created_at)}</span>,
+  },
+];
+
+const GROUP_COLUMNS: readonly Column<WebhookSendGroup>[] = [
+  { key: 'status', header: 'Last status', width: '100px', render: (row) => <StatusBadge status={row.lastStatus} /> },
+  { key: 'event', header: 'Event', width: '150px', render: (row) => <span className="mono">{row.event ?? '—'}</span> },
+  {
+    key: 'object',
+    header: 'Object',
+    width: 'minmax(140px, 1fr)',
+    render: (row) => <span className="mono">{row.objectId}</span>,
+  },
+  {
+    key: 'attempts',
+    header: 'Attempts',
+    width: '80px',
+    align: 'end',
+    render: (row) => <span className="tabular">{row.attempts}</span>,
+  },
+  { key: 'retry', header: 'Retry', width: '96px', render: (row) => <RetryCell willRetry={row.willRetry} /> },
+  {
+    key: 'error',
+    header: 'Last error',
+    width: 'minmax(160px, 1.4fr)',
+    render: (row) =>
+      row.lastError === null ? <span className="faint">—</span> : <span className="muted">{row.lastError}</span>,
+  },
+  {
+    key: 'last',
+    header: 'Last attempt',
+    width: '172px',
+    render: (row) => <span className="tabular muted">{formatTimestamp(row.lastAttemptAt)}</span>,
+  },
+];
+
+export function WebhookSendsScreen() {
+  const profileId = useActiveProfileId();
+  const store = useWebhookSendsStore();
+  const webhooks = useWebhooksStore((state) => state.rows);
+  const loadWebhooks = useWebhooksStore((state) => state.load);
+  const { open, filters, setFilters, view } = store;
+  const job = useSyncJob('webhookSends', null, profileId);
+  const [search, setSearch] = useDebouncedText(filters.search, (value) => {
+    setFilters({ search: value });
+  });
+  const [objectId, setObjectId] = useDebouncedText(
+    filters.objectId,
+    (value) => {
+      setFilters({ objectId: value });
+    },
+    400,
+  );
+
+  useEffect(() => {
+    if (profileId === null) return;
+    open(profileId);
+    void loadWebhooks(profileId);
+  }, [profileId, open, loadWebhooks]);
+  useOnTransition(job?.state, 'done', () => {
+    setFilters({});
+  });
+
+  const source = view === 'groups' ? store.groups : store.sends;
+  return (
+    <Page drawer={store.timeline === null ? undefined : <TimelineDrawer />}>
+      <PageHeader
+        title="Webhook send log"
+        description="Every attempt the bank made to deliver a notification. An error with a retry scheduled is still on its way."
+        actions={
+          <>
+            <Button icon="download" onClick={() => void store.exportCsv()}>
+              Export CSV
+            </Button>
+            <Button
+              variant="primary"
+              icon="refresh"
+              onClick={() => void store.sync()}
+              disabled={job?.state === 'running'}
+            >
+              Sync
+            </Button>
+          </>
+        }
+      />
+      <Toolbar>
+        <div className="tabs" role="tablist" aria-label="View">
+          <button
+            type="button"
+            role="tab"
+            className="tab"
+            aria-selected={view === 'groups'}
+            onClick={() => {
+              store.setView('groups');
+            }}
+          >
+            By notification
+          </button>
+          <button
+            type="button"
+            role="tab"
+            className="tab"
+            aria-selected={view === 'attempts'}
+            onClick={() => {
+              store.setView('attempts');
+            }}
+          >
+            Every attempt
+          </button>
+        </div>
+        <ToolbarItem label="Webhook">
+          <Select
+            aria-label="Webhook"
+            value={filters.webhookId}
+            onChange={(webhookId) => {
+              setFilters({ webhookId });
+            }}
+            options={webhooks.map((webhook) => ({ value: webhook.id, label: `${webhook.event} · ${webhook.id}` }))}
+            placeholder="Any"
+          />
+        </ToolbarItem>
+        <ToolbarItem label="Status">
+          <Select
+            aria-label="Status"
+            value={filters.status}
+            onChange={(status) => {
+              setFilters({ status: status as typeof filters.status });
+            }}
+            options={WEBHOOK_SEND_STATUSES}
+            placeholder="Any"
+          />
+        </ToolbarItem>
+        <ToolbarItem label="Object">
+          <input
+            className="input mono"
+            aria-label="Object id"
+            placeholder="ach_…"
+            value={objectId}
+            onChange={(event) => {
+              setObjectId(event.target.value);
+            }}
+            style={{ width: 150 }}
+          />
+        </ToolbarItem>
+        <ToolbarItem label="From">
+          <DateField
+            compact
+            label="From date"
+            value={filters.fromDate}
+            onChange={(fromDate) => {
+              setFilters({ fromDate });
+            }}
+          />
+        </ToolbarItem>
+        <ToolbarItem label="To">
+          <DateField
+            compact
+            label="To date (exclusive)"
+            value={filters.toDate}
+            onChange={(toDate) => {
+              setFilters({ toDate });
+            }}
+          />
+        </ToolbarItem>
+        <SearchInput
+          label="Search object ids, events and errors"
+          placeholder="Search ids, events, errors"
+          value={search}
+          onChange={setSearch}
+        />
+      </Toolbar>
+      {job === null ? null : <SyncStrip job={job} what="webhook sends" />}
+      {source === null ? null : view === 'groups' && store.groups !== null ? (
+        <ListView
+          what="Webhook sends"
+          source={store.groups}
+          emptyTitle="No webhook sends"
+          emptyBody="Nothing cached matches. Sync the send log from the bank."
+        >
+          <VirtualTable
+            label="Notifications"
+            columns={GROUP_COLUMNS}
+            source={store.groups}
+            selectedIndex={store.selected}
+            onSelect={store.select}
+            onOpen={(_, row) => void store.openTimeline(row.webhookId, row.objectId, row.event)}
+            globalKeys
+          />
+        </ListView>
+      ) : store.sends !== null ? (
+        <ListView
+          what="Webhook sends"
+          source={store.sends}
+          emptyTitle="No webhook sends"
+          emptyBody="Nothing cached matches. Sync the send log from the bank."
+        >
+          <VirtualTable
+            label="Attempts"
+            columns={ATTEMPT_COLUMNS}
+            source={store.sends}
+            selectedIndex={store.selected}
+            onSelect={store.select}
+            onOpen={(_, row) => void store.openTimeline(row.webhook_id, row.object_id, row.event ?? null)}
+            globalKeys
+          />
+        </ListView>
+      ) : null}
+    </Page>
+  );
+}
+
+function TimelineDrawer() {
+  const timeline = useWebhookSendsStore((state) => state.timeline);
+  const close = useWebhookSendsStore((state) => state.closeTimeline);
+  if (timeline === null) return null;
+  const last = timeline.attempts[timeline.attempts.length - 1];
+  return (
+    <Drawer
+      title={timeline.objectId}
+      subtitle={
+        <span className="mono">
+          {timeline.event ?? 'notification'} · {timeline.webhookId}
+        </span>
+      }
+      onClose={close}
+    >
+      {timeline.loading ? <LoadingState label="Loading attempts…" /> : null}
+      {timeline.error === null ? null : <ErrorState what="Attempts" error={uiErrorOf(timeline.error)} />}
+      {timeline.attempts.length === 0 ? null : (
+        <>
+          <Section title="Attempts over time">
+            <AttemptTimeline
+              attempts={timeline.attempts.map((send) => ({
+                id: send.id,
+                attemptNumber: send.attempt_number,
+                status: send.status,
+                at: send.created_at ?? null,
+                willRetry: send.will_retry,
+                error: send.error,
+              }))}
+            />
+          </Section>
+          <Section title="Summary">
+            <Properties
+              items={[
+                ['Attempts', String(timeline.attempts.length)],
+                ['Last status', last === undefined ? null : <StatusBadge status={last.status} />],
+                ['Will retry', last?.will_retry === true ? 'yes' : 'no'],
+                ['Last error', last?.error ?? null],
+              ]}
+            />
+          </Section>
+          <Section title="Every attempt">
+            <table className="table">
+              <thead>
+                <tr>
+                  <th>#</th>
+                  <th>Status</th>
+                  <th>Time</th>
+                  <th>Error</th>
+                </tr>
+              </thead>
+              <tbody>
+                {timeline.attempts.map((send) => (
+                  <tr key={send.id}>
+                    <td className="tabular">{send.attempt_number}</td>
+                    <td>
+                      <StatusBadge status={send.status} />
+                    </td>
+                    <td className="tabular muted">{formatTimestamp(send.created_at)}</td>
+                    <td className="muted">{send.error ?? '—'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </Section>
+        </>
+      )}
+    </Drawer>
+  );
+}

@@ -1,0 +1,106 @@
+/**
+ * Create a webhook: event, URL, optional Basic credentials. Checked with the shared
+ * webhookCreateRequest schema before sending; the server's errors land beside the field.
+ */
+import { useState, type SyntheticEvent } from 'react';
+import {
+  KNOWN_EVENTS,
+  webhookCreateRequest,
+  type Webhook,
+  type WebhookCreateRequest,
+} from '../../../../shared/bank/index.ts';
+import { Button } from '../../components/Button.tsx';
+import { TextField } from '../../components/Field.tsx';
+import { InlineError } from '../../components/States.tsx';
+import { validate, withoutBlanks } from '../../lib/schemaForm.ts';
+import { useFormErrors } from '../../lib/useFormErrors.ts';
+
+const FIELDS = ['event', 'url', 'basic_user', 'basic_secret'] as const;
+
+export interface WebhookFormProps {
+  onSubmit: (request: WebhookCreateRequest) => Promise<Webhook | null>;
+  onDone: (webhook: Webhook) => void;
+  onCancel: () => void;
+  defaultUrl?: string;
+}
+
+export function WebhookForm({ onSubmit, onDone, onCancel, defaultUrl = '' }: WebhookFormProps) {
+  const [values, setValues] = useState({ event: 'ach.update', url: defaultUrl, basic_user: '', basic_secret: '' });
+  const [busy, setBusy] = useState(false);
+  const errors = useFormErrors(FIELDS);
+  const change = (field: keyof typeof values) => (value: string) => {
+    setValues({ ...values, [field]: value });
+  };
+
+  const submit = async (event: SyntheticEvent): Promise<void> => {
+    event.preventDefault();
+    const checked = validate(webhookCreateRequest, withoutBlanks(values));
+    if (!checked.ok) {
+      errors.setFieldErrors(checked.errors);
+      return;
+    }
+    errors.clear();
+    setBusy(true);
+    try {
+      const webhook = await onSubmit(checked.value);
+      if (webhook !== null) onDone(webhook);
+    } catch (reason) {
+      errors.setServerError(reason);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className="form" onSubmit={(event) => void submit(event)} noValidate aria-label="New webhook">
+      {errors.form === null ? null : <InlineError error={errors.form} />}
+      <TextField
+        label="Event"
+        value={values.event}
+        onChange={change('event')}
+        error={errors.of('event')}
+        list="known-events"
+        hint="The event it subscribes to, like ach.update."
+        autoComplete="off"
+      />
+      <datalist id="known-events">
+        {KNOWN_EVENTS.map((name) => (
+          <option key={name} value={name} />
+        ))}
+      </datalist>
+      <TextField
+        label="URL"
+        value={values.url}
+        onChange={change('url')}
+        error={errors.of('url')}
+        placeholder="https://example.com/webhooks"
+        hint="Where the bank sends notifications."
+      />
+      <div className="split">
+        <TextField
+          label="Basic user"
+          optional
+          value={values.basic_user}
+          onChange={change('basic_user')}
+          error={errors.of('basic_user')}
+          autoComplete="off"
+        />
+        <TextField
+          label="Basic secret"
+          optional
+          type="password"
+          value={values.basic_secret}
+          onChange={change('basic_secret')}
+          error={errors.of('basic_secret')}
+          autoComplete="new-password"
+        />
+      </div>
+      <div className="form-actions">
+        <Button onClick={onCancel}>Cancel</Button>
+        <Button type="submit" variant="primary" busy={busy}>
+          Create webhook
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,204 @@
+/** Webhooks: status at a glance (with the error reason), create, enable, disable, delete. */
+import { useEffect, useState } from 'react';
+import { WEBHOOK_STATUSES } from '../../../../shared/bank/index.ts';
+import { StatusBadge } from '../../components/Badge.tsx';
+import { Button } from '../../components/Button.tsx';
+import { Dialog } from '../../components/Dialog.tsx';
+import { Page, PageHeader, Toolbar } from '../../components/Page.tsx';
+import { EmptyState, ErrorState, LoadingState, OfflineNotice } from '../../components/States.tsx';
+import { SyncStrip } from '../../components/SyncStrip.tsx';
+import { useNow } from '../../frame/TopBar.tsx';
+import { useOnTransition } from '../../lib/useDebounced.ts';
+import { ageOf, formatTimestamp } from '../../lib/time.ts';
+import { isOffline, useActiveProfileId, useOnlineStatus } from '../../stores/profiles.ts';
+import { useSyncJob } from '../../stores/sync.ts';
+import { WebhookForm } from './WebhookForm.tsx';
+import { useWebhooksStore } from './store.ts';
+
+export function WebhooksScreen() {
+  const profileId = useActiveProfileId();
+  const store = useWebhooksStore();
+  const [creating, setCreating] = useState(false);
+  const online = useOnlineStatus();
+  const now = useNow();
+  const job = useSyncJob('webhooks', null, profileId);
+  const { load } = store;
+
+  useEffect(() => {
+    if (profileId !== null) void load(profileId);
+  }, [profileId, load]);
+  useOnTransition(job?.state, 'done', () => {
+    if (profileId !== null) void load(profileId);
+  });
+
+  let body;
+  if (store.error !== null && store.rows.length === 0) {
+    body = (
+      <ErrorState what="Webhooks" error={store.error} onRetry={() => profileId !== null && void load(profileId)} />
+    );
+  } else if (store.loading && store.rows.length === 0) {
+    body = <LoadingState label="Loading webhooks…" />;
+  } else if (store.rows.length === 0) {
+    body = (
+      <EmptyState
+        title={store.status === '' ? 'No webhooks' : `No ${store.status} webhooks`}
+        action={
+          <Button
+            variant="primary"
+            icon="plus"
+            onClick={() => {
+              setCreating(true);
+            }}
+          >
+            New webhook
+          </Button>
+        }
+      >
+        Register a URL for an event and the bank will notify it on every change.
+      </EmptyState>
+    );
+  } else {
+    body = (
+      <table className="table" aria-label="Webhooks">
+        <thead>
+          <tr>
+            <th>Status</th>
+            <th>Event</th>
+            <th>URL</th>
+            <th>Basic user</th>
+            <th>Created</th>
+            <th>
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {store.rows.map((webhook) => (
+            <tr key={webhook.id}>
+              <td>
+                <div className="stack" style={{ gap: 2 }}>
+                  <span>
+                    <StatusBadge status={webhook.status} title={webhook.error ?? undefined} />
+                  </span>
+                  {webhook.status === 'error' && webhook.error !== null ? (
+                    <span className="field-error">{webhook.error}</span>
+                  ) : null}
+                </div>
+              </td>
+              <td className="mono">{webhook.event}</td>
+              <td className="truncate" style={{ maxWidth: 360 }} title={webhook.url}>
+                {webhook.url}
+                <div className="faint mono" style={{ fontSize: 11 }}>
+                  {webhook.id}
+                </div>
+              </td>
+              <td>{webhook.basic_user ?? <span className="faint">—</span>}</td>
+              <td className="tabular muted" title={formatTimestamp(webhook.created_at)}>
+                {ageOf(webhook.created_at, now)}
+              </td>
+              <td>
+                <div className="table-actions">
+                  {webhook.status === 'enabled' ? (
+                    <Button
+                      size="sm"
+                      onClick={() => void store.setEnabled(webhook, false)}
+                      disabled={store.busyId === webhook.id}
+                    >
+                      Disable
+                    </Button>
+                  ) : (
+                    <Button
+                      size="sm"
+                      onClick={() => void store.setEnabled(webhook, true)}
+                      disabled={store.busyId === webhook.id}
+                    >
+                      {webhook.status === 'error' ? 'Re-enable' : 'Enable'}
+                    </Button>
+                  )}
+                  <Button
+                    size="sm"
+                    variant="ghost"
+                    icon="trash"
+                    aria-label={`Delete webhook ${webhook.id}`}
+                    onClick={() => void store.remove(webhook)}
+                    disabled={store.busyId === webhook.id}
+                  />
+                </div>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    );
+  }
+
+  return (
+    <Page>
+      <PageHeader
+        title="Webhooks"
+        description="URLs the bank notifies when an object changes. A webhook in error stopped receiving notifications until it is re-enabled."
+        actions={
+          <>
+            <Button icon="refresh" onClick={() => void store.refresh()} disabled={job?.state === 'running'}>
+              Refresh from bank
+            </Button>
+            <Button
+              variant="primary"
+              icon="plus"
+              onClick={() => {
+                setCreating(true);
+              }}
+            >
+              New webhook
+            </Button>
+          </>
+        }
+      />
+      <Toolbar>
+        <div className="tabs" role="tablist" aria-label="Status">
+          {(['', ...WEBHOOK_STATUSES] as const).map((status) => (
+            <button
+              key={status}
+              type="button"
+              role="tab"
+              className="tab"
+              aria-selected={store.status === status}
+              onClick={() => {
+                store.setStatus(status);
+              }}
+            >
+              {status === '' ? 'All' : status.charAt(0).toUpperCase() + status.slice(1)}
+            </button>
+          ))}
+        </div>
+        <span className="grow" />
+        <span className="muted" style={{ fontSize: 12 }}>
+          {store.asOf === null ? 'never synced' : `as of ${ageOf(store.asOf, now)}`}
+        </span>
+      </Toolbar>
+      {job === null ? null : <SyncStrip job={job} what="webhooks" />}
+      {isOffline(online) ? (
+        <OfflineNotice asOf={store.asOf === null ? 'never synced' : formatTimestamp(store.asOf)} />
+      ) : null}
+      <div className="list-view page-list">{body}</div>
+      {creating ? (
+        <Dialog
+          title="New webhook"
+          onClose={() => {
+            setCreating(false);
+          }}
+        >
+          <WebhookForm
+            onSubmit={store.create}
+            onDone={() => {
+              setCreating(false);
+            }}
+            onCancel={() => {
+              setCreating(false);
+            }}
+          />
+        </Dialog>
+      ) : null}
+    </Page>
+  );
+}

@@ -1,0 +1,34 @@
+/**
+ * A PagedRows over one cache read of the bridge: `list` answers pages by cursor; `count`,
+ * when given, tells the exact total behind the same filter (asked once, in parallel).
+ */
+import { PagedRows, type PageAnswer } from './pagedRows.ts';
+
+export interface CacheReadPage<Row> {
+  rows: Row[];
+  nextCursor: string | null;
+  asOf: string | null;
+  total?: number | undefined;
+}
+
+export function cacheSource<Row>(
+  list: (page: { cursor?: string; limit: number }) => Promise<CacheReadPage<Row>>,
+  count?: () => Promise<{ count: number }>,
+  options: { pageSize?: number; maxPages?: number } = {},
+): PagedRows<Row> {
+  const source = new PagedRows<Row>(async (cursor, limit) => {
+    const page = await list(cursor === undefined ? { limit } : { cursor, limit });
+    const answer: PageAnswer<Row> = { rows: page.rows, nextCursor: page.nextCursor, asOf: page.asOf };
+    if (page.total !== undefined) answer.total = page.total;
+    return answer;
+  }, options);
+  if (count !== undefined) {
+    count().then(
+      (result) => {
+        source.setTotal(result.count);
+      },
+      () => undefined, // The list itself reports errors; without a count the list grows as it loads.
+    );
+  }
+  return source;
+}
