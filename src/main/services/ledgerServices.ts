@@ -25,6 +25,8 @@ export interface LedgerServicesOptions {
   embeddedBaseUrl?: () => string | null;
   timeouts?: Partial<BankTimeouts>;
   retry?: Partial<RetryPolicy>;
+  /** The backed-off ping while offline (defaults: 1 s doubling up to 60 s). */
+  ping?: { firstDelayMs?: number; maxDelayMs?: number };
   syncPageSize?: number;
   now?: () => Date;
 }
@@ -48,6 +50,7 @@ export class LedgerServices {
       ...(options.embeddedBaseUrl ? { embeddedBaseUrl: options.embeddedBaseUrl } : {}),
       ...(options.timeouts ? { timeouts: options.timeouts } : {}),
       ...(options.retry ? { retry: options.retry } : {}),
+      ...(options.ping ? { ping: options.ping } : {}),
     });
     this.sync = new SyncService({
       cache,

@@ -25,6 +25,8 @@ export interface BankClientsOptions {
   embeddedBaseUrl?: () => string | null;
   timeouts?: Partial<BankTimeouts>;
   retry?: Partial<RetryPolicy>;
+  /** The backed-off ping while offline: first and longest wait. */
+  ping?: { firstDelayMs?: number; maxDelayMs?: number };
 }
 
 type ConnectivityListener = (profileId: string, state: ConnectivityState) => void;
@@ -60,6 +62,7 @@ export class BankClients {
     let connectivity = this.#connectivity.get(profileId);
     if (connectivity === undefined) {
       connectivity = new Connectivity({
+        ...this.#options.ping,
         // One attempt per ping, no retries of its own: the backoff is Connectivity's.
         ping: async () => {
           const profile = this.#options.profiles.find(profileId);

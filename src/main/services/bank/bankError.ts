@@ -66,7 +66,7 @@ function describe(details: BankErrorDetails): string {
       cancelled: 'the request was cancelled',
     }[details.kind];
   const status = details.status === null ? '' : ` (${String(details.status)})`;
-  return `${details.endpoint}${status}: ${what}. ${details.remedy}`;
+  return `${details.endpoint}${status}: ${what.replace(/[.\s]+$/, '')}. ${details.remedy}`;
 }
 
 export class BankError extends Error implements BankErrorDetails {

@@ -213,7 +213,7 @@ export class SyncService {
     const report = (): void => {
       const elapsed = (performance.now() - started) / 1000;
       progress.ratePerSecond = elapsed > 0 ? Math.round(fetchedThisRun / elapsed) : 0;
-      if (request.kind === 'pending-transactions') {
+      if (request.kind === 'pending-transactions' && progress.state === 'running') {
         progress.etaSeconds = etaFromDates(request, oldestDate, elapsed, this.#stamp().slice(0, 10));
       }
       this.#emit(progress);

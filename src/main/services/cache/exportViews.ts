@@ -1,0 +1,127 @@
+/**
+ * CSV export of the cache's views: the same named queries and filters as the screens, with
+ * the columns of each resource in the interface's words. Extra fields the bank may add are
+ * not columns (the file's shape stays fixed for spreadsheets and scripts).
+ */
+import {
+  PENDING_TRANSACTION_ORIGIN_FIELDS,
+  type AccountApplication,
+  type WebhookSend,
+} from '../../../shared/bank/index.ts';
+import type { AuditEntry, AuditQuery } from '../audit/auditLog.ts';
+import type { AccountApplicationQuery } from './accountApplicationsTable.ts';
+import { streamCsv, type CsvExportResult } from './csvExport.ts';
+import type { OfflineCache } from './offlineCache.ts';
+import type { PendingTransactionQuery, PendingTransactionRow } from './pendingTransactionsTable.ts';
+import type { WebhookSendQuery } from './webhookSendsTable.ts';
+
+type Filters<Query> = Omit<Query, 'limit' | 'cursor' | 'withTotal'>;
+
+export type ExportView =
+  | { kind: 'pending-transactions'; query: Filters<PendingTransactionQuery> }
+  | { kind: 'webhook-sends'; query: Filters<WebhookSendQuery> }
+  | { kind: 'account-applications'; query: Filters<AccountApplicationQuery> }
+  | { kind: 'audit'; query: Filters<AuditQuery> };
+
+interface Column<Row> {
+  header: string;
+  value: (row: Row) => unknown;
+}
+
+function fields<Row>(names: readonly string[]): Column<Row>[] {
+  return names.map((name) => ({ header: name, value: (row: Row) => (row as Record<string, unknown>)[name] }));
+}
+
+export const PENDING_TRANSACTION_COLUMNS = fields<PendingTransactionRow>([
+  'account_id',
+  'date',
+  'extended_timestamp',
+  'extended_timestamp_precise',
+  'amount',
+  'balance',
+  'type',
+  'type_source',
+  'category',
+  'desc',
+  'summary',
+  'trace_id',
+  'check_number',
+  'related_transfer_ids',
+  ...PENDING_TRANSACTION_ORIGIN_FIELDS,
+]);
+
+export const WEBHOOK_SEND_COLUMNS = fields<WebhookSend>([
+  'id',
+  'created_at',
+  'webhook_id',
+  'event',
+  'object_id',
+  'operation',
+  'status',
+  'attempt_number',
+  'will_retry',
+  'error',
+]);
+
+export const ACCOUNT_APPLICATION_COLUMNS = fields<AccountApplication>([
+  'id',
+  'status',
+  'ownership_type',
+  'account_product_id',
+  'account_id',
+  'account_number',
+  'primary_person_application_id',
+  'business_application_id',
+  'deposit_id',
+  'created_at',
+  'updated_at',
+]);
+
+export const AUDIT_COLUMNS: Column<AuditEntry>[] = [
+  { header: 'at', value: (row) => row.at },
+  { header: 'profile', value: (row) => row.profileName },
+  { header: 'action', value: (row) => row.action },
+  { header: 'target', value: (row) => row.target },
+  { header: 'result', value: (row) => row.result },
+  { header: 'detail', value: (row) => row.detail },
+];
+
+const EXPORT_PAGE = 1000;
+
+export async function exportCsv(
+  cache: OfflineCache,
+  view: ExportView,
+  file: string,
+  signal?: AbortSignal,
+): Promise<CsvExportResult> {
+  switch (view.kind) {
+    case 'pending-transactions':
+      return streamCsv(
+        file,
+        PENDING_TRANSACTION_COLUMNS,
+        (cursor) => cache.pendingTransactions.list({ ...view.query, limit: EXPORT_PAGE, cursor }),
+        signal,
+      );
+    case 'webhook-sends':
+      return streamCsv(
+        file,
+        WEBHOOK_SEND_COLUMNS,
+        (cursor) => cache.webhookSends.list({ ...view.query, limit: EXPORT_PAGE, cursor }),
+        signal,
+      );
+    case 'account-applications':
+      return streamCsv(
+        file,
+        ACCOUNT_APPLICATION_COLUMNS,
+        (cursor) => cache.accountApplications.list({ ...view.query, limit: EXPORT_PAGE, cursor }),
+        signal,
+      );
+    case 'audit':
+      return streamCsv(
+        file,
+        AUDIT_COLUMNS,
+        (cursor) => cache.audit.list({ ...view.query, limit: EXPORT_PAGE, cursor }),
+        signal,
+      );
+  }
+}

@@ -1,0 +1,421 @@
+/**
+ * The offline cache on real SQLite files: sealing at rest, named keyset-paged queries, search
+ * on encrypted data, CSV export, and the faults: a corrupt file, a lost or changed data key,
+ * a full disk, migrations from another build.
+ */
+import {
+  existsSync,
+  readFileSync,
+  readdirSync,
+  writeFileSync,
+  openSync,
+  writeSync,
+  closeSync,
+  statSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CacheError } from '../../../src/main/services/cache/cacheError.ts';
+import { applyMigrations } from '../../../src/main/services/cache/migrations.ts';
+import { OfflineCache } from '../../../src/main/services/cache/offlineCache.ts';
+import { Credentials } from '../../../src/main/services/credentials/credentials.ts';
+import { InMemorySecretStore } from '../../../src/main/services/credentials/secretStore.ts';
+import { exportCsv } from '../../../src/main/services/cache/exportViews.ts';
+import { accountApplicationOf, pendingTransactionOf, webhookSendOf } from './support/records.ts';
+import { makeTempFolder } from './support/tempFolder.ts';
+
+const PROFILE = 'prof_test';
+const ACCOUNT = 'acct_test';
+
+let temp: { folder: string; remove: () => void };
+let store: InMemorySecretStore;
+let credentials: Credentials;
+const opened: OfflineCache[] = [];
+
+async function openCache(): Promise<OfflineCache> {
+  const cache = await OfflineCache.open({ folder: temp.folder, credentials });
+  opened.push(cache);
+  return cache;
+}
+
+function fillTransactions(cache: OfflineCache, count: number): void {
+  const { checkpoint } = cache.checkpoints.begin(
+    PROFILE,
+    'pending-transactions',
+    `pt/${ACCOUNT}`,
+    '{}',
+    new Date().toISOString(),
+  );
+  cache.transaction(() => {
+    cache.pendingTransactions.writePage(
+      PROFILE,
+      ACCOUNT,
+      Array.from({ length: count }, (_, n) => pendingTransactionOf(ACCOUNT, n, count)),
+      checkpoint.generation,
+    );
+    cache.checkpoints.finish(PROFILE, 'pending-transactions', `pt/${ACCOUNT}`, 'done', '2026-01-01T00:00:00.000Z');
+  });
+}
+
+beforeEach(() => {
+  temp = makeTempFolder();
+  store = new InMemorySecretStore();
+  credentials = new Credentials(store);
+});
+
+afterEach(() => {
+  for (const cache of opened.splice(0)) cache.close();
+  temp.remove();
+});
+
+describe('opening', () => {
+  it('applies numbered migrations in its own table, next to another module’s', async () => {
+    const cache = await openCache();
+    const applied = cache.database.prepare('SELECT version, name FROM cache_migrations').all();
+    expect(applied).toHaveLength(1);
+    // The listener migrates the same database with its own bookkeeping table.
+    applyMigrations(
+      cache.database,
+      [{ version: 1, name: 'listener requests', sql: 'CREATE TABLE listener_probe (id INTEGER)' }],
+      'listener_migrations',
+    );
+    cache.close();
+    const again = await openCache();
+    expect(again.opened.messages).toEqual([]);
+    expect(again.database.prepare('SELECT COUNT(*) AS n FROM listener_migrations').get()).toEqual({ n: 1 });
+    expect(again.database.prepare('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' });
+  });
+
+  it('refuses a database changed by another build, and one made by a newer version', async () => {
+    (await openCache()).close();
+    const raw = new DatabaseSync(join(temp.folder, 'cache.db'));
+    raw.exec("UPDATE cache_migrations SET checksum = 'other' WHERE version = 1");
+    raw.close();
+    await expect(openCache()).rejects.toMatchObject({ kind: 'migration-changed' });
+    const fix = new DatabaseSync(join(temp.folder, 'cache.db'));
+    fix.exec("INSERT INTO cache_migrations VALUES (2, 'from the future', 'x', '2030-01-01')");
+    fix.close();
+    await expect(openCache()).rejects.toThrow(CacheError);
+  });
+
+  it('sets a corrupt file aside and starts a new cache, with a clear message', async () => {
+    const file = join(temp.folder, 'cache.db');
+    writeFileSync(file, 'this is not a database at all, just some text that fills a page'.repeat(100));
+    const cache = await openCache();
+    expect(cache.opened.setAsideAs).toMatch(/cache\.db\.corrupt-/);
+    expect(cache.opened.messages[0]).toMatch(/damaged .* moved to .* new one was started/);
+    expect(existsSync(cache.opened.setAsideAs ?? '')).toBe(true);
+    fillTransactions(cache, 10);
+    expect(cache.pendingTransactions.count({ profileId: PROFILE, accountId: ACCOUNT })).toBe(10);
+  });
+
+  it('notices damage inside the file (quick_check) and rebuilds', async () => {
+    const cache = await openCache();
+    fillTransactions(cache, 3000);
+    cache.database.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+    cache.close();
+    const file = join(temp.folder, 'cache.db');
+    const size = statSync(file).size;
+    // Overwrite pages in the middle (b-tree pages of the table and its indexes) with noise.
+    const descriptor = openSync(file, 'r+');
+    writeSync(descriptor, Buffer.alloc(4096 * 8, 0xa5), 0, 4096 * 8, Math.floor(size / 2 / 4096) * 4096);
+    closeSync(descriptor);
+    const rebuilt = await openCache();
+    expect(rebuilt.opened.setAsideAs).not.toBeNull();
+    expect(rebuilt.pendingTransactions.count({ profileId: PROFILE, accountId: ACCOUNT })).toBe(0);
+    expect(readdirSync(temp.folder).some((name) => name.includes('.corrupt-'))).toBe(true);
+  });
+});
+
+describe('sealing at rest', () => {
+  it('keeps descriptions, summaries and ids out of the file in clear', async () => {
+    const cache = await openCache();
+    fillTransactions(cache, 200);
+    cache.transaction(() => cache.webhookSends.writePage(PROFILE, [webhookSendOf(1)], '2026-01-01T00:00:00Z'));
+    cache.database.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+    const bytes = readFileSync(join(temp.folder, 'cache.db'));
+    for (const clear of ['COFFEE SHOP', 'Fuel Station', 'trace_00000001', 'HTTP 500 from the receiver', 'card_0001']) {
+      expect(bytes.includes(Buffer.from(clear))).toBe(false);
+    }
+    // The columns reads filter and sort on stay queryable.
+    expect(bytes.includes(Buffer.from('whsend_00000001'))).toBe(true);
+  });
+
+  it('drops the sealed data when the data key is lost, keeping the audit log', async () => {
+    const cache = await openCache();
+    fillTransactions(cache, 50);
+    cache.audit.record({
+      profileId: PROFILE,
+      profileName: 'Test',
+      action: 'document.create',
+      target: 'doc_1',
+      result: 'ok',
+    });
+    cache.close();
+    const account = dataKeyAccount();
+    expect(await store.has(account)).toBe(true);
+    await store.delete(account);
+    const reopened = await openCache();
+    expect(reopened.opened.dataKeyReset).toBe('data-key-lost');
+    expect(reopened.opened.messages[0]).toMatch(/no longer in the keychain/);
+    expect(reopened.pendingTransactions.count({ profileId: PROFILE, accountId: ACCOUNT })).toBe(0);
+    expect(reopened.pendingTransactions.asOf({ profileId: PROFILE, accountId: ACCOUNT })).toBeNull();
+    expect(reopened.audit.list().rows).toHaveLength(1);
+    fillTransactions(reopened, 5);
+    expect(reopened.pendingTransactions.list({ profileId: PROFILE, accountId: ACCOUNT }).rows).toHaveLength(5);
+  });
+
+  it('drops the sealed data when the keychain holds another key', async () => {
+    const cache = await openCache();
+    fillTransactions(cache, 50);
+    cache.close();
+    await store.set(dataKeyAccount(), Buffer.alloc(32, 1).toString('base64'));
+    const reopened = await openCache();
+    expect(reopened.opened.dataKeyReset).toBe('data-key-changed');
+    expect(reopened.pendingTransactions.count({ profileId: PROFILE, accountId: ACCOUNT })).toBe(0);
+  });
+});
+
+/** The keychain account of the cache's data key, named by the cache id kept in the file. */
+function dataKeyAccount(): string {
+  const raw = new DatabaseSync(join(temp.folder, 'cache.db'), { readOnly: true });
+  const row = raw.prepare("SELECT value FROM cache_meta WHERE key = 'cache_id'").get() as { value: string };
+  raw.close();
+  return `cache:data-key:${row.value}`;
+}
+
+describe('named queries', () => {
+  it('pages pending transactions with an opaque keyset cursor, no row twice, none missed', async () => {
+    const cache = await openCache();
+    fillTransactions(cache, 1050);
+    const seen = new Set<string>();
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const page = cache.pendingTransactions.list({ profileId: PROFILE, accountId: ACCOUNT, limit: 100, cursor });
+      expect(page.source).toBe('cache');
+      expect(page.asOf).toBe('2026-01-01T00:00:00.000Z');
+      for (const row of page.rows) seen.add(row.row_key);
+      cursor = page.nextCursor;
+      pages += 1;
+    } while (cursor !== null && pages < 20);
+    expect(pages).toBe(11);
+    expect(seen.size).toBe(1050);
+  });
+
+  it('sorts newest first by default, or by amount, and filters by type and date', async () => {
+    const cache = await openCache();
+    fillTransactions(cache, 300);
+    const newest = cache.pendingTransactions.list({ profileId: PROFILE, accountId: ACCOUNT, limit: 5 });
+    expect(newest.rows.map((row) => row.desc)).toEqual([
+      'COFFEE SHOP 000000',
+      'FUEL STATION 000001',
+      'GROCERY MARKET 000002',
+      'BOOK STORE 000003',
+      'PHARMACY 000004',
+    ]);
+    const largest = cache.pendingTransactions.list({
+      profileId: PROFILE,
+      accountId: ACCOUNT,
+      sort: 'largest',
+      limit: 300,
+    });
+    const cents = largest.rows.map((row) => Number(row.amount.replace('.', '')));
+    expect(cents).toEqual([...cents].sort((a, b) => b - a));
+    const holds = cache.pendingTransactions.list({
+      profileId: PROFILE,
+      accountId: ACCOUNT,
+      type: 'hold',
+      withTotal: true,
+    });
+    expect(holds.total).toBe(60);
+    expect(holds.rows.every((row) => row.type === 'hold')).toBe(true);
+    const lastDay = cache.pendingTransactions.list({
+      profileId: PROFILE,
+      accountId: ACCOUNT,
+      fromDate: '2025-12-31',
+      limit: 1000,
+    });
+    expect(lastDay.rows.every((row) => row.date === '2025-12-31')).toBe(true);
+    expect(lastDay.rows.length).toBeGreaterThan(0);
+  });
+
+  it('searches whole words of descriptions and summaries on encrypted rows', async () => {
+    const cache = await openCache();
+    fillTransactions(cache, 600);
+    const coffee = cache.pendingTransactions.list({
+      profileId: PROFILE,
+      accountId: ACCOUNT,
+      search: 'coffee',
+      limit: 1000,
+      withTotal: true,
+    });
+    expect(coffee.total).toBe(100);
+    expect(coffee.rows.every((row) => row.desc.startsWith('COFFEE SHOP'))).toBe(true);
+    const one = cache.pendingTransactions.list({ profileId: PROFILE, accountId: ACCOUNT, search: 'Coffee 000006' });
+    expect(one.rows.map((row) => row.desc)).toEqual(['COFFEE SHOP 000006']);
+    const combined = cache.pendingTransactions.list({
+      profileId: PROFILE,
+      accountId: ACCOUNT,
+      search: 'railway',
+      type: 'deposit',
+      withTotal: true,
+    });
+    expect(combined.rows.every((row) => row.summary === 'Railway Tickets' && row.type === 'deposit')).toBe(true);
+    expect(combined.total).toBe(20);
+    expect(
+      cache.pendingTransactions.list({ profileId: PROFILE, accountId: ACCOUNT, search: 'nothing-like-this' }).rows,
+    ).toEqual([]);
+  });
+
+  it('refuses a cursor from another query', async () => {
+    const cache = await openCache();
+    fillTransactions(cache, 300);
+    const page = cache.pendingTransactions.list({ profileId: PROFILE, accountId: ACCOUNT, limit: 10 });
+    expect(() =>
+      cache.pendingTransactions.list({ profileId: PROFILE, accountId: ACCOUNT, type: 'hold', cursor: page.nextCursor }),
+    ).toThrow(/another query/);
+  });
+
+  it('sweeps transactions the bank no longer lists after a complete sync', async () => {
+    const cache = await openCache();
+    fillTransactions(cache, 100);
+    const { checkpoint } = cache.checkpoints.begin(
+      PROFILE,
+      'pending-transactions',
+      'again',
+      '{}',
+      new Date().toISOString(),
+    );
+    cache.transaction(() => {
+      cache.pendingTransactions.writePage(
+        PROFILE,
+        ACCOUNT,
+        Array.from({ length: 60 }, (_, n) => pendingTransactionOf(ACCOUNT, n, 100)),
+        checkpoint.generation,
+      );
+      expect(cache.pendingTransactions.sweep(PROFILE, ACCOUNT, checkpoint.generation, {})).toBe(40);
+    });
+    expect(cache.pendingTransactions.count({ profileId: PROFILE, accountId: ACCOUNT })).toBe(60);
+    // The search index forgets the swept rows too.
+    expect(cache.pendingTransactions.count({ profileId: PROFILE, accountId: ACCOUNT, search: '000099' })).toBe(0);
+  });
+
+  it('filters webhook sends, writes only what changed, and says how fresh each view is', async () => {
+    const cache = await openCache();
+    const sends = Array.from({ length: 400 }, (_, n) => webhookSendOf(n));
+    expect(cache.transaction(() => cache.webhookSends.writePage(PROFILE, sends, '2026-01-01T00:00:00Z'))).toBe(400);
+    expect(cache.transaction(() => cache.webhookSends.writePage(PROFILE, sends, '2026-01-01T00:00:00Z'))).toBe(0);
+    const errors = cache.webhookSends.list({
+      profileId: PROFILE,
+      status: 'error',
+      webhookId: 'wh_002',
+      limit: 10,
+      withTotal: true,
+    });
+    expect(errors.rows.every((row) => row.status === 'error' && row.webhook_id === 'wh_002')).toBe(true);
+    expect(errors.total).toBe(20);
+    expect(errors.rows[0]?.created_at).toBe(webhookSendOf(382).created_at);
+    expect(errors.asOf).toBeNull();
+    cache.checkpoints.begin(
+      PROFILE,
+      'webhook-sends',
+      'one',
+      JSON.stringify({ webhookId: 'wh_002' }),
+      '2026-01-01T00:00:00Z',
+    );
+    cache.checkpoints.finish(PROFILE, 'webhook-sends', 'one', 'done', '2026-01-02T00:00:00.000Z');
+    expect(cache.webhookSends.asOf({ profileId: PROFILE, webhookId: 'wh_002', status: 'error' })).toBe(
+      '2026-01-02T00:00:00.000Z',
+    );
+    expect(cache.webhookSends.asOf({ profileId: PROFILE })).toBeNull();
+  });
+
+  it('keeps every distinct version of an account application for its status history', async () => {
+    const cache = await openCache();
+    const fetches = [
+      accountApplicationOf('aact_1', 'submitted', '2025-01-01T00:00:00Z'),
+      accountApplicationOf('aact_1', 'submitted', '2025-01-01T00:00:00Z'),
+      accountApplicationOf('aact_1', 'kyc', '2025-01-02T00:00:00Z'),
+      accountApplicationOf('aact_1', 'approved', '2025-01-03T00:00:00Z'),
+    ];
+    const created = fetches.map((application, index) =>
+      cache.transaction(() =>
+        cache.accountApplications.record(PROFILE, application, `2026-01-0${String(index + 1)}T00:00:00Z`),
+      ),
+    );
+    expect(created).toEqual([true, false, true, true]);
+    const history = cache.accountApplications.history(PROFILE, 'aact_1');
+    expect(history.rows.map((version) => version.status)).toEqual(['submitted', 'kyc', 'approved']);
+    expect(history.asOf).toBe('2026-01-04T00:00:00Z');
+    expect(cache.accountApplications.list({ profileId: PROFILE, status: 'approved' }).rows).toHaveLength(1);
+  });
+
+  it('keeps the audit log append-only', async () => {
+    const cache = await openCache();
+    cache.audit.record({
+      profileId: PROFILE,
+      profileName: 'Test',
+      action: 'webhook.delete',
+      target: 'wh_1',
+      result: 'failed',
+      detail: 'DELETE /webhook/{id} (404): not found.',
+    });
+    expect(() => {
+      cache.database.exec("UPDATE audit_log SET result = 'ok'");
+    }).toThrow(/append-only/);
+    expect(() => {
+      cache.database.exec('DELETE FROM audit_log');
+    }).toThrow(/append-only/);
+    expect(cache.audit.list({ profileId: PROFILE }).rows[0]).toMatchObject({
+      action: 'webhook.delete',
+      result: 'failed',
+    });
+  });
+});
+
+describe('faults while writing', () => {
+  it('reports a full disk clearly and keeps what was written before', async () => {
+    const cache = await openCache();
+    fillTransactions(cache, 100);
+    const pages = (cache.database.prepare('PRAGMA page_count').get() as { page_count: number }).page_count;
+    cache.database.exec(`PRAGMA max_page_count = ${String(pages + 2)}`);
+    const many = Array.from({ length: 5000 }, (_, n) => pendingTransactionOf('acct_other', n, 5000));
+    const error = (() => {
+      try {
+        cache.transaction(() => cache.pendingTransactions.writePage(PROFILE, 'acct_other', many, 99));
+      } catch (caught) {
+        return caught;
+      }
+      return null;
+    })();
+    expect(error).toBeInstanceOf(CacheError);
+    expect((error as CacheError).kind).toBe('disk-full');
+    expect((error as Error).message).toMatch(/is full: nothing was lost/);
+    expect(cache.pendingTransactions.count({ profileId: PROFILE, accountId: 'acct_other' })).toBe(0);
+    expect(cache.pendingTransactions.count({ profileId: PROFILE, accountId: ACCOUNT })).toBe(100);
+    expect(cache.database.isTransaction).toBe(false);
+  });
+});
+
+describe('CSV export', () => {
+  it('streams a filtered view to a file, every page, and only then gives it its name', async () => {
+    const cache = await openCache();
+    fillTransactions(cache, 2500);
+    const file = join(temp.folder, 'holds.csv');
+    const result = await exportCsv(
+      cache,
+      { kind: 'pending-transactions', query: { profileId: PROFILE, accountId: ACCOUNT, type: 'hold' } },
+      file,
+    );
+    expect(result.rows).toBe(500);
+    const lines = readFileSync(file, 'utf8').trimEnd().split('\r\n');
+    expect(
+      lines[0]?.startsWith('account_id,date,extended_timestamp,extended_timestamp_precise,amount,balance,type'),
+    ).toBe(true);
+    expect(lines[1]).toContain(',hold,');
+    expect(lines).toHaveLength(501);
+    expect(existsSync(`${file}.partial`)).toBe(false);
+  });
+});

@@ -1,0 +1,343 @@
+/**
+ * Sync against the real sandbox bank: paging into the encrypted cache, progress, one job per
+ * key, cancel and resume from the checkpoint, sweeping what the bank no longer lists, and
+ * reads that keep working (and say how old they are) when the bank goes away.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { SyncProgress } from '../../../src/main/services/sync/syncProgress.ts';
+import { BankError } from '../../../src/main/services/bank/bankError.ts';
+import {
+  deliveriesSettled,
+  servicesOn,
+  simulate,
+  startBank,
+  type RunningSandbox,
+  type ServicesOnBank,
+} from './support/sandboxBank.ts';
+import { startFaultServer, json } from './support/faultServer.ts';
+import { makeTempFolder } from './support/tempFolder.ts';
+
+let sandbox: RunningSandbox;
+let temp: { folder: string; remove: () => void };
+let bank: ServicesOnBank;
+
+beforeEach(async () => {
+  sandbox = await startBank({ accounts: 2, pendingTransactionsPerAccount: 2500 });
+  temp = makeTempFolder();
+  bank = await servicesOn(sandbox, temp.folder, { pageSize: 500 });
+});
+
+afterEach(async () => {
+  await bank.services.close();
+  await sandbox.close();
+  temp.remove();
+});
+
+function account(): string {
+  const [first] = sandbox.demo.accounts;
+  if (first === undefined) throw new Error('the sandbox has no account');
+  return first;
+}
+
+describe('pending transactions', () => {
+  it('pages every transaction of an account into the cache, with progress', async () => {
+    const events: SyncProgress[] = [];
+    bank.services.sync.onProgress((progress) => events.push(progress));
+    const job = bank.services.sync.start({
+      kind: 'pending-transactions',
+      profileId: bank.profile.id,
+      accountId: account(),
+    });
+    const outcome = await job.done;
+    expect(outcome).toMatchObject({ state: 'done', fetched: 2500, written: 2500, resumed: false });
+    expect(events[0]).toMatchObject({ jobId: job.jobId, state: 'running', fetched: 0 });
+    expect(events.at(-1)).toMatchObject({ state: 'done', fetched: 2500, written: 2500, etaSeconds: 0 });
+    const fetched = events.map((event) => event.fetched);
+    expect(fetched).toEqual([...fetched].sort((a, b) => a - b));
+    expect(events.some((event) => event.state === 'running' && event.ratePerSecond > 0)).toBe(true);
+
+    const read = bank.services.cache.pendingTransactions.list({
+      profileId: bank.profile.id,
+      accountId: account(),
+      withTotal: true,
+    });
+    expect(read.total).toBe(2500);
+    expect(read.source).toBe('cache');
+    expect(read.asOf).not.toBeNull();
+    // Same order as the bank: newest first.
+    const first = await bank.services.clients
+      .clientFor(bank.profile.id)
+      .pendingTransactionPages(account(), {}, { pageSize: 3 })
+      .next();
+    const bankFirst = first.done === true ? [] : first.value.items;
+    expect(read.rows.slice(0, 3).map(({ row_key: _key, ...transaction }) => transaction)).toEqual(bankFirst);
+  });
+
+  it('writes nothing new when nothing changed, and sweeps what was posted', async () => {
+    await bank.services.sync.start({ kind: 'pending-transactions', profileId: bank.profile.id, accountId: account() })
+      .done;
+    await simulate(sandbox, 'account.pending_transaction', {
+      account_id: account(),
+      amount: '-4.20',
+      desc: 'LATE NIGHT TAXI',
+    });
+    const again = await bank.services.sync.start({
+      kind: 'pending-transactions',
+      profileId: bank.profile.id,
+      accountId: account(),
+    }).done;
+    expect(again).toMatchObject({ state: 'done', fetched: 2501, written: 1, removed: 0 });
+    const taxi = bank.services.cache.pendingTransactions.list({
+      profileId: bank.profile.id,
+      accountId: account(),
+      search: 'taxi',
+    });
+    expect(taxi.rows.map((row) => row.desc)).toEqual(['LATE NIGHT TAXI']);
+  });
+
+  it('runs one job per key: asking again returns the running job', async () => {
+    const first = bank.services.sync.start({
+      kind: 'pending-transactions',
+      profileId: bank.profile.id,
+      accountId: account(),
+    });
+    const second = bank.services.sync.start({
+      kind: 'pending-transactions',
+      profileId: bank.profile.id,
+      accountId: account(),
+    });
+    expect(second.jobId).toBe(first.jobId);
+    expect(() =>
+      bank.services.sync.start({
+        kind: 'pending-transactions',
+        profileId: bank.profile.id,
+        accountId: account(),
+        fromDate: '2025-01-01',
+      }),
+    ).toThrow(/already running/);
+    await first.done;
+  });
+
+  it('cancels after the current page and resumes from the checkpoint', async () => {
+    const job = bank.services.sync.start({
+      kind: 'pending-transactions',
+      profileId: bank.profile.id,
+      accountId: account(),
+    });
+    const unsubscribe = bank.services.sync.onProgress((progress) => {
+      if (progress.fetched >= 1000) bank.services.sync.cancel(job.jobId);
+    });
+    const cancelled = await job.done;
+    unsubscribe();
+    expect(cancelled.state).toBe('cancelled');
+    expect(cancelled.fetched).toBeLessThan(2500);
+    const checkpoint = bank.services.cache.checkpoints.get(bank.profile.id, 'pending-transactions', job.key);
+    expect(checkpoint?.cursor).not.toBeNull();
+    expect(
+      bank.services.cache.pendingTransactions.asOf({ profileId: bank.profile.id, accountId: account() }),
+    ).toBeNull();
+
+    const resumed = await bank.services.sync.start({
+      kind: 'pending-transactions',
+      profileId: bank.profile.id,
+      accountId: account(),
+    }).done;
+    expect(resumed).toMatchObject({ state: 'done', resumed: true, fetched: 2500, written: 2500, removed: 0 });
+    expect(bank.services.cache.pendingTransactions.count({ profileId: bank.profile.id, accountId: account() })).toBe(
+      2500,
+    );
+  });
+
+  it('syncs a date range and estimates the time left from it', async () => {
+    const events: SyncProgress[] = [];
+    bank.services.sync.onProgress((progress) => events.push(progress));
+    const outcome = await bank.services.sync.start({
+      kind: 'pending-transactions',
+      profileId: bank.profile.id,
+      accountId: account(),
+      fromDate: '2025-12-01',
+      toDate: '2026-01-01',
+    }).done;
+    expect(outcome.state).toBe('done');
+    const rows = bank.services.cache.pendingTransactions.list({
+      profileId: bank.profile.id,
+      accountId: account(),
+      limit: 1000,
+    }).rows;
+    expect(rows.every((row) => row.date >= '2025-12-01' && row.date < '2026-01-01')).toBe(true);
+    // A read inside the synced range is as fresh as that sync; the whole account is not.
+    expect(
+      bank.services.cache.pendingTransactions.asOf({
+        profileId: bank.profile.id,
+        accountId: account(),
+        fromDate: '2025-12-10',
+        toDate: '2025-12-20',
+      }),
+    ).not.toBeNull();
+    expect(
+      bank.services.cache.pendingTransactions.asOf({ profileId: bank.profile.id, accountId: account() }),
+    ).toBeNull();
+    if (outcome.fetched > 500)
+      expect(events.some((event) => event.state === 'running' && event.etaSeconds !== null)).toBe(true);
+  });
+});
+
+describe('webhook sends, webhooks and applications', () => {
+  it('syncs webhook sends for a filter, incrementally after the first complete sync', async () => {
+    const receiver = await startFaultServer();
+    receiver.respond((_request, response, index) => {
+      json(response, index % 3 === 0 ? 500 : 200, {});
+    });
+    try {
+      const webhook = await bank.services.writes.createWebhook(bank.profile.id, {
+        event: 'ach.create',
+        url: `${receiver.baseUrl}/hook`,
+      });
+      for (let n = 0; n < 12; n += 1) {
+        await simulate(sandbox, 'ach.create', {
+          account_id: account(),
+          amount: `${String(n + 1)}.00`,
+          direction: 'credit',
+        });
+      }
+      await deliveriesSettled(sandbox);
+      const all = await bank.services.sync.start({
+        kind: 'webhook-sends',
+        profileId: bank.profile.id,
+        webhookId: webhook.id,
+      }).done;
+      expect(all.state).toBe('done');
+      expect(all.fetched).toBeGreaterThanOrEqual(12);
+      const cached = bank.services.cache.webhookSends.list({
+        profileId: bank.profile.id,
+        webhookId: webhook.id,
+        withTotal: true,
+        limit: 1000,
+      });
+      expect(cached.total).toBe(all.fetched);
+      expect(cached.asOf).not.toBeNull();
+      expect(cached.rows.every((row) => row.webhook_id === webhook.id)).toBe(true);
+      const errors = bank.services.cache.webhookSends.list({
+        profileId: bank.profile.id,
+        webhookId: webhook.id,
+        status: 'error',
+      });
+      expect(errors.rows.length).toBeGreaterThan(0);
+      expect(errors.asOf).toBe(cached.asOf);
+      const again = await bank.services.sync.start({
+        kind: 'webhook-sends',
+        profileId: bank.profile.id,
+        webhookId: webhook.id,
+      }).done;
+      expect(again.written).toBe(0);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('keeps every fetched version of an account application', async () => {
+    const [applicationId] = sandbox.demo.accountApplications;
+    if (applicationId === undefined) throw new Error('no demo application');
+    const first = await bank.services.sync.start({
+      kind: 'account-application',
+      profileId: bank.profile.id,
+      applicationId,
+    }).done;
+    expect(first).toMatchObject({ state: 'done', fetched: 1, written: 1 });
+    const before = bank.services.cache.accountApplications.get(bank.profile.id, applicationId)?.application.status;
+    const next = ['submitted', 'kyc', 'processing', 'manual_review', 'approved', 'rejected', 'canceled'];
+    let moved = false;
+    for (const status of next) {
+      if (status === before) continue;
+      try {
+        await simulate(sandbox, 'account_application.update_status', { account_application_id: applicationId, status });
+        moved = true;
+        break;
+      } catch {
+        // Not an allowed move from the current status: try the next.
+      }
+    }
+    expect(moved).toBe(true);
+    await bank.services.sync.start({ kind: 'account-application', profileId: bank.profile.id, applicationId }).done;
+    const history = bank.services.cache.accountApplications.history(bank.profile.id, applicationId);
+    expect(history.rows).toHaveLength(2);
+    expect(history.rows[0]?.status).toBe(before);
+    expect(history.rows[1]?.status).not.toBe(before);
+  });
+
+  it('syncs the webhooks list and forgets a webhook deleted at the bank', async () => {
+    const one = await bank.services.writes.createWebhook(bank.profile.id, {
+      event: 'ach.update',
+      url: 'http://127.0.0.1:9/one',
+    });
+    const two = await bank.services.writes.createWebhook(bank.profile.id, {
+      event: 'ach.create',
+      url: 'http://127.0.0.1:9/two',
+    });
+    await bank.services.sync.start({ kind: 'webhooks', profileId: bank.profile.id }).done;
+    expect(
+      bank.services.cache.webhooks
+        .list({ profileId: bank.profile.id })
+        .rows.map((row) => row.id)
+        .sort(),
+    ).toEqual([one.id, two.id].sort());
+    await bank.services.clients.clientFor(bank.profile.id).deleteWebhook(one.id);
+    const outcome = await bank.services.sync.start({ kind: 'webhooks', profileId: bank.profile.id }).done;
+    expect(outcome.removed).toBe(1);
+    expect(bank.services.cache.webhooks.list({ profileId: bank.profile.id }).rows.map((row) => row.id)).toEqual([
+      two.id,
+    ]);
+  });
+});
+
+describe('offline', () => {
+  it('reports offline from real failures, keeps reads working, and says how old they are', async () => {
+    await bank.services.sync.start({ kind: 'pending-transactions', profileId: bank.profile.id, accountId: account() })
+      .done;
+    const asOf = bank.services.cache.pendingTransactions.asOf({ profileId: bank.profile.id, accountId: account() });
+    expect(bank.services.clients.connectivityOf(bank.profile.id).state.status).toBe('online');
+    await sandbox.close();
+    const failed = await bank.services.sync.start({
+      kind: 'pending-transactions',
+      profileId: bank.profile.id,
+      accountId: account(),
+    }).done;
+    expect(failed.state).toBe('failed');
+    expect(failed.failure).toBeInstanceOf(BankError);
+    expect((failed.failure as BankError).kind).toBe('unreachable');
+    const state = bank.services.clients.connectivityOf(bank.profile.id).state;
+    expect(state.status).toBe('offline');
+    expect(state.nextCheckAt).not.toBeNull();
+    const read = bank.services.cache.pendingTransactions.list({
+      profileId: bank.profile.id,
+      accountId: account(),
+      withTotal: true,
+    });
+    expect(read).toMatchObject({ total: 2500, source: 'cache', asOf });
+    // The failed run did not touch the data or the time it was last complete.
+    sandbox = await startBank({ accounts: 1, pendingTransactionsPerAccount: 1 });
+  });
+
+  it('comes back online when a backed-off ping succeeds', async () => {
+    const flaky = await startFaultServer();
+    flaky.respond((_request, response, index) => {
+      if (index < 2) json(response, 503, { error: 'Starting up.' });
+      else json(response, 200, { ok: true });
+    });
+    try {
+      const profile = bank.services.profiles.addRemote({ name: 'Flaky', baseUrl: flaky.baseUrl, authScheme: 'bearer' });
+      await bank.services.credentials.setProfileSecret(profile.id, 'token-1');
+      const connectivity = bank.services.clients.connectivityOf(profile.id);
+      const changes: string[] = [];
+      connectivity.onChange((state) => changes.push(state.status));
+      connectivity.reportUnreachable('test: the bank went away');
+      for (let round = 0; round < 200 && connectivity.state.status !== 'online'; round += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(changes).toEqual(['offline', 'online']);
+      expect(flaky.requests.length).toBe(3);
+    } finally {
+      await flaky.close();
+    }
+  });
+});
