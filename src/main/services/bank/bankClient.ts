@@ -89,7 +89,7 @@ export class BankClient {
     return this.#http.baseUrl;
   }
 
-  /** Connectivity check: resolves when the bank answers and accepts the credentials. */
+  /** Connectivity check: resolves when the bank answers (the bank may not check credentials here). */
   async ping(signal?: AbortSignal): Promise<void> {
     await this.#call(
       { method: 'GET', path: '/ping', endpoint: 'GET /ping', ...(signal ? { signal } : {}) },
