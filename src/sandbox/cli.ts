@@ -3,12 +3,45 @@
  * API key and a few demo ids (or, with --json, one JSON line of them); Ctrl+C or SIGTERM
  * stops it cleanly: in-flight requests finish, pending webhook retries stay in the data file.
  */
-import { parseCliArguments, USAGE } from './cliArguments.ts';
-import { startSandbox } from './index.ts';
+import { parseCliArguments, USAGE, type CliRequest } from './cliArguments.ts';
+import { startSandbox, type RunningSandbox } from './index.ts';
 import { DEMO_KEY_SECRET } from './options.ts';
 
+function bannerOf(sandbox: RunningSandbox): string {
+  // The demo secret is public; a secret given on the command line is not echoed back.
+  const secret = sandbox.keySecret === DEMO_KEY_SECRET ? sandbox.keySecret : '(as given by --key-secret)';
+  return (
+    [
+      `Sandbox listening on ${sandbox.baseUrl}`,
+      `API key id:     ${sandbox.keyId}`,
+      `API key secret: ${secret}`,
+      `Accounts:              ${sandbox.demo.accounts.slice(0, 3).join(', ')}`,
+      `Account applications:  ${sandbox.demo.accountApplications.slice(0, 3).join(', ')}`,
+      `Card products:         ${sandbox.demo.cardProducts.join(', ')}`,
+      `Files:                 ${sandbox.demo.files.slice(0, 3).join(', ')}`,
+      `Try: curl -u ${sandbox.keyId}:<secret> ${sandbox.baseUrl}/account`,
+      'Ctrl+C stops it.',
+    ].join('\n') + '\n'
+  );
+}
+
+function jsonLineOf(sandbox: RunningSandbox): string {
+  return (
+    JSON.stringify({
+      baseUrl: sandbox.baseUrl,
+      keyId: sandbox.keyId,
+      keySecret: sandbox.keySecret,
+      bearerToken: sandbox.bearerToken,
+      accounts: sandbox.demo.accounts,
+      accountApplications: sandbox.demo.accountApplications,
+      cardProducts: sandbox.demo.cardProducts,
+      files: sandbox.demo.files,
+    }) + '\n'
+  );
+}
+
 async function main(): Promise<void> {
-  let request;
+  let request: CliRequest;
   try {
     request = parseCliArguments(process.argv.slice(2));
   } catch (error) {
@@ -20,45 +53,25 @@ async function main(): Promise<void> {
     process.stdout.write(USAGE);
     return;
   }
-  const sandbox = await startSandbox(request.options);
-  if (request.json) {
-    process.stdout.write(
-      JSON.stringify({
-        baseUrl: sandbox.baseUrl,
-        keyId: sandbox.keyId,
-        keySecret: sandbox.keySecret,
-        bearerToken: sandbox.bearerToken,
-        accounts: sandbox.demo.accounts,
-        accountApplications: sandbox.demo.accountApplications,
-        cardProducts: sandbox.demo.cardProducts,
-        files: sandbox.demo.files,
-      }) + '\n',
-    );
-  } else {
-    // The demo secret is public; a secret given on the command line is not echoed back.
-    const secret = sandbox.keySecret === DEMO_KEY_SECRET ? sandbox.keySecret : '(as given by --key-secret)';
-    process.stdout.write(
-      [
-        `Sandbox listening on ${sandbox.baseUrl}`,
-        `API key id:     ${sandbox.keyId}`,
-        `API key secret: ${secret}`,
-        `Accounts:              ${sandbox.demo.accounts.slice(0, 3).join(', ')}`,
-        `Account applications:  ${sandbox.demo.accountApplications.slice(0, 3).join(', ')}`,
-        `Card products:         ${sandbox.demo.cardProducts.join(', ')}`,
-        `Files:                 ${sandbox.demo.files.slice(0, 3).join(', ')}`,
-        `Try: curl -u ${sandbox.keyId}:<secret> ${sandbox.baseUrl}/account`,
-        'Ctrl+C stops it.',
-      ].join('\n') + '\n',
-    );
-  }
 
-  let stopping = false;
+  // Signals are handled from the start: one that arrives while the bank is still opening
+  // stops it as soon as it is up, never half-way through writing its data file.
+  const running: { sandbox?: RunningSandbox } = {};
+  let stopping: Promise<void> | undefined;
   const stop = (signal: NodeJS.Signals) => {
-    if (stopping) return;
-    stopping = true;
+    if (stopping !== undefined) {
+      // A second Ctrl+C does not wait: every write is a committed transaction, so nothing is torn.
+      process.stderr.write(`${signal} again: stopping now.\n`);
+      process.exit(130);
+    }
+    const sandbox = running.sandbox;
+    if (sandbox === undefined) {
+      stopSignal ??= signal;
+      return;
+    }
     if (!request.json)
       process.stdout.write(`\n${signal}: stopping; in-flight requests finish, pending retries stay saved.\n`);
-    sandbox.close().then(
+    stopping = sandbox.close().then(
       () => {
         process.exitCode = 0;
       },
@@ -68,11 +81,18 @@ async function main(): Promise<void> {
       },
     );
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  let stopSignal: NodeJS.Signals | undefined;
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+
+  const sandbox = await startSandbox(request.options);
+  running.sandbox = sandbox;
+  process.stdout.write(request.json ? jsonLineOf(sandbox) : bannerOf(sandbox));
+  if (stopSignal !== undefined) stop(stopSignal);
 }
 
 main().catch((error: unknown) => {
   process.stderr.write(`sandbox: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exitCode = 1;
+  process.exit();
 });
