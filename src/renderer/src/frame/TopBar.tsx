@@ -84,7 +84,7 @@ export function ProfileSwitcher() {
         {profiles.map((profile) => (
           <option key={profile.id} value={profile.id}>
             {profile.name}
-            {profile.production ? ' — Production' : profile.kind === 'embedded' ? ' — embedded sandbox' : ''}
+            {profile.production ? ' (Production)' : ''}
           </option>
         ))}
       </select>

@@ -22,6 +22,8 @@ export function cacheSource<Row>(
     if (page.total !== undefined) answer.total = page.total;
     return answer;
   }, options);
+  // Ask for the first page at once: the rows are on their way before the view has measured itself.
+  source.ensure(0, 0);
   if (count !== undefined) {
     count().then(
       (result) => {
