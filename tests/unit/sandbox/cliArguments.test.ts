@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { parseCliArguments } from '../../../src/sandbox/cliArguments.ts';
+
+describe('sandbox command line', () => {
+  it('reads every flag into SandboxOptions', () => {
+    const parsed = parseCliArguments([
+      '--port',
+      '0',
+      '--host',
+      '0.0.0.0',
+      '--data',
+      ':memory:',
+      '--seed',
+      '5',
+      '--accounts',
+      '2',
+      '--pending-per-account',
+      '1000',
+      '--key-id',
+      'k',
+      '--key-secret',
+      'secretsecret',
+      '--retry-base-ms',
+      '5',
+      '--retry-cap-ms',
+      '80',
+      '--error-threshold',
+      '3',
+      '--error-window-ms',
+      '1000',
+      '--smart-retries',
+      'off',
+      '--delivery-timeout-ms',
+      '250',
+      '--json',
+    ]);
+    expect(parsed).toEqual({
+      json: true,
+      help: false,
+      options: {
+        port: 0,
+        host: '0.0.0.0',
+        dataFile: ':memory:',
+        seed: 5,
+        accounts: 2,
+        pendingTransactionsPerAccount: 1000,
+        keyId: 'k',
+        keySecret: 'secretsecret',
+        retryBaseMs: 5,
+        retryCapMs: 80,
+        errorThreshold: 3,
+        errorWindowMs: 1000,
+        smartRetries: false,
+        deliveryTimeoutMs: 250,
+      },
+    });
+  });
+
+  it('accepts --flag=value and defaults to loopback with nothing said', () => {
+    expect(parseCliArguments(['--port=8080', '--smart-retries=on']).options).toEqual({
+      port: 8080,
+      smartRetries: true,
+    });
+    expect(parseCliArguments([])).toEqual({ options: {}, json: false, help: false });
+  });
+
+  it('refuses unknown flags, missing values, bad numbers and half a key', () => {
+    expect(() => parseCliArguments(['--bogus'])).toThrow(/Unknown option "--bogus"/);
+    expect(() => parseCliArguments(['--port'])).toThrow(/--port needs a value/);
+    expect(() => parseCliArguments(['--port', '--json'])).toThrow(/--port needs a value/);
+    expect(() => parseCliArguments(['--seed', '-1'])).toThrow(/needs a value|whole number/);
+    expect(() => parseCliArguments(['--retry-base-ms', '1.5'])).toThrow(/whole number/);
+    expect(() => parseCliArguments(['--smart-retries', 'maybe'])).toThrow(/on or off/);
+    expect(() => parseCliArguments(['--key-id', 'k'])).toThrow(/go together/);
+  });
+});
