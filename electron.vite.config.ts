@@ -7,7 +7,11 @@ export default defineConfig({
     build: {
       outDir: 'out/main',
       rollupOptions: {
-        input: { index: resolve(import.meta.dirname, 'src/main/index.ts') },
+        input: {
+          index: resolve(import.meta.dirname, 'src/main/index.ts'),
+          // The embedded sandbox bank runs in a utilityProcess from its own bundle (DESIGN.md).
+          sandbox: resolve(import.meta.dirname, 'src/main/sandboxProcess.ts'),
+        },
         // electron-vite does not treat node:sqlite as a builtin (TOOLCHAIN.md).
         external: ['node:sqlite'],
       },

@@ -1,41 +1,184 @@
 /**
- * Shell entry point: the Electron main process. For now it opens one hardened window with
- * the renderer; the IPC router, the embedded sandbox and the services are wired in by the
- * shell issue.
+ * Shell entry point: the Electron main process. One instance at a time; one hardened window
+ * serving the renderer from app://ledgerdesk; the embedded sandbox bank in a utility process;
+ * the services on the app data folder; the IPC router as the only door between them. On quit,
+ * everything stops in order: the window's pushes, sync jobs, the listener (keeping what is in
+ * flight), the cache, then the sandbox.
  */
-import { app, BrowserWindow } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, protocol, screen, session, shell, utilityProcess } from 'electron';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { createLogger } from './shell/log.ts';
+import {
+  APP_ENTRY_URL,
+  APP_ORIGIN,
+  APP_SCHEME,
+  APP_SCHEME_PRIVILEGES,
+  createAppProtocolHandler,
+} from './shell/appProtocol.ts';
+import { startEmbeddedSandbox, type EmbeddedSandbox, type SandboxChild } from './shell/embeddedSandbox.ts';
+import { denyAllPermissions, hardenWebContents, openExternallyIfSafe } from './shell/hardening.ts';
+import { secureWebPreferences } from './shell/webPreferences.ts';
+import { restoreBounds, trackWindowState } from './shell/windowState.ts';
+import { openWindowStateStore } from './shell/windowStateStore.ts';
+import { startServices, type RunningServices } from './shell/services.ts';
+import { createRouter } from './ipc/routerCore.ts';
+import { registerRouter } from './ipc/router.ts';
+
+const log = createLogger();
+
+protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: APP_SCHEME_PRIVILEGES }]);
+
+/** The windows we created: the only senders the router trusts. */
+const trustedWindows = new Map<number, BrowserWindow>();
+
+function devServerOrigin(): string | null {
+  const url = process.env['ELECTRON_RENDERER_URL'];
+  if (url === undefined || app.isPackaged) return null;
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+}
 
 function createMainWindow(): BrowserWindow {
+  const windowState = openWindowStateStore();
+  const workAreas = screen.getAllDisplays().map((display) => display.workArea);
+  const bounds = restoreBounds(windowState.load(), workAreas);
   const window = new BrowserWindow({
-    width: 1280,
-    height: 800,
+    ...bounds,
+    minWidth: 900,
+    minHeight: 600,
     title: 'Ledgerdesk',
     show: false,
-    webPreferences: {
-      preload: join(import.meta.dirname, '../preload/index.cjs'),
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      webSecurity: true,
-    },
+    backgroundColor: '#111317',
+    webPreferences: secureWebPreferences(join(import.meta.dirname, '../preload/index.cjs')),
   });
+  const id = window.webContents.id;
+  trustedWindows.set(id, window);
+  window.on('closed', () => trustedWindows.delete(id));
+  trackWindowState(window, windowState);
   window.once('ready-to-show', () => {
+    if (bounds.maximized === true) window.maximize();
     window.show();
   });
-  const devServerUrl = process.env['ELECTRON_RENDERER_URL'];
-  if (devServerUrl !== undefined && !app.isPackaged) {
-    void window.loadURL(devServerUrl);
-  } else {
-    void window.loadFile(join(import.meta.dirname, '../renderer/index.html'));
-  }
+  const devServer = process.env['ELECTRON_RENDERER_URL'];
+  void window.loadURL(devServerOrigin() !== null && devServer !== undefined ? devServer : APP_ENTRY_URL);
   return window;
 }
 
-void app.whenReady().then(() => {
-  createMainWindow();
-});
+function forkSandbox(): SandboxChild {
+  const child = utilityProcess.fork(join(import.meta.dirname, 'sandbox.js'), [], {
+    serviceName: 'Ledgerdesk sandbox bank',
+    stdio: 'inherit',
+  });
+  const on = (event: 'message' | 'exit', listener: (value: never) => void): void => {
+    if (event === 'message') child.on('message', listener as (message: unknown) => void);
+    else child.on('exit', listener as (code: number) => void);
+  };
+  return {
+    postMessage: (message) => {
+      child.postMessage(message);
+    },
+    on,
+    kill: () => child.kill(),
+  };
+}
 
-app.on('window-all-closed', () => {
+async function start(): Promise<void> {
+  const dataFolder = app.getPath('userData');
+  denyAllPermissions(session.defaultSession);
+  protocol.handle(
+    APP_SCHEME,
+    createAppProtocolHandler({
+      root: join(import.meta.dirname, '../renderer'),
+      readFile: async (file) => {
+        try {
+          return new Uint8Array(await readFile(file));
+        } catch {
+          return null;
+        }
+      },
+    }),
+  );
+
+  let sandbox: EmbeddedSandbox | null = null;
+  try {
+    sandbox = await startEmbeddedSandbox({ fork: forkSandbox, dataFile: join(dataFolder, 'sandbox.db') });
+  } catch (error) {
+    log.error(`embedded sandbox: ${error instanceof Error ? error.message : String(error)}`);
+  }
+
+  const services: RunningServices = await startServices({
+    dataFolder,
+    sandbox,
+    app: { name: app.getName(), version: app.getVersion(), platform: process.platform },
+    send: (channel, payload) => {
+      for (const window of trustedWindows.values()) {
+        if (!window.isDestroyed()) window.webContents.send(channel, payload);
+      }
+    },
+    chooseSavePath: async (defaultName) => {
+      const parent = BrowserWindow.getFocusedWindow();
+      const options = { defaultPath: join(app.getPath('downloads'), defaultName) };
+      const choice =
+        parent === null ? await dialog.showSaveDialog(options) : await dialog.showSaveDialog(parent, options);
+      return choice.canceled ? null : choice.filePath;
+    },
+    openExternal: (url) =>
+      openExternallyIfSafe(url, { openExternal: (safe) => shell.openExternal(safe), log: log.warn }),
+    log,
+  });
+
+  const devOrigin = devServerOrigin();
+  const origins = devOrigin === null ? [APP_ORIGIN] : [APP_ORIGIN, devOrigin];
+  const router = createRouter({
+    handlers: services.handlers,
+    senderPolicy: { isOwnWindow: (id) => trustedWindows.has(id), allowedOrigins: origins },
+    knownSecrets: () => services.knownSecrets(),
+    log: (entry) => {
+      log[entry.level](`ipc ${entry.channel}: ${entry.message}`);
+    },
+  });
+  const unregister = registerRouter(ipcMain, router);
+
+  createMainWindow();
+
+  let quitting = false;
+  app.on('before-quit', (event) => {
+    if (quitting) return;
+    quitting = true;
+    event.preventDefault();
+    void (async () => {
+      unregister();
+      await services.stop();
+      await sandbox?.stop();
+      app.exit(0);
+    })();
+  });
+}
+
+if (!app.requestSingleInstanceLock()) {
   app.quit();
-});
+} else {
+  app.on('second-instance', () => {
+    const [window] = trustedWindows.values();
+    if (window === undefined) return;
+    if (window.isMinimized()) window.restore();
+    window.focus();
+  });
+  app.on('web-contents-created', (_event, contents) => {
+    hardenWebContents(contents, {
+      openExternal: (url) => shell.openExternal(url),
+      log: log.warn,
+    });
+  });
+  app.on('window-all-closed', () => {
+    app.quit();
+  });
+  app.whenReady().then(start, (error: unknown) => {
+    log.error(`startup failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    app.exit(1);
+  });
+}

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { cachePage, idText, paging, profileId, searchText } from '../common.ts';
 
-export const AUDIT_RESULTS = ['ok', 'error'] as const;
+export const AUDIT_RESULTS = ['ok', 'failed', 'refused'] as const;
 
 export const auditEntry = z.object({
   id: z.string(),
@@ -14,7 +14,7 @@ export const auditEntry = z.object({
   /** What it was done to, e.g. the webhook id. */
   target: z.string().nullable(),
   result: z.enum(AUDIT_RESULTS),
-  /** The error sentence when result is error. */
+  /** The error sentence when the write failed or was refused. */
   message: z.string().nullable(),
 });
 export type AuditEntry = z.infer<typeof auditEntry>;

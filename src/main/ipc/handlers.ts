@@ -1,0 +1,41 @@
+/**
+ * createHandlers(services): every operation of the contract, wired to the services. Each
+ * handler's failures are translated from the services' error classes to the contract's
+ * codes (serviceErrors.ts); the router does the rest (validation, error shape, scrubbing).
+ */
+import type { Handlers } from './handlerTypes.ts';
+import { createLedgerHandlers, type LedgerHandlerServices } from './ledgerHandlers.ts';
+import { createListenerHandlers, type ListenerHandlerServices } from './listenerHandlers.ts';
+import { translateServiceError } from './serviceErrors.ts';
+
+export type HandlerServices = LedgerHandlerServices & ListenerHandlerServices;
+
+type AnyHandler = (input: unknown, context: unknown) => unknown;
+
+function withTranslatedErrors(handlers: Handlers): Handlers {
+  const wrapped: Record<string, Record<string, AnyHandler>> = {};
+  for (const [domain, methods] of Object.entries(handlers as unknown as Record<string, Record<string, AnyHandler>>)) {
+    const domainHandlers: Record<string, AnyHandler> = {};
+    for (const [method, handler] of Object.entries(methods)) {
+      domainHandlers[method] = async (input, context) => {
+        try {
+          return await handler(input, context);
+        } catch (error) {
+          throw translateServiceError(error);
+        }
+      };
+    }
+    wrapped[domain] = domainHandlers;
+  }
+  return wrapped as unknown as Handlers;
+}
+
+export function createHandlers(services: HandlerServices): Handlers {
+  const ledger = createLedgerHandlers(services);
+  const listener = createListenerHandlers(services);
+  return withTranslatedErrors({
+    ...ledger,
+    listener: listener.listener,
+    exports: { ...ledger.exports, listenerRequests: listener.exports.listenerRequests },
+  });
+}

@@ -1,0 +1,450 @@
+/**
+ * Handlers of the listener domain, wired to the webhook listener (src/main/services/listener).
+ * The contract speaks of string ids, cursors and a rule shape of its own; the listener of
+ * numeric ids, `beforeId` paging and its own rule shape. This file translates both ways.
+ */
+import type {
+  ForwardResult,
+  ListenerConfig,
+  ListenerRequestDetail,
+  ListenerRequestSummary,
+  ListenerRule,
+  ListenerStatus,
+  ReconciliationCategory,
+  ReconciliationRow,
+} from '../../shared/ipc/domains/listener.ts';
+import type { WebhookSend } from '../../shared/bank/index.ts';
+import type { BankPort } from '../services/listener/bankPort.ts';
+import type { Listener } from '../services/listener/listener.ts';
+import type { Delivery, ReceivedRequestSummary, RequestFilter } from '../services/listener/receivedRequest.ts';
+import type { ResponseRule } from '../services/listener/responseRules.ts';
+import type { ReconciledPair } from '../services/listener/reconcile.ts';
+import { listenerSecretAccount } from '../services/listener/expectedCredentials.ts';
+import type { Handlers, HandlerContext } from './handlerTypes.ts';
+import { IpcFailure } from './serviceErrors.ts';
+
+export interface ListenerHandlerServices {
+  /** Null when the listener could not open (the reason is `listenerProblem`). */
+  listener: Listener | null;
+  listenerProblem: string | null;
+  /** The bank of a profile, as the listener needs it (hydration, reconcile, register). */
+  bankPortFor(profileId: string): Promise<BankPort>;
+  /** Writes the listener's export lines to a file the user chooses. */
+  saveLines(
+    defaultName: string,
+    lines: Iterable<string>,
+  ): Promise<{ saved: boolean; path: string | null; rows: number }>;
+  /** Profile guard: throws when a write on a Production profile is not confirmed. */
+  requireConfirmation(profileId: string, action: string, confirmed: boolean | undefined): void;
+}
+
+type ListenerDomains = 'listener';
+export type ListenerHandlers = Pick<Handlers, ListenerDomains> & {
+  exports: Pick<Handlers['exports'], 'listenerRequests'>;
+};
+
+function numericId(id: string, field: string): number {
+  const value = Number(id);
+  if (!Number.isSafeInteger(value) || value <= 0) {
+    throw new IpcFailure('not_found', `There is no kept request ${id}.`, { field });
+  }
+  return value;
+}
+
+export function toRequestSummary(
+  summary: ReceivedRequestSummary,
+  forwardStatus: number | null = null,
+): ListenerRequestSummary {
+  return {
+    id: String(summary.id),
+    receivedAt: summary.receivedAt,
+    method: summary.method,
+    path: summary.path,
+    verdict: summary.verdict,
+    event: summary.event,
+    objectId: summary.objectId,
+    status: summary.status,
+    durationMs: summary.durationMs,
+    bodyBytes: summary.bodyBytes,
+    duplicate: summary.duplicate,
+    outOfOrder: summary.outOfOrder,
+    forwardStatus,
+  };
+}
+
+function toForward(delivery: Delivery): ForwardResult {
+  return {
+    url: delivery.url,
+    status: delivery.status,
+    latencyMs: delivery.durationMs,
+    bodyExcerpt: delivery.excerpt,
+    error: delivery.error,
+    at: delivery.startedAt,
+  };
+}
+
+function toContractRule(rule: ResponseRule): ListenerRule {
+  const match = {
+    ...(rule.event === undefined ? {} : { event: rule.event }),
+    ...(rule.path === undefined ? {} : { pathPrefix: rule.path.endsWith('*') ? rule.path.slice(0, -1) : rule.path }),
+  };
+  const action = rule.action;
+  const response: ListenerRule['response'] =
+    action.kind === 'status'
+      ? action.delayMs === undefined || action.delayMs === 0
+        ? { kind: 'status', status: action.status }
+        : { kind: 'delay', delayMs: action.delayMs, status: action.status }
+      : action.kind === 'delay'
+        ? { kind: 'delay', delayMs: action.delayMs, status: action.status ?? 200 }
+        : action.kind === 'no_answer'
+          ? { kind: 'timeout' }
+          : action.kind === 'drop'
+            ? { kind: 'drop' }
+            : { kind: 'failTimes', times: action.times, status: action.status ?? 500, thenStatus: 200 };
+  return { id: rule.id, name: null, enabled: rule.enabled ?? true, match, response };
+}
+
+function filterOf(input: {
+  verdict?: ListenerRequestSummary['verdict'] | undefined;
+  event?: string | undefined;
+  objectId?: string | undefined;
+  pathPrefix?: string | undefined;
+  duplicatesOnly?: boolean | undefined;
+  search?: string | undefined;
+}): RequestFilter {
+  if (input.duplicatesOnly === true) {
+    throw new IpcFailure('not_available', 'Showing only duplicates is not available yet.', { field: 'duplicatesOnly' });
+  }
+  if (input.search !== undefined && input.search.trim() !== '') {
+    throw new IpcFailure('not_available', 'Searching kept requests is not available yet.', { field: 'search' });
+  }
+  if (input.pathPrefix !== undefined) {
+    throw new IpcFailure('not_available', 'Filtering kept requests by path is not available yet.', {
+      field: 'pathPrefix',
+    });
+  }
+  return {
+    ...(input.verdict === undefined ? {} : { verdict: input.verdict }),
+    ...(input.event === undefined ? {} : { event: input.event }),
+    ...(input.objectId === undefined ? {} : { objectId: input.objectId }),
+  };
+}
+
+function sendRow(
+  category: ReconciliationCategory,
+  send: WebhookSend,
+  request: ReceivedRequestSummary | null,
+): ReconciliationRow {
+  return {
+    category,
+    event: send.event ?? request?.event ?? null,
+    objectId: send.object_id,
+    webhookId: send.webhook_id,
+    webhookSendId: send.id,
+    listenerRequestId: request === null ? null : String(request.id),
+    attemptNumber: send.attempt_number,
+    willRetry: send.will_retry,
+    sendStatus: send.status,
+    receivedAt: request?.receivedAt ?? null,
+  };
+}
+
+export function createListenerHandlers(services: ListenerHandlerServices): ListenerHandlers {
+  let startedAt: string | null = null;
+
+  function listener(): Listener {
+    if (services.listener === null) {
+      throw new IpcFailure('not_available', services.listenerProblem ?? 'The webhook listener is not running.');
+    }
+    return services.listener;
+  }
+
+  function status(): ListenerStatus {
+    const current = listener();
+    const state = current.state;
+    const settings = current.settings;
+    if (!state.running) startedAt = null;
+    return {
+      running: state.running,
+      url: state.url,
+      host: state.host ?? settings.host,
+      port: state.port ?? settings.port,
+      startedAt,
+      requestsKept: current.stats().requests,
+      warning:
+        state.running && state.host !== null && state.host !== '127.0.0.1' && state.host !== '::1'
+          ? `Listening on ${state.host}: anyone who can reach this address can post to the listener.`
+          : null,
+    };
+  }
+
+  function config(): ListenerConfig {
+    const current = listener();
+    const settings = current.settings;
+    return {
+      host: settings.host,
+      port: settings.port,
+      expectedBasicUser: settings.basicUser,
+      expectedBasicSecretSet: current.credentialsConfigured,
+      rejectUnauthenticated: settings.rejectUnverified,
+      forwardTo: settings.forwardTo,
+      retention: {
+        maxRequests: settings.retention.maxRequests,
+        maxAgeDays: Math.max(1, Math.round(settings.retention.maxAgeDays)),
+        maxBodyBytes: settings.maxBodyBytes,
+      },
+    };
+  }
+
+  async function connectBank(profileId: string): Promise<void> {
+    listener().setBank(await services.bankPortFor(profileId));
+  }
+
+  function reconciliationRows(
+    category: ReconciliationCategory,
+    pairs: { pairs?: ReconciledPair[]; sends?: WebhookSend[] },
+  ): ReconciliationRow[] {
+    if (pairs.pairs !== undefined) return pairs.pairs.map((pair) => sendRow(category, pair.send, pair.request));
+    return (pairs.sends ?? []).map((send) => sendRow(category, send, null));
+  }
+
+  return {
+    listener: {
+      status: () => status(),
+      start: async ({ port }) => {
+        await listener().start(port === undefined ? {} : { port });
+        startedAt ??= new Date().toISOString();
+        return status();
+      },
+      stop: async () => {
+        await listener().stop();
+        return status();
+      },
+      getConfig: () => config(),
+      configure: async (input) => {
+        const current = listener();
+        const retention = input.retention;
+        current.configure({
+          ...(input.host === undefined ? {} : { host: input.host }),
+          ...(input.allowNonLoopback === undefined ? {} : { allowNonLoopback: input.allowNonLoopback }),
+          ...(input.port === undefined ? {} : { port: input.port }),
+          ...(input.rejectUnauthenticated === undefined ? {} : { rejectUnverified: input.rejectUnauthenticated }),
+          ...(input.forwardTo === undefined ? {} : { forwardTo: input.forwardTo }),
+          ...(retention?.maxBodyBytes === undefined ? {} : { maxBodyBytes: retention.maxBodyBytes }),
+          ...(retention === undefined
+            ? {}
+            : {
+                retention: {
+                  ...(retention.maxRequests === undefined ? {} : { maxRequests: retention.maxRequests }),
+                  ...(retention.maxAgeDays === undefined ? {} : { maxAgeDays: retention.maxAgeDays ?? 3650 }),
+                },
+              }),
+        });
+        if (input.expectedBasicUser === null || input.expectedBasicSecret === null) {
+          await current.clearCredentials();
+        } else if (input.expectedBasicUser !== undefined || input.expectedBasicSecret !== undefined) {
+          const user = input.expectedBasicUser ?? current.settings.basicUser;
+          if (user === null || input.expectedBasicSecret === undefined) {
+            throw new IpcFailure('invalid_input', 'Give the expected Basic user and its secret together.', {
+              field: user === null ? 'expectedBasicUser' : 'expectedBasicSecret',
+            });
+          }
+          await current.setCredentials(user, input.expectedBasicSecret);
+        }
+        return config();
+      },
+      listRules: () => ({ rules: listener().rules.map(toContractRule) }),
+      setRules: ({ rules }) => {
+        const translated: ResponseRule[] = rules.map((rule, index) => {
+          const response = rule.response;
+          if (response.kind === 'failTimes' && response.thenStatus !== 200) {
+            throw new IpcFailure('not_available', 'After failing, the listener always answers 200.', {
+              field: `rules.${index}.response.thenStatus`,
+            });
+          }
+          const action: ResponseRule['action'] =
+            response.kind === 'status'
+              ? { kind: 'status', status: response.status }
+              : response.kind === 'delay'
+                ? { kind: 'delay', delayMs: response.delayMs, status: response.status }
+                : response.kind === 'timeout'
+                  ? { kind: 'no_answer' }
+                  : response.kind === 'drop'
+                    ? { kind: 'drop' }
+                    : { kind: 'fail_times', times: response.times, status: response.status };
+          return {
+            id: rule.id ?? `rule-${index + 1}`,
+            ...(rule.match.event === undefined ? {} : { event: rule.match.event }),
+            ...(rule.match.pathPrefix === undefined ? {} : { path: `${rule.match.pathPrefix}*` }),
+            action,
+            enabled: rule.enabled,
+          };
+        });
+        return { rules: listener().setRules(translated).map(toContractRule) };
+      },
+      listRequests: (input) => {
+        const current = listener();
+        const filter = filterOf(input);
+        const beforeId = input.cursor === undefined ? undefined : numericId(input.cursor, 'cursor');
+        const rows = current.requests({
+          ...filter,
+          ...(beforeId === undefined ? {} : { beforeId }),
+          limit: input.limit + 1,
+        });
+        const page = rows.slice(0, input.limit);
+        const last = page.at(-1);
+        return {
+          rows: page.map((row) => toRequestSummary(row)),
+          nextCursor: rows.length > input.limit && last !== undefined ? String(last.id) : null,
+          asOf: new Date().toISOString(),
+          source: 'cache' as const,
+        };
+      },
+      countRequests: (input) => ({ count: listener().count(filterOf(input)), asOf: new Date().toISOString() }),
+      getRequest: ({ id }) => {
+        const current = listener();
+        const request = current.request(numericId(id, 'id'));
+        if (request === null)
+          throw new IpcFailure('not_found', `Request ${id} is not kept (any more).`, { field: 'id' });
+        const deliveries = current.deliveries(request.id).filter((delivery) => delivery.kind === 'forward');
+        const headers: Record<string, string> = {};
+        for (const [name, value] of request.headers) {
+          const key = name.toLowerCase();
+          const shown = key === 'authorization' ? '[redacted]' : value;
+          headers[key] = headers[key] === undefined ? shown : `${headers[key]}, ${shown}`;
+        }
+        const snapshot = request.snapshot;
+        const detail: ListenerRequestDetail = {
+          ...toRequestSummary(request, deliveries.at(-1)?.status ?? null),
+          headers,
+          body: request.bodyText,
+          bodyTruncated: request.bodyTruncated,
+          notification: request.notification,
+          notificationProblems: request.bodyProblem === null ? [] : [request.bodyProblem],
+          ruleId: request.ruleId,
+          hydrated:
+            request.snapshotAt === null && request.snapshotError === null
+              ? null
+              : {
+                  fetchedAt: request.snapshotAt ?? new Date().toISOString(),
+                  object:
+                    typeof snapshot === 'object' && snapshot !== null && !Array.isArray(snapshot)
+                      ? (snapshot as Record<string, unknown>)
+                      : null,
+                  error: request.snapshotError,
+                },
+          forwards: deliveries.map(toForward),
+        };
+        return detail;
+      },
+      clearRequests: () => ({ removed: listener().clearRequests() }),
+      replay: async (input) => {
+        const current = listener();
+        const user = current.settings.basicUser;
+        if (input.applyBasicAuth && user === null) {
+          throw new IpcFailure('invalid_input', 'Set the listener’s expected Basic credentials first.', {
+            field: 'applyBasicAuth',
+          });
+        }
+        const deliveries = await current.replay({
+          ...(input.requestIds === undefined
+            ? {}
+            : { requestIds: input.requestIds.map((id) => numericId(id, 'requestIds')) }),
+          ...(input.filter === undefined ? {} : { filter: filterOf(input.filter) }),
+          url: input.targetUrl,
+          ...(input.applyBasicAuth && user !== null
+            ? { basicAuth: { user, secretAccount: listenerSecretAccount(current.id) } }
+            : {}),
+          ...(input.edit === undefined
+            ? {}
+            : {
+                edit: {
+                  ...(input.edit.headers === undefined ? {} : { headers: input.edit.headers }),
+                  ...(input.edit.body === undefined ? {} : { body: input.edit.body }),
+                },
+              }),
+        });
+        return {
+          results: deliveries.map((delivery) => ({
+            requestId: String(delivery.requestId),
+            status: delivery.status,
+            latencyMs: delivery.durationMs,
+            bodyExcerpt: delivery.excerpt,
+            error: delivery.error,
+          })),
+        };
+      },
+      forward: async ({ requestId, url }) =>
+        toForward(await listener().forward(numericId(requestId, 'requestId'), url)),
+      reconcile: async (input) => {
+        if (input.webhookId === undefined) {
+          throw new IpcFailure('invalid_input', 'Choose the webhook to reconcile.', { field: 'webhookId' });
+        }
+        if (input.fromDate !== undefined || input.toDate !== undefined) {
+          throw new IpcFailure('not_available', 'Reconciling a date range is not available yet.', {
+            field: 'fromDate',
+          });
+        }
+        await connectBank(input.profileId);
+        const result = await listener().reconcile({ webhookId: input.webhookId });
+        const all = [
+          ...reconciliationRows('sentAndReceived', { pairs: result.sentAndReceived }),
+          ...reconciliationRows('sentNotReceived', { sends: result.sentButNeverReceived }),
+          ...reconciliationRows('receivedButFailed', { pairs: result.receivedButFailed }),
+          ...reconciliationRows('stillRetrying', { sends: result.stillRetrying }),
+        ].filter((row) => input.category === undefined || row.category === input.category);
+        const offset = input.cursor === undefined ? 0 : Number(input.cursor);
+        if (!Number.isSafeInteger(offset) || offset < 0) {
+          throw new IpcFailure('invalid_input', 'cursor: is not a cursor of this list.', { field: 'cursor' });
+        }
+        const rows = all.slice(offset, offset + input.limit);
+        return {
+          counts: {
+            sentAndReceived: result.counts.sentAndReceived,
+            sentNotReceived: result.counts.sentButNeverReceived,
+            receivedButFailed: result.counts.receivedButFailed,
+            stillRetrying: result.counts.stillRetrying,
+          },
+          rows,
+          nextCursor: offset + input.limit < all.length ? String(offset + input.limit) : null,
+          asOf: new Date().toISOString(),
+        };
+      },
+      register: async ({ profileId, event, confirmProduction }, _context: HandlerContext) => {
+        services.requireConfirmation(profileId, 'listener.register', confirmProduction);
+        await connectBank(profileId);
+        const registration = await listener().register({ event });
+        return {
+          webhook: {
+            id: registration.webhookId,
+            event: registration.event,
+            url: registration.url,
+            status: 'enabled' as const,
+            error: null,
+            basic_user: registration.basicUser,
+            basic_secret: null,
+            userdata: null,
+            created_at: registration.createdAt.slice(0, 19) + 'Z',
+            updated_at: registration.createdAt.slice(0, 19) + 'Z',
+          },
+          listenerUrl: registration.url,
+        };
+      },
+      unregister: async ({ profileId, webhookId, confirmProduction }) => {
+        services.requireConfirmation(profileId, 'listener.unregister', confirmProduction);
+        await connectBank(profileId);
+        const removed = await listener().unregister(webhookId);
+        return { deleted: true as const, id: removed.webhookId };
+      },
+    },
+    exports: {
+      listenerRequests: (input) => {
+        const filter = filterOf(input);
+        return services.saveLines(
+          `listener-requests.${input.format === 'curl' ? 'sh' : 'jsonl'}`,
+          listener().exportTraffic({ format: input.format, filter }),
+        );
+      },
+    },
+  };
+}

@@ -1,0 +1,136 @@
+/**
+ * The services' own error classes, translated into the contract's error codes. Recognized by
+ * `name` (duck typing), so the IPC layer depends on no service's internals; the router's
+ * generic mapping (errorMapping.ts) then builds the one error shape from the result.
+ */
+import type { IpcErrorCode } from '../../shared/ipc/errors.ts';
+
+/** What a handler throws to answer a specific error code. */
+export class IpcFailure extends Error {
+  readonly code: IpcErrorCode;
+  readonly retryable: boolean;
+  readonly action?: string;
+  readonly field?: string;
+  readonly status?: number;
+
+  constructor(
+    code: IpcErrorCode,
+    message: string,
+    extra: { retryable?: boolean; action?: string; field?: string; status?: number; cause?: unknown } = {},
+  ) {
+    super(message, extra.cause === undefined ? undefined : { cause: extra.cause });
+    this.name = 'IpcFailure';
+    this.code = code;
+    this.retryable = extra.retryable ?? false;
+    if (extra.action !== undefined) this.action = extra.action;
+    if (extra.field !== undefined) this.field = extra.field;
+    if (extra.status !== undefined) this.status = extra.status;
+  }
+}
+
+const BANK_KIND_CODES: Record<string, IpcErrorCode> = {
+  unauthorized: 'unauthorized',
+  forbidden: 'unauthorized',
+  'not-found': 'not_found',
+  conflict: 'conflict',
+  'rate-limited': 'rate_limited',
+  'bank-offline': 'offline',
+  unavailable: 'offline',
+  'gateway-timeout': 'offline',
+  timeout: 'offline',
+  unreachable: 'offline',
+  cancelled: 'cancelled',
+};
+
+function fieldsOf(error: unknown): Record<string, unknown> {
+  return typeof error === 'object' && error !== null ? (error as Record<string, unknown>) : {};
+}
+
+function textOf(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** The first issue of a zod error as field and sentence. */
+function zodIssue(error: Record<string, unknown>): { field?: string; message: string } {
+  const issues = error['issues'];
+  if (Array.isArray(issues) && issues.length > 0) {
+    const first = issues[0] as { path?: unknown[]; message?: string };
+    const field = Array.isArray(first.path) && first.path.length > 0 ? first.path.map(String).join('.') : undefined;
+    const message = `${field === undefined ? '' : `${field}: `}${first.message ?? 'is not valid'}`;
+    return field === undefined ? { message } : { field, message };
+  }
+  return { message: 'The input is not valid.' };
+}
+
+/** Translates a known service error; anything else is returned unchanged for the router. */
+export function translateServiceError(error: unknown): unknown {
+  const fields = fieldsOf(error);
+  const name = fields['name'];
+  const message = textOf(fields['message']) ?? 'The operation failed.';
+  switch (name) {
+    case 'BankError': {
+      const kind = textOf(fields['kind']) ?? '';
+      const status = typeof fields['status'] === 'number' ? fields['status'] : undefined;
+      const remedy = textOf(fields['remedy']);
+      return new IpcFailure(BANK_KIND_CODES[kind] ?? 'bank_error', message, {
+        retryable: fields['retryable'] === true,
+        ...(remedy === undefined ? {} : { action: remedy }),
+        ...(status === undefined ? {} : { status }),
+      });
+    }
+    case 'BankRequestError': {
+      const status = typeof fields['status'] === 'number' ? fields['status'] : undefined;
+      return new IpcFailure(status === 401 || status === 403 ? 'unauthorized' : 'bank_error', message, {
+        ...(status === undefined ? {} : { status }),
+        retryable: status !== undefined && status >= 500,
+      });
+    }
+    case 'ProfileNotFound':
+      return new IpcFailure('not_found', message, { field: 'profileId' });
+    case 'ProfileRefused':
+      return new IpcFailure('conflict', message);
+    case 'ProfileNotReady':
+      return new IpcFailure('not_available', message, { retryable: true });
+    case 'ProductionWriteNotConfirmed':
+      return new IpcFailure('confirmation_required', message, {
+        field: 'confirmProduction',
+        action: 'Confirm that you mean to change the Production bank, then send it again.',
+      });
+    case 'MissingCredentials':
+      return new IpcFailure('unauthorized', message, { action: 'Set the secret of this profile in Settings.' });
+    case 'InvalidSecret':
+      return new IpcFailure('invalid_input', message, { field: 'secret' });
+    case 'KeychainUnavailable': {
+      const remedy = textOf(fieldsOf(fields['status'])['remedy']) ?? textOf(fields['remedy']);
+      return new IpcFailure('keychain_unavailable', message, remedy === undefined ? {} : { action: remedy });
+    }
+    case 'SyncBusy':
+      return new IpcFailure('conflict', message, { retryable: true });
+    case 'CacheError': {
+      const kind = textOf(fields['kind']);
+      if (kind === 'disk-full') return new IpcFailure('storage_error', message);
+      if (kind === 'bad-cursor') return new IpcFailure('invalid_input', message, { field: 'cursor' });
+      return new IpcFailure('storage_error', message);
+    }
+    case 'PortTakenError': {
+      const next = typeof fields['nextFreePort'] === 'number' ? fields['nextFreePort'] : null;
+      return new IpcFailure('port_in_use', message, {
+        field: 'port',
+        ...(next === null ? {} : { action: `Port ${next} is free: start the listener there.` }),
+      });
+    }
+    case 'ExposureRefusedError':
+      return new IpcFailure('invalid_input', message, { field: 'allowNonLoopback' });
+    case 'NothingToReplayError':
+      return new IpcFailure('not_found', message);
+    case 'ZodError':
+    case '$ZodError': {
+      const issue = zodIssue(fields);
+      return new IpcFailure('invalid_input', issue.message, issue.field === undefined ? {} : { field: issue.field });
+    }
+    case 'RangeError':
+      return new IpcFailure('invalid_input', message);
+    default:
+      return error;
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * The embedded sandbox bank runs in its own process (an Electron utilityProcess running
+ * out/main/sandbox.js), so its HTTP server, SQLite writes and webhook deliveries never stall
+ * the main process. This is the parent's side of the conversation, free of Electron: the
+ * shell passes a `fork` that returns the utility process.
+ *
+ *   parent → child: { type: 'start', dataFile }   { type: 'stop' }
+ *   child → parent: { type: 'ready', baseUrl, keyId, keySecret }   { type: 'failed', message }
+ *                   { type: 'stopped' }
+ */
+
+export type SandboxCommand = { type: 'start'; dataFile: string } | { type: 'stop' };
+
+export type SandboxReport =
+  | { type: 'ready'; baseUrl: string; keyId: string; keySecret: string }
+  | { type: 'failed'; message: string }
+  | { type: 'stopped' };
+
+/** The parts of Electron's UtilityProcess used here. */
+export interface SandboxChild {
+  postMessage(message: SandboxCommand): void;
+  on(event: 'message', listener: (message: unknown) => void): unknown;
+  on(event: 'exit', listener: (code: number) => void): unknown;
+  kill(): boolean;
+}
+
+export interface EmbeddedSandbox {
+  baseUrl: string;
+  keyId: string;
+  keySecret: string;
+  /** Asks the sandbox to finish what is in flight and close its database; kills it after a grace period. */
+  stop(): Promise<void>;
+  /** Called when the sandbox process ends on its own. */
+  onExit(listener: (code: number) => void): void;
+}
+
+export interface EmbeddedSandboxOptions {
+  fork(): SandboxChild;
+  dataFile: string;
+  startTimeoutMs?: number;
+  stopTimeoutMs?: number;
+}
+
+function isReport(message: unknown): message is SandboxReport {
+  if (typeof message !== 'object' || message === null) return false;
+  const report = message as Record<string, unknown>;
+  if (report['type'] === 'ready') {
+    return (
+      typeof report['baseUrl'] === 'string' &&
+      typeof report['keyId'] === 'string' &&
+      typeof report['keySecret'] === 'string'
+    );
+  }
+  if (report['type'] === 'failed') return typeof report['message'] === 'string';
+  return report['type'] === 'stopped';
+}
+
+export function startEmbeddedSandbox(options: EmbeddedSandboxOptions): Promise<EmbeddedSandbox> {
+  const child = options.fork();
+  const exitListeners: ((code: number) => void)[] = [];
+  let exited: number | null = null;
+  let stoppedResolve: (() => void) | null = null;
+
+  return new Promise<EmbeddedSandbox>((resolve, reject) => {
+    let settled = false;
+    const timer = setTimeout(() => {
+      if (settled) return;
+      settled = true;
+      child.kill();
+      reject(new Error('The embedded sandbox bank did not start in time.'));
+    }, options.startTimeoutMs ?? 30_000);
+
+    child.on('exit', (code) => {
+      exited = code;
+      stoppedResolve?.();
+      if (!settled) {
+        settled = true;
+        clearTimeout(timer);
+        reject(new Error(`The embedded sandbox bank stopped while starting (exit code ${code}).`));
+        return;
+      }
+      for (const listener of exitListeners) listener(code);
+    });
+
+    child.on('message', (message) => {
+      if (!isReport(message)) return;
+      if (message.type === 'stopped') {
+        stoppedResolve?.();
+        return;
+      }
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (message.type === 'failed') {
+        child.kill();
+        reject(new Error(`The embedded sandbox bank could not start: ${message.message}`));
+        return;
+      }
+      resolve({
+        baseUrl: message.baseUrl,
+        keyId: message.keyId,
+        keySecret: message.keySecret,
+        onExit: (listener) => exitListeners.push(listener),
+        stop: () =>
+          new Promise<void>((done) => {
+            if (exited !== null) {
+              done();
+              return;
+            }
+            const grace = setTimeout(() => {
+              child.kill();
+              done();
+            }, options.stopTimeoutMs ?? 5_000);
+            stoppedResolve = () => {
+              clearTimeout(grace);
+              done();
+            };
+            child.postMessage({ type: 'stop' });
+          }),
+      });
+    });
+
+    child.postMessage({ type: 'start', dataFile: options.dataFile });
+  });
+}

@@ -1,0 +1,222 @@
+/**
+ * Starts the services on the app data folder and connects them to the window: the keychain,
+ * profiles (electron-store), the encrypted cache, sync, the listener; the handlers the router
+ * dispatches to; the events pushed to the window. `stop()` ends them in order, so no listener
+ * request that was accepted is lost and no cache write is left half done.
+ */
+import Store from 'electron-store';
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { rename, rm } from 'node:fs/promises';
+import { LedgerServices } from '../services/ledgerServices.ts';
+import { KeyringSecretStore } from '../services/credentials/keyringSecretStore.ts';
+import { detectKeychain } from '../services/credentials/keychainStatus.ts';
+import { profileAccount } from '../services/credentials/credentials.ts';
+import { EMBEDDED_SANDBOX_PROFILE_ID } from '../services/profiles/profile.ts';
+import { requireWriteConfirmation } from '../services/profiles/profiles.ts';
+import { openListener, type Listener, type ListenerEvent } from '../services/listener/listener.ts';
+import type { Batch } from '../services/listener/eventBatcher.ts';
+import { fetchBankPort } from '../services/listener/fetchBankPort.ts';
+import type { BankPort } from '../services/listener/bankPort.ts';
+import { createEventPublisher } from '../ipc/eventPublisher.ts';
+import { createHandlers } from '../ipc/handlers.ts';
+import type { Handlers } from '../ipc/handlerTypes.ts';
+import { toContractProgress, toOnlineStatus } from '../ipc/ledgerHandlers.ts';
+import { toRequestSummary } from '../ipc/listenerHandlers.ts';
+import { IpcFailure } from '../ipc/serviceErrors.ts';
+import type { EmbeddedSandbox } from './embeddedSandbox.ts';
+import type { Logger } from './log.ts';
+
+export interface ServicesOptions {
+  dataFolder: string;
+  sandbox: EmbeddedSandbox | null;
+  app: { name: string; version: string; platform: string };
+  send: (channel: string, payload: unknown) => void;
+  chooseSavePath: (defaultName: string) => Promise<string | null>;
+  openExternal: (url: string) => boolean;
+  log: Logger;
+}
+
+export interface RunningServices {
+  handlers: Handlers;
+  knownSecrets(): Iterable<string>;
+  stop(): Promise<void>;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+async function writeLines(file: string, lines: Iterable<string>): Promise<number> {
+  const partial = `${file}.partial`;
+  const output = createWriteStream(partial, { mode: 0o600 });
+  let count = 0;
+  try {
+    for (const line of lines) {
+      count += 1;
+      if (!output.write(line.endsWith('\n') ? line : line + '\n')) await once(output, 'drain');
+    }
+    output.end();
+    await once(output, 'finish');
+    await rename(partial, file);
+    return count;
+  } catch (error) {
+    output.destroy();
+    await rm(partial, { force: true });
+    throw error;
+  }
+}
+
+export async function startServices(options: ServicesOptions): Promise<RunningServices> {
+  const { log, sandbox } = options;
+  const secretStore = new KeyringSecretStore();
+  const settings = new Store<Record<string, unknown>>({ name: 'config' });
+  const secrets = new Set<string>();
+  if (sandbox !== null) secrets.add(sandbox.keySecret);
+
+  const publisher = createEventPublisher({
+    send: options.send,
+    knownSecrets: () => secrets,
+    log: (message) => {
+      log.error(`events: ${message}`);
+    },
+  });
+
+  let ledger: LedgerServices | null = null;
+  let ledgerProblem: string | null = null;
+  try {
+    ledger = await LedgerServices.open({
+      dataFolder: options.dataFolder,
+      secretStore,
+      profileStorage: settings,
+      embeddedBaseUrl: () => sandbox?.baseUrl ?? null,
+    });
+    if (sandbox !== null) {
+      ledger.credentials.useSessionCredentials(EMBEDDED_SANDBOX_PROFILE_ID, sandbox.keyId, sandbox.keySecret);
+    }
+    for (const message of ledger.cache.opened.messages) log.warn(`cache: ${message}`);
+  } catch (error) {
+    ledgerProblem = `The offline cache could not open: ${messageOf(error)}`;
+    log.error(ledgerProblem);
+  }
+
+  async function bankPortFor(profileId: string): Promise<BankPort> {
+    if (ledger === null) throw new IpcFailure('not_available', ledgerProblem ?? 'The services are not running.');
+    const profile = ledger.profiles.find(profileId);
+    if (profile.kind === 'embedded-sandbox') {
+      if (sandbox === null) throw new IpcFailure('not_available', 'The embedded sandbox bank is not running.');
+      return fetchBankPort(sandbox.baseUrl, { scheme: 'basic', keyId: sandbox.keyId, keySecret: sandbox.keySecret });
+    }
+    const secret = await secretStore.get(profileAccount(profile.id));
+    if (secret === null || profile.baseUrl === null) {
+      throw new IpcFailure('unauthorized', `No secret is stored for ${profile.name}.`, {
+        action: 'Set the secret of this profile in Settings.',
+      });
+    }
+    secrets.add(secret);
+    return profile.authScheme === 'bearer'
+      ? fetchBankPort(profile.baseUrl, { scheme: 'bearer', token: secret })
+      : fetchBankPort(profile.baseUrl, { scheme: 'basic', keyId: profile.keyId ?? '', keySecret: secret });
+  }
+
+  let listener: Listener | null = null;
+  let listenerProblem: string | null = null;
+  if (ledger !== null) {
+    try {
+      listener = await openListener({ database: ledger.cache.database, secrets: secretStore });
+      if (sandbox !== null) listener.setBank(await bankPortFor(EMBEDDED_SANDBOX_PROFILE_ID));
+    } catch (error) {
+      listenerProblem = `The webhook listener could not open: ${messageOf(error)}`;
+      log.error(listenerProblem);
+    }
+  } else {
+    listenerProblem = ledgerProblem;
+  }
+
+  const unsubscribers: (() => void)[] = [];
+  if (ledger !== null) {
+    unsubscribers.push(
+      ledger.sync.onProgress((progress) => publisher.publish('sync', 'progress', toContractProgress(progress))),
+    );
+    unsubscribers.push(
+      ledger.clients.onConnectivity((profileId, state) =>
+        publisher.publish('app', 'onlineStatus', toOnlineStatus(profileId, state, new Date())),
+      ),
+    );
+  }
+  if (listener !== null) {
+    const current = listener;
+    const onBatch = (batch: Batch<ListenerEvent>): void => {
+      const requests = batch.items.flatMap((item) => (item.type === 'request' ? [toRequestSummary(item.request)] : []));
+      if (requests.length > 0 || batch.dropped > 0) {
+        publisher.publish('listener', 'requests', { requests, omitted: batch.dropped });
+      }
+      if (batch.items.some((item) => item.type === 'state')) {
+        const state = current.state;
+        publisher.publish('listener', 'status', {
+          running: state.running,
+          url: state.url,
+          host: state.host ?? current.settings.host,
+          port: state.port ?? current.settings.port,
+          startedAt: null,
+          requestsKept: current.stats().requests,
+          warning: null,
+        });
+      }
+    };
+    current.on('batch', onBatch);
+    unsubscribers.push(() => current.off('batch', onBatch));
+  }
+
+  const handlers = createHandlers({
+    ledger,
+    ledgerProblem,
+    app: { ...options.app, dataFolder: options.dataFolder },
+    sandboxUrl: () => sandbox?.baseUrl ?? null,
+    keychain: () => detectKeychain(),
+    activeProfile: {
+      get: () => {
+        const value = settings.get('activeProfileId');
+        return typeof value === 'string' ? value : null;
+      },
+      set: (profileId) => {
+        settings.set('activeProfileId', profileId);
+      },
+    },
+    chooseSavePath: options.chooseSavePath,
+    openExternal: options.openExternal,
+    publisher,
+    listener,
+    listenerProblem,
+    bankPortFor,
+    saveLines: async (defaultName, lines) => {
+      const path = await options.chooseSavePath(defaultName);
+      if (path === null) return { saved: false, path: null, rows: 0 };
+      return { saved: true, path, rows: await writeLines(path, lines) };
+    },
+    requireConfirmation: (profileId, action, confirmed) => {
+      if (ledger === null) throw new IpcFailure('not_available', ledgerProblem ?? 'The services are not running.');
+      requireWriteConfirmation(ledger.profiles.find(profileId), action, confirmed);
+    },
+  });
+
+  return {
+    handlers,
+    knownSecrets: () => secrets,
+    async stop() {
+      for (const unsubscribe of unsubscribers) unsubscribe();
+      // The listener first: it stops accepting, answers and keeps what is in flight.
+      if (listener !== null) {
+        await listener.close().catch((error: unknown) => {
+          log.error(`listener: ${messageOf(error)}`);
+        });
+      }
+      // Then sync jobs (each page is one transaction) and the cache itself.
+      if (ledger !== null) {
+        await ledger.close().catch((error: unknown) => {
+          log.error(`services: ${messageOf(error)}`);
+        });
+      }
+    },
+  };
+}
