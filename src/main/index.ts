@@ -5,6 +5,7 @@
  * everything stops in order: the window's pushes, sync jobs, the listener (keeping what is in
  * flight), the cache, then the sandbox.
  */
+import Store from 'electron-store';
 import { app, BrowserWindow, dialog, ipcMain, protocol, screen, session, shell, utilityProcess } from 'electron';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -22,6 +23,8 @@ import { secureWebPreferences } from './shell/webPreferences.ts';
 import { restoreBounds, trackWindowState } from './shell/windowState.ts';
 import { openWindowStateStore } from './shell/windowStateStore.ts';
 import { startServices, type RunningServices } from './shell/services.ts';
+import { KeyringSecretStore } from './services/credentials/keyringSecretStore.ts';
+import { detectKeychain } from './services/credentials/keychainStatus.ts';
 import { createRouter } from './ipc/routerCore.ts';
 import { registerRouter } from './ipc/router.ts';
 
@@ -113,6 +116,10 @@ async function start(): Promise<void> {
   const services: RunningServices = await startServices({
     dataFolder,
     sandbox,
+    secretStore: new KeyringSecretStore(),
+    // Profiles and the active profile, in config.json (the layout the `ledger` CLI shares).
+    settings: new Store<Record<string, unknown>>({ name: 'config' }),
+    keychain: () => detectKeychain(),
     app: { name: app.getName(), version: app.getVersion(), platform: process.platform },
     send: (channel, payload) => {
       for (const window of trustedWindows.values()) {

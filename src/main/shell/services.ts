@@ -1,16 +1,17 @@
 /**
- * Starts the services on the app data folder and connects them to the window: the keychain,
- * profiles (electron-store), the encrypted cache, sync, the listener; the handlers the router
- * dispatches to; the events pushed to the window. `stop()` ends them in order, so no listener
- * request that was accepted is lost and no cache write is left half done.
+ * Starts the services on the app data folder and connects them to the window: profiles, the
+ * encrypted cache, sync, the listener; the handlers the router dispatches to; the events
+ * pushed to the window. `stop()` ends them in order, so no listener request that was accepted
+ * is lost and no cache write is left half done. Free of Electron (the shell passes the
+ * keychain and electron-store in), so tests start the same thing in Node.
  */
-import Store from 'electron-store';
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { rename, rm } from 'node:fs/promises';
 import { LedgerServices } from '../services/ledgerServices.ts';
-import { KeyringSecretStore } from '../services/credentials/keyringSecretStore.ts';
-import { detectKeychain } from '../services/credentials/keychainStatus.ts';
+import type { KeychainStatus } from '../services/credentials/keychainStatus.ts';
+import type { SecretStore } from '../services/credentials/secretStore.ts';
+import type { ProfileStorage } from '../services/profiles/profileStorage.ts';
 import { profileAccount } from '../services/credentials/credentials.ts';
 import { EMBEDDED_SANDBOX_PROFILE_ID } from '../services/profiles/profile.ts';
 import { requireWriteConfirmation } from '../services/profiles/profiles.ts';
@@ -27,9 +28,17 @@ import { IpcFailure } from '../ipc/serviceErrors.ts';
 import type { EmbeddedSandbox } from './embeddedSandbox.ts';
 import type { Logger } from './log.ts';
 
+/** The running embedded sandbox, as far as the services need it. */
+export type SandboxAddress = Pick<EmbeddedSandbox, 'baseUrl' | 'keyId' | 'keySecret'>;
+
 export interface ServicesOptions {
   dataFolder: string;
-  sandbox: EmbeddedSandbox | null;
+  sandbox: SandboxAddress | null;
+  /** The OS keychain in the app (KeyringSecretStore); in memory in tests. */
+  secretStore: SecretStore;
+  /** Small settings (profiles, the active profile): electron-store in the app. */
+  settings: ProfileStorage;
+  keychain: () => Promise<KeychainStatus>;
   app: { name: string; version: string; platform: string };
   send: (channel: string, payload: unknown) => void;
   chooseSavePath: (defaultName: string) => Promise<string | null>;
@@ -69,8 +78,7 @@ async function writeLines(file: string, lines: Iterable<string>): Promise<number
 
 export async function startServices(options: ServicesOptions): Promise<RunningServices> {
   const { log, sandbox } = options;
-  const secretStore = new KeyringSecretStore();
-  const settings = new Store<Record<string, unknown>>({ name: 'config' });
+  const { secretStore, settings } = options;
   const secrets = new Set<string>();
   if (sandbox !== null) secrets.add(sandbox.keySecret);
 
@@ -173,7 +181,7 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
     ledgerProblem,
     app: { ...options.app, dataFolder: options.dataFolder },
     sandboxUrl: () => sandbox?.baseUrl ?? null,
-    keychain: () => detectKeychain(),
+    keychain: options.keychain,
     activeProfile: {
       get: () => {
         const value = settings.get('activeProfileId');

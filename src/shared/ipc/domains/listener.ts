@@ -323,7 +323,18 @@ export const replayInput = z
 export const listenerOperations = {
   status: { input: noInput, output: listenerStatus },
   /** Starts on the configured (remembered) port; a taken port is refused with `port_in_use`. */
-  start: { input: z.strictObject({ port: port.optional() }), output: listenerStatus },
+  start: {
+    input: z.strictObject({
+      /** For this start only; 0 picks any free port (not remembered). */
+      port: z
+        .number()
+        .int({ message: 'must be a whole number from 0 to 65535' })
+        .min(0, { message: 'must be a whole number from 0 to 65535' })
+        .max(65_535, { message: 'must be a whole number from 0 to 65535' })
+        .optional(),
+    }),
+    output: listenerStatus,
+  },
   /** Stops after the requests in flight are kept. */
   stop: { input: noInput, output: listenerStatus },
   getConfig: { input: noInput, output: listenerConfig },

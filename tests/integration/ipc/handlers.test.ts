@@ -1,0 +1,220 @@
+/**
+ * The handlers wired to the real services, the real listener and a real sandbox bank, called
+ * through the real router and the shared bridge — what the window does, minus Electron.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRouter } from '../../../src/main/ipc/routerCore.ts';
+import { startServices, type RunningServices } from '../../../src/main/shell/services.ts';
+import { InMemorySecretStore } from '../../../src/main/services/credentials/secretStore.ts';
+import { InMemoryProfileStorage } from '../../../src/main/services/profiles/profileStorage.ts';
+import { buildLedgerdeskApi, type LedgerdeskApi } from '../../../src/shared/ipc/bridge.ts';
+import { isLedgerdeskError } from '../../../src/shared/ipc/errors.ts';
+import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index.ts';
+
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+const OWN_WINDOW = 3;
+let folder: string;
+let sandbox: RunningSandbox;
+let services: RunningServices;
+let api: LedgerdeskApi;
+const answers: unknown[] = [];
+const events: { channel: string; payload: unknown }[] = [];
+
+async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (reason) {
+    return reason;
+  }
+  throw new Error('expected a rejection');
+}
+
+beforeAll(async () => {
+  folder = mkdtempSync(join(tmpdir(), 'ledgerdesk-ipc-'));
+  sandbox = await startSandbox({ port: 0, dataFile: ':memory:', retryBaseMs: 20, pendingTransactionsPerAccount: 120 });
+  services = await startServices({
+    dataFolder: folder,
+    sandbox,
+    secretStore: new InMemorySecretStore(),
+    settings: new InMemoryProfileStorage(),
+    keychain: () => Promise.resolve({ available: true, backend: 'in-memory (tests)' }),
+    app: { name: 'Ledgerdesk', version: '0.0.0-test', platform: process.platform },
+    send: (channel, payload) => events.push({ channel, payload }),
+    chooseSavePath: (name) => Promise.resolve(join(folder, name)),
+    openExternal: () => false,
+    log: { info: () => undefined, warn: () => undefined, error: () => undefined },
+  });
+  const router = createRouter({
+    handlers: services.handlers,
+    senderPolicy: { isOwnWindow: (id) => id === OWN_WINDOW, allowedOrigins: ['app://ledgerdesk'] },
+    knownSecrets: () => services.knownSecrets(),
+  });
+  api = buildLedgerdeskApi({
+    invoke: async (channel, input) => {
+      const answer = await router.dispatch(
+        { webContentsId: OWN_WINDOW, isMainFrame: true, frameUrl: 'app://ledgerdesk/index.html' },
+        channel,
+        input,
+      );
+      answers.push(answer);
+      return answer;
+    },
+    on: () => () => undefined,
+  });
+});
+
+afterAll(async () => {
+  await services.stop();
+  await sandbox.close();
+  rmSync(folder, { recursive: true, force: true });
+});
+
+describe('the handlers on the real services', () => {
+  it('lists the embedded sandbox profile, active by default, with its credential set', async () => {
+    const { profiles, activeProfileId } = await api.profiles.list();
+    expect(profiles.map((profile) => profile.kind)).toContain('embedded');
+    expect(activeProfileId).toBe(profiles[0]?.id);
+    const status = await api.credentials.status({ profileId: activeProfileId ?? '' });
+    expect(status.state).toBe('set');
+  });
+
+  it('syncs pending transactions of a sandbox account into the cache and pages through them', async () => {
+    const { activeProfileId } = await api.profiles.list();
+    const profileId = activeProfileId ?? '';
+    const accounts = await api.accounts.list({ profileId });
+    const accountId = accounts.rows[0]?.id ?? '';
+    expect(accountId).toMatch(/^acct_/);
+    const started = await api.sync.start({ profileId, job: { kind: 'pendingTransactions', accountId } });
+    expect(started.kind).toBe('pendingTransactions');
+    for (let round = 0; round < 400; round += 1) {
+      const { jobs } = await api.sync.status({ profileId });
+      if (!jobs.some((job) => job.jobId === started.jobId && job.state === 'running')) break;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    const first = await api.pendingTransactions.list({ profileId, accountId, limit: 50 });
+    expect(first.source).toBe('cache');
+    expect(first.rows).toHaveLength(50);
+    expect(first.asOf).not.toBeNull();
+    expect(first.nextCursor).not.toBeNull();
+    const second = await api.pendingTransactions.list({
+      profileId,
+      accountId,
+      limit: 50,
+      cursor: first.nextCursor ?? '',
+    });
+    expect(second.rows[0]?.rowKey).not.toBe(first.rows[0]?.rowKey);
+    const { count } = await api.pendingTransactions.count({ profileId, accountId });
+    expect(count).toBe(120);
+    const saved = await api.exports.pendingTransactions({ profileId, accountId, format: 'csv' });
+    expect(saved).toMatchObject({ saved: true, rows: 120 });
+  });
+
+  it('uploads a file, creates a document and uploads card art, each recorded in the audit log', async () => {
+    const { activeProfileId } = await api.profiles.list();
+    const profileId = activeProfileId ?? '';
+    const file = await api.files.upload({ profileId, contentType: 'image/png', bytes: new Uint8Array(PNG) });
+    const document = await api.documents.create({
+      profileId,
+      request: {
+        type: 'passport',
+        name: 'Passport of A. Tester',
+        file_id: file.id,
+        fields: { date_of_birth: '1990-01-31' },
+      },
+    });
+    expect(document.id).toMatch(/^doc_/);
+    const products = await api.cardArt.products({ profileId });
+    const cardProductId = products.rows[0]?.id ?? '';
+    const upload = await api.cardArt.upload({
+      profileId,
+      cardProductId,
+      request: { asset_type: 'front', file_id: file.id },
+    });
+    expect(upload.cardProductId).toBe(cardProductId);
+    const documents = await api.documents.list({ profileId });
+    expect(documents.rows.map((row) => row.id)).toContain(document.id);
+    const audit = await api.audit.list({ profileId });
+    expect(audit.rows.map((entry) => entry.action)).toEqual(
+      expect.arrayContaining(['document.create', 'card_art.upload']),
+    );
+  });
+
+  it('creates, disables and deletes a webhook; a Production profile needs the confirmation', async () => {
+    const { activeProfileId } = await api.profiles.list();
+    const profileId = activeProfileId ?? '';
+    const created = await api.webhooks.create({
+      profileId,
+      request: {
+        event: 'ach.update',
+        url: 'https://hooks.example/ach',
+        basic_user: 'bank',
+        basic_secret: 'hook-secret-123',
+      },
+    });
+    expect(created.basic_secret).toBeNull();
+    const disabled = await api.webhooks.update({ profileId, id: created.id, changes: { status: 'disabled' } });
+    expect(disabled.status).toBe('disabled');
+    await expect(api.webhooks.delete({ profileId, id: created.id })).resolves.toEqual({
+      deleted: true,
+      id: created.id,
+    });
+
+    const production = await api.profiles.create({
+      name: 'Production',
+      baseUrl: sandbox.baseUrl,
+      authScheme: 'basic',
+      keyId: sandbox.keyId,
+      production: true,
+    });
+    await api.credentials.set({ profileId: production.id, secret: sandbox.keySecret });
+    const refused = await rejectionOf(
+      api.webhooks.create({
+        profileId: production.id,
+        request: { event: 'ach.update', url: 'https://hooks.example/p' },
+      }),
+    );
+    expect(isLedgerdeskError(refused) && refused.code).toBe('confirmation_required');
+    const confirmed = await api.webhooks.create({
+      profileId: production.id,
+      request: { event: 'ach.update', url: 'https://hooks.example/p' },
+      confirmProduction: true,
+    });
+    expect(confirmed.id).toMatch(/^wh_/);
+  });
+
+  it('starts the listener, registers it with the bank and stops it', async () => {
+    const { activeProfileId } = await api.profiles.list();
+    const profileId = activeProfileId ?? '';
+    await api.listener.configure({ port: null });
+    const started = await api.listener.start({ port: 0 });
+    expect(started.running).toBe(true);
+    expect(started.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+/);
+    const registered = await api.listener.register({ profileId, event: 'ach.update' });
+    expect(registered.webhook.basic_secret).toBeNull();
+    const page = await api.listener.listRequests({});
+    expect(page.source).toBe('cache');
+    await api.listener.unregister({ profileId, webhookId: registered.webhook.id });
+    const stopped = await api.listener.stop();
+    expect(stopped.running).toBe(false);
+  });
+
+  it('answers not_available, in words, for what the services do not offer yet', async () => {
+    const { activeProfileId } = await api.profiles.list();
+    const reason = await rejectionOf(api.webhookSends.groups({ profileId: activeProfileId ?? '' }));
+    expect(isLedgerdeskError(reason) && reason.code).toBe('not_available');
+    expect(isLedgerdeskError(reason) && reason.message).toMatch(/not available yet\.$/);
+  });
+
+  it('never let a secret into any answer', () => {
+    const text = JSON.stringify(answers);
+    expect(text).not.toContain(sandbox.keySecret);
+    expect(text).not.toContain('hook-secret-123');
+  });
+});
