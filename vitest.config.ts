@@ -1,3 +1,4 @@
+import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -25,6 +26,17 @@ export default defineConfig({
           hookTimeout: 120_000,
           // Servers and SQLite files per test file; two cores on the build machines.
           maxWorkers: 2,
+        },
+      },
+      {
+        // The renderer's stores, components and forms, in jsdom with Testing Library. Files
+        // end in .test.tsx so the node-only unit project above does not pick them up.
+        plugins: [react()],
+        test: {
+          name: 'renderer',
+          include: ['tests/unit/renderer/**/*.test.tsx'],
+          environment: 'jsdom',
+          testTimeout: 60_000,
         },
       },
     ],

@@ -96,9 +96,11 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>) {
     const element = scroller.current;
     if (element === null) return undefined;
     const measure = (): void => {
-      setViewportHeight(element.clientHeight - rowHeight);
+      // Unmeasured (hidden, or no layout at all): keep the default window rather than none.
+      if (element.clientHeight > rowHeight) setViewportHeight(element.clientHeight - rowHeight);
     };
     measure();
+    if (typeof ResizeObserver === 'undefined') return undefined;
     const observer = new ResizeObserver(measure);
     observer.observe(element);
     return () => {

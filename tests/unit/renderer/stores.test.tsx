@@ -1,0 +1,172 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { confirmWrite, useConfirmStore } from '../../../src/renderer/src/stores/confirm.ts';
+import { useProfilesStore } from '../../../src/renderer/src/stores/profiles.ts';
+import { latestJobOf, useSyncStore } from '../../../src/renderer/src/stores/sync.ts';
+import { useThemeStore } from '../../../src/renderer/src/stores/theme.ts';
+import { useToastStore } from '../../../src/renderer/src/stores/toasts.ts';
+import { usePendingTransactionsStore } from '../../../src/renderer/src/features/pendingTransactions/store.ts';
+import { installFakeBridge, refuse } from './setup.tsx';
+
+const NOW = '2026-11-21T10:00:00Z';
+const profile = (id: string, production: boolean) => ({
+  id,
+  name: id === 'prod' ? 'Acme Bank' : 'Embedded sandbox',
+  kind: id === 'prod' ? 'remote' : 'embedded',
+  baseUrl: 'http://127.0.0.1:4010',
+  authScheme: 'basic',
+  keyId: 'demo',
+  production,
+  createdAt: NOW,
+  updatedAt: NOW,
+});
+
+beforeEach(() => {
+  useToastStore.setState({ toasts: [] });
+  useSyncStore.setState({ jobs: {} });
+});
+
+describe('theme store', () => {
+  it('applies and remembers the choice, and toggles', () => {
+    useThemeStore.getState().setPreference('dark');
+    expect(document.documentElement.dataset['theme']).toBe('dark');
+    expect(localStorage.getItem('ledgerdesk.theme')).toBe('dark');
+    useThemeStore.getState().toggle();
+    expect(useThemeStore.getState().theme).toBe('light');
+    useThemeStore.getState().setPreference('system');
+    expect(localStorage.getItem('ledgerdesk.theme')).toBeNull();
+  });
+});
+
+describe('profiles store', () => {
+  it('loads profiles and follows online-status events', async () => {
+    const bridge = installFakeBridge({
+      'profiles.list': () => ({ profiles: [profile('embedded', false)], activeProfileId: 'embedded' }),
+      'app.onlineStatus': () => ({
+        profileId: 'embedded',
+        state: 'online',
+        checkedAt: NOW,
+        reason: null,
+        nextCheckSeconds: null,
+      }),
+    });
+    await useProfilesStore.getState().load();
+    expect(useProfilesStore.getState().activeProfileId).toBe('embedded');
+    bridge.emit('event:app.onlineStatus', {
+      profileId: 'embedded',
+      state: 'offline',
+      checkedAt: NOW,
+      reason: 'down',
+      nextCheckSeconds: 4,
+    });
+    // Events arrive through the same subscription the app installs.
+    const { installProfiles } = await import('../../../src/renderer/src/stores/profiles.ts');
+    const off = installProfiles();
+    bridge.emit('event:app.onlineStatus', {
+      profileId: 'embedded',
+      state: 'offline',
+      checkedAt: NOW,
+      reason: 'down',
+      nextCheckSeconds: 4,
+    });
+    expect(useProfilesStore.getState().online['embedded']?.state).toBe('offline');
+    off();
+  });
+
+  it('shows the error in words when the profiles cannot be read', async () => {
+    installFakeBridge({});
+    await useProfilesStore.getState().load();
+    expect(useProfilesStore.getState().status).toBe('error');
+    expect(useProfilesStore.getState().error?.code).toBe('not_available');
+  });
+});
+
+describe('confirmWrite', () => {
+  it('asks on a Production profile and adds confirmProduction only on yes', async () => {
+    useProfilesStore.setState({ profiles: [profile('prod', true)] as never, activeProfileId: 'prod' });
+    const asked = confirmWrite('Create a webhook');
+    expect(useConfirmStore.getState().request?.production).toBe(true);
+    expect(useConfirmStore.getState().request?.body).toContain('Acme Bank');
+    useConfirmStore.getState().answer(true);
+    expect(await asked).toEqual({ confirmProduction: true });
+
+    const declined = confirmWrite('Create a webhook');
+    useConfirmStore.getState().answer(false);
+    expect(await declined).toBeNull();
+  });
+
+  it('does not ask on other profiles unless told to', async () => {
+    useProfilesStore.setState({ profiles: [profile('embedded', false)] as never, activeProfileId: 'embedded' });
+    expect(await confirmWrite('Create a webhook')).toEqual({});
+    expect(useConfirmStore.getState().request).toBeNull();
+    const deletion = confirmWrite('Delete the webhook', { alwaysAsk: true });
+    expect(useConfirmStore.getState().request?.production).toBe(false);
+    useConfirmStore.getState().answer(true);
+    expect(await deletion).toEqual({});
+  });
+});
+
+describe('sync store', () => {
+  it('follows progress events and tells when a job failed', () => {
+    const progress = {
+      jobId: 'j1',
+      profileId: 'embedded',
+      kind: 'pendingTransactions' as const,
+      key: 'acct_1',
+      fetched: 10,
+      written: 10,
+      ratePerSecond: 5,
+      etaSeconds: 2,
+      state: 'running' as const,
+    };
+    useSyncStore.getState().progressed(progress);
+    expect(latestJobOf(useSyncStore.getState().jobs, 'pendingTransactions', 'acct_1', 'embedded')?.written).toBe(10);
+    useSyncStore.getState().progressed({ ...progress, state: 'failed', error: 'The bank core is offline.' });
+    expect(useToastStore.getState().toasts.at(-1)).toMatchObject({ tone: 'error', body: 'The bank core is offline.' });
+  });
+
+  it('says in a toast why a sync did not start', async () => {
+    installFakeBridge({
+      'sync.start': () => {
+        throw refuse('offline', 'The bank cannot be reached.');
+      },
+    });
+    expect(await useSyncStore.getState().start('embedded', { kind: 'webhooks' })).toBeNull();
+    expect(useToastStore.getState().toasts.at(-1)).toMatchObject({ tone: 'warning', title: 'Sync did not start' });
+  });
+});
+
+describe('pending transactions store', () => {
+  it('picks the first account and reads the cache with the filters, blanks left out', async () => {
+    const bridge = installFakeBridge({
+      'accounts.list': () => ({
+        rows: [
+          {
+            id: 'acct_1',
+            name: 'Operating',
+            account_number: null,
+            status: 'open',
+            balance: '1.00',
+            available_balance: '1.00',
+            created_at: NOW,
+            updated_at: NOW,
+          },
+        ],
+        asOf: NOW,
+        source: 'cache',
+      }),
+      'pendingTransactions.list': () => ({ rows: [], nextCursor: null, asOf: NOW, source: 'cache' }),
+      'pendingTransactions.count': () => ({ count: 0, asOf: NOW }),
+    });
+    await usePendingTransactionsStore.getState().open('embedded');
+    usePendingTransactionsStore.getState().setFilters({ type: 'hold', search: '  coffee ' });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const lists = bridge.calls.filter((call) => call.channel === 'pendingTransactions.list');
+    expect(lists.at(-1)?.input).toMatchObject({
+      profileId: 'embedded',
+      accountId: 'acct_1',
+      type: 'hold',
+      search: 'coffee',
+    });
+    expect(lists.at(-1)?.input).not.toHaveProperty('typeSource');
+  });
+});
