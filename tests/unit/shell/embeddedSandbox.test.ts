@@ -1,0 +1,75 @@
+/** The parent's side of the sandbox utility process: start, report, stop cleanly or kill. */
+import { EventEmitter } from 'node:events';
+import { describe, expect, it, vi } from 'vitest';
+import {
+  startEmbeddedSandbox,
+  type SandboxChild,
+  type SandboxCommand,
+} from '../../../src/main/shell/embeddedSandbox.ts';
+
+function fakeChild(answer: (command: SandboxCommand, child: EventEmitter) => void) {
+  const emitter = new EventEmitter();
+  const posted: SandboxCommand[] = [];
+  const kill = vi.fn(() => {
+    emitter.emit('exit', 1);
+    return true;
+  });
+  const child = {
+    postMessage: (command: SandboxCommand) => {
+      posted.push(command);
+      answer(command, emitter);
+    },
+    on: (event: string, listener: (value: unknown) => void) => emitter.on(event, listener),
+    kill,
+  } as unknown as SandboxChild;
+  return { child, posted, kill };
+}
+
+describe('startEmbeddedSandbox', () => {
+  it('starts with the data file, resolves with the address, and stops on request', async () => {
+    const { child, posted, kill } = fakeChild((command, emitter) => {
+      if (command.type === 'start') {
+        queueMicrotask(() =>
+          emitter.emit('message', { type: 'ready', baseUrl: 'http://127.0.0.1:5000', keyId: 'k', keySecret: 's' }),
+        );
+      } else {
+        queueMicrotask(() => emitter.emit('message', { type: 'stopped' }));
+      }
+    });
+    const sandbox = await startEmbeddedSandbox({ fork: () => child, dataFile: '/data/sandbox.db' });
+    expect(sandbox.baseUrl).toBe('http://127.0.0.1:5000');
+    await sandbox.stop();
+    expect(posted).toEqual([{ type: 'start', dataFile: '/data/sandbox.db' }, { type: 'stop' }]);
+    expect(kill).not.toHaveBeenCalled();
+  });
+
+  it('rejects with the reason when the sandbox cannot start', async () => {
+    const { child } = fakeChild((_command, emitter) => {
+      queueMicrotask(() => emitter.emit('message', { type: 'failed', message: 'database is locked' }));
+    });
+    await expect(startEmbeddedSandbox({ fork: () => child, dataFile: 'x' })).rejects.toThrow('database is locked');
+  });
+
+  it('ignores malformed messages and gives up after the start timeout', async () => {
+    const { child, kill } = fakeChild((_command, emitter) => {
+      queueMicrotask(() => emitter.emit('message', { type: 'ready', baseUrl: 42 }));
+    });
+    await expect(startEmbeddedSandbox({ fork: () => child, dataFile: 'x', startTimeoutMs: 20 })).rejects.toThrow(
+      'did not start in time',
+    );
+    expect(kill).toHaveBeenCalled();
+  });
+
+  it('kills a sandbox that does not stop within the grace period', async () => {
+    const { child, kill } = fakeChild((command, emitter) => {
+      if (command.type === 'start') {
+        queueMicrotask(() =>
+          emitter.emit('message', { type: 'ready', baseUrl: 'http://127.0.0.1:1', keyId: 'k', keySecret: 's' }),
+        );
+      }
+    });
+    const sandbox = await startEmbeddedSandbox({ fork: () => child, dataFile: 'x', stopTimeoutMs: 20 });
+    await sandbox.stop();
+    expect(kill).toHaveBeenCalled();
+  });
+});
