@@ -111,7 +111,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       events,
       dispatcher,
       organization,
-      pageCache: createPageCache(),
+      pageCache: createPageCache(settings.pageCacheEntries),
       cursorKey,
       keyId: settings.keyId,
       keySecret: settings.keySecret,

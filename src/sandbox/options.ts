@@ -31,6 +31,8 @@ export interface SandboxOptions {
   deliveryTimeoutMs?: number;
   /** Deliveries in flight at once; default 16. */
   deliveryConcurrency?: number;
+  /** Pages of pending transactions kept as finished bytes; default 1024, 0 turns the cache off. */
+  pageCacheEntries?: number;
 }
 
 export const DEMO_KEY_ID = 'key_sandbox_demo';
@@ -52,6 +54,7 @@ export interface ResolvedOptions {
   smartRetries: boolean | undefined;
   deliveryTimeoutMs: number;
   deliveryConcurrency: number;
+  pageCacheEntries: number;
 }
 
 function wholeNumber(name: string, value: number | undefined, fallback: number, minimum: number): number {
@@ -90,5 +93,6 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     smartRetries: options.smartRetries,
     deliveryTimeoutMs: wholeNumber('deliveryTimeoutMs', options.deliveryTimeoutMs, 10_000, 1),
     deliveryConcurrency: wholeNumber('deliveryConcurrency', options.deliveryConcurrency, 16, 1),
+    pageCacheEntries: wholeNumber('pageCacheEntries', options.pageCacheEntries, 1024, 0),
   };
 }

@@ -35,7 +35,7 @@ export function createPageCache(maxEntries = 1024, maxBytes = 96 * 1024 * 1024):
       return entry.page;
     },
     set(accountId, key, page) {
-      if (page.length > maxBytes) return;
+      if (page.length > maxBytes || maxEntries === 0) return;
       drop(key);
       pages.set(key, { accountId, page });
       bytes += page.length;
