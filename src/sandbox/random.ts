@@ -55,7 +55,10 @@ export function seededRandom(seed: number): SeededRandom {
     },
     id(kind) {
       // Two base-36 halves of 7 characters: the seed makes millions of ids, one char at a time is slow.
-      const half = () => Math.floor(next() * BASE36_7).toString(36).padStart(7, '0');
+      const half = () =>
+        Math.floor(next() * BASE36_7)
+          .toString(36)
+          .padStart(7, '0');
       return ID_PREFIX[kind] + half() + half();
     },
   };

@@ -182,24 +182,22 @@ export function seedPendingTransactions(
         const desc = `${merchantDesc} ${String(random.integer(1000, 9999))}`;
         write(clock, base({ ...card, type: 'hold', amountCents: -cents, desc, summary: merchantSummary }), false);
         heldCents += cents;
-        {
-          // Follow-ups still due when the seed ends stay outstanding holds, as in a live account.
-          const settleAt = clock + random.integer(30 * 60, 36 * 3600) * 1_000_000;
-          const finalCents = random.chance(0.2) ? cents + random.integer(100, 2000) : cents;
-          followUps.push({
-            micros: settleAt,
-            facts: base({ ...card, type: 'hold_release', amountCents: cents, desc, summary: merchantSummary }),
-            movesBalance: false,
-            releasesHoldCents: cents,
-          });
-          followUps.push({
-            micros: settleAt + random.integer(1, 900) * 1000,
-            facts: base({ ...card, type: 'charge', amountCents: -finalCents, desc, summary: merchantSummary }),
-            movesBalance: true,
-            releasesHoldCents: 0,
-          });
-          followUps.sort((left, right) => left.micros - right.micros);
-        }
+        // Follow-ups still due when the seed ends stay outstanding holds, as in a live account.
+        const settleAt = clock + random.integer(30 * 60, 36 * 3600) * 1_000_000;
+        const finalCents = random.chance(0.2) ? cents + random.integer(100, 2000) : cents;
+        followUps.push({
+          micros: settleAt,
+          facts: base({ ...card, type: 'hold_release', amountCents: cents, desc, summary: merchantSummary }),
+          movesBalance: false,
+          releasesHoldCents: cents,
+        });
+        followUps.push({
+          micros: settleAt + random.integer(1, 900) * 1000,
+          facts: base({ ...card, type: 'charge', amountCents: -finalCents, desc, summary: merchantSummary }),
+          movesBalance: true,
+          releasesHoldCents: 0,
+        });
+        followUps.sort((left, right) => left.micros - right.micros);
         break;
       }
       case 'card_charge':

@@ -34,6 +34,13 @@ CREATE TABLE IF NOT EXISTS webhook_credential (
   basic_secret TEXT NOT NULL
 );
 
+-- Failures that count toward moving a webhook to error are those since this moment: its
+-- creation, or the PATCH that last enabled it (which resets it, spec §3.2).
+CREATE TABLE IF NOT EXISTS webhook_health (
+  webhook_id TEXT PRIMARY KEY,
+  failures_since_ms INTEGER NOT NULL
+);
+
 -- Pending transactions have no id. position grows with extended_timestamp_precise within an
 -- account (enforced on insert), so it is both the order of the list and the cursor.
 CREATE TABLE IF NOT EXISTS pending_transaction (

@@ -157,7 +157,8 @@ export function createDispatcher(
       }
       const stillEnabled = webhook?.status === 'enabled';
       const retryable = outcome.kind === 'no_answer' || settings.smartRetriesOn();
-      const failures = attempted ? sends.failuresSince(delivery.webhookId, now - settings.errorWindowMs) + 1 : 0;
+      const countFrom = Math.max(now - settings.errorWindowMs, webhooks.failuresCountedSinceMs(delivery.webhookId));
+      const failures = attempted ? sends.failuresSince(delivery.webhookId, countFrom) + 1 : 0;
       const entersError = attempted && stillEnabled && failures >= settings.errorThreshold;
       const willRetry =
         attempted && stillEnabled && retryable && !entersError && delivery.attemptNumber < WEBHOOK_MAX_RETRIES;

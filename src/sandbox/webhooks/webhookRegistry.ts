@@ -20,6 +20,8 @@ export interface WebhookRegistry {
   remove(id: string): boolean;
   /** The service's move to error after too many failures; `reason` becomes its error field. */
   moveToError(id: string, reason: string): void;
+  /** Failed deliveries count toward the error threshold from this moment on (creation or last re-enable). */
+  failuresCountedSinceMs(id: string): number;
   /** `base64(basic_user:basic_secret)` for the Authorization header, or null. */
   basicCredentialsOf(webhook: Webhook): string | null;
 }
@@ -40,6 +42,11 @@ export function createWebhookRegistry(
     'INSERT INTO webhook_credential (webhook_id, basic_secret) VALUES (?, ?) ON CONFLICT (webhook_id) DO UPDATE SET basic_secret = excluded.basic_secret',
   );
   const dropSecret = database.prepare('DELETE FROM webhook_credential WHERE webhook_id = ?');
+  const resetHealth = database.prepare(
+    'INSERT INTO webhook_health (webhook_id, failures_since_ms) VALUES (?, ?) ON CONFLICT (webhook_id) DO UPDATE SET failures_since_ms = excluded.failures_since_ms',
+  );
+  const readHealth = database.prepare('SELECT failures_since_ms FROM webhook_health WHERE webhook_id = ?');
+  const dropHealth = database.prepare('DELETE FROM webhook_health WHERE webhook_id = ?');
 
   function get(id: string): Webhook | undefined {
     return records.read('webhook', id) as Webhook | undefined;
@@ -81,6 +88,7 @@ export function createWebhookRegistry(
       inTransaction(database, () => {
         records.insert('webhook', webhook.id, webhook.created_at, webhook);
         if (request.basic_secret !== undefined) writeSecret.run(webhook.id, request.basic_secret);
+        resetHealth.run(webhook.id, Date.now());
         events.publish({ event: 'webhook.create', objectId: webhook.id, objectPath: webhookPath(webhook.id) });
       });
       return webhook;
@@ -121,6 +129,8 @@ export function createWebhookRegistry(
         if (nextSecret === null) dropSecret.run(id);
         else writeSecret.run(id, nextSecret);
         if (nextStatus !== 'enabled') endWaitingDeliveries(id, `webhook was ${nextStatus}; retry cancelled`);
+        // Enabling resets the webhook: earlier failures no longer count toward the threshold.
+        if (nextStatus === 'enabled' && current.status !== 'enabled') resetHealth.run(id, Date.now());
         events.publish({ event: 'webhook.update', objectId: id, objectPath: webhookPath(id) });
         return updated;
       });
@@ -129,6 +139,7 @@ export function createWebhookRegistry(
       return inTransaction(database, () => {
         if (!records.remove('webhook', id)) return false;
         dropSecret.run(id);
+        dropHealth.run(id);
         endWaitingDeliveries(id, 'webhook was deleted; retry cancelled');
         events.publish({ event: 'webhook.delete', objectId: id, objectPath: webhookPath(id) });
         return true;
@@ -147,6 +158,10 @@ export function createWebhookRegistry(
         endWaitingDeliveries(id, `webhook entered error status; retry cancelled (${reason})`);
         events.publish({ event: 'webhook.update', objectId: id, objectPath: webhookPath(id) });
       });
+    },
+    failuresCountedSinceMs(id) {
+      const row = readHealth.get(id);
+      return row === undefined ? 0 : Number(row.failures_since_ms);
     },
     basicCredentialsOf(webhook) {
       if (webhook.basic_user === null) return null;

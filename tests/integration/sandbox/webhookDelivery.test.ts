@@ -278,12 +278,18 @@ describe('sandbox: webhook delivery', () => {
     );
     expect(receiver.received.length).toBe(deliveredBefore);
 
-    // PATCH back to enabled resets it; delivery resumes.
-    failing = false;
+    // PATCH back to enabled resets it: earlier failures no longer count, and delivery resumes.
     const reset = await client.call('PATCH', `/webhook/${hook.id}`, { body: { status: 'enabled' } });
     expect(reset.body).toMatchObject({ status: 'enabled', error: null });
     const resumed = await createAch(client);
-    expect((await ended(client, hook.id, resumed))[0]).toMatchObject({ status: 'sent' });
+    const firstAfterReset = await eventually(
+      async () => (await sendsOf(client, `webhook_id=${hook.id}&object_id=${resumed}`))[0],
+      'the first attempt after the reset',
+    );
+    expect(firstAfterReset).toMatchObject({ status: 'error', will_retry: true });
+    expect(((await client.get(`/webhook/${hook.id}`)).body as Webhook).status).toBe('enabled');
+    failing = false;
+    expect((await ended(client, hook.id, resumed)).at(-1)).toMatchObject({ status: 'sent' });
   });
 
   it('answers the API at once while deliveries are held, with at most the pool size in flight', async () => {
