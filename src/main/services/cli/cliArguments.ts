@@ -1,0 +1,273 @@
+/**
+ * The `ledger` command line's grammar: `ledger [--data DIR] [--json] <group> [<kind>] [options]`.
+ * Every option value is checked here, so a typo is one clear line naming the option.
+ */
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import {
+  ACCOUNT_APPLICATION_STATUSES,
+  isoDate,
+  OWNERSHIP_TYPES,
+  PENDING_TRANSACTION_TYPES,
+  WEBHOOK_SEND_STATUSES,
+  parseWith,
+} from '../../../shared/bank/index.ts';
+import { PENDING_TRANSACTION_SORTS } from '../cache/pendingTransactionsTable.ts';
+import { WEBHOOK_SEND_SORTS } from '../cache/webhookSendsTable.ts';
+import { ACCOUNT_APPLICATION_SORTS } from '../cache/accountApplicationsTable.ts';
+
+export const USAGE = `Usage: ledger [--data DIR] [--json] <command>
+
+Profiles (the secret is read from standard input, never from an argument):
+  profile add NAME --base-url URL --key-id ID [--production]     Basic: key id + secret on stdin
+  profile add NAME --base-url URL --bearer [--production]        Bearer: token on stdin
+  profile list
+  profile remove NAME
+
+Sync from the bank into the offline cache (resumes where a stopped sync left off):
+  sync pending-transactions --profile NAME --account ID [--from DATE] [--to DATE]
+  sync webhook-sends --profile NAME [--webhook ID] [--status sent|skipped|error] [--from DATE] [--to DATE] [--full]
+  sync application --profile NAME --id ID
+  sync webhooks --profile NAME
+
+Read from the offline cache (says how old it is):
+  list pending-transactions --profile NAME --account ID [--type T] [--search TEXT] [--from DATE] [--to DATE]
+                            [--sort newest|oldest|largest|smallest] [--limit N] [--cursor C]
+  list webhook-sends --profile NAME [--webhook ID] [--status S] [--object ID] [--event E] [--sort newest|oldest] [--limit N] [--cursor C]
+  list applications --profile NAME [--status S] [--ownership personal|business] [--product ID] [--account ID] [--limit N] [--cursor C]
+  list application-history --profile NAME --id ID
+  list webhooks --profile NAME [--status S] [--event E]
+
+Export any of those lists as CSV (same filters):
+  export pending-transactions|webhook-sends|applications|audit ... --csv FILE
+
+  audit [--profile NAME] [--limit N] [--cursor C]     the log of every write made from this app
+  keychain                                            whether secrets can be kept, and what to do if not
+
+Global: --data DIR (default: the app data folder), --json (machine-readable output), --help.
+Dates are YYYY-MM-DD (--from inclusive, --to exclusive). Errors: one line on standard error, exit code 1 (2 for usage).
+`;
+
+export class UsageProblem extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageProblem';
+  }
+}
+
+const OPTIONS = {
+  data: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  'base-url': { type: 'string' },
+  'key-id': { type: 'string' },
+  bearer: { type: 'boolean' },
+  production: { type: 'boolean' },
+  profile: { type: 'string' },
+  account: { type: 'string' },
+  from: { type: 'string' },
+  to: { type: 'string' },
+  webhook: { type: 'string' },
+  status: { type: 'string' },
+  id: { type: 'string' },
+  type: { type: 'string' },
+  search: { type: 'string' },
+  limit: { type: 'string' },
+  cursor: { type: 'string' },
+  sort: { type: 'string' },
+  object: { type: 'string' },
+  event: { type: 'string' },
+  ownership: { type: 'string' },
+  product: { type: 'string' },
+  csv: { type: 'string' },
+  full: { type: 'boolean' },
+  'page-size': { type: 'string' },
+} as const;
+
+type OptionName = keyof typeof OPTIONS;
+type Values = Partial<Record<OptionName, string | boolean>>;
+
+const PENDING_FILTERS: OptionName[] = ['profile', 'account', 'type', 'search', 'from', 'to', 'sort'];
+const SEND_FILTERS: OptionName[] = ['profile', 'webhook', 'status', 'object', 'event', 'from', 'to', 'sort'];
+const APPLICATION_FILTERS: OptionName[] = ['profile', 'status', 'ownership', 'product', 'account', 'sort'];
+const PAGING: OptionName[] = ['limit', 'cursor'];
+
+/** Each command: the options it accepts, those it requires, and how many positional words. */
+const COMMANDS: Record<string, { accepts: OptionName[]; requires: OptionName[]; names?: string }> = {
+  'profile add': { accepts: ['base-url', 'key-id', 'bearer', 'production'], requires: ['base-url'], names: 'NAME' },
+  'profile list': { accepts: [], requires: [] },
+  'profile remove': { accepts: [], requires: [], names: 'NAME' },
+  'sync pending-transactions': {
+    accepts: ['profile', 'account', 'from', 'to', 'page-size'],
+    requires: ['profile', 'account'],
+  },
+  'sync webhook-sends': {
+    accepts: ['profile', 'webhook', 'status', 'from', 'to', 'full', 'page-size'],
+    requires: ['profile'],
+  },
+  'sync application': { accepts: ['profile', 'id'], requires: ['profile', 'id'] },
+  'sync webhooks': { accepts: ['profile', 'page-size'], requires: ['profile'] },
+  'list pending-transactions': { accepts: [...PENDING_FILTERS, ...PAGING], requires: ['profile', 'account'] },
+  'list webhook-sends': { accepts: [...SEND_FILTERS, ...PAGING], requires: ['profile'] },
+  'list applications': { accepts: [...APPLICATION_FILTERS, ...PAGING], requires: ['profile'] },
+  'list application-history': { accepts: ['profile', 'id'], requires: ['profile', 'id'] },
+  'list webhooks': { accepts: ['profile', 'status', 'event'], requires: ['profile'] },
+  'export pending-transactions': { accepts: [...PENDING_FILTERS, 'csv'], requires: ['profile', 'account', 'csv'] },
+  'export webhook-sends': { accepts: [...SEND_FILTERS, 'csv'], requires: ['profile', 'csv'] },
+  'export applications': { accepts: [...APPLICATION_FILTERS, 'csv'], requires: ['profile', 'csv'] },
+  'export audit': { accepts: ['profile', 'csv'], requires: ['csv'] },
+  audit: { accepts: ['profile', ...PAGING], requires: [] },
+  keychain: { accepts: [], requires: [] },
+};
+
+export interface LedgerArguments {
+  command: string;
+  /** The positional NAME of profile add/remove. */
+  name: string | null;
+  dataFolder: string | null;
+  json: boolean;
+  help: boolean;
+  options: Values;
+}
+
+export function parseLedgerArguments(argv: readonly string[]): LedgerArguments {
+  let parsed: { values: Values; positionals: string[] };
+  try {
+    parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageProblem((error as Error).message.replace(/\. To specify a positional.*$/s, '.'));
+  }
+  const { values, positionals } = parsed;
+  const help = values.help === true;
+  const [group, second, ...rest] = positionals;
+  if (group === undefined) {
+    if (help) return { command: 'help', name: null, dataFolder: null, json: false, help: true, options: {} };
+    throw new UsageProblem('Say what to do, e.g. `ledger profile list` (see --help).');
+  }
+  const oneWord = COMMANDS[group] !== undefined;
+  const command = oneWord ? group : `${group} ${second ?? ''}`.trim();
+  const spec = COMMANDS[command];
+  if (spec === undefined) throw new UsageProblem(`Unknown command \`${command}\` (see --help).`);
+  const extra = oneWord ? [second, ...rest].filter((word) => word !== undefined) : rest;
+  let name: string | null = null;
+  if (spec.names !== undefined) {
+    if (extra.length !== 1 || extra[0] === undefined) {
+      throw new UsageProblem(`\`${command}\` needs exactly one ${spec.names}.`);
+    }
+    name = extra[0];
+  } else if (extra.length > 0) {
+    throw new UsageProblem(
+      `\`${command}\` takes no ${extra.length === 1 ? 'word' : 'words'} like "${extra.join(' ')}".`,
+    );
+  }
+  const options: Values = {};
+  for (const [option, value] of Object.entries(values) as [OptionName, string | boolean][]) {
+    if (option === 'data' || option === 'json' || option === 'help') continue;
+    if (!spec.accepts.includes(option)) throw new UsageProblem(`\`${command}\` has no option --${option}.`);
+    options[option] = value;
+  }
+  if (!help) {
+    for (const option of spec.requires) {
+      if (options[option] === undefined) throw new UsageProblem(`\`${command}\` needs --${option}.`);
+    }
+  }
+  return {
+    command,
+    name,
+    dataFolder: typeof values.data === 'string' ? values.data : null,
+    json: values.json === true,
+    help,
+    options,
+  };
+}
+
+function checked<Schema extends z.ZodType>(
+  schema: Schema,
+  option: string,
+  value: string | boolean | undefined,
+): z.output<Schema> | undefined {
+  if (value === undefined) return undefined;
+  const parsed = parseWith(schema, value);
+  if (!parsed.ok)
+    throw new UsageProblem(`--${option}: ${parsed.problems.map((problem) => problem.replace(/^: /, '')).join('; ')}`);
+  return parsed.value;
+}
+
+const wholeNumber = (maximum: number) =>
+  z
+    .string()
+    .regex(/^[0-9]+$/, { message: `must be a whole number from 1 to ${String(maximum)}` })
+    .transform(Number)
+    .pipe(
+      z
+        .number()
+        .min(1, { message: `must be from 1 to ${String(maximum)}` })
+        .max(maximum, { message: `must be from 1 to ${String(maximum)}` }),
+    );
+
+const text = z.string().min(1, { message: 'must not be empty' });
+
+/** Option readers: each checks its value and names the option in its message. */
+export const read = {
+  text: (values: Values, option: OptionName) => checked(text, option, values[option]),
+  date: (values: Values, option: 'from' | 'to') => checked(isoDate, option, values[option]),
+  limit: (values: Values) => checked(wholeNumber(1000), 'limit', values.limit),
+  pageSize: (values: Values) => checked(wholeNumber(1000), 'page-size', values['page-size']),
+  pendingType: (values: Values) =>
+    checked(
+      z.enum(PENDING_TRANSACTION_TYPES, { message: `must be one of ${PENDING_TRANSACTION_TYPES.join(', ')}` }),
+      'type',
+      values.type,
+    ),
+  sendStatus: (values: Values) =>
+    checked(
+      z.enum(WEBHOOK_SEND_STATUSES, { message: `must be one of ${WEBHOOK_SEND_STATUSES.join(', ')}` }),
+      'status',
+      values.status,
+    ),
+  applicationStatus: (values: Values) =>
+    checked(
+      z.enum(ACCOUNT_APPLICATION_STATUSES, { message: `must be one of ${ACCOUNT_APPLICATION_STATUSES.join(', ')}` }),
+      'status',
+      values.status,
+    ),
+  webhookStatus: (values: Values) =>
+    checked(
+      z.enum(['enabled', 'error', 'disabled'], { message: 'must be one of enabled, error, disabled' }),
+      'status',
+      values.status,
+    ),
+  ownership: (values: Values) =>
+    checked(
+      z.enum(OWNERSHIP_TYPES, { message: `must be one of ${OWNERSHIP_TYPES.join(', ')}` }),
+      'ownership',
+      values.ownership,
+    ),
+  pendingSort: (values: Values) =>
+    checked(
+      z.enum(PENDING_TRANSACTION_SORTS, { message: `must be one of ${PENDING_TRANSACTION_SORTS.join(', ')}` }),
+      'sort',
+      values.sort,
+    ),
+  sendSort: (values: Values) =>
+    checked(
+      z.enum(WEBHOOK_SEND_SORTS, { message: `must be one of ${WEBHOOK_SEND_SORTS.join(', ')}` }),
+      'sort',
+      values.sort,
+    ),
+  applicationSort: (values: Values) =>
+    checked(
+      z.enum(ACCOUNT_APPLICATION_SORTS, { message: `must be one of ${ACCOUNT_APPLICATION_SORTS.join(', ')}` }),
+      'sort',
+      values.sort,
+    ),
+};
+
+/** Drops undefined entries, so optional filters are simply absent. */
+export function defined<Shape extends Record<string, unknown>>(
+  shape: Shape,
+): { [Key in keyof Shape]?: Exclude<Shape[Key], undefined> } {
+  return Object.fromEntries(Object.entries(shape).filter(([, value]) => value !== undefined)) as {
+    [Key in keyof Shape]?: Exclude<Shape[Key], undefined>;
+  };
+}

@@ -1,0 +1,50 @@
+/**
+ * A one-line progress bar for sync on a terminal (standard error, redrawn in place). Not on
+ * a terminal, nothing is drawn: scripts get the final line only.
+ */
+import type { Writable } from 'node:stream';
+import type { SyncProgress } from '../sync/syncProgress.ts';
+
+const WIDTH = 24;
+
+function count(value: number): string {
+  return value.toLocaleString('en-US');
+}
+
+export function progressLine(progress: SyncProgress, totalHint: number | null): string {
+  const known = progress.etaSeconds !== null && progress.etaSeconds > 0 && progress.fetched > 0;
+  const share =
+    progress.state === 'done'
+      ? 1
+      : totalHint !== null && totalHint > 0
+        ? Math.min(1, progress.fetched / totalHint)
+        : known && progress.etaSeconds !== null
+          ? progress.fetched / (progress.fetched + progress.ratePerSecond * progress.etaSeconds)
+          : null;
+  const bar =
+    share === null
+      ? '[' + '·'.repeat(WIDTH) + ']'
+      : '[' + '#'.repeat(Math.round(share * WIDTH)) + '-'.repeat(WIDTH - Math.round(share * WIDTH)) + ']';
+  const eta = progress.etaSeconds === null ? '' : ` · ETA ${String(progress.etaSeconds)} s`;
+  return `${bar} ${count(progress.fetched)} fetched · ${count(progress.written)} written · ${count(progress.ratePerSecond)}/s${eta}`;
+}
+
+export class ProgressBar {
+  readonly #output: Writable & { isTTY?: boolean };
+  #drawn = false;
+
+  constructor(output: Writable & { isTTY?: boolean }) {
+    this.#output = output;
+  }
+
+  update(progress: SyncProgress): void {
+    if (this.#output.isTTY !== true) return;
+    this.#output.write(`\r\u001b[2K${progressLine(progress, null)}`);
+    this.#drawn = true;
+  }
+
+  finish(): void {
+    if (this.#drawn) this.#output.write('\r\u001b[2K');
+    this.#drawn = false;
+  }
+}

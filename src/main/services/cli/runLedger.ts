@@ -1,0 +1,501 @@
+/**
+ * `ledger`: the services, headless. Each command opens the same services the app uses (the
+ * keychain, the profiles file, the encrypted cache in the data folder), does one thing, and
+ * answers in text or, with --json, one JSON object. Any failure is one line on standard
+ * error and a non-zero exit code (2 for a usage mistake).
+ */
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Readable, Writable } from 'node:stream';
+import { SchemaViolation } from '../../../shared/bank/index.ts';
+import { BankError } from '../bank/bankError.ts';
+import { ProfileNotReady } from '../bank/bankClients.ts';
+import { CacheError } from '../cache/cacheError.ts';
+import { exportCsv, type ExportView } from '../cache/exportViews.ts';
+import { InvalidSecret, MissingCredentials } from '../credentials/credentials.ts';
+import { detectKeychain } from '../credentials/keychainStatus.ts';
+import { KeychainUnavailable, KeyringSecretStore } from '../credentials/keyringSecretStore.ts';
+import type { SecretStore } from '../credentials/secretStore.ts';
+import { LedgerServices } from '../ledgerServices.ts';
+import { FileProfileStorage, ProfileFileUnreadable } from '../profiles/fileProfileStorage.ts';
+import { describeProfile, type Profile } from '../profiles/profile.ts';
+import { ProductionWriteNotConfirmed, ProfileNotFound, ProfileRefused, Profiles } from '../profiles/profiles.ts';
+import { SyncBusy, type SyncRequest } from '../sync/syncService.ts';
+import { appDataFolder } from './appDataFolder.ts';
+import { defined, parseLedgerArguments, read, UsageProblem, USAGE, type LedgerArguments } from './cliArguments.ts';
+import { ago, table } from './cliOutput.ts';
+import { startEmbeddedSandbox, type EmbeddedSandbox } from './embeddedSandbox.ts';
+import { ProgressBar } from './progressBar.ts';
+import { readSecret, SecretInputProblem } from './readSecret.ts';
+
+export interface LedgerIo {
+  stdin: Readable & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown };
+  stdout: Writable & { isTTY?: boolean };
+  stderr: Writable & { isTTY?: boolean };
+  env: NodeJS.ProcessEnv;
+  /** The OS keychain unless given (tests give their own). */
+  secretStore?: SecretStore;
+  /** Aborted on Ctrl+C: a running sync stops after its page and can be resumed. */
+  signal?: AbortSignal;
+}
+
+export const EXIT_OK = 0;
+export const EXIT_FAILED = 1;
+export const EXIT_USAGE = 2;
+export const EXIT_CANCELLED = 130;
+
+const KNOWN_FAILURES = [
+  BankError,
+  CacheError,
+  SchemaViolation,
+  ProfileNotFound,
+  ProfileRefused,
+  ProfileFileUnreadable,
+  ProfileNotReady,
+  ProductionWriteNotConfirmed,
+  KeychainUnavailable,
+  MissingCredentials,
+  InvalidSecret,
+  SecretInputProblem,
+  SyncBusy,
+  UsageProblem,
+];
+
+/** One line, whatever went wrong: never a stack trace, never a secret. */
+export function oneLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const known = KNOWN_FAILURES.some((kind) => error instanceof kind);
+  return (known ? message : `unexpected failure: ${message}`).replace(/\s*\n\s*/g, ' ').trim();
+}
+
+class Ledger {
+  readonly #arguments: LedgerArguments;
+  readonly #io: LedgerIo;
+  readonly #dataFolder: string;
+  #services: LedgerServices | null = null;
+  #sandbox: EmbeddedSandbox | null = null;
+
+  constructor(parsed: LedgerArguments, io: LedgerIo) {
+    this.#arguments = parsed;
+    this.#io = io;
+    this.#dataFolder = resolve(parsed.dataFolder ?? appDataFolder(process.platform, io.env));
+  }
+
+  async run(): Promise<number> {
+    try {
+      return await this.#dispatch();
+    } finally {
+      await this.#services?.close();
+      await this.#sandbox?.close();
+    }
+  }
+
+  async #dispatch(): Promise<number> {
+    const { command, options } = this.#arguments;
+    switch (command) {
+      case 'profile list':
+        return this.#profileList();
+      case 'profile add':
+        return this.#profileAdd();
+      case 'profile remove':
+        return this.#profileRemove();
+      case 'keychain':
+        return this.#keychain();
+      case 'sync pending-transactions':
+      case 'sync webhook-sends':
+      case 'sync application':
+      case 'sync webhooks':
+        return this.#sync();
+      case 'list application-history':
+        return this.#applicationHistory();
+      case 'list webhooks':
+        return this.#webhooks();
+      case 'audit':
+        return this.#audit();
+      default:
+        if (command.startsWith('list ')) return this.#list();
+        if (command.startsWith('export ')) return this.#export();
+        throw new UsageProblem(`Unknown command \`${command}\` (options: ${Object.keys(options).join(', ')}).`);
+    }
+  }
+
+  async #open(): Promise<LedgerServices> {
+    if (this.#services !== null) return this.#services;
+    mkdirSync(this.#dataFolder, { recursive: true, mode: 0o700 });
+    this.#services = await LedgerServices.open({
+      dataFolder: this.#dataFolder,
+      secretStore: this.#io.secretStore ?? new KeyringSecretStore(),
+      profileStorage: new FileProfileStorage(this.#dataFolder),
+      embeddedBaseUrl: () => this.#sandbox?.baseUrl ?? null,
+      ...defined({ syncPageSize: read.pageSize(this.#arguments.options) }),
+    });
+    for (const message of this.#services.cache.opened.messages) this.#io.stderr.write(`ledger: ${message}\n`);
+    return this.#services;
+  }
+
+  /** The profile named by --profile; the embedded sandbox is started when it is the one. */
+  async #profile(services: LedgerServices, needsBank: boolean): Promise<Profile> {
+    const profile = services.profiles.find(String(this.#arguments.options.profile));
+    if (needsBank && profile.kind === 'embedded-sandbox' && this.#sandbox === null) {
+      this.#sandbox = await startEmbeddedSandbox(this.#dataFolder);
+      services.credentials.useSessionCredentials(profile.id, this.#sandbox.keyId, this.#sandbox.keySecret);
+    }
+    return profile;
+  }
+
+  #print(text: string): void {
+    this.#io.stdout.write(text.endsWith('\n') ? text : text + '\n');
+  }
+
+  #printJson(value: unknown): void {
+    this.#io.stdout.write(JSON.stringify(value) + '\n');
+  }
+
+  #profileList(): number {
+    const profiles = new Profiles(new FileProfileStorage(this.#dataFolder)).list();
+    if (this.#arguments.json) {
+      this.#printJson({ rows: profiles });
+      return EXIT_OK;
+    }
+    this.#print(
+      table(
+        ['NAME', 'KIND', 'AUTH', 'KEY ID', 'PRODUCTION', 'BASE URL'],
+        profiles.map((profile) => [
+          profile.name,
+          profile.kind,
+          profile.authScheme,
+          profile.keyId ?? '',
+          profile.production ? 'yes' : 'no',
+          profile.baseUrl ?? '(started by the app)',
+        ]),
+      ),
+    );
+    return EXIT_OK;
+  }
+
+  async #profileAdd(): Promise<number> {
+    const { options, name } = this.#arguments;
+    const bearer = options.bearer === true;
+    if (bearer && options['key-id'] !== undefined)
+      throw new UsageProblem('--key-id is for Basic profiles; a --bearer profile has none.');
+    if (!bearer && options['key-id'] === undefined)
+      throw new UsageProblem('`profile add` needs --key-id (or --bearer for a token).');
+    const secret = await readSecret(
+      { stdin: this.#io.stdin, prompt: this.#io.stderr },
+      bearer ? 'Bearer token' : 'API key secret',
+    );
+    const services = await this.#open();
+    const added = await services.addProfile(
+      {
+        name: name ?? '',
+        baseUrl: String(options['base-url']),
+        authScheme: bearer ? 'bearer' : 'basic',
+        ...(bearer ? {} : { keyId: String(options['key-id']) }),
+        production: options.production === true,
+      },
+      secret,
+    );
+    if (this.#arguments.json) this.#printJson({ profile: added });
+    else this.#print(`Added profile ${describeProfile(added)}; its ${bearer ? 'token' : 'secret'} is in the keychain.`);
+    return EXIT_OK;
+  }
+
+  async #profileRemove(): Promise<number> {
+    const services = await this.#open();
+    const removed = await services.removeProfile(this.#arguments.name ?? '');
+    if (this.#arguments.json) this.#printJson({ profile: removed });
+    else this.#print(`Removed profile ${removed.name}, its secret and its cached data.`);
+    return EXIT_OK;
+  }
+
+  async #keychain(): Promise<number> {
+    const status = await detectKeychain();
+    if (this.#arguments.json) this.#printJson(status);
+    else if (status.available) this.#print(`Keychain: ${status.backend}, available.`);
+    else this.#print(`${status.message} ${status.remedy}`);
+    return status.available ? EXIT_OK : EXIT_FAILED;
+  }
+
+  #syncRequest(profile: Profile): SyncRequest {
+    const { command, options } = this.#arguments;
+    switch (command) {
+      case 'sync pending-transactions':
+        return {
+          kind: 'pending-transactions',
+          profileId: profile.id,
+          accountId: String(options.account),
+          ...defined({ fromDate: read.date(options, 'from'), toDate: read.date(options, 'to') }),
+        };
+      case 'sync webhook-sends':
+        return {
+          kind: 'webhook-sends',
+          profileId: profile.id,
+          ...defined({
+            webhookId: read.text(options, 'webhook'),
+            status: read.sendStatus(options),
+            fromDate: read.date(options, 'from'),
+            toDate: read.date(options, 'to'),
+            full: options.full === true ? true : undefined,
+          }),
+        };
+      case 'sync application':
+        return { kind: 'account-application', profileId: profile.id, applicationId: String(options.id) };
+      default:
+        return { kind: 'webhooks', profileId: profile.id };
+    }
+  }
+
+  async #sync(): Promise<number> {
+    const services = await this.#open();
+    const profile = await this.#profile(services, true);
+    const request = this.#syncRequest(profile);
+    const job = services.sync.start(request);
+    const bar = new ProgressBar(this.#io.stderr);
+    const unsubscribe = services.sync.onProgress((progress) => {
+      if (progress.jobId === job.jobId) bar.update(progress);
+    });
+    const onAbort = (): void => {
+      services.sync.cancel(job.jobId);
+    };
+    this.#io.signal?.addEventListener('abort', onAbort, { once: true });
+    const started = performance.now();
+    const outcome = await job.done;
+    this.#io.signal?.removeEventListener('abort', onAbort);
+    unsubscribe();
+    bar.finish();
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    const { failure: _failure, ...reported } = outcome;
+    if (this.#arguments.json) this.#printJson(reported);
+    if (outcome.state === 'failed') {
+      this.#io.stderr.write(`ledger: ${oneLine(outcome.failure ?? outcome.error)}\n`);
+      return EXIT_FAILED;
+    }
+    if (outcome.state === 'cancelled') {
+      if (!this.#arguments.json)
+        this.#print(
+          `Stopped after ${outcome.fetched.toLocaleString('en-US')} records; run the same command to resume.`,
+        );
+      return EXIT_CANCELLED;
+    }
+    if (!this.#arguments.json) {
+      this.#print(
+        `Synced ${outcome.fetched.toLocaleString('en-US')} records (${outcome.written.toLocaleString('en-US')} new or changed, ${String(outcome.removed)} removed) in ${seconds} s${outcome.resumed ? ', resumed from where the last run stopped' : ''}.`,
+      );
+    }
+    return EXIT_OK;
+  }
+
+  #pendingQuery(profile: Profile) {
+    const { options } = this.#arguments;
+    return {
+      profileId: profile.id,
+      accountId: String(options.account),
+      ...defined({
+        type: read.pendingType(options),
+        search: read.text(options, 'search'),
+        fromDate: read.date(options, 'from'),
+        toDate: read.date(options, 'to'),
+        sort: read.pendingSort(options),
+      }),
+    };
+  }
+
+  #sendQuery(profile: Profile) {
+    const { options } = this.#arguments;
+    return {
+      profileId: profile.id,
+      ...defined({
+        webhookId: read.text(options, 'webhook'),
+        status: read.sendStatus(options),
+        objectId: read.text(options, 'object'),
+        event: read.text(options, 'event'),
+        fromDate: read.date(options, 'from'),
+        toDate: read.date(options, 'to'),
+        sort: read.sendSort(options),
+      }),
+    };
+  }
+
+  #applicationQuery(profile: Profile) {
+    const { options } = this.#arguments;
+    return {
+      profileId: profile.id,
+      ...defined({
+        status: read.applicationStatus(options),
+        ownershipType: read.ownership(options),
+        accountProductId: read.text(options, 'product'),
+        accountId: read.text(options, 'account'),
+        sort: read.applicationSort(options),
+      }),
+    };
+  }
+
+  async #list(): Promise<number> {
+    const { command, options } = this.#arguments;
+    const services = await this.#open();
+    const profile = await this.#profile(services, false);
+    const paging = { limit: read.limit(options) ?? 50, cursor: read.text(options, 'cursor') ?? null, withTotal: true };
+    const cache = services.cache;
+    let read_: { rows: unknown[]; nextCursor: string | null; asOf: string | null; source: 'cache'; total?: number };
+    let text: () => string;
+    if (command === 'list pending-transactions') {
+      const result = cache.pendingTransactions.list({ ...this.#pendingQuery(profile), ...paging });
+      read_ = result;
+      text = () =>
+        table(
+          ['DATE', 'AMOUNT', 'TYPE', 'DESCRIPTION', 'SUMMARY'],
+          result.rows.map((row) => [row.date, row.amount, row.type ?? '', row.desc, row.summary]),
+        );
+    } else if (command === 'list webhook-sends') {
+      const result = cache.webhookSends.list({ ...this.#sendQuery(profile), ...paging });
+      read_ = result;
+      text = () =>
+        table(
+          ['CREATED', 'ID', 'WEBHOOK', 'OBJECT', 'STATUS', 'ATTEMPT', 'ERROR'],
+          result.rows.map((row) => [
+            row.created_at ?? '',
+            row.id,
+            row.webhook_id,
+            row.object_id,
+            row.status,
+            String(row.attempt_number),
+            row.error ?? '',
+          ]),
+        );
+    } else {
+      const result = cache.accountApplications.list({ ...this.#applicationQuery(profile), ...paging });
+      read_ = result;
+      text = () =>
+        table(
+          ['ID', 'STATUS', 'OWNERSHIP', 'PRODUCT', 'ACCOUNT', 'CREATED', 'UPDATED'],
+          result.rows.map((row) => [
+            row.id,
+            row.status,
+            row.ownership_type,
+            row.account_product_id,
+            row.account_id ?? '',
+            row.created_at,
+            row.updated_at,
+          ]),
+        );
+    }
+    this.#answerRead(read_, text);
+    return EXIT_OK;
+  }
+
+  #answerRead(
+    result: { rows: unknown[]; nextCursor: string | null; asOf: string | null; source: 'cache'; total?: number },
+    text: () => string,
+  ): void {
+    if (this.#arguments.json) {
+      this.#printJson({
+        asOf: result.asOf,
+        source: result.source,
+        rows: result.rows,
+        nextCursor: result.nextCursor,
+        total: result.total,
+      });
+      return;
+    }
+    const total = result.total === undefined ? '' : ` of ${result.total.toLocaleString('en-US')}`;
+    this.#print(`${String(result.rows.length)}${total} from the offline cache, ${ago(result.asOf)}.`);
+    if (result.rows.length > 0) this.#print(text());
+    if (result.nextCursor !== null) this.#print(`More: add --cursor ${result.nextCursor}`);
+  }
+
+  async #applicationHistory(): Promise<number> {
+    const services = await this.#open();
+    const profile = await this.#profile(services, false);
+    const history = services.cache.accountApplications.history(profile.id, String(this.#arguments.options.id));
+    this.#answerRead(history, () =>
+      table(
+        ['VERSION', 'STATUS', 'UPDATED', 'FETCHED'],
+        history.rows.map((row) => [String(row.version), row.status, row.updatedAt, row.fetchedAt]),
+      ),
+    );
+    return EXIT_OK;
+  }
+
+  async #webhooks(): Promise<number> {
+    const services = await this.#open();
+    const profile = await this.#profile(services, false);
+    const { options } = this.#arguments;
+    const result = services.cache.webhooks.list({
+      profileId: profile.id,
+      ...defined({ status: read.webhookStatus(options), event: read.text(options, 'event') }),
+    });
+    this.#answerRead(result, () =>
+      table(
+        ['ID', 'EVENT', 'STATUS', 'URL', 'ERROR'],
+        result.rows.map((row) => [row.id, row.event, row.status, row.url, row.error ?? '']),
+      ),
+    );
+    return EXIT_OK;
+  }
+
+  async #audit(): Promise<number> {
+    const services = await this.#open();
+    const { options } = this.#arguments;
+    const profileId = options.profile === undefined ? undefined : (await this.#profile(services, false)).id;
+    const result = services.cache.audit.list({
+      ...defined({ profileId }),
+      limit: read.limit(options) ?? 50,
+      cursor: read.text(options, 'cursor') ?? null,
+    });
+    if (this.#arguments.json) {
+      this.#printJson({ asOf: result.asOf, source: result.source, rows: result.rows, nextCursor: result.nextCursor });
+      return EXIT_OK;
+    }
+    this.#print(
+      result.rows.length === 0
+        ? 'The audit log is empty.'
+        : table(
+            ['AT', 'PROFILE', 'ACTION', 'TARGET', 'RESULT', 'DETAIL'],
+            result.rows.map((row) => [row.at, row.profileName, row.action, row.target, row.result, row.detail ?? '']),
+          ),
+    );
+    if (result.nextCursor !== null) this.#print(`More: add --cursor ${result.nextCursor}`);
+    return EXIT_OK;
+  }
+
+  async #export(): Promise<number> {
+    const { command, options } = this.#arguments;
+    const services = await this.#open();
+    const file = resolve(String(options.csv));
+    let view: ExportView;
+    if (command === 'export audit') {
+      const profileId = options.profile === undefined ? undefined : (await this.#profile(services, false)).id;
+      view = { kind: 'audit', query: defined({ profileId }) };
+    } else {
+      const profile = await this.#profile(services, false);
+      if (command === 'export pending-transactions')
+        view = { kind: 'pending-transactions', query: this.#pendingQuery(profile) };
+      else if (command === 'export webhook-sends') view = { kind: 'webhook-sends', query: this.#sendQuery(profile) };
+      else view = { kind: 'account-applications', query: this.#applicationQuery(profile) };
+    }
+    const result = await exportCsv(services.cache, view, file, this.#io.signal);
+    if (this.#arguments.json) this.#printJson(result);
+    else this.#print(`Wrote ${result.rows.toLocaleString('en-US')} rows to ${result.file}.`);
+    return EXIT_OK;
+  }
+}
+
+export async function runLedger(argv: readonly string[], io: LedgerIo): Promise<number> {
+  let parsed: LedgerArguments;
+  try {
+    parsed = parseLedgerArguments(argv);
+  } catch (error) {
+    io.stderr.write(`ledger: ${oneLine(error)}\n`);
+    return EXIT_USAGE;
+  }
+  if (parsed.help) {
+    io.stdout.write(USAGE);
+    return EXIT_OK;
+  }
+  try {
+    return await new Ledger(parsed, io).run();
+  } catch (error) {
+    io.stderr.write(`ledger: ${oneLine(error)}\n`);
+    return error instanceof UsageProblem ? EXIT_USAGE : EXIT_FAILED;
+  }
+}
