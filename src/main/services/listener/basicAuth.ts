@@ -83,10 +83,12 @@ function presentedUserOf(authorization: string | undefined): string | null {
 }
 
 /**
- * What is kept of an Authorization header: its scheme, never its credentials. The user
- * name of a readable Basic header is kept beside it (in its own column) by the caller.
+ * What is kept of an Authorization header: its scheme, never its credentials. A header of
+ * one word keeps nothing, since that word may be the credential itself. The user name of a
+ * readable Basic header is kept beside it (in its own column) by the caller.
  */
 export function redactAuthorization(value: string): string {
-  const scheme = value.trim().split(/\s+/)[0] ?? '';
-  return scheme === '' ? '[redacted]' : `${scheme.slice(0, 32)} [redacted]`;
+  const parts = value.trim().split(/\s+/);
+  const scheme = parts[0] ?? '';
+  return parts.length >= 2 && /^[A-Za-z][A-Za-z0-9._~+-]{0,31}$/.test(scheme) ? `${scheme} [redacted]` : '[redacted]';
 }

@@ -356,7 +356,7 @@ export class RequestLog {
     }[];
     return rows.map((row) => ({
       objectId: row.object_id,
-      events: row.events === null ? [] : row.events.split(','),
+      events: row.events === null ? [] : row.events.split(',').sort(),
       requests: row.requests,
       duplicates: row.duplicates,
       outOfOrder: row.out_of_order,

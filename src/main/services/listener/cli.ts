@@ -1,0 +1,127 @@
+/**
+ * `npm run listen`: the listener on its own, in a terminal. It keeps requests in its own
+ * database file in the data folder, prints the address to give the bank, then one line per
+ * request. Credentials and rules are exactly what the command line says, for this run only;
+ * the secret stays in memory. Ctrl+C stops it cleanly: open connections are closed and
+ * everything received is already on disk.
+ */
+import { join } from 'node:path';
+import { InMemorySecretStore } from '../credentials/secretStore.ts';
+import { humanDeliveryLineOf, humanLineOf, jsonLineOf } from './cliOutput.ts';
+import { LISTEN_USAGE, readListenArguments, UsageError, type ListenArguments } from './cliArguments.ts';
+import { ExposureRefusedError, PortTakenError } from './listenAddress.ts';
+import { openListener, type Listener } from './listener.ts';
+import { defaultDataFolder, LISTENER_DATABASE_FILE, openListenerDatabase } from './listenerDatabase.ts';
+
+function write(line: string): void {
+  process.stdout.write(line + '\n');
+}
+
+function tell(line: string): void {
+  process.stderr.write(line + '\n');
+}
+
+async function configure(listener: Listener, options: ListenArguments): Promise<void> {
+  if (options.basic === null) await listener.clearCredentials();
+  else await listener.setCredentials(options.basic.user, options.basic.secret);
+  listener.setRules(options.rule === null ? [] : [options.rule]);
+  listener.configure({
+    forwardTo: options.forwardTo,
+    rejectUnverified: options.rejectUnverified,
+    // No bank profile on the command line: nothing to hydrate from.
+    hydrate: false,
+    ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
+    ...(options.bodyTimeoutMs === undefined ? {} : { bodyTimeoutMs: options.bodyTimeoutMs }),
+  });
+}
+
+async function main(): Promise<number> {
+  let options: ListenArguments;
+  try {
+    options = readListenArguments(process.argv.slice(2));
+  } catch (error) {
+    if (error instanceof UsageError) {
+      tell(`listen: ${error.message}\n\n${LISTEN_USAGE}`);
+      return 2;
+    }
+    throw error;
+  }
+  if (options.help) {
+    write(LISTEN_USAGE);
+    return 0;
+  }
+  const dataFolder = options.dataFolder ?? defaultDataFolder();
+  const database = openListenerDatabase(join(dataFolder, LISTENER_DATABASE_FILE));
+  const listener = await openListener({
+    database,
+    secrets: new InMemorySecretStore(),
+    listenerId: options.listenerId,
+    batching: { flushMs: 20 },
+  });
+  listener.on('batch', ({ items, dropped }) => {
+    if (dropped > 0) tell(`(${dropped} lines skipped: the terminal fell behind; every request is kept)`);
+    for (const event of items) {
+      if (event.type === 'request') write(options.json ? jsonLineOf(event.request) : humanLineOf(event.request));
+      else if (event.type === 'delivery') {
+        const line = humanDeliveryLineOf(event.delivery);
+        if (options.json) tell(line);
+        else write(line);
+      } else if (event.type === 'warning' || event.type === 'failure') tell(`listen: ${event.message}`);
+    }
+  });
+
+  let state;
+  try {
+    await configure(listener, options);
+    state = await listener.start({
+      ...(options.port === undefined ? {} : { port: options.port }),
+      ...(options.host === undefined ? {} : { host: options.host }),
+      allowNonLoopback: options.expose,
+    });
+  } catch (error) {
+    await listener.close();
+    database.close();
+    if (error instanceof PortTakenError || error instanceof ExposureRefusedError) {
+      tell(`listen: ${error.message}`);
+      return 2;
+    }
+    if (error instanceof Error && error.name === 'ZodError') {
+      tell(`listen: invalid option: ${error.message}`);
+      return 2;
+    }
+    throw error;
+  }
+  const url = state.url ?? '';
+  if (options.json) write(JSON.stringify({ listening: url }));
+  else {
+    const basic = listener.credentialsConfigured
+      ? `expects Basic user "${options.basic?.user ?? ''}"`
+      : 'no Basic credentials expected (verdict: not_configured)';
+    write(`Listening on ${url} (any path; ${basic}). Kept in ${dataFolder}. Ctrl+C to stop.`);
+  }
+
+  await new Promise<void>((resolve) => {
+    let stopping = false;
+    const stop = (): void => {
+      if (stopping) process.exit(130);
+      stopping = true;
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  await listener.close();
+  database.close();
+  if (!options.json) tell('Stopped. Every request received is kept.');
+  return 0;
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    tell(`listen: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+  },
+);

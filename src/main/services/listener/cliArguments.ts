@@ -1,0 +1,160 @@
+/**
+ * The command line of `npm run listen`, read into what the listener needs. Everything the
+ * user can get wrong gets a sentence that says what to type instead.
+ */
+import { parseArgs } from 'node:util';
+import type { ResponseRule } from './responseRules.ts';
+
+export const LISTEN_USAGE = `Usage: npm run listen -- [options]
+
+Receives the bank's webhook notifications on this machine, verifies and keeps each one,
+and prints one line per request.
+
+  --port N            port to listen on (default: the last one used, else 4880; 0: any free port)
+  --host HOST         interface to listen on (default 127.0.0.1)
+  --expose            allow a non-loopback --host (anyone who reaches it can post)
+  --basic USER:SECRET expect this Basic user and secret (or set LEDGERDESK_LISTENER_BASIC)
+  --reject-unverified answer 401 when the verdict is not ok
+  --forward-to URL    forward each request to a local handler and show its answer
+  --respond STATUS    answer this status instead of 200
+  --times N           with --respond: fail the first N arrivals of each notification, then 200
+  --delay MS          answer after this delay
+  --no-answer         never answer (the sender times out)
+  --drop              close the connection without answering
+  --event EVENT       apply --respond/--delay/--no-answer/--drop only to this event (ach.* for a prefix)
+  --max-body BYTES    refuse larger bodies with 413 (default 1048576)
+  --body-timeout MS   refuse bodies that take longer with 408 (default 10000)
+  --data DIR          where requests are kept (default: Ledgerdesk's data folder)
+  --listener ID       keep several listeners apart in one data folder (default "cli")
+  --json              one JSON object per line ({"listening": URL} first, then one per request)
+  --help              this text
+`;
+
+export interface ListenArguments {
+  port: number | undefined;
+  host: string | undefined;
+  expose: boolean;
+  basic: { user: string; secret: string } | null;
+  rejectUnverified: boolean;
+  forwardTo: string | null;
+  rule: ResponseRule | null;
+  maxBodyBytes: number | undefined;
+  bodyTimeoutMs: number | undefined;
+  dataFolder: string | undefined;
+  listenerId: string;
+  json: boolean;
+  help: boolean;
+}
+
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+function wholeNumber(name: string, text: string | undefined, min: number, max: number): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^[0-9]+$/.test(text) || Number(text) < min || Number(text) > max) {
+    throw new UsageError(`--${name} must be a whole number from ${min} to ${max}, not "${text}".`);
+  }
+  return Number(text);
+}
+
+function basicOf(text: string | undefined): { user: string; secret: string } | null {
+  if (text === undefined || text === '') return null;
+  const colon = text.indexOf(':');
+  if (colon <= 0 || colon === text.length - 1) {
+    throw new UsageError('--basic must be USER:SECRET, both non-empty (the user cannot contain a colon).');
+  }
+  return { user: text.slice(0, colon), secret: text.slice(colon + 1) };
+}
+
+function ruleOf(values: {
+  respond?: string | undefined;
+  times?: string | undefined;
+  delay?: string | undefined;
+  'no-answer'?: boolean | undefined;
+  drop?: boolean | undefined;
+  event?: string | undefined;
+}): ResponseRule | null {
+  const status = wholeNumber('respond', values.respond, 100, 599);
+  const times = wholeNumber('times', values.times, 1, 1000);
+  const delayMs = wholeNumber('delay', values.delay, 0, 600_000);
+  const scope = values.event === undefined ? {} : { event: values.event };
+  const chosen = [status !== undefined || delayMs !== undefined, values['no-answer'] === true, values.drop === true];
+  if (chosen.filter(Boolean).length > 1) {
+    throw new UsageError('Choose one of --respond/--delay, --no-answer and --drop.');
+  }
+  if (times !== undefined && status === undefined) {
+    throw new UsageError('--times needs --respond: the status of the failures (e.g. --respond 500 --times 3).');
+  }
+  if (values['no-answer'] === true) return { id: 'cli', ...scope, action: { kind: 'no_answer' } };
+  if (values.drop === true) return { id: 'cli', ...scope, action: { kind: 'drop' } };
+  const delay = delayMs === undefined ? {} : { delayMs };
+  if (status !== undefined && times !== undefined) {
+    return { id: 'cli', ...scope, action: { kind: 'fail_times', times, status, ...delay } };
+  }
+  if (status !== undefined) return { id: 'cli', ...scope, action: { kind: 'status', status, ...delay } };
+  if (delayMs !== undefined) return { id: 'cli', ...scope, action: { kind: 'delay', delayMs } };
+  if (values.event !== undefined)
+    throw new UsageError('--event scopes a rule: add --respond, --delay, --no-answer or --drop.');
+  return null;
+}
+
+export function readListenArguments(argv: string[], environment: NodeJS.ProcessEnv = process.env): ListenArguments {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        expose: { type: 'boolean' },
+        basic: { type: 'string' },
+        'reject-unverified': { type: 'boolean' },
+        'forward-to': { type: 'string' },
+        respond: { type: 'string' },
+        times: { type: 'string' },
+        delay: { type: 'string' },
+        'no-answer': { type: 'boolean' },
+        drop: { type: 'boolean' },
+        event: { type: 'string' },
+        'max-body': { type: 'string' },
+        'body-timeout': { type: 'string' },
+        data: { type: 'string' },
+        listener: { type: 'string' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  const values = parsed.values;
+  const forwardTo = values['forward-to'] ?? null;
+  if (forwardTo !== null && !/^https?:\/\/[^/]/.test(forwardTo)) {
+    throw new UsageError(`--forward-to must be an http:// or https:// URL, not "${forwardTo}".`);
+  }
+  const listenerId = values.listener ?? 'cli';
+  if (!/^[A-Za-z0-9_.-]{1,64}$/.test(listenerId)) {
+    throw new UsageError('--listener must be 1 to 64 letters, digits, dots, dashes or underscores.');
+  }
+  return {
+    port: wholeNumber('port', values.port, 0, 65_535),
+    host: values.host,
+    expose: values.expose === true,
+    basic: basicOf(values.basic ?? environment.LEDGERDESK_LISTENER_BASIC),
+    rejectUnverified: values['reject-unverified'] === true,
+    forwardTo,
+    rule: ruleOf(values),
+    maxBodyBytes: wholeNumber('max-body', values['max-body'], 1, 64 * 1024 * 1024),
+    bodyTimeoutMs: wholeNumber('body-timeout', values['body-timeout'], 1, 600_000),
+    dataFolder: values.data,
+    listenerId,
+    json: values.json === true,
+    help: values.help === true,
+  };
+}

@@ -1,0 +1,50 @@
+/** Any body gets a reading, never a throw (spec §2.6). */
+import { describe, expect, it } from 'vitest';
+import { readNotification } from '../../../src/main/services/listener/notificationBody.ts';
+
+const json = (value: unknown): Buffer => Buffer.from(JSON.stringify(value));
+
+describe('readNotification', () => {
+  it('reads a notification', () => {
+    const reading = readNotification(
+      json({ event: 'ach.update', op: 'update', id: 'ach_1', url: 'http://bank/ach/ach_1' }),
+      'application/json',
+    );
+    expect(reading.problem).toBeNull();
+    expect(reading.notification?.id).toBe('ach_1');
+    expect(reading).toMatchObject({ event: 'ach.update', objectId: 'ach_1', op: 'update' });
+  });
+
+  it('names what is wrong with malformed JSON, a non-JSON body, an empty or non-UTF-8 body', () => {
+    expect(readNotification(Buffer.from('{"event": "ach.update",'), 'application/json').problem).toMatch(
+      /^body is not JSON/,
+    );
+    expect(readNotification(Buffer.from('hello=world'), 'application/x-www-form-urlencoded').problem).toMatch(
+      /not JSON \(Content-Type application\/x-www-form-urlencoded\)/,
+    );
+    expect(readNotification(Buffer.alloc(0), undefined).problem).toBe('empty body');
+    expect(readNotification(Buffer.from([0xff, 0xfe, 0x00]), 'application/json').problem).toBe(
+      'body is not UTF-8 text',
+    );
+    expect(readNotification(json([1, 2]), 'application/json').problem).toMatch(/not an object \(array\)/);
+    expect(readNotification(json('text'), 'application/json').problem).toMatch(/not an object \(string\)/);
+  });
+
+  it('names the fields of a JSON object that is not a notification, and still keeps its event and id', () => {
+    const reading = readNotification(json({ event: 'ach.update', op: 'create', id: 'ach_2' }), 'application/json');
+    expect(reading.notification).toBeNull();
+    expect(reading.problem).toMatch(/^not a notification: /);
+    expect(reading.problem).toMatch(/url/);
+    expect(reading).toMatchObject({ event: 'ach.update', objectId: 'ach_2', op: 'create' });
+    const mismatched = readNotification(
+      json({ event: 'ach.update', op: 'create', id: 'ach_2', url: 'http://bank/ach/ach_2' }),
+      'application/json',
+    );
+    expect(mismatched.problem).toMatch(/op: must match the operation of event ach.update/);
+  });
+
+  it('does not keep absurd keys', () => {
+    const reading = readNotification(json({ event: 'x'.repeat(5000), id: 5 }), 'application/json');
+    expect(reading).toMatchObject({ event: null, objectId: null });
+  });
+});
