@@ -39,6 +39,12 @@ export function registerFileRoutes(router: Router, context: SandboxContext, app:
         );
       }
       const contentType = match[1].toLowerCase();
+      if (contentType.startsWith('multipart/')) {
+        throw new RequestProblem(
+          415,
+          'POST /file takes the raw bytes of one file, not multipart: send them with their own Content-Type.',
+        );
+      }
       const bytes = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       if (bytes.length === 0) throw new RequestProblem(400, 'The file is empty: send its bytes as the request body.');
       return idempotent(context, request, 'POST /file', () => {

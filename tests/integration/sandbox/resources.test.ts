@@ -49,9 +49,15 @@ describe('sandbox: resources', () => {
       expect(Buffer.from(await content.arrayBuffer()).equals(bytes)).toBe(true);
     });
 
-    it('refuses a file without Content-Type (415), an empty file (400) and one over 10 MiB (413)', async () => {
+    it('refuses a file without Content-Type or as multipart (415), an empty file (400) and one over 10 MiB (413)', async () => {
       const before = await count('/file');
       expect((await client.call('POST', '/file', { raw: Buffer.from('abc') })).status).toBe(415);
+      const multipart = await client.call('POST', '/file', {
+        raw: '--x\r\nContent-Disposition: form-data; name="f"\r\n\r\nabc\r\n--x--\r\n',
+        headers: { 'content-type': 'multipart/form-data; boundary=x' },
+      });
+      expect(multipart.status).toBe(415);
+      expect(error(multipart.body)).toMatch(/not multipart/);
       const empty = await client.call('POST', '/file', {
         raw: Buffer.alloc(0),
         headers: { 'content-type': 'text/plain' },
