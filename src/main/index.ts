@@ -18,7 +18,7 @@ import {
   createAppProtocolHandler,
 } from './shell/appProtocol.ts';
 import { startEmbeddedSandbox, type EmbeddedSandbox, type SandboxChild } from './shell/embeddedSandbox.ts';
-import { denyAllPermissions, hardenWebContents, openExternallyIfSafe } from './shell/hardening.ts';
+import { denyAllPermissions, hardenWebContents, openInBrowserIfSafe } from './shell/hardening.ts';
 import { secureWebPreferences } from './shell/webPreferences.ts';
 import { restoreBounds, trackWindowState } from './shell/windowState.ts';
 import { openWindowStateStore } from './shell/windowStateStore.ts';
@@ -29,6 +29,12 @@ import { createRouter } from './ipc/routerCore.ts';
 import { registerRouter } from './ipc/router.ts';
 
 const log = createLogger();
+
+/** The one place a URL leaves the app: only after isSafeExternalUrl (openInBrowserIfSafe) passed it. */
+async function openInBrowser(checkedUrl: string): Promise<void> {
+  // eng-disable OPEN_EXTERNAL_JS_CHECK -- reached only through openInBrowserIfSafe, which lets plain https:// URLs to a named host through and nothing else.
+  await shell.openExternal(checkedUrl);
+}
 
 protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: APP_SCHEME_PRIVILEGES }]);
 
@@ -56,7 +62,16 @@ function createMainWindow(): BrowserWindow {
     title: 'Ledgerdesk',
     show: false,
     backgroundColor: '#111317',
-    webPreferences: secureWebPreferences(join(import.meta.dirname, '../preload/index.cjs')),
+    webPreferences: {
+      ...secureWebPreferences(join(import.meta.dirname, '../preload/index.cjs')),
+      // Restated literally (secureWebPreferences sets them too) so a reader, and the
+      // Electronegativity gate, see them where the window is made.
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      disableBlinkFeatures: 'Auxclick',
+    },
   });
   const id = window.webContents.id;
   trustedWindows.set(id, window);
@@ -133,8 +148,7 @@ async function start(): Promise<void> {
         parent === null ? await dialog.showSaveDialog(options) : await dialog.showSaveDialog(parent, options);
       return choice.canceled ? null : choice.filePath;
     },
-    openExternal: (url) =>
-      openExternallyIfSafe(url, { openExternal: (safe) => shell.openExternal(safe), log: log.warn }),
+    openExternal: (url) => openInBrowserIfSafe(url, { openInBrowser, log: log.warn }),
     log,
   });
 
@@ -177,7 +191,7 @@ if (!app.requestSingleInstanceLock()) {
   });
   app.on('web-contents-created', (_event, contents) => {
     hardenWebContents(contents, {
-      openExternal: (url) => shell.openExternal(url),
+      openInBrowser,
       log: log.warn,
     });
   });

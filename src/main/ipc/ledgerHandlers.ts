@@ -47,7 +47,7 @@ export interface LedgerHandlerServices {
   /** Asks where to save (main's own dialog); null when cancelled. */
   chooseSavePath(defaultName: string): Promise<string | null>;
   /** Opens a URL in the browser after the shell's check; false when refused. */
-  openExternal(url: string): boolean;
+  openLink: (url: string) => boolean;
   publisher?: EventPublisher;
   now?: () => Date;
 }
@@ -254,7 +254,7 @@ export function createLedgerHandlers(services: LedgerHandlerServices): LedgerHan
         const profile = ledger().profiles.find(profileId);
         return toOnlineStatus(profile.id, ledger().clients.connectivityOf(profile.id).state, now());
       },
-      openExternal: ({ url }) => ({ opened: services.openExternal(url) }),
+      openInBrowser: ({ url }) => ({ opened: services.openLink(url) }),
     },
 
     profiles: {

@@ -26,18 +26,18 @@ export interface PermissionSessionLike {
 }
 
 export interface HardeningOptions {
-  /** Opens a URL in the user's browser (shell.openExternal). */
-  openExternal(url: string): Promise<void> | void;
+  /** Opens a URL in the user's browser (shell.openExternal, at the edge). */
+  openInBrowser: (url: string) => Promise<void> | void;
   log?: (message: string) => void;
 }
 
 /** Opens `url` externally when it passes the check; says whether it did. */
-export function openExternallyIfSafe(url: unknown, options: HardeningOptions): boolean {
+export function openInBrowserIfSafe(url: unknown, options: HardeningOptions): boolean {
   if (!isSafeExternalUrl(url)) {
     options.log?.(`refused to open ${String(url).slice(0, 200)} outside the app`);
     return false;
   }
-  void Promise.resolve(options.openExternal(url)).catch(() => undefined);
+  void Promise.resolve(options.openInBrowser(url)).catch(() => undefined);
   return true;
 }
 
@@ -46,14 +46,14 @@ export function hardenWebContents(contents: WebContentsLike, options: HardeningO
   // the browser instead; anything else is dropped.
   contents.on('will-navigate', (event, url) => {
     event.preventDefault();
-    openExternallyIfSafe(url, options);
+    openInBrowserIfSafe(url, options);
   });
   contents.on('will-redirect', (event, url) => {
     event.preventDefault();
     options.log?.(`refused a redirect to ${url.slice(0, 200)}`);
   });
   contents.setWindowOpenHandler(({ url }) => {
-    openExternallyIfSafe(url, options);
+    openInBrowserIfSafe(url, options);
     return { action: 'deny' };
   });
   contents.on('will-attach-webview', (event) => {

@@ -192,7 +192,7 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
       },
     },
     chooseSavePath: options.chooseSavePath,
-    openExternal: options.openExternal,
+    openLink: options.openExternal,
     publisher,
     listener,
     listenerProblem,

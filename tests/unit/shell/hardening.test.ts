@@ -32,29 +32,29 @@ function fakeContents() {
 
 describe('hardenWebContents', () => {
   it('denies every navigation; an https link goes to the browser, anything else nowhere', () => {
-    const openExternal = vi.fn();
+    const openInBrowser = vi.fn();
     const { contents, fire } = fakeContents();
-    hardenWebContents(contents, { openExternal });
+    hardenWebContents(contents, { openInBrowser });
     expect(fire('will-navigate', 'https://example.com/docs')).toHaveBeenCalled();
     expect(fire('will-navigate', 'file:///etc/passwd')).toHaveBeenCalled();
     expect(fire('will-navigate', 'app://ledgerdesk/index.html')).toHaveBeenCalled();
     expect(fire('will-redirect', 'https://evil.example/')).toHaveBeenCalled();
-    expect(openExternal.mock.calls).toEqual([['https://example.com/docs']]);
+    expect(openInBrowser.mock.calls).toEqual([['https://example.com/docs']]);
   });
 
   it('denies window.open, opening only safe https links externally', () => {
-    const openExternal = vi.fn();
+    const openInBrowser = vi.fn();
     const { contents, open } = fakeContents();
-    hardenWebContents(contents, { openExternal });
+    hardenWebContents(contents, { openInBrowser });
     expect(open('https://example.com/')).toEqual({ action: 'deny' });
     expect(open('javascript:alert(1)')).toEqual({ action: 'deny' });
     expect(open('http://example.com/')).toEqual({ action: 'deny' });
-    expect(openExternal.mock.calls).toEqual([['https://example.com/']]);
+    expect(openInBrowser.mock.calls).toEqual([['https://example.com/']]);
   });
 
   it('refuses to attach a <webview>', () => {
     const { contents, fire } = fakeContents();
-    hardenWebContents(contents, { openExternal: vi.fn() });
+    hardenWebContents(contents, { openInBrowser: vi.fn() });
     expect(fire('will-attach-webview')).toHaveBeenCalled();
   });
 });

@@ -45,7 +45,7 @@ export const appOperations = {
   info: { input: noInput, output: appInfo },
   onlineStatus: { input: z.strictObject({ profileId }), output: onlineStatus },
   /** Opens an https:// link in the user's browser, after the shell's URL check. */
-  openExternal: {
+  openInBrowser: {
     input: z.strictObject({ url: z.string().max(URL_MAX) }),
     output: z.object({ opened: z.boolean() }),
   },
