@@ -16,6 +16,7 @@ import type { SandboxContext } from './sandboxContext.ts';
 import { seedBank, type DemoIds } from './seed/seedBank.ts';
 import { openDatabase, readMeta, writeMeta, type Database } from './store/database.ts';
 import { createDeliveryStore } from './store/deliveryStore.ts';
+import { createFileContentStore } from './store/fileContentStore.ts';
 import { createPendingTransactionStore } from './store/pendingTransactionStore.ts';
 import { createRecordStore } from './store/records.ts';
 import { createWebhookSendStore } from './store/webhookSendStore.ts';
@@ -60,13 +61,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const database = openDatabase(settings.dataFile);
   try {
     const records = createRecordStore(database);
+    const fileContents = createFileContentStore(database);
     const pendingTransactions = createPendingTransactionStore(database);
     const sends = createWebhookSendStore(database);
     const deliveries = createDeliveryStore(database);
 
     let demo = demoIdsOf(database);
     if (demo === undefined) {
-      demo = seedBank(database, records, pendingTransactions, {
+      demo = seedBank(database, records, fileContents, pendingTransactions, {
         seed: settings.seed,
         accounts: settings.accounts,
         pendingTransactionsPerAccount: settings.pendingTransactionsPerAccount,
@@ -105,6 +107,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     const context: SandboxContext = {
       database,
       records,
+      fileContents,
       pendingTransactions,
       sends,
       webhooks,

@@ -3,6 +3,7 @@ import type { Authentication } from './auth/authenticate.ts';
 import type { OrganizationSettingsStore } from './organizationSettings.ts';
 import type { PageCache } from './pendingTransactions/pageCache.ts';
 import type { Database } from './store/database.ts';
+import type { FileContentStore } from './store/fileContentStore.ts';
 import type { PendingTransactionStore } from './store/pendingTransactionStore.ts';
 import type { RecordStore } from './store/records.ts';
 import type { WebhookSendStore } from './store/webhookSendStore.ts';
@@ -13,6 +14,7 @@ import type { WebhookRegistry } from './webhooks/webhookRegistry.ts';
 export interface SandboxContext {
   database: Database;
   records: RecordStore;
+  fileContents: FileContentStore;
   pendingTransactions: PendingTransactionStore;
   sends: WebhookSendStore;
   webhooks: WebhookRegistry;

@@ -8,7 +8,7 @@ import type { FastifyRequest } from 'fastify';
 import { RequestProblem } from '../requestProblem.ts';
 import type { SandboxContext } from '../sandboxContext.ts';
 import { inTransaction } from '../store/database.ts';
-import type { Answer } from './answer.ts';
+import { JSON_CONTENT_TYPE, type Answer } from './answer.ts';
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
@@ -47,7 +47,7 @@ export function idempotent(
       return {
         status: Number(earlier.status),
         body: String(earlier.body),
-        contentType: 'application/json;charset=utf-8',
+        contentType: JSON_CONTENT_TYPE,
         headers: { 'idempotent-replayed': 'true' },
       };
     }

@@ -39,8 +39,8 @@ export function registerCardProductRoutes(router: Router, context: SandboxContex
       if (file === undefined) {
         throw new RequestProblem(400, `Invalid request body: file_id: no file with id ${upload.file_id}.`);
       }
-      const bytes = context.database.prepare('SELECT bytes FROM file_content WHERE file_id = ?').get(file.id);
-      const pngBytes = bytes !== undefined && isPng(bytes.bytes as Uint8Array);
+      const bytes = context.fileContents.get(file.id);
+      const pngBytes = bytes !== undefined && isPng(bytes);
       if (file.content_type !== CARD_ART_MEDIA_TYPE || !pngBytes) {
         throw new RequestProblem(
           400,

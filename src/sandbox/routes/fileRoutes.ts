@@ -59,7 +59,7 @@ export function registerFileRoutes(router: Router, context: SandboxContext, app:
         };
         inTransaction(context.database, () => {
           context.records.insert('file', file.id, file.created_at, file);
-          context.database.prepare('INSERT INTO file_content (file_id, bytes) VALUES (?, ?)').run(file.id, bytes);
+          context.fileContents.put(file.id, bytes);
           context.events.publish({ event: 'file.create', objectId: file.id, objectPath: filePath(file.id) });
         });
         return json(201, file);
@@ -78,8 +78,8 @@ export function registerFileRoutes(router: Router, context: SandboxContext, app:
   router.get('/file/:file_id/content', (request) => {
     const id = pathParameter(request, 'file_id');
     const file = context.records.read('file', id) as FileRecord | undefined;
-    const row = context.database.prepare('SELECT bytes FROM file_content WHERE file_id = ?').get(id);
-    if (file === undefined || row === undefined) throw new RequestProblem(404, `No file with id ${id}.`);
-    return { status: 200, body: Buffer.from(row.bytes as Uint8Array), contentType: file.content_type };
+    const bytes = context.fileContents.get(id);
+    if (file === undefined || bytes === undefined) throw new RequestProblem(404, `No file with id ${id}.`);
+    return { status: 200, body: bytes, contentType: file.content_type };
   });
 }

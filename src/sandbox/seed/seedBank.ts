@@ -17,6 +17,7 @@ import { ACCOUNT_APPLICATION_STATUSES, ACH_STATUSES } from '../../shared/bank/in
 import { SANDBOX_BANK_ID, SANDBOX_ORGANIZATION_ID } from '../bankIdentity.ts';
 import { seededRandom, type SeededRandom } from '../random.ts';
 import { inTransaction, type Database } from '../store/database.ts';
+import type { FileContentStore } from '../store/fileContentStore.ts';
 import type { PendingTransactionStore } from '../store/pendingTransactionStore.ts';
 import type { RecordKind, RecordStore } from '../store/records.ts';
 import { microsOf, secondsTimestampOf } from './clock.ts';
@@ -81,12 +82,12 @@ function fileOf(random: SeededRandom, bytes: Buffer, contentType: string): { rec
 export function seedBank(
   database: Database,
   records: RecordStore,
+  fileContents: FileContentStore,
   pendingTransactions: PendingTransactionStore,
   plan: SeedPlan,
 ): DemoIds {
   const random = seededRandom(plan.seed);
   const demo: DemoIds = { accounts: [], accountApplications: [], cardProducts: [], files: [], documents: [], achs: [] };
-  const insertFile = database.prepare('INSERT INTO file_content (file_id, bytes) VALUES (?, ?)');
 
   // Accounts and their pending transactions.
   const accountIds = Array.from({ length: plan.accounts }, () => random.id('account'));
@@ -151,7 +152,7 @@ export function seedBank(
       files.map((entry) => entry.record),
       demo.files,
     );
-    for (const file of files) insertFile.run(file.record.id, file.bytes);
+    for (const file of files) fileContents.put(file.record.id, file.bytes);
     const [front, back, thumbnail, passportScan, licenseScan] = files.map((file) => file.record.id);
 
     // Card products: one with its art uploaded, one without.

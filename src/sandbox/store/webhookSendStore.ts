@@ -70,6 +70,7 @@ export function createWebhookSendStore(database: Database): WebhookSendStore {
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const byId = database.prepare('SELECT * FROM webhook_send WHERE id = ?');
+  const seqById = database.prepare('SELECT seq FROM webhook_send WHERE id = ?');
   const failures = database.prepare(
     "SELECT COUNT(*) AS total FROM webhook_send WHERE webhook_id = ? AND status = 'error' AND created_ms >= ?",
   );
@@ -109,7 +110,7 @@ export function createWebhookSendStore(database: Database): WebhookSendStore {
       return row === undefined ? undefined : sendOf(row);
     },
     seqOf(id) {
-      const row = database.prepare('SELECT seq FROM webhook_send WHERE id = ?').get(id);
+      const row = seqById.get(id);
       return row === undefined ? undefined : Number(row.seq);
     },
     list(query) {

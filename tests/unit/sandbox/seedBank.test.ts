@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src/sandbox/store/database.ts';
 import { createPendingTransactionStore } from '../../../src/sandbox/store/pendingTransactionStore.ts';
 import { createRecordStore } from '../../../src/sandbox/store/records.ts';
+import { createFileContentStore } from '../../../src/sandbox/store/fileContentStore.ts';
 import { seedBank } from '../../../src/sandbox/seed/seedBank.ts';
 import {
   ACCOUNT_APPLICATION_STATUSES,
@@ -18,7 +19,11 @@ function seeded(seed: number) {
   const database = openDatabase(':memory:');
   const records = createRecordStore(database);
   const pending = createPendingTransactionStore(database);
-  const demo = seedBank(database, records, pending, { seed, accounts: 3, pendingTransactionsPerAccount: 120 });
+  const demo = seedBank(database, records, createFileContentStore(database), pending, {
+    seed,
+    accounts: 3,
+    pendingTransactionsPerAccount: 120,
+  });
   return { database, records, pending, demo };
 }
 
