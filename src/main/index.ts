@@ -38,6 +38,12 @@ async function openInBrowser(checkedUrl: string): Promise<void> {
 
 protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: APP_SCHEME_PRIVILEGES }]);
 
+// Tests (and developers) can run an unpackaged build on a throwaway data folder.
+const userDataOverride = process.env['LEDGERDESK_USER_DATA'];
+if (userDataOverride !== undefined && userDataOverride !== '' && !app.isPackaged) {
+  app.setPath('userData', userDataOverride);
+}
+
 /** The windows we created: the only senders the router trusts. */
 const trustedWindows = new Map<number, BrowserWindow>();
 
