@@ -82,7 +82,7 @@ test.describe('the Electron app', () => {
 
     // In-page navigation (the shell denies every cross-document one).
     await page.evaluate(() => {
-      globalThis.location.hash = '#/pending-transactions';
+      (globalThis as unknown as { location: { hash: string } }).location.hash = '#/pending-transactions';
     });
     const grid = page.getByRole('grid', { name: 'Pending transactions' });
     await expect(grid.getByRole('row').nth(3)).toBeVisible({ timeout: 60_000 });
