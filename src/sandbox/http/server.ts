@@ -66,6 +66,7 @@ export function buildServer(context: SandboxContext, registrations: readonly Rou
     exposeHeadRoutes: false,
     // In-flight requests finish on close; idle keep-alive sockets are closed at once.
     forceCloseConnections: 'idle',
+    // Requests begun before close() finish; new ones on kept-alive sockets get 503.
     return503OnClosing: true,
   });
 

@@ -292,6 +292,34 @@ describe('sandbox: webhook delivery', () => {
     expect((await ended(client, hook.id, resumed)).at(-1)).toMatchObject({ status: 'sent' });
   });
 
+  it('ends scheduled retries as error, will_retry false, when a webhook is disabled or deleted', async () => {
+    const receiver = await receiverWith(() => 500);
+    const client = await sandboxWith({ retryBaseMs: 60_000, errorThreshold: 1000 });
+    for (const [change, reason] of [
+      [
+        (id: string) => client.call('PATCH', `/webhook/${id}`, { body: { status: 'disabled' } }),
+        /webhook was disabled; retry cancelled/,
+      ],
+      [(id: string) => client.call('DELETE', `/webhook/${id}`), /webhook was deleted; retry cancelled/],
+    ] as const) {
+      const hook = await subscribe(client, 'ach.create', receiver.url);
+      const achId = await createAch(client);
+      await eventually(
+        async () => (await sendsOf(client, `webhook_id=${hook.id}&object_id=${achId}`))[0],
+        'a first failure',
+      );
+      expect(client.sandbox.deliveryBacklog().owed).toBe(1);
+      await change(hook.id);
+      const sends = await ended(client, hook.id, achId);
+      expect(sends.map((send) => [send.attempt_number, send.will_retry])).toEqual([
+        [0, true],
+        [1, false],
+      ]);
+      expect(sends[1]?.error).toMatch(reason);
+      expect(client.sandbox.deliveryBacklog().owed).toBe(0);
+    }
+  });
+
   it('answers the API at once while deliveries are held, with at most the pool size in flight', async () => {
     const receiver = await receiverWith(() => 'hold');
     const client = await sandboxWith({ deliveryConcurrency: 2, deliveryTimeoutMs: 30_000 });

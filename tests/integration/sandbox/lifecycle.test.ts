@@ -1,0 +1,54 @@
+/** startSandbox()/close(): loopback by default, in-flight requests finish, then the port is closed. */
+import http from 'node:http';
+import { describe, expect, it } from 'vitest';
+import { startSandbox } from '../../../src/sandbox/index.ts';
+import { basicOf } from './sandboxClient.ts';
+
+describe('sandbox lifecycle', () => {
+  it('binds 127.0.0.1 on a free port by default', async () => {
+    const sandbox = await startSandbox();
+    expect(sandbox.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:[1-9][0-9]*$/);
+    await sandbox.close();
+    await expect(fetch(`${sandbox.baseUrl}/ping`)).rejects.toThrow();
+  });
+
+  it('lets a request that is still uploading finish when close() is called', async () => {
+    const sandbox = await startSandbox();
+    const chunk = Buffer.alloc(64 * 1024, 7);
+    let closing: Promise<void> | undefined;
+    const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const upload = http.request(
+        `${sandbox.baseUrl}/file`,
+        {
+          method: 'POST',
+          headers: {
+            authorization: basicOf(sandbox.keyId, sandbox.keySecret),
+            'content-type': 'application/octet-stream',
+            'content-length': String(chunk.length * 2),
+            // The server's 100 Continue proves it is handling the request before close() begins.
+            expect: '100-continue',
+          },
+        },
+        (response) => {
+          let body = '';
+          response.on('data', (piece: Buffer) => (body += piece.toString()));
+          response.on('end', () => {
+            resolve({ status: response.statusCode ?? 0, body });
+          });
+        },
+      );
+      upload.on('error', reject);
+      upload.on('continue', () => {
+        closing = sandbox.close();
+        upload.write(chunk);
+        upload.end(chunk);
+      });
+      upload.flushHeaders();
+    });
+    const { status, body } = await answer;
+    expect(status).toBe(201);
+    expect(JSON.parse(body)).toMatchObject({ content_length: chunk.length * 2 });
+    await closing;
+    await expect(fetch(`${sandbox.baseUrl}/ping`)).rejects.toThrow();
+  });
+});
