@@ -49,5 +49,6 @@ export function fieldNameOf(error: UiError): string | null {
 
 /** "message. action" as one readable line. */
 export function sentenceOf(error: UiError): string {
-  return error.action === undefined ? error.message : `${error.message} ${error.action}`;
+  if (error.action === undefined || error.message.includes(error.action)) return error.message;
+  return `${error.message} ${error.action}`;
 }

@@ -37,6 +37,8 @@ export const useSyncStore = create<SyncState>((set, get) => ({
   },
   progressed(progress) {
     const previous = get().jobs[progress.jobId];
+    // The answer to start() can arrive after the job's last event: never step back from an end.
+    if (previous !== undefined && previous.state !== 'running' && progress.state === 'running') return;
     set({ jobs: { ...get().jobs, [progress.jobId]: { ...previous, ...progress } } });
     if (progress.state === 'failed' && previous?.state !== 'failed') {
       toast('error', 'Sync failed', progress.error ?? 'The bank did not answer as expected.');
@@ -54,7 +56,8 @@ export function latestJobOf(
   let latest: SyncProgress | null = null;
   for (const job of Object.values(jobs)) {
     if (job.kind !== kind) continue;
-    if (key !== null && job.key !== key) continue;
+    // The service's keys name their scope (`pending-transactions/<profile>/<account>`): match the last part.
+    if (key !== null && job.key !== key && !job.key.endsWith(`/${key}`)) continue;
     if (profileId !== null && job.profileId !== undefined && job.profileId !== profileId) continue;
     latest = job;
   }

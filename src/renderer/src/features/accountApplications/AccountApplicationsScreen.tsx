@@ -112,7 +112,7 @@ export function AccountApplicationsScreen() {
         <Button type="submit" variant="primary" disabled={lookup.trim() === ''}>
           Open
         </Button>
-        {job === null ? null : <SyncStrip job={job} what={`application ${job.key}`} />}
+        {job === null ? null : <SyncStrip job={job} what={`application ${pendingId ?? ''}`} />}
       </form>
       <Toolbar>
         <ToolbarItem label="Status">

@@ -18,12 +18,14 @@ import { Page, PageHeader, Panel, SearchInput, Toolbar, ToolbarItem } from '../.
 import { ErrorState, LoadingState, StateMessage } from '../../components/States.tsx';
 import { VirtualTable, type Column } from '../../components/VirtualTable.tsx';
 import { formatTimestamp } from '../../lib/time.ts';
-import { useDebouncedText } from '../../lib/useDebounced.ts';
+import { useDebouncedText, useOnTransition } from '../../lib/useDebounced.ts';
+import { useSyncJob } from '../../stores/sync.ts';
 import { useActiveProfileId } from '../../stores/profiles.ts';
 import { ListenerSetup } from './ListenerSetup.tsx';
 import { RequestDrawer } from './RequestDrawer.tsx';
 import { RulesEditor } from './RulesEditor.tsx';
 import { installListenerEvents, useListenerStore, type ListenerTab } from './store.ts';
+import { useWebhooksStore } from '../webhooks/store.ts';
 
 const COLUMNS: readonly Column<ListenerRequestSummary>[] = [
   {
@@ -255,26 +257,72 @@ const CATEGORY_LABELS: Record<string, string> = {
 function ReconcileTab() {
   const profileId = useActiveProfileId();
   const store = useListenerStore();
-  const { reconcile } = store;
+  const { reconcile, setReconcileWebhook, reconcileWebhookId, registered } = store;
+  const cachedWebhooks = useWebhooksStore((state) => state.rows);
+  const loadWebhooks = useWebhooksStore((state) => state.load);
+  const refreshWebhooks = useWebhooksStore((state) => state.refresh);
+  const webhooks = [
+    ...registered,
+    ...cachedWebhooks.filter((webhook) => !registered.some((own) => own.id === webhook.id)),
+  ];
+  const listenerUrl = store.status?.url ?? null;
+  const webhooksJob = useSyncJob('webhooks', null, profileId);
   useEffect(() => {
-    if (profileId !== null) void reconcile(profileId);
-  }, [profileId, reconcile]);
+    if (profileId !== null) void loadWebhooks(profileId);
+  }, [profileId, loadWebhooks]);
+  useOnTransition(webhooksJob?.state, 'done', () => {
+    if (profileId !== null) void loadWebhooks(profileId);
+  });
+  useEffect(() => {
+    if (reconcileWebhookId !== '' || webhooks.length === 0) return;
+    // Default to a webhook pointing at this listener.
+    const ours = webhooks.find((webhook) => listenerUrl !== null && webhook.url.startsWith(listenerUrl)) ?? webhooks[0];
+    if (ours !== undefined) setReconcileWebhook(ours.id);
+  }, [reconcileWebhookId, webhooks, listenerUrl, setReconcileWebhook]);
+  useEffect(() => {
+    if (profileId !== null && reconcileWebhookId !== '') void reconcile(profileId);
+  }, [profileId, reconcile, reconcileWebhookId]);
   if (profileId === null) return <StateMessage title="No profile">Choose a profile to reconcile against.</StateMessage>;
   const counts = store.reconciliation?.counts;
   return (
     <div className="page-scroll stack">
       <div className="row">
-        <p className="muted grow">
-          The bank's webhook send records (synced into the cache) joined with what this listener received.
-        </p>
-        <Button icon="refresh" busy={store.reconciling} onClick={() => void reconcile(profileId)}>
+        <p className="muted grow">The bank's webhook send records joined with what this listener received.</p>
+        <div className="toolbar-item">
+          <span className="toolbar-label">Webhook</span>
+          <Select
+            aria-label="Webhook to reconcile"
+            value={reconcileWebhookId}
+            onChange={setReconcileWebhook}
+            options={webhooks.map((webhook) => ({ value: webhook.id, label: `${webhook.event} · ${webhook.id}` }))}
+            placeholder={webhooks.length === 0 ? 'No webhook' : undefined}
+          />
+        </div>
+        <Button
+          icon="refresh"
+          busy={store.reconciling}
+          disabled={reconcileWebhookId === ''}
+          onClick={() => void reconcile(profileId)}
+        >
           Reconcile
         </Button>
       </div>
+      {webhooks.length === 0 ? (
+        <StateMessage
+          title="No webhook to reconcile"
+          action={
+            <Button icon="refresh" onClick={() => void refreshWebhooks()}>
+              Refresh webhooks from the bank
+            </Button>
+          }
+        >
+          Register the listener with the bank, or refresh the webhooks, then choose the one to reconcile.
+        </StateMessage>
+      ) : null}
       {store.reconcileError === null ? null : (
         <ErrorState what="Reconciliation" error={store.reconcileError} onRetry={() => void reconcile(profileId)} />
       )}
-      <div className="stat-grid">
+      <div className="stat-grid" hidden={webhooks.length === 0}>
         {RECONCILIATION_CATEGORIES.map((category) => (
           <button
             key={category}

@@ -16,6 +16,7 @@ import type {
   ReplayResult,
 } from '../../../../shared/ipc/index.ts';
 import type { ApiInput } from '../../../../shared/ipc/index.ts';
+import type { Webhook } from '../../../../shared/bank/index.ts';
 import { api } from '../../lib/api.ts';
 import { cacheSource } from '../../lib/cacheSource.ts';
 import { sentenceOf, uiErrorOf, type UiError } from '../../lib/errors.ts';
@@ -44,6 +45,11 @@ interface ListenerState {
   detailError: UiError | null;
   reconciliation: Reconciliation | null;
   reconcileCategory: ReconciliationCategory | '';
+  /** The webhook whose send log is reconciled with what the listener received. */
+  reconcileWebhookId: string;
+  /** Webhooks registered from here this session (the cached list may not have them yet). */
+  registered: Webhook[];
+  setReconcileWebhook: (webhookId: string) => void;
   reconcileError: UiError | null;
   reconciling: boolean;
   busy: boolean;
@@ -91,6 +97,11 @@ export const useListenerStore = create<ListenerState>((set, get) => ({
   detailError: null,
   reconciliation: null,
   reconcileCategory: '',
+  reconcileWebhookId: '',
+  registered: [],
+  setReconcileWebhook(reconcileWebhookId) {
+    set({ reconcileWebhookId, reconciliation: null });
+  },
   reconcileError: null,
   reconciling: false,
   busy: false,
@@ -225,10 +236,14 @@ export const useListenerStore = create<ListenerState>((set, get) => ({
     }
   },
   async reconcile(profileId, category = get().reconcileCategory) {
-    set({ reconciling: true, reconcileError: null, reconcileCategory: category });
+    const webhookId = get().reconcileWebhookId;
+    set({ reconcileCategory: category });
+    if (webhookId === '') return;
+    set({ reconciling: true, reconcileError: null });
     try {
       const reconciliation = await api().listener.reconcile({
         profileId,
+        webhookId,
         limit: 500,
         ...(category === '' ? {} : { category }),
       });
@@ -242,6 +257,7 @@ export const useListenerStore = create<ListenerState>((set, get) => ({
     if (confirmation === null) return false;
     try {
       const answer = await api().listener.register({ profileId, event, ...confirmation });
+      set({ registered: [...get().registered, answer.webhook], reconcileWebhookId: answer.webhook.id });
       toast('success', 'Registered with the bank', `${answer.webhook.id}: ${event} → ${answer.listenerUrl}`);
       const config = await api().listener.getConfig();
       set({ config });

@@ -152,23 +152,23 @@ export function WebhookSendsScreen() {
             type="button"
             role="tab"
             className="tab"
-            aria-selected={view === 'groups'}
-            onClick={() => {
-              store.setView('groups');
-            }}
-          >
-            By notification
-          </button>
-          <button
-            type="button"
-            role="tab"
-            className="tab"
             aria-selected={view === 'attempts'}
             onClick={() => {
               store.setView('attempts');
             }}
           >
             Every attempt
+          </button>
+          <button
+            type="button"
+            role="tab"
+            className="tab"
+            aria-selected={view === 'groups'}
+            onClick={() => {
+              store.setView('groups');
+            }}
+          >
+            By notification
           </button>
         </div>
         <ToolbarItem label="Webhook">

@@ -74,7 +74,7 @@ export function sendFilterInput(profileId: string, filters: WebhookSendFilters) 
 export const useWebhookSendsStore = create<WebhookSendsState>((set, get) => ({
   profileId: null,
   filters: NO_SEND_FILTERS,
-  view: 'groups',
+  view: 'attempts',
   sends: null,
   groups: null,
   selected: null,

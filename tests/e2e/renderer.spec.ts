@@ -1,0 +1,341 @@
+/**
+ * The renderer end to end, in Debian's Chromium: the built UI served like the shell serves
+ * it, `window.ledgerdesk` built in the page by the shared bridge builder and carried by
+ * exposeBinding to the real IPC router, the real services, the real listener and a real
+ * sandbox bank. It walks every screen in light and dark (screenshots under
+ * test-results/screens/), creates a document, uploads card art, registers the listener and
+ * watches a delivery arrive, forces failures and watches the retries in the send log, then
+ * stops the bank and keeps browsing the cache with the offline state shown.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { createRouter, type Router } from '../../src/main/ipc/routerCore.ts';
+import { startServices, type RunningServices } from '../../src/main/shell/services.ts';
+import { InMemorySecretStore } from '../../src/main/services/credentials/secretStore.ts';
+import { InMemoryProfileStorage } from '../../src/main/services/profiles/profileStorage.ts';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.ts';
+import { HARNESS_WEB_CONTENTS_ID, installLedgerdesk, type LedgerdeskPage } from './support/ledgerdeskPage.ts';
+import { serveRenderer, type RendererServer } from './support/rendererServer.ts';
+
+// Timeouts only stop a hung run; nothing here measures time.
+test.describe.configure({ mode: 'serial', timeout: 240_000 });
+
+/** A 1×1 PNG: enough for the bank to accept it as card art or a document's file. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
+const SCREENS_FOLDER = join(process.cwd(), 'test-results', 'screens');
+const SCREENS = [
+  'pending-transactions',
+  'account-applications',
+  'documents',
+  'card-art',
+  'webhooks',
+  'webhook-sends',
+  'listener',
+  'settings',
+] as const;
+const THEMES = ['light', 'dark'] as const;
+
+let folder: string;
+let sandbox: RunningSandbox;
+let services: RunningServices;
+let renderer: RendererServer;
+let router: Router;
+const harnesses: LedgerdeskPage[] = [];
+const problems: string[] = [];
+
+async function openApp(browser: Browser, theme: 'light' | 'dark'): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ colorScheme: theme, viewport: { width: 1440, height: 900 } });
+  harnesses.push(await installLedgerdesk(context, router));
+  const page = await context.newPage();
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`${theme}: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`${theme}: ${error.message}`));
+  await page.goto(renderer.url);
+  await expect(page.getByRole('navigation', { name: 'Screens' })).toBeVisible();
+  return { context, page };
+}
+
+async function go(page: Page, screen: (typeof SCREENS)[number]): Promise<void> {
+  await page.goto(`${renderer.url}#/${screen}`);
+  await expect(page.locator('.nav-item.is-active')).toHaveAttribute('href', `#/${screen}`);
+}
+
+async function shoot(page: Page, name: string): Promise<void> {
+  // Let spinners and toasts settle so the picture shows the screen, not its transition.
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: join(SCREENS_FOLDER, `${name}.png`) });
+}
+
+async function simulate(body: unknown): Promise<void> {
+  const response = await fetch(`${sandbox.baseUrl}/simulation`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      authorization: `Basic ${Buffer.from(`${sandbox.keyId}:${sandbox.keySecret}`).toString('base64')}`,
+    },
+    body: JSON.stringify(body),
+  });
+  expect(response.status, await response.clone().text()).toBe(202);
+}
+
+test.beforeAll(async () => {
+  mkdirSync(SCREENS_FOLDER, { recursive: true });
+  folder = mkdtempSync(join(tmpdir(), 'ledgerdesk-e2e-'));
+  renderer = await serveRenderer();
+  sandbox = await startSandbox({
+    port: 0,
+    dataFile: join(folder, 'sandbox.db'),
+    retryBaseMs: 40,
+    pendingTransactionsPerAccount: 2500,
+  });
+  services = await startServices({
+    dataFolder: folder,
+    sandbox,
+    secretStore: new InMemorySecretStore(),
+    settings: new InMemoryProfileStorage(),
+    keychain: () => Promise.resolve({ available: true, backend: 'in-memory keychain (tests)' }),
+    app: { name: 'Ledgerdesk', version: '0.0.0-e2e', platform: process.platform },
+    send: (channel, payload) => {
+      for (const harness of harnesses) harness.send(channel, payload);
+    },
+    chooseSavePath: (name) => Promise.resolve(join(folder, name)),
+    openExternal: () => false,
+    log: { info: () => undefined, warn: () => undefined, error: () => undefined },
+  });
+  router = createRouter({
+    handlers: services.handlers,
+    senderPolicy: {
+      isOwnWindow: (id) => id === HARNESS_WEB_CONTENTS_ID,
+      allowedOrigins: [new URL(renderer.url).origin],
+    },
+    knownSecrets: () => services.knownSecrets(),
+  });
+});
+
+test.afterAll(async () => {
+  await services.stop();
+  await sandbox.close().catch(() => undefined);
+  await renderer.close();
+  rmSync(folder, { recursive: true, force: true });
+});
+
+test('syncs pending transactions with progress, then walks every screen in light and dark', async ({ browser }) => {
+  const { context, page } = await openApp(browser, 'light');
+  await go(page, 'pending-transactions');
+  await page.getByRole('button', { name: 'Sync', exact: true }).click();
+  const grid = page.getByRole('grid', { name: 'Pending transactions' });
+  await expect(grid.getByRole('row').nth(3)).toBeVisible({ timeout: 60_000 });
+  await expect(page.locator('.list-footer')).toContainText('2,500 rows', { timeout: 60_000 });
+  // Amounts coloured by sign, holds marked as not changing the balance.
+  await expect(grid.locator('.money-negative').first()).toBeVisible();
+  await expect(grid.locator('.money-positive').first()).toBeVisible();
+
+  // Keyboard: j/j/Enter opens the second row's detail; Esc closes it.
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('j');
+  await page.keyboard.press('j');
+  await page.keyboard.press('Enter');
+  const drawer = page.getByRole('complementary', { name: 'Details' });
+  await expect(drawer).toBeVisible();
+  await expect(drawer).toContainText('Originating objects');
+  await shoot(page, 'pending-transactions-drawer-light');
+  await page.keyboard.press('Escape');
+  await expect(drawer).toBeHidden();
+
+  // Filters reach the cache: only holds, each marked.
+  await page.getByRole('combobox', { name: 'Type', exact: true }).selectOption('hold');
+  await expect(grid.locator('.vtable-row.is-hold').first()).toBeVisible();
+  await expect(grid.locator('.vtable-row:not(.is-hold):not(.is-placeholder)')).toHaveCount(0);
+  await page.getByRole('combobox', { name: 'Type', exact: true }).selectOption('');
+
+  // `/` focuses the search box; Ctrl+K opens the palette and goes to a screen.
+  await page.keyboard.press('/');
+  await expect(page.getByRole('searchbox', { name: 'Search descriptions and summaries' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Control+k');
+  await expect(page.getByRole('dialog', { name: 'Command palette' })).toBeVisible();
+  await page.keyboard.type('send log');
+  await shoot(page, 'command-palette-light');
+  await page.keyboard.press('Enter');
+  await expect(page.locator('.nav-item.is-active')).toHaveAttribute('href', '#/webhook-sends');
+  await context.close();
+
+  for (const theme of THEMES) {
+    const app = await openApp(browser, theme);
+    for (const screen of SCREENS) {
+      await go(app.page, screen);
+      await expect(app.page.getByRole('heading', { level: 1 })).toBeVisible();
+      await expect(app.page.locator('.state .spinner-lg')).toHaveCount(0, { timeout: 30_000 });
+      await shoot(app.page, `${screen}-${theme}`);
+    }
+    await app.context.close();
+  }
+});
+
+test('creates a document from an uploaded file and shows it in the history', async ({ browser }) => {
+  const { context, page } = await openApp(browser, 'light');
+  await go(page, 'documents');
+  const form = page.getByRole('form', { name: 'New document' });
+  // The schema speaks first: nothing is sent without a name and a file.
+  await form.getByRole('button', { name: 'Create document' }).click();
+  await expect(form.getByText('must not be empty')).toBeVisible();
+  await form.getByLabel('Name').fill('Passport of A. Tester');
+  await form.getByLabel('Date of birth').fill('1990-01-31');
+  await form.getByTestId('file-input').setInputFiles({ name: 'passport.png', mimeType: 'image/png', buffer: PNG });
+  await expect(form.getByPlaceholder('file_…')).toHaveValue(/^file_/);
+  await form.getByLabel(/^userdata/).fill('{"case": "KYC-42"}');
+  await form.getByRole('button', { name: 'Create document' }).click();
+  const created = page.locator('.panel', { hasText: 'Created' }).first();
+  await expect(created).toContainText(/doc_/);
+  const history = page.getByRole('table', { name: 'Documents created from this app' });
+  await expect(history).toContainText('Passport of A. Tester');
+  await shoot(page, 'documents-created-light');
+  await context.close();
+});
+
+test('uploads card art for a card product and shows it in the history', async ({ browser }) => {
+  const { context, page } = await openApp(browser, 'dark');
+  await go(page, 'card-art');
+  const form = page.getByRole('form', { name: 'Upload card art' });
+  await expect(form.getByLabel('Card product')).not.toHaveValue('');
+  await form.getByLabel('Asset').selectOption('back');
+  await form.getByTestId('file-input').setInputFiles({ name: 'back.png', mimeType: 'image/png', buffer: PNG });
+  await expect(form.getByPlaceholder('file_…')).toHaveValue(/^file_/);
+  await form.getByRole('button', { name: 'Submit card art' }).click();
+  const history = page.getByRole('table', { name: 'Card art uploaded from this app' });
+  await expect(history).toContainText('back');
+  await shoot(page, 'card-art-uploaded-dark');
+  await context.close();
+});
+
+test('registers the listener with the bank and watches a delivery arrive', async ({ browser }) => {
+  const { context, page } = await openApp(browser, 'light');
+  await go(page, 'listener');
+  await page.getByRole('button', { name: 'Start' }).click();
+  await expect(page.getByText('listening')).toBeVisible();
+  await page.getByRole('combobox', { name: 'Event to register' }).selectOption('ach.create');
+  await page.getByRole('button', { name: 'Register with bank' }).click();
+  await expect(page.getByText('Registered with the bank')).toBeVisible();
+
+  await simulate({
+    type: 'ach.create',
+    simulation: { account_id: sandbox.demo.accounts[0], amount: '12.34', direction: 'credit' },
+  });
+  const requests = page.getByRole('grid', { name: 'Requests' });
+  await expect(requests.getByRole('row').nth(1)).toContainText('ach.create', { timeout: 30_000 });
+  await expect(requests.getByRole('row').nth(1)).toContainText('ok');
+  await requests.getByRole('row').nth(1).click();
+  const drawer = page.getByRole('complementary', { name: 'Details' });
+  await expect(drawer).toContainText('Hydrated object');
+  await expect(drawer).toContainText('authorization');
+  await shoot(page, 'listener-request-light');
+  await context.close();
+});
+
+test('forces failures with a response rule and watches the retries in the send log', async ({ browser }) => {
+  const { context, page } = await openApp(browser, 'light');
+  await go(page, 'listener');
+  await page.getByRole('tab', { name: 'Response rules' }).click();
+  await page.getByRole('button', { name: 'Add rule' }).click();
+  const rule = page.getByRole('group', { name: 'Rule 1' });
+  await rule.getByLabel('Rule name').fill('Fail ACH three times');
+  await rule.getByLabel('Event').fill('ach.create');
+  await rule.getByLabel('Times').fill('3');
+  await rule.getByLabel('Status', { exact: true }).fill('503');
+  await page.getByRole('button', { name: 'Save rules' }).click();
+  await expect(page.getByText('Response rules saved')).toBeVisible();
+  await shoot(page, 'listener-rules-light');
+
+  await simulate({
+    type: 'ach.create',
+    simulation: { account_id: sandbox.demo.accounts[0], amount: '50.00', direction: 'debit' },
+  });
+  // The bank retries on its backoff: three 503s, then a 200.
+  await page.getByRole('tab', { name: /^Requests/ }).click();
+  const requests = page.getByRole('grid', { name: 'Requests' });
+  await expect(requests.locator('.vtable-row', { hasText: '503' })).toHaveCount(3, { timeout: 60_000 });
+
+  await go(page, 'webhook-sends');
+  await page.getByRole('button', { name: 'Sync', exact: true }).click();
+  const attempts = page.getByRole('grid', { name: 'Attempts' });
+  await expect(attempts.locator('.vtable-row', { hasText: 'will retry' }).first()).toBeVisible({ timeout: 60_000 });
+  await expect(attempts.locator('.vtable-row', { hasText: '503' }).first()).toBeVisible();
+  await attempts.locator('.vtable-row', { hasText: '503' }).first().click();
+  const drawer = page.getByRole('complementary', { name: 'Details' });
+  await expect(drawer.getByRole('img', { name: /Timeline of \d+ delivery attempts/ })).toBeVisible();
+  await shoot(page, 'webhook-sends-timeline-light');
+
+  await go(page, 'listener');
+  await page.getByRole('tab', { name: 'Reconciliation' }).click();
+  // A fresh window knows the webhooks only from the cache: refresh them from the bank first.
+  await page.getByRole('button', { name: 'Refresh webhooks from the bank' }).click();
+  await expect(page.getByRole('combobox', { name: 'Webhook to reconcile' })).toHaveValue(/^wh_/, { timeout: 30_000 });
+  await expect(page.locator('.stat').first()).not.toContainText('—', { timeout: 30_000 });
+  await shoot(page, 'listener-reconciliation-light');
+  await context.close();
+});
+
+test('a Production profile is unmistakable and every write asks first', async ({ browser }) => {
+  const production = await services.handlers.profiles.create(
+    { name: 'Acme Production', baseUrl: sandbox.baseUrl, authScheme: 'basic', keyId: sandbox.keyId, production: true },
+    { webContentsId: HARNESS_WEB_CONTENTS_ID, channel: 'profiles.create' },
+  );
+  await services.handlers.credentials.set(
+    { profileId: production.id, secret: sandbox.keySecret },
+    { webContentsId: HARNESS_WEB_CONTENTS_ID, channel: 'credentials.set' },
+  );
+  const { context, page } = await openApp(browser, 'dark');
+  await go(page, 'webhooks');
+  await page.getByRole('combobox', { name: 'Profile' }).selectOption(production.id);
+  await expect(page.getByRole('alert', { name: /Production profile/ })).toContainText('PRODUCTION');
+  await page.getByRole('button', { name: 'New webhook' }).first().click();
+  await page.getByLabel('URL').fill('https://hooks.example/production');
+  await page.getByRole('button', { name: 'Create webhook' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Change Production?' });
+  await expect(confirm).toContainText('Acme Production');
+  await shoot(page, 'production-confirmation-dark');
+  await confirm.getByRole('button', { name: 'Yes, change Production' }).click();
+  await expect(page.getByRole('table', { name: 'Webhooks' })).toContainText('https://hooks.example/production');
+  await shoot(page, 'webhooks-production-dark');
+  // Back to the embedded sandbox for the tests that follow.
+  const embedded = (
+    await services.handlers.profiles.list({}, { webContentsId: 1, channel: 'profiles.list' })
+  ).profiles.find((profile) => profile.kind === 'embedded');
+  await page.getByRole('combobox', { name: 'Profile' }).selectOption(embedded?.id ?? '');
+  await expect(page.getByRole('alert', { name: /Production profile/ })).toBeHidden();
+  await context.close();
+});
+
+test('with the bank stopped, the cache stays browsable and the offline state is shown', async ({ browser }) => {
+  const { context, page } = await openApp(browser, 'light');
+  await go(page, 'pending-transactions');
+  const grid = page.getByRole('grid', { name: 'Pending transactions' });
+  await expect(grid.getByRole('row').nth(3)).toBeVisible();
+  await sandbox.close();
+  await page.getByRole('button', { name: 'Sync', exact: true }).click();
+  await expect(page.getByRole('status', { name: /^Offline/ })).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByText(/Showing cached data as of/)).toBeVisible();
+  // Still browsable: scroll far down and open a row from the cache.
+  await grid.locator('.vtable-scroller').evaluate((element: { scrollTop: number }) => {
+    element.scrollTop = 40_000;
+  });
+  await expect(grid.locator('.vtable-row:not(.is-placeholder)').nth(5)).toBeVisible();
+  await grid.locator('.vtable-row:not(.is-placeholder)').nth(5).click();
+  await expect(page.getByRole('complementary', { name: 'Details' })).toBeVisible();
+  await shoot(page, 'pending-transactions-offline-light');
+  await page.keyboard.press('Escape');
+  await go(page, 'webhook-sends');
+  await expect(page.getByText(/Showing cached data as of/)).toBeVisible();
+  await shoot(page, 'webhook-sends-offline-light');
+  await context.close();
+});
+
+test('no console error or CSP violation on any page', () => {
+  expect(problems).toEqual([]);
+});
