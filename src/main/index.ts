@@ -60,7 +60,7 @@ function devServerOrigin(): string | null {
 function createMainWindow(): BrowserWindow {
   const windowState = openWindowStateStore();
   const workAreas = screen.getAllDisplays().map((display) => display.workArea);
-  const bounds = restoreBounds(windowState.load(), workAreas);
+  const { maximized, ...bounds } = restoreBounds(windowState.load(), workAreas);
   const window = new BrowserWindow({
     ...bounds,
     minWidth: 900,
@@ -84,7 +84,7 @@ function createMainWindow(): BrowserWindow {
   window.on('closed', () => trustedWindows.delete(id));
   trackWindowState(window, windowState);
   window.once('ready-to-show', () => {
-    if (bounds.maximized === true) window.maximize();
+    if (maximized === true) window.maximize();
     window.show();
   });
   const devServer = process.env['ELECTRON_RENDERER_URL'];
@@ -130,6 +130,9 @@ async function start(): Promise<void> {
   let sandbox: EmbeddedSandbox | null = null;
   try {
     sandbox = await startEmbeddedSandbox({ fork: forkSandbox, dataFile: join(dataFolder, 'sandbox.db') });
+    sandbox.onExit((code) => {
+      log.error(`the embedded sandbox bank stopped (exit code ${code}); the cache stays readable.`);
+    });
   } catch (error) {
     log.error(`embedded sandbox: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -178,10 +181,15 @@ async function start(): Promise<void> {
     quitting = true;
     event.preventDefault();
     void (async () => {
-      unregister();
-      await services.stop();
-      await sandbox?.stop();
-      app.exit(0);
+      try {
+        unregister();
+        await services.stop();
+        await sandbox?.stop();
+      } catch (error) {
+        log.error(`shutdown: ${error instanceof Error ? error.message : String(error)}`);
+      } finally {
+        app.exit(0);
+      }
     })();
   });
 }
@@ -204,8 +212,11 @@ if (!app.requestSingleInstanceLock()) {
   app.on('window-all-closed', () => {
     app.quit();
   });
-  app.whenReady().then(start, (error: unknown) => {
-    log.error(`startup failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    app.exit(1);
-  });
+  app
+    .whenReady()
+    .then(start)
+    .catch((error: unknown) => {
+      log.error(`startup failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      app.exit(1);
+    });
 }

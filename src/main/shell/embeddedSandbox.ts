@@ -30,7 +30,7 @@ export interface EmbeddedSandbox {
   keySecret: string;
   /** Asks the sandbox to finish what is in flight and close its database; kills it after a grace period. */
   stop(): Promise<void>;
-  /** Called when the sandbox process ends on its own. */
+  /** Called when the sandbox process ends on its own (not after stop()). */
   onExit(listener: (code: number) => void): void;
 }
 
@@ -59,6 +59,7 @@ export function startEmbeddedSandbox(options: EmbeddedSandboxOptions): Promise<E
   const child = options.fork();
   const exitListeners: ((code: number) => void)[] = [];
   let exited: number | null = null;
+  let stopping = false;
   let stoppedResolve: (() => void) | null = null;
 
   return new Promise<EmbeddedSandbox>((resolve, reject) => {
@@ -79,7 +80,7 @@ export function startEmbeddedSandbox(options: EmbeddedSandboxOptions): Promise<E
         reject(new Error(`The embedded sandbox bank stopped while starting (exit code ${code}).`));
         return;
       }
-      for (const listener of exitListeners) listener(code);
+      if (!stopping) for (const listener of exitListeners) listener(code);
     });
 
     child.on('message', (message) => {
@@ -103,6 +104,7 @@ export function startEmbeddedSandbox(options: EmbeddedSandboxOptions): Promise<E
         onExit: (listener) => exitListeners.push(listener),
         stop: () =>
           new Promise<void>((done) => {
+            stopping = true;
             if (exited !== null) {
               done();
               return;

@@ -73,3 +73,33 @@ describe('startEmbeddedSandbox', () => {
     expect(kill).toHaveBeenCalled();
   });
 });
+
+describe('an embedded sandbox that ends', () => {
+  it('reports an exit on its own, but not one it was asked for', async () => {
+    const emitters: EventEmitter[] = [];
+    const { child } = fakeChild((command, emitter) => {
+      emitters.push(emitter);
+      if (command.type === 'start') {
+        queueMicrotask(() =>
+          emitter.emit('message', { type: 'ready', baseUrl: 'http://127.0.0.1:1', keyId: 'k', keySecret: 's' }),
+        );
+      } else {
+        queueMicrotask(() => {
+          emitter.emit('message', { type: 'stopped' });
+          emitter.emit('exit', 0);
+        });
+      }
+    });
+    const sandbox = await startEmbeddedSandbox({ fork: () => child, dataFile: 'x' });
+    const exits: number[] = [];
+    sandbox.onExit((code) => exits.push(code));
+    emitters[0]?.emit('exit', 3);
+    expect(exits).toEqual([3]);
+
+    const second = await startEmbeddedSandbox({ fork: () => child, dataFile: 'x' });
+    const secondExits: number[] = [];
+    second.onExit((code) => secondExits.push(code));
+    await second.stop();
+    expect(secondExits).toEqual([]);
+  });
+});
