@@ -14,7 +14,7 @@ import { createPageCache } from './pendingTransactions/pageCache.ts';
 import { SANDBOX_ROUTES } from './routes/index.ts';
 import type { SandboxContext } from './sandboxContext.ts';
 import { seedBank, type DemoIds } from './seed/seedBank.ts';
-import { openDatabase, readMeta, writeMeta, type Database } from './store/database.ts';
+import { forgetUnfinishedSeed, openDatabase, readMeta, writeMeta, type Database } from './store/database.ts';
 import { createDeliveryStore } from './store/deliveryStore.ts';
 import { createFileContentStore } from './store/fileContentStore.ts';
 import { createPendingTransactionStore } from './store/pendingTransactionStore.ts';
@@ -68,11 +68,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 
     let demo = demoIdsOf(database);
     if (demo === undefined) {
+      // No finished seed: a fresh file, or a seed cut short (its rows are dropped and it starts over).
+      forgetUnfinishedSeed(database);
+      // Durability per batch buys nothing while seeding: an unfinished seed is redone anyway.
+      database.exec('PRAGMA synchronous = OFF');
       demo = seedBank(database, records, fileContents, pendingTransactions, {
         seed: settings.seed,
         accounts: settings.accounts,
         pendingTransactionsPerAccount: settings.pendingTransactionsPerAccount,
       });
+      database.exec('PRAGMA synchronous = NORMAL');
+      // Written last: its presence is what says the seed is complete.
       writeMeta(database, 'demo', JSON.stringify(demo));
     }
     let cursorKey = readMeta(database, 'cursor_key');

@@ -54,3 +54,10 @@ export function writeMeta(database: Database, name: string, value: string): void
     .prepare('INSERT INTO meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value')
     .run(name, value);
 }
+
+/** Drops what a seed cut short left behind; only seeded tables can hold rows before the first start completes. */
+export function forgetUnfinishedSeed(database: Database): void {
+  inTransaction(database, () => {
+    database.exec('DELETE FROM pending_transaction; DELETE FROM record; DELETE FROM file_content;');
+  });
+}

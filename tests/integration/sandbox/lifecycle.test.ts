@@ -1,5 +1,9 @@
 /** startSandbox()/close(): loopback by default, in-flight requests finish, then the port is closed. */
+import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../../src/sandbox/index.ts';
 import { basicOf } from './sandboxClient.ts';
@@ -50,5 +54,31 @@ describe('sandbox lifecycle', () => {
     expect(JSON.parse(body)).toMatchObject({ content_length: chunk.length * 2 });
     await closing;
     await expect(fetch(`${sandbox.baseUrl}/ping`)).rejects.toThrow();
+  });
+
+  it('redoes a seed that was cut short instead of failing on its leftovers', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'sandbox-seed-'));
+    try {
+      const dataFile = join(folder, 'bank.db');
+      const first = await startSandbox({ dataFile, pendingTransactionsPerAccount: 40 });
+      const demo = first.demo;
+      await first.close();
+      // What a kill during seeding leaves: rows, but no record that the seed finished.
+      const database = new DatabaseSync(dataFile);
+      database.exec("DELETE FROM meta WHERE name = 'demo'");
+      database.close();
+      const again = await startSandbox({ dataFile, pendingTransactionsPerAccount: 40 });
+      expect(again.demo).toEqual(demo);
+      const page = await fetch(
+        `${again.baseUrl}/account/${demo.accounts[0] ?? ''}/pending_transaction?page_size=1000`,
+        {
+          headers: { authorization: basicOf(again.keyId, again.keySecret) },
+        },
+      );
+      expect(((await page.json()) as { data: unknown[] }).data).toHaveLength(40);
+      await again.close();
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });
