@@ -49,6 +49,8 @@ export interface LedgerHandlerServices {
   /** Opens a URL in the browser after the shell's check; false when refused. */
   openLink: (url: string) => boolean;
   publisher?: EventPublisher;
+  /** Adds a secret to those the router searches every reply for (main's memory only). */
+  rememberSecret?: (secret: string) => void;
   now?: () => Date;
 }
 
@@ -342,6 +344,7 @@ export function createLedgerHandlers(services: LedgerHandlerServices): LedgerHan
           throw new IpcFailure('conflict', 'The embedded sandbox uses its own demo key; it has no secret to set.');
         }
         await ledger().credentials.setProfileSecret(profile.id, secret);
+        services.rememberSecret?.(secret);
         ledger().clients.forget(profile.id);
         audit(profile.id, 'credentials.set', profile.id);
         return publishCredentialStatus(await credentialStatus(profile.id));

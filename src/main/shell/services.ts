@@ -194,6 +194,9 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
     chooseSavePath: options.chooseSavePath,
     openLink: options.openExternal,
     publisher,
+    rememberSecret: (secret) => {
+      secrets.add(secret);
+    },
     listener,
     listenerProblem,
     bankPortFor,
