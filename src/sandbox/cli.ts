@@ -66,7 +66,14 @@ async function main(): Promise<void> {
     }
     const sandbox = running.sandbox;
     if (sandbox === undefined) {
-      stopSignal ??= signal;
+      if (stopSignal === undefined) {
+        process.stderr.write(
+          `${signal}: stopping once the bank is open (again to stop now; an unfinished seed is redone next time).\n`,
+        );
+      } else {
+        process.exit(130);
+      }
+      stopSignal = signal;
       return;
     }
     if (!request.json)

@@ -72,7 +72,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       forgetUnfinishedSeed(database);
       // Durability per batch buys nothing while seeding: an unfinished seed is redone anyway.
       database.exec('PRAGMA synchronous = OFF');
-      demo = seedBank(database, records, fileContents, pendingTransactions, {
+      demo = await seedBank(database, records, fileContents, pendingTransactions, {
         seed: settings.seed,
         accounts: settings.accounts,
         pendingTransactionsPerAccount: settings.pendingTransactionsPerAccount,

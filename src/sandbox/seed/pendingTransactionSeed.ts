@@ -105,6 +105,13 @@ interface FollowUp {
  * Emits `count` rows for the account, oldest first, ending just before `endMicros`.
  * Rows come out strictly increasing in time, so insertion order is list order.
  */
+export interface PendingTransactionSeeder {
+  /** Emits about `rows` more rows (a step may add one more); false once all `count` are out. */
+  next(rows: number, emit: (row: SeedRow) => void): boolean;
+  summary(): LedgerSummary;
+}
+
+/** Emits all `count` rows at once (tests, small seeds). */
 export function seedPendingTransactions(
   random: SeededRandom,
   accountId: string,
@@ -112,6 +119,22 @@ export function seedPendingTransactions(
   endMicros: number,
   emit: (row: SeedRow) => void,
 ): LedgerSummary {
+  const seeder = pendingTransactionSeeder(random, accountId, count, endMicros);
+  while (seeder.next(Number.POSITIVE_INFINITY, emit));
+  return seeder.summary();
+}
+
+/**
+ * Emits the account's rows in batches, so a large seed can let the event loop breathe (and a
+ * Ctrl+C be heard) between them.
+ */
+export function pendingTransactionSeeder(
+  random: SeededRandom,
+  accountId: string,
+  count: number,
+  endMicros: number,
+): PendingTransactionSeeder {
+  let emit: (row: SeedRow) => void = () => {};
   const cardIds = [random.id('card'), random.id('card')];
   let clock = endMicros - count * MEAN_GAP_MICROS;
   let balanceCents = random.integer(50_000, 900_000);
@@ -159,7 +182,7 @@ export function seedPendingTransactions(
   });
   const eastern = { bankDateOffsetHours: EASTERN_OFFSET_HOURS, precision: 'milliseconds' as const };
 
-  while (emitted < count) {
+  function step(): void {
     // A gap between 10 s and about 3 h, mostly short: realistic bursts and quiet nights.
     clock += Math.floor(10_000_000 + -Math.log(1 - random.next()) * (MEAN_GAP_MICROS - 10_000_000));
     const due = followUps[0];
@@ -167,7 +190,7 @@ export function seedPendingTransactions(
       followUps.shift();
       heldCents -= due.releasesHoldCents;
       write(due.micros, due.facts, due.movesBalance);
-      continue;
+      return;
     }
     const scenario = pickScenario();
     const [merchantDesc, merchantSummary] = random.pick(MERCHANTS);
@@ -411,5 +434,14 @@ export function seedPendingTransactions(
         break;
     }
   }
-  return { balanceCents, heldCents, count: emitted, lastMicros };
+
+  return {
+    next(rows, sink) {
+      emit = sink;
+      const stop = emitted + rows;
+      while (emitted < count && emitted < stop) step();
+      return emitted < count;
+    },
+    summary: () => ({ balanceCents, heldCents, count: emitted, lastMicros }),
+  };
 }

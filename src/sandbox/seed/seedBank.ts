@@ -22,7 +22,7 @@ import type { PendingTransactionStore } from '../store/pendingTransactionStore.t
 import type { RecordKind, RecordStore } from '../store/records.ts';
 import { microsOf, secondsTimestampOf } from './clock.ts';
 import { moneyOf } from './money.ts';
-import { seedPendingTransactions } from './pendingTransactionSeed.ts';
+import { pendingTransactionSeeder } from './pendingTransactionSeed.ts';
 import { solidPng } from './pngImage.ts';
 
 export interface SeedPlan {
@@ -79,13 +79,13 @@ function fileOf(random: SeededRandom, bytes: Buffer, contentType: string): { rec
   };
 }
 
-export function seedBank(
+export async function seedBank(
   database: Database,
   records: RecordStore,
   fileContents: FileContentStore,
   pendingTransactions: PendingTransactionStore,
   plan: SeedPlan,
-): DemoIds {
+): Promise<DemoIds> {
   const random = seededRandom(plan.seed);
   const demo: DemoIds = { accounts: [], accountApplications: [], cardProducts: [], files: [], documents: [], achs: [] };
 
@@ -93,29 +93,19 @@ export function seedBank(
   const accountIds = Array.from({ length: plan.accounts }, () => random.id('account'));
   for (const [index, accountId] of accountIds.entries()) {
     let position = 0;
-    let batch: { micros: number; body: string }[] = [];
-    const flush = () => {
-      if (batch.length === 0) return;
-      const rows = batch;
-      batch = [];
-      inTransaction(database, () => {
-        for (const row of rows) {
+    const seeder = pendingTransactionSeeder(random, accountId, plan.pendingTransactionsPerAccount, SEED_END_MICROS);
+    let more: boolean;
+    do {
+      more = inTransaction(database, () =>
+        seeder.next(BATCH_ROWS, (row) => {
           position += 1;
-          pendingTransactions.insertAt(accountId, position, row.micros, row.body);
-        }
-      });
-    };
-    const summary = seedPendingTransactions(
-      random,
-      accountId,
-      plan.pendingTransactionsPerAccount,
-      SEED_END_MICROS,
-      (row) => {
-        batch.push({ micros: row.micros, body: JSON.stringify(row.transaction) });
-        if (batch.length >= BATCH_ROWS) flush();
-      },
-    );
-    flush();
+          pendingTransactions.insertAt(accountId, position, row.micros, JSON.stringify(row.transaction));
+        }),
+      );
+      // Between batches the event loop runs: a Ctrl+C is heard, timers fire, a large seed is not one long freeze.
+      await new Promise((resolve) => setImmediate(resolve));
+    } while (more);
+    const summary = seeder.summary();
     const created = secondsTimestampOf(
       SEED_END_MICROS - (plan.pendingTransactionsPerAccount + 400) * 20 * 60 * 1_000_000,
     );

@@ -15,11 +15,11 @@ import {
   parseWith,
 } from '../../../src/shared/bank/index.ts';
 
-function seeded(seed: number) {
+async function seeded(seed: number) {
   const database = openDatabase(':memory:');
   const records = createRecordStore(database);
   const pending = createPendingTransactionStore(database);
-  const demo = seedBank(database, records, createFileContentStore(database), pending, {
+  const demo = await seedBank(database, records, createFileContentStore(database), pending, {
     seed,
     accounts: 3,
     pendingTransactionsPerAccount: 120,
@@ -28,17 +28,17 @@ function seeded(seed: number) {
 }
 
 describe('seeded bank', () => {
-  it('gives the same ids for the same seed and other ids for another', () => {
-    const first = seeded(11);
-    const again = seeded(11);
-    const other = seeded(12);
+  it('gives the same ids for the same seed and other ids for another', async () => {
+    const first = await seeded(11);
+    const again = await seeded(11);
+    const other = await seeded(12);
     expect(again.demo).toEqual(first.demo);
     expect(other.demo.accounts).not.toEqual(first.demo.accounts);
     for (const bank of [first, again, other]) bank.database.close();
   });
 
-  it('seeds valid records of every kind, with applications in every status', () => {
-    const { database, records, pending, demo } = seeded(3);
+  it('seeds valid records of every kind, with applications in every status', async () => {
+    const { database, records, pending, demo } = await seeded(3);
     expect(demo.accounts).toHaveLength(3);
     for (const id of demo.accounts) {
       expect(pending.count(id)).toBe(120);
