@@ -50,6 +50,8 @@ export function createPendingTransactionStore(database: Database): PendingTransa
     'SELECT position, body FROM pending_transaction WHERE account_id = ? AND position >= ? AND position < ? ORDER BY position DESC LIMIT ?',
   );
   const count = database.prepare('SELECT COUNT(*) AS total FROM pending_transaction WHERE account_id = ?');
+  // The hot query of the sandbox: rows as arrays, not objects, are measurably cheaper to build.
+  page.setReturnArrays(true);
 
   function positionAtOrAfter(accountId: string, micros: number): number {
     const row = firstAtOrAfter.get(accountId, micros);
@@ -77,12 +79,12 @@ export function createPendingTransactionStore(database: Database): PendingTransa
       const low = query.fromMicros === undefined ? 0 : positionAtOrAfter(query.accountId, query.fromMicros);
       let high = query.toMicros === undefined ? NO_LIMIT : positionAtOrAfter(query.accountId, query.toMicros);
       if (query.beforePosition !== undefined) high = Math.min(high, query.beforePosition);
-      const rows = page.all(query.accountId, low, high, query.pageSize + 1);
+      const rows = page.all(query.accountId, low, high, query.pageSize + 1) as unknown as [number, string][];
       const shown = rows.slice(0, query.pageSize);
       const last = shown.at(-1);
       return {
-        bodies: shown.map((row) => String(row.body)),
-        nextPosition: rows.length > query.pageSize && last !== undefined ? Number(last.position) : null,
+        bodies: shown.map((row) => row[1]),
+        nextPosition: rows.length > query.pageSize && last !== undefined ? last[0] : null,
       };
     },
     count(accountId) {
