@@ -90,10 +90,17 @@ export function createDispatcher(
     if (free > 0) {
       const due = inTransaction(database, () => deliveries.leaseDue(Date.now(), free));
       for (const delivery of due) {
-        const attempt = attemptDelivery(delivery).finally(() => {
-          inFlight.delete(attempt);
-          wake();
-        });
+        const attempt = attemptDelivery(delivery)
+          .catch((error: unknown) => {
+            // The row stays leased until the next start, which attempts it again: nothing is lost.
+            process.stderr.write(
+              `sandbox: recording a delivery failed: ${error instanceof Error ? error.message : String(error)}\n`,
+            );
+          })
+          .finally(() => {
+            inFlight.delete(attempt);
+            wake();
+          });
         inFlight.add(attempt);
       }
     }
