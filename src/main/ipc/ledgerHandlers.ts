@@ -364,6 +364,10 @@ export function createLedgerHandlers(services: LedgerHandlerServices): LedgerHan
         asOf: now().toISOString(),
         source: 'bank' as const,
       }),
+      cached: ({ profileId }) => ({
+        accountIds: ledger().cache.pendingTransactions.accounts(ledger().profiles.find(profileId).id),
+        source: 'cache' as const,
+      }),
     },
 
     pendingTransactions: {

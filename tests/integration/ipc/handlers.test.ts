@@ -112,6 +112,7 @@ describe('the handlers on the real services', () => {
     expect(second.rows[0]?.rowKey).not.toBe(first.rows[0]?.rowKey);
     const { count } = await api.pendingTransactions.count({ profileId, accountId });
     expect(count).toBe(120);
+    await expect(api.accounts.cached({ profileId })).resolves.toEqual({ accountIds: [accountId], source: 'cache' });
     const saved = await api.exports.pendingTransactions({ profileId, accountId, format: 'csv' });
     expect(saved).toMatchObject({ saved: true, rows: 120 });
   });

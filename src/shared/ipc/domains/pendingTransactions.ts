@@ -56,8 +56,14 @@ export const pendingTransactionsOperations = {
 
 /** Accounts of a profile: the account picker of the pending-transactions screen. */
 export const accountsOperations = {
+  /** The bank's accounts (asks the bank: fails offline, with code `offline`). */
   list: {
     input: z.strictObject({ profileId }),
     output: z.object({ rows: z.array(account), asOf, source: z.enum(['cache', 'bank']) }),
+  },
+  /** Ids of the accounts with cached pending transactions: the picker when offline. */
+  cached: {
+    input: z.strictObject({ profileId }),
+    output: z.object({ accountIds: z.array(z.string()), source: z.literal('cache') }),
   },
 } as const;
