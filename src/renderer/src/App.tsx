@@ -48,9 +48,12 @@ export function App() {
   if (!hasBridge()) {
     return (
       <main className="standalone">
-        <StateMessage icon="alert" tone="warning" title="Ledgerdesk is not connected">
-          This page is the Ledgerdesk window: open it from the desktop app, which connects it to its services.
-        </StateMessage>
+        <div className="stack" style={{ alignItems: 'center' }}>
+          <h1>Ledgerdesk</h1>
+          <StateMessage icon="alert" tone="warning" title="Not connected">
+            This page is the Ledgerdesk window: open it from the desktop app, which connects it to its services.
+          </StateMessage>
+        </div>
       </main>
     );
   }

@@ -46,10 +46,12 @@ export function AttemptTimeline({ attempts }: { attempts: readonly Attempt[] }) 
   const end = known.length === 0 ? 1 : Math.max(...known);
   const span = Math.max(1, end - start);
   const usable = WIDTH - LEFT - RIGHT;
+  // Times recorded to the second can coincide: then marks are spread by order, not stacked.
+  const byOrder = known.length < 2 || end === start || new Set(known).size < known.length;
   // Without times (or all at once), attempts are spaced evenly by their order.
   const xOf = (index: number): number => {
     const time = times[index];
-    if (time === null || time === undefined || known.length < 2 || end === start) {
+    if (time === null || time === undefined || byOrder) {
       return LEFT + (attempts.length === 1 ? usable / 2 : (usable * index) / (attempts.length - 1));
     }
     return LEFT + (usable * (time - start)) / span;
@@ -72,7 +74,7 @@ export function AttemptTimeline({ attempts }: { attempts: readonly Attempt[] }) 
           0 s
         </text>
         <text x={WIDTH - RIGHT} y={LANE_Y + 20} textAnchor="end">
-          {known.length < 2 ? `${attempts.length} attempts` : `+${formatDuration(span / 1000)}`}
+          {byOrder ? `${attempts.length} attempts, in order` : `+${formatDuration(span / 1000)}`}
         </text>
         {attempts.map((attempt, index) => (
           <g key={attempt.id}>

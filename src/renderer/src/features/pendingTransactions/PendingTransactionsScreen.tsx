@@ -17,6 +17,7 @@ import { Select } from '../../components/Field.tsx';
 import { JsonView } from '../../components/JsonEditor.tsx';
 import { ListView } from '../../components/ListView.tsx';
 import { Money } from '../../components/Money.tsx';
+import { formatMoney } from '../../lib/money.ts';
 import { Page, PageHeader, SearchInput, Toolbar, ToolbarItem } from '../../components/Page.tsx';
 import { ErrorState, StateMessage } from '../../components/States.tsx';
 import { VirtualTable, type Column } from '../../components/VirtualTable.tsx';
@@ -84,7 +85,7 @@ const COLUMNS: readonly Column<CachedPendingTransaction>[] = [
     header: 'Balance',
     width: '132px',
     align: 'end',
-    render: (row) => <span className="tabular muted">{row.balance}</span>,
+    render: (row) => <span className="tabular muted">{formatMoney(row.balance)}</span>,
   },
   { key: 'trace', header: 'Trace', width: '84px', render: (row) => <TraceChip traceId={row.trace_id} /> },
 ];
@@ -319,7 +320,7 @@ function TransactionDrawer({
             [
               'Balance after',
               <span key="b" className="tabular">
-                {row.balance}
+                {formatMoney(row.balance)}
               </span>,
             ],
             ['Type', row.type],

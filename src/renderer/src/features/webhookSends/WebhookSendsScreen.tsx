@@ -33,7 +33,7 @@ const ATTEMPT_COLUMNS: readonly Column<WebhookSend>[] = [
   {
     key: 'attempt',
     header: 'Attempt',
-    width: '72px',
+    width: '84px',
     align: 'end',
     render: (row) => <span className="tabular">{row.attempt_number}</span>,
   },
