@@ -48,7 +48,8 @@ export async function startTestListener(
   const temporary = options.folder === undefined ? temporaryFolder() : null;
   const folder = options.folder ?? (temporary as { folder: string }).folder;
   const file = join(folder, 'listener.sqlite');
-  const database = openListenerDatabase(file);
+  const opened = openListenerDatabase(file);
+  const database = opened.database;
   const secrets = options.secrets ?? new InMemorySecretStore();
   const listener = await openListener({ database, secrets, bank: options.bank ?? null, batching: { flushMs: 5 } });
   const batches: Batch<ListenerEvent>[] = [];
@@ -67,7 +68,7 @@ export async function startTestListener(
     batches,
     async close() {
       await listener.close();
-      database.close();
+      await opened.close();
       temporary?.remove();
     },
   };

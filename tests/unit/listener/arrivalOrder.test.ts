@@ -22,9 +22,26 @@ describe('ArrivalOrder', () => {
   it('continues from the log for objects it no longer remembers', () => {
     const order = new ArrivalOrder(
       (objectId) => (objectId === 'ach_1' ? [{ event: 'ach.update', op: 'update', arrivals: 3 }] : []),
-      1,
+      { capacity: 1 },
     );
     expect(order.observe('ach_1', 'ach.update', 'update').occurrence).toBe(4);
     expect(order.observe('ach_1', 'ach.create', 'create')).toEqual({ occurrence: 1, outOfOrder: true });
+  });
+
+  it('does not ask the log while it knows every object in it, and does once it had to forget one', () => {
+    const asked: string[] = [];
+    const order = new ArrivalOrder(
+      (objectId) => {
+        asked.push(objectId);
+        return [];
+      },
+      { capacity: 2, logIsEmpty: true },
+    );
+    order.observe('a', 'ach.update', 'update');
+    order.observe('b', 'ach.update', 'update');
+    expect(asked).toEqual([]);
+    order.observe('c', 'ach.update', 'update');
+    order.observe('a', 'ach.update', 'update');
+    expect(asked).toEqual(['a']);
   });
 });

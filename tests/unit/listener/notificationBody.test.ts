@@ -48,3 +48,33 @@ describe('readNotification', () => {
     expect(reading).toMatchObject({ event: null, objectId: null });
   });
 });
+
+describe('the fast path', () => {
+  it('accepts exactly what the notification schema accepts', async () => {
+    const { webhookNotification } = await import('../../../src/shared/bank/index.ts');
+    const base = { event: 'ach.update', op: 'update', id: 'ach_1', url: 'http://b/ach/ach_1' };
+    const variants: Record<string, unknown>[] = [
+      base,
+      { ...base, extra: { nested: true } },
+      { ...base, event: 'account_application.update' },
+      { ...base, event: 'webhook.delete', op: 'delete' },
+      { ...base, op: 'create' },
+      { ...base, event: 'ACH.update' },
+      { ...base, event: 'ach.updated' },
+      { ...base, op: 'remove', event: 'ach.remove' },
+      { ...base, id: '' },
+      { ...base, url: '' },
+      { ...base, id: 5 },
+      { ...base, url: null },
+      { event: 'ach.update', op: 'update', id: 'ach_1' },
+      { ...base, event: '1ach.update' },
+      { ...base, event: 'a.update' },
+    ];
+    for (const variant of variants) {
+      const reading = readNotification(json(variant), 'application/json');
+      expect(reading.notification !== null, JSON.stringify(variant)).toBe(
+        webhookNotification.safeParse(variant).success,
+      );
+    }
+  });
+});

@@ -23,10 +23,16 @@ export class ArrivalOrder {
   readonly #lookup: ObjectHistoryLookup;
   readonly #capacity: number;
   readonly #objects = new Map<string, ObjectState>();
+  /**
+   * True while every object in the log is also in memory (the log was empty when we started
+   * and nothing was evicted since): then an unknown object is new, and the log is not asked.
+   */
+  #knowsEverything: boolean;
 
-  constructor(lookup: ObjectHistoryLookup, capacity = 20_000) {
+  constructor(lookup: ObjectHistoryLookup, options: { capacity?: number; logIsEmpty?: boolean } = {}) {
     this.#lookup = lookup;
-    this.#capacity = capacity;
+    this.#capacity = options.capacity ?? 50_000;
+    this.#knowsEverything = options.logIsEmpty ?? false;
   }
 
   /** Count this arrival and say how it relates to the ones before it. */
@@ -48,18 +54,16 @@ export class ArrivalOrder {
   /** Forget everything (after the log is cleared). */
   reset(): void {
     this.#objects.clear();
+    this.#knowsEverything = true;
   }
 
   #stateOf(objectId: string): ObjectState {
     const known = this.#objects.get(objectId);
-    if (known !== undefined) {
-      // Re-insert: Map order is then least recently used first.
-      this.#objects.delete(objectId);
-      this.#objects.set(objectId, known);
-      return known;
-    }
+    // Evicted in arrival order (oldest first): cheaper than reordering on every hit, and
+    // notifications about one object come close together.
+    if (known !== undefined) return known;
     const state: ObjectState = { arrivals: new Map(), latestRank: -1 };
-    for (const row of this.#lookup(objectId)) {
+    for (const row of this.#knowsEverything ? [] : this.#lookup(objectId)) {
       const key = row.event ?? '';
       state.arrivals.set(key, (state.arrivals.get(key) ?? 0) + row.arrivals);
       const rank = row.op === null ? undefined : OP_RANK[row.op];
@@ -69,6 +73,7 @@ export class ArrivalOrder {
     if (this.#objects.size > this.#capacity) {
       const oldest = this.#objects.keys().next();
       if (oldest.done !== true) this.#objects.delete(oldest.value);
+      this.#knowsEverything = false;
     }
     return state;
   }

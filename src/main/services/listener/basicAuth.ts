@@ -4,7 +4,7 @@
  * the length nor the first differing byte of a guess leaks through timing, and the expected
  * secret is held only as a digest once loaded from the keychain.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 
 export const VERDICTS = [
   'ok',
@@ -30,7 +30,7 @@ export interface Verification {
 }
 
 function digestOf(text: string): Buffer {
-  return createHash('sha256').update(text, 'utf8').digest();
+  return hash('sha256', text, 'buffer');
 }
 
 export function expectBasic(user: string, secret: string): ExpectedBasic {

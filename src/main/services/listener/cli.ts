@@ -35,6 +35,18 @@ async function configure(listener: Listener, options: ListenArguments): Promise<
   });
 }
 
+/** Ctrl+C (or SIGTERM) asks to stop; a second one stops at once. Listened for from the start, so none is missed. */
+const stopRequested = new Promise<void>((resolve) => {
+  let stopping = false;
+  const stop = (): void => {
+    if (stopping) process.exit(130);
+    stopping = true;
+    resolve();
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+});
+
 async function main(): Promise<number> {
   let options: ListenArguments;
   try {
@@ -51,9 +63,9 @@ async function main(): Promise<number> {
     return 0;
   }
   const dataFolder = options.dataFolder ?? defaultDataFolder();
-  const database = openListenerDatabase(join(dataFolder, LISTENER_DATABASE_FILE));
+  const opened = openListenerDatabase(join(dataFolder, LISTENER_DATABASE_FILE));
   const listener = await openListener({
-    database,
+    database: opened.database,
     secrets: new InMemorySecretStore(),
     listenerId: options.listenerId,
     batching: { flushMs: 20 },
@@ -80,7 +92,7 @@ async function main(): Promise<number> {
     });
   } catch (error) {
     await listener.close();
-    database.close();
+    await opened.close();
     if (error instanceof PortTakenError || error instanceof ExposureRefusedError) {
       tell(`listen: ${error.message}`);
       return 2;
@@ -100,18 +112,9 @@ async function main(): Promise<number> {
     write(`Listening on ${url} (any path; ${basic}). Kept in ${dataFolder}. Ctrl+C to stop.`);
   }
 
-  await new Promise<void>((resolve) => {
-    let stopping = false;
-    const stop = (): void => {
-      if (stopping) process.exit(130);
-      stopping = true;
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
+  await stopRequested;
   await listener.close();
-  database.close();
+  await opened.close();
   if (!options.json) tell('Stopped. Every request received is kept.');
   return 0;
 }

@@ -110,7 +110,9 @@ export class Listener extends EventEmitter<{ batch: [Batch<ListenerEvent>] }> {
     this.#rules.set(saved.rules);
     this.#log = new RequestLog(options.database, this.id, this.#settings.retention);
     this.#log.prune();
-    this.#arrivals = new ArrivalOrder((objectId) => this.#log.historyOf(objectId));
+    this.#arrivals = new ArrivalOrder((objectId) => this.#log.historyOf(objectId), {
+      logIsEmpty: this.#log.totals.requests === 0,
+    });
     this.#registrations = new Registrations(options.database, this.id);
     this.#batcher = new EventBatcher((batch) => {
       try {
@@ -266,7 +268,9 @@ export class Listener extends EventEmitter<{ batch: [Batch<ListenerEvent>] }> {
     }
     const wanted = options.port ?? this.#settings.port ?? DEFAULT_LISTENER_PORT;
     const receiver = new Receiver(this.#limits(), {
-      accept: (arrival) => this.#intake.accept(arrival),
+      accept: (arrival, reply) => {
+        this.#intake.accept(arrival, reply);
+      },
       settled: (requestId, outcome, status, durationMs, late) => {
         this.#intake.settle(requestId, outcome, status, durationMs, late);
       },
@@ -290,6 +294,8 @@ export class Listener extends EventEmitter<{ batch: [Batch<ListenerEvent>] }> {
     const receiver = this.#receiver;
     if (receiver === null) return;
     this.#receiver = null;
+    // Arrivals of this turn are written (and answered) before the connections close.
+    this.#intake.flush();
     await receiver.close();
     this.#state = { running: false, host: null, port: null, url: null };
     this.#batcher.add({ type: 'state', state: this.state });

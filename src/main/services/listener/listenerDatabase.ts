@@ -1,23 +1,44 @@
 /**
- * Opening a database file for the listener when it runs on its own (the command line, tests).
- * In the app the listener is handed the cache's open database instead. WAL lets readers (the
- * UI's queries, an export) run while requests are written; synchronous=NORMAL is durable
- * across a crash of the app (not of the OS) and keeps each write off the disk's flush path.
+ * Opening a database file for the listener when it runs on its own (the command line, tests,
+ * the benchmark). In the app the listener is handed the cache's open database instead. WAL
+ * lets readers (the UI's queries, an export) run while requests are written;
+ * synchronous=NORMAL survives a crash of the app (not of the OS) without a flush per
+ * commit; the WAL is checkpointed from a worker thread (walCheckpointer.ts).
  */
 import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { startWalCheckpointer } from './walCheckpointer.ts';
 
 export const LISTENER_DATABASE_FILE = 'listener.sqlite';
 
-export function openListenerDatabase(file: string): DatabaseSync {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+export interface ListenerDatabase {
+  readonly database: DatabaseSync;
+  readonly file: string;
+  /** Stop the checkpointer, then close (which checkpoints what is left). */
+  close(): Promise<void>;
+}
+
+export function openListenerDatabase(file: string): ListenerDatabase {
+  mkdirSync(dirname(file), { recursive: true });
   const database = new DatabaseSync(file);
   database.exec('PRAGMA journal_mode = WAL');
   database.exec('PRAGMA synchronous = NORMAL');
   database.exec('PRAGMA busy_timeout = 5000');
-  return database;
+  const checkpointer = startWalCheckpointer(database, file);
+  let closed: Promise<void> | null = null;
+  return {
+    database,
+    file,
+    close() {
+      closed ??= (async () => {
+        await checkpointer.stop();
+        database.close();
+      })();
+      return closed;
+    },
+  };
 }
 
 /** Ledgerdesk's per-user data folder, where Electron's app.getPath('userData') also points. */

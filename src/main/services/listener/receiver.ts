@@ -1,7 +1,7 @@
 /**
  * The HTTP side of the listener, on bare node:http: read each body up to a cap while it
  * streams (never buffering past it), give up on bodies that arrive too slowly, hand every
- * arrival to `accept` (which decides and persists synchronously), then answer as told.
+ * arrival to `accept` (which decides, persists, then replies), and answer as told only then.
  * The answer reflects receipt only (spec §6.5): nothing downstream can slow it down.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -56,8 +56,8 @@ export interface Answer {
 }
 
 export interface ReceiverHandlers {
-  /** Decide and persist one arrival. Synchronous: nothing is answered before its record is written. */
-  accept(arrival: Arrival): Answer;
+  /** Decide and persist one arrival; `reply` comes once it is written, and only then is it answered. */
+  accept(arrival: Arrival, reply: (written: { answer: Answer } | { error: unknown }) => void): void;
   /** Called once per accepted request when its exchange is over. */
   settled(requestId: number, outcome: RequestOutcome, status: number | null, durationMs: number, late: boolean): void;
   /** A failure of the listener itself while handling a request; the request got a 500. */
@@ -198,17 +198,20 @@ export class Receiver {
   }
 
   #answer(arrival: Arrival, request: IncomingMessage, response: ServerResponse): void {
-    let answer: Answer;
-    try {
-      answer = this.#handlers.accept(arrival);
-    } catch (error) {
-      // The record could not be written: say so to the sender (which will retry) rather than pretend.
-      this.#handlers.failed(error);
-      if (!response.headersSent && !response.destroyed) {
-        this.#write(response, 500, 'The listener could not record this request.', true);
+    this.#handlers.accept(arrival, (written) => {
+      if ('error' in written) {
+        // The record could not be written: say so to the sender (which will retry) rather than pretend.
+        this.#handlers.failed(written.error);
+        if (!response.headersSent && !response.destroyed) {
+          this.#write(response, 500, 'The listener could not record this request.', true);
+        }
+        return;
       }
-      return;
-    }
+      this.#respond(arrival, written.answer, request, response);
+    });
+  }
+
+  #respond(arrival: Arrival, answer: Answer, request: IncomingMessage, response: ServerResponse): void {
     const { requestId } = answer;
     const durationOf = (): number => performance.now() - arrival.startedAt;
     if (arrival.failure === 'client_aborted') {
@@ -292,23 +295,26 @@ export class Receiver {
       failure: timedOut ? 'timeout' : 'bad_request',
       failureDetail: `${error.code ?? 'error'}: ${error.message}`,
     };
-    let requestId: number | null = null;
-    try {
-      requestId = this.#handlers.accept(arrival).requestId;
-    } catch (failure) {
-      this.#handlers.failed(failure);
-    }
-    if (socket.writable) {
-      const body = errorBody(timedOut ? 'The request did not arrive in time.' : 'The request is not valid HTTP.');
-      socket.end(
-        `HTTP/1.1 ${status} ${timedOut ? 'Request Timeout' : status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
-          `Content-Type: ${JSON_TYPE}\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.toString()}`,
-      );
-    } else {
-      socket.destroy();
-    }
-    if (requestId !== null) {
-      this.#handlers.settled(requestId, timedOut ? 'timeout' : 'bad_request', status, 0, false);
-    }
+    // Written first, like every request; then answered, and the unusable connection closed.
+    this.#handlers.accept(arrival, (written) => {
+      if ('error' in written) this.#handlers.failed(written.error);
+      if (socket.writable) {
+        const body = errorBody(timedOut ? 'The request did not arrive in time.' : 'The request is not valid HTTP.');
+        const reason = timedOut
+          ? 'Request Timeout'
+          : status === 431
+            ? 'Request Header Fields Too Large'
+            : 'Bad Request';
+        socket.end(
+          `HTTP/1.1 ${status} ${reason}\r\nContent-Type: ${JSON_TYPE}\r\n` +
+            `Content-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.toString()}`,
+        );
+      } else {
+        socket.destroy();
+      }
+      if ('answer' in written) {
+        this.#handlers.settled(written.answer.requestId, timedOut ? 'timeout' : 'bad_request', status, 0, false);
+      }
+    });
   }
 }

@@ -174,6 +174,8 @@ export class RequestLog {
   #bytes: number;
   readonly #insert: StatementSync;
   readonly #finish: StatementSync;
+  /** Prepared once: preparing costs more than running these small statements. */
+  readonly #statements = new Map<string, StatementSync>();
 
   constructor(database: DatabaseSync, listenerId: string, retention: Retention) {
     this.#database = database;
@@ -195,6 +197,16 @@ export class RequestLog {
     );
   }
 
+  #statement(sql: string): StatementSync {
+    let statement = this.#statements.get(sql);
+    if (statement === undefined) {
+      statement = this.#database.prepare(sql);
+      // Filters make a handful of shapes; bound it anyway.
+      if (this.#statements.size < 200) this.#statements.set(sql, statement);
+    }
+    return statement;
+  }
+
   get totals(): { requests: number; bytes: number } {
     return { requests: this.#count, bytes: this.#bytes };
   }
@@ -210,45 +222,72 @@ export class RequestLog {
 
   /** Keep one arrival; returns its id. Synchronous, so the caller answers only after it is written. */
   insert(record: ArrivalRecord): number {
-    const headers = JSON.stringify(record.headers);
-    const storedBytes =
-      ROW_OVERHEAD_BYTES +
-      headers.length +
-      (record.body?.length ?? 0) +
-      (record.notification?.length ?? 0) +
-      record.path.length +
-      (record.query?.length ?? 0);
-    const result = this.#insert.run(
-      this.#listenerId,
-      record.receivedAt,
-      record.method,
-      record.path,
-      record.query,
-      record.remoteAddress,
-      headers,
-      record.body,
-      record.bodyBytes,
-      record.declaredBytes,
-      record.bodyTruncated ? 1 : 0,
-      record.bodyProblem,
-      record.notification,
-      record.event,
-      record.objectId,
-      record.op,
-      record.verdict,
-      record.presentedUser,
-      record.outcome,
-      record.status,
-      record.ruleId,
-      record.durationMs,
-      record.occurrence,
-      record.outOfOrder ? 1 : 0,
-      storedBytes,
-    );
-    this.#count += 1;
-    this.#bytes += storedBytes;
-    if (this.#overCaps()) this.prune(record.receivedAt);
-    return Number(result.lastInsertRowid);
+    return this.insertMany([record])[0] as number;
+  }
+
+  /**
+   * Keep several arrivals in one transaction (one write to the WAL instead of one per
+   * request); returns their ids in order. All or none: on failure nothing is kept and the
+   * caller answers each sender with an error. A savepoint, so it nests inside a transaction
+   * another service of the shared database may have open.
+   */
+  insertMany(records: readonly ArrivalRecord[]): number[] {
+    const ids: number[] = [];
+    let count = this.#count;
+    let bytes = this.#bytes;
+    this.#database.exec('SAVEPOINT listener_arrivals');
+    try {
+      for (const record of records) {
+        const headers = JSON.stringify(record.headers);
+        const storedBytes =
+          ROW_OVERHEAD_BYTES +
+          headers.length +
+          (record.body?.length ?? 0) +
+          (record.notification?.length ?? 0) +
+          record.path.length +
+          (record.query?.length ?? 0);
+        const result = this.#insert.run(
+          this.#listenerId,
+          record.receivedAt,
+          record.method,
+          record.path,
+          record.query,
+          record.remoteAddress,
+          headers,
+          record.body,
+          record.bodyBytes,
+          record.declaredBytes,
+          record.bodyTruncated ? 1 : 0,
+          record.bodyProblem,
+          record.notification,
+          record.event,
+          record.objectId,
+          record.op,
+          record.verdict,
+          record.presentedUser,
+          record.outcome,
+          record.status,
+          record.ruleId,
+          record.durationMs,
+          record.occurrence,
+          record.outOfOrder ? 1 : 0,
+          storedBytes,
+        );
+        ids.push(Number(result.lastInsertRowid));
+        count += 1;
+        bytes += storedBytes;
+      }
+      this.#database.exec('RELEASE listener_arrivals');
+    } catch (error) {
+      this.#database.exec('ROLLBACK TO listener_arrivals');
+      this.#database.exec('RELEASE listener_arrivals');
+      throw error;
+    }
+    this.#count = count;
+    this.#bytes = bytes;
+    const last = records[records.length - 1];
+    if (last !== undefined && this.#overCaps()) this.prune(last.receivedAt);
+    return ids;
   }
 
   /** The final outcome of a request whose answer came later than its record (a delay, a held connection). */
@@ -257,54 +296,51 @@ export class RequestLog {
   }
 
   recordSnapshot(id: number, fetchedAt: number, snapshot: string | null, error: string | null): void {
-    this.#database
-      .prepare(
-        `UPDATE listener_requests SET snapshot = ?, snapshot_at = ?, snapshot_error = ?,
+    this.#statement(
+      `UPDATE listener_requests SET snapshot = ?, snapshot_at = ?, snapshot_error = ?,
          stored_bytes = stored_bytes + ? WHERE id = ? AND listener_id = ?`,
-      )
-      .run(snapshot, fetchedAt, error, snapshot?.length ?? 0, id, this.#listenerId);
+    ).run(snapshot, fetchedAt, error, snapshot?.length ?? 0, id, this.#listenerId);
     this.#bytes += snapshot?.length ?? 0;
   }
 
   recordDelivery(delivery: Omit<Delivery, 'id' | 'startedAt'> & { startedAt: number }): Delivery {
-    const result = this.#database
-      .prepare(
-        `INSERT INTO listener_deliveries (listener_id, request_id, kind, url, started_at, status, duration_ms, excerpt, error)
+    const result = this.#statement(
+      `INSERT INTO listener_deliveries (listener_id, request_id, kind, url, started_at, status, duration_ms, excerpt, error)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        this.#listenerId,
-        delivery.requestId,
-        delivery.kind,
-        delivery.url,
-        delivery.startedAt,
-        delivery.status,
-        delivery.durationMs,
-        delivery.excerpt,
-        delivery.error,
-      );
+    ).run(
+      this.#listenerId,
+      delivery.requestId,
+      delivery.kind,
+      delivery.url,
+      delivery.startedAt,
+      delivery.status,
+      delivery.durationMs,
+      delivery.excerpt,
+      delivery.error,
+    );
     return { ...delivery, id: Number(result.lastInsertRowid), startedAt: isoOf(delivery.startedAt) };
   }
 
   deliveriesOf(requestId: number): Delivery[] {
-    const rows = this.#database
-      .prepare('SELECT * FROM listener_deliveries WHERE listener_id = ? AND request_id = ? ORDER BY id')
-      .all(this.#listenerId, requestId) as unknown as DeliveryRow[];
+    const rows = this.#statement(
+      'SELECT * FROM listener_deliveries WHERE listener_id = ? AND request_id = ? ORDER BY id',
+    ).all(this.#listenerId, requestId) as unknown as DeliveryRow[];
     return rows.map(deliveryOf);
   }
 
   get(id: number): ReceivedRequest | null {
-    const row = this.#database
-      .prepare('SELECT * FROM listener_requests WHERE id = ? AND listener_id = ?')
-      .get(id, this.#listenerId) as RequestRow | undefined;
+    const row = this.#statement('SELECT * FROM listener_requests WHERE id = ? AND listener_id = ?').get(
+      id,
+      this.#listenerId,
+    ) as RequestRow | undefined;
     return row === undefined ? null : requestOf(row);
   }
 
   list(filter: RequestFilter = {}): ReceivedRequestSummary[] {
     const { where, parameters, limit } = this.#where(filter);
-    const rows = this.#database
-      .prepare(`SELECT ${SUMMARY_COLUMNS} FROM listener_requests WHERE ${where} ORDER BY id DESC LIMIT ?`)
-      .all(...parameters, limit) as unknown as RequestRow[];
+    const rows = this.#statement(
+      `SELECT ${SUMMARY_COLUMNS} FROM listener_requests WHERE ${where} ORDER BY id DESC LIMIT ?`,
+    ).all(...parameters, limit) as unknown as RequestRow[];
     return rows.map(summaryOf);
   }
 
@@ -312,6 +348,7 @@ export class RequestLog {
   *iterate(filter: RequestFilter = {}): Generator<ReceivedRequest> {
     const { where, parameters } = this.#where(filter);
     const limit = Math.min(filter.limit ?? Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
+    // A statement of its own: a cached one would be reset by the next use while this iterates.
     const statement = this.#database.prepare(`SELECT * FROM listener_requests WHERE ${where} ORDER BY id ASC LIMIT ?`);
     for (const row of statement.iterate(...parameters, limit)) yield requestOf(row as unknown as RequestRow);
   }
@@ -327,24 +364,22 @@ export class RequestLog {
 
   count(filter: RequestFilter = {}): number {
     const { where, parameters } = this.#where(filter);
-    const row = this.#database
-      .prepare(`SELECT COUNT(*) AS count FROM listener_requests WHERE ${where}`)
-      .get(...parameters) as {
+    const row = this.#statement(`SELECT COUNT(*) AS count FROM listener_requests WHERE ${where}`).get(
+      ...parameters,
+    ) as {
       count: number;
     };
     return row.count;
   }
 
   groups(limit = LIST_LIMIT_DEFAULT): ObjectGroup[] {
-    const rows = this.#database
-      .prepare(
-        `SELECT object_id, GROUP_CONCAT(DISTINCT event) AS events, COUNT(*) AS requests,
+    const rows = this.#statement(
+      `SELECT object_id, GROUP_CONCAT(DISTINCT event) AS events, COUNT(*) AS requests,
            SUM(occurrence > 1) AS duplicates, SUM(out_of_order) AS out_of_order,
            MIN(received_at) AS first_at, MAX(received_at) AS last_at, MAX(id) AS last_id
          FROM listener_requests WHERE listener_id = ? AND object_id IS NOT NULL
          GROUP BY object_id ORDER BY last_id DESC LIMIT ?`,
-      )
-      .all(this.#listenerId, Math.min(Math.max(1, limit), LIST_LIMIT_MAX)) as {
+    ).all(this.#listenerId, Math.min(Math.max(1, limit), LIST_LIMIT_MAX)) as {
       object_id: string;
       events: string | null;
       requests: number;
@@ -368,27 +403,22 @@ export class RequestLog {
 
   /** Per event of one object: how many arrivals, and the latest operation seen (for ordering checks). */
   historyOf(objectId: string): { event: string | null; op: string | null; arrivals: number }[] {
-    return this.#database
-      .prepare(
-        `SELECT event, op, COUNT(*) AS arrivals FROM listener_requests
+    return this.#statement(
+      `SELECT event, op, COUNT(*) AS arrivals FROM listener_requests
          WHERE listener_id = ? AND object_id = ? GROUP BY event, op`,
-      )
-      .all(this.#listenerId, objectId) as { event: string | null; op: string | null; arrivals: number }[];
+    ).all(this.#listenerId, objectId) as { event: string | null; op: string | null; arrivals: number }[];
   }
 
   /** Delete what retention no longer allows; returns how many requests went. */
   prune(now = Date.now()): number {
     let removed = 0;
-    const cutoff = now - this.#retention.maxAgeDays * 86_400_000;
-    const old = this.#database
-      .prepare(`SELECT MAX(id) AS last FROM listener_requests WHERE listener_id = ? AND received_at < ?`)
-      .get(this.#listenerId, cutoff) as { last: number | null };
-    if (old.last !== null) removed += this.#deleteThrough(old.last);
+    const old = this.#lastIdBefore(now - this.#retention.maxAgeDays * 86_400_000);
+    if (old !== null) removed += this.#deleteThrough(old);
     const excessCount = this.#count - this.#retention.maxRequests;
     if (excessCount > 0) {
-      const row = this.#database
-        .prepare('SELECT id FROM listener_requests WHERE listener_id = ? ORDER BY id LIMIT 1 OFFSET ?')
-        .get(this.#listenerId, excessCount - 1) as { id: number } | undefined;
+      const row = this.#statement(
+        'SELECT id FROM listener_requests WHERE listener_id = ? ORDER BY id LIMIT 1 OFFSET ?',
+      ).get(this.#listenerId, excessCount - 1) as { id: number } | undefined;
       if (row !== undefined) removed += this.#deleteThrough(row.id);
     }
     if (this.#bytes > this.#retention.maxBytes) {
@@ -408,11 +438,38 @@ export class RequestLog {
     return removed;
   }
 
+  /**
+   * The newest request received before `cutoff`, found by bisecting on id (ids grow with
+   * arrival time), so age retention needs no index on time. A clock set back can make it
+   * keep a few old requests a little longer, never delete a recent one before an old one.
+   */
+  #lastIdBefore(cutoff: number): number | null {
+    const first = this.#statement(
+      'SELECT id, received_at FROM listener_requests WHERE listener_id = ? AND id >= ? ORDER BY id LIMIT 1',
+    );
+    const bounds = this.#statement(
+      'SELECT MIN(id) AS low, MAX(id) AS high FROM listener_requests WHERE listener_id = ?',
+    ).get(this.#listenerId) as { low: number | null; high: number | null };
+    if (bounds.low === null || bounds.high === null) return null;
+    const oldest = first.get(this.#listenerId, bounds.low) as { id: number; received_at: number };
+    if (oldest.received_at >= cutoff) return null;
+    let found = oldest.id;
+    let high = bounds.high;
+    // Each round at least halves [found, high]: about 50 rounds at most for any id range.
+    while (found < high) {
+      const middle = found + Math.ceil((high - found) / 2);
+      const row = first.get(this.#listenerId, middle) as { id: number; received_at: number } | undefined;
+      if (row !== undefined && row.received_at < cutoff) found = row.id;
+      else high = middle - 1;
+    }
+    return found;
+  }
+
   /** Forget every request of this listener. */
   clear(): number {
     const removed = this.#count;
-    this.#database.prepare('DELETE FROM listener_deliveries WHERE listener_id = ?').run(this.#listenerId);
-    this.#database.prepare('DELETE FROM listener_requests WHERE listener_id = ?').run(this.#listenerId);
+    this.#statement('DELETE FROM listener_deliveries WHERE listener_id = ?').run(this.#listenerId);
+    this.#statement('DELETE FROM listener_requests WHERE listener_id = ?').run(this.#listenerId);
     this.#count = 0;
     this.#bytes = 0;
     return removed;
@@ -425,19 +482,16 @@ export class RequestLog {
   }
 
   #deleteThrough(lastId: number): number {
-    const gone = this.#database
-      .prepare(
-        'SELECT COUNT(*) AS count, COALESCE(SUM(stored_bytes), 0) AS bytes FROM listener_requests WHERE listener_id = ? AND id <= ?',
-      )
-      .get(this.#listenerId, lastId) as { count: number; bytes: number };
+    const gone = this.#statement(
+      'SELECT COUNT(*) AS count, COALESCE(SUM(stored_bytes), 0) AS bytes FROM listener_requests WHERE listener_id = ? AND id <= ?',
+    ).get(this.#listenerId, lastId) as { count: number; bytes: number };
     this.#database.exec('SAVEPOINT listener_prune');
     try {
-      this.#database
-        .prepare('DELETE FROM listener_deliveries WHERE listener_id = ? AND request_id <= ?')
-        .run(this.#listenerId, lastId);
-      this.#database
-        .prepare('DELETE FROM listener_requests WHERE listener_id = ? AND id <= ?')
-        .run(this.#listenerId, lastId);
+      this.#statement('DELETE FROM listener_deliveries WHERE listener_id = ? AND request_id <= ?').run(
+        this.#listenerId,
+        lastId,
+      );
+      this.#statement('DELETE FROM listener_requests WHERE listener_id = ? AND id <= ?').run(this.#listenerId, lastId);
       this.#database.exec('RELEASE listener_prune');
     } catch (error) {
       this.#database.exec('ROLLBACK TO listener_prune');
