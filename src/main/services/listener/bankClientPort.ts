@@ -1,0 +1,47 @@
+/**
+ * The listener's BankPort over the app's bank client (src/main/services/bank): the profile's
+ * credentials, timeouts, safe retries and typed errors, for hydration, reconciliation and
+ * registration. Hydration reads a notification's `url` through the same HTTP layer, and
+ * only when that address is under the profile's base address.
+ */
+import { BankClient } from '../bank/bankClient.ts';
+import { BankError } from '../bank/bankError.ts';
+import { BankHttp, type BankHttpOptions } from '../bank/bankHttp.ts';
+import type { WebhookSend } from '../../../shared/bank/index.ts';
+import { isUnderBase, type BankPort, type WebhookSendQuery } from './bankPort.ts';
+
+export function bankClientPort(options: BankHttpOptions | BankHttp): BankPort {
+  const http = options instanceof BankHttp ? options : new BankHttp(options);
+  const client = new BankClient(http);
+  const base = new URL(http.baseUrl);
+  const basePath = base.pathname.replace(/\/+$/, '');
+  return {
+    baseUrl: http.baseUrl,
+    async getObject(url: string): Promise<unknown> {
+      if (!isUnderBase(http.baseUrl, url)) {
+        throw new Error(`Refusing to fetch ${url}: it is not under the bank's address ${http.baseUrl}.`);
+      }
+      const target = new URL(url);
+      const path = target.pathname.slice(basePath.length) || '/';
+      const query = Object.fromEntries(target.searchParams);
+      // The endpoint named in messages is the object's kind, e.g. GET /ach/{id}.
+      const endpoint = `GET ${path.replace(/\/[^/]+$/, '/{id}')}`;
+      return (await http.send({ method: 'GET', path, endpoint, query })).body;
+    },
+    async *listWebhookSends(query: WebhookSendQuery): AsyncIterable<WebhookSend> {
+      const { from_date: fromDate, to_date: toDate, ...filters } = query;
+      const range = { ...(fromDate === undefined ? {} : { fromDate }), ...(toDate === undefined ? {} : { toDate }) };
+      for await (const page of client.webhookSendPages(filters, range, { pageSize: 1000 })) yield* page.items;
+    },
+    createWebhook: (request) => client.createWebhook(request),
+    async deleteWebhook(id: string): Promise<void> {
+      try {
+        await client.deleteWebhook(id);
+      } catch (error) {
+        // Already gone is what was wanted.
+        if (error instanceof BankError && error.kind === 'not-found') return;
+        throw error;
+      }
+    },
+  };
+}
