@@ -80,6 +80,17 @@ describe('response rules', () => {
     expect(await pending).toEqual({ failure: 'socket hang up' });
   });
 
+  it('delay: a listener stopped during the delay records that no answer was given', async () => {
+    current = await startTestListener();
+    current.listener.setRules([{ id: 'slow', action: { kind: 'delay', delayMs: 60_000 } }]);
+    const pending = attempt(current.url + '/h', notificationOf('ach_1'), 120_000);
+    await eventually(() => current?.listener.count() === 1);
+    await current.listener.stop();
+    expect(await pending).toEqual({ failure: 'socket hang up' });
+    expect(current.listener.requests()[0]).toMatchObject({ outcome: 'no_answer', status: null, ruleId: 'slow' });
+    expect(current.listener.stats().unsettled).toBe(0);
+  });
+
   it('drop: the connection closes without an answer; the request is kept as dropped', async () => {
     current = await startTestListener();
     current.listener.setRules([{ id: 'cut', path: '/h', action: { kind: 'drop' } }]);

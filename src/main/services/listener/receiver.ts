@@ -80,8 +80,8 @@ export class Receiver {
   readonly server: Server;
   #limits: ReceiverLimits;
   readonly #handlers: ReceiverHandlers;
-  /** Requests answered late or held open: ended when the listener stops. */
-  readonly #waiting = new Set<NodeJS.Timeout>();
+  /** Requests answered late or held open, each with what to record if the listener stops first. */
+  readonly #waiting = new Map<NodeJS.Timeout, () => void>();
 
   constructor(limits: ReceiverLimits, handlers: ReceiverHandlers) {
     this.#limits = limits;
@@ -111,7 +111,10 @@ export class Receiver {
 
   /** Close every connection, answered or not, and every held request. */
   async close(): Promise<void> {
-    for (const timer of this.#waiting) clearTimeout(timer);
+    for (const [timer, abandon] of this.#waiting) {
+      clearTimeout(timer);
+      abandon();
+    }
     this.#waiting.clear();
     const closed = new Promise<void>((resolve) => {
       this.server.close(() => {
@@ -229,7 +232,7 @@ export class Receiver {
         this.#waiting.delete(hold);
         request.socket.destroy();
       }, this.#limits.noAnswerHoldMs);
-      this.#waiting.add(hold);
+      this.#waiting.set(hold, () => undefined);
       request.socket.once('close', () => {
         clearTimeout(hold);
         this.#waiting.delete(hold);
@@ -258,7 +261,10 @@ export class Receiver {
       this.#waiting.delete(delay);
       send(true);
     }, answer.delayMs);
-    this.#waiting.add(delay);
+    // Stopped before the delay ran out: no answer was given.
+    this.#waiting.set(delay, () => {
+      this.#handlers.settled(requestId, 'no_answer', null, durationOf(), true);
+    });
   }
 
   #write(response: ServerResponse, status: number, reason: string | null, close: boolean): void {
