@@ -28,6 +28,10 @@ export interface LedgerServicesOptions {
   /** The backed-off ping while offline (defaults: 1 s doubling up to 60 s). */
   ping?: { firstDelayMs?: number; maxDelayMs?: number };
   syncPageSize?: number;
+  /** Where bulk sync writes run (see OfflineCache); a worker thread by default. */
+  cacheWriter?: 'worker' | 'inline';
+  /** A cap on the cache file's size (none by default). */
+  cacheSizeLimitBytes?: number;
   now?: () => Date;
 }
 
@@ -67,6 +71,8 @@ export class LedgerServices {
       folder: options.dataFolder,
       credentials,
       ...(options.now ? { now: options.now } : {}),
+      ...(options.cacheWriter ? { writer: options.cacheWriter } : {}),
+      ...(options.cacheSizeLimitBytes === undefined ? {} : { sizeLimitBytes: options.cacheSizeLimitBytes }),
     });
     return new LedgerServices(options, credentials, cache);
   }
@@ -109,6 +115,6 @@ export class LedgerServices {
   async close(): Promise<void> {
     await this.sync.stopAll();
     this.clients.close();
-    this.cache.close();
+    await this.cache.close();
   }
 }

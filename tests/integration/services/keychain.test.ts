@@ -111,14 +111,14 @@ describe.skipIf(!secretServiceHere)('the Secret Service (throwaway gnome-keyring
       ).value;
       accounts.push(`cache:data-key:${cacheId}`);
       expect(await store.has(`cache:data-key:${cacheId}`)).toBe(true);
-      cache.close();
+      await cache.close();
       const again = await OfflineCache.open({ folder: temp.folder, credentials });
       expect(again.opened.dataKeyReset).toBeNull();
-      again.close();
+      await again.close();
       await store.delete(`cache:data-key:${cacheId}`);
       const reset = await OfflineCache.open({ folder: temp.folder, credentials });
       expect(reset.opened.dataKeyReset).toBe('data-key-lost');
-      reset.close();
+      await reset.close();
     } finally {
       temp.remove();
     }

@@ -84,7 +84,9 @@ describe('kill -9 in the middle of a sync', () => {
     ];
     const victim = spawn(process.execPath, syncArguments, { env: environment(), stdio: 'ignore' });
     const exited = new Promise<NodeJS.Signals | null>((resolve) =>
-      victim.once('exit', (_code, signal) => { resolve(signal); }),
+      victim.once('exit', (_code, signal) => {
+        resolve(signal);
+      }),
     );
     // Bounded wait until a few pages are committed, then kill without warning.
     let seen: Checkpoint | null = null;

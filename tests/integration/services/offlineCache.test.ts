@@ -64,8 +64,8 @@ beforeEach(() => {
   credentials = new Credentials(store);
 });
 
-afterEach(() => {
-  for (const cache of opened.splice(0)) cache.close();
+afterEach(async () => {
+  for (const cache of opened.splice(0)) await cache.close();
   temp.remove();
 });
 
@@ -80,7 +80,7 @@ describe('opening', () => {
       [{ version: 1, name: 'listener requests', sql: 'CREATE TABLE listener_probe (id INTEGER)' }],
       'listener_migrations',
     );
-    cache.close();
+    await cache.close();
     const again = await openCache();
     expect(again.opened.messages).toEqual([]);
     expect(again.database.prepare('SELECT COUNT(*) AS n FROM listener_migrations').get()).toEqual({ n: 1 });
@@ -88,7 +88,7 @@ describe('opening', () => {
   });
 
   it('refuses a database changed by another build, and one made by a newer version', async () => {
-    (await openCache()).close();
+    await (await openCache()).close();
     const raw = new DatabaseSync(join(temp.folder, 'cache.db'));
     raw.exec("UPDATE cache_migrations SET checksum = 'other' WHERE version = 1");
     raw.close();
@@ -114,7 +114,7 @@ describe('opening', () => {
     const cache = await openCache();
     fillTransactions(cache, 3000);
     cache.database.exec('PRAGMA wal_checkpoint(TRUNCATE)');
-    cache.close();
+    await cache.close();
     const file = join(temp.folder, 'cache.db');
     const size = statSync(file).size;
     // Overwrite pages in the middle (b-tree pages of the table and its indexes) with noise.
@@ -152,7 +152,7 @@ describe('sealing at rest', () => {
       target: 'doc_1',
       result: 'ok',
     });
-    cache.close();
+    await cache.close();
     const account = dataKeyAccount();
     expect(await store.has(account)).toBe(true);
     await store.delete(account);
@@ -169,7 +169,7 @@ describe('sealing at rest', () => {
   it('drops the sealed data when the keychain holds another key', async () => {
     const cache = await openCache();
     fillTransactions(cache, 50);
-    cache.close();
+    await cache.close();
     await store.set(dataKeyAccount(), Buffer.alloc(32, 1).toString('base64'));
     const reopened = await openCache();
     expect(reopened.opened.dataKeyReset).toBe('data-key-changed');
@@ -267,6 +267,37 @@ describe('named queries', () => {
     expect(
       cache.pendingTransactions.list({ profileId: PROFILE, accountId: ACCOUNT, search: 'nothing-like-this' }).rows,
     ).toEqual([]);
+  });
+
+  it('places a row whose id is taken by another row at the next free id, and finds it again', async () => {
+    const cache = await openCache();
+    fillTransactions(cache, 1);
+    const original = cache.database.prepare('SELECT id, row_key FROM pending_transactions').get() as {
+      id: number;
+      row_key: string;
+    };
+    cache.database.prepare('DELETE FROM pending_transactions').run();
+    // Another row now holds the id this record's key asks for.
+    cache.database
+      .prepare(
+        `INSERT INTO pending_transactions (id, profile_id, account_id, row_key, posted_at, date, amount_cents, type, seen_generation, body)
+         VALUES (?, 'prof_other', 'acct_other', 'some-other-key', '2020-01-01T00:00:00.000000Z', '2020-01-01', 0, NULL, 1, x'00')`,
+      )
+      .run(original.id);
+    const write = (generation: number): number =>
+      cache.transaction(() =>
+        cache.pendingTransactions.writePage(PROFILE, ACCOUNT, [pendingTransactionOf(ACCOUNT, 0, 1)], generation),
+      );
+    expect(write(5)).toBe(1);
+    const placed = cache.database
+      .prepare('SELECT id FROM pending_transactions WHERE row_key = ?')
+      .get(original.row_key) as { id: number };
+    expect(placed.id).toBe(original.id + 1);
+    // Written again, it is recognised at its probed id, not duplicated.
+    expect(write(6)).toBe(0);
+    expect(
+      cache.pendingTransactions.list({ profileId: PROFILE, accountId: ACCOUNT }).rows.map((row) => row.row_key),
+    ).toEqual([original.row_key]);
   });
 
   it('refuses a cursor from another query', async () => {

@@ -6,6 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SyncProgress } from '../../../src/main/services/sync/syncProgress.ts';
 import { BankError } from '../../../src/main/services/bank/bankError.ts';
+import { CacheError } from '../../../src/main/services/cache/cacheError.ts';
 import {
   deliveriesSettled,
   servicesOn,
@@ -287,6 +288,47 @@ describe('webhook sends, webhooks and applications', () => {
     expect(bank.services.cache.webhooks.list({ profileId: bank.profile.id }).rows.map((row) => row.id)).toEqual([
       two.id,
     ]);
+  });
+});
+
+describe('disk full', () => {
+  it('stops with a clear "disk is full" error, keeps the pages written, and resumes once there is room', async () => {
+    await bank.services.close();
+    const limited = await servicesOn(sandbox, temp.folder, {
+      pageSize: 250,
+      secrets: bank.secrets,
+      cacheSizeLimitBytes: 1_500_000,
+    });
+    bank = limited;
+    const full = await limited.services.sync.start({
+      kind: 'pending-transactions',
+      profileId: limited.profile.id,
+      accountId: account(),
+    }).done;
+    expect(full.state).toBe('failed');
+    expect(full.failure).toBeInstanceOf(CacheError);
+    expect((full.failure as CacheError).kind).toBe('disk-full');
+    expect(full.error).toMatch(/is full: nothing was lost/);
+    const kept = limited.services.cache.pendingTransactions.count({
+      profileId: limited.profile.id,
+      accountId: account(),
+    });
+    const checkpoint = limited.services.cache.checkpoints.get(limited.profile.id, 'pending-transactions', full.key);
+    expect(kept).toBeGreaterThan(0);
+    expect(kept).toBeLessThan(2500);
+    expect(checkpoint).toMatchObject({ state: 'failed', written: kept });
+    await limited.services.close();
+
+    bank = await servicesOn(sandbox, temp.folder, { pageSize: 250, secrets: limited.secrets });
+    const resumed = await bank.services.sync.start({
+      kind: 'pending-transactions',
+      profileId: bank.profile.id,
+      accountId: account(),
+    }).done;
+    expect(resumed).toMatchObject({ state: 'done', resumed: true, fetched: 2500, written: 2500 });
+    expect(bank.services.cache.pendingTransactions.count({ profileId: bank.profile.id, accountId: account() })).toBe(
+      2500,
+    );
   });
 });
 

@@ -16,14 +16,22 @@ export interface OpenedFile {
   corruption: string | null;
 }
 
-function configure(database: DatabaseSync): void {
+/** The pragmas of every connection to the cache (the main one and the writer's). */
+export function configure(database: DatabaseSync, sizeLimitBytes?: number): void {
+  if (sizeLimitBytes !== undefined) {
+    const { page_size: pageSize } = database.prepare('PRAGMA page_size').get() as { page_size: number };
+    database.exec(`PRAGMA max_page_count = ${String(Math.max(1, Math.floor(sizeLimitBytes / pageSize)))}`);
+  }
   database.exec('PRAGMA busy_timeout = 5000');
   database.exec('PRAGMA journal_mode = WAL');
   // With WAL, NORMAL loses at most the last commits on power loss, never consistency.
   database.exec('PRAGMA synchronous = NORMAL');
   database.exec('PRAGMA foreign_keys = ON');
   database.exec('PRAGMA temp_store = MEMORY');
-  database.exec('PRAGMA cache_size = -32000');
+  database.exec('PRAGMA cache_size = -65536');
+  // Checkpoint the WAL every ~40 MB instead of 4 MB: a bulk sync rewrites the same index pages
+  // many times, and each checkpoint copies (and syncs) them to the database file once.
+  database.exec('PRAGMA wal_autocheckpoint = 10000');
 }
 
 /** The problems quick_check reports, or an empty list; throws if the file is not a database. */
@@ -51,13 +59,13 @@ function setAside(file: string, now: Date): string {
   return target;
 }
 
-export function openCacheFile(file: string, now: () => Date = () => new Date()): OpenedFile {
+export function openCacheFile(file: string, now: () => Date = () => new Date(), sizeLimitBytes?: number): OpenedFile {
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   let corruption: string;
   let database: DatabaseSync | null = null;
   try {
     database = new DatabaseSync(file);
-    configure(database);
+    configure(database, sizeLimitBytes);
     const problems = quickCheck(database);
     if (problems.length === 0) return { database, setAsideAs: null, corruption: null };
     corruption = problems.join('; ');
@@ -77,6 +85,6 @@ export function openCacheFile(file: string, now: () => Date = () => new Date()):
   }
   const setAsideAs = setAside(file, now());
   const fresh = new DatabaseSync(file);
-  configure(fresh);
+  configure(fresh, sizeLimitBytes);
   return { database: fresh, setAsideAs, corruption };
 }

@@ -14,6 +14,7 @@ import { AuditLog } from '../audit/auditLog.ts';
 import type { Credentials } from '../credentials/credentials.ts';
 import { AccountApplicationsTable } from './accountApplicationsTable.ts';
 import { CacheError, translateWriteError } from './cacheError.ts';
+import { createCacheWriter, type CacheWriter } from './cacheWriter.ts';
 import { openCacheFile } from './cacheFile.ts';
 import { CACHE_MIGRATIONS, CACHE_MIGRATIONS_TABLE } from './cacheMigrations.ts';
 import { resolveDataKey, type DataKeyReset } from './dataKey.ts';
@@ -33,6 +34,10 @@ export interface CacheOpenOptions {
   folder: string;
   credentials: Credentials;
   now?: () => Date;
+  /** Where bulk sync writes run: a worker thread (default, when its file is present) or inline. */
+  writer?: 'worker' | 'inline';
+  /** A cap on the cache file's size; writes beyond it fail as 'disk-full' (none by default). */
+  sizeLimitBytes?: number;
 }
 
 /** What happened while opening, for a message to the user. */
@@ -55,6 +60,8 @@ export class OfflineCache {
   readonly webhooks: WebhooksTable;
   readonly uploads: UploadsTable;
   readonly audit: AuditLog;
+  /** Runs planned bulk writes (sync pages) off the main thread. */
+  readonly writer: CacheWriter;
   readonly #database: DatabaseSync;
   readonly #sealer: RecordSealer;
   readonly #searchTokens: SearchTokens;
@@ -66,6 +73,8 @@ export class OfflineCache {
     sealer: RecordSealer,
     opened: CacheOpenReport,
     now: () => Date,
+    writer: 'worker' | 'inline',
+    sizeLimitBytes: number | undefined,
   ) {
     this.file = file;
     this.#database = database;
@@ -81,12 +90,13 @@ export class OfflineCache {
     this.webhooks = new WebhooksTable(database, sealerOf, this.checkpoints);
     this.uploads = new UploadsTable(database, sealerOf);
     this.audit = new AuditLog(database, now);
+    this.writer = createCacheWriter(database, file, writer, sizeLimitBytes);
   }
 
   static async open(options: CacheOpenOptions): Promise<OfflineCache> {
     const now = options.now ?? (() => new Date());
     const file = join(options.folder, CACHE_FILE_NAME);
-    const { database, setAsideAs, corruption } = openCacheFile(file, now);
+    const { database, setAsideAs, corruption } = openCacheFile(file, now, options.sizeLimitBytes);
     try {
       applyMigrations(database, CACHE_MIGRATIONS, CACHE_MIGRATIONS_TABLE);
       const { sealer, reset } = await resolveDataKey(database, options.credentials);
@@ -105,7 +115,15 @@ export class OfflineCache {
           'The offline cache key in the keychain changed, so the cached data could not be read; it was cleared. Sync to fill it again.',
         );
       }
-      return new OfflineCache(file, database, sealer, { setAsideAs, dataKeyReset: reset, messages }, now);
+      return new OfflineCache(
+        file,
+        database,
+        sealer,
+        { setAsideAs, dataKeyReset: reset, messages },
+        now,
+        options.writer ?? 'worker',
+        options.sizeLimitBytes,
+      );
     } catch (error) {
       database.close();
       throw error;
@@ -139,6 +157,14 @@ export class OfflineCache {
     }
   }
 
+  /**
+   * Lets SQLite refresh its statistics where they are stale (bounded work), so the planner
+   * keeps choosing the right index as the cache grows. Called after syncs and on close.
+   */
+  optimize(): void {
+    this.database.exec('PRAGMA analysis_limit = 400; PRAGMA optimize;');
+  }
+
   /** Forgets everything cached for a profile (when the profile is removed); the audit log stays. */
   dropProfile(profileId: string): void {
     this.transaction(() => {
@@ -157,9 +183,16 @@ export class OfflineCache {
     });
   }
 
-  close(): void {
+  /** Closes the cache, after the writer has finished any write in flight. */
+  async close(): Promise<void> {
     if (this.#closed) return;
+    try {
+      this.optimize();
+    } catch {
+      // Statistics are an optimisation: a full disk or a busy database must not block closing.
+    }
     this.#closed = true;
+    await this.writer.close();
     this.#database.close();
   }
 

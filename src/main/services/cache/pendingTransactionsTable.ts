@@ -4,7 +4,7 @@
  * across syncs, and one that is posted (and so leaves the pending list) is swept at the end
  * of the next complete sync of its account.
  */
-import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import type { PendingTransaction, PendingTransactionType } from '../../../shared/bank/index.ts';
 import type { CacheRead } from './cacheRead.ts';
 import { pageLimitOf } from './cacheRead.ts';
@@ -12,6 +12,8 @@ import { decodeCursor, encodeCursor, fingerprintOf, type KeyValue } from './keys
 import { centsOf } from './money.ts';
 import type { RecordSealer } from './sealing.ts';
 import type { SearchTokens } from './searchTokens.ts';
+import { Statements } from './statements.ts';
+import { applyBatches, type WriteBatch } from './writeBatch.ts';
 import { asOfFor, type SyncCheckpoints } from './syncCheckpoints.ts';
 
 export const PENDING_TRANSACTION_SORTS = ['newest', 'oldest', 'largest', 'smallest'] as const;
@@ -44,6 +46,40 @@ const SORT_SQL: Record<PendingTransactionSort, { column: string; direction: 'ASC
   smallest: { column: 'amount_cents', direction: 'ASC' },
 };
 
+const TOUCH_SQL = `UPDATE pending_transactions SET seen_generation = ? WHERE id IN (SELECT value FROM json_each(?))`;
+const INSERT_SQL = `INSERT INTO pending_transactions
+  (id, profile_id, account_id, row_key, posted_at, date, amount_cents, type, seen_generation, body)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const INDEX_SQL = `INSERT INTO pending_transaction_search (rowid, tokens) VALUES (?, ?)`;
+
+/** Ids are 52-bit, so they stay exact JavaScript numbers. */
+const MAX_ID = 2 ** 52 - 1;
+
+/** The id a row key asks for: its first 52 bits (never 0). */
+function idOfRowKey(rowKey: string): number {
+  const bytes = Buffer.from(rowKey, 'base64url');
+  return Math.max(1, bytes.readUIntBE(0, 6) * 16 + ((bytes[6] ?? 0) >> 4));
+}
+const SWEEP_SQL = `DELETE FROM pending_transactions
+  WHERE profile_id = ? AND account_id = ? AND seen_generation < ?
+    AND (? IS NULL OR date >= ?) AND (? IS NULL OR date < ?)`;
+
+/** A page's write, planned: the id of each row, how many rows are new, and the statements. */
+export interface PagePlan {
+  assigned: Map<number, string>;
+  added: number;
+  batches: WriteBatch[];
+}
+
+/** Up to this many search hits, a read starts from the hits; above it, from the sorted index. */
+const SPARSE_HITS = 4000;
+
+/** CROSS JOIN makes SQLite start from the hits rather than from an index of the whole account. */
+const FROM_CLAUSE = {
+  plain: 'pending_transactions AS p',
+  hits: 'hits CROSS JOIN pending_transactions AS p ON p.id = hits.id',
+} as const;
+
 function identityOf(profileId: string, accountId: string, rowKey: string): string {
   return `pending_transaction\u0000${profileId}\u0000${accountId}\u0000${rowKey}`;
 }
@@ -53,9 +89,9 @@ export class PendingTransactionsTable {
   readonly #sealer: () => RecordSealer;
   readonly #search: () => SearchTokens;
   readonly #checkpoints: SyncCheckpoints;
-  readonly #touch: StatementSync;
-  readonly #insert: StatementSync;
-  readonly #index: StatementSync;
+  readonly #statements: Statements;
+  readonly #holders: StatementSync;
+  readonly #holder: StatementSync;
 
   constructor(
     database: DatabaseSync,
@@ -67,33 +103,49 @@ export class PendingTransactionsTable {
     this.#sealer = sealer;
     this.#search = search;
     this.#checkpoints = checkpoints;
-    this.#touch = database.prepare(
-      'UPDATE pending_transactions SET seen_generation = ? WHERE profile_id = ? AND account_id = ? AND row_key = ?',
+    this.#statements = new Statements(database);
+    // One read per page, not per row, to find which of the page's ids are taken, and by what.
+    this.#holders = database.prepare(
+      'SELECT id, row_key FROM pending_transactions WHERE id IN (SELECT value FROM json_each(?))',
     );
-    this.#insert = database.prepare(
-      `INSERT INTO pending_transactions
-         (profile_id, account_id, row_key, posted_at, date, amount_cents, type, seen_generation, body)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-    );
-    this.#index = database.prepare('INSERT INTO pending_transaction_search (rowid, tokens) VALUES (?, ?)');
+    this.#holder = database.prepare('SELECT row_key FROM pending_transactions WHERE id = ?');
   }
 
-  /** Writes one page (call inside a transaction). Returns how many rows were new. */
-  writePage(
+  /**
+   * Plans the write of one page: hashes each record into its row key and id, seals the new
+   * ones and computes their search tokens (the CPU work, done by the caller's thread), and
+   * returns the statements that store them (the SQLite work, done by the cache writer).
+   * @param inFlight ids given to rows of a page planned but maybe not yet committed
+   */
+  planPage(
     profileId: string,
     accountId: string,
     transactions: readonly PendingTransaction[],
     generation: number,
-  ): number {
+    inFlight: ReadonlyMap<number, string> = new Map(),
+  ): PagePlan {
     const sealer = this.#sealer();
     const search = this.#search();
-    let added = 0;
-    for (const transaction of transactions) {
-      const text = JSON.stringify(transaction);
-      const rowKey = sealer.keyedHash(`pending transaction: ${accountId}: ${text}`);
-      // An identical record is already sealed and indexed: only mark it as seen.
-      if (Number(this.#touch.run(generation, profileId, accountId, rowKey).changes) > 0) continue;
-      const inserted = this.#insert.get(
+    const texts = transactions.map((transaction) => JSON.stringify(transaction));
+    const rowKeys = texts.map((text) => sealer.keyedHash(`pending transaction: ${profileId}: ${accountId}: ${text}`));
+    const holders = new Map(inFlight);
+    const stored = this.#holders.all(JSON.stringify(rowKeys.map(idOfRowKey))) as { id: number; row_key: string }[];
+    for (const row of stored) holders.set(row.id, row.row_key);
+    const assigned = new Map<number, string>();
+    const seen: number[] = [];
+    const inserts: SQLInputValue[][] = [];
+    const tokens: SQLInputValue[][] = [];
+    transactions.forEach((transaction, index) => {
+      const rowKey = rowKeys[index] ?? '';
+      const { id, known } = this.#place(rowKey, holders);
+      assigned.set(id, rowKey);
+      if (known) {
+        seen.push(id);
+        return;
+      }
+      holders.set(id, rowKey);
+      inserts.push([
+        id,
         profileId,
         accountId,
         rowKey,
@@ -102,12 +154,75 @@ export class PendingTransactionsTable {
         centsOf(transaction.amount),
         transaction.type,
         generation,
-        sealer.seal(text, identityOf(profileId, accountId, rowKey)),
-      ) as { id: number };
-      this.#index.run(inserted.id, search.tokensOf(`${transaction.desc} ${transaction.summary}`));
-      added += 1;
+        sealer.seal(texts[index] ?? '', identityOf(profileId, accountId, rowKey)),
+      ]);
+      tokens.push([id, search.tokensOf(`${transaction.desc} ${transaction.summary}`)]);
+    });
+    return {
+      assigned,
+      added: inserts.length,
+      batches: [
+        // An identical record is already sealed and indexed: only mark it as seen.
+        { sql: TOUCH_SQL, rows: seen.length === 0 ? [] : [[generation, JSON.stringify(seen)]] },
+        { sql: INSERT_SQL, rows: inserts },
+        { sql: INDEX_SQL, rows: tokens },
+      ],
+    };
+  }
+
+  /**
+   * The id of a row key: taken from the hash, or, in the rare case another row holds it, the
+   * next free one (open addressing). `known` when this very row is already stored.
+   */
+  #place(rowKey: string, holders: Map<number, string>): { id: number; known: boolean } {
+    let id = idOfRowKey(rowKey);
+    // Bounded: collisions of 52-bit ids are rare, and each probe moves to the next id.
+    for (let probe = 0; probe < 1024; probe += 1) {
+      let holder = holders.get(id);
+      if (holder === undefined && probe > 0) {
+        holder = (this.#holder.get(id) as { row_key: string } | undefined)?.row_key;
+        if (holder !== undefined) holders.set(id, holder);
+      }
+      if (holder === undefined) return { id, known: false };
+      if (holder === rowKey) return { id, known: true };
+      id = id >= MAX_ID ? 1 : id + 1;
     }
-    return added;
+    throw new Error('No free id for a pending transaction after 1024 probes: the cache is damaged.');
+  }
+
+  /** Writes one page now, inside the caller's transaction. Returns how many rows were new. */
+  writePage(
+    profileId: string,
+    accountId: string,
+    transactions: readonly PendingTransaction[],
+    generation: number,
+  ): number {
+    const plan = this.planPage(profileId, accountId, transactions, generation);
+    applyBatches(this.#statements, plan.batches);
+    return plan.added;
+  }
+
+  /** The statement that sweeps rows the bank no longer lists (see sweep). */
+  sweepBatch(
+    profileId: string,
+    accountId: string,
+    generation: number,
+    range: { fromDate?: string; toDate?: string },
+  ): WriteBatch {
+    return {
+      sql: SWEEP_SQL,
+      rows: [
+        [
+          profileId,
+          accountId,
+          generation,
+          range.fromDate ?? null,
+          range.fromDate ?? null,
+          range.toDate ?? null,
+          range.toDate ?? null,
+        ],
+      ],
+    };
   }
 
   /**
@@ -120,44 +235,28 @@ export class PendingTransactionsTable {
     generation: number,
     range: { fromDate?: string; toDate?: string },
   ): number {
-    const result = this.#database
-      .prepare(
-        `DELETE FROM pending_transactions
-         WHERE profile_id = ? AND account_id = ? AND seen_generation < ?
-           AND (? IS NULL OR date >= ?) AND (? IS NULL OR date < ?)`,
-      )
-      .run(
-        profileId,
-        accountId,
-        generation,
-        range.fromDate ?? null,
-        range.fromDate ?? null,
-        range.toDate ?? null,
-        range.toDate ?? null,
-      );
-    return Number(result.changes);
+    const [removed] = applyBatches(this.#statements, [this.sweepBatch(profileId, accountId, generation, range)]);
+    return removed ?? 0;
   }
 
   list(query: PendingTransactionQuery): CacheRead<PendingTransactionRow> {
     const limit = pageLimitOf(query.limit);
     const sort = SORT_SQL[query.sort ?? 'newest'];
-    const { where, parameters } = this.#filters(query);
+    const { from, where, parameters } = this.#filters(query);
     const fingerprint = fingerprintOf(['pending-transactions', this.#filterKey(query), query.sort ?? 'newest']);
-    const keyset: string[] = [];
-    const keysetParameters: (string | number | null)[] = [];
     if (query.cursor !== undefined && query.cursor !== null) {
       const [value, tieBreaker] = decodeCursor(query.cursor, fingerprint);
-      keyset.push(`(${sort.column}, row_key) ${sort.direction === 'DESC' ? '<' : '>'} (?, ?)`);
-      keysetParameters.push(value, tieBreaker);
+      where.push(`(p.${sort.column}, p.row_key) ${sort.direction === 'DESC' ? '<' : '>'} (?, ?)`);
+      parameters.push(value, tieBreaker);
     }
-    const rows = this.#database
-      .prepare(
-        `SELECT row_key, ${sort.column} AS sort_value, body FROM pending_transactions
-         WHERE ${[...where, ...keyset].join(' AND ')}
-         ORDER BY ${sort.column} ${sort.direction}, row_key ${sort.direction}
+    const rows = this.#statements
+      .get(
+        `${from} SELECT p.row_key, p.${sort.column} AS sort_value, p.body FROM ${FROM_CLAUSE[from === '' ? 'plain' : 'hits']}
+         WHERE ${where.join(' AND ')}
+         ORDER BY p.${sort.column} ${sort.direction}, p.row_key ${sort.direction}
          LIMIT ?`,
       )
-      .all(...parameters, ...keysetParameters, limit + 1) as {
+      .all(...parameters, limit + 1) as {
       row_key: string;
       sort_value: KeyValue;
       body: Uint8Array;
@@ -180,9 +279,11 @@ export class PendingTransactionsTable {
   }
 
   count(query: PendingTransactionQuery): number {
-    const { where, parameters } = this.#filters(query);
-    const row = this.#database
-      .prepare(`SELECT COUNT(*) AS total FROM pending_transactions WHERE ${where.join(' AND ')}`)
+    const { from, where, parameters } = this.#filters(query);
+    const row = this.#statements
+      .get(
+        `${from} SELECT COUNT(*) AS total FROM ${FROM_CLAUSE[from === '' ? 'plain' : 'hits']} WHERE ${where.join(' AND ')}`,
+      )
       .get(...parameters) as { total: number };
     return row.total;
   }
@@ -214,28 +315,50 @@ export class PendingTransactionsTable {
     ];
   }
 
-  #filters(query: PendingTransactionQuery): { where: string[]; parameters: (string | number | null)[] } {
-    const where = ['profile_id = ?', 'account_id = ?'];
+  /**
+   * The WHERE of a query, and for a search, how to join the search index. FTS5 finds the
+   * rows holding every word; how to combine that with the sort depends on how many there are:
+   *   - few (≤ SPARSE_HITS): start from the hits and sort them (a few thousand at most);
+   *   - many: walk the sorted index and keep rows that are hits, checking each by rowid,
+   *     which finds a page quickly precisely because hits are dense.
+   * One bounded probe of the index tells which case this is.
+   */
+  #filters(query: PendingTransactionQuery): { from: string; where: string[]; parameters: (string | number | null)[] } {
+    const where = ['p.profile_id = ?', 'p.account_id = ?'];
     const parameters: (string | number | null)[] = [query.profileId, query.accountId];
-    if (query.type !== undefined) {
-      where.push('type = ?');
-      parameters.push(query.type);
-    }
-    if (query.fromDate !== undefined) {
-      where.push('date >= ?');
-      parameters.push(query.fromDate);
-    }
-    if (query.toDate !== undefined) {
-      where.push('date < ?');
-      parameters.push(query.toDate);
-    }
+    let from = '';
     if (query.search !== undefined) {
       const match = this.#search().matchOf(query.search);
       if (match !== null) {
-        where.push('id IN (SELECT rowid FROM pending_transaction_search WHERE pending_transaction_search MATCH ?)');
-        parameters.push(match);
+        const probe = this.#statements
+          .get(
+            `SELECT COUNT(*) AS hits FROM (SELECT rowid FROM pending_transaction_search
+             WHERE pending_transaction_search MATCH ? LIMIT ${String(SPARSE_HITS + 1)})`,
+          )
+          .get(match) as { hits: number };
+        if (probe.hits <= SPARSE_HITS) {
+          from = `WITH hits (id) AS MATERIALIZED (SELECT rowid FROM pending_transaction_search WHERE pending_transaction_search MATCH ?)`;
+          parameters.unshift(match);
+        } else {
+          where.push(
+            'EXISTS (SELECT 1 FROM pending_transaction_search WHERE pending_transaction_search MATCH ? AND rowid = p.id)',
+          );
+          parameters.push(match);
+        }
       }
     }
-    return { where, parameters };
+    if (query.type !== undefined) {
+      where.push('p.type = ?');
+      parameters.push(query.type);
+    }
+    if (query.fromDate !== undefined) {
+      where.push('p.date >= ?');
+      parameters.push(query.fromDate);
+    }
+    if (query.toDate !== undefined) {
+      where.push('p.date < ?');
+      parameters.push(query.toDate);
+    }
+    return { from, where, parameters };
   }
 }

@@ -4,6 +4,13 @@
  * a crash the cursor and the rows always agree and the next run resumes exactly there.
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import type { WriteBatch } from './writeBatch.ts';
+
+const ADVANCE_SQL = `UPDATE sync_state SET cursor = ?, fetched = fetched + ?, written = written + ?, checkpoint_at = ?
+  WHERE profile_id = ? AND kind = ? AND key = ?`;
+const DONE_SQL = `UPDATE sync_state SET state = 'done', cursor = NULL, finished_at = ?, last_success_at = ?,
+    last_success_scope = scope, error = NULL
+  WHERE profile_id = ? AND kind = ? AND key = ?`;
 
 export type SyncKind = 'pending-transactions' | 'webhook-sends' | 'account-application' | 'webhooks';
 export type CheckpointState = 'running' | 'done' | 'cancelled' | 'failed';
@@ -65,14 +72,12 @@ export class SyncCheckpoints {
   readonly #database: DatabaseSync;
   readonly #select: StatementSync;
   readonly #advance: StatementSync;
+  #completed: StatementSync | undefined;
 
   constructor(database: DatabaseSync) {
     this.#database = database;
     this.#select = database.prepare('SELECT * FROM sync_state WHERE profile_id = ? AND kind = ? AND key = ?');
-    this.#advance = database.prepare(
-      `UPDATE sync_state SET cursor = ?, fetched = fetched + ?, written = written + ?, checkpoint_at = ?
-       WHERE profile_id = ? AND kind = ? AND key = ?`,
-    );
+    this.#advance = database.prepare(ADVANCE_SQL);
   }
 
   get(profileId: string, kind: SyncKind, key: string): Checkpoint | null {
@@ -127,6 +132,24 @@ export class SyncCheckpoints {
     this.#advance.run(cursor, fetched, written, now, profileId, kind, key);
   }
 
+  /** advance(), as a statement for the cache writer: it commits with the page's rows. */
+  advanceBatch(
+    profileId: string,
+    kind: SyncKind,
+    key: string,
+    cursor: string | null,
+    fetched: number,
+    written: number,
+    now: string,
+  ): WriteBatch {
+    return { sql: ADVANCE_SQL, rows: [[cursor, fetched, written, now, profileId, kind, key]] };
+  }
+
+  /** finish('done'), as a statement for the cache writer: it commits with the last page. */
+  doneBatch(profileId: string, kind: SyncKind, key: string, now: string): WriteBatch {
+    return { sql: DONE_SQL, rows: [[now, now, profileId, kind, key]] };
+  }
+
   finish(
     profileId: string,
     kind: SyncKind,
@@ -136,13 +159,7 @@ export class SyncCheckpoints {
     error: string | null = null,
   ): void {
     if (state === 'done') {
-      this.#database
-        .prepare(
-          `UPDATE sync_state SET state = 'done', cursor = NULL, finished_at = ?, last_success_at = ?,
-             last_success_scope = scope, error = NULL
-           WHERE profile_id = ? AND kind = ? AND key = ?`,
-        )
-        .run(now, now, profileId, kind, key);
+      this.#database.prepare(DONE_SQL).run(now, now, profileId, kind, key);
       return;
     }
     this.#database
@@ -154,12 +171,11 @@ export class SyncCheckpoints {
 
   /** Every completed sync of a kind: its scope and when it completed (for `asOf`). */
   completed(profileId: string, kind: SyncKind): { scope: Record<string, unknown>; at: string }[] {
-    const rows = this.#database
-      .prepare(
-        `SELECT last_success_scope AS scope, last_success_at AS at FROM sync_state
+    this.#completed ??= this.#database.prepare(
+      `SELECT last_success_scope AS scope, last_success_at AS at FROM sync_state
          WHERE profile_id = ? AND kind = ? AND last_success_at IS NOT NULL`,
-      )
-      .all(profileId, kind) as { scope: string; at: string }[];
+    );
+    const rows = this.#completed.all(profileId, kind) as { scope: string; at: string }[];
     return rows.map((row) => ({ scope: JSON.parse(row.scope) as Record<string, unknown>, at: row.at }));
   }
 

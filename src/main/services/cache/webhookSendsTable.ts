@@ -8,6 +8,7 @@ import type { WebhookSend, WebhookSendStatus } from '../../../shared/bank/index.
 import { pageLimitOf, type CacheRead } from './cacheRead.ts';
 import { decodeCursor, encodeCursor, fingerprintOf } from './keysetCursor.ts';
 import type { RecordSealer } from './sealing.ts';
+import { Statements } from './statements.ts';
 import { asOfFor, type SyncCheckpoints } from './syncCheckpoints.ts';
 
 export const WEBHOOK_SEND_SORTS = ['newest', 'oldest'] as const;
@@ -34,16 +35,16 @@ function identityOf(profileId: string, sendId: string): string {
 }
 
 export class WebhookSendsTable {
-  readonly #database: DatabaseSync;
   readonly #sealer: () => RecordSealer;
   readonly #checkpoints: SyncCheckpoints;
+  readonly #statements: Statements;
   readonly #digest: StatementSync;
   readonly #upsert: StatementSync;
 
   constructor(database: DatabaseSync, sealer: () => RecordSealer, checkpoints: SyncCheckpoints) {
-    this.#database = database;
     this.#sealer = sealer;
     this.#checkpoints = checkpoints;
+    this.#statements = new Statements(database);
     this.#digest = database.prepare('SELECT body_digest FROM webhook_sends WHERE profile_id = ? AND send_id = ?');
     this.#upsert = database.prepare(
       `INSERT INTO webhook_sends
@@ -96,8 +97,8 @@ export class WebhookSendsTable {
       where.push(`(created_at, send_id) ${direction === 'DESC' ? '<' : '>'} (?, ?)`);
       parameters.push(createdAt, sendId);
     }
-    const rows = this.#database
-      .prepare(
+    const rows = this.#statements
+      .get(
         `SELECT send_id, created_at, body FROM webhook_sends WHERE ${where.join(' AND ')}
          ORDER BY created_at ${direction}, send_id ${direction} LIMIT ?`,
       )
@@ -118,8 +119,8 @@ export class WebhookSendsTable {
 
   count(query: WebhookSendQuery): number {
     const { where, parameters } = this.#filters(query);
-    const row = this.#database
-      .prepare(`SELECT COUNT(*) AS total FROM webhook_sends WHERE ${where.join(' AND ')}`)
+    const row = this.#statements
+      .get(`SELECT COUNT(*) AS total FROM webhook_sends WHERE ${where.join(' AND ')}`)
       .get(...parameters) as { total: number };
     return row.total;
   }

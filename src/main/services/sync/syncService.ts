@@ -210,6 +210,7 @@ export class SyncService {
     progress.written = checkpoint.written;
     let removed = 0;
     let oldestDate: string | null = null;
+    let inFlight: { written: Promise<void>; assigned: Map<number, string> } | null = null;
     const report = (): void => {
       const elapsed = (performance.now() - started) / 1000;
       progress.ratePerSecond = elapsed > 0 ? Math.round(fetchedThisRun / elapsed) : 0;
@@ -288,24 +289,57 @@ export class SyncService {
               }),
             startAfter,
           );
+          // Pipelined: while the cache writer commits page N on its thread, this one fetches
+          // and seals page N+1. Pages still commit in order, each with its checkpoint.
+          const table = this.#cache.pendingTransactions;
           let sawLast = false;
           for await (const page of pages) {
             const oldest = page.items.at(-1)?.date;
             if (oldest !== undefined && (oldestDate === null || oldest < oldestDate)) oldestDate = oldest;
-            onPage(
-              page,
-              () =>
-                this.#cache.pendingTransactions.writePage(
-                  request.profileId,
-                  request.accountId,
-                  page.items,
-                  checkpoint.generation,
-                ),
-              sweep,
+            const plan = table.planPage(
+              request.profileId,
+              request.accountId,
+              page.items,
+              checkpoint.generation,
+              inFlight?.assigned,
             );
-            sawLast = page.nextCursor === null;
+            const isLast = page.nextCursor === null;
+            const now = this.#stamp();
+            const batches = [
+              ...plan.batches,
+              checkpoints.advanceBatch(
+                request.profileId,
+                request.kind,
+                key,
+                page.nextCursor,
+                page.items.length,
+                plan.added,
+                now,
+              ),
+            ];
+            if (isLast) {
+              batches.push(
+                table.sweepBatch(request.profileId, request.accountId, checkpoint.generation, range),
+                checkpoints.doneBatch(request.profileId, request.kind, key, now),
+              );
+            }
+            if (inFlight !== null) await inFlight.written;
+            const sweepIndex = plan.batches.length + 1;
+            const written = this.#cache.writer.run(batches).then((changes) => {
+              if (isLast) removed = changes[sweepIndex] ?? 0;
+              fetchedThisRun += page.items.length;
+              progress.fetched += page.items.length;
+              progress.written += plan.added;
+              report();
+            });
+            // Awaited before the next page is sent or the job ends; never left unhandled meanwhile.
+            written.catch(() => undefined);
+            inFlight = { written, assigned: plan.assigned };
+            sawLast = isLast;
             if (!sawLast && signal.aborted) break;
           }
+          if (inFlight !== null) await inFlight.written;
+          inFlight = null;
           if (!sawLast && !signal.aborted) completeWithoutPage(sweep);
           break;
         }
@@ -367,10 +401,15 @@ export class SyncService {
           break;
         }
       }
-      if (checkpoints.get(request.profileId, request.kind, key)?.state === 'done') return finish('done');
+      if (checkpoints.get(request.profileId, request.kind, key)?.state === 'done') {
+        this.#optimize();
+        return finish('done');
+      }
       checkpoints.finish(request.profileId, request.kind, key, 'cancelled', this.#stamp());
       return finish('cancelled');
     } catch (error) {
+      // A page still being committed decides where the checkpoint stands: let it finish.
+      if (inFlight !== null) await inFlight.written.catch(() => undefined);
       const cancelled = controller.signal.aborted || (error instanceof BankError && error.kind === 'cancelled');
       try {
         checkpoints.finish(
@@ -414,6 +453,15 @@ export class SyncService {
     if (first.done === true) return;
     yield first.value;
     yield* { [Symbol.asyncIterator]: () => iterator };
+  }
+
+  /** Statistics for the query planner, refreshed after data changed (bounded work). */
+  #optimize(): void {
+    try {
+      this.#cache.optimize();
+    } catch {
+      // Only an optimisation.
+    }
   }
 
   #stamp(): string {

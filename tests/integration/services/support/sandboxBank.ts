@@ -50,7 +50,12 @@ export interface ServicesOnBank {
 export async function servicesOn(
   sandbox: RunningSandbox,
   folder: string,
-  options: { pageSize?: number; production?: boolean; secrets?: InMemorySecretStore } = {},
+  options: {
+    pageSize?: number;
+    production?: boolean;
+    secrets?: InMemorySecretStore;
+    cacheSizeLimitBytes?: number;
+  } = {},
 ): Promise<ServicesOnBank> {
   const secrets = options.secrets ?? new InMemorySecretStore();
   const services = await LedgerServices.open({
@@ -60,6 +65,7 @@ export async function servicesOn(
     retry: { baseDelayMs: 5, maxDelayMs: 20 },
     ping: { firstDelayMs: 20, maxDelayMs: 200 },
     ...(options.pageSize === undefined ? {} : { syncPageSize: options.pageSize }),
+    ...(options.cacheSizeLimitBytes === undefined ? {} : { cacheSizeLimitBytes: options.cacheSizeLimitBytes }),
   });
   const existing = services.profiles.list().find((entry) => entry.name === 'Sandbox');
   const profile =

@@ -1,0 +1,40 @@
+/**
+ * A write as data: statements and their rows, run in order in one IMMEDIATE transaction.
+ * The sync plans a page on the main thread (hashing, sealing) and hands the plan to the cache
+ * writer, which runs it on its own connection (a worker thread) or inline; either way the
+ * rows and the checkpoint of a page commit together or not at all.
+ */
+import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
+import type { Statements } from './statements.ts';
+
+export interface WriteBatch {
+  sql: string;
+  rows: SQLInputValue[][];
+}
+
+/** Runs the batches inside the caller's transaction; returns the rows changed by each batch. */
+export function applyBatches(statements: Statements, batches: readonly WriteBatch[]): number[] {
+  return batches.map((batch) => {
+    const statement = statements.get(batch.sql);
+    let changed = 0;
+    for (const row of batch.rows) changed += Number(statement.run(...row).changes);
+    return changed;
+  });
+}
+
+/** Runs the batches in one transaction; returns the rows changed by each batch. */
+export function executeBatches(
+  database: DatabaseSync,
+  statements: Statements,
+  batches: readonly WriteBatch[],
+): number[] {
+  database.exec('BEGIN IMMEDIATE');
+  try {
+    const changes = applyBatches(statements, batches);
+    database.exec('COMMIT');
+    return changes;
+  } catch (error) {
+    if (database.isTransaction) database.exec('ROLLBACK');
+    throw error;
+  }
+}
