@@ -47,7 +47,7 @@ export interface VirtualTableProps<Row> {
 }
 
 /** Browsers cap an element's height near 33.5 million px; taller lists are scaled. */
-const MAX_SCROLL_HEIGHT = 30_000_000;
+const MAX_SCROLL_HEIGHT = 33_000_000;
 
 function useSourceVersion<Row>(source: PagedRows<Row>): number {
   return useSyncExternalStore(
@@ -83,9 +83,13 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>) {
   const scale =
     fullHeight > MAX_SCROLL_HEIGHT ? (fullHeight - viewportHeight) / Math.max(1, scrollHeight - viewportHeight) : 1;
   const virtualTop = scrollTop * scale;
+  const scaledRef = useRef(false);
+  scaledRef.current = scale !== 1;
   const first = Math.max(0, Math.floor(virtualTop / rowHeight) - overscan);
   const visible = Math.ceil(viewportHeight / rowHeight);
   const last = Math.min(count - 1, Math.floor(virtualTop / rowHeight) + visible + overscan);
+  // One window holds the rows and moves as a whole: a single transform per change. (Measured
+  // here against rows positioned one by one: the single window paints and lays out less.)
   const windowOffset = scrollTop + (first * rowHeight - virtualTop);
 
   useEffect(() => {
@@ -125,9 +129,14 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>) {
     if (frame.current !== null) return;
     frame.current = requestAnimationFrame(() => {
       frame.current = null;
-      if (scroller.current !== null) setScrollTop(scroller.current.scrollTop);
+      const element = scroller.current;
+      if (element === null) return;
+      // Unscaled, the window only moves when the top row changes: scroll positions inside a
+      // row share one state, so most scroll frames render nothing at all.
+      const top = element.scrollTop;
+      setScrollTop(scaledRef.current ? top : Math.floor(top / rowHeight) * rowHeight);
     });
-  }, []);
+  }, [rowHeight]);
 
   /** Scrolls just enough to show row `index`. */
   const reveal = useCallback(
