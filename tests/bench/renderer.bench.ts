@@ -252,7 +252,7 @@ const benchmark: Benchmark = {
         );
         cache.transaction(() => cache.pendingTransactions.writePage(profileId, accountId, rows, 1));
       }
-      cache.close();
+      await cache.close();
 
       const router = createRouter({
         handlers: services.handlers,
