@@ -3,12 +3,13 @@
  * status, object and event; sorted by time. A send the bank lists again unchanged is left
  * alone (its keyed digest matches), so a re-sync writes only what changed.
  */
-import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import type { WebhookSend, WebhookSendStatus } from '../../../shared/bank/index.ts';
 import { pageLimitOf, type CacheRead } from './cacheRead.ts';
 import { decodeCursor, encodeCursor, fingerprintOf } from './keysetCursor.ts';
 import type { RecordSealer } from './sealing.ts';
 import { Statements } from './statements.ts';
+import { applyBatches, type WriteBatch } from './writeBatch.ts';
 import { asOfFor, type SyncCheckpoints } from './syncCheckpoints.ts';
 
 export const WEBHOOK_SEND_SORTS = ['newest', 'oldest'] as const;
@@ -30,6 +31,14 @@ export interface WebhookSendQuery {
   withTotal?: boolean;
 }
 
+const UPSERT_SQL = `INSERT INTO webhook_sends
+    (profile_id, send_id, webhook_id, object_id, event, status, attempt_number, will_retry, created_at, body_digest, body)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+  ON CONFLICT (profile_id, send_id) DO UPDATE SET
+    webhook_id = excluded.webhook_id, object_id = excluded.object_id, event = excluded.event,
+    status = excluded.status, attempt_number = excluded.attempt_number, will_retry = excluded.will_retry,
+    body_digest = excluded.body_digest, body = excluded.body`;
+
 function identityOf(profileId: string, sendId: string): string {
   return `webhook_send\u0000${profileId}\u0000${sendId}`;
 }
@@ -38,38 +47,47 @@ export class WebhookSendsTable {
   readonly #sealer: () => RecordSealer;
   readonly #checkpoints: SyncCheckpoints;
   readonly #statements: Statements;
-  readonly #digest: StatementSync;
-  readonly #upsert: StatementSync;
+  readonly #digests: StatementSync;
 
   constructor(database: DatabaseSync, sealer: () => RecordSealer, checkpoints: SyncCheckpoints) {
     this.#sealer = sealer;
     this.#checkpoints = checkpoints;
     this.#statements = new Statements(database);
-    this.#digest = database.prepare('SELECT body_digest FROM webhook_sends WHERE profile_id = ? AND send_id = ?');
-    this.#upsert = database.prepare(
-      `INSERT INTO webhook_sends
-         (profile_id, send_id, webhook_id, object_id, event, status, attempt_number, will_retry, created_at, body_digest, body)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (profile_id, send_id) DO UPDATE SET
-         webhook_id = excluded.webhook_id, object_id = excluded.object_id, event = excluded.event,
-         status = excluded.status, attempt_number = excluded.attempt_number, will_retry = excluded.will_retry,
-         body_digest = excluded.body_digest, body = excluded.body`,
+    // One read per page: the digests of the page's sends already cached.
+    this.#digests = database.prepare(
+      `SELECT send_id, body_digest FROM webhook_sends
+       WHERE profile_id = ? AND send_id IN (SELECT value FROM json_each(?))`,
     );
   }
 
   /**
-   * Writes one page (call inside a transaction). `seenAt` stands in for created_at when the
-   * bank does not send one. Returns how many rows were new or changed.
+   * Plans the write of one page: the sends that are new or changed (their keyed digest
+   * differs), sealed, as statements for the cache writer. `seenAt` stands in for created_at
+   * when the bank does not send one.
+   * @param inFlight digests of sends in a page planned but maybe not yet committed
    */
-  writePage(profileId: string, sends: readonly WebhookSend[], seenAt: string): number {
+  planPage(
+    profileId: string,
+    sends: readonly WebhookSend[],
+    seenAt: string,
+    inFlight: ReadonlyMap<string, string> = new Map(),
+  ): { batches: WriteBatch[]; added: number; digests: Map<string, string> } {
     const sealer = this.#sealer();
-    let changed = 0;
+    const stored = this.#digests.all(profileId, JSON.stringify(sends.map((send) => send.id))) as {
+      send_id: string;
+      body_digest: string;
+    }[];
+    const known = new Map(inFlight);
+    for (const row of stored) if (!known.has(row.send_id)) known.set(row.send_id, row.body_digest);
+    const digests = new Map<string, string>();
+    const rows: SQLInputValue[][] = [];
     for (const send of sends) {
       const text = JSON.stringify(send);
       const digest = sealer.keyedHash(`webhook send: ${text}`, 12);
-      const known = this.#digest.get(profileId, send.id) as { body_digest: string } | undefined;
-      if (known?.body_digest === digest) continue;
-      this.#upsert.run(
+      digests.set(send.id, digest);
+      if (known.get(send.id) === digest) continue;
+      known.set(send.id, digest);
+      rows.push([
         profileId,
         send.id,
         send.webhook_id,
@@ -81,10 +99,16 @@ export class WebhookSendsTable {
         send.created_at ?? seenAt,
         digest,
         sealer.seal(text, identityOf(profileId, send.id)),
-      );
-      changed += 1;
+      ]);
     }
-    return changed;
+    return { batches: [{ sql: UPSERT_SQL, rows }], added: rows.length, digests };
+  }
+
+  /** Writes one page now, inside the caller's transaction. Returns how many were new or changed. */
+  writePage(profileId: string, sends: readonly WebhookSend[], seenAt: string): number {
+    const plan = this.planPage(profileId, sends, seenAt);
+    applyBatches(this.#statements, plan.batches);
+    return plan.added;
   }
 
   list(query: WebhookSendQuery): CacheRead<WebhookSend> {

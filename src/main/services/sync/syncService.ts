@@ -6,11 +6,12 @@
  * progress events.
  */
 import { randomUUID } from 'node:crypto';
-import type { WebhookSendStatus } from '../../../shared/bank/index.ts';
+import type { PendingTransaction, WebhookSend, WebhookSendStatus } from '../../../shared/bank/index.ts';
 import { BankError } from '../bank/bankError.ts';
 import type { BankClient, Page } from '../bank/bankClient.ts';
 import type { OfflineCache } from '../cache/offlineCache.ts';
 import type { SyncKind } from '../cache/syncCheckpoints.ts';
+import type { WriteBatch } from '../cache/writeBatch.ts';
 import { etaFromDates, type SyncProgress, type SyncState } from './syncProgress.ts';
 
 export type SyncRequest =
@@ -210,7 +211,6 @@ export class SyncService {
     progress.written = checkpoint.written;
     let removed = 0;
     let oldestDate: string | null = null;
-    let inFlight: { written: Promise<void>; assigned: Map<number, string> } | null = null;
     const report = (): void => {
       const elapsed = (performance.now() - started) / 1000;
       progress.ratePerSecond = elapsed > 0 ? Math.round(fetchedThisRun / elapsed) : 0;
@@ -289,58 +289,44 @@ export class SyncService {
               }),
             startAfter,
           );
-          // Pipelined: while the cache writer commits page N on its thread, this one fetches
-          // and seals page N+1. Pages still commit in order, each with its checkpoint.
           const table = this.#cache.pendingTransactions;
-          let sawLast = false;
-          for await (const page of pages) {
-            const oldest = page.items.at(-1)?.date;
-            if (oldest !== undefined && (oldestDate === null || oldest < oldestDate)) oldestDate = oldest;
-            const plan = table.planPage(
-              request.profileId,
-              request.accountId,
-              page.items,
-              checkpoint.generation,
-              inFlight?.assigned,
-            );
-            const isLast = page.nextCursor === null;
-            const now = this.#stamp();
-            const batches = [
-              ...plan.batches,
+          const written = await this.#writePages<PendingTransaction, Map<number, string>>(pages, {
+            signal,
+            plan: (page, inFlight) => {
+              const oldest = page.items.at(-1)?.date;
+              if (oldest !== undefined && (oldestDate === null || oldest < oldestDate)) oldestDate = oldest;
+              const plan = table.planPage(
+                request.profileId,
+                request.accountId,
+                page.items,
+                checkpoint.generation,
+                inFlight ?? undefined,
+              );
+              return { batches: plan.batches, added: plan.added, inFlight: plan.assigned };
+            },
+            advance: (page, added) =>
               checkpoints.advanceBatch(
                 request.profileId,
                 request.kind,
                 key,
                 page.nextCursor,
                 page.items.length,
-                plan.added,
-                now,
+                added,
+                this.#stamp(),
               ),
-            ];
-            if (isLast) {
-              batches.push(
-                table.sweepBatch(request.profileId, request.accountId, checkpoint.generation, range),
-                checkpoints.doneBatch(request.profileId, request.kind, key, now),
-              );
-            }
-            if (inFlight !== null) await inFlight.written;
-            const sweepIndex = plan.batches.length + 1;
-            const written = this.#cache.writer.run(batches).then((changes) => {
-              if (isLast) removed = changes[sweepIndex] ?? 0;
+            last: () => [
+              table.sweepBatch(request.profileId, request.accountId, checkpoint.generation, range),
+              checkpoints.doneBatch(request.profileId, request.kind, key, this.#stamp()),
+            ],
+            onWritten: (page, added, lastChanges) => {
+              if (lastChanges !== null) removed = lastChanges[0] ?? 0;
               fetchedThisRun += page.items.length;
               progress.fetched += page.items.length;
-              progress.written += plan.added;
+              progress.written += added;
               report();
-            });
-            // Awaited before the next page is sent or the job ends; never left unhandled meanwhile.
-            written.catch(() => undefined);
-            inFlight = { written, assigned: plan.assigned };
-            sawLast = isLast;
-            if (!sawLast && signal.aborted) break;
-          }
-          if (inFlight !== null) await inFlight.written;
-          inFlight = null;
-          if (!sawLast && !signal.aborted) completeWithoutPage(sweep);
+            },
+          });
+          if (!written.sawLast && !signal.aborted) completeWithoutPage(sweep);
           break;
         }
         case 'webhook-sends': {
@@ -355,25 +341,40 @@ export class SyncService {
           // Send records never change once made: after one complete sync, a page with nothing
           // new means everything older is already here.
           const incremental = request.full !== true && !resumed && checkpoint.lastSuccessAt !== null;
-          let stoppedEarly = false;
-          for await (const page of this.#resumable(
-            (after) => client.webhookSendPages(filters, range, { startAfter: after, pageSize: this.#pageSize, signal }),
-            startAfter,
-          )) {
-            let written = 0;
-            onPage(
-              page,
-              () => (written = this.#cache.webhookSends.writePage(request.profileId, page.items, this.#stamp())),
-              () => 0,
-            );
-            if (page.nextCursor === null) break;
-            if (incremental && written === 0) {
-              stoppedEarly = true;
-              break;
-            }
-            if (signal.aborted) break;
-          }
-          if (stoppedEarly) completeWithoutPage(() => 0);
+          const sends = this.#cache.webhookSends;
+          const written = await this.#writePages<WebhookSend, Map<string, string>>(
+            this.#resumable(
+              (after) =>
+                client.webhookSendPages(filters, range, { startAfter: after, pageSize: this.#pageSize, signal }),
+              startAfter,
+            ),
+            {
+              signal,
+              plan: (page, inFlight) => {
+                const plan = sends.planPage(request.profileId, page.items, this.#stamp(), inFlight ?? undefined);
+                return { batches: plan.batches, added: plan.added, inFlight: plan.digests };
+              },
+              advance: (page, added) =>
+                checkpoints.advanceBatch(
+                  request.profileId,
+                  request.kind,
+                  key,
+                  page.nextCursor,
+                  page.items.length,
+                  added,
+                  this.#stamp(),
+                ),
+              last: () => [checkpoints.doneBatch(request.profileId, request.kind, key, this.#stamp())],
+              onWritten: (page, added) => {
+                fetchedThisRun += page.items.length;
+                progress.fetched += page.items.length;
+                progress.written += added;
+                report();
+              },
+              stopAfter: (added) => incremental && added === 0,
+            },
+          );
+          if (written.stoppedEarly) completeWithoutPage(() => 0);
           break;
         }
         case 'account-application': {
@@ -408,8 +409,6 @@ export class SyncService {
       checkpoints.finish(request.profileId, request.kind, key, 'cancelled', this.#stamp());
       return finish('cancelled');
     } catch (error) {
-      // A page still being committed decides where the checkpoint stands: let it finish.
-      if (inFlight !== null) await inFlight.written.catch(() => undefined);
       const cancelled = controller.signal.aborted || (error instanceof BankError && error.kind === 'cancelled');
       try {
         checkpoints.finish(
@@ -425,6 +424,61 @@ export class SyncService {
       }
       return cancelled ? finish('cancelled') : finish('failed', error);
     }
+  }
+
+  /**
+   * Writes pages through the cache writer, pipelined: while the writer commits page N on its
+   * thread, this one fetches and plans (hashes, seals) page N+1. Pages commit in order, each
+   * in one transaction with its checkpoint; the last one also with `last()` (sweep, done).
+   * Returns after the last write has committed or failed, never with a write in flight.
+   */
+  async #writePages<Item, InFlight>(
+    pages: AsyncIterable<Page<Item>>,
+    steps: {
+      signal: AbortSignal;
+      plan: (
+        page: Page<Item>,
+        inFlight: InFlight | null,
+      ) => { batches: WriteBatch[]; added: number; inFlight: InFlight };
+      advance: (page: Page<Item>, added: number) => WriteBatch;
+      last: () => WriteBatch[];
+      onWritten: (page: Page<Item>, added: number, lastChanges: number[] | null) => void;
+      /** Stop early after this page (incremental sync). */
+      stopAfter?: (added: number) => boolean;
+    },
+  ): Promise<{ sawLast: boolean; stoppedEarly: boolean }> {
+    let pending: { written: Promise<void>; inFlight: InFlight } | null = null;
+    let sawLast = false;
+    let stoppedEarly = false;
+    try {
+      for await (const page of pages) {
+        const plan = steps.plan(page, pending?.inFlight ?? null);
+        const isLast = page.nextCursor === null;
+        const batches = [...plan.batches, steps.advance(page, plan.added)];
+        const lastFrom = batches.length;
+        if (isLast) batches.push(...steps.last());
+        if (pending !== null) await pending.written;
+        const written = this.#cache.writer.run(batches).then((changes) => {
+          steps.onWritten(page, plan.added, isLast ? changes.slice(lastFrom) : null);
+        });
+        // Awaited before the next write or the return; never left unhandled meanwhile.
+        written.catch(() => undefined);
+        pending = { written, inFlight: plan.inFlight };
+        sawLast = isLast;
+        if (isLast) break;
+        if (steps.stopAfter?.(plan.added) === true) {
+          stoppedEarly = true;
+          break;
+        }
+        if (steps.signal.aborted) break;
+      }
+    } catch (error) {
+      // A page still being committed decides where the checkpoint stands: let it finish first.
+      await pending?.written.catch(() => undefined);
+      throw error;
+    }
+    if (pending !== null) await pending.written;
+    return { sawLast, stoppedEarly };
   }
 
   /**
