@@ -10,6 +10,8 @@ import { json } from './answer.ts';
 import { createRouter, sendAnswer, type Router } from './router.ts';
 
 export const JSON_BODY_MAX_BYTES = 1024 * 1024;
+/** The longest path segment (an id) the router matches; longer ones are refused with 400. */
+export const PATH_SEGMENT_MAX_CHARS = 100;
 
 const WWW_AUTHENTICATE = 'Basic realm="sandbox", Bearer realm="sandbox"';
 
@@ -19,16 +21,47 @@ function isPublic(request: FastifyRequest): boolean {
   return (request.method === 'GET' && path === '/ping') || (request.method === 'POST' && path === '/auth/token');
 }
 
+/** JSON nested deeper than this is refused: hashing or validating it would recurse that deep and overflow the stack. */
+export const JSON_MAX_DEPTH = 64;
+
+/** How deeply objects and arrays nest in JSON text (a linear scan, no recursion). */
+export function jsonNestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (inString) {
+      if (code === 0x5c)
+        index += 1; // a backslash escapes the next character
+      else if (code === 0x22) inString = false;
+    } else if (code === 0x22) {
+      inString = true;
+    } else if (code === 0x7b || code === 0x5b) {
+      depth += 1;
+      if (depth > deepest) deepest = depth;
+    } else if (code === 0x7d || code === 0x5d) {
+      depth -= 1;
+    }
+  }
+  return deepest;
+}
+
 function parseJsonBody(text: string): unknown {
   if (text.trim() === '') throw new RequestProblem(400, 'The request body is empty: send a JSON object.');
+  let parsed: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    parsed = JSON.parse(text) as unknown;
   } catch (error) {
     throw new RequestProblem(
       400,
       `The request body is not valid JSON (${error instanceof Error ? error.message : String(error)}).`,
     );
   }
+  if (jsonNestingDepth(text) > JSON_MAX_DEPTH) {
+    throw new RequestProblem(400, `The request body is nested too deeply: at most ${String(JSON_MAX_DEPTH)} levels.`);
+  }
+  return parsed;
 }
 
 function answerForError(error: FastifyError | RequestProblem | Error, request: FastifyRequest) {
@@ -36,6 +69,13 @@ function answerForError(error: FastifyError | RequestProblem | Error, request: F
     return { ...json(error.status, { error: error.message }), headers: error.headers };
   const code = 'code' in error ? error.code : undefined;
   switch (code) {
+    // Refused by the router before any route or hook runs; Fastify's own answer would not be {error}.
+    case 'FST_ERR_BAD_URL':
+      return json(400, { error: 'The URL is not valid: a path segment is not correctly percent-encoded.' });
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return json(400, {
+        error: `A path segment is too long: ids have at most ${String(PATH_SEGMENT_MAX_CHARS)} characters.`,
+      });
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return json(413, {
         error: `The request body is too large: ${request.url.startsWith('/file') ? 'files take at most 10 MiB' : 'JSON bodies take at most 1 MiB'}.`,
@@ -68,6 +108,10 @@ export function buildServer(context: SandboxContext, registrations: readonly Rou
     forceCloseConnections: 'idle',
     // Requests begun before close() finish; new ones on kept-alive sockets get 503.
     return503OnClosing: true,
+    routerOptions: { maxParamLength: PATH_SEGMENT_MAX_CHARS },
+    frameworkErrors: (error, request, reply) => {
+      sendAnswer(reply, answerForError(error, request));
+    },
   });
 
   app.removeAllContentTypeParsers();

@@ -69,11 +69,30 @@ const COMPONENTS: Readonly<Record<string, z.ZodType>> = {
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const jsonContent = (schema: JsonSchema) => ({ 'application/json': { schema } });
 
-const ERRORS = {
-  '400': { description: 'Bad input: the error names the field.', content: jsonContent(ref('Error')) },
-  '401': { description: 'Missing or invalid credentials.', content: jsonContent(ref('Error')) },
-  '404': { description: 'No such object.', content: jsonContent(ref('Error')) },
-};
+const ERROR_DESCRIPTIONS = {
+  '400': 'Bad input: the error names the field.',
+  '401': 'Missing or invalid credentials.',
+  '404': 'No such object.',
+  '409':
+    'Conflicts with what was done before: an X-Idempotency-Key reused for another request, or a change the object cannot make now.',
+  '413': 'The request body is too large.',
+  '415': 'The Content-Type of the request body is not accepted here.',
+  '503': 'The sandbox is shutting down.',
+} as const;
+type ErrorStatus = keyof typeof ERROR_DESCRIPTIONS;
+
+function errors(...statuses: ErrorStatus[]): Record<string, unknown> {
+  return Object.fromEntries(
+    statuses.map((status) => [status, { description: ERROR_DESCRIPTIONS[status], content: jsonContent(ref('Error')) }]),
+  );
+}
+
+/** What any operation can answer besides its success: bad input, bad credentials, nothing there, shutting down. */
+const ERRORS = errors('400', '401', '404', '503');
+/** What an operation with a request body can answer besides: too large, wrong media type (Fastify parses bodies of DELETE too). */
+const BODY_ERRORS = errors('413', '415');
+/** Operations that honour X-Idempotency-Key, or make moves an object cannot always make. */
+const CONFLICT = errors('409');
 
 function ok(description: string, schema: JsonSchema, status = '200'): Record<string, unknown> {
   return { [status]: { description, content: jsonContent(schema) }, ...ERRORS };
@@ -119,7 +138,12 @@ function get(summary: string, responses: Record<string, unknown>, parameters: un
 }
 
 function withBody(summary: string, body: JsonSchema, responses: Record<string, unknown>, parameters: unknown[] = []) {
-  return { summary, parameters, requestBody: { required: true, content: jsonContent(body) }, responses };
+  return {
+    summary,
+    parameters,
+    requestBody: { required: true, content: jsonContent(body) },
+    responses: { ...responses, ...BODY_ERRORS },
+  };
 }
 
 export function openApiDocument(serverUrl: string): Record<string, unknown> {
@@ -151,7 +175,13 @@ export function openApiDocument(serverUrl: string): Record<string, unknown> {
       schemas,
     },
     paths: {
-      '/ping': { get: { summary: 'Connectivity check.', security: [], responses: { '200': { description: 'Up.' } } } },
+      '/ping': {
+        get: {
+          summary: 'Connectivity check.',
+          security: [],
+          responses: { '200': { description: 'Up.' }, ...errors('503') },
+        },
+      },
       '/account': { get: get('List accounts.', ok('Accounts, newest first.', listOf('Account')), PAGING) },
       '/account/{account_id}': { get: get('Fetch an account.', ok('The account.', ref('Account')), [accountId]) },
       '/account/{account_id}/pending_transaction': {
@@ -162,7 +192,10 @@ export function openApiDocument(serverUrl: string): Record<string, unknown> {
         ),
       },
       '/document': {
-        post: withBody('Create a document.', ref('DocumentCreateRequest'), ok('The document.', ref('Document'), '201')),
+        post: withBody('Create a document.', ref('DocumentCreateRequest'), {
+          ...ok('The document.', ref('Document'), '201'),
+          ...CONFLICT,
+        }),
         get: get('List documents.', ok('Documents, newest first.', listOf('Document')), PAGING),
       },
       '/document/{document_id}': {
@@ -174,7 +207,7 @@ export function openApiDocument(serverUrl: string): Record<string, unknown> {
         post: {
           summary: 'Upload a file: raw bytes, media type in Content-Type, at most 10 MiB.',
           requestBody: { required: true, content: { '*/*': { schema: { type: 'string', format: 'binary' } } } },
-          responses: ok('The file record.', ref('File'), '201'),
+          responses: { ...ok('The file record.', ref('File'), '201'), ...BODY_ERRORS, ...CONFLICT },
         },
         get: get('List files.', ok('Files, newest first.', listOf('File')), PAGING),
       },
@@ -200,7 +233,7 @@ export function openApiDocument(serverUrl: string): Record<string, unknown> {
         post: withBody(
           'Upload card art (a PNG file) to the processor UX toolkit.',
           ref('CardArtUploadRequest'),
-          ok('Empty object.', ref('CardArtUploadResponse')),
+          { ...ok('Empty object.', ref('CardArtUploadResponse')), ...CONFLICT },
           [pathParameter('card_product_id', 'ID of the card product to upload art for.')],
         ),
       },
@@ -220,7 +253,10 @@ export function openApiDocument(serverUrl: string): Record<string, unknown> {
         get: get('Fetch an ACH transfer.', ok('The ACH.', ref('Ach')), [pathParameter('ach_id', 'ID of the ACH.')]),
       },
       '/webhook': {
-        post: withBody('Register a webhook.', ref('WebhookCreateRequest'), ok('The webhook.', ref('Webhook'), '201')),
+        post: withBody('Register a webhook.', ref('WebhookCreateRequest'), {
+          ...ok('The webhook.', ref('Webhook'), '201'),
+          ...CONFLICT,
+        }),
         get: get('List webhooks.', ok('Webhooks.', listOf('Webhook')), PAGING),
       },
       '/webhook/{webhook_id}': {
@@ -236,7 +272,8 @@ export function openApiDocument(serverUrl: string): Record<string, unknown> {
         delete: {
           summary: 'Delete a webhook.',
           parameters: [pathParameter('webhook_id', 'ID of the webhook.')],
-          responses: { '204': { description: 'Deleted.' }, ...ERRORS },
+          // No body is needed, but one sent is parsed like any other (so 413 and 415 too).
+          responses: { '204': { description: 'Deleted.' }, ...ERRORS, ...BODY_ERRORS },
         },
       },
       '/webhook_send': {
@@ -263,11 +300,10 @@ export function openApiDocument(serverUrl: string): Record<string, unknown> {
       },
       '/simulation': {
         post: {
-          ...withBody(
-            'Sandbox only: simulate a change.',
-            ref('SimulationRequest'),
-            ok('Accepted.', ref('SimulationAccepted'), '202'),
-          ),
+          ...withBody('Sandbox only: simulate a change.', ref('SimulationRequest'), {
+            ...ok('Accepted.', ref('SimulationAccepted'), '202'),
+            ...CONFLICT,
+          }),
           tags: ['sandbox'],
         },
       },
@@ -290,12 +326,12 @@ export function openApiDocument(serverUrl: string): Record<string, unknown> {
           ...withBody(
             "Sandbox only: the bank approves or rejects a fintech's pending request.",
             ref('SmartRetriesApproval'),
-            ok('The setting.', ref('OrganizationSettings')),
+            { ...ok('The setting.', ref('OrganizationSettings')), ...CONFLICT },
           ),
           tags: ['sandbox'],
         },
       },
-      '/openapi.json': { get: get('This document.', { '200': { description: 'OpenAPI 3.1.0.' } }) },
+      '/openapi.json': { get: get('This document.', { '200': { description: 'OpenAPI 3.1.0.' }, ...ERRORS }) },
     },
   };
 }
