@@ -16,6 +16,7 @@ import { startServices, type RunningServices } from '../../src/main/shell/servic
 import { InMemorySecretStore } from '../../src/main/services/credentials/secretStore.ts';
 import { InMemoryProfileStorage } from '../../src/main/services/profiles/profileStorage.ts';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.ts';
+import { ACCOUNT_APPLICATION_TRANSITIONS } from '../../src/sandbox/simulations/accountApplicationLifecycle.ts';
 import { HARNESS_WEB_CONTENTS_ID, installLedgerdesk, type LedgerdeskPage } from './support/ledgerdeskPage.ts';
 import { serveRenderer, type RendererServer } from './support/rendererServer.ts';
 
@@ -125,7 +126,7 @@ test.afterAll(async () => {
   rmSync(folder, { recursive: true, force: true });
 });
 
-test('syncs pending transactions with progress, then walks every screen in light and dark', async ({ browser }) => {
+test('syncs pending transactions with progress and browses them by keyboard', async ({ browser }) => {
   const { context, page } = await openApp(browser, 'light');
   await go(page, 'pending-transactions');
   await page.getByRole('button', { name: 'Sync', exact: true }).click();
@@ -165,17 +166,6 @@ test('syncs pending transactions with progress, then walks every screen in light
   await page.keyboard.press('Enter');
   await expect(page.locator('.nav-item.is-active')).toHaveAttribute('href', '#/webhook-sends');
   await context.close();
-
-  for (const theme of THEMES) {
-    const app = await openApp(browser, theme);
-    for (const screen of SCREENS) {
-      await go(app.page, screen);
-      await expect(app.page.getByRole('heading', { level: 1 })).toBeVisible();
-      await expect(app.page.locator('.state .spinner-lg')).toHaveCount(0, { timeout: 30_000 });
-      await shoot(app.page, `${screen}-${theme}`);
-    }
-    await app.context.close();
-  }
 });
 
 test('creates a document from an uploaded file and shows it in the history', async ({ browser }) => {
@@ -310,6 +300,44 @@ test('a Production profile is unmistakable and every write asks first', async ({
   await page.getByRole('combobox', { name: 'Profile' }).selectOption(embedded?.id ?? '');
   await expect(page.getByRole('alert', { name: /Production profile/ })).toBeHidden();
   await context.close();
+});
+
+test('opens an account application by id and shows the statuses seen across syncs', async ({ browser }) => {
+  const id = sandbox.demo.accountApplications.find((candidate) => candidate !== '') ?? '';
+  const { context, page } = await openApp(browser, 'light');
+  await go(page, 'account-applications');
+  await page.getByRole('textbox', { name: 'Application id' }).fill(id);
+  await page.getByRole('button', { name: 'Open', exact: true }).click();
+  const drawer = page.getByRole('complementary', { name: 'Details' });
+  await expect(drawer).toContainText('Status history', { timeout: 30_000 });
+  await expect(drawer).toContainText('Ownership');
+  const first = (await drawer.locator('.history li').first().getAttribute('data-status')) ?? '';
+  const next = ACCOUNT_APPLICATION_TRANSITIONS[first as keyof typeof ACCOUNT_APPLICATION_TRANSITIONS][0];
+  if (next !== undefined) {
+    await simulate({
+      type: 'account_application.update_status',
+      simulation: { account_application_id: id, status: next },
+    });
+    await page.getByRole('button', { name: 'Open', exact: true }).click();
+    await expect(drawer.locator('.history li')).toHaveCount(2, { timeout: 30_000 });
+    await expect(drawer.locator('.history li').last()).toHaveAttribute('data-status', next);
+  }
+  await expect(page.getByRole('grid', { name: 'Account applications' })).toContainText(id);
+  await shoot(page, 'account-applications-detail-light');
+  await context.close();
+});
+
+test('walks every screen in light and dark', async ({ browser }) => {
+  for (const theme of THEMES) {
+    const app = await openApp(browser, theme);
+    for (const screen of SCREENS) {
+      await go(app.page, screen);
+      await expect(app.page.getByRole('heading', { level: 1 })).toBeVisible();
+      await expect(app.page.locator('.state .spinner-lg')).toHaveCount(0, { timeout: 30_000 });
+      await shoot(app.page, `${screen}-${theme}`);
+    }
+    await app.context.close();
+  }
 });
 
 test('with the bank stopped, the cache stays browsable and the offline state is shown', async ({ browser }) => {

@@ -252,7 +252,7 @@ function ApplicationDrawer() {
           <Section title="Status history">
             <ol className="history">
               {detail?.history.map((version, index) => (
-                <li key={`${version.observedAt}-${index}`}>
+                <li key={`${version.observedAt}-${index}`} data-status={version.status}>
                   <StatusBadge status={version.status} />
                   <span className="muted tabular">seen {formatTimestamp(version.observedAt)}</span>
                   <span className="faint tabular">updated {formatTimestamp(version.updatedAt)}</span>

@@ -146,31 +146,31 @@ export function WebhookSendsScreen() {
           </>
         }
       />
+      <div className="tabs" role="tablist" aria-label="View">
+        <button
+          type="button"
+          role="tab"
+          className="tab"
+          aria-selected={view === 'attempts'}
+          onClick={() => {
+            store.setView('attempts');
+          }}
+        >
+          Every attempt
+        </button>
+        <button
+          type="button"
+          role="tab"
+          className="tab"
+          aria-selected={view === 'groups'}
+          onClick={() => {
+            store.setView('groups');
+          }}
+        >
+          By notification
+        </button>
+      </div>
       <Toolbar>
-        <div className="tabs" role="tablist" aria-label="View">
-          <button
-            type="button"
-            role="tab"
-            className="tab"
-            aria-selected={view === 'attempts'}
-            onClick={() => {
-              store.setView('attempts');
-            }}
-          >
-            Every attempt
-          </button>
-          <button
-            type="button"
-            role="tab"
-            className="tab"
-            aria-selected={view === 'groups'}
-            onClick={() => {
-              store.setView('groups');
-            }}
-          >
-            By notification
-          </button>
-        </div>
         <ToolbarItem label="Webhook">
           <Select
             aria-label="Webhook"
