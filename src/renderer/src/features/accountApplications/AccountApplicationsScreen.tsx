@@ -57,7 +57,7 @@ const COLUMNS: readonly Column<AccountApplication>[] = [
   {
     key: 'updated',
     header: 'Updated',
-    width: '172px',
+    width: '196px',
     render: (row) => <span className="tabular muted">{formatTimestamp(row.updated_at)}</span>,
   },
 ];
@@ -254,8 +254,10 @@ function ApplicationDrawer() {
               {detail?.history.map((version, index) => (
                 <li key={`${version.observedAt}-${index}`} data-status={version.status}>
                   <StatusBadge status={version.status} />
-                  <span className="muted tabular">seen {formatTimestamp(version.observedAt)}</span>
-                  <span className="faint tabular">updated {formatTimestamp(version.updatedAt)}</span>
+                  <span className="history-times">
+                    <span className="tabular">seen {formatTimestamp(version.observedAt)}</span>
+                    <span className="faint tabular">bank updated {formatTimestamp(version.updatedAt)}</span>
+                  </span>
                 </li>
               ))}
             </ol>

@@ -31,7 +31,7 @@ const COLUMNS: readonly Column<ListenerRequestSummary>[] = [
   {
     key: 'time',
     header: 'Received',
-    width: '172px',
+    width: '196px',
     render: (row) => <span className="tabular muted">{formatTimestamp(row.receivedAt)}</span>,
   },
   { key: 'verdict', header: 'Verdict', width: '128px', render: (row) => <StatusBadge status={row.verdict} /> },

@@ -314,7 +314,7 @@ const AUDIT_COLUMNS: readonly Column<AuditEntry>[] = [
   {
     key: 'at',
     header: 'Time',
-    width: '172px',
+    width: '196px',
     render: (row) => <span className="tabular muted">{formatTimestamp(row.at)}</span>,
   },
   {

@@ -49,7 +49,7 @@ const ATTEMPT_COLUMNS: readonly Column<WebhookSend>[] = [
     width: 'minmax(140px, 1fr)',
     render: (row) => <span className="mono">{row.object_id}</span>,
   },
-  { key: 'retry', header: 'Retry', width: '96px', render: (row) => <RetryCell willRetry={row.will_retry} /> },
+  { key: 'retry', header: 'Retry', width: '108px', render: (row) => <RetryCell willRetry={row.will_retry} /> },
   {
     key: 'error',
     header: 'Error',
@@ -60,7 +60,7 @@ const ATTEMPT_COLUMNS: readonly Column<WebhookSend>[] = [
   {
     key: 'at',
     header: 'Time',
-    width: '172px',
+    width: '196px',
     render: (row) => <span className="tabular muted">{formatTimestamp(row.created_at)}</span>,
   },
 ];
@@ -81,7 +81,7 @@ const GROUP_COLUMNS: readonly Column<WebhookSendGroup>[] = [
     align: 'end',
     render: (row) => <span className="tabular">{row.attempts}</span>,
   },
-  { key: 'retry', header: 'Retry', width: '96px', render: (row) => <RetryCell willRetry={row.willRetry} /> },
+  { key: 'retry', header: 'Retry', width: '108px', render: (row) => <RetryCell willRetry={row.willRetry} /> },
   {
     key: 'error',
     header: 'Last error',
@@ -92,7 +92,7 @@ const GROUP_COLUMNS: readonly Column<WebhookSendGroup>[] = [
   {
     key: 'last',
     header: 'Last attempt',
-    width: '172px',
+    width: '196px',
     render: (row) => <span className="tabular muted">{formatTimestamp(row.lastAttemptAt)}</span>,
   },
 ];
