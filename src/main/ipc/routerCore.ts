@@ -65,11 +65,14 @@ export function createRouter(options: RouterOptions): Router {
   const secrets = (): string[] => [...(options.knownSecrets?.() ?? [])];
 
   async function dispatch(sender: IpcSender, channel: unknown, input: unknown): Promise<IpcResult> {
-    const shownChannel = typeof channel === 'string' ? cleanMessage(channel, []).slice(0, 100) : '(not a string)';
+    // Both the channel and the caller's address are the caller's words: scrubbed before they are logged or answered.
+    const shownChannel =
+      typeof channel === 'string' ? cleanMessage(channel, secrets()).slice(0, 100) : '(not a string)';
     const verdict = checkSender(sender, options.senderPolicy);
     if (!verdict.trusted) {
-      log({ level: 'warn', channel: shownChannel, message: `refused a call: ${verdict.reason}` });
-      return failure(ipcErrorOf('forbidden', `Ledgerdesk refused this call: ${verdict.reason}.`));
+      const reason = cleanMessage(verdict.reason, secrets());
+      log({ level: 'warn', channel: shownChannel, message: `refused a call: ${reason}` });
+      return failure(ipcErrorOf('forbidden', `Ledgerdesk refused this call: ${reason}.`));
     }
 
     const entry = typeof channel === 'string' ? OPERATIONS_BY_CHANNEL.get(channel) : undefined;
