@@ -198,19 +198,47 @@ function bareFirstRowsScript(profileId: string, accountId: string): string {
   });`;
 }
 
-/** The bare page for scrolling: 2,000 plain divs of the same height in a scroller. */
-const BARE_SCROLL_SCRIPT = `document.addEventListener('DOMContentLoaded', () => {
+/**
+ * The bare page for scrolling: the same number of plain divs as the table keeps in the DOM,
+ * virtualized by hand (fixed row height, one absolutely positioned window, text refilled as
+ * rows scroll in) over the same 1,000,000 rows' height: what the browser needs at least.
+ */
+function bareScrollScript(domRows: number): string {
+  return `document.addEventListener('DOMContentLoaded', () => {
+  const rowHeight = 32;
+  const rows = ${ROWS};
   const scroller = document.createElement('div');
   scroller.id = 'bare-scroller';
-  scroller.style.cssText = 'height: 800px; overflow: auto; font: 13px system-ui';
-  for (let index = 0; index < 2000; index += 1) {
+  scroller.style.cssText = 'height: 800px; overflow: auto; position: relative; font: 13px system-ui; contain: strict';
+  const body = document.createElement('div');
+  body.style.cssText = 'position: relative; height: ' + rows * rowHeight + 'px';
+  const windowed = document.createElement('div');
+  windowed.style.cssText = 'position: absolute; top: 0; left: 0; right: 0';
+  const lines = [];
+  for (let index = 0; index < ${domRows}; index += 1) {
     const line = document.createElement('div');
-    line.style.cssText = 'height: 32px; border-bottom: 1px solid #ddd';
-    line.textContent = '2026-11-01  PAYMENT ' + index + '  Benchmark row ' + index + '  -12.34  100000.00';
-    scroller.append(line);
+    line.style.cssText = 'height: 32px; border-bottom: 1px solid #ddd; white-space: nowrap';
+    windowed.append(line);
+    lines.push(line);
   }
+  let first = -1;
+  const draw = () => {
+    const top = Math.max(0, Math.floor(scroller.scrollTop / rowHeight) - 8);
+    if (top === first) return;
+    first = top;
+    windowed.style.transform = 'translateY(' + top * rowHeight + 'px)';
+    lines.forEach((line, offset) => {
+      const index = top + offset;
+      line.textContent = '2026-11-01  PAYMENT ' + index + '  Benchmark row ' + index + '  -12.34  100,000.00';
+    });
+  };
+  scroller.addEventListener('scroll', () => requestAnimationFrame(draw));
+  body.append(windowed);
+  scroller.append(body);
   document.body.replaceChildren(scroller);
+  draw();
 });`;
+}
 
 const benchmark: Benchmark = {
   title: `Renderer in Chromium: ${ROWS.toLocaleString('en-US')}-row cached list`,
@@ -311,7 +339,7 @@ const benchmark: Benchmark = {
       await appContext.close();
 
       const bareContext = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-      await bareContext.addInitScript({ content: BARE_SCROLL_SCRIPT });
+      await bareContext.addInitScript({ content: bareScrollScript(domRows) });
       const bare = await bareContext.newPage();
       await bare.goto(`${renderer.url}bare`);
       await bare.locator('#bare-scroller').waitFor();
@@ -337,7 +365,10 @@ const benchmark: Benchmark = {
           name: `scroll: main-thread work per frame p95 (${FRAMES} frames, ${PIXELS_PER_FRAME} px/frame, ${domRows} rows in the DOM)`,
           value: workP95,
           unit: 'ms',
-          baseline: { name: 'bare page: 2,000 plain divs scrolled the same way', value: percentile(bareWork, 95) },
+          baseline: {
+            name: `bare page: ${domRows} plain divs virtualized by hand, scrolled the same way`,
+            value: percentile(bareWork, 95),
+          },
           target: `p95 ≤ ${FRAME_TARGET_MS} ms`,
           met: workP95 <= FRAME_TARGET_MS,
         },
