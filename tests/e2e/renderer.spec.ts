@@ -133,6 +133,9 @@ test('syncs pending transactions with progress and browses them by keyboard', as
   const grid = page.getByRole('grid', { name: 'Pending transactions' });
   await expect(grid.getByRole('row').nth(3)).toBeVisible({ timeout: 60_000 });
   await expect(page.locator('.list-footer')).toContainText('2,500 rows', { timeout: 60_000 });
+  // The filtered view exports to CSV through main's save dialog (a folder of the test here).
+  await page.getByRole('button', { name: 'Export CSV' }).click();
+  await expect(page.getByText('Exported 2,500 rows')).toBeVisible();
   // Amounts coloured by sign, holds marked as not changing the balance.
   await expect(grid.locator('.money-negative').first()).toBeVisible();
   await expect(grid.locator('.money-positive').first()).toBeVisible();
@@ -299,6 +302,52 @@ test('a Production profile is unmistakable and every write asks first', async ({
   ).profiles.find((profile) => profile.kind === 'embedded');
   await page.getByRole('combobox', { name: 'Profile' }).selectOption(embedded?.id ?? '');
   await expect(page.getByRole('alert', { name: /Production profile/ })).toBeHidden();
+  await context.close();
+});
+
+test('creates, disables, enables and deletes a webhook, asking before the deletion', async ({ browser }) => {
+  const { context, page } = await openApp(browser, 'light');
+  await go(page, 'webhooks');
+  await page.getByRole('button', { name: 'New webhook' }).first().click();
+  const form = page.getByRole('form', { name: 'New webhook' });
+  await form.getByLabel('Event').fill('book.update');
+  await form.getByLabel('URL').fill('https://hooks.example/books');
+  await form.getByLabel(/Basic user/).fill('books');
+  await form.getByRole('button', { name: 'Create webhook' }).click();
+  // The shared schema speaks before the bank: a Basic user needs its secret.
+  await expect(form.getByText('must be set together with basic_user')).toBeVisible();
+  await form.getByLabel(/Basic secret/).fill('s3cret-books');
+  await form.getByRole('button', { name: 'Create webhook' }).click();
+  const row = page.getByRole('row', { name: /book\.update/ });
+  await expect(row).toContainText('enabled');
+  await row.getByRole('button', { name: 'Disable' }).click();
+  await expect(row).toContainText('disabled');
+  await row.getByRole('button', { name: 'Enable' }).click();
+  await expect(row).toContainText('enabled');
+  await row.getByRole('button', { name: /Delete webhook/ }).click();
+  const confirm = page.getByRole('dialog', { name: 'Delete the webhook?' });
+  await expect(confirm).toContainText('https://hooks.example/books');
+  await confirm.getByRole('button', { name: 'Delete the webhook' }).click();
+  await expect(page.getByRole('row', { name: /book\.update/ })).toHaveCount(0);
+  await context.close();
+});
+
+test('settings: tests the connection, shows the credential and the audit log of every write', async ({ browser }) => {
+  const { context, page } = await openApp(browser, 'dark');
+  await go(page, 'settings');
+  const profiles = page.getByRole('table', { name: 'Profiles' });
+  await expect(profiles.getByRole('row', { name: /Local sandbox|embedded sandbox/ }).first()).toContainText('set');
+  await profiles.getByRole('button', { name: 'Test' }).first().click();
+  await expect(profiles.getByText(/^ok · \d+ ms$/).first()).toBeVisible();
+  await shoot(page, 'settings-profiles-tested-dark');
+  await page.getByRole('tab', { name: 'Audit log' }).click();
+  const audit = page.getByRole('grid', { name: 'Audit log' });
+  await expect(audit).toContainText('document.create');
+  await expect(audit).toContainText('webhook');
+  await shoot(page, 'settings-audit-dark');
+  await page.getByRole('tab', { name: 'Cache' }).click();
+  await expect(page.getByText('AES-256-GCM, key in the keychain')).toBeVisible();
+  await shoot(page, 'settings-cache-dark');
   await context.close();
 });
 
