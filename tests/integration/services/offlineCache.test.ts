@@ -269,37 +269,6 @@ describe('named queries', () => {
     ).toEqual([]);
   });
 
-  it('places a row whose id is taken by another row at the next free id, and finds it again', async () => {
-    const cache = await openCache();
-    fillTransactions(cache, 1);
-    const original = cache.database.prepare('SELECT id, row_key FROM pending_transactions').get() as {
-      id: number;
-      row_key: string;
-    };
-    cache.database.prepare('DELETE FROM pending_transactions').run();
-    // Another row now holds the id this record's key asks for.
-    cache.database
-      .prepare(
-        `INSERT INTO pending_transactions (id, profile_id, account_id, row_key, posted_at, date, amount_cents, type, seen_generation, body)
-         VALUES (?, 'prof_other', 'acct_other', 'some-other-key', '2020-01-01T00:00:00.000000Z', '2020-01-01', 0, NULL, 1, x'00')`,
-      )
-      .run(original.id);
-    const write = (generation: number): number =>
-      cache.transaction(() =>
-        cache.pendingTransactions.writePage(PROFILE, ACCOUNT, [pendingTransactionOf(ACCOUNT, 0, 1)], generation),
-      );
-    expect(write(5)).toBe(1);
-    const placed = cache.database
-      .prepare('SELECT id FROM pending_transactions WHERE row_key = ?')
-      .get(original.row_key) as { id: number };
-    expect(placed.id).toBe(original.id + 1);
-    // Written again, it is recognised at its probed id, not duplicated.
-    expect(write(6)).toBe(0);
-    expect(
-      cache.pendingTransactions.list({ profileId: PROFILE, accountId: ACCOUNT }).rows.map((row) => row.row_key),
-    ).toEqual([original.row_key]);
-  });
-
   it('refuses a cursor from another query', async () => {
     const cache = await openCache();
     fillTransactions(cache, 300);

@@ -35,8 +35,8 @@ export const CACHE_MIGRATIONS: readonly Migration[] = [
         PRIMARY KEY (profile_id, kind, key)
       ) STRICT;
 
-      -- Pending transactions have no id: row_key is a keyed hash of the record, and id (the
-      -- rowid) is taken from it, so finding a record needs no index of its own.
+      -- Pending transactions have no id: row_key is a keyed hash of the record. Rows get
+      -- sequential rowids, so a bulk sync appends to the table instead of scattering writes.
       CREATE TABLE pending_transactions (
         id INTEGER PRIMARY KEY,
         profile_id TEXT NOT NULL,
@@ -49,9 +49,11 @@ export const CACHE_MIGRATIONS: readonly Migration[] = [
         seen_generation INTEGER NOT NULL,
         body BLOB NOT NULL
       ) STRICT;
-      -- Two indexes only: each one costs every insert of a bulk sync. A type filter walks the
-      -- time index (a page of one type is found within a few hundred rows).
-      CREATE INDEX pending_transactions_by_time ON pending_transactions (profile_id, account_id, posted_at, row_key);
+      -- Few indexes: each one costs every insert of a bulk sync. A type filter walks the time
+      -- index (a page of one type is found within a few hundred rows).
+      -- The time index is also the identity (a record's time is part of it): a sync writes it
+      -- near one end, where an index on the hash alone would dirty pages all over.
+      CREATE UNIQUE INDEX pending_transactions_by_time ON pending_transactions (profile_id, account_id, posted_at, row_key);
       CREATE INDEX pending_transactions_by_amount ON pending_transactions (profile_id, account_id, amount_cents, row_key);
 
       -- Keyed hashes of the words of desc and summary; rowid = pending_transactions.id.
@@ -62,7 +64,10 @@ export const CACHE_MIGRATIONS: readonly Migration[] = [
         DELETE FROM pending_transaction_search WHERE rowid = old.id;
       END;
 
+      -- Sequential rowids (sends arrive newest first) keep bulk inserts local; the send id is
+      -- a unique index.
       CREATE TABLE webhook_sends (
+        id INTEGER PRIMARY KEY,
         profile_id TEXT NOT NULL,
         send_id TEXT NOT NULL,
         webhook_id TEXT NOT NULL,
@@ -73,9 +78,9 @@ export const CACHE_MIGRATIONS: readonly Migration[] = [
         will_retry INTEGER NOT NULL,
         created_at TEXT NOT NULL,
         body_digest TEXT NOT NULL,
-        body BLOB NOT NULL,
-        PRIMARY KEY (profile_id, send_id)
-      ) STRICT, WITHOUT ROWID;
+        body BLOB NOT NULL
+      ) STRICT;
+      CREATE UNIQUE INDEX webhook_sends_identity ON webhook_sends (profile_id, send_id);
       CREATE INDEX webhook_sends_by_time ON webhook_sends (profile_id, created_at, send_id);
       CREATE INDEX webhook_sends_by_status ON webhook_sends (profile_id, status, created_at, send_id);
       CREATE INDEX webhook_sends_by_webhook ON webhook_sends (profile_id, webhook_id, created_at, send_id);

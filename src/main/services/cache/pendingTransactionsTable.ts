@@ -46,27 +46,19 @@ const SORT_SQL: Record<PendingTransactionSort, { column: string; direction: 'ASC
   smallest: { column: 'amount_cents', direction: 'ASC' },
 };
 
-const TOUCH_SQL = `UPDATE pending_transactions SET seen_generation = ? WHERE id IN (SELECT value FROM json_each(?))`;
+const TOUCH_SQL = `UPDATE pending_transactions SET seen_generation = ?
+  WHERE profile_id = ? AND account_id = ? AND (posted_at, row_key) IN (SELECT value ->> 0, value ->> 1 FROM json_each(?))`;
 const INSERT_SQL = `INSERT INTO pending_transactions
-  (id, profile_id, account_id, row_key, posted_at, date, amount_cents, type, seen_generation, body)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+  (profile_id, account_id, row_key, posted_at, date, amount_cents, type, seen_generation, body)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 const INDEX_SQL = `INSERT INTO pending_transaction_search (rowid, tokens) VALUES (?, ?)`;
-
-/** Ids are 52-bit, so they stay exact JavaScript numbers. */
-const MAX_ID = 2 ** 52 - 1;
-
-/** The id a row key asks for: its first 52 bits (never 0). */
-function idOfRowKey(rowKey: string): number {
-  const bytes = Buffer.from(rowKey, 'base64url');
-  return Math.max(1, bytes.readUIntBE(0, 6) * 16 + ((bytes[6] ?? 0) >> 4));
-}
 const SWEEP_SQL = `DELETE FROM pending_transactions
   WHERE profile_id = ? AND account_id = ? AND seen_generation < ?
     AND (? IS NULL OR date >= ?) AND (? IS NULL OR date < ?)`;
 
-/** A page's write, planned: the id of each row, how many rows are new, and the statements. */
+/** A page's write, planned: its row keys, how many rows are new, and the statements. */
 export interface PagePlan {
-  assigned: Map<number, string>;
+  rowKeys: Set<string>;
   added: number;
   batches: WriteBatch[];
 }
@@ -90,8 +82,7 @@ export class PendingTransactionsTable {
   readonly #search: () => SearchTokens;
   readonly #checkpoints: SyncCheckpoints;
   readonly #statements: Statements;
-  readonly #holders: StatementSync;
-  readonly #holder: StatementSync;
+  readonly #known: StatementSync;
 
   constructor(
     database: DatabaseSync,
@@ -104,48 +95,48 @@ export class PendingTransactionsTable {
     this.#search = search;
     this.#checkpoints = checkpoints;
     this.#statements = new Statements(database);
-    // One read per page, not per row, to find which of the page's ids are taken, and by what.
-    this.#holders = database.prepare(
-      'SELECT id, row_key FROM pending_transactions WHERE id IN (SELECT value FROM json_each(?))',
+    // One read per page, not per row, to find the rows already cached.
+    this.#known = database.prepare(
+      `SELECT row_key FROM pending_transactions
+       WHERE profile_id = ? AND account_id = ?
+         AND (posted_at, row_key) IN (SELECT value ->> 0, value ->> 1 FROM json_each(?))`,
     );
-    this.#holder = database.prepare('SELECT row_key FROM pending_transactions WHERE id = ?');
   }
 
   /**
-   * Plans the write of one page: hashes each record into its row key and id, seals the new
-   * ones and computes their search tokens (the CPU work, done by the caller's thread), and
-   * returns the statements that store them (the SQLite work, done by the cache writer).
-   * @param inFlight ids given to rows of a page planned but maybe not yet committed
+   * Plans the write of one page: hashes each record into its row key, seals the new ones and
+   * computes their search tokens (the CPU work, done by the caller's thread), and returns the
+   * statements that store them (the SQLite work, done by the cache writer).
+   * @param inFlight row keys of a page planned but maybe not yet committed
    */
   planPage(
     profileId: string,
     accountId: string,
     transactions: readonly PendingTransaction[],
     generation: number,
-    inFlight: ReadonlyMap<number, string> = new Map(),
+    inFlight: ReadonlySet<string> = new Set(),
   ): PagePlan {
     const sealer = this.#sealer();
     const search = this.#search();
     const texts = transactions.map((transaction) => JSON.stringify(transaction));
     const rowKeys = texts.map((text) => sealer.keyedHash(`pending transaction: ${profileId}: ${accountId}: ${text}`));
-    const holders = new Map(inFlight);
-    const stored = this.#holders.all(JSON.stringify(rowKeys.map(idOfRowKey))) as { id: number; row_key: string }[];
-    for (const row of stored) holders.set(row.id, row.row_key);
-    const assigned = new Map<number, string>();
-    const seen: number[] = [];
+    const identities = JSON.stringify(
+      transactions.map((transaction, index) => [transaction.extended_timestamp_precise, rowKeys[index]]),
+    );
+    const known = new Set(
+      (this.#known.all(profileId, accountId, identities) as { row_key: string }[]).map((row) => row.row_key),
+    );
     const inserts: SQLInputValue[][] = [];
     const tokens: SQLInputValue[][] = [];
+    let seen = 0;
     transactions.forEach((transaction, index) => {
       const rowKey = rowKeys[index] ?? '';
-      const { id, known } = this.#place(rowKey, holders);
-      assigned.set(id, rowKey);
-      if (known) {
-        seen.push(id);
+      if (known.has(rowKey) || inFlight.has(rowKey)) {
+        seen += 1;
         return;
       }
-      holders.set(id, rowKey);
+      known.add(rowKey);
       inserts.push([
-        id,
         profileId,
         accountId,
         rowKey,
@@ -156,38 +147,18 @@ export class PendingTransactionsTable {
         generation,
         sealer.seal(texts[index] ?? '', identityOf(profileId, accountId, rowKey)),
       ]);
-      tokens.push([id, search.tokensOf(`${transaction.desc} ${transaction.summary}`)]);
+      tokens.push([search.tokensOf(`${transaction.desc} ${transaction.summary}`)]);
     });
     return {
-      assigned,
+      rowKeys: new Set(rowKeys),
       added: inserts.length,
       batches: [
         // An identical record is already sealed and indexed: only mark it as seen.
-        { sql: TOUCH_SQL, rows: seen.length === 0 ? [] : [[generation, JSON.stringify(seen)]] },
-        { sql: INSERT_SQL, rows: inserts },
-        { sql: INDEX_SQL, rows: tokens },
+        { sql: TOUCH_SQL, rows: seen === 0 ? [] : [[generation, profileId, accountId, identities]] },
+        // Each new row, then its search entry under the rowid it was given.
+        { sql: INSERT_SQL, rows: inserts, then: { sql: INDEX_SQL, rows: tokens } },
       ],
     };
-  }
-
-  /**
-   * The id of a row key: taken from the hash, or, in the rare case another row holds it, the
-   * next free one (open addressing). `known` when this very row is already stored.
-   */
-  #place(rowKey: string, holders: Map<number, string>): { id: number; known: boolean } {
-    let id = idOfRowKey(rowKey);
-    // Bounded: collisions of 52-bit ids are rare, and each probe moves to the next id.
-    for (let probe = 0; probe < 1024; probe += 1) {
-      let holder = holders.get(id);
-      if (holder === undefined && probe > 0) {
-        holder = (this.#holder.get(id) as { row_key: string } | undefined)?.row_key;
-        if (holder !== undefined) holders.set(id, holder);
-      }
-      if (holder === undefined) return { id, known: false };
-      if (holder === rowKey) return { id, known: true };
-      id = id >= MAX_ID ? 1 : id + 1;
-    }
-    throw new Error('No free id for a pending transaction after 1024 probes: the cache is damaged.');
   }
 
   /** Writes one page now, inside the caller's transaction. Returns how many rows were new. */

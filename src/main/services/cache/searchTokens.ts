@@ -16,12 +16,17 @@ const HASH_MEMO_LIMIT = 50_000;
 
 /** Lower-cased, accent-free words of letters and digits. */
 export function wordsOf(text: string): string[] {
-  const words = text
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((word) => word.length > 0 && word.length <= MAX_WORD_LENGTH);
+  // Most bank descriptions are ASCII: skip Unicode normalisation for them (same result).
+  const ascii = /^[\x00-\x7f]*$/.test(text);
+  const words = (
+    ascii
+      ? text.toLowerCase().split(/[^a-z0-9]+/)
+      : text
+          .normalize('NFKD')
+          .replace(/\p{M}+/gu, '')
+          .toLowerCase()
+          .split(/[^\p{L}\p{N}]+/u)
+  ).filter((word) => word.length > 0 && word.length <= MAX_WORD_LENGTH);
   return [...new Set(words)].slice(0, MAX_WORDS_PER_RECORD);
 }
 

@@ -10,14 +10,24 @@ import type { Statements } from './statements.ts';
 export interface WriteBatch {
   sql: string;
   rows: SQLInputValue[][];
+  /**
+   * Run after each row of `sql`, with the rowid that row was given first, then its own values
+   * (e.g. a search-index entry for each inserted record). One entry per row of `rows`.
+   */
+  then?: { sql: string; rows: SQLInputValue[][] };
 }
 
 /** Runs the batches inside the caller's transaction; returns the rows changed by each batch. */
 export function applyBatches(statements: Statements, batches: readonly WriteBatch[]): number[] {
   return batches.map((batch) => {
     const statement = statements.get(batch.sql);
+    const then = batch.then === undefined ? null : statements.get(batch.then.sql);
     let changed = 0;
-    for (const row of batch.rows) changed += Number(statement.run(...row).changes);
+    batch.rows.forEach((row, index) => {
+      const result = statement.run(...row);
+      changed += Number(result.changes);
+      if (then !== null) then.run(result.lastInsertRowid, ...(batch.then?.rows[index] ?? []));
+    });
     return changed;
   });
 }

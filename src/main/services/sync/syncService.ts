@@ -290,7 +290,7 @@ export class SyncService {
             startAfter,
           );
           const table = this.#cache.pendingTransactions;
-          const written = await this.#writePages<PendingTransaction, Map<number, string>>(pages, {
+          const written = await this.#writePages<PendingTransaction, Set<string>>(pages, {
             signal,
             plan: (page, inFlight) => {
               const oldest = page.items.at(-1)?.date;
@@ -302,7 +302,7 @@ export class SyncService {
                 checkpoint.generation,
                 inFlight ?? undefined,
               );
-              return { batches: plan.batches, added: plan.added, inFlight: plan.assigned };
+              return { batches: plan.batches, added: plan.added, inFlight: plan.rowKeys };
             },
             advance: (page, added) =>
               checkpoints.advanceBatch(
