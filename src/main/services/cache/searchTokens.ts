@@ -17,7 +17,7 @@ const HASH_MEMO_LIMIT = 50_000;
 /** Lower-cased, accent-free words of letters and digits. */
 export function wordsOf(text: string): string[] {
   // Most bank descriptions are ASCII: skip Unicode normalisation for them (same result).
-  const ascii = /^[\x00-\x7f]*$/.test(text);
+  const ascii = /^[\t\n\r -~]*$/.test(text);
   const words = (
     ascii
       ? text.toLowerCase().split(/[^a-z0-9]+/)
