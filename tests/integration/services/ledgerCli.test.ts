@@ -170,6 +170,14 @@ describe('sync, list, export, audit', () => {
     );
   });
 
+  it('starts the embedded sandbox for the "Local sandbox" profile, with a key kept in memory only', async () => {
+    const synced = await ledger([...data, '--json', 'sync', 'webhooks', '--profile', 'Local sandbox'], secrets);
+    expect(synced.stderr).toBe('');
+    expect(JSON.parse(synced.stdout)).toMatchObject({ state: 'done', kind: 'webhooks' });
+    expect(await secrets.has('profile:local-sandbox')).toBe(false);
+    expect(readFileSync(join(temp.folder, 'data', 'sandbox.db')).length).toBeGreaterThan(0);
+  });
+
   it('lists the audit log', async () => {
     await addSandboxProfile();
     const audit = await ledger([...data, '--json', 'audit'], secrets);
