@@ -25,7 +25,7 @@ export function FilePicker({ label, fileId, onFileId, accept, upload, onChosen, 
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState(false);
-  const [note, setNote] = useState<string | null>(null);
+  const [note, setNote] = useState<{ fileId: string; text: string } | null>(null);
   const [uploadError, setUploadError] = useState<string | undefined>(undefined);
 
   const choose = async (file: File | undefined): Promise<void> => {
@@ -43,7 +43,7 @@ export function FilePicker({ label, fileId, onFileId, accept, upload, onChosen, 
     try {
       const record = await upload(type, new Uint8Array(await file.arrayBuffer()));
       onFileId(record.id);
-      setNote(`${file.name} · ${formatBytes(record.content_length)} uploaded`);
+      setNote({ fileId: record.id, text: `${file.name} · ${formatBytes(record.content_length)} uploaded` });
     } catch (reason) {
       setUploadError(
         typeof reason === 'object' && reason !== null && 'message' in reason
@@ -60,7 +60,9 @@ export function FilePicker({ label, fileId, onFileId, accept, upload, onChosen, 
       label={label}
       id={id}
       error={uploadError ?? error}
-      hint={note ?? 'Upload a file, or paste the id of one already uploaded.'}
+      hint={
+        note !== null && note.fileId === fileId ? note.text : 'Upload a file, or paste the id of one already uploaded.'
+      }
     >
       <div className="drop-zone">
         <input

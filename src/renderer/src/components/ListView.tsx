@@ -26,6 +26,8 @@ export interface ListViewProps<Row> {
   emptyAction?: ReactNode;
   children: ReactNode;
   footer?: ReactNode;
+  /** False for local data that is never synced from the bank (audit log, listener requests). */
+  fromBank?: boolean;
 }
 
 export function ListView<Row>({
@@ -36,6 +38,7 @@ export function ListView<Row>({
   emptyAction,
   children,
   footer,
+  fromBank = true,
 }: ListViewProps<Row>) {
   useSource(source);
   const online = useOnlineStatus();
@@ -68,7 +71,7 @@ export function ListView<Row>({
   const total = source.total;
   return (
     <div className="list-view">
-      {offline ? (
+      {offline && fromBank ? (
         <OfflineNotice asOf={asOf === null ? 'never synced' : `${formatTimestamp(asOf)} (${ageOf(asOf, now)})`} />
       ) : null}
       {source.error !== null && source.ready ? (
@@ -89,12 +92,16 @@ export function ListView<Row>({
               : `${formatCount(total)} ${total === 1 ? 'row' : 'rows'}`
             : '—'}
         </span>
-        <span className="list-footer-sep" aria-hidden="true">
-          ·
-        </span>
-        <span title={asOf === null ? undefined : formatTimestamp(asOf)}>
-          {asOf === null ? 'never synced' : `cached, as of ${ageOf(asOf, now)}`}
-        </span>
+        {fromBank ? (
+          <>
+            <span className="list-footer-sep" aria-hidden="true">
+              ·
+            </span>
+            <span title={asOf === null ? undefined : formatTimestamp(asOf)}>
+              {asOf === null ? 'never synced' : `cached, as of ${ageOf(asOf, now)}`}
+            </span>
+          </>
+        ) : null}
         {source.loading && source.ready ? <span className="spinner" aria-label="Loading more" /> : null}
         <span className="list-footer-spacer" />
         {footer}

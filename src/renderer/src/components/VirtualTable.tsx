@@ -204,7 +204,7 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>) {
     const listener = (event: KeyboardEvent): void => {
       if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
       if (isTypingTarget(event.target)) return;
-      if (scroller.current?.contains(event.target as Node)) return; // handled by the grid itself
+      if (event.target instanceof Node && scroller.current?.contains(event.target) === true) return; // handled by the grid itself
       if (!['j', 'k', 'Enter'].includes(event.key)) return;
       if (document.querySelector('[role="dialog"][aria-modal="true"]') !== null) return;
       if (handleKey(event)) event.preventDefault();

@@ -218,6 +218,7 @@ function RequestsTab() {
       </Toolbar>
       <ListView
         what="Requests"
+        fromBank={false}
         source={store.requests}
         emptyTitle="No requests yet"
         emptyBody={

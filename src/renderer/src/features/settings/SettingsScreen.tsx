@@ -369,6 +369,7 @@ function AuditTab() {
       </Toolbar>
       <ListView
         what="Audit log"
+        fromBank={false}
         source={audit}
         emptyTitle="No writes yet"
         emptyBody="Every change you make to a bank is recorded here."
