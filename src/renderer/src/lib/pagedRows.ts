@@ -143,7 +143,8 @@ export class PagedRows<Row> {
   }
 
   async #pump(): Promise<void> {
-    if (this.#pumping || this.#closed) return;
+    // Nothing to fetch (the usual case while scrolling through loaded pages): no change, no render.
+    if (this.#pumping || this.#closed || this.#nextPageToFetch() === null) return;
     this.#pumping = true;
     this.#changed();
     try {
