@@ -394,6 +394,7 @@ test('with the bank stopped, the cache stays browsable and the offline state is 
   await go(page, 'pending-transactions');
   const grid = page.getByRole('grid', { name: 'Pending transactions' });
   await expect(grid.getByRole('row').nth(3)).toBeVisible();
+  const accountId = await page.getByRole('combobox', { name: 'Account' }).inputValue();
   await sandbox.close();
   await page.getByRole('button', { name: 'Sync', exact: true }).click();
   await expect(page.getByRole('status', { name: /^Offline/ })).toBeVisible({ timeout: 60_000 });
@@ -411,6 +412,17 @@ test('with the bank stopped, the cache stays browsable and the offline state is 
   await expect(page.getByText(/Showing cached data as of/)).toBeVisible();
   await shoot(page, 'webhook-sends-offline-light');
   await context.close();
+
+  // A window opened while the bank is down cannot list the accounts, but reads the cache by id.
+  const cold = await openApp(browser, 'dark');
+  await go(cold.page, 'pending-transactions');
+  await expect(cold.page.getByText(/cannot be reached/).first()).toBeVisible({ timeout: 30_000 });
+  await cold.page.getByRole('textbox', { name: 'Account id' }).fill(accountId);
+  await cold.page.getByRole('button', { name: 'Open from the cache' }).click();
+  await expect(cold.page.locator('.list-footer')).toContainText('2,500 rows');
+  await expect(cold.page.getByText(/Showing cached data as of/)).toBeVisible();
+  await shoot(cold.page, 'pending-transactions-offline-dark');
+  await cold.context.close();
 });
 
 test('no console error or CSP violation on any page', () => {

@@ -2,7 +2,7 @@
  * Pending transactions of one account, from the cache: filters, a virtualized table that
  * stays smooth at a million rows, the detail drawer, sync with progress, CSV export.
  */
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import {
   changesBalance,
   PENDING_TRANSACTION_ORIGIN_FIELDS,
@@ -107,20 +107,31 @@ export function PendingTransactionsScreen() {
     if (profileId !== null) void open(profileId);
   });
 
-  const accountOptions = useMemo(
-    () => store.accounts.map((account) => ({ value: account.id, label: `${account.name} · ${account.id}` })),
-    [store.accounts],
-  );
+  const accountOptions = useMemo(() => {
+    const options = store.accounts.map((account) => ({ value: account.id, label: `${account.name} · ${account.id}` }));
+    // An account opened by id (while the bank's list is out of reach) is still shown as chosen.
+    if (filters.accountId !== '' && !store.accounts.some((account) => account.id === filters.accountId)) {
+      options.push({ value: filters.accountId, label: filters.accountId });
+    }
+    return options;
+  }, [store.accounts, filters.accountId]);
   const row = selected === null || source === null ? undefined : source.rowAt(selected);
 
   let body;
-  if (store.accountsError !== null && store.accounts.length === 0) {
+  if (store.accountsError !== null && store.accounts.length === 0 && source === null) {
     body = (
-      <ErrorState
-        what="Accounts"
-        error={store.accountsError}
-        onRetry={() => profileId !== null && void open(profileId)}
-      />
+      <div className="stack">
+        <ErrorState
+          what="Accounts"
+          error={store.accountsError}
+          onRetry={() => profileId !== null && void open(profileId)}
+        />
+        <AccountById
+          onOpen={(accountId) => {
+            setFilters({ accountId });
+          }}
+        />
+      </div>
     );
   } else if (source === null) {
     body = store.accountsLoading ? null : (
@@ -268,6 +279,35 @@ export function PendingTransactionsScreen() {
       {job === null ? null : <SyncStrip job={job} what="pending transactions" />}
       {body}
     </Page>
+  );
+}
+
+/** Without the bank's account list (offline at start), the cache can still be read by account id. */
+function AccountById({ onOpen }: { onOpen: (accountId: string) => void }) {
+  const [accountId, setAccountId] = useState('');
+  return (
+    <form
+      className="row"
+      style={{ justifyContent: 'center' }}
+      aria-label="Open an account from the cache by id"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (accountId.trim() !== '') onOpen(accountId.trim());
+      }}
+    >
+      <input
+        className="input mono"
+        aria-label="Account id"
+        placeholder="acct_…"
+        value={accountId}
+        onChange={(event) => {
+          setAccountId(event.target.value);
+        }}
+      />
+      <Button type="submit" disabled={accountId.trim() === ''}>
+        Open from the cache
+      </Button>
+    </form>
   );
 }
 
