@@ -228,6 +228,12 @@ test('registers the listener with the bank and watches a delivery arrive', async
   await expect(drawer).toContainText('Hydrated object');
   await expect(drawer).toContainText('authorization');
   await shoot(page, 'listener-request-light');
+  // Replay it to the listener itself: a second request arrives.
+  await drawer.getByRole('button', { name: 'Replay', exact: true }).click();
+  const replay = page.getByRole('dialog', { name: 'Replay' });
+  await replay.getByRole('button', { name: 'Replay' }).click();
+  await expect(page.getByText('Replayed 1')).toBeVisible();
+  await expect(requests.locator('.vtable-row', { hasText: 'ach.create' })).toHaveCount(2, { timeout: 30_000 });
   await context.close();
 });
 
@@ -340,6 +346,19 @@ test('settings: tests the connection, shows the credential and the audit log of 
   await profiles.getByRole('button', { name: 'Test' }).first().click();
   await expect(profiles.getByText(/^ok · \d+ ms$/).first()).toBeVisible();
   await shoot(page, 'settings-profiles-tested-dark');
+  // Add a remote profile: the secret goes to the keychain and is never shown again.
+  await page.getByRole('button', { name: 'Add profile' }).click();
+  const form = page.getByRole('form', { name: 'New profile' });
+  await form.getByLabel('Name').fill('Partner bank sandbox');
+  await form.getByLabel('Base URL').fill(sandbox.baseUrl);
+  await form.getByLabel('API key id').fill(sandbox.keyId);
+  await form.getByLabel('API key secret').fill(sandbox.keySecret);
+  await form.getByRole('button', { name: 'Add profile' }).click();
+  const added = profiles.getByRole('row', { name: /Partner bank/ });
+  await expect(added).toContainText('set');
+  await expect(page.locator('body')).not.toContainText(sandbox.keySecret);
+  await added.getByRole('button', { name: 'Test' }).click();
+  await expect(added.getByText(/^ok · \d+ ms$/)).toBeVisible();
   await page.getByRole('tab', { name: 'Audit log' }).click();
   const audit = page.getByRole('grid', { name: 'Audit log' });
   await expect(audit).toContainText('document.create');
