@@ -286,16 +286,21 @@ export function createListenerHandlers(services: ListenerHandlerServices): Liste
         const current = listener();
         const filter = filterOf(input);
         const beforeId = input.cursor === undefined ? undefined : numericId(input.cursor, 'cursor');
-        const rows = current.requests({
+        const page = current.requests({
           ...filter,
           ...(beforeId === undefined ? {} : { beforeId }),
-          limit: input.limit + 1,
+          limit: input.limit,
         });
-        const page = rows.slice(0, input.limit);
         const last = page.at(-1);
+        // Asked apart, not as limit + 1: the log caps a page at the contract's largest limit,
+        // so a page of 1000 asked as 1001 would never say there is more.
+        const more =
+          last !== undefined &&
+          page.length === input.limit &&
+          current.requests({ ...filter, beforeId: last.id, limit: 1 }).length > 0;
         return {
           rows: page.map((row) => toRequestSummary(row)),
-          nextCursor: rows.length > input.limit && last !== undefined ? String(last.id) : null,
+          nextCursor: more ? String(last.id) : null,
           asOf: new Date().toISOString(),
           source: 'cache' as const,
         };
