@@ -269,6 +269,59 @@ describe('named queries', () => {
     ).toEqual([]);
   });
 
+  it('searches a word held by most rows (walking the sorted index) as correctly as a rare one', async () => {
+    const cache = await openCache();
+    const count = 24_000;
+    const { checkpoint } = cache.checkpoints.begin(
+      PROFILE,
+      'pending-transactions',
+      'many',
+      '{}',
+      new Date().toISOString(),
+    );
+    cache.transaction(() =>
+      cache.pendingTransactions.writePage(
+        PROFILE,
+        ACCOUNT,
+        Array.from({ length: count }, (_, n) => ({
+          ...pendingTransactionOf(ACCOUNT, n, count),
+          summary: 'Card purchase',
+        })),
+        checkpoint.generation,
+      ),
+    );
+    // More hits than the sparse plan takes: every row has "purchase".
+    const seen = new Set<string>();
+    let cursor: string | null = null;
+    for (let page = 0; page < 3; page += 1) {
+      const read = cache.pendingTransactions.list({
+        profileId: PROFILE,
+        accountId: ACCOUNT,
+        search: 'purchase',
+        limit: 100,
+        cursor,
+      });
+      expect(read.rows).toHaveLength(100);
+      for (const row of read.rows) seen.add(row.row_key);
+      cursor = read.nextCursor;
+    }
+    expect(seen.size).toBe(300);
+    const newest = cache.pendingTransactions
+      .list({ profileId: PROFILE, accountId: ACCOUNT, limit: 100 })
+      .rows.map((row) => row.row_key);
+    const searched = cache.pendingTransactions.list({
+      profileId: PROFILE,
+      accountId: ACCOUNT,
+      search: 'card purchase',
+      limit: 100,
+    });
+    expect(searched.rows.map((row) => row.row_key)).toEqual(newest);
+    expect(cache.pendingTransactions.count({ profileId: PROFILE, accountId: ACCOUNT, search: 'purchase' })).toBe(count);
+    expect(cache.pendingTransactions.count({ profileId: PROFILE, accountId: ACCOUNT, search: 'purchase coffee' })).toBe(
+      count / 6,
+    );
+  });
+
   it('refuses a cursor from another query', async () => {
     const cache = await openCache();
     fillTransactions(cache, 300);

@@ -10,7 +10,7 @@ import type { PendingTransaction, WebhookSend, WebhookSendStatus } from '../../.
 import { BankError } from '../bank/bankError.ts';
 import type { BankClient, Page } from '../bank/bankClient.ts';
 import type { OfflineCache } from '../cache/offlineCache.ts';
-import type { SyncKind } from '../cache/syncCheckpoints.ts';
+import type { SyncCheckpoints, SyncKind } from '../cache/syncCheckpoints.ts';
 import type { WriteBatch } from '../cache/writeBatch.ts';
 import { etaFromDates, type SyncProgress, type SyncState } from './syncProgress.ts';
 
@@ -200,13 +200,28 @@ export class SyncService {
     const checkpoints = this.#cache.checkpoints;
     const started = performance.now();
     let fetchedThisRun = 0;
-    const { checkpoint, resumed } = checkpoints.begin(
-      request.profileId,
-      request.kind,
-      key,
-      running.scope,
-      this.#stamp(),
-    );
+    let begun: ReturnType<SyncCheckpoints['begin']>;
+    try {
+      begun = checkpoints.begin(request.profileId, request.kind, key, running.scope, this.#stamp());
+    } catch (error) {
+      // Not even the checkpoint could be written (a full disk): report it like any failure.
+      progress.state = 'failed';
+      progress.error = describeFailure(error);
+      this.#emit(progress);
+      return {
+        jobId: running.jobId,
+        kind: request.kind,
+        key,
+        state: 'failed',
+        fetched: 0,
+        written: 0,
+        removed: 0,
+        resumed: false,
+        error: progress.error,
+        failure: error,
+      };
+    }
+    const { checkpoint, resumed } = begun;
     progress.fetched = checkpoint.fetched;
     progress.written = checkpoint.written;
     let removed = 0;
