@@ -100,7 +100,12 @@ function toContractRule(rule: ResponseRule): ListenerRule {
           ? { kind: 'timeout' }
           : action.kind === 'drop'
             ? { kind: 'drop' }
-            : { kind: 'failTimes', times: action.times, status: action.status ?? 500, thenStatus: 200 };
+            : {
+                kind: 'failTimes',
+                times: action.times,
+                status: action.status ?? 500,
+                thenStatus: action.thenStatus ?? 200,
+              };
   return { id: rule.id, name: null, enabled: rule.enabled ?? true, match, response };
 }
 
@@ -112,21 +117,13 @@ function filterOf(input: {
   duplicatesOnly?: boolean | undefined;
   search?: string | undefined;
 }): RequestFilter {
-  if (input.duplicatesOnly === true) {
-    throw new IpcFailure('not_available', 'Showing only duplicates is not available yet.', { field: 'duplicatesOnly' });
-  }
-  if (input.search !== undefined && input.search.trim() !== '') {
-    throw new IpcFailure('not_available', 'Searching kept requests is not available yet.', { field: 'search' });
-  }
-  if (input.pathPrefix !== undefined) {
-    throw new IpcFailure('not_available', 'Filtering kept requests by path is not available yet.', {
-      field: 'pathPrefix',
-    });
-  }
   return {
     ...(input.verdict === undefined ? {} : { verdict: input.verdict }),
     ...(input.event === undefined ? {} : { event: input.event }),
     ...(input.objectId === undefined ? {} : { objectId: input.objectId }),
+    ...(input.pathPrefix === undefined || input.pathPrefix === '' ? {} : { pathPrefix: input.pathPrefix }),
+    ...(input.duplicatesOnly === true ? { duplicatesOnly: true } : {}),
+    ...(input.search === undefined || input.search.trim() === '' ? {} : { search: input.search.trim() }),
   };
 }
 
@@ -257,11 +254,6 @@ export function createListenerHandlers(services: ListenerHandlerServices): Liste
       setRules: ({ rules }) => {
         const translated: ResponseRule[] = rules.map((rule, index) => {
           const response = rule.response;
-          if (response.kind === 'failTimes' && response.thenStatus !== 200) {
-            throw new IpcFailure('not_available', 'After failing, the listener always answers 200.', {
-              field: `rules.${index}.response.thenStatus`,
-            });
-          }
           const action: ResponseRule['action'] =
             response.kind === 'status'
               ? { kind: 'status', status: response.status }
@@ -271,7 +263,12 @@ export function createListenerHandlers(services: ListenerHandlerServices): Liste
                   ? { kind: 'no_answer' }
                   : response.kind === 'drop'
                     ? { kind: 'drop' }
-                    : { kind: 'fail_times', times: response.times, status: response.status };
+                    : {
+                        kind: 'fail_times',
+                        times: response.times,
+                        status: response.status,
+                        ...(response.thenStatus === 200 ? {} : { thenStatus: response.thenStatus }),
+                      };
           return {
             id: rule.id ?? `rule-${index + 1}`,
             ...(rule.match.event === undefined ? {} : { event: rule.match.event }),
@@ -385,13 +382,19 @@ export function createListenerHandlers(services: ListenerHandlerServices): Liste
         if (input.webhookId === undefined) {
           throw new IpcFailure('invalid_input', 'Choose the webhook to reconcile.', { field: 'webhookId' });
         }
-        if (input.fromDate !== undefined || input.toDate !== undefined) {
-          throw new IpcFailure('not_available', 'Reconciling a date range is not available yet.', {
-            field: 'fromDate',
+        const since = input.fromDate === undefined ? undefined : Date.parse(`${input.fromDate}T00:00:00.000Z`);
+        const until = input.toDate === undefined ? undefined : Date.parse(`${input.toDate}T00:00:00.000Z`);
+        if (since !== undefined && until !== undefined && until <= since) {
+          throw new IpcFailure('invalid_input', 'toDate: must be after fromDate (the range ends before toDate).', {
+            field: 'toDate',
           });
         }
         await connectBank(input.profileId);
-        const result = await listener().reconcile({ webhookId: input.webhookId });
+        const result = await listener().reconcile({
+          webhookId: input.webhookId,
+          ...(since === undefined ? {} : { since }),
+          ...(until === undefined ? {} : { until }),
+        });
         const all = [
           ...reconciliationRows('sentAndReceived', { pairs: result.sentAndReceived }),
           ...reconciliationRows('sentNotReceived', { sends: result.sentButNeverReceived }),

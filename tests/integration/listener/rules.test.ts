@@ -114,6 +114,19 @@ describe('response rules', () => {
     expect(current.listener.count({ objectId: 'ach_1' })).toBe(5);
   });
 
+  it('fail N times then answer another status than 200 (thenStatus)', async () => {
+    current = await startTestListener();
+    current.listener.setRules([{ id: 'then', action: { kind: 'fail_times', times: 2, status: 500, thenStatus: 202 } }]);
+    const seen: number[] = [];
+    for (let index = 0; index < 4; index += 1) {
+      seen.push((await postNotification(current.url + '/h', notificationOf('ach_7'))).status);
+    }
+    expect(seen).toEqual([500, 500, 202, 202]);
+    expect(current.listener.requests({ objectId: 'ach_7' }).map((request) => request.status)).toEqual([
+      202, 202, 500, 500,
+    ]);
+  });
+
   it('rules survive a restart of the listener', async () => {
     const temporary = temporaryFolder();
     try {

@@ -1,7 +1,11 @@
 /** Joining the bank's send records with what was received: each category and its count. */
 import { describe, expect, it } from 'vitest';
 import type { WebhookSend } from '../../../src/shared/bank/index.ts';
-import { reconcileRecords } from '../../../src/main/services/listener/reconcile.ts';
+import { reconcile, reconcileRecords } from '../../../src/main/services/listener/reconcile.ts';
+import type { BankPort, WebhookSendQuery } from '../../../src/main/services/listener/bankPort.ts';
+import { migrateListenerTables } from '../../../src/main/services/listener/migrations.ts';
+import { RequestLog } from '../../../src/main/services/listener/requestLog.ts';
+import { DatabaseSync } from 'node:sqlite';
 import type { ReceivedRequestSummary } from '../../../src/main/services/listener/receivedRequest.ts';
 
 let sendNumber = 0;
@@ -106,5 +110,57 @@ describe('reconcileRecords', () => {
   it('reports nothing for nothing', () => {
     const report = reconcileRecords([], [], { webhookId: 'wh_1' });
     expect(Object.values(report.counts).every((count) => count === 0)).toBe(true);
+  });
+
+  it('reconciles a date range: asks the bank for those days and joins only requests received in them', async () => {
+    const database = new DatabaseSync(':memory:');
+    migrateListenerTables(database);
+    const log = new RequestLog(database, 'a', { maxAgeDays: 3650, maxRequests: 1000, maxBytes: 1e9 });
+    const base = {
+      method: 'POST',
+      path: '/h',
+      query: null,
+      remoteAddress: null,
+      headers: [],
+      body: null,
+      bodyBytes: 0,
+      declaredBytes: null,
+      bodyTruncated: false,
+      bodyProblem: null,
+      notification: null,
+      event: 'ach.update',
+      op: 'update',
+      verdict: 'ok' as const,
+      presentedUser: null,
+      outcome: 'answered' as const,
+      status: 200,
+      ruleId: null,
+      durationMs: 1,
+      occurrence: 1,
+      outOfOrder: false,
+    };
+    log.insert({ ...base, receivedAt: Date.parse('2024-03-01T10:00:00Z'), objectId: 'ach_before' });
+    log.insert({ ...base, receivedAt: Date.parse('2024-03-02T10:00:00Z'), objectId: 'ach_in' });
+    log.insert({ ...base, receivedAt: Date.parse('2024-03-03T10:00:00Z'), objectId: 'ach_after' });
+    const queries: WebhookSendQuery[] = [];
+    const bank: BankPort = {
+      baseUrl: 'http://bank.invalid',
+      getObject: () => Promise.reject(new Error('not used')),
+      async *listWebhookSends(query) {
+        queries.push(query);
+        yield await Promise.resolve({ ...send('ach_in', 'sent', 0), created_at: '2024-03-02T10:00:00Z' });
+      },
+      createWebhook: () => Promise.reject(new Error('not used')),
+      deleteWebhook: () => Promise.reject(new Error('not used')),
+    };
+    const report = await reconcile(bank, log, {
+      webhookId: 'wh_1',
+      since: Date.parse('2024-03-02T00:00:00Z'),
+      until: Date.parse('2024-03-03T00:00:00Z'),
+    });
+    expect(queries).toEqual([{ webhook_id: 'wh_1', from_date: '2024-03-02', to_date: '2024-03-03' }]);
+    expect(report.counts.received).toBe(1);
+    expect(report.counts.sentAndReceived).toBe(1);
+    expect(report.receivedNotRecordedByBank).toEqual([]);
   });
 });

@@ -63,6 +63,29 @@ describe('RequestLog', () => {
     ]);
   });
 
+  it('filters by path prefix, duplicates only and text in path, event, object id or method, in SQL', () => {
+    const { log } = logOf();
+    log.insert(arrival({ path: '/hooks/ach', objectId: 'ach_AB1', event: 'ach.update' }));
+    log.insert(arrival({ path: '/hooks/ach', objectId: 'ach_AB1', event: 'ach.update', occurrence: 2 }));
+    log.insert(arrival({ path: '/hooks/card', objectId: 'card_9', event: 'card.create' }));
+    log.insert(arrival({ path: '/other', objectId: null, event: null, method: 'PUT' }));
+    expect(log.list({ pathPrefix: '/hooks/' }).map((request) => request.path)).toEqual([
+      '/hooks/card',
+      '/hooks/ach',
+      '/hooks/ach',
+    ]);
+    expect(log.count({ pathPrefix: '/hooks/c' })).toBe(1);
+    // A prefix is text, not a pattern: % and _ match only themselves.
+    expect(log.count({ pathPrefix: '/%' })).toBe(0);
+    expect(log.list({ duplicatesOnly: true }).map((request) => request.occurrence)).toEqual([2]);
+    expect(log.count({ search: 'ab1' })).toBe(2);
+    expect(log.count({ search: 'CARD.CR' })).toBe(1);
+    expect(log.count({ search: 'put' })).toBe(1);
+    expect(log.count({ search: '/other' })).toBe(1);
+    expect(log.count({ search: 'nowhere' })).toBe(0);
+    expect(log.count({ search: 'ach', duplicatesOnly: true, pathPrefix: '/hooks' })).toBe(1);
+  });
+
   it('deletes requests older than maxAgeDays', () => {
     const { log } = logOf({ ...roomy, maxAgeDays: 1 });
     const now = Date.now();

@@ -382,7 +382,12 @@ export class Listener extends EventEmitter<{ batch: [Batch<ListenerEvent>] }> {
   }
 
   /** Join the bank's send records of a webhook with what was received (its registration's path and event when it has one). */
-  async reconcile(options: { webhookId: string; event?: string; since?: number }): Promise<Reconciliation> {
+  async reconcile(options: {
+    webhookId: string;
+    event?: string;
+    since?: number;
+    until?: number;
+  }): Promise<Reconciliation> {
     const bank = this.#requireBank();
     const registration = this.#registrations.find(options.webhookId);
     return reconcile(bank, this.#log, {
@@ -392,6 +397,7 @@ export class Listener extends EventEmitter<{ batch: [Batch<ListenerEvent>] }> {
         : { event: registration.event, path: registration.path, since: Date.parse(registration.createdAt) - 1000 }),
       ...(options.event === undefined ? {} : { event: options.event }),
       ...(options.since === undefined ? {} : { since: options.since }),
+      ...(options.until === undefined ? {} : { until: options.until }),
     });
   }
 

@@ -86,6 +86,12 @@ export interface RequestFilter {
   verdict?: Verdict;
   outcome?: RequestOutcome;
   path?: string;
+  /** Paths starting with this text. */
+  pathPrefix?: string;
+  /** Only repeats of a notification already received (the same event and object id again). */
+  duplicatesOnly?: boolean;
+  /** Text found (case-insensitively) in the path, event, object id or method. */
+  search?: string;
   /** Epoch milliseconds, inclusive. */
   since?: number;
   /** Epoch milliseconds, exclusive. */

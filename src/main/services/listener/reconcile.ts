@@ -23,6 +23,8 @@ export interface ReconcileOptions {
   path?: string;
   /** Epoch milliseconds: sends and requests from then on. */
   since?: number;
+  /** Epoch milliseconds, exclusive: sends and requests before then (sends by their day). */
+  until?: number;
 }
 
 export interface ReconciledPair {
@@ -190,6 +192,7 @@ export async function reconcile(bank: BankPort, log: RequestLog, options: Reconc
   const query = {
     webhook_id: options.webhookId,
     ...(options.since === undefined ? {} : { from_date: dateOf(options.since) }),
+    ...(options.until === undefined ? {} : { to_date: dateOf(options.until) }),
   };
   for await (const send of bank.listWebhookSends(query)) {
     if (send.webhook_id === options.webhookId) sends.push(send);
@@ -199,6 +202,7 @@ export async function reconcile(bank: BankPort, log: RequestLog, options: Reconc
       ...(options.event === undefined ? {} : { event: options.event }),
       ...(options.path === undefined ? {} : { path: options.path }),
       ...(options.since === undefined ? {} : { since: options.since }),
+      ...(options.until === undefined ? {} : { until: options.until }),
     }),
   ].filter((request) => request.objectId !== null);
   return reconcileRecords(sends, received, options);

@@ -521,6 +521,22 @@ export class RequestLog {
     add('verdict = ?', filter.verdict);
     add('outcome = ?', filter.outcome);
     add('path = ?', filter.path);
+    if (filter.pathPrefix !== undefined && filter.pathPrefix !== '') {
+      clauses.push('substr(path, 1, ?) = ?');
+      parameters.push(filter.pathPrefix.length, filter.pathPrefix);
+    }
+    if (filter.duplicatesOnly === true) clauses.push('occurrence > 1');
+    const search = filter.search?.trim() ?? '';
+    if (search !== '') {
+      // instr on lower-cased text: no LIKE wildcards to escape. Bodies are not searched (they
+      // may be sealed at rest); the columns searched are the ones kept in clear.
+      const needle = search.toLowerCase();
+      clauses.push(
+        `(instr(lower(path), ?) > 0 OR instr(lower(COALESCE(event, '')), ?) > 0
+          OR instr(lower(COALESCE(object_id, '')), ?) > 0 OR instr(lower(method), ?) > 0)`,
+      );
+      parameters.push(needle, needle, needle, needle);
+    }
     add('received_at >= ?', filter.since);
     add('received_at < ?', filter.until);
     add('id < ?', filter.beforeId);

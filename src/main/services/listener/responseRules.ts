@@ -18,12 +18,13 @@ export const ruleAction = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('no_answer') }),
   /** Close the connection without an answer. */
   z.strictObject({ kind: z.literal('drop') }),
-  /** Answer `status` (default 500) to the first `times` arrivals of each notification, then 200. */
+  /** Answer `status` (default 500) to the first `times` arrivals of each notification, then `thenStatus` (default 200). */
   z.strictObject({
     kind: z.literal('fail_times'),
     times: z.number().int().min(1).max(1000),
     status: status.optional(),
     delayMs: delayMs.optional(),
+    thenStatus: status.optional(),
   }),
 ]);
 export type RuleAction = z.infer<typeof ruleAction>;
@@ -118,7 +119,7 @@ export class ResponseRules {
         return {
           ruleId: rule.id,
           behaviour: 'answer',
-          status: failing ? (action.status ?? 500) : 200,
+          status: failing ? (action.status ?? 500) : (action.thenStatus ?? 200),
           delayMs: failing ? (action.delayMs ?? 0) : 0,
         };
       }

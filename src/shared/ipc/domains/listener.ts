@@ -238,7 +238,7 @@ export const listenerRequestFilter = {
   objectId: idText.optional(),
   pathPrefix: z.string().max(SHORT_TEXT_MAX).optional(),
   duplicatesOnly: z.boolean().optional(),
-  /** Matches paths, events, object ids and bodies. */
+  /** Text found in paths, events, object ids or methods (bodies may be sealed at rest, so not searched). */
   search: searchText,
 };
 
