@@ -23,6 +23,9 @@ export const DEFAULT_INPUT_LIMITS: InputLimits = {
   maxBytes: FILE_MAX_BYTES,
 };
 
+/** The one field name under which the contract takes raw bytes (a Uint8Array). */
+export const BYTES_FIELD = 'bytes';
+
 /** Keys that reach an object's prototype when assigned: never legitimate in our inputs. */
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
@@ -65,6 +68,11 @@ export function inspectUntrustedInput(value: unknown, limits: InputLimits = DEFA
       return { field: pathOf(path), problem: `is nested too deeply (more than ${limits.maxDepth} levels)` };
     }
     if (current instanceof Uint8Array) {
+      // Bytes travel only in a field named `bytes` (files.upload). Anywhere else a schema
+      // library may read a typed array as an object: an empty one passes for `{}`.
+      if (path.at(-1) !== BYTES_FIELD) {
+        return { field: pathOf(path), problem: `must not be bytes (bytes go only in a field named ${BYTES_FIELD})` };
+      }
       bytes += current.byteLength;
       return bytes > limits.maxBytes
         ? { field: pathOf(path), problem: `is too large (more than ${limits.maxBytes} bytes)` }
