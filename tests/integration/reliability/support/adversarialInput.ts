@@ -261,6 +261,8 @@ const notPlainDataPoison: fc.Arbitrary<Poison> = fc
     ['too many keys', () => TOO_MANY_KEYS],
     ['an endless sparse array', () => ENDLESS_SPARSE],
     ['too many bytes', () => TOO_MANY_BYTES],
+    ['empty bytes', () => new Uint8Array(0)],
+    ['an empty Buffer', () => Buffer.alloc(0)],
   )
   .map(([kind, make]) => valuePoison(kind, make));
 
@@ -351,6 +353,9 @@ export function invalidInputFor(schema: z.ZodType): fc.Arbitrary<FuzzCase> {
       fc.bigInt().map((value) => value),
       fc.constant(() => 'called'),
       fc.constant(Symbol('top')),
+      // A schema library may read an empty typed array as `{}`.
+      fc.constant(new Uint8Array(0)),
+      fc.constant(Buffer.alloc(0)),
     )
     .map((input) => ({ how: 'not an object', input }));
 
