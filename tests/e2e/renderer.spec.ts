@@ -265,6 +265,16 @@ test('forces failures with a response rule and watches the retries in the send l
   const attempts = page.getByRole('grid', { name: 'Attempts' });
   await expect(attempts.locator('.vtable-row', { hasText: 'will retry' }).first()).toBeVisible({ timeout: 60_000 });
   await expect(attempts.locator('.vtable-row', { hasText: '503' }).first()).toBeVisible();
+  // Grouped by notification: the attempts of each event and object, with the latest state.
+  await page.getByRole('tab', { name: 'By notification' }).click();
+  const notifications = page.getByRole('grid', { name: 'Notifications' });
+  // The failing notification: three 503s and then the retries that followed, as one row.
+  await expect(notifications.locator('.vtable-row', { hasText: 'ach.create' }).first()).toBeVisible();
+  await expect(
+    notifications.locator('.vtable-row', { hasText: /ach\.create\s*ach_\w+\s*[2-9]\b/ }).first(),
+  ).toBeVisible();
+  await shoot(page, 'webhook-sends-groups-light');
+  await page.getByRole('tab', { name: 'Every attempt' }).click();
   await attempts.locator('.vtable-row', { hasText: '503' }).first().click();
   const drawer = page.getByRole('complementary', { name: 'Details' });
   await expect(drawer.getByRole('img', { name: /Timeline of \d+ delivery attempts/ })).toBeVisible();

@@ -24,6 +24,9 @@ import type { SyncProgress as ServiceProgress } from '../services/sync/syncProgr
 import type { ConnectivityState } from '../services/sync/connectivity.ts';
 import type { AuditEntry } from '../services/audit/auditLog.ts';
 import type { PendingTransactionSort } from '../services/cache/pendingTransactionsTable.ts';
+import type { AccountApplicationSort } from '../services/cache/accountApplicationsTable.ts';
+import type { WebhookSendQuery, WebhookSendSort } from '../services/cache/webhookSendsTable.ts';
+import type { WebhookSendStatus } from '../../shared/bank/index.ts';
 import type { EventPublisher } from './eventPublisher.ts';
 import { exportRows } from './fileExport.ts';
 import type { Handlers } from './handlerTypes.ts';
@@ -124,16 +127,11 @@ function toSyncRequest(profileId: string, job: ContractSyncJob): SyncRequest {
         ...(job.toDate === undefined ? {} : { toDate: job.toDate }),
       };
     case 'webhookSends':
-      if (job.objectId !== undefined) {
-        throw new IpcFailure('not_available', 'Syncing the webhook send log of one object is not available yet.', {
-          field: 'job.objectId',
-          action: 'Sync by webhook or status, then filter the log by object.',
-        });
-      }
       return {
         kind: 'webhook-sends',
         profileId,
         ...(job.webhookId === undefined ? {} : { webhookId: job.webhookId }),
+        ...(job.objectId === undefined ? {} : { objectId: job.objectId }),
         ...(job.status === undefined ? {} : { status: job.status }),
       };
     case 'accountApplication':
@@ -170,6 +168,51 @@ function pendingSort(
 ): PendingTransactionSort {
   if (sortBy === 'amount') return sortDirection === 'asc' ? 'smallest' : 'largest';
   return direction(sortDirection);
+}
+
+function applicationSort(
+  sortBy: 'updated_at' | 'created_at' | 'status' | undefined,
+  sortDirection: 'asc' | 'desc' | undefined,
+): AccountApplicationSort {
+  if (sortBy === 'status') return sortDirection === 'desc' ? 'status-descending' : 'status-ascending';
+  return direction(sortDirection);
+}
+
+function sendSort(
+  sortBy: 'created_at' | 'attempt_number' | undefined,
+  sortDirection: 'asc' | 'desc' | undefined,
+): WebhookSendSort {
+  if (sortBy === 'attempt_number') return sortDirection === 'asc' ? 'lowest-attempt' : 'highest-attempt';
+  return direction(sortDirection);
+}
+
+/** A search of only spaces is no search. */
+function searchOf(search: string | undefined): { search?: string } {
+  return search === undefined || search.trim() === '' ? {} : { search: search.trim() };
+}
+
+function sendFilterOf(input: {
+  profileId: string;
+  webhookId?: string | undefined;
+  objectId?: string | undefined;
+  status?: WebhookSendStatus | undefined;
+  event?: string | undefined;
+  willRetry?: boolean | undefined;
+  fromDate?: string | undefined;
+  toDate?: string | undefined;
+  search?: string | undefined;
+}): WebhookSendQuery {
+  return {
+    profileId: input.profileId,
+    ...(input.webhookId === undefined ? {} : { webhookId: input.webhookId }),
+    ...(input.objectId === undefined ? {} : { objectId: input.objectId }),
+    ...(input.status === undefined ? {} : { status: input.status }),
+    ...(input.event === undefined ? {} : { event: input.event }),
+    ...(input.willRetry === undefined ? {} : { willRetry: input.willRetry }),
+    ...(input.fromDate === undefined ? {} : { fromDate: input.fromDate }),
+    ...(input.toDate === undefined ? {} : { toDate: input.toDate }),
+    ...searchOf(input.search),
+  };
 }
 
 function fileStamp(now: Date): string {
@@ -372,11 +415,11 @@ export function createLedgerHandlers(services: LedgerHandlerServices): LedgerHan
 
     pendingTransactions: {
       list: (input) => {
-        if (input.typeSource !== undefined) notSupported('typeSource', 'Filtering pending transactions by type_source');
         const page = ledger().cache.pendingTransactions.list({
           profileId: input.profileId,
           accountId: input.accountId,
           ...(input.type === undefined ? {} : { type: input.type }),
+          ...(input.typeSource === undefined ? {} : { typeSource: input.typeSource }),
           ...(input.search === undefined || input.search.trim() === '' ? {} : { search: input.search }),
           ...(input.fromDate === undefined ? {} : { fromDate: input.fromDate }),
           ...(input.toDate === undefined ? {} : { toDate: input.toDate }),
@@ -387,11 +430,11 @@ export function createLedgerHandlers(services: LedgerHandlerServices): LedgerHan
         return { ...page, rows: page.rows.map((row) => ({ ...row, rowKey: row.row_key })) };
       },
       count: (input) => {
-        if (input.typeSource !== undefined) notSupported('typeSource', 'Filtering pending transactions by type_source');
         const query = {
           profileId: input.profileId,
           accountId: input.accountId,
           ...(input.type === undefined ? {} : { type: input.type }),
+          ...(input.typeSource === undefined ? {} : { typeSource: input.typeSource }),
           ...(input.search === undefined || input.search.trim() === '' ? {} : { search: input.search }),
           ...(input.fromDate === undefined ? {} : { fromDate: input.fromDate }),
           ...(input.toDate === undefined ? {} : { toDate: input.toDate }),
@@ -403,27 +446,24 @@ export function createLedgerHandlers(services: LedgerHandlerServices): LedgerHan
 
     accountApplications: {
       list: (input) => {
-        if (input.search !== undefined && input.search.trim() !== '')
-          notSupported('search', 'Searching account applications');
-        if (input.sortBy === 'status') notSupported('sortBy', 'Sorting account applications by status');
         return ledger().cache.accountApplications.list({
           profileId: input.profileId,
           ...(input.status === undefined ? {} : { status: input.status }),
           ...(input.ownershipType === undefined ? {} : { ownershipType: input.ownershipType }),
           ...(input.accountProductId === undefined ? {} : { accountProductId: input.accountProductId }),
-          sort: direction(input.sortDirection),
+          ...searchOf(input.search),
+          sort: applicationSort(input.sortBy, input.sortDirection),
           limit: input.limit,
           cursor: input.cursor ?? null,
         });
       },
       count: (input) => {
-        if (input.search !== undefined && input.search.trim() !== '')
-          notSupported('search', 'Searching account applications');
         const count = ledger().cache.accountApplications.count({
           profileId: input.profileId,
           ...(input.status === undefined ? {} : { status: input.status }),
           ...(input.ownershipType === undefined ? {} : { ownershipType: input.ownershipType }),
           ...(input.accountProductId === undefined ? {} : { accountProductId: input.accountProductId }),
+          ...searchOf(input.search),
         });
         return { count, asOf: null };
       },
@@ -468,47 +508,33 @@ export function createLedgerHandlers(services: LedgerHandlerServices): LedgerHan
 
     webhookSends: {
       list: (input) => {
-        if (input.willRetry !== undefined) notSupported('willRetry', 'Filtering the send log by will_retry');
-        if (input.search !== undefined && input.search.trim() !== '') notSupported('search', 'Searching the send log');
-        if (input.sortBy === 'attempt_number') notSupported('sortBy', 'Sorting the send log by attempt number');
         return ledger().cache.webhookSends.list({
-          profileId: input.profileId,
-          ...(input.webhookId === undefined ? {} : { webhookId: input.webhookId }),
-          ...(input.objectId === undefined ? {} : { objectId: input.objectId }),
-          ...(input.status === undefined ? {} : { status: input.status }),
-          ...(input.event === undefined ? {} : { event: input.event }),
-          ...(input.fromDate === undefined ? {} : { fromDate: input.fromDate }),
-          ...(input.toDate === undefined ? {} : { toDate: input.toDate }),
-          sort: direction(input.sortDirection),
+          ...sendFilterOf(input),
+          sort: sendSort(input.sortBy, input.sortDirection),
           limit: input.limit,
           cursor: input.cursor ?? null,
         });
       },
       count: (input) => {
-        if (input.willRetry !== undefined) notSupported('willRetry', 'Filtering the send log by will_retry');
-        if (input.search !== undefined && input.search.trim() !== '') notSupported('search', 'Searching the send log');
-        const query = {
-          profileId: input.profileId,
-          ...(input.webhookId === undefined ? {} : { webhookId: input.webhookId }),
-          ...(input.objectId === undefined ? {} : { objectId: input.objectId }),
-          ...(input.status === undefined ? {} : { status: input.status }),
-          ...(input.event === undefined ? {} : { event: input.event }),
-          ...(input.fromDate === undefined ? {} : { fromDate: input.fromDate }),
-          ...(input.toDate === undefined ? {} : { toDate: input.toDate }),
-        };
+        const query = sendFilterOf(input);
         const table = ledger().cache.webhookSends;
         return { count: table.count(query), asOf: table.asOf(query) };
       },
-      groups: () => notSupported('profileId', 'Grouping the send log by event and object'),
+      groups: (input) =>
+        ledger().cache.webhookSends.groups({
+          ...sendFilterOf(input),
+          limit: input.limit,
+          cursor: input.cursor ?? null,
+        }),
     },
 
     documents: {
       create: ({ profileId, request, confirmProduction }) =>
         ledger().writes.createDocument(profileId, request, { confirmProduction: confirmProduction === true }),
       list: (input) => {
-        if (input.search !== undefined && input.search.trim() !== '') notSupported('search', 'Searching documents');
         return ledger().cache.uploads.documents({
           profileId: input.profileId,
+          ...searchOf(input.search),
           limit: input.limit,
           cursor: input.cursor ?? null,
         });
@@ -589,12 +615,13 @@ export function createLedgerHandlers(services: LedgerHandlerServices): LedgerHan
 
     exports: {
       pendingTransactions: (input) => {
-        if (input.typeSource !== undefined) notSupported('typeSource', 'Filtering pending transactions by type_source');
         return saveExport('pending-transactions', input.format, (cursor) =>
           ledger().cache.pendingTransactions.list({
             profileId: input.profileId,
             accountId: input.accountId,
             ...(input.type === undefined ? {} : { type: input.type }),
+            ...(input.typeSource === undefined ? {} : { typeSource: input.typeSource }),
+            ...(input.typeSource === undefined ? {} : { typeSource: input.typeSource }),
             ...(input.search === undefined || input.search.trim() === '' ? {} : { search: input.search }),
             ...(input.fromDate === undefined ? {} : { fromDate: input.fromDate }),
             ...(input.toDate === undefined ? {} : { toDate: input.toDate }),
@@ -604,16 +631,9 @@ export function createLedgerHandlers(services: LedgerHandlerServices): LedgerHan
         );
       },
       webhookSends: (input) => {
-        if (input.willRetry !== undefined) notSupported('willRetry', 'Filtering the send log by will_retry');
         return saveExport('webhook-sends', input.format, (cursor) =>
           ledger().cache.webhookSends.list({
-            profileId: input.profileId,
-            ...(input.webhookId === undefined ? {} : { webhookId: input.webhookId }),
-            ...(input.objectId === undefined ? {} : { objectId: input.objectId }),
-            ...(input.status === undefined ? {} : { status: input.status }),
-            ...(input.event === undefined ? {} : { event: input.event }),
-            ...(input.fromDate === undefined ? {} : { fromDate: input.fromDate }),
-            ...(input.toDate === undefined ? {} : { toDate: input.toDate }),
+            ...sendFilterOf(input),
             limit: 1000,
             cursor,
           }),
@@ -644,11 +664,11 @@ export function createLedgerHandlers(services: LedgerHandlerServices): LedgerHan
 
     audit: {
       list: (input) => {
-        if (input.action !== undefined || input.result !== undefined || (input.search ?? '').trim() !== '') {
-          notSupported('action', 'Filtering the audit log by action, result or text');
-        }
         const page = ledger().cache.audit.list({
           ...(input.profileId === undefined ? {} : { profileId: input.profileId }),
+          ...(input.action === undefined ? {} : { action: input.action }),
+          ...(input.result === undefined ? {} : { result: input.result }),
+          ...searchOf(input.search),
           limit: input.limit,
           cursor: input.cursor ?? null,
         });

@@ -201,16 +201,97 @@ describe('the handlers on the real services', () => {
     expect(registered.webhook.basic_secret).toBeNull();
     const page = await api.listener.listRequests({});
     expect(page.source).toBe('cache');
+
+    // Fail twice, then answer 202: counted per notification.
+    await api.listener.setRules({
+      rules: [{ id: 'flaky', match: {}, response: { kind: 'failTimes', times: 2, status: 503, thenStatus: 202 } }],
+    });
+    const rules = await api.listener.listRules();
+    expect(rules.rules[0]?.response).toMatchObject({ kind: 'failTimes', times: 2, status: 503, thenStatus: 202 });
+    const statuses: number[] = [];
+    for (let n = 0; n < 3; n += 1) {
+      const answer = await fetch(`${started.url ?? ''}/hooks/ipc`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          event: 'ach.update',
+          op: 'update',
+          id: 'ach_IPC1',
+          url: 'http://127.0.0.1:1/ach/ach_IPC1',
+        }),
+      });
+      statuses.push(answer.status);
+    }
+    expect(statuses).toEqual([503, 503, 202]);
+    await api.listener.setRules({ rules: [] });
+    const duplicates = await api.listener.listRequests({ duplicatesOnly: true, pathPrefix: '/hooks/' });
+    expect(duplicates.rows.map((row) => row.status)).toEqual([202, 503]);
+    await expect(api.listener.countRequests({ search: 'ach_ipc1' })).resolves.toMatchObject({ count: 3 });
+    await expect(api.listener.countRequests({ pathPrefix: '/nowhere' })).resolves.toMatchObject({ count: 0 });
+    const today = new Date().toISOString().slice(0, 10);
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    const reconciled = await api.listener.reconcile({
+      profileId,
+      webhookId: registered.webhook.id,
+      fromDate: today,
+      toDate: tomorrow,
+    });
+    expect(reconciled.counts).toMatchObject({ sentNotReceived: 0 });
+    const backwards = await rejectionOf(
+      api.listener.reconcile({ profileId, webhookId: registered.webhook.id, fromDate: tomorrow, toDate: today }),
+    );
+    expect(isLedgerdeskError(backwards) && backwards.code).toBe('invalid_input');
     await api.listener.unregister({ profileId, webhookId: registered.webhook.id });
     const stopped = await api.listener.stop();
     expect(stopped.running).toBe(false);
   });
 
-  it('answers not_available, in words, for what the services do not offer yet', async () => {
+  it('filters, sorts, searches and groups the cached lists; syncs the send log of one object', async () => {
     const { activeProfileId } = await api.profiles.list();
-    const reason = await rejectionOf(api.webhookSends.groups({ profileId: activeProfileId ?? '' }));
-    expect(isLedgerdeskError(reason) && reason.code).toBe('not_available');
-    expect(isLedgerdeskError(reason) && reason.message).toMatch(/not available yet\.$/);
+    const profileId = activeProfileId ?? '';
+    const accounts = await api.accounts.cached({ profileId });
+    const accountId = accounts.accountIds[0] ?? '';
+    const everything = await api.pendingTransactions.list({ profileId, accountId, limit: 1000 });
+    const source = everything.rows.find((row) => row.type_source !== null)?.type_source ?? 'card';
+    const bySource = await api.pendingTransactions.list({ profileId, accountId, typeSource: source, limit: 1000 });
+    expect(bySource.rows.length).toBe(everything.rows.filter((row) => row.type_source === source).length);
+    expect(bySource.rows.length).toBeGreaterThan(0);
+    await expect(api.pendingTransactions.count({ profileId, accountId, typeSource: source })).resolves.toMatchObject({
+      count: bySource.rows.length,
+    });
+    const exported = await api.exports.pendingTransactions({ profileId, accountId, typeSource: source, format: 'csv' });
+    expect(exported).toMatchObject({ saved: true, rows: bySource.rows.length });
+
+    // The send log: the deliveries of the listener test's webhook, synced for one object.
+    const objectSync = await api.sync.start({
+      profileId,
+      job: { kind: 'webhookSends', objectId: 'ach_IPC1' },
+    });
+    expect(objectSync.key).toContain('objectId=ach_IPC1');
+    for (let round = 0; round < 400; round += 1) {
+      const { jobs } = await api.sync.status({ profileId });
+      if (!jobs.some((job) => job.jobId === objectSync.jobId && job.state === 'running')) break;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    const groups = await api.webhookSends.groups({ profileId });
+    expect(groups.source).toBe('cache');
+    const retrying = await api.webhookSends.list({ profileId, willRetry: true, sortBy: 'attempt_number' });
+    expect(retrying.rows.every((row) => row.will_retry)).toBe(true);
+    const searched = await api.webhookSends.list({ profileId, search: 'ach_ipc1', sortBy: 'attempt_number' });
+    expect(searched.rows.every((row) => row.object_id === 'ach_IPC1')).toBe(true);
+    await expect(
+      api.webhookSends.count({ profileId, search: 'no such object', willRetry: false }),
+    ).resolves.toMatchObject({ count: 0 });
+
+    const applications = await api.accountApplications.list({ profileId, search: 'aact_', sortBy: 'status' });
+    expect(applications.source).toBe('cache');
+    await expect(api.accountApplications.count({ profileId, search: 'zz-nothing' })).resolves.toMatchObject({
+      count: 0,
+    });
+    const documents = await api.documents.list({ profileId, search: 'a. tester' });
+    expect(documents.rows.map((row) => row.name)).toEqual(['Passport of A. Tester']);
+    const audit = await api.audit.list({ profileId, action: 'document.create', result: 'ok', search: 'doc_' });
+    expect(audit.rows.map((entry) => entry.action)).toEqual(['document.create']);
   });
 
   it('never let a secret into any answer', () => {

@@ -18,6 +18,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CacheError } from '../../../src/main/services/cache/cacheError.ts';
 import { applyMigrations } from '../../../src/main/services/cache/migrations.ts';
+import { CACHE_MIGRATIONS } from '../../../src/main/services/cache/cacheMigrations.ts';
 import { OfflineCache } from '../../../src/main/services/cache/offlineCache.ts';
 import { Credentials } from '../../../src/main/services/credentials/credentials.ts';
 import { InMemorySecretStore } from '../../../src/main/services/credentials/secretStore.ts';
@@ -73,7 +74,7 @@ describe('opening', () => {
   it('applies numbered migrations in its own table, next to another module’s', async () => {
     const cache = await openCache();
     const applied = cache.database.prepare('SELECT version, name FROM cache_migrations').all();
-    expect(applied).toHaveLength(1);
+    expect(applied).toHaveLength(CACHE_MIGRATIONS.length);
     // The listener migrates the same database with its own bookkeeping table.
     applyMigrations(
       cache.database,
@@ -94,7 +95,9 @@ describe('opening', () => {
     raw.close();
     await expect(openCache()).rejects.toMatchObject({ kind: 'migration-changed' });
     const fix = new DatabaseSync(join(temp.folder, 'cache.db'));
-    fix.exec("INSERT INTO cache_migrations VALUES (2, 'from the future', 'x', '2030-01-01')");
+    fix.exec(
+      `INSERT INTO cache_migrations VALUES (${String(CACHE_MIGRATIONS.length + 1)}, 'from the future', 'x', '2030-01-01')`,
+    );
     fix.close();
     await expect(openCache()).rejects.toThrow(CacheError);
   });

@@ -236,6 +236,36 @@ describe('webhook sends, webhooks and applications', () => {
     }
   });
 
+  it('syncs the send log of one object only, and says how fresh that object’s view is', async () => {
+    const receiver = await startFaultServer();
+    receiver.respond((_request, response) => {
+      json(response, 200, {});
+    });
+    try {
+      await bank.services.writes.createWebhook(bank.profile.id, { event: 'ach.create', url: `${receiver.baseUrl}/h` });
+      for (let n = 0; n < 3; n += 1) {
+        await simulate(sandbox, 'ach.create', { account_id: account(), amount: '1.00', direction: 'credit' });
+      }
+      await deliveriesSettled(sandbox);
+      const everything = bank.services.clients.clientFor(bank.profile.id).webhookSendPages();
+      const objects = new Set<string>();
+      for await (const page of everything) for (const send of page.items) objects.add(send.object_id);
+      const [objectId] = [...objects];
+      if (objectId === undefined || objects.size < 2) throw new Error('expected sends for several objects');
+      const job = bank.services.sync.start({ kind: 'webhook-sends', profileId: bank.profile.id, objectId });
+      expect(job.key).toContain(`objectId=${objectId}`);
+      const done = await job.done;
+      expect(done.state).toBe('done');
+      const cached = bank.services.cache.webhookSends.list({ profileId: bank.profile.id, limit: 1000 });
+      expect(cached.rows.length).toBeGreaterThan(0);
+      expect(cached.rows.every((row) => row.object_id === objectId)).toBe(true);
+      expect(bank.services.cache.webhookSends.asOf({ profileId: bank.profile.id, objectId })).not.toBeNull();
+      expect(bank.services.cache.webhookSends.asOf({ profileId: bank.profile.id })).toBeNull();
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it('keeps every fetched version of an account application', async () => {
     const [applicationId] = sandbox.demo.accountApplications;
     if (applicationId === undefined) throw new Error('no demo application');

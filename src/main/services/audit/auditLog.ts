@@ -27,6 +27,10 @@ export type NewAuditEntry = Omit<AuditEntry, 'id' | 'at' | 'detail'> & { detail?
 
 export interface AuditQuery {
   profileId?: string;
+  action?: string;
+  result?: AuditResult;
+  /** Text in the action, target, profile name or message (the log is not sealed). */
+  search?: string;
   limit?: number;
   cursor?: string | null;
 }
@@ -67,12 +71,32 @@ export class AuditLog {
   /** Newest first. The log is local, never synced, so `asOf` is null. */
   list(query: AuditQuery = {}): CacheRead<AuditEntry> {
     const limit = pageLimitOf(query.limit);
-    const fingerprint = fingerprintOf(['audit', query.profileId ?? null]);
+    const search = query.search?.trim().toLowerCase() ?? '';
+    const fingerprint = fingerprintOf([
+      'audit',
+      query.profileId ?? null,
+      query.action ?? null,
+      query.result ?? null,
+      search,
+    ]);
     const where: string[] = [];
     const parameters: (string | number)[] = [];
-    if (query.profileId !== undefined) {
-      where.push('profile_id = ?');
-      parameters.push(query.profileId);
+    const equal: [string, string | undefined][] = [
+      ['profile_id', query.profileId],
+      ['action', query.action],
+      ['result', query.result],
+    ];
+    for (const [column, value] of equal) {
+      if (value === undefined) continue;
+      where.push(`${column} = ?`);
+      parameters.push(value);
+    }
+    if (search !== '') {
+      where.push(
+        `(instr(lower(action), ?) > 0 OR instr(lower(target), ?) > 0 OR instr(lower(profile_name), ?) > 0
+          OR instr(lower(COALESCE(detail, '')), ?) > 0)`,
+      );
+      parameters.push(search, search, search, search);
     }
     if (query.cursor !== undefined && query.cursor !== null) {
       const [, id] = decodeCursor(query.cursor, fingerprint);

@@ -5,10 +5,12 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type { AccountApplication, AccountApplicationStatus, OwnershipType } from '../../../shared/bank/index.ts';
 import { pageLimitOf, type CacheRead } from './cacheRead.ts';
-import { decodeCursor, encodeCursor, fingerprintOf } from './keysetCursor.ts';
+import { decodeCursor, decodeTie, encodeCursor, fingerprintOf, tieOf } from './keysetCursor.ts';
+import { foldText, SEALED_MATCHES_FUNCTION } from './sealedSearch.ts';
 import type { RecordSealer } from './sealing.ts';
 
-export const ACCOUNT_APPLICATION_SORTS = ['newest', 'oldest'] as const;
+/** By creation time, or by status (A to Z or Z to A; newest first within a status). */
+export const ACCOUNT_APPLICATION_SORTS = ['newest', 'oldest', 'status-ascending', 'status-descending'] as const;
 export type AccountApplicationSort = (typeof ACCOUNT_APPLICATION_SORTS)[number];
 
 export interface AccountApplicationQuery {
@@ -17,6 +19,11 @@ export interface AccountApplicationQuery {
   ownershipType?: OwnershipType;
   accountProductId?: string;
   accountId?: string;
+  /**
+   * Text in the application, account or product id (clear), or in any text of the sealed
+   * application (names, emails, addresses…), opened only for rows the other filters keep.
+   */
+  search?: string;
   sort?: AccountApplicationSort;
   limit?: number;
   cursor?: string | null;
@@ -156,21 +163,38 @@ export class AccountApplicationsTable {
    */
   list(query: AccountApplicationQuery): CacheRead<AccountApplication> {
     const limit = pageLimitOf(query.limit);
-    const direction = (query.sort ?? 'newest') === 'newest' ? 'DESC' : 'ASC';
+    const sortName = query.sort ?? 'newest';
+    const byStatus = sortName === 'status-ascending' || sortName === 'status-descending';
+    // Within a status, newest first: the index (profile_id, status, created_at, application_id) serves both.
+    const direction = sortName === 'oldest' ? 'ASC' : 'DESC';
+    const statusDirection = sortName === 'status-descending' ? 'DESC' : 'ASC';
     const { where, parameters } = this.#filters(query);
-    const fingerprint = fingerprintOf(['account-applications', this.#filterKey(query), direction]);
+    const fingerprint = fingerprintOf(['account-applications', this.#filterKey(query), sortName]);
     if (query.cursor !== undefined && query.cursor !== null) {
-      const [createdAt, applicationId] = decodeCursor(query.cursor, fingerprint);
-      where.push(`(created_at, application_id) ${direction === 'DESC' ? '<' : '>'} (?, ?)`);
-      parameters.push(createdAt, applicationId);
+      const [value, tieBreaker] = decodeCursor(query.cursor, fingerprint);
+      if (!byStatus) {
+        where.push(`(created_at, application_id) ${direction === 'DESC' ? '<' : '>'} (?, ?)`);
+        parameters.push(value, tieBreaker);
+      } else {
+        const [createdAt, applicationId] = decodeTie(tieBreaker);
+        // status goes one way and time the other: spell the keyset out.
+        const statusAfter = statusDirection === 'ASC' ? '>' : '<';
+        const timeAfter = direction === 'DESC' ? '<' : '>';
+        where.push(`(status ${statusAfter} ? OR (status = ? AND (created_at, application_id) ${timeAfter} (?, ?)))`);
+        parameters.push(value, value, createdAt, applicationId);
+      }
     }
+    const order = byStatus
+      ? `status ${statusDirection}, created_at ${direction}, application_id ${direction}`
+      : `created_at ${direction}, application_id ${direction}`;
     const rows = this.#database
       .prepare(
-        `SELECT application_id, created_at, fetched_at, body FROM account_applications WHERE ${where.join(' AND ')}
-         ORDER BY created_at ${direction}, application_id ${direction} LIMIT ?`,
+        `SELECT application_id, status, created_at, fetched_at, body FROM account_applications WHERE ${where.join(' AND ')}
+         ORDER BY ${order} LIMIT ?`,
       )
       .all(...parameters, limit + 1) as {
       application_id: string;
+      status: string;
       created_at: string;
       fetched_at: string;
       body: Uint8Array;
@@ -188,7 +212,9 @@ export class AccountApplicationsTable {
       ),
       nextCursor:
         rows.length > limit && last !== undefined
-          ? encodeCursor(fingerprint, last.created_at, last.application_id)
+          ? byStatus
+            ? encodeCursor(fingerprint, last.status, tieOf(last.created_at, last.application_id))
+            : encodeCursor(fingerprint, last.created_at, last.application_id)
           : null,
       asOf: oldest,
       source: 'cache',
@@ -212,6 +238,7 @@ export class AccountApplicationsTable {
       query.ownershipType ?? null,
       query.accountProductId ?? null,
       query.accountId ?? null,
+      query.search ?? null,
     ];
   }
 
@@ -228,6 +255,15 @@ export class AccountApplicationsTable {
       if (value === undefined) continue;
       where.push(`${column} = ?`);
       parameters.push(value);
+    }
+    const needle = foldText(query.search?.trim() ?? '');
+    if (needle !== '') {
+      where.push(
+        `(instr(lower(application_id), ?) > 0 OR instr(lower(COALESCE(account_id, '')), ?) > 0
+          OR instr(lower(account_product_id), ?) > 0
+          OR ${SEALED_MATCHES_FUNCTION}('account_application', profile_id, application_id, body, ?))`,
+      );
+      parameters.push(needle, needle, needle, needle);
     }
     return { where, parameters };
   }

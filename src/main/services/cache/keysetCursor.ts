@@ -51,3 +51,22 @@ export function decodeCursor(cursor: string, fingerprint: string): [KeyValue, st
   }
   return content.k as [KeyValue, string];
 }
+
+/** A tie-breaker made of two values (when the sort value alone repeats often), for encodeCursor. */
+export function tieOf(first: string, second: string): string {
+  return JSON.stringify([first, second]);
+}
+
+/** The two values of a tie-breaker made by tieOf. */
+export function decodeTie(tieBreaker: string): [string, string] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(tieBreaker);
+  } catch {
+    parsed = null;
+  }
+  if (!Array.isArray(parsed) || parsed.length !== 2 || typeof parsed[0] !== 'string' || typeof parsed[1] !== 'string') {
+    throw new CacheError('bad-cursor', 'That page cursor is not one this cache made: start again from the first page.');
+  }
+  return [parsed[0], parsed[1]];
+}

@@ -21,6 +21,7 @@ import { resolveDataKey, type DataKeyReset } from './dataKey.ts';
 import { applyMigrations } from './migrations.ts';
 import { PendingTransactionsTable } from './pendingTransactionsTable.ts';
 import type { RecordSealer } from './sealing.ts';
+import { registerSealedSearch } from './sealedSearch.ts';
 import { SearchTokens } from './searchTokens.ts';
 import { SyncCheckpoints } from './syncCheckpoints.ts';
 import { UploadsTable } from './uploadsTable.ts';
@@ -83,6 +84,7 @@ export class OfflineCache {
     this.opened = opened;
     const sealerOf = (): RecordSealer => this.#live(this.#sealer);
     const searchOf = (): SearchTokens => this.#searchTokens;
+    registerSealedSearch(database, sealerOf);
     this.checkpoints = new SyncCheckpoints(database);
     this.pendingTransactions = new PendingTransactionsTable(database, sealerOf, searchOf, this.checkpoints);
     this.webhookSends = new WebhookSendsTable(database, sealerOf, this.checkpoints);

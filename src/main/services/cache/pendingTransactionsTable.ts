@@ -5,11 +5,16 @@
  * of the next complete sync of its account.
  */
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
-import type { PendingTransaction, PendingTransactionType } from '../../../shared/bank/index.ts';
+import type {
+  PendingTransaction,
+  PendingTransactionType,
+  PendingTransactionTypeSource,
+} from '../../../shared/bank/index.ts';
 import type { CacheRead } from './cacheRead.ts';
 import { pageLimitOf } from './cacheRead.ts';
 import { decodeCursor, encodeCursor, fingerprintOf, type KeyValue } from './keysetCursor.ts';
 import { centsOf } from './money.ts';
+import { PendingTransactionFacets } from './pendingTransactionFacets.ts';
 import type { RecordSealer } from './sealing.ts';
 import type { SearchTokens } from './searchTokens.ts';
 import { Statements } from './statements.ts';
@@ -23,6 +28,8 @@ export interface PendingTransactionQuery {
   profileId: string;
   accountId: string;
   type?: PendingTransactionType;
+  /** The rail the transaction came through (sealed in the body; filtered through its facet). */
+  typeSource?: PendingTransactionTypeSource;
   /** Whole words of desc or summary, all required. */
   search?: string;
   /** YYYY-MM-DD, inclusive. */
@@ -87,6 +94,7 @@ export class PendingTransactionsTable {
   readonly #checkpoints: SyncCheckpoints;
   readonly #statements: Statements;
   readonly #known: StatementSync;
+  readonly #facets: PendingTransactionFacets;
 
   constructor(
     database: DatabaseSync,
@@ -99,6 +107,7 @@ export class PendingTransactionsTable {
     this.#search = search;
     this.#checkpoints = checkpoints;
     this.#statements = new Statements(database);
+    this.#facets = new PendingTransactionFacets(database, sealer, identityOf);
     // One read per page, not per row, to find the rows already cached.
     this.#known = database.prepare(
       `SELECT row_key FROM pending_transactions
@@ -108,17 +117,18 @@ export class PendingTransactionsTable {
   }
 
   /**
-   * Plans the write of one page: hashes each record into its row key, seals the new ones and
-   * computes their search tokens (the CPU work, done by the caller's thread), and returns the
-   * statements that store them (the SQLite work, done by the cache writer).
-   * @param inFlight row keys of a page planned but maybe not yet committed
+   * Plans the write of one page: hashes each record into its row key and computes the new
+   * ones' search tokens (done by the caller's thread), and returns the statements that seal
+   * and store them (done by the cache writer, on its thread: the sealing splits the CPU work
+   * between the two threads).
+   * @param inFlight row keys of pages planned but maybe not yet committed
    */
   planPage(
     profileId: string,
     accountId: string,
     transactions: readonly PendingTransaction[],
     generation: number,
-    inFlight: ReadonlySet<string> = new Set(),
+    inFlight: { has(rowKey: string): boolean } = new Set<string>(),
   ): PagePlan {
     const sealer = this.#sealer();
     const search = this.#search();
@@ -131,6 +141,7 @@ export class PendingTransactionsTable {
       (this.#known.all(profileId, accountId, identities) as { row_key: string }[]).map((row) => row.row_key),
     );
     const inserts: SQLInputValue[][] = [];
+    const identitiesOfInserts: string[] = [];
     const tokens: SQLInputValue[][] = [];
     let seen = 0;
     transactions.forEach((transaction, index) => {
@@ -149,8 +160,10 @@ export class PendingTransactionsTable {
         centsOf(transaction.amount),
         transaction.type,
         generation,
-        sealer.seal(texts[index] ?? '', identityOf(profileId, accountId, rowKey)),
+        // Sealed by the cache writer, on its thread (WriteBatch.sealed).
+        texts[index] ?? '',
       ]);
+      identitiesOfInserts.push(identityOf(profileId, accountId, rowKey));
       tokens.push([search.tokensOf(`${transaction.desc} ${transaction.summary}`)]);
     });
     return {
@@ -160,7 +173,12 @@ export class PendingTransactionsTable {
         // An identical record is already sealed and indexed: only mark it as seen.
         { sql: TOUCH_SQL, rows: seen === 0 ? [] : [[generation, profileId, accountId, identities]] },
         // Each new row, then its search entry under the rowid it was given.
-        { sql: INSERT_SQL, rows: inserts, then: { sql: INDEX_SQL, rows: tokens } },
+        {
+          sql: INSERT_SQL,
+          rows: inserts,
+          sealed: { key: sealer.sealingKey, column: 8, identities: identitiesOfInserts },
+          then: { sql: INDEX_SQL, rows: tokens },
+        },
       ],
     };
   }
@@ -284,6 +302,7 @@ export class PendingTransactionsTable {
       query.profileId,
       query.accountId,
       query.type ?? null,
+      query.typeSource ?? null,
       query.search ?? null,
       query.fromDate ?? null,
       query.toDate ?? null,
@@ -325,6 +344,12 @@ export class PendingTransactionsTable {
     if (query.type !== undefined) {
       where.push('p.type = ?');
       parameters.push(query.type);
+    }
+    if (query.typeSource !== undefined) {
+      // Rows synced since the last such read get their facet first (see pendingTransactionFacets.ts).
+      this.#facets.catchUp();
+      where.push('EXISTS (SELECT 1 FROM pending_transaction_facets AS f WHERE f.id = p.id AND f.type_source = ?)');
+      parameters.push(query.typeSource);
     }
     if (query.fromDate !== undefined) {
       where.push('p.date >= ?');

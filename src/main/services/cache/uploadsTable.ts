@@ -3,6 +3,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import type { CardArtAssetType, Document } from '../../../shared/bank/index.ts';
 import { pageLimitOf, type CacheRead } from './cacheRead.ts';
 import { decodeCursor, encodeCursor, fingerprintOf } from './keysetCursor.ts';
+import { foldText, SEALED_MATCHES_FUNCTION } from './sealedSearch.ts';
 import type { RecordSealer } from './sealing.ts';
 
 export interface CardArtUpload {
@@ -16,6 +17,11 @@ export interface UploadsQuery {
   profileId: string;
   limit?: number;
   cursor?: string | null;
+}
+
+export interface DocumentsQuery extends UploadsQuery {
+  /** Text in the document id or type (clear), or in its sealed name, fields and data. */
+  search?: string;
 }
 
 export class UploadsTable {
@@ -57,11 +63,19 @@ export class UploadsTable {
       );
   }
 
-  documents(query: UploadsQuery): CacheRead<Document> {
+  documents(query: DocumentsQuery): CacheRead<Document> {
     const limit = pageLimitOf(query.limit);
-    const fingerprint = fingerprintOf(['documents', query.profileId]);
+    const needle = foldText(query.search?.trim() ?? '');
+    const fingerprint = fingerprintOf(['documents', query.profileId, needle]);
     const where = ['profile_id = ?'];
     const parameters: (string | number | null)[] = [query.profileId];
+    if (needle !== '') {
+      where.push(
+        `(instr(lower(document_id), ?) > 0 OR instr(lower(type), ?) > 0
+          OR ${SEALED_MATCHES_FUNCTION}('document', profile_id, document_id, body, ?))`,
+      );
+      parameters.push(needle, needle, needle);
+    }
     if (query.cursor !== undefined && query.cursor !== null) {
       const [createdAt, id] = decodeCursor(query.cursor, fingerprint);
       where.push('(created_at, document_id) < (?, ?)');

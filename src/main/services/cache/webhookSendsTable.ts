@@ -6,13 +6,15 @@
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import type { WebhookSend, WebhookSendStatus } from '../../../shared/bank/index.ts';
 import { pageLimitOf, type CacheRead } from './cacheRead.ts';
-import { decodeCursor, encodeCursor, fingerprintOf } from './keysetCursor.ts';
+import { decodeCursor, decodeTie, encodeCursor, fingerprintOf, tieOf } from './keysetCursor.ts';
+import { foldText, SEALED_MATCHES_FUNCTION } from './sealedSearch.ts';
 import type { RecordSealer } from './sealing.ts';
 import { Statements } from './statements.ts';
 import { applyBatches, type WriteBatch } from './writeBatch.ts';
 import { asOfFor, type SyncCheckpoints } from './syncCheckpoints.ts';
 
-export const WEBHOOK_SEND_SORTS = ['newest', 'oldest'] as const;
+/** By time, or by attempt number (then time): `highest-attempt` shows the most retried first. */
+export const WEBHOOK_SEND_SORTS = ['newest', 'oldest', 'highest-attempt', 'lowest-attempt'] as const;
 export type WebhookSendSort = (typeof WEBHOOK_SEND_SORTS)[number];
 
 export interface WebhookSendQuery {
@@ -21,6 +23,12 @@ export interface WebhookSendQuery {
   status?: WebhookSendStatus;
   objectId?: string;
   event?: string;
+  willRetry?: boolean;
+  /**
+   * Text in the object id, webhook id or event (clear columns), or in the error reason of a
+   * failed attempt (sealed: opened only for sends in error status).
+   */
+  search?: string;
   /** YYYY-MM-DD, inclusive, on created_at. */
   fromDate?: string;
   /** YYYY-MM-DD, exclusive. */
@@ -43,6 +51,30 @@ function identityOf(profileId: string, sendId: string): string {
   return `webhook_send\u0000${profileId}\u0000${sendId}`;
 }
 
+/** One notification (event + object of a webhook) and every attempt to deliver it. */
+export interface WebhookSendGroup {
+  webhookId: string;
+  objectId: string;
+  event: string | null;
+  attempts: number;
+  lastStatus: WebhookSendStatus;
+  /** Whether the latest attempt says another is scheduled. */
+  willRetry: boolean;
+  /** The error of the latest attempt, if it failed. */
+  lastError: string | null;
+  firstAttemptAt: string;
+  lastAttemptAt: string;
+}
+
+export type WebhookSendGroupQuery = Omit<WebhookSendQuery, 'sort' | 'withTotal'>;
+
+const SORT_SQL: Record<WebhookSendSort, { column: string | null; direction: 'ASC' | 'DESC' }> = {
+  newest: { column: null, direction: 'DESC' },
+  oldest: { column: null, direction: 'ASC' },
+  'highest-attempt': { column: 'attempt_number', direction: 'DESC' },
+  'lowest-attempt': { column: 'attempt_number', direction: 'ASC' },
+};
+
 export class WebhookSendsTable {
   readonly #sealer: () => RecordSealer;
   readonly #checkpoints: SyncCheckpoints;
@@ -64,20 +96,24 @@ export class WebhookSendsTable {
    * Plans the write of one page: the sends that are new or changed (their keyed digest
    * differs), sealed, as statements for the cache writer. `seenAt` stands in for created_at
    * when the bank does not send one.
-   * @param inFlight digests of sends in a page planned but maybe not yet committed
+   * @param inFlight digests of sends in pages planned but maybe not yet committed (the newest)
    */
   planPage(
     profileId: string,
     sends: readonly WebhookSend[],
     seenAt: string,
-    inFlight: ReadonlyMap<string, string> = new Map(),
+    inFlight: { get(sendId: string): string | undefined } = new Map<string, string>(),
   ): { batches: WriteBatch[]; added: number; digests: Map<string, string> } {
     const sealer = this.#sealer();
     const stored = this.#digests.all(profileId, JSON.stringify(sends.map((send) => send.id))) as {
       send_id: string;
       body_digest: string;
     }[];
-    const known = new Map(inFlight);
+    const known = new Map<string, string>();
+    for (const send of sends) {
+      const digest = inFlight.get(send.id);
+      if (digest !== undefined) known.set(send.id, digest);
+    }
     for (const row of stored) if (!known.has(row.send_id)) known.set(row.send_id, row.body_digest);
     const digests = new Map<string, string>();
     const rows: SQLInputValue[][] = [];
@@ -113,31 +149,137 @@ export class WebhookSendsTable {
 
   list(query: WebhookSendQuery): CacheRead<WebhookSend> {
     const limit = pageLimitOf(query.limit);
-    const direction = (query.sort ?? 'newest') === 'newest' ? 'DESC' : 'ASC';
+    const sortName = query.sort ?? 'newest';
+    const sort = SORT_SQL[sortName];
+    const direction = sort.direction;
+    const comparison = direction === 'DESC' ? '<' : '>';
     const { where, parameters } = this.#filters(query);
-    const fingerprint = fingerprintOf(['webhook-sends', this.#filterKey(query), direction]);
+    const fingerprint = fingerprintOf(['webhook-sends', this.#filterKey(query), sortName]);
     if (query.cursor !== undefined && query.cursor !== null) {
-      const [createdAt, sendId] = decodeCursor(query.cursor, fingerprint);
-      where.push(`(created_at, send_id) ${direction === 'DESC' ? '<' : '>'} (?, ?)`);
-      parameters.push(createdAt, sendId);
+      const [value, tieBreaker] = decodeCursor(query.cursor, fingerprint);
+      if (sort.column === null) {
+        where.push(`(created_at, send_id) ${comparison} (?, ?)`);
+        parameters.push(value, tieBreaker);
+      } else {
+        // The tie-breaker of an attempt-number sort is the time and the send id.
+        const [createdAt, sendId] = decodeTie(tieBreaker);
+        where.push(`(${sort.column}, created_at, send_id) ${comparison} (?, ?, ?)`);
+        parameters.push(value, createdAt, sendId);
+      }
     }
+    const order =
+      sort.column === null
+        ? `created_at ${direction}, send_id ${direction}`
+        : `${sort.column} ${direction}, created_at ${direction}, send_id ${direction}`;
     const rows = this.#statements
       .get(
-        `SELECT send_id, created_at, body FROM webhook_sends WHERE ${where.join(' AND ')}
-         ORDER BY created_at ${direction}, send_id ${direction} LIMIT ?`,
+        `SELECT send_id, created_at, attempt_number, body FROM webhook_sends WHERE ${where.join(' AND ')}
+         ORDER BY ${order} LIMIT ?`,
       )
-      .all(...parameters, limit + 1) as { send_id: string; created_at: string; body: Uint8Array }[];
+      .all(...parameters, limit + 1) as {
+      send_id: string;
+      created_at: string;
+      attempt_number: number;
+      body: Uint8Array;
+    }[];
     const page = rows.slice(0, limit);
     const sealer = this.#sealer();
     const last = page.at(-1);
+    let nextCursor: string | null = null;
+    if (rows.length > limit && last !== undefined) {
+      nextCursor =
+        sort.column === null
+          ? encodeCursor(fingerprint, last.created_at, last.send_id)
+          : encodeCursor(fingerprint, last.attempt_number, tieOf(last.created_at, last.send_id));
+    }
     const read: CacheRead<WebhookSend> = {
       rows: page.map((row) => sealer.openJson(row.body, identityOf(query.profileId, row.send_id)) as WebhookSend),
-      nextCursor:
-        rows.length > limit && last !== undefined ? encodeCursor(fingerprint, last.created_at, last.send_id) : null,
+      nextCursor,
       asOf: this.asOf(query),
       source: 'cache',
     };
     if (query.withTotal === true) read.total = this.count(query);
+    return read;
+  }
+
+  /**
+   * The attempts grouped by notification (webhook, object, event), the most recently
+   * attempted first, keyset-paged. Row filters narrow the attempts counted; `willRetry`
+   * applies to each group's latest attempt (is the bank still retrying this notification?).
+   */
+  groups(query: WebhookSendGroupQuery): CacheRead<WebhookSendGroup> {
+    const limit = pageLimitOf(query.limit);
+    const { where, parameters } = this.#filters({ ...query, willRetry: undefined });
+    const fingerprint = fingerprintOf(['webhook-send-groups', this.#filterKey(query)]);
+    const outer: string[] = ['position = 1'];
+    const outerParameters: (string | number | null)[] = [];
+    if (query.willRetry !== undefined) {
+      outer.push('will_retry = ?');
+      outerParameters.push(query.willRetry ? 1 : 0);
+    }
+    if (query.cursor !== undefined && query.cursor !== null) {
+      const [lastAt, groupKey] = decodeCursor(query.cursor, fingerprint);
+      outer.push('(last_at, group_key) < (?, ?)');
+      outerParameters.push(lastAt, groupKey);
+    }
+    const rows = this.#statements
+      .get(
+        `SELECT * FROM (
+           SELECT webhook_id, object_id, event, status, will_retry, send_id, created_at AS last_at,
+             webhook_id || char(31) || object_id || char(31) || COALESCE(event, '') AS group_key,
+             COUNT(*) OVER notification AS attempts,
+             MIN(created_at) OVER notification AS first_at,
+             ROW_NUMBER() OVER (PARTITION BY webhook_id, object_id, event
+               ORDER BY created_at DESC, attempt_number DESC, send_id DESC) AS position
+           FROM webhook_sends WHERE ${where.join(' AND ')}
+           WINDOW notification AS (PARTITION BY webhook_id, object_id, event)
+         ) WHERE ${outer.join(' AND ')}
+         ORDER BY last_at DESC, group_key DESC LIMIT ?`,
+      )
+      .all(...parameters, ...outerParameters, limit + 1) as {
+      webhook_id: string;
+      object_id: string;
+      event: string | null;
+      status: WebhookSendStatus;
+      will_retry: number;
+      send_id: string;
+      last_at: string;
+      group_key: string;
+      attempts: number;
+      first_at: string;
+    }[];
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    const bodyOf = this.#statements.get('SELECT body FROM webhook_sends WHERE profile_id = ? AND send_id = ?');
+    const sealer = this.#sealer();
+    const read: CacheRead<WebhookSendGroup> = {
+      rows: page.map((row) => {
+        let lastError: string | null = null;
+        if (row.status === 'error') {
+          const found = bodyOf.get(query.profileId, row.send_id) as { body: Uint8Array } | undefined;
+          const send =
+            found === undefined
+              ? null
+              : (sealer.openJson(found.body, identityOf(query.profileId, row.send_id)) as WebhookSend);
+          lastError = typeof send?.error === 'string' ? send.error : null;
+        }
+        return {
+          webhookId: row.webhook_id,
+          objectId: row.object_id,
+          event: row.event,
+          attempts: row.attempts,
+          lastStatus: row.status,
+          willRetry: row.will_retry === 1,
+          lastError,
+          firstAttemptAt: row.first_at,
+          lastAttemptAt: row.last_at,
+        };
+      }),
+      nextCursor:
+        rows.length > limit && last !== undefined ? encodeCursor(fingerprint, last.last_at, last.group_key) : null,
+      asOf: this.asOf(query),
+      source: 'cache',
+    };
     return read;
   }
 
@@ -167,6 +309,8 @@ export class WebhookSendsTable {
       query.status ?? null,
       query.objectId ?? null,
       query.event ?? null,
+      query.willRetry ?? null,
+      query.search ?? null,
       query.fromDate ?? null,
       query.toDate ?? null,
     ];
@@ -193,6 +337,20 @@ export class WebhookSendsTable {
     if (query.toDate !== undefined) {
       where.push('created_at < ?');
       parameters.push(query.toDate);
+    }
+    if (query.willRetry !== undefined) {
+      where.push('will_retry = ?');
+      parameters.push(query.willRetry ? 1 : 0);
+    }
+    const needle = foldText(query.search?.trim() ?? '');
+    if (needle !== '') {
+      // Clear columns first; the sealed error reason only for failed attempts (few), so a
+      // search never opens the whole log.
+      where.push(
+        `(instr(lower(object_id), ?) > 0 OR instr(lower(webhook_id), ?) > 0 OR instr(lower(COALESCE(event, '')), ?) > 0
+          OR (status = 'error' AND ${SEALED_MATCHES_FUNCTION}('webhook_send', profile_id, send_id, body, ?)))`,
+      );
+      parameters.push(needle, needle, needle, needle);
     }
     return { where, parameters };
   }

@@ -11,7 +11,7 @@ import { BankError } from '../bank/bankError.ts';
 import type { BankClient, Page } from '../bank/bankClient.ts';
 import type { OfflineCache } from '../cache/offlineCache.ts';
 import type { SyncCheckpoints, SyncKind } from '../cache/syncCheckpoints.ts';
-import type { WriteBatch } from '../cache/writeBatch.ts';
+import { writePages } from './pageWriter.ts';
 import { etaFromDates, type SyncProgress, type SyncState } from './syncProgress.ts';
 
 export type SyncRequest =
@@ -20,6 +20,8 @@ export type SyncRequest =
       kind: 'webhook-sends';
       profileId: string;
       webhookId?: string;
+      /** The sends of one object (every notification about it). */
+      objectId?: string;
       status?: WebhookSendStatus;
       fromDate?: string;
       toDate?: string;
@@ -88,6 +90,7 @@ export function keyOf(request: SyncRequest): { key: string; scope: Record<string
     case 'webhook-sends': {
       const scope = {
         webhookId: request.webhookId,
+        objectId: request.objectId,
         status: request.status,
         fromDate: request.fromDate,
         toDate: request.toDate,
@@ -305,18 +308,15 @@ export class SyncService {
             startAfter,
           );
           const table = this.#cache.pendingTransactions;
-          const written = await this.#writePages<PendingTransaction, Set<string>>(pages, {
+          const written = await writePages<PendingTransaction, Set<string>>(this.#cache.writer, pages, {
             signal,
+            prefetch: true,
             plan: (page, inFlight) => {
               const oldest = page.items.at(-1)?.date;
               if (oldest !== undefined && (oldestDate === null || oldest < oldestDate)) oldestDate = oldest;
-              const plan = table.planPage(
-                request.profileId,
-                request.accountId,
-                page.items,
-                checkpoint.generation,
-                inFlight ?? undefined,
-              );
+              const plan = table.planPage(request.profileId, request.accountId, page.items, checkpoint.generation, {
+                has: (rowKey) => inFlight.some((keys) => keys.has(rowKey)),
+              });
               return { batches: plan.batches, added: plan.added, inFlight: plan.rowKeys };
             },
             advance: (page, added) =>
@@ -347,6 +347,7 @@ export class SyncService {
         case 'webhook-sends': {
           const filters = {
             ...(request.webhookId === undefined ? {} : { webhook_id: request.webhookId }),
+            ...(request.objectId === undefined ? {} : { object_id: request.objectId }),
             ...(request.status === undefined ? {} : { status: request.status }),
           };
           const range = {
@@ -357,7 +358,8 @@ export class SyncService {
           // new means everything older is already here.
           const incremental = request.full !== true && !resumed && checkpoint.lastSuccessAt !== null;
           const sends = this.#cache.webhookSends;
-          const written = await this.#writePages<WebhookSend, Map<string, string>>(
+          const written = await writePages<WebhookSend, Map<string, string>>(
+            this.#cache.writer,
             this.#resumable(
               (after) =>
                 client.webhookSendPages(filters, range, { startAfter: after, pageSize: this.#pageSize, signal }),
@@ -365,8 +367,12 @@ export class SyncService {
             ),
             {
               signal,
+              prefetch: !incremental,
               plan: (page, inFlight) => {
-                const plan = sends.planPage(request.profileId, page.items, this.#stamp(), inFlight ?? undefined);
+                const plan = sends.planPage(request.profileId, page.items, this.#stamp(), {
+                  // The newest planned page knows best.
+                  get: (sendId) => inFlight.findLast((digests) => digests.has(sendId))?.get(sendId),
+                });
                 return { batches: plan.batches, added: plan.added, inFlight: plan.digests };
               },
               advance: (page, added) =>
@@ -439,61 +445,6 @@ export class SyncService {
       }
       return cancelled ? finish('cancelled') : finish('failed', error);
     }
-  }
-
-  /**
-   * Writes pages through the cache writer, pipelined: while the writer commits page N on its
-   * thread, this one fetches and plans (hashes, seals) page N+1. Pages commit in order, each
-   * in one transaction with its checkpoint; the last one also with `last()` (sweep, done).
-   * Returns after the last write has committed or failed, never with a write in flight.
-   */
-  async #writePages<Item, InFlight>(
-    pages: AsyncIterable<Page<Item>>,
-    steps: {
-      signal: AbortSignal;
-      plan: (
-        page: Page<Item>,
-        inFlight: InFlight | null,
-      ) => { batches: WriteBatch[]; added: number; inFlight: InFlight };
-      advance: (page: Page<Item>, added: number) => WriteBatch;
-      last: () => WriteBatch[];
-      onWritten: (page: Page<Item>, added: number, lastChanges: number[] | null) => void;
-      /** Stop early after this page (incremental sync). */
-      stopAfter?: (added: number) => boolean;
-    },
-  ): Promise<{ sawLast: boolean; stoppedEarly: boolean }> {
-    let pending: { written: Promise<void>; inFlight: InFlight } | null = null;
-    let sawLast = false;
-    let stoppedEarly = false;
-    try {
-      for await (const page of pages) {
-        const plan = steps.plan(page, pending?.inFlight ?? null);
-        const isLast = page.nextCursor === null;
-        const batches = [...plan.batches, steps.advance(page, plan.added)];
-        const lastFrom = batches.length;
-        if (isLast) batches.push(...steps.last());
-        if (pending !== null) await pending.written;
-        const written = this.#cache.writer.run(batches).then((changes) => {
-          steps.onWritten(page, plan.added, isLast ? changes.slice(lastFrom) : null);
-        });
-        // Awaited before the next write or the return; never left unhandled meanwhile.
-        written.catch(() => undefined);
-        pending = { written, inFlight: plan.inFlight };
-        sawLast = isLast;
-        if (isLast) break;
-        if (steps.stopAfter?.(plan.added) === true) {
-          stoppedEarly = true;
-          break;
-        }
-        if (steps.signal.aborted) break;
-      }
-    } catch (error) {
-      // A page still being committed decides where the checkpoint stands: let it finish first.
-      await pending?.written.catch(() => undefined);
-      throw error;
-    }
-    if (pending !== null) await pending.written;
-    return { sawLast, stoppedEarly };
   }
 
   /**

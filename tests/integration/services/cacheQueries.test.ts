@@ -1,0 +1,269 @@
+/**
+ * The cache's named queries beyond time order, on a real encrypted cache file: type_source
+ * of pending transactions (a facet of the sealed body), the send log's will_retry filter,
+ * attempt-number sort, text search and grouping by notification, account applications by
+ * status and by text, documents by text, and the audit log by action, result and text.
+ * Each is keyset-paged: every page is checked against the whole answer, no row twice.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { CacheRead } from '../../../src/main/services/cache/cacheRead.ts';
+import { OfflineCache } from '../../../src/main/services/cache/offlineCache.ts';
+import { Credentials } from '../../../src/main/services/credentials/credentials.ts';
+import { InMemorySecretStore } from '../../../src/main/services/credentials/secretStore.ts';
+import type { Document, PendingTransaction } from '../../../src/shared/bank/index.ts';
+import { PENDING_TRANSACTION_TYPE_SOURCES } from '../../../src/shared/bank/index.ts';
+import { accountApplicationOf, pendingTransactionOf, webhookSendOf } from './support/records.ts';
+import { makeTempFolder } from './support/tempFolder.ts';
+
+const PROFILE = 'prof_test';
+const ACCOUNT = 'acct_test';
+
+let temp: { folder: string; remove: () => void };
+let cache: OfflineCache;
+
+beforeEach(async () => {
+  temp = makeTempFolder();
+  cache = await OfflineCache.open({
+    folder: temp.folder,
+    credentials: new Credentials(new InMemorySecretStore()),
+    writer: 'inline',
+  });
+});
+
+afterEach(async () => {
+  await cache.close();
+  temp.remove();
+});
+
+/** Every row of a query, page by page (pages of `limit`), checking the pages join up. */
+function allPages<Row>(read: (cursor: string | null) => CacheRead<Row>): Row[] {
+  const rows: Row[] = [];
+  let cursor: string | null = null;
+  for (let page = 0; page < 1000; page += 1) {
+    const answer = read(cursor);
+    rows.push(...answer.rows);
+    if (answer.nextCursor === null) return rows;
+    cursor = answer.nextCursor;
+  }
+  throw new Error('too many pages');
+}
+
+function transactionWithSource(n: number): PendingTransaction {
+  const source =
+    n % 7 === 0 ? null : (PENDING_TRANSACTION_TYPE_SOURCES[n % PENDING_TRANSACTION_TYPE_SOURCES.length] ?? null);
+  return { ...pendingTransactionOf(ACCOUNT, n, 300), type_source: source };
+}
+
+function writeTransactions(transactions: PendingTransaction[], generation = 1): void {
+  cache.transaction(() => cache.pendingTransactions.writePage(PROFILE, ACCOUNT, transactions, generation));
+}
+
+describe('pending transactions by type_source', () => {
+  it('filters on the sealed type_source in SQL, pages, counts, and follows later writes and sweeps', () => {
+    const first = Array.from({ length: 200 }, (_, n) => transactionWithSource(n));
+    writeTransactions(first);
+    const expected = first.filter((transaction) => transaction.type_source === 'wire');
+    const wires = allPages((cursor) =>
+      cache.pendingTransactions.list({ profileId: PROFILE, accountId: ACCOUNT, typeSource: 'wire', limit: 7, cursor }),
+    );
+    expect(wires.map((row) => row.trace_id)).toEqual(expected.map((transaction) => transaction.trace_id));
+    expect(cache.pendingTransactions.count({ profileId: PROFILE, accountId: ACCOUNT, typeSource: 'wire' })).toBe(
+      expected.length,
+    );
+    // Combined with the other filters and sorts.
+    const largestCardCharges = cache.pendingTransactions.list({
+      profileId: PROFILE,
+      accountId: ACCOUNT,
+      typeSource: 'card',
+      type: 'charge',
+      sort: 'largest',
+      limit: 1000,
+    });
+    expect(largestCardCharges.rows.length).toBeGreaterThan(0);
+    expect(largestCardCharges.rows.every((row) => row.type_source === 'card' && row.type === 'charge')).toBe(true);
+
+    // Rows written after the facets were recorded are found too; rows swept are gone.
+    const later = Array.from({ length: 100 }, (_, n) => transactionWithSource(200 + n));
+    writeTransactions(later, 2);
+    const allWires = [...first, ...later].filter((transaction) => transaction.type_source === 'wire');
+    expect(cache.pendingTransactions.count({ profileId: PROFILE, accountId: ACCOUNT, typeSource: 'wire' })).toBe(
+      allWires.length,
+    );
+    cache.transaction(() => cache.pendingTransactions.sweep(PROFILE, ACCOUNT, 2, {}));
+    expect(cache.pendingTransactions.count({ profileId: PROFILE, accountId: ACCOUNT, typeSource: 'wire' })).toBe(
+      later.filter((transaction) => transaction.type_source === 'wire').length,
+    );
+    const facets = cache.database.prepare('SELECT COUNT(*) AS n FROM pending_transaction_facets').get() as {
+      n: number;
+    };
+    expect(facets.n).toBe(100);
+    // A new row after the sweep (its rowid may follow the deleted ones) is indexed as well.
+    writeTransactions([{ ...transactionWithSource(999), type_source: 'check' }], 3);
+    expect(
+      cache.pendingTransactions
+        .list({ profileId: PROFILE, accountId: ACCOUNT, typeSource: 'check', limit: 1000 })
+        .rows.some((row) => row.trace_id === transactionWithSource(999).trace_id),
+    ).toBe(true);
+  });
+});
+
+describe('the webhook send log', () => {
+  const sends = Array.from({ length: 240 }, (_, n) => webhookSendOf(n));
+  beforeEach(() => {
+    cache.transaction(() => cache.webhookSends.writePage(PROFILE, sends, '2026-01-01T00:00:00Z'));
+  });
+
+  it('filters by will_retry', () => {
+    const retrying = allPages((cursor) =>
+      cache.webhookSends.list({ profileId: PROFILE, willRetry: true, limit: 9, cursor }),
+    );
+    const expected = sends.filter((send) => send.will_retry);
+    expect(retrying.map((send) => send.id).sort()).toEqual(expected.map((send) => send.id).sort());
+    expect(cache.webhookSends.count({ profileId: PROFILE, willRetry: false })).toBe(sends.length - expected.length);
+  });
+
+  it('sorts by attempt number (then time), both ways, across pages', () => {
+    for (const sort of ['highest-attempt', 'lowest-attempt'] as const) {
+      const sorted = allPages((cursor) => cache.webhookSends.list({ profileId: PROFILE, sort, limit: 17, cursor }));
+      const sign = sort === 'highest-attempt' ? -1 : 1;
+      const expected = [...sends].sort(
+        (a, b) =>
+          sign * (a.attempt_number - b.attempt_number) ||
+          sign * (a.created_at ?? '').localeCompare(b.created_at ?? '') ||
+          sign * a.id.localeCompare(b.id),
+      );
+      expect(sorted.map((send) => send.id)).toEqual(expected.map((send) => send.id));
+    }
+  });
+
+  it('searches object ids, webhook ids and events in clear, and error reasons sealed', () => {
+    expect(cache.webhookSends.count({ profileId: PROFILE, search: 'ACH_00005' })).toBe(
+      sends.filter((send) => send.object_id === 'ach_00005').length,
+    );
+    expect(cache.webhookSends.count({ profileId: PROFILE, search: 'wh_003' })).toBe(
+      sends.filter((send) => send.webhook_id === 'wh_003').length,
+    );
+    const errors = allPages((cursor) =>
+      cache.webhookSends.list({ profileId: PROFILE, search: 'from the RECEIVER', limit: 11, cursor }),
+    );
+    expect(errors.map((send) => send.id).sort()).toEqual(
+      sends
+        .filter((send) => send.status === 'error')
+        .map((send) => send.id)
+        .sort(),
+    );
+    expect(cache.webhookSends.count({ profileId: PROFILE, search: 'nothing like this' })).toBe(0);
+    // The error reason is searchable, yet not in the file in clear.
+    cache.database.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+    expect(readFileSync(join(temp.folder, 'cache.db')).includes('HTTP 500 from the receiver')).toBe(false);
+  });
+
+  it('groups attempts by notification: counts, last status and error, will_retry, first and last attempt', () => {
+    const groups = allPages((cursor) => cache.webhookSends.groups({ profileId: PROFILE, limit: 13, cursor }));
+    const byKey = new Map<string, typeof sends>();
+    for (const send of sends) {
+      const key = `${send.webhook_id}/${send.object_id}/${send.event ?? ''}`;
+      byKey.set(key, [...(byKey.get(key) ?? []), send]);
+    }
+    expect(groups).toHaveLength(byKey.size);
+    expect(new Set(groups.map((group) => `${group.webhookId}/${group.objectId}/${group.event ?? ''}`)).size).toBe(
+      byKey.size,
+    );
+    for (const group of groups) {
+      const attempts = byKey.get(`${group.webhookId}/${group.objectId}/${group.event ?? ''}`) ?? [];
+      const latest = attempts.at(-1);
+      expect(group.attempts).toBe(attempts.length);
+      expect(group.firstAttemptAt).toBe(attempts[0]?.created_at);
+      expect(group.lastAttemptAt).toBe(latest?.created_at);
+      expect(group.lastStatus).toBe(latest?.status);
+      expect(group.willRetry).toBe(latest?.will_retry);
+      expect(group.lastError).toBe(latest?.status === 'error' ? latest.error : null);
+    }
+    // Most recently attempted first.
+    const lastTimes = groups.map((group) => group.lastAttemptAt);
+    expect(lastTimes).toEqual([...lastTimes].sort().reverse());
+    // will_retry applies to each notification's latest attempt.
+    const retrying = cache.webhookSends.groups({ profileId: PROFILE, willRetry: true, limit: 1000 });
+    expect(retrying.rows.length).toBe(groups.filter((group) => group.willRetry).length);
+    const oneObject = cache.webhookSends.groups({ profileId: PROFILE, objectId: 'ach_00003', limit: 1000 });
+    expect(oneObject.rows.every((group) => group.objectId === 'ach_00003')).toBe(true);
+    expect(oneObject.rows.reduce((sum, group) => sum + group.attempts, 0)).toBe(
+      sends.filter((send) => send.object_id === 'ach_00003').length,
+    );
+  });
+});
+
+describe('account applications, documents and the audit log', () => {
+  it('sorts applications by status both ways (newest first within a status) and searches them', () => {
+    const statuses = ['submitted', 'approved', 'kyc', 'rejected'] as const;
+    for (let n = 0; n < 30; n += 1) {
+      const application = {
+        ...accountApplicationOf(
+          `aact_${String(n).padStart(3, '0')}`,
+          statuses[n % 4] ?? 'submitted',
+          '2025-02-01T00:00:00Z',
+        ),
+        created_at: `2025-01-${String(1 + (n % 28)).padStart(2, '0')}T00:00:00Z`,
+        userdata: n === 17 ? { note: 'Zoë Example, priority' } : null,
+      };
+      cache.transaction(() => cache.accountApplications.record(PROFILE, application, '2026-01-01T00:00:00Z'));
+    }
+    for (const sort of ['status-ascending', 'status-descending'] as const) {
+      const rows = allPages((cursor) => cache.accountApplications.list({ profileId: PROFILE, sort, limit: 4, cursor }));
+      expect(rows).toHaveLength(30);
+      const sign = sort === 'status-ascending' ? 1 : -1;
+      const expected = [...rows].sort(
+        (a, b) =>
+          sign * a.status.localeCompare(b.status) ||
+          b.created_at.localeCompare(a.created_at) ||
+          b.id.localeCompare(a.id),
+      );
+      expect(rows.map((row) => row.id)).toEqual(expected.map((row) => row.id));
+    }
+    // Sealed text (accents and case ignored) and clear ids.
+    expect(
+      cache.accountApplications.list({ profileId: PROFILE, search: 'zoe example' }).rows.map((row) => row.id),
+    ).toEqual(['aact_017']);
+    expect(cache.accountApplications.count({ profileId: PROFILE, search: 'AACT_02' })).toBe(10);
+    expect(cache.accountApplications.count({ profileId: PROFILE, search: 'aact_02', status: 'kyc' })).toBe(2);
+  });
+
+  it('searches documents by id, type and their sealed fields', () => {
+    const documents: Document[] = Array.from({ length: 12 }, (_, n) => ({
+      id: `doc_${String(n).padStart(2, '0')}`,
+      type: n % 2 === 0 ? 'identity' : 'address',
+      name: n === 5 ? 'Passport of Ada Lovelace' : `Document ${String(n)}`,
+      created_at: `2025-03-${String(n + 1).padStart(2, '0')}T00:00:00Z`,
+    })) as unknown as Document[];
+    for (const document of documents) {
+      cache.transaction(() => {
+        cache.uploads.recordDocument(PROFILE, document);
+      });
+    }
+    expect(cache.uploads.documents({ profileId: PROFILE, search: 'lovelace' }).rows.map((row) => row.id)).toEqual([
+      'doc_05',
+    ]);
+    const identities = allPages((cursor) =>
+      cache.uploads.documents({ profileId: PROFILE, search: 'IDENTITY', limit: 2, cursor }),
+    );
+    expect(identities.map((row) => row.id)).toEqual(['doc_10', 'doc_08', 'doc_06', 'doc_04', 'doc_02', 'doc_00']);
+  });
+
+  it('filters the audit log by action, result and text', () => {
+    const entries = [
+      { action: 'webhook.create', target: 'wh_1', result: 'ok' as const, detail: null },
+      { action: 'webhook.delete', target: 'wh_1', result: 'failed' as const, detail: 'Not found at the bank.' },
+      { action: 'document.create', target: 'doc_1', result: 'ok' as const, detail: null },
+      { action: 'webhook.create', target: 'wh_2', result: 'refused' as const, detail: 'Production needs a yes.' },
+    ];
+    for (const entry of entries) cache.audit.record({ profileId: PROFILE, profileName: 'Test', ...entry });
+    expect(cache.audit.list({ action: 'webhook.create' }).rows.map((row) => row.target)).toEqual(['wh_2', 'wh_1']);
+    expect(cache.audit.list({ result: 'failed' }).rows.map((row) => row.action)).toEqual(['webhook.delete']);
+    expect(cache.audit.list({ search: 'PRODUCTION' }).rows.map((row) => row.target)).toEqual(['wh_2']);
+    expect(cache.audit.list({ search: 'doc_1' }).rows.map((row) => row.action)).toEqual(['document.create']);
+    const paged = allPages((cursor) => cache.audit.list({ search: 'webhook', limit: 1, cursor }));
+    expect(paged.map((row) => row.action)).toEqual(['webhook.create', 'webhook.delete', 'webhook.create']);
+  });
+});
