@@ -19,6 +19,7 @@ import { openListener, type Listener, type ListenerEvent } from '../services/lis
 import type { Batch } from '../services/listener/eventBatcher.ts';
 import { fetchBankPort } from '../services/listener/fetchBankPort.ts';
 import type { BankPort } from '../services/listener/bankPort.ts';
+import { forgetSealedRequests } from '../services/listener/requestLog.ts';
 import { createEventPublisher } from '../ipc/eventPublisher.ts';
 import { createHandlers } from '../ipc/handlers.ts';
 import type { Handlers } from '../ipc/handlerTypes.ts';
@@ -131,7 +132,14 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
   let listenerProblem: string | null = null;
   if (ledger !== null) {
     try {
-      listener = await openListener({ database: ledger.cache.database, secrets: secretStore });
+      // Requests sealed under a data key that is gone could never be opened again.
+      if (ledger.cache.opened.dataKeyReset !== null) forgetSealedRequests(ledger.cache.database);
+      // In the app the listener's rows live in the encrypted cache: sealed like the bank's records.
+      listener = await openListener({
+        database: ledger.cache.database,
+        secrets: secretStore,
+        sealer: ledger.cache.sealer,
+      });
       if (sandbox !== null) listener.setBank(await bankPortFor(EMBEDDED_SANDBOX_PROFILE_ID));
     } catch (error) {
       listenerProblem = `The webhook listener could not open: ${messageOf(error)}`;

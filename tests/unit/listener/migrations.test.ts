@@ -44,13 +44,17 @@ describe('migrateListenerTables', () => {
     const database = new DatabaseSync(':memory:');
     const broken = [
       ...LISTENER_MIGRATIONS,
-      { version: 2, name: 'broken', sql: 'CREATE TABLE half_done (x INTEGER); SELECT * FROM no_such_table;' },
+      {
+        version: LISTENER_MIGRATIONS.length + 1,
+        name: 'broken',
+        sql: 'CREATE TABLE half_done (x INTEGER); SELECT * FROM no_such_table;',
+      },
     ];
     expect(() => migrateListenerTables(database, broken)).toThrow();
     const half = database.prepare("SELECT COUNT(*) AS count FROM sqlite_master WHERE name = 'half_done'").get() as {
       count: number;
     };
     expect(half.count).toBe(0);
-    expect(migrateListenerTables(database)).toBe(1);
+    expect(migrateListenerTables(database)).toBe(LISTENER_MIGRATIONS.length);
   });
 });

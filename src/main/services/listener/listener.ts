@@ -29,7 +29,7 @@ import { Receiver, type ReceiverLimits } from './receiver.ts';
 import { reconcile, type Reconciliation } from './reconcile.ts';
 import { registerWebhook, Registrations, unregisterWebhook, type Registration } from './registration.ts';
 import { replay, type ReplayRequest } from './replay.ts';
-import { RequestLog } from './requestLog.ts';
+import { RequestLog, type ListenerSealer } from './requestLog.ts';
 import { ResponseRules, type ResponseRule } from './responseRules.ts';
 import { exportLines, type ExportFormat } from './trafficExport.ts';
 
@@ -61,6 +61,12 @@ export interface ListenerOptions {
   forwarding?: Partial<ForwardingOptions>;
   /** How often requests past their retention age are deleted (default every minute). */
   pruneIntervalMs?: number;
+  /**
+   * Seals what requests carry (headers, query, body, notification, snapshot, forward and
+   * replay excerpts) at rest. The app passes the cache's sealer; without one (the command
+   * line, its own file) they are kept in clear.
+   */
+  sealer?: ListenerSealer | null;
 }
 
 export interface StartOptions {
@@ -108,7 +114,7 @@ export class Listener extends EventEmitter<{ batch: [Batch<ListenerEvent>] }> {
     const saved = this.#settingsRow.load();
     this.#settings = saved.settings;
     this.#rules.set(saved.rules);
-    this.#log = new RequestLog(options.database, this.id, this.#settings.retention);
+    this.#log = new RequestLog(options.database, this.id, this.#settings.retention, options.sealer ?? null);
     this.#log.prune();
     this.#arrivals = new ArrivalOrder((objectId) => this.#log.historyOf(objectId), {
       logIsEmpty: this.#log.totals.requests === 0,

@@ -89,6 +89,16 @@ export const LISTENER_MIGRATIONS: readonly ListenerMigration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'sealed bodies',
+    sql: `
+      -- Whether body holds the raw bytes or them sealed (both are BLOBs). The text columns
+      -- that may be sealed (headers, query, notification, snapshot, excerpt) tell by their
+      -- type: a sealed value is a BLOB, a clear one TEXT.
+      ALTER TABLE listener_requests ADD COLUMN body_sealed INTEGER NOT NULL DEFAULT 0;
+    `,
+  },
 ];
 
 export class ListenerMigrationError extends Error {

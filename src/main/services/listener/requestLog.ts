@@ -14,6 +14,19 @@ import type {
   RequestOutcome,
 } from './receivedRequest.ts';
 
+/**
+ * Seals values at rest: in the app, the cache's sealer (AES-256-GCM under the keychain's data
+ * key, the identity as associated data, so a sealed value moved to another row or column does
+ * not open). The standalone listener has no data key and keeps its own file in clear.
+ */
+export interface ListenerSealer {
+  seal(plaintext: string | Buffer, identity: string): Buffer;
+  open(sealed: Uint8Array, identity: string): Buffer;
+}
+
+/** Columns sealed when a sealer is given; the rest (time, verdict, event, object id, status, path…) stay in clear to filter and sort on. */
+type SealedRequestColumn = 'headers' | 'body' | 'query' | 'notification' | 'snapshot';
+
 export interface Retention {
   /** Requests older than this many days are deleted. */
   maxAgeDays: number;
@@ -54,15 +67,16 @@ interface RequestRow {
   received_at: number;
   method: string;
   path: string;
-  query: string | null;
+  query: string | Uint8Array | null;
   remote_address: string | null;
-  headers: string;
+  headers: string | Uint8Array;
   body: Uint8Array | null;
+  body_sealed: number;
   body_bytes: number;
   declared_bytes: number | null;
   body_truncated: number;
   body_problem: string | null;
-  notification: string | null;
+  notification: string | Uint8Array | null;
   event: string | null;
   object_id: string | null;
   op: string | null;
@@ -74,7 +88,7 @@ interface RequestRow {
   duration_ms: number;
   occurrence: number;
   out_of_order: number;
-  snapshot: string | null;
+  snapshot: string | Uint8Array | null;
   snapshot_at: number | null;
   snapshot_error: string | null;
 }
@@ -87,7 +101,7 @@ interface DeliveryRow {
   started_at: number;
   status: number | null;
   duration_ms: number | null;
-  excerpt: string | null;
+  excerpt: string | Uint8Array | null;
   error: string | null;
 }
 
@@ -127,7 +141,15 @@ function summaryOf(row: RequestRow): ReceivedRequestSummary {
   };
 }
 
-function requestOf(row: RequestRow): ReceivedRequest {
+/** A request row with its sealed columns opened. */
+type OpenedRequestRow = RequestRow & {
+  query: string | null;
+  headers: string;
+  notification: string | null;
+  snapshot: string | null;
+};
+
+function requestOf(row: OpenedRequestRow): ReceivedRequest {
   let bodyText: string | null = null;
   let bodyBase64: string | null = null;
   if (row.body !== null) {
@@ -152,7 +174,7 @@ function requestOf(row: RequestRow): ReceivedRequest {
   };
 }
 
-function deliveryOf(row: DeliveryRow): Delivery {
+function deliveryOf(row: DeliveryRow & { excerpt: string | null }): Delivery {
   return {
     id: row.id,
     requestId: row.request_id,
@@ -169,6 +191,8 @@ function deliveryOf(row: DeliveryRow): Delivery {
 export class RequestLog {
   readonly #database: DatabaseSync;
   readonly #listenerId: string;
+  readonly #sealer: ListenerSealer | null;
+  readonly #nextRequestId: StatementSync;
   #retention: Retention;
   #count: number;
   #bytes: number;
@@ -177,9 +201,16 @@ export class RequestLog {
   /** Prepared once: preparing costs more than running these small statements. */
   readonly #statements = new Map<string, StatementSync>();
 
-  constructor(database: DatabaseSync, listenerId: string, retention: Retention) {
+  constructor(database: DatabaseSync, listenerId: string, retention: Retention, sealer: ListenerSealer | null = null) {
     this.#database = database;
     this.#listenerId = listenerId;
+    this.#sealer = sealer;
+    // A sealed value's identity names its row, so the id is chosen before the insert:
+    // AUTOINCREMENT's counter + 1 (ids are never reused), inside the same savepoint.
+    this.#nextRequestId = database.prepare(
+      `SELECT MAX(COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'listener_requests'), 0),
+         COALESCE((SELECT MAX(id) FROM listener_requests), 0)) + 1 AS id`,
+    );
     this.#retention = retention;
     const totals = database
       .prepare(
@@ -188,10 +219,10 @@ export class RequestLog {
       .get(listenerId) as { count: number; bytes: number };
     this.#count = totals.count;
     this.#bytes = totals.bytes;
-    this.#insert = database.prepare(`INSERT INTO listener_requests (listener_id, received_at, method, path, query,
+    this.#insert = database.prepare(`INSERT INTO listener_requests (id, listener_id, received_at, method, path, query,
       remote_address, headers, body, body_bytes, declared_bytes, body_truncated, body_problem, notification, event,
       object_id, op, verdict, presented_user, outcome, status, rule_id, duration_ms, occurrence, out_of_order,
-      stored_bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+      stored_bytes, body_sealed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     this.#finish = database.prepare(
       'UPDATE listener_requests SET outcome = ?, status = ?, duration_ms = ? WHERE id = ? AND listener_id = ?',
     );
@@ -237,7 +268,13 @@ export class RequestLog {
     let bytes = this.#bytes;
     this.#database.exec('SAVEPOINT listener_arrivals');
     try {
+      const sealer = this.#sealer;
+      let nextId = sealer === null ? null : (this.#nextRequestId.get() as { id: number }).id;
       for (const record of records) {
+        const id = nextId;
+        if (nextId !== null) nextId += 1;
+        const sealed = <Value extends string | Buffer | null>(column: SealedRequestColumn, value: Value) =>
+          sealer === null || id === null || value === null ? value : sealer.seal(value, this.#identity(id, column));
         const headers = JSON.stringify(record.headers);
         const storedBytes =
           ROW_OVERHEAD_BYTES +
@@ -247,19 +284,20 @@ export class RequestLog {
           record.path.length +
           (record.query?.length ?? 0);
         const result = this.#insert.run(
+          id,
           this.#listenerId,
           record.receivedAt,
           record.method,
           record.path,
-          record.query,
+          sealed('query', record.query),
           record.remoteAddress,
-          headers,
-          record.body,
+          sealed('headers', headers),
+          sealed('body', record.body),
           record.bodyBytes,
           record.declaredBytes,
           record.bodyTruncated ? 1 : 0,
           record.bodyProblem,
-          record.notification,
+          sealed('notification', record.notification),
           record.event,
           record.objectId,
           record.op,
@@ -272,6 +310,7 @@ export class RequestLog {
           record.occurrence,
           record.outOfOrder ? 1 : 0,
           storedBytes,
+          sealer === null || record.body === null ? 0 : 1,
         );
         ids.push(Number(result.lastInsertRowid));
         count += 1;
@@ -299,15 +338,40 @@ export class RequestLog {
     this.#statement(
       `UPDATE listener_requests SET snapshot = ?, snapshot_at = ?, snapshot_error = ?,
          stored_bytes = stored_bytes + ? WHERE id = ? AND listener_id = ?`,
-    ).run(snapshot, fetchedAt, error, snapshot?.length ?? 0, id, this.#listenerId);
+    ).run(
+      snapshot === null || this.#sealer === null
+        ? snapshot
+        : this.#sealer.seal(snapshot, this.#identity(id, 'snapshot')),
+      fetchedAt,
+      error,
+      snapshot?.length ?? 0,
+      id,
+      this.#listenerId,
+    );
     this.#bytes += snapshot?.length ?? 0;
   }
 
   recordDelivery(delivery: Omit<Delivery, 'id' | 'startedAt'> & { startedAt: number }): Delivery {
+    const sealer = this.#sealer;
+    // The excerpt is sealed under its delivery's id: chosen first (AUTOINCREMENT's counter + 1).
+    const id =
+      sealer === null || delivery.excerpt === null
+        ? null
+        : (
+            this.#statement(
+              `SELECT MAX(COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'listener_deliveries'), 0),
+                 COALESCE((SELECT MAX(id) FROM listener_deliveries), 0)) + 1 AS id`,
+            ).get() as { id: number }
+          ).id;
+    const excerpt =
+      sealer === null || id === null || delivery.excerpt === null
+        ? delivery.excerpt
+        : sealer.seal(delivery.excerpt, this.#deliveryIdentity(id));
     const result = this.#statement(
-      `INSERT INTO listener_deliveries (listener_id, request_id, kind, url, started_at, status, duration_ms, excerpt, error)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO listener_deliveries (id, listener_id, request_id, kind, url, started_at, status, duration_ms, excerpt, error)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
+      id,
       this.#listenerId,
       delivery.requestId,
       delivery.kind,
@@ -315,7 +379,7 @@ export class RequestLog {
       delivery.startedAt,
       delivery.status,
       delivery.durationMs,
-      delivery.excerpt,
+      excerpt,
       delivery.error,
     );
     return { ...delivery, id: Number(result.lastInsertRowid), startedAt: isoOf(delivery.startedAt) };
@@ -325,7 +389,9 @@ export class RequestLog {
     const rows = this.#statement(
       'SELECT * FROM listener_deliveries WHERE listener_id = ? AND request_id = ? ORDER BY id',
     ).all(this.#listenerId, requestId) as unknown as DeliveryRow[];
-    return rows.map(deliveryOf);
+    return rows.map((row) =>
+      deliveryOf({ ...row, excerpt: this.#textOf(row.excerpt, () => this.#deliveryIdentity(row.id)) }),
+    );
   }
 
   get(id: number): ReceivedRequest | null {
@@ -333,7 +399,7 @@ export class RequestLog {
       id,
       this.#listenerId,
     ) as RequestRow | undefined;
-    return row === undefined ? null : requestOf(row);
+    return row === undefined ? null : requestOf(this.#opened(row));
   }
 
   list(filter: RequestFilter = {}): ReceivedRequestSummary[] {
@@ -350,7 +416,8 @@ export class RequestLog {
     const limit = Math.min(filter.limit ?? Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
     // A statement of its own: a cached one would be reset by the next use while this iterates.
     const statement = this.#database.prepare(`SELECT * FROM listener_requests WHERE ${where} ORDER BY id ASC LIMIT ?`);
-    for (const row of statement.iterate(...parameters, limit)) yield requestOf(row as unknown as RequestRow);
+    for (const row of statement.iterate(...parameters, limit))
+      yield requestOf(this.#opened(row as unknown as RequestRow));
   }
 
   /** Summaries matching a filter, oldest first, without the page limit (for reconciliation). */
@@ -407,6 +474,44 @@ export class RequestLog {
       `SELECT event, op, COUNT(*) AS arrivals FROM listener_requests
          WHERE listener_id = ? AND object_id = ? GROUP BY event, op`,
     ).all(this.#listenerId, objectId) as { event: string | null; op: string | null; arrivals: number }[];
+  }
+
+  #identity(id: number, column: SealedRequestColumn): string {
+    return `listener_request\u0000${this.#listenerId}\u0000${String(id)}\u0000${column}`;
+  }
+
+  #deliveryIdentity(id: number): string {
+    return `listener_delivery\u0000${this.#listenerId}\u0000${String(id)}\u0000excerpt`;
+  }
+
+  /** A text column as text: a BLOB in it is a sealed value. */
+  #textOf<Value extends string | Uint8Array | null>(
+    value: Value,
+    identity: () => string,
+  ): Exclude<Value, Uint8Array> | string {
+    if (!(value instanceof Uint8Array)) return value as Exclude<Value, Uint8Array>;
+    if (this.#sealer === null) {
+      throw new Error('This listener request was sealed with the app’s data key; open it from Ledgerdesk.');
+    }
+    return this.#sealer.open(value, identity()).toString('utf8');
+  }
+
+  #opened(row: RequestRow): OpenedRequestRow {
+    let body = row.body;
+    if (row.body_sealed === 1 && body !== null) {
+      if (this.#sealer === null) {
+        throw new Error('This listener request was sealed with the app’s data key; open it from Ledgerdesk.');
+      }
+      body = this.#sealer.open(body, this.#identity(row.id, 'body'));
+    }
+    return {
+      ...row,
+      body,
+      query: this.#textOf(row.query, () => this.#identity(row.id, 'query')),
+      headers: this.#textOf(row.headers, () => this.#identity(row.id, 'headers')),
+      notification: this.#textOf(row.notification, () => this.#identity(row.id, 'notification')),
+      snapshot: this.#textOf(row.snapshot, () => this.#identity(row.id, 'snapshot')),
+    };
   }
 
   /** Delete what retention no longer allows; returns how many requests went. */
@@ -543,4 +648,18 @@ export class RequestLog {
     const limit = Math.min(Math.max(1, Math.floor(filter.limit ?? LIST_LIMIT_DEFAULT)), LIST_LIMIT_MAX);
     return { where: clauses.join(' AND '), parameters, limit };
   }
+}
+
+/**
+ * Forgets every listener's kept requests and deliveries: for when the data key that sealed
+ * them is lost or changed (they could never be opened again). Does nothing before the
+ * listener's tables exist.
+ */
+export function forgetSealedRequests(database: DatabaseSync): void {
+  const tables = database
+    .prepare(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('listener_requests', 'listener_deliveries')",
+    )
+    .all() as { name: string }[];
+  for (const { name } of tables) database.exec(`DELETE FROM ${name}`);
 }
