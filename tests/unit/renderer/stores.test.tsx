@@ -169,4 +169,18 @@ describe('pending transactions store', () => {
     });
     expect(lists.at(-1)?.input).not.toHaveProperty('typeSource');
   });
+
+  it('opens the account last used on the profile at once, before the bank lists the accounts', async () => {
+    const bridge = installFakeBridge({
+      'accounts.list': () => new Promise(() => undefined), // the bank never answers (offline)
+      'pendingTransactions.list': () => ({ rows: [], nextCursor: null, asOf: NOW, source: 'cache' }),
+      'pendingTransactions.count': () => ({ count: 0, asOf: NOW }),
+    });
+    localStorage.setItem('ledgerdesk.lastAccount.other-profile', 'acct_remembered');
+    void usePendingTransactionsStore.getState().open('other-profile');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(usePendingTransactionsStore.getState().filters.accountId).toBe('acct_remembered');
+    const lists = bridge.calls.filter((call) => call.channel === 'pendingTransactions.list');
+    expect(lists.at(-1)?.input).toMatchObject({ profileId: 'other-profile', accountId: 'acct_remembered' });
+  });
 });

@@ -65,6 +65,31 @@ export function filterInput(profileId: string, filters: PendingTransactionFilter
   };
 }
 
+/**
+ * The account last opened on each profile, remembered as a UI preference (an id, no data): the
+ * list opens on it at once from the cache, without waiting for the bank's account list, and
+ * offline at start it still opens.
+ */
+function accountKeyOf(profileId: string): string {
+  return `ledgerdesk.lastAccount.${profileId}`;
+}
+
+function rememberedAccount(profileId: string): string {
+  try {
+    return localStorage.getItem(accountKeyOf(profileId)) ?? '';
+  } catch {
+    return '';
+  }
+}
+
+function rememberAccount(profileId: string, accountId: string): void {
+  try {
+    localStorage.setItem(accountKeyOf(profileId), accountId);
+  } catch {
+    // A preference: without storage the list simply waits for the account list.
+  }
+}
+
 function sourceOf(profileId: string, filters: PendingTransactionFilters): PagedRows<CachedPendingTransaction> {
   const filter = filterInput(profileId, filters);
   return cacheSource(
@@ -89,6 +114,8 @@ export const usePendingTransactionsStore = create<PendingTransactionsState>((set
     if (get().profileId !== profileId) {
       get().source?.close();
       set({ profileId, accounts: [], filters: NO_FILTERS, source: null, selected: null, drawerOpen: false });
+      const remembered = rememberedAccount(profileId);
+      if (remembered !== '') get().setFilters({ accountId: remembered });
     }
     set({ accountsLoading: true, accountsError: null });
     try {
@@ -106,6 +133,7 @@ export const usePendingTransactionsStore = create<PendingTransactionsState>((set
     const filters = { ...get().filters, ...patch };
     const profileId = get().profileId;
     get().source?.close();
+    if (profileId !== null && filters.accountId !== '') rememberAccount(profileId, filters.accountId);
     set({
       filters,
       selected: null,
