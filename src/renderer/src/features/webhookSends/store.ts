@@ -127,7 +127,11 @@ export const useWebhookSendsStore = create<WebhookSendsState>((set, get) => ({
       });
       const current = get().timeline;
       if (current?.objectId !== objectId || current.webhookId !== webhookId) return;
-      set({ timeline: { ...current, attempts: page.rows, loading: false } });
+      // Times are to the second: attempts in the same second keep the order of their numbers.
+      const attempts = [...page.rows].sort(
+        (a, b) => (a.created_at ?? '').localeCompare(b.created_at ?? '') || a.attempt_number - b.attempt_number,
+      );
+      set({ timeline: { ...current, attempts, loading: false } });
     } catch (reason) {
       const current = get().timeline;
       if (current !== null) set({ timeline: { ...current, loading: false, error: uiErrorOf(reason) } });
