@@ -17,7 +17,7 @@ import { EMBEDDED_SANDBOX_PROFILE_ID } from '../services/profiles/profile.ts';
 import { requireWriteConfirmation } from '../services/profiles/profiles.ts';
 import { openListener, type Listener, type ListenerEvent } from '../services/listener/listener.ts';
 import type { Batch } from '../services/listener/eventBatcher.ts';
-import { fetchBankPort } from '../services/listener/fetchBankPort.ts';
+import { bankClientPort } from '../services/listener/bankClientPort.ts';
 import type { BankPort } from '../services/listener/bankPort.ts';
 import { forgetSealedRequests } from '../services/listener/requestLog.ts';
 import { createEventPublisher } from '../ipc/eventPublisher.ts';
@@ -109,23 +109,26 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
     log.error(ledgerProblem);
   }
 
+  /**
+   * The listener's bank: the profile's own client (its credentials, timeouts, safe retries
+   * and typed errors), for hydration, reconciliation and registration.
+   */
   async function bankPortFor(profileId: string): Promise<BankPort> {
     if (ledger === null) throw new IpcFailure('not_available', ledgerProblem ?? 'The services are not running.');
     const profile = ledger.profiles.find(profileId);
     if (profile.kind === 'embedded-sandbox') {
       if (sandbox === null) throw new IpcFailure('not_available', 'The embedded sandbox bank is not running.');
-      return fetchBankPort(sandbox.baseUrl, { scheme: 'basic', keyId: sandbox.keyId, keySecret: sandbox.keySecret });
+    } else {
+      const secret = await secretStore.get(profileAccount(profile.id));
+      if (secret === null || profile.baseUrl === null) {
+        throw new IpcFailure('unauthorized', `No secret is stored for ${profile.name}.`, {
+          action: 'Set the secret of this profile in Settings.',
+        });
+      }
+      // The router searches every reply for the secrets main holds.
+      secrets.add(secret);
     }
-    const secret = await secretStore.get(profileAccount(profile.id));
-    if (secret === null || profile.baseUrl === null) {
-      throw new IpcFailure('unauthorized', `No secret is stored for ${profile.name}.`, {
-        action: 'Set the secret of this profile in Settings.',
-      });
-    }
-    secrets.add(secret);
-    return profile.authScheme === 'bearer'
-      ? fetchBankPort(profile.baseUrl, { scheme: 'bearer', token: secret })
-      : fetchBankPort(profile.baseUrl, { scheme: 'basic', keyId: profile.keyId ?? '', keySecret: secret });
+    return bankClientPort(ledger.clients.clientFor(profile.id));
   }
 
   let listener: Listener | null = null;

@@ -242,6 +242,18 @@ describe('the handlers on the real services', () => {
     );
     expect(isLedgerdeskError(backwards) && backwards.code).toBe('invalid_input');
     await api.listener.unregister({ profileId, webhookId: registered.webhook.id });
+    // The listener's bank is the profile's own client: a wrong key is its typed error, with what to do.
+    const wrongKey = await api.profiles.create({
+      name: 'Wrong key',
+      baseUrl: sandbox.baseUrl,
+      authScheme: 'basic',
+      keyId: sandbox.keyId,
+      production: false,
+    });
+    await api.credentials.set({ profileId: wrongKey.id, secret: 'not-the-secret' });
+    const refused = await rejectionOf(api.listener.reconcile({ profileId: wrongKey.id, webhookId: 'wh_any' }));
+    expect(isLedgerdeskError(refused) && refused.code).toBe('unauthorized');
+    expect(isLedgerdeskError(refused) && refused.message).toContain('Wrong key');
     const stopped = await api.listener.stop();
     expect(stopped.running).toBe(false);
   });

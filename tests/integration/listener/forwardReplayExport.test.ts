@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fetchBankPort } from '../../../src/main/services/listener/fetchBankPort.ts';
+import { bankClientPort } from '../../../src/main/services/listener/bankClientPort.ts';
 import {
   basicHeader,
   eventually,
@@ -230,7 +230,12 @@ describe('hydration', () => {
     servers.push(bank.server);
     current = await startTestListener({
       basic: { user: 'bank', secret: 's' },
-      bank: fetchBankPort(bank.url, { scheme: 'basic', keyId: 'key', keySecret: 'keysecret' }),
+      bank: bankClientPort({
+        profileName: 'test bank',
+        authScheme: 'basic',
+        baseUrl: bank.url,
+        authorization: () => Promise.resolve({ header: basicHeader('key', 'keysecret'), expiresAt: null }),
+      }),
     });
     const verified = await postNotification(current.url + '/in', notificationOf('ach_1', 'ach.update', bank.url), {
       authorization: basicHeader('bank', 's'),

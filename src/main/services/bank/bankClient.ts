@@ -89,6 +89,14 @@ export class BankClient {
     return this.#http.baseUrl;
   }
 
+  /**
+   * The client's HTTP layer (credentials, timeouts, safe retries, typed errors), for reading
+   * an address the bank itself gave (a notification's `url`, spec §6.8).
+   */
+  get http(): BankHttp {
+    return this.#http;
+  }
+
   /** Connectivity check: resolves when the bank answers (the bank may not check credentials here). */
   async ping(signal?: AbortSignal): Promise<void> {
     await this.#call(

@@ -6,13 +6,14 @@
  */
 import { BankClient } from '../bank/bankClient.ts';
 import { BankError } from '../bank/bankError.ts';
-import { BankHttp, type BankHttpOptions } from '../bank/bankHttp.ts';
+import type { BankHttp, BankHttpOptions } from '../bank/bankHttp.ts';
 import type { WebhookSend } from '../../../shared/bank/index.ts';
 import { isUnderBase, type BankPort, type WebhookSendQuery } from './bankPort.ts';
 
-export function bankClientPort(options: BankHttpOptions | BankHttp): BankPort {
-  const http = options instanceof BankHttp ? options : new BankHttp(options);
-  const client = new BankClient(http);
+/** Over a profile's client (the app: `clients.clientFor(profileId)`), or a client made from its options. */
+export function bankClientPort(options: BankClient | BankHttpOptions | BankHttp): BankPort {
+  const client = options instanceof BankClient ? options : new BankClient(options);
+  const http = client.http;
   const base = new URL(http.baseUrl);
   const basePath = base.pathname.replace(/\/+$/, '');
   return {

@@ -1,7 +1,7 @@
 /**
  * The little the listener needs from the bank, as a narrow port: so it depends on no
  * concrete client, and tests can stand in for the bank. The app adapts its profile's bank
- * client to this; `fetchBankPort.ts` is a minimal stand-in for tests and the command line.
+ * client to this (`bankClientPort.ts`).
  */
 import type { Webhook, WebhookCreateRequest, WebhookSend, WebhookSendStatus } from '../../../shared/bank/index.ts';
 
