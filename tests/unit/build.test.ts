@@ -4,8 +4,12 @@
  * running this file alone.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 
 const out = join(process.cwd(), 'out');
@@ -14,6 +18,7 @@ describe('electron-vite build output', () => {
   it.each([
     ['main', 'out/main/index.js'],
     ['preload', 'out/preload/index.cjs'],
+    ['cache writer worker', 'out/main/cacheWriterWorker.js'],
   ])('the %s bundle exists and passes node --check', (_name, file) => {
     const path = join(process.cwd(), file);
     expect(existsSync(path), `${file} is missing: run npm run build`).toBe(true);
@@ -35,6 +40,43 @@ describe('electron-vite build output', () => {
     const script = /src="\.?\/?(assets\/[^"]+\.js)"/.exec(html);
     expect(script, 'index.html must load a bundled script').not.toBeNull();
     if (script?.[1] !== undefined) expect(existsSync(join(out, 'renderer', script[1]))).toBe(true);
+  });
+
+  it('the cache finds its writer worker from the bundle: the lookup sits beside the worker file', () => {
+    // workerFile() resolves ./cacheWriterWorker.js against its own module's URL: that module
+    // must be a top-level file of out/main (not a chunk in another folder).
+    const holders = readdirSync(join(out, 'main'), { recursive: true })
+      .map(String)
+      .filter((name) => name.endsWith('.js'))
+      .filter((name) => readFileSync(join(out, 'main', name), 'utf8').includes('"./cacheWriterWorker.js"'));
+    expect(holders).toEqual(['index.js']);
+  });
+
+  it('the bundled cache writer worker runs a write plan on its own connection', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'ledgerdesk-worker-'));
+    try {
+      const file = join(folder, 'cache.db');
+      const setup = new DatabaseSync(file);
+      setup.exec('CREATE TABLE probe (x INTEGER NOT NULL) STRICT');
+      setup.close();
+      const worker = new Worker(pathToFileURL(join(out, 'main/cacheWriterWorker.js')), { workerData: { file } });
+      const reply = (message: unknown): Promise<unknown> =>
+        new Promise((resolve, reject) => {
+          worker.once('message', resolve);
+          worker.once('error', reject);
+          worker.postMessage(message);
+        });
+      await expect(
+        reply({ id: 1, batches: [{ sql: 'INSERT INTO probe (x) VALUES (?)', rows: [[1], [2], [3]] }] }),
+      ).resolves.toEqual({ id: 1, changes: [3] });
+      await expect(reply({ id: 2, close: true })).resolves.toEqual({ id: 2, changes: [] });
+      await worker.terminate();
+      const check = new DatabaseSync(file);
+      expect(check.prepare('SELECT COUNT(*) AS n FROM probe').get()).toEqual({ n: 3 });
+      check.close();
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it('keeps node:sqlite external in the main build', () => {
