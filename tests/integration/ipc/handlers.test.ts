@@ -11,8 +11,13 @@ import { startServices, type RunningServices } from '../../../src/main/shell/ser
 import { InMemorySecretStore } from '../../../src/main/services/credentials/secretStore.ts';
 import { InMemoryProfileStorage } from '../../../src/main/services/profiles/profileStorage.ts';
 import { buildLedgerdeskApi, type LedgerdeskApi } from '../../../src/shared/ipc/bridge.ts';
+import { eventChannel } from '../../../src/shared/ipc/contract.ts';
+import type { SyncProgress } from '../../../src/shared/ipc/domains/sync.ts';
 import { isLedgerdeskError } from '../../../src/shared/ipc/errors.ts';
+import type { WebhookSend } from '../../../src/shared/bank/index.ts';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index.ts';
+import { clientOf, eventually } from '../sandbox/sandboxClient.ts';
+import { startReceiver, type Behaviour } from '../sandbox/webhookReceiver.ts';
 
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
@@ -27,6 +32,19 @@ let api: LedgerdeskApi;
 const answers: unknown[] = [];
 const events: { channel: string; payload: unknown }[] = [];
 
+/** Waits for a sync job's pushed progress (sync.onProgress) to say it ended; answers how. */
+async function syncEnded(jobId: string): Promise<string> {
+  return eventually(() => {
+    const ended = events.find(
+      ({ channel, payload }) =>
+        channel === eventChannel('sync', 'progress') &&
+        (payload as SyncProgress).jobId === jobId &&
+        (payload as SyncProgress).state !== 'running',
+    );
+    return (ended?.payload as SyncProgress | undefined)?.state;
+  }, `sync job ${jobId} to end`);
+}
+
 async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
   try {
     await promise;
@@ -38,7 +56,14 @@ async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
 
 beforeAll(async () => {
   folder = mkdtempSync(join(tmpdir(), 'ledgerdesk-ipc-'));
-  sandbox = await startSandbox({ port: 0, dataFile: ':memory:', retryBaseMs: 20, pendingTransactionsPerAccount: 120 });
+  sandbox = await startSandbox({
+    port: 0,
+    dataFile: ':memory:',
+    retryBaseMs: 20,
+    // Capped low, so a notification that always fails runs its 16 attempts quickly.
+    retryCapMs: 20,
+    pendingTransactionsPerAccount: 120,
+  });
   services = await startServices({
     dataFolder: folder,
     sandbox,
@@ -258,7 +283,7 @@ describe('the handlers on the real services', () => {
     expect(stopped.running).toBe(false);
   });
 
-  it('filters, sorts, searches and groups the cached lists; syncs the send log of one object', async () => {
+  it('filters, sorts and searches the cached lists', async () => {
     const { activeProfileId } = await api.profiles.list();
     const profileId = activeProfileId ?? '';
     const accounts = await api.accounts.cached({ profileId });
@@ -274,27 +299,6 @@ describe('the handlers on the real services', () => {
     const exported = await api.exports.pendingTransactions({ profileId, accountId, typeSource: source, format: 'csv' });
     expect(exported).toMatchObject({ saved: true, rows: bySource.rows.length });
 
-    // The send log: the deliveries of the listener test's webhook, synced for one object.
-    const objectSync = await api.sync.start({
-      profileId,
-      job: { kind: 'webhookSends', objectId: 'ach_IPC1' },
-    });
-    expect(objectSync.key).toContain('objectId=ach_IPC1');
-    for (let round = 0; round < 400; round += 1) {
-      const { jobs } = await api.sync.status({ profileId });
-      if (!jobs.some((job) => job.jobId === objectSync.jobId && job.state === 'running')) break;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    const groups = await api.webhookSends.groups({ profileId });
-    expect(groups.source).toBe('cache');
-    const retrying = await api.webhookSends.list({ profileId, willRetry: true, sortBy: 'attempt_number' });
-    expect(retrying.rows.every((row) => row.will_retry)).toBe(true);
-    const searched = await api.webhookSends.list({ profileId, search: 'ach_ipc1', sortBy: 'attempt_number' });
-    expect(searched.rows.every((row) => row.object_id === 'ach_IPC1')).toBe(true);
-    await expect(
-      api.webhookSends.count({ profileId, search: 'no such object', willRetry: false }),
-    ).resolves.toMatchObject({ count: 0 });
-
     const applications = await api.accountApplications.list({ profileId, search: 'aact_', sortBy: 'status' });
     expect(applications.source).toBe('cache');
     await expect(api.accountApplications.count({ profileId, search: 'zz-nothing' })).resolves.toMatchObject({
@@ -304,6 +308,132 @@ describe('the handlers on the real services', () => {
     expect(documents.rows.map((row) => row.name)).toEqual(['Passport of A. Tester']);
     const audit = await api.audit.list({ profileId, action: 'document.create', result: 'ok', search: 'doc_' });
     expect(audit.rows.map((entry) => entry.action)).toEqual(['document.create']);
+  });
+
+  it('syncs the send log of real deliveries: one object, then the webhook; groups, willRetry and search', async () => {
+    const { activeProfileId } = await api.profiles.list();
+    const profileId = activeProfileId ?? '';
+    const bank = clientOf(sandbox);
+    // A receiver that answers each notification as the phase it arrived in says: one that
+    // fails twice then succeeds, one that succeeds at once, one that always fails.
+    let phase: 'flaky' | 'ok' | 'down' = 'flaky';
+    const attemptsSeen = new Map<string, number>();
+    const receiver = await startReceiver((notification): Behaviour => {
+      const objectId = String(notification.body.id);
+      const seen = attemptsSeen.get(objectId) ?? 0;
+      attemptsSeen.set(objectId, seen + 1);
+      if (phase === 'ok') return 200;
+      if (phase === 'down') return 503;
+      return seen < 2 ? 503 : 202;
+    });
+    const hook = await api.webhooks.create({ profileId, request: { event: 'ach.create', url: receiver.url } });
+    try {
+      /** The sandbox's own log of one notification, oldest first, once its attempts have ended. */
+      const deliver = async (): Promise<{ objectId: string; sends: WebhookSend[] }> => {
+        const created = await bank.call('POST', '/simulation', {
+          body: {
+            type: 'ach.create',
+            simulation: { account_id: sandbox.demo.accounts[0], amount: '12.34', direction: 'credit' },
+          },
+        });
+        expect(created.status).toBe(202);
+        const objectId = (created.body as { object_id: string }).object_id;
+        const sends = await eventually(async () => {
+          const reply = await bank.get(`/webhook_send?page_size=100&webhook_id=${hook.id}&object_id=${objectId}`);
+          const newestFirst = (reply.body as { data: WebhookSend[] }).data;
+          const last = newestFirst[0];
+          return last !== undefined && !last.will_retry && last.status !== 'skipped'
+            ? [...newestFirst].reverse()
+            : undefined;
+        }, `the attempts for ${objectId} to end`);
+        return { objectId, sends };
+      };
+      const flaky = await deliver();
+      phase = 'ok';
+      const ok = await deliver();
+      phase = 'down';
+      const down = await deliver();
+      // What the bank itself recorded: the ground truth the cache must match.
+      expect(flaky.sends.map((send) => [send.attempt_number, send.status, send.will_retry])).toEqual([
+        [0, 'error', true],
+        [1, 'error', true],
+        [2, 'sent', false],
+      ]);
+      expect(ok.sends.map((send) => send.status)).toEqual(['sent']);
+      expect(down.sends).toHaveLength(16);
+      expect(down.sends.at(-1)).toMatchObject({ status: 'error', will_retry: false });
+      const idsOf = (sends: readonly WebhookSend[]): string[] => sends.map((send) => send.id).sort();
+
+      // One object's sync fetches that object's sends and nothing else.
+      const objectSync = await api.sync.start({ profileId, job: { kind: 'webhookSends', objectId: flaky.objectId } });
+      expect(objectSync.key).toContain(`objectId=${flaky.objectId}`);
+      await expect(syncEnded(objectSync.jobId)).resolves.toBe('done');
+      const afterOne = await api.webhookSends.list({ profileId, webhookId: hook.id, limit: 1000 });
+      expect(idsOf(afterOne.rows)).toEqual(idsOf(flaky.sends));
+      await expect(api.webhookSends.count({ profileId, objectId: ok.objectId })).resolves.toMatchObject({ count: 0 });
+      await expect(api.webhookSends.count({ profileId, objectId: down.objectId })).resolves.toMatchObject({
+        count: 0,
+      });
+
+      // The webhook's whole log.
+      const hookSync = await api.sync.start({ profileId, job: { kind: 'webhookSends', webhookId: hook.id } });
+      await expect(syncEnded(hookSync.jobId)).resolves.toBe('done');
+      const all = [...flaky.sends, ...ok.sends, ...down.sends];
+      const everything = await api.webhookSends.list({ profileId, webhookId: hook.id, limit: 1000 });
+      expect(idsOf(everything.rows)).toEqual(idsOf(all));
+
+      // Groups: one per notification, with its attempts, last status and last error.
+      const groups = await api.webhookSends.groups({ profileId, webhookId: hook.id });
+      expect(groups.source).toBe('cache');
+      const byObject = new Map(groups.rows.map((group) => [group.objectId, group]));
+      expect(groups.rows).toHaveLength(3);
+      expect(byObject.get(flaky.objectId)).toMatchObject({
+        event: 'ach.create',
+        attempts: 3,
+        lastStatus: 'sent',
+        willRetry: false,
+        lastError: null,
+      });
+      expect(byObject.get(ok.objectId)).toMatchObject({ attempts: 1, lastStatus: 'sent', willRetry: false });
+      expect(byObject.get(down.objectId)).toMatchObject({ attempts: 16, lastStatus: 'error', willRetry: false });
+      expect(byObject.get(down.objectId)?.lastError).toMatch(/503/);
+      // Every notification has ended: no group is still being retried.
+      const stillRetrying = await api.webhookSends.groups({ profileId, webhookId: hook.id, willRetry: true });
+      expect(stillRetrying.rows).toEqual([]);
+
+      // willRetry on rows: exactly the failed attempts the bank said it would retry.
+      const retried = all.filter((send) => send.will_retry);
+      expect(retried).toHaveLength(2 + 15);
+      const retrying = await api.webhookSends.list({
+        profileId,
+        webhookId: hook.id,
+        willRetry: true,
+        sortBy: 'attempt_number',
+        limit: 1000,
+      });
+      expect(idsOf(retrying.rows)).toEqual(idsOf(retried));
+      const final = await api.webhookSends.list({ profileId, webhookId: hook.id, willRetry: false, limit: 1000 });
+      expect(idsOf(final.rows)).toEqual(idsOf(all.filter((send) => !send.will_retry)));
+
+      // Search by object id (any case) finds that notification's attempts, and only those.
+      const searched = await api.webhookSends.list({
+        profileId,
+        search: flaky.objectId.toUpperCase(),
+        sortBy: 'attempt_number',
+        sortDirection: 'asc',
+        limit: 1000,
+      });
+      expect(searched.rows.map((row) => row.attempt_number)).toEqual([0, 1, 2]);
+      expect(idsOf(searched.rows)).toEqual(idsOf(flaky.sends));
+      const unknown = await api.webhookSends.list({ profileId, search: 'ach_nosuchobject', limit: 1000 });
+      expect(unknown.rows).toEqual([]);
+      await expect(api.webhookSends.count({ profileId, search: 'ach_nosuchobject' })).resolves.toMatchObject({
+        count: 0,
+      });
+    } finally {
+      await api.webhooks.delete({ profileId, id: hook.id });
+      await receiver.close();
+    }
   });
 
   it('never let a secret into any answer', () => {
