@@ -175,6 +175,7 @@ function applicationSort(
   sortDirection: 'asc' | 'desc' | undefined,
 ): AccountApplicationSort {
   if (sortBy === 'status') return sortDirection === 'desc' ? 'status-descending' : 'status-ascending';
+  if (sortBy === 'updated_at') return sortDirection === 'asc' ? 'updated-oldest' : 'updated-newest';
   return direction(sortDirection);
 }
 

@@ -14,7 +14,7 @@ import { buildLedgerdeskApi, type LedgerdeskApi } from '../../../src/shared/ipc/
 import { eventChannel } from '../../../src/shared/ipc/contract.ts';
 import type { SyncProgress } from '../../../src/shared/ipc/domains/sync.ts';
 import { isLedgerdeskError } from '../../../src/shared/ipc/errors.ts';
-import type { WebhookSend } from '../../../src/shared/bank/index.ts';
+import type { AccountApplication, WebhookSend } from '../../../src/shared/bank/index.ts';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index.ts';
 import { clientOf, eventually } from '../sandbox/sandboxClient.ts';
 import { startReceiver, type Behaviour } from '../sandbox/webhookReceiver.ts';
@@ -434,6 +434,54 @@ describe('the handlers on the real services', () => {
       await api.webhooks.delete({ profileId, id: hook.id });
       await receiver.close();
     }
+  });
+
+  it('sorts cached account applications by last update, not by creation', async () => {
+    const { activeProfileId } = await api.profiles.list();
+    const profileId = activeProfileId ?? '';
+    const bank = clientOf(sandbox);
+    // Two seeded applications, still unsubmitted; the one created first is the one updated now.
+    const seeded = await Promise.all(
+      sandbox.demo.accountApplications.slice(0, 2).map(async (id) => {
+        const reply = await bank.get(`/apply/account_application/${id}`);
+        return reply.body as AccountApplication;
+      }),
+    );
+    const [older, newer] = [...seeded].sort((a, b) => a.created_at.localeCompare(b.created_at));
+    if (older === undefined || newer === undefined) throw new Error('the sandbox seeds applications');
+    expect(older.status).toBe('unsubmitted');
+    expect(older.created_at < newer.created_at).toBe(true);
+    const moved = await bank.call('POST', '/simulation', {
+      body: {
+        type: 'account_application.update_status',
+        simulation: { account_application_id: older.id, status: 'submitted' },
+      },
+    });
+    expect(moved.status).toBe(202);
+    for (const id of [older.id, newer.id]) {
+      const job = await api.sync.start({ profileId, job: { kind: 'accountApplication', id } });
+      await expect(syncEnded(job.jobId)).resolves.toBe('done');
+    }
+    const ids = async (sortBy: 'updated_at' | 'created_at', sortDirection: 'asc' | 'desc'): Promise<string[]> => {
+      const rows: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await api.accountApplications.list({
+          profileId,
+          sortBy,
+          sortDirection,
+          limit: 1,
+          ...(cursor === undefined ? {} : { cursor }),
+        });
+        rows.push(...page.rows.map((row) => row.id));
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor !== undefined);
+      return rows;
+    };
+    await expect(ids('updated_at', 'desc')).resolves.toEqual([older.id, newer.id]);
+    await expect(ids('updated_at', 'asc')).resolves.toEqual([newer.id, older.id]);
+    await expect(ids('created_at', 'desc')).resolves.toEqual([newer.id, older.id]);
+    await expect(ids('created_at', 'asc')).resolves.toEqual([older.id, newer.id]);
   });
 
   it('never let a secret into any answer', () => {

@@ -230,6 +230,45 @@ describe('account applications, documents and the audit log', () => {
     expect(cache.accountApplications.count({ profileId: PROFILE, search: 'aact_02', status: 'kyc' })).toBe(2);
   });
 
+  it('sorts applications by when they were last updated, both ways, across pages', () => {
+    // Created in one order, updated in another: a sort by creation time gets this wrong.
+    for (let n = 0; n < 20; n += 1) {
+      const application = {
+        ...accountApplicationOf(
+          `aact_${String(n).padStart(3, '0')}`,
+          'submitted',
+          // Updated in reverse creation order, with ties every few rows (broken by id).
+          `2025-03-${String(1 + Math.floor((19 - n) / 3)).padStart(2, '0')}T00:00:00Z`,
+        ),
+        created_at: `2025-01-${String(1 + n).padStart(2, '0')}T00:00:00Z`,
+      };
+      cache.transaction(() => cache.accountApplications.record(PROFILE, application, '2026-01-01T00:00:00Z'));
+    }
+    const byUpdate = (a: { updated_at: string; id: string }, b: { updated_at: string; id: string }): number =>
+      a.updated_at.localeCompare(b.updated_at) || a.id.localeCompare(b.id);
+    for (const sort of ['updated-newest', 'updated-oldest'] as const) {
+      const rows = allPages((cursor) => cache.accountApplications.list({ profileId: PROFILE, sort, limit: 3, cursor }));
+      expect(rows).toHaveLength(20);
+      const expected = [...rows].sort((a, b) => (sort === 'updated-oldest' ? 1 : -1) * byUpdate(a, b));
+      expect(rows.map((row) => row.id)).toEqual(expected.map((row) => row.id));
+    }
+    const newestUpdated = cache.accountApplications.list({ profileId: PROFILE, sort: 'updated-newest', limit: 3 });
+    expect(newestUpdated.rows.map((row) => row.id)).toEqual(['aact_001', 'aact_000', 'aact_004']);
+    const newestCreated = cache.accountApplications.list({ profileId: PROFILE, sort: 'newest', limit: 3 });
+    expect(newestCreated.rows.map((row) => row.id)).toEqual(['aact_019', 'aact_018', 'aact_017']);
+    // A later fetch with a newer updated_at moves the application to the front.
+    const touched = {
+      ...accountApplicationOf('aact_019', 'kyc', '2025-04-01T00:00:00Z'),
+      created_at: '2025-01-20T00:00:00Z',
+    };
+    cache.transaction(() => cache.accountApplications.record(PROFILE, touched, '2026-01-02T00:00:00Z'));
+    expect(
+      cache.accountApplications
+        .list({ profileId: PROFILE, sort: 'updated-newest', limit: 2 })
+        .rows.map((row) => row.id),
+    ).toEqual(['aact_019', 'aact_001']);
+  });
+
   it('searches documents by id, type and their sealed fields', () => {
     const documents: Document[] = Array.from({ length: 12 }, (_, n) => ({
       id: `doc_${String(n).padStart(2, '0')}`,

@@ -9,8 +9,18 @@ import { decodeCursor, decodeTie, encodeCursor, fingerprintOf, tieOf } from './k
 import { foldText, SEALED_MATCHES_FUNCTION } from './sealedSearch.ts';
 import type { RecordSealer } from './sealing.ts';
 
-/** By creation time, or by status (A to Z or Z to A; newest first within a status). */
-export const ACCOUNT_APPLICATION_SORTS = ['newest', 'oldest', 'status-ascending', 'status-descending'] as const;
+/**
+ * By creation time, by last update (the bank's updated_at), or by status (A to Z or Z to A;
+ * newest created first within a status).
+ */
+export const ACCOUNT_APPLICATION_SORTS = [
+  'newest',
+  'oldest',
+  'updated-newest',
+  'updated-oldest',
+  'status-ascending',
+  'status-descending',
+] as const;
 export type AccountApplicationSort = (typeof ACCOUNT_APPLICATION_SORTS)[number];
 
 export interface AccountApplicationQuery {
@@ -166,14 +176,16 @@ export class AccountApplicationsTable {
     const sortName = query.sort ?? 'newest';
     const byStatus = sortName === 'status-ascending' || sortName === 'status-descending';
     // Within a status, newest first: the index (profile_id, status, created_at, application_id) serves both.
-    const direction = sortName === 'oldest' ? 'ASC' : 'DESC';
+    const direction = sortName === 'oldest' || sortName === 'updated-oldest' ? 'ASC' : 'DESC';
+    // Both time columns are in clear, each with its index (…, <time>, application_id).
+    const time = sortName === 'updated-newest' || sortName === 'updated-oldest' ? 'updated_at' : 'created_at';
     const statusDirection = sortName === 'status-descending' ? 'DESC' : 'ASC';
     const { where, parameters } = this.#filters(query);
     const fingerprint = fingerprintOf(['account-applications', this.#filterKey(query), sortName]);
     if (query.cursor !== undefined && query.cursor !== null) {
       const [value, tieBreaker] = decodeCursor(query.cursor, fingerprint);
       if (!byStatus) {
-        where.push(`(created_at, application_id) ${direction === 'DESC' ? '<' : '>'} (?, ?)`);
+        where.push(`(${time}, application_id) ${direction === 'DESC' ? '<' : '>'} (?, ?)`);
         parameters.push(value, tieBreaker);
       } else {
         const [createdAt, applicationId] = decodeTie(tieBreaker);
@@ -186,16 +198,18 @@ export class AccountApplicationsTable {
     }
     const order = byStatus
       ? `status ${statusDirection}, created_at ${direction}, application_id ${direction}`
-      : `created_at ${direction}, application_id ${direction}`;
+      : `${time} ${direction}, application_id ${direction}`;
     const rows = this.#database
       .prepare(
-        `SELECT application_id, status, created_at, fetched_at, body FROM account_applications WHERE ${where.join(' AND ')}
+        `SELECT application_id, status, created_at, updated_at, fetched_at, body FROM account_applications
+         WHERE ${where.join(' AND ')}
          ORDER BY ${order} LIMIT ?`,
       )
       .all(...parameters, limit + 1) as {
       application_id: string;
       status: string;
       created_at: string;
+      updated_at: string;
       fetched_at: string;
       body: Uint8Array;
     }[];
@@ -214,7 +228,7 @@ export class AccountApplicationsTable {
         rows.length > limit && last !== undefined
           ? byStatus
             ? encodeCursor(fingerprint, last.status, tieOf(last.created_at, last.application_id))
-            : encodeCursor(fingerprint, last.created_at, last.application_id)
+            : encodeCursor(fingerprint, time === 'updated_at' ? last.updated_at : last.created_at, last.application_id)
           : null,
       asOf: oldest,
       source: 'cache',
