@@ -4,7 +4,9 @@
  * writer, which runs it on its own connection (a worker thread) or inline; either way the
  * rows and the checkpoint of a page commit together or not at all.
  */
+import type { KeyObject } from 'node:crypto';
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
+import { sealWith } from './sealing.ts';
 import type { Statements } from './statements.ts';
 
 export interface WriteBatch {
@@ -15,6 +17,13 @@ export interface WriteBatch {
    * (e.g. a search-index entry for each inserted record). One entry per row of `rows`.
    */
   then?: { sql: string; rows: SQLInputValue[][] };
+  /**
+   * Sealed by the thread that runs the batch, just before its row is stored: the value at
+   * `column` of each row is the record's plaintext (JSON), replaced by its seal under `key`
+   * with a fresh IV and the row's identity (one entry per row) as associated data. This moves
+   * the AES-GCM work of a bulk sync to the writer's thread, beside the planning thread's hashing.
+   */
+  sealed?: { key: KeyObject; column: number; identities: string[] };
 }
 
 /** Runs the batches inside the caller's transaction; returns the rows changed by each batch. */
@@ -22,9 +31,15 @@ export function applyBatches(statements: Statements, batches: readonly WriteBatc
   return batches.map((batch) => {
     const statement = statements.get(batch.sql);
     const then = batch.then === undefined ? null : statements.get(batch.then.sql);
+    const sealed = batch.sealed;
     let changed = 0;
     batch.rows.forEach((row, index) => {
-      const result = statement.run(...row);
+      // A copy: a plan run again (after a rollback) must find its plaintext, not a seal.
+      const values = sealed === undefined ? row : row.slice();
+      if (sealed !== undefined) {
+        values[sealed.column] = sealWith(sealed.key, row[sealed.column] as string, sealed.identities[index] ?? '');
+      }
+      const result = statement.run(...values);
       changed += Number(result.changes);
       if (then !== null) then.run(result.lastInsertRowid, ...(batch.then?.rows[index] ?? []));
     });

@@ -1,7 +1,8 @@
 /**
- * Sync jobs: page through the bank into the cache. Each page is written in one transaction
- * together with the checkpoint (the cursor after it), so a crash or `kill -9` leaves rows and
- * cursor in agreement and the next run of the same job resumes after the last page kept.
+ * Sync jobs: page through the bank into the cache. Pages are written in transactions of a few
+ * pages (pageWriter.ts) together with the checkpoint (the cursor after the last of them), so a
+ * crash or `kill -9` leaves rows and cursor in agreement and the next run of the same job
+ * resumes after the last page kept.
  * One job per key at a time (asking again returns the running job), cancellable, with
  * progress events.
  */
@@ -283,6 +284,12 @@ export class SyncService {
         progress.written += written;
         report();
       };
+      // Pages written in groups (pageWriter.ts): fetched counts on arrival, written on commit.
+      const fetchedPage = (page: Page<unknown>): void => {
+        fetchedThisRun += page.items.length;
+        progress.fetched += page.items.length;
+        report();
+      };
       const completeWithoutPage = (last: () => number): void => {
         this.#cache.transaction(() => {
           removed = last();
@@ -333,10 +340,9 @@ export class SyncService {
               table.sweepBatch(request.profileId, request.accountId, checkpoint.generation, range),
               checkpoints.doneBatch(request.profileId, request.kind, key, this.#stamp()),
             ],
-            onWritten: (page, added, lastChanges) => {
+            onPlanned: fetchedPage,
+            onWritten: (_page, added, lastChanges) => {
               if (lastChanges !== null) removed = lastChanges[0] ?? 0;
-              fetchedThisRun += page.items.length;
-              progress.fetched += page.items.length;
               progress.written += added;
               report();
             },
@@ -386,9 +392,8 @@ export class SyncService {
                   this.#stamp(),
                 ),
               last: () => [checkpoints.doneBatch(request.profileId, request.kind, key, this.#stamp())],
-              onWritten: (page, added) => {
-                fetchedThisRun += page.items.length;
-                progress.fetched += page.items.length;
+              onPlanned: fetchedPage,
+              onWritten: (_page, added) => {
                 progress.written += added;
                 report();
               },

@@ -1,0 +1,145 @@
+/**
+ * Writing a sync's pages through the cache writer, pipelined and in groups:
+ *   - the next page is fetched while this one is planned (hashed, sealed) on this thread;
+ *   - planned pages are committed by the writer on its thread while this one goes on;
+ *   - pages are committed in groups of up to GROUP_PAGES (or what came in GROUP_MS), each
+ *     group in one transaction with the checkpoint of its last page. A commit costs about as
+ *     much as the inserts of a page (the index pages and the search segment it dirties), so
+ *     grouping halves the writer's work; after a crash the next run resumes after the last
+ *     group kept, exactly as after a page.
+ */
+import type { Page } from '../bank/bankClient.ts';
+import type { CacheWriter } from '../cache/cacheWriter.ts';
+import type { WriteBatch } from '../cache/writeBatch.ts';
+
+/** Pages per transaction at most: bounds what a crash or a failed write can lose. */
+export const GROUP_PAGES = 8;
+/** A group is committed once it is this old, so a slow bank still sees each page kept. */
+export const GROUP_MS = 200;
+
+export interface PageSteps<Item, InFlight> {
+  signal: AbortSignal;
+  /** Plans a page; `inFlight` holds what the pages planned but not yet committed return, oldest first. */
+  plan: (
+    page: Page<Item>,
+    inFlight: readonly InFlight[],
+  ) => { batches: WriteBatch[]; added: number; inFlight: InFlight };
+  /** The page's checkpoint, committed with it. */
+  advance: (page: Page<Item>, added: number) => WriteBatch;
+  /** Committed with the last page (sweep, done). */
+  last: () => WriteBatch[];
+  /** When the page is fetched and planned (before it is committed). */
+  onPlanned?: (page: Page<Item>) => void;
+  /** After the page's group committed, in page order; `lastChanges` are those of `last()` for the last page. */
+  onWritten: (page: Page<Item>, added: number, lastChanges: number[] | null) => void;
+  /** Stop early after this page (incremental sync). */
+  stopAfter?: (added: number) => boolean;
+  /** Fetch the next page while this one is planned (off for incremental syncs, which often stop at once). */
+  prefetch?: boolean;
+}
+
+/** Yields the source's items, asking for the next one as soon as one is handed out. */
+async function* prefetched<Item>(source: AsyncIterable<Item>): AsyncGenerator<Item> {
+  const iterator = source[Symbol.asyncIterator]();
+  let next = iterator.next();
+  for (;;) {
+    const result = await next;
+    if (result.done === true) return;
+    next = iterator.next();
+    // Left unawaited if the consumer stops here (cancelled, or its write failed).
+    next.catch(() => undefined);
+    yield result.value;
+  }
+}
+
+interface PlannedPage<Item> {
+  page: Page<Item>;
+  added: number;
+  /** The page's rows and checkpoint (and for the last page, `last()`). */
+  batches: WriteBatch[];
+  /** Index in `batches` where the `last()` batches start, for the last page. */
+  lastFrom: number | null;
+}
+
+/**
+ * Writes the pages; returns after the last write has committed or failed, never with a write
+ * in flight. On a fetch failure the pages already planned are committed first, so the
+ * checkpoint stands after every page fetched. A group that fails (a full disk) is written
+ * again page by page, so every page that fits is kept, as when each page was its own commit.
+ */
+export async function writePages<Item, InFlight>(
+  writer: CacheWriter,
+  pages: AsyncIterable<Page<Item>>,
+  steps: PageSteps<Item, InFlight>,
+): Promise<{ sawLast: boolean; stoppedEarly: boolean }> {
+  // An object, not two variables: they change inside closures the type checker does not follow.
+  const state: { writing: Promise<void> | null; writeFailed: boolean } = { writing: null, writeFailed: false };
+  let group: PlannedPage<Item>[] = [];
+  let groupStarted = 0;
+  /** In-flight sets of pages planned but not yet committed, oldest first. */
+  const uncommitted: InFlight[] = [];
+  let sawLast = false;
+  let stoppedEarly = false;
+
+  const committed = (planned: PlannedPage<Item>, changes: number[]): void => {
+    uncommitted.shift();
+    steps.onWritten(planned.page, planned.added, planned.lastFrom === null ? null : changes.slice(planned.lastFrom));
+  };
+  const writeGroup = async (sending: PlannedPage<Item>[]): Promise<void> => {
+    const batches = sending.flatMap((planned) => planned.batches);
+    let changes: number[];
+    try {
+      changes = await writer.run(batches);
+    } catch (error) {
+      if (sending.length === 1) throw error;
+      for (const planned of sending) committed(planned, await writer.run(planned.batches));
+      return;
+    }
+    let offset = 0;
+    for (const planned of sending) {
+      committed(planned, changes.slice(offset, offset + planned.batches.length));
+      offset += planned.batches.length;
+    }
+  };
+  const flush = async (): Promise<void> => {
+    if (group.length === 0) return;
+    if (state.writing !== null) await state.writing;
+    const sending = group;
+    group = [];
+    const written = writeGroup(sending).catch((error: unknown) => {
+      state.writeFailed = true;
+      throw error;
+    });
+    // Awaited before the next write or the return; never left unhandled meanwhile.
+    written.catch(() => undefined);
+    state.writing = written;
+  };
+
+  try {
+    for await (const page of steps.prefetch === true ? prefetched(pages) : pages) {
+      const plan = steps.plan(page, uncommitted);
+      uncommitted.push(plan.inFlight);
+      const isLast = page.nextCursor === null;
+      if (group.length === 0) groupStarted = performance.now();
+      const batches = [...plan.batches, steps.advance(page, plan.added)];
+      const lastFrom = isLast ? batches.length : null;
+      if (isLast) batches.push(...steps.last());
+      group.push({ page, added: plan.added, batches, lastFrom });
+      steps.onPlanned?.(page);
+      sawLast = isLast;
+      stoppedEarly = !isLast && steps.stopAfter?.(plan.added) === true;
+      const stop = isLast || stoppedEarly || steps.signal.aborted;
+      if (stop || group.length >= GROUP_PAGES || performance.now() - groupStarted >= GROUP_MS) await flush();
+      if (stop) break;
+    }
+    await flush();
+  } catch (error) {
+    // Keep what was fetched (unless writing is what failed), and let the write in flight
+    // finish first: it decides where the checkpoint stands.
+    if (!state.writeFailed) await flush().catch(() => undefined);
+    await state.writing?.catch(() => undefined);
+    throw error;
+  }
+  if (state.writing !== null) await state.writing;
+  return { sawLast, stoppedEarly };
+}
