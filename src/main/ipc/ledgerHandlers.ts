@@ -356,7 +356,7 @@ export function createLedgerHandlers(services: LedgerHandlerServices): LedgerHan
         const profile = ledger().profiles.find(id);
         const started = performance.now();
         try {
-          await ledger().clients.clientFor(profile.id).ping();
+          await ledger().clients.clientFor(profile.id).checkConnection();
           return {
             profileId: profile.id,
             ok: true,

@@ -105,6 +105,18 @@ export class BankClient {
     );
   }
 
+  /**
+   * "Test connection": reach the bank AND prove the credentials work. GET /ping needs no
+   * credentials, so it alone would call a revoked key "connected"; one authenticated
+   * single-row page of GET /account settles it (401/403 become the typed "check the API key").
+   */
+  async checkConnection(signal?: AbortSignal): Promise<void> {
+    await this.ping(signal);
+    const pages = this.accountPages({ pageSize: 1, ...(signal ? { signal } : {}) });
+    await pages.next();
+    await pages.return(undefined);
+  }
+
   async *accountPages(options: PageOptions = {}): AsyncGenerator<Page<Account>> {
     yield* this.#pages('GET /account', '/account', account, {}, options);
   }
