@@ -12,6 +12,7 @@ declare class URL {
   readonly port: string;
   readonly pathname: string;
   readonly search: string;
+  readonly hash: string;
   readonly origin: string;
   toString(): string;
 }

@@ -87,8 +87,10 @@ export function translateServiceError(error: unknown): unknown {
     }
     case 'ProfileNotFound':
       return new IpcFailure('not_found', message, { field: 'profileId' });
-    case 'ProfileRefused':
-      return new IpcFailure('conflict', message);
+    case 'ProfileRefused': {
+      const field = textOf(fields['field']);
+      return new IpcFailure('conflict', message, field === undefined ? {} : { field });
+    }
     case 'ProfileNotReady':
       return new IpcFailure('not_available', message, { retryable: true });
     case 'ProductionWriteNotConfirmed':
@@ -127,6 +129,18 @@ export function translateServiceError(error: unknown): unknown {
     case '$ZodError': {
       const issue = zodIssue(fields);
       return new IpcFailure('invalid_input', issue.message, issue.field === undefined ? {} : { field: issue.field });
+    }
+    case 'SchemaViolation': {
+      // A service's own check of a write's input (the same shared rules as the contract):
+      // answer like the router's input check, naming the field so the form can show it there.
+      const problems = Array.isArray(fields['problems'])
+        ? fields['problems'].filter((problem): problem is string => typeof problem === 'string')
+        : [];
+      const field = textOf(fields['field']);
+      return new IpcFailure('invalid_input', problems.length > 0 ? problems.slice(0, 3).join('; ') : message, {
+        action: 'Correct the highlighted field and try again.',
+        ...(field === undefined ? {} : { field }),
+      });
     }
     case 'RangeError':
       return new IpcFailure('invalid_input', message);

@@ -4,7 +4,13 @@
  */
 import type { z } from 'zod';
 
-export type Parsed<Value> = { ok: true; value: Value } | { ok: false; problems: string[] };
+export type Parsed<Value> =
+  | { ok: true; value: Value }
+  | {
+      ok: false;
+      problems: string[];
+      /** The field of each problem, in order ('' for the whole value). */ fields: string[];
+    };
 
 function fieldOf(path: readonly PropertyKey[]): string {
   return path
@@ -23,22 +29,33 @@ export function describeIssues(issues: readonly z.core.$ZodIssue[]): string[] {
 export function parseWith<Schema extends z.ZodType>(schema: Schema, input: unknown): Parsed<z.output<Schema>> {
   const result = schema.safeParse(input);
   if (result.success) return { ok: true, value: result.data };
-  return { ok: false, problems: describeIssues(result.error.issues) };
+  return {
+    ok: false,
+    problems: describeIssues(result.error.issues),
+    fields: result.error.issues.map((issue) => fieldOf(issue.path)),
+  };
 }
 
-/** A value that did not match its schema; `problems` name the fields. */
+/**
+ * A value that did not match its schema; `problems` name the fields, and `field` is the
+ * first one (absent when the problem is about the whole value), so a caller can put the
+ * error beside the field it concerns.
+ */
 export class SchemaViolation extends Error {
   readonly problems: string[];
-  constructor(what: string, problems: string[]) {
+  readonly field?: string;
+  constructor(what: string, problems: string[], fields: readonly string[] = []) {
     super(`${what}: ${problems.join('; ')}`);
     this.name = 'SchemaViolation';
     this.problems = problems;
+    const first = fields.find((field) => field !== '');
+    if (first !== undefined) this.field = first;
   }
 }
 
 /** Parse or throw a SchemaViolation whose message says what was being read. */
 export function parseOrThrow<Schema extends z.ZodType>(schema: Schema, input: unknown, what: string): z.output<Schema> {
   const parsed = parseWith(schema, input);
-  if (!parsed.ok) throw new SchemaViolation(what, parsed.problems);
+  if (!parsed.ok) throw new SchemaViolation(what, parsed.problems, parsed.fields);
   return parsed.value;
 }

@@ -110,6 +110,42 @@ describe('the handlers on the real services', () => {
     expect(status.state).toBe('set');
   });
 
+  it('takes the profile names the contract takes, and names the field of every refused write', async () => {
+    const added = await api.profiles.create({
+      name: 'Acme (staging)',
+      baseUrl: 'https://staging.bank.example',
+      authScheme: 'bearer',
+    });
+    expect(added.name).toBe('Acme (staging)');
+    const renamed = await api.profiles.update({ id: added.id, name: 'Acme (UAT) & R&D' });
+    expect(renamed.name).toBe('Acme (UAT) & R&D');
+
+    const fieldOf = async (write: Promise<unknown>) => {
+      const refused = await rejectionOf(write);
+      return isLedgerdeskError(refused) ? { code: refused.code, field: refused.field } : refused;
+    };
+    // Refused by the service (the contract leaves keyId optional; Basic needs it).
+    expect(
+      await fieldOf(api.profiles.create({ name: 'No key', baseUrl: 'https://b.example', authScheme: 'basic' })),
+    ).toEqual({ code: 'invalid_input', field: 'keyId' });
+    // A name another profile has, in any case.
+    expect(
+      await fieldOf(
+        api.profiles.create({ name: 'acme (uat) & r&d', baseUrl: 'https://b.example', authScheme: 'bearer' }),
+      ),
+    ).toEqual({ code: 'conflict', field: 'name' });
+    // Refused by the contract, with the same rule and the same field.
+    expect(await fieldOf(api.profiles.update({ id: added.id, name: '(no letter first)' }))).toEqual({
+      code: 'invalid_input',
+      field: 'name',
+    });
+    expect(await fieldOf(api.profiles.update({ id: added.id, baseUrl: 'https://b.example/?q=1' }))).toEqual({
+      code: 'invalid_input',
+      field: 'baseUrl',
+    });
+    await api.profiles.remove({ id: added.id });
+  });
+
   it('syncs pending transactions of a sandbox account into the cache and pages through them', async () => {
     const { activeProfileId } = await api.profiles.list();
     const profileId = activeProfileId ?? '';

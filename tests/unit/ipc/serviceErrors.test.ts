@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { toIpcError } from '../../../src/main/ipc/errorMapping.ts';
 import { IpcFailure, translateServiceError } from '../../../src/main/ipc/serviceErrors.ts';
+import { SchemaViolation } from '../../../src/shared/bank/index.ts';
 
 function named(name: string, message: string, fields: Record<string, unknown> = {}): Error {
   return Object.assign(new Error(message), { name, ...fields });
@@ -110,6 +111,26 @@ describe('translateServiceError', () => {
       issues: [{ path: ['name'], message: 'must not be empty' }],
     });
     expect(shapeOf(error)).toMatchObject({ code: 'invalid_input', field: 'name', message: 'Name: must not be empty.' });
+  });
+
+  it('names the field of a service’s own input check (SchemaViolation) and of a taken profile name', () => {
+    const violation = new SchemaViolation(
+      'New profile',
+      ['keyId: is required when authScheme is basic', 'baseUrl: must be an absolute http:// or https:// address'],
+      ['keyId', 'baseUrl'],
+    );
+    expect(shapeOf(violation)).toMatchObject({
+      code: 'invalid_input',
+      field: 'keyId',
+      message: expect.stringMatching(/^KeyId: is required when authScheme is basic; baseUrl: /) as unknown,
+    });
+    expect(
+      shapeOf(new SchemaViolation('Profile changes', ['must change at least one field'], [''])),
+    ).not.toHaveProperty('field');
+    expect(shapeOf(named('ProfileRefused', 'A profile named Acme already exists.', { field: 'name' }))).toMatchObject({
+      code: 'conflict',
+      field: 'name',
+    });
   });
 
   it('leaves anything else to the router, which calls it internal', () => {

@@ -7,6 +7,7 @@ import {
   EMPTY_DOCUMENT,
 } from '../../../src/renderer/src/features/documents/DocumentForm.tsx';
 import { RulesEditor } from '../../../src/renderer/src/features/listener/RulesEditor.tsx';
+import { ProfileForm } from '../../../src/renderer/src/features/settings/ProfileForm.tsx';
 import { WebhookForm } from '../../../src/renderer/src/features/webhooks/WebhookForm.tsx';
 import { ipcErrorOf, LEDGERDESK_ERROR_NAME } from '../../../src/shared/ipc/errors.ts';
 import './setup.tsx';
@@ -56,6 +57,49 @@ describe('WebhookForm', () => {
     );
     await user.click(screen.getByRole('button', { name: 'Create webhook' }));
     expect((await screen.findByRole('alert')).textContent).toContain('The bank cannot be reached.');
+  });
+});
+
+describe('ProfileForm', () => {
+  it('sends a name with parentheses, and puts the server’s refusal of the name beside the name', async () => {
+    const user = userEvent.setup();
+    const onSubmit = vi
+      .fn()
+      .mockRejectedValue(bridgeError('conflict', 'A profile named Acme (staging) already exists.', 'name'));
+    render(<ProfileForm onSubmit={onSubmit} onCancel={() => undefined} />);
+    await user.type(screen.getByLabelText('Name'), 'Acme (staging)');
+    await user.clear(screen.getByLabelText('Base URL'));
+    await user.type(screen.getByLabelText('Base URL'), 'https://staging.bank.example');
+    await user.type(screen.getByLabelText('API key id'), 'key_1');
+    await user.type(screen.getByLabelText('API key secret'), 'secret-1');
+    await user.click(screen.getByRole('button', { name: 'Add profile' }));
+    expect(onSubmit).toHaveBeenCalledWith(
+      {
+        name: 'Acme (staging)',
+        baseUrl: 'https://staging.bank.example',
+        authScheme: 'basic',
+        keyId: 'key_1',
+        production: false,
+      },
+      'secret-1',
+    );
+    const shown = await screen.findByText('A profile named Acme (staging) already exists.');
+    const name = screen.getByLabelText('Name');
+    expect(name.getAttribute('aria-invalid')).toBe('true');
+    // Beside the name field (its description), not above the form.
+    expect(name.getAttribute('aria-describedby')).toContain(shown.id);
+    expect(screen.getAllByRole('alert')).toEqual([shown]);
+  });
+
+  it('checks the name with the shared rule before sending', async () => {
+    const user = userEvent.setup();
+    const onSubmit = vi.fn();
+    render(<ProfileForm onSubmit={onSubmit} onCancel={() => undefined} />);
+    await user.type(screen.getByLabelText('Name'), '(staging)');
+    await user.click(screen.getByRole('button', { name: 'Add profile' }));
+    expect(onSubmit).not.toHaveBeenCalled();
+    expect(screen.getByText('must start with a letter or digit')).toBeTruthy();
+    expect(screen.getByLabelText('Name').getAttribute('aria-invalid')).toBe('true');
   });
 });
 

@@ -9,6 +9,8 @@ import {
   requireWriteConfirmation,
 } from '../../../src/main/services/profiles/profiles.ts';
 import { SchemaViolation } from '../../../src/shared/bank/index.ts';
+import { profileCreateInput } from '../../../src/shared/ipc/domains/profiles.ts';
+import { PROFILE_NAME_MAX } from '../../../src/shared/profiles/profileFields.ts';
 
 function profiles(): Profiles {
   return new Profiles(new InMemoryProfileStorage(), () => new Date('2026-01-02T03:04:05Z'));
@@ -55,11 +57,57 @@ describe('Profiles', () => {
       /baseUrl: must be an absolute http/,
     );
     expect(() => all.addRemote({ name: 'X', baseUrl: 'https://bank', authScheme: 'basic' })).toThrow(
-      /keyId: is required for Basic/,
+      /keyId: is required when authScheme is basic/,
     );
     expect(() => all.addRemote({ name: '', baseUrl: 'https://bank', authScheme: 'bearer' })).toThrow(SchemaViolation);
     all.addRemote({ name: 'X', baseUrl: 'https://bank', authScheme: 'bearer' });
     expect(() => all.addRemote({ name: 'x', baseUrl: 'https://bank', authScheme: 'bearer' })).toThrow(ProfileRefused);
+  });
+
+  it('takes every name the IPC contract takes: one shared rule (parentheses, ampersands, any script)', () => {
+    const all = profiles();
+    for (const name of ['Acme (staging)', 'R&D – Sandbox', 'Zürich Bank #2', '  Trimmed  ']) {
+      const added = all.addRemote({ name, baseUrl: 'https://bank.example', authScheme: 'bearer' });
+      expect(added.name).toBe(name.trim());
+      expect(
+        profileCreateInput.safeParse({ name, baseUrl: 'https://bank.example', authScheme: 'bearer' }).success,
+      ).toBe(true);
+    }
+    expect(all.update('Acme (staging)', { name: 'Acme (prod)' }).name).toBe('Acme (prod)');
+    for (const name of ['(leading punctuation)', 'two\nlines', 'x'.repeat(PROFILE_NAME_MAX + 1), '   ']) {
+      expect(() => all.addRemote({ name, baseUrl: 'https://bank.example', authScheme: 'bearer' })).toThrow(
+        SchemaViolation,
+      );
+      expect(
+        profileCreateInput.safeParse({ name, baseUrl: 'https://bank.example', authScheme: 'bearer' }).success,
+      ).toBe(false);
+    }
+  });
+
+  it('names the field of a refused write, for the form to show it there', () => {
+    const all = profiles();
+    const refusal = (write: () => unknown): unknown => {
+      try {
+        write();
+      } catch (error) {
+        return error;
+      }
+      throw new Error('the write was not refused');
+    };
+    expect(refusal(() => all.addRemote({ name: '(x)', baseUrl: 'https://bank', authScheme: 'bearer' }))).toMatchObject({
+      name: 'SchemaViolation',
+      field: 'name',
+    });
+    expect(
+      refusal(() => all.addRemote({ name: 'X', baseUrl: 'https://bank/?q=1', authScheme: 'bearer' })),
+    ).toMatchObject({ field: 'baseUrl' });
+    all.addRemote({ name: 'Taken', baseUrl: 'https://bank', authScheme: 'bearer' });
+    expect(
+      refusal(() => all.addRemote({ name: 'taken', baseUrl: 'https://bank', authScheme: 'bearer' })),
+    ).toMatchObject({
+      name: 'ProfileRefused',
+      field: 'name',
+    });
   });
 
   it('updates and removes remote profiles, never the embedded sandbox', () => {

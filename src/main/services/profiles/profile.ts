@@ -4,6 +4,7 @@
  * holds a secret: the key secret or bearer token lives in the keychain (credentials/).
  */
 import { z } from 'zod';
+import { profileBaseUrl as baseUrl, profileName } from '../../../shared/profiles/profileFields.ts';
 
 export const PROFILE_KINDS = ['embedded-sandbox', 'remote'] as const;
 export type ProfileKind = (typeof PROFILE_KINDS)[number];
@@ -14,24 +15,6 @@ export type AuthScheme = (typeof AUTH_SCHEMES)[number];
 
 /** The embedded sandbox's profile has a fixed id, so every run finds the same one. */
 export const EMBEDDED_SANDBOX_PROFILE_ID = 'local-sandbox';
-
-export const PROFILE_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9 ._-]{0,63}$/;
-
-export const profileName = z.string().regex(PROFILE_NAME_PATTERN, {
-  message: 'must be 1 to 64 letters, digits, spaces, dots, dashes or underscores, starting with a letter or digit',
-});
-
-export const baseUrl = z.string().refine(
-  (text) => {
-    try {
-      const url = new URL(text);
-      return (url.protocol === 'https:' || url.protocol === 'http:') && url.search === '' && url.hash === '';
-    } catch {
-      return false;
-    }
-  },
-  { message: 'must be an absolute http:// or https:// address without query or fragment' },
-);
 
 export const profile = z.strictObject({
   id: z.string().min(1),
@@ -60,10 +43,14 @@ export const newRemoteProfile = z
   })
   .superRefine((input, context) => {
     if (input.authScheme === 'basic' && input.keyId === undefined) {
-      context.addIssue({ code: 'custom', path: ['keyId'], message: 'is required for Basic authentication' });
+      context.addIssue({
+        code: 'custom',
+        path: ['keyId'],
+        message: 'is required when authScheme is basic (the API key id)',
+      });
     }
     if (input.authScheme === 'bearer' && input.keyId !== undefined) {
-      context.addIssue({ code: 'custom', path: ['keyId'], message: 'is not used with Bearer authentication' });
+      context.addIssue({ code: 'custom', path: ['keyId'], message: 'is not used when authScheme is bearer' });
     }
   });
 export type NewRemoteProfile = z.input<typeof newRemoteProfile>;

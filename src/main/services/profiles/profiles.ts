@@ -28,9 +28,12 @@ export class ProfileNotFound extends Error {
 }
 
 export class ProfileRefused extends Error {
-  constructor(message: string) {
+  /** The input field the refusal is about, when there is one (a taken name: `name`). */
+  readonly field?: string;
+  constructor(message: string, field?: string) {
     super(message);
     this.name = 'ProfileRefused';
+    if (field !== undefined) this.field = field;
   }
 }
 
@@ -145,7 +148,7 @@ export class Profiles {
 
   #refuseTakenName(all: readonly Profile[], name: string): void {
     if (all.some((entry) => entry.name.toLowerCase() === name.toLowerCase())) {
-      throw new ProfileRefused(`A profile named ${name} already exists.`);
+      throw new ProfileRefused(`A profile named ${name} already exists.`, 'name');
     }
   }
 

@@ -3,7 +3,8 @@
  * its secret; that is the credentials domain's, and it lives only in the OS keychain.
  */
 import { z } from 'zod';
-import { httpUrl, idText, nameText, noInput, profileId } from '../common.ts';
+import { idText, noInput, profileId } from '../common.ts';
+import { profileBaseUrl, profileName } from '../../profiles/profileFields.ts';
 
 export const AUTH_SCHEMES = ['basic', 'bearer'] as const;
 export type AuthScheme = (typeof AUTH_SCHEMES)[number];
@@ -35,8 +36,8 @@ export const profileList = z.object({
 export type ProfileList = z.infer<typeof profileList>;
 
 export const profileCreateInput = z.strictObject({
-  name: nameText,
-  baseUrl: httpUrl,
+  name: profileName,
+  baseUrl: profileBaseUrl,
   authScheme: z.enum(AUTH_SCHEMES),
   keyId: idText.optional(),
   production: z.boolean().default(false),
@@ -45,8 +46,8 @@ export const profileCreateInput = z.strictObject({
 export const profileUpdateInput = z
   .strictObject({
     id: profileId,
-    name: nameText.optional(),
-    baseUrl: httpUrl.optional(),
+    name: profileName.optional(),
+    baseUrl: profileBaseUrl.optional(),
     authScheme: z.enum(AUTH_SCHEMES).optional(),
     keyId: idText.nullable().optional(),
     production: z.boolean().optional(),
