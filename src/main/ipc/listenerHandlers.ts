@@ -379,9 +379,6 @@ export function createListenerHandlers(services: ListenerHandlerServices): Liste
       forward: async ({ requestId, url }) =>
         toForward(await listener().forward(numericId(requestId, 'requestId'), url)),
       reconcile: async (input) => {
-        if (input.webhookId === undefined) {
-          throw new IpcFailure('invalid_input', 'Choose the webhook to reconcile.', { field: 'webhookId' });
-        }
         const since = input.fromDate === undefined ? undefined : Date.parse(`${input.fromDate}T00:00:00.000Z`);
         const until = input.toDate === undefined ? undefined : Date.parse(`${input.toDate}T00:00:00.000Z`);
         if (since !== undefined && until !== undefined && until <= since) {
@@ -390,11 +387,12 @@ export function createListenerHandlers(services: ListenerHandlerServices): Liste
           });
         }
         await connectBank(input.profileId);
-        const result = await listener().reconcile({
-          webhookId: input.webhookId,
-          ...(since === undefined ? {} : { since }),
-          ...(until === undefined ? {} : { until }),
-        });
+        const range = { ...(since === undefined ? {} : { since }), ...(until === undefined ? {} : { until }) };
+        // No webhook named: every webhook registered with this listener.
+        const result =
+          input.webhookId === undefined
+            ? await listener().reconcileRegistrations(range)
+            : await listener().reconcile({ webhookId: input.webhookId, ...range });
         const all = [
           ...reconciliationRows('sentAndReceived', { pairs: result.sentAndReceived }),
           ...reconciliationRows('sentNotReceived', { sends: result.sentButNeverReceived }),

@@ -319,6 +319,56 @@ describe('the handlers on the real services', () => {
     expect(stopped.running).toBe(false);
   });
 
+  it('reconciles every webhook registered with the listener when no webhookId is given', async () => {
+    const { activeProfileId } = await api.profiles.list();
+    const profileId = activeProfileId ?? '';
+    const bank = clientOf(sandbox);
+    await api.listener.start({ port: 0 });
+    const first = await api.listener.register({ profileId, event: 'ach.create' });
+    const second = await api.listener.register({ profileId, event: 'ach.create' });
+    try {
+      const created = await bank.call('POST', '/simulation', {
+        body: {
+          type: 'ach.create',
+          simulation: { account_id: sandbox.demo.accounts[0], amount: '1.00', direction: 'credit' },
+        },
+      });
+      const objectId = (created.body as { object_id: string }).object_id;
+      // Each webhook's delivery reached its own path, and the bank recorded both as sent.
+      for (const webhookId of [first.webhook.id, second.webhook.id]) {
+        await eventually(async () => {
+          const reply = await bank.get(`/webhook_send?webhook_id=${webhookId}&object_id=${objectId}`);
+          const sends = (reply.body as { data: WebhookSend[] }).data;
+          return sends.some((send) => send.status === 'sent') ? true : undefined;
+        }, `the bank to record its delivery to ${webhookId}`);
+      }
+
+      const everyWebhook = await api.listener.reconcile({ profileId });
+      const ours = everyWebhook.rows.filter((row) => row.objectId === objectId);
+      expect(ours.map((row) => [row.category, row.webhookId]).sort()).toEqual(
+        [
+          ['sentAndReceived', first.webhook.id],
+          ['sentAndReceived', second.webhook.id],
+        ].sort(),
+      );
+      const one = await api.listener.reconcile({ profileId, webhookId: second.webhook.id });
+      expect(one.rows.filter((row) => row.objectId === objectId).map((row) => row.webhookId)).toEqual([
+        second.webhook.id,
+      ]);
+      const firstAlone = await api.listener.reconcile({ profileId, webhookId: first.webhook.id });
+      expect(everyWebhook.counts.sentAndReceived).toBe(one.counts.sentAndReceived + firstAlone.counts.sentAndReceived);
+    } finally {
+      await api.listener.unregister({ profileId, webhookId: first.webhook.id });
+      await api.listener.unregister({ profileId, webhookId: second.webhook.id });
+      await api.listener.stop();
+    }
+    // With nothing registered, there is nothing to join: an empty report, not a refusal.
+    await api.listener.start({ port: 0 });
+    const nothing = await api.listener.reconcile({ profileId });
+    expect(nothing.rows).toEqual([]);
+    await api.listener.stop();
+  });
+
   it('filters, sorts and searches the cached lists', async () => {
     const { activeProfileId } = await api.profiles.list();
     const profileId = activeProfileId ?? '';

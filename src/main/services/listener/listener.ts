@@ -26,7 +26,7 @@ import type {
   RequestFilter,
 } from './receivedRequest.ts';
 import { Receiver, type ReceiverLimits } from './receiver.ts';
-import { reconcile, type Reconciliation } from './reconcile.ts';
+import { mergeReconciliations, reconcile, type Reconciliation } from './reconcile.ts';
 import { registerWebhook, Registrations, unregisterWebhook, type Registration } from './registration.ts';
 import { replay, type ReplayRequest } from './replay.ts';
 import { RequestLog, type ListenerSealer } from './requestLog.ts';
@@ -405,6 +405,19 @@ export class Listener extends EventEmitter<{ batch: [Batch<ListenerEvent>] }> {
       ...(options.since === undefined ? {} : { since: options.since }),
       ...(options.until === undefined ? {} : { until: options.until }),
     });
+  }
+
+  /**
+   * Every webhook registered with this listener, each reconciled on its own path and event,
+   * as one report (`webhookId` null when there are several). Each registration is asked of
+   * the current bank: one made on another profile's bank has no send records there.
+   */
+  async reconcileRegistrations(options: { since?: number; until?: number } = {}): Promise<Reconciliation> {
+    const reports: Reconciliation[] = [];
+    for (const registration of this.#registrations.list()) {
+      reports.push(await this.reconcile({ webhookId: registration.webhookId, ...options }));
+    }
+    return mergeReconciliations(reports);
   }
 
   get registrations(): Registration[] {

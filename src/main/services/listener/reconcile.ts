@@ -33,7 +33,8 @@ export interface ReconciledPair {
 }
 
 export interface Reconciliation {
-  webhookId: string;
+  /** The webhook reconciled; null for a report of several (mergeReconciliations). */
+  webhookId: string | null;
   counts: {
     sends: number;
     received: number;
@@ -184,6 +185,31 @@ export function reconcileRecords(
     receivedNotRecordedByBank,
     skipped,
   };
+}
+
+/**
+ * Several webhooks' reconciliations as one (each joined on its own: a send record names its
+ * webhook, and each registration has its own path). `webhookId` is null: many webhooks.
+ */
+export function mergeReconciliations(
+  reports: readonly Reconciliation[],
+): Reconciliation & { webhookId: string | null } {
+  const merged: Reconciliation = {
+    ...reconcileRecords([], [], { webhookId: '' }),
+    webhookId: reports.length === 1 ? (reports[0]?.webhookId ?? null) : null,
+  };
+  for (const report of reports) {
+    for (const key of Object.keys(merged.counts) as (keyof Reconciliation['counts'])[]) {
+      merged.counts[key] += report.counts[key];
+    }
+    merged.sentAndReceived.push(...report.sentAndReceived);
+    merged.sentButNeverReceived.push(...report.sentButNeverReceived);
+    merged.receivedButFailed.push(...report.receivedButFailed);
+    merged.stillRetrying.push(...report.stillRetrying);
+    merged.receivedNotRecordedByBank.push(...report.receivedNotRecordedByBank);
+    merged.skipped.push(...report.skipped);
+  }
+  return merged;
 }
 
 /** Fetch the webhook's send records from the bank and join them with the log. */

@@ -355,6 +355,10 @@ export const listenerOperations = {
   replay: { input: replayInput, output: z.object({ results: z.array(replayResult) }) },
   /** Forwards one kept request again, to `url` or the configured forward-to. */
   forward: { input: z.strictObject({ requestId: idText, url: httpUrl.optional() }), output: forwardResult },
+  /**
+   * The bank's send records of `webhookId` joined with what the listener received; without
+   * `webhookId`, of every webhook registered with the listener (each on its own path).
+   */
   reconcile: {
     input: z.strictObject({
       profileId,
