@@ -212,6 +212,7 @@ test('registers the listener with the bank and watches a delivery arrive', async
   await go(page, 'listener');
   await page.getByRole('button', { name: 'Start' }).click();
   await expect(page.getByText('listening')).toBeVisible();
+  await expect(page.getByText(/^since \d{4}-\d{2}-\d{2} /)).toBeVisible();
   await page.getByRole('combobox', { name: 'Event to register' }).selectOption('ach.create');
   await page.getByRole('button', { name: 'Register with bank' }).click();
   await expect(page.getByText('Registered with the bank')).toBeVisible();
@@ -234,6 +235,25 @@ test('registers the listener with the bank and watches a delivery arrive', async
   await replay.getByRole('button', { name: 'Replay' }).click();
   await expect(page.getByText('Replayed 1')).toBeVisible();
   await expect(requests.locator('.vtable-row', { hasText: 'ach.create' })).toHaveCount(2, { timeout: 30_000 });
+
+  // The tab counts what arrived while the window was open.
+  await expect(page.getByRole('tab', { name: /^Requests · 2/ })).toBeVisible();
+
+  // The toolbar's filters reach the listener: the replay repeats the notification on the same
+  // route (a duplicate); a path nothing was sent to shows nothing; the registration's path shows both.
+  await page.getByRole('button', { name: 'Close details (Esc)' }).click();
+  const filters = page.getByRole('toolbar', { name: 'Filters' });
+  await filters.getByLabel('Duplicates only').check();
+  await expect(requests.locator('.vtable-row')).toHaveCount(1);
+  await expect(requests.locator('.vtable-row').first()).toContainText('duplicate');
+  await filters.getByLabel('Path starts with').fill('/nowhere');
+  await expect(page.getByText('No matching requests')).toBeVisible();
+  await filters.getByLabel('Path starts with').fill('/webhooks/');
+  await expect(requests.locator('.vtable-row')).toHaveCount(1);
+  await shoot(page, 'listener-filters-light');
+  await filters.getByLabel('Duplicates only').uncheck();
+  await expect(requests.locator('.vtable-row', { hasText: '/webhooks/' })).toHaveCount(2);
+  await filters.getByLabel('Path starts with').fill('');
   await context.close();
 });
 

@@ -146,9 +146,28 @@ function sendRow(
   };
 }
 
-export function createListenerHandlers(services: ListenerHandlerServices): ListenerHandlers {
-  let startedAt: string | null = null;
+/**
+ * The listener's status as the contract says it: what `listener.status` answers and what the
+ * `listener.onStatus` event pushes, built in one place so a push never blanks what an answer said.
+ */
+export function listenerStatusOf(current: Listener): ListenerStatus {
+  const state = current.state;
+  const settings = current.settings;
+  return {
+    running: state.running,
+    url: state.url,
+    host: state.host ?? settings.host,
+    port: state.port ?? settings.port,
+    startedAt: state.startedAt,
+    requestsKept: current.stats().requests,
+    warning:
+      state.running && state.host !== null && state.host !== '127.0.0.1' && state.host !== '::1'
+        ? `Listening on ${state.host}: anyone who can reach this address can post to the listener.`
+        : null,
+  };
+}
 
+export function createListenerHandlers(services: ListenerHandlerServices): ListenerHandlers {
   function listener(): Listener {
     if (services.listener === null) {
       throw new IpcFailure('not_available', services.listenerProblem ?? 'The webhook listener is not running.');
@@ -157,22 +176,7 @@ export function createListenerHandlers(services: ListenerHandlerServices): Liste
   }
 
   function status(): ListenerStatus {
-    const current = listener();
-    const state = current.state;
-    const settings = current.settings;
-    if (!state.running) startedAt = null;
-    return {
-      running: state.running,
-      url: state.url,
-      host: state.host ?? settings.host,
-      port: state.port ?? settings.port,
-      startedAt,
-      requestsKept: current.stats().requests,
-      warning:
-        state.running && state.host !== null && state.host !== '127.0.0.1' && state.host !== '::1'
-          ? `Listening on ${state.host}: anyone who can reach this address can post to the listener.`
-          : null,
-    };
+    return listenerStatusOf(listener());
   }
 
   function config(): ListenerConfig {
@@ -210,7 +214,6 @@ export function createListenerHandlers(services: ListenerHandlerServices): Liste
       status: () => status(),
       start: async ({ port }) => {
         await listener().start(port === undefined ? {} : { port });
-        startedAt ??= new Date().toISOString();
         return status();
       },
       stop: async () => {

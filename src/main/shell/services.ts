@@ -24,7 +24,7 @@ import { createEventPublisher } from '../ipc/eventPublisher.ts';
 import { createHandlers } from '../ipc/handlers.ts';
 import type { Handlers } from '../ipc/handlerTypes.ts';
 import { toContractProgress, toOnlineStatus } from '../ipc/ledgerHandlers.ts';
-import { toRequestSummary } from '../ipc/listenerHandlers.ts';
+import { listenerStatusOf, toRequestSummary } from '../ipc/listenerHandlers.ts';
 import { IpcFailure } from '../ipc/serviceErrors.ts';
 import type { EmbeddedSandbox } from './embeddedSandbox.ts';
 import type { Logger } from './log.ts';
@@ -171,16 +171,7 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
         publisher.publish('listener', 'requests', { requests, omitted: batch.dropped });
       }
       if (batch.items.some((item) => item.type === 'state')) {
-        const state = current.state;
-        publisher.publish('listener', 'status', {
-          running: state.running,
-          url: state.url,
-          host: state.host ?? current.settings.host,
-          port: state.port ?? current.settings.port,
-          startedAt: null,
-          requestsKept: current.stats().requests,
-          warning: null,
-        });
+        publisher.publish('listener', 'status', listenerStatusOf(current));
       }
     };
     current.on('batch', onBatch);

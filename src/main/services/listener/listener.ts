@@ -39,6 +39,8 @@ export interface ListenerState {
   port: number | null;
   /** The address to give the bank, e.g. http://127.0.0.1:4880. */
   url: string | null;
+  /** When it started listening (ISO 8601 UTC); null while stopped. */
+  startedAt: string | null;
 }
 
 /** What subscribers are told, in batches. */
@@ -100,7 +102,7 @@ export class Listener extends EventEmitter<{ batch: [Batch<ListenerEvent>] }> {
   readonly #forwarder: Forwarder;
   readonly #hydrator: Hydrator;
   #receiver: Receiver | null = null;
-  #state: ListenerState = { running: false, host: null, port: null, url: null };
+  #state: ListenerState = { running: false, host: null, port: null, url: null, startedAt: null };
   readonly #pruneTimer: NodeJS.Timeout;
 
   /** Use openListener(): loading credentials from the SecretStore is asynchronous. */
@@ -290,7 +292,7 @@ export class Listener extends EventEmitter<{ batch: [Batch<ListenerEvent>] }> {
       this.#settings = { ...this.#settings, port };
       this.#save();
     }
-    this.#state = { running: true, host, port, url: urlOf(host, port) };
+    this.#state = { running: true, host, port, url: urlOf(host, port), startedAt: new Date().toISOString() };
     this.#batcher.add({ type: 'state', state: this.state });
     return this.state;
   }
@@ -303,7 +305,7 @@ export class Listener extends EventEmitter<{ batch: [Batch<ListenerEvent>] }> {
     // Arrivals of this turn are written (and answered) before the connections close.
     this.#intake.flush();
     await receiver.close();
-    this.#state = { running: false, host: null, port: null, url: null };
+    this.#state = { running: false, host: null, port: null, url: null, startedAt: null };
     this.#batcher.add({ type: 'state', state: this.state });
     this.#batcher.flush();
   }

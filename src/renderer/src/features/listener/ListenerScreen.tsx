@@ -191,7 +191,15 @@ function RequestsTab() {
   const [search, setSearch] = useDebouncedText(store.filters.search, (value) => {
     setFilters({ search: value });
   });
+  const [pathPrefix, setPathPrefix] = useDebouncedText(store.filters.pathPrefix, (value) => {
+    setFilters({ pathPrefix: value });
+  });
   if (store.requests === null) return null;
+  const filtered =
+    store.filters.verdict !== '' ||
+    store.filters.search.trim() !== '' ||
+    store.filters.pathPrefix.trim() !== '' ||
+    store.filters.duplicatesOnly;
   return (
     <>
       <Toolbar>
@@ -206,6 +214,28 @@ function RequestsTab() {
             placeholder="Any"
           />
         </ToolbarItem>
+        <ToolbarItem label="Path">
+          <input
+            className="input mono"
+            aria-label="Path starts with"
+            placeholder="/webhooks/"
+            value={pathPrefix}
+            onChange={(event) => {
+              setPathPrefix(event.target.value);
+            }}
+            style={{ width: 150 }}
+          />
+        </ToolbarItem>
+        <label className="toolbar-item toolbar-toggle">
+          <input
+            type="checkbox"
+            checked={store.filters.duplicatesOnly}
+            onChange={(event) => {
+              setFilters({ duplicatesOnly: event.target.checked });
+            }}
+          />
+          Duplicates only
+        </label>
         <Button size="sm" variant="ghost" icon="trash" onClick={() => void store.clearRequests()}>
           Clear
         </Button>
@@ -220,11 +250,13 @@ function RequestsTab() {
         what="Requests"
         fromBank={false}
         source={store.requests}
-        emptyTitle="No requests yet"
+        emptyTitle={filtered ? 'No matching requests' : 'No requests yet'}
         emptyBody={
-          store.status?.running === true
-            ? `Waiting for notifications at ${store.status.url ?? ''}. Register the listener with the bank to receive them.`
-            : 'Start the listener, then register it with the bank.'
+          filtered
+            ? 'No kept request matches these filters.'
+            : store.status?.running === true
+              ? `Waiting for notifications at ${store.status.url ?? ''}. Register the listener with the bank to receive them.`
+              : 'Start the listener, then register it with the bank.'
         }
         footer={
           store.newSinceLoad > 0 ? (
@@ -293,6 +325,7 @@ function ReconcileTab() {
           <span className="toolbar-label">Webhook</span>
           <Select
             aria-label="Webhook to reconcile"
+            className="select-webhook"
             value={reconcileWebhookId}
             onChange={setReconcileWebhook}
             options={webhooks.map((webhook) => ({ value: webhook.id, label: `${webhook.event} · ${webhook.id}` }))}

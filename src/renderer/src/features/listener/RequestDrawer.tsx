@@ -180,7 +180,11 @@ function ReplayDialog({ edit, onClose }: { edit: boolean; onClose: () => void })
   const detail = useListenerStore((state) => state.detail);
   const status = useListenerStore((state) => state.status);
   const replay = useListenerStore((state) => state.replay);
-  const [targetUrl, setTargetUrl] = useState(status?.url ?? 'http://127.0.0.1:8080/');
+  // By default, back to the route it arrived on (a registration's path verifies with its own
+  // credentials); the listener's root would check nothing.
+  const [targetUrl, setTargetUrl] = useState(
+    status?.url == null ? 'http://127.0.0.1:8080/' : `${status.url.replace(/\/+$/, '')}${detail?.path ?? '/'}`,
+  );
   const [applyBasicAuth, setApplyBasicAuth] = useState(false);
   const [headers, setHeaders] = useState(
     JSON.stringify(

@@ -29,6 +29,10 @@ export type ListenerTab = 'requests' | 'rules' | 'reconcile' | 'setup';
 export interface RequestFilters {
   verdict: ListenerVerdict | '';
   search: string;
+  /** Only requests whose path starts with this ('/webhooks/' for registrations). */
+  pathPrefix: string;
+  /** Only requests that repeat an earlier one (the bank's retries, or a replay). */
+  duplicatesOnly: boolean;
 }
 
 interface ListenerState {
@@ -78,6 +82,8 @@ function requestFilterInput(filters: RequestFilters) {
   return {
     ...(filters.verdict === '' ? {} : { verdict: filters.verdict }),
     ...(filters.search.trim() === '' ? {} : { search: filters.search.trim() }),
+    ...(filters.pathPrefix.trim() === '' ? {} : { pathPrefix: filters.pathPrefix.trim() }),
+    ...(filters.duplicatesOnly ? { duplicatesOnly: true } : {}),
   };
 }
 
@@ -90,7 +96,7 @@ export const useListenerStore = create<ListenerState>((set, get) => ({
   config: null,
   rules: [],
   rulesError: null,
-  filters: { verdict: '', search: '' },
+  filters: { verdict: '', search: '', pathPrefix: '', duplicatesOnly: false },
   requests: null,
   selected: null,
   detail: null,
@@ -268,7 +274,12 @@ export const useListenerStore = create<ListenerState>((set, get) => ({
     }
   },
   requestsArrived(count) {
-    set({ newSinceLoad: get().newSinceLoad + count });
+    const status = get().status;
+    // The tab's count moves with the stream; the next status (a start, stop or reload) corrects it.
+    set({
+      newSinceLoad: get().newSinceLoad + count,
+      ...(status === null ? {} : { status: { ...status, requestsKept: status.requestsKept + count } }),
+    });
     // Batched: at most one reload of the first page a second, however many arrive.
     if (reloadTimer !== undefined) return;
     reloadTimer = setTimeout(() => {

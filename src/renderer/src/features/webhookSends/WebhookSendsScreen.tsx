@@ -174,6 +174,7 @@ export function WebhookSendsScreen() {
         <ToolbarItem label="Webhook">
           <Select
             aria-label="Webhook"
+            className="select-webhook"
             value={filters.webhookId}
             onChange={(webhookId) => {
               setFilters({ webhookId });
