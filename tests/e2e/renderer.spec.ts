@@ -8,6 +8,8 @@
  * stops the bank and keeps browsing the cache with the offline state shown.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
@@ -83,6 +85,42 @@ async function simulate(body: unknown): Promise<void> {
     body: JSON.stringify(body),
   });
   expect(response.status, await response.clone().text()).toBe(202);
+}
+
+/** A developer's own webhook handler on this machine: keeps what it receives, answers 200. */
+interface LocalHandler {
+  url: string;
+  received: { method: string; path: string; headers: IncomingHttpHeaders; body: string }[];
+  close: () => Promise<void>;
+}
+
+async function startLocalHandler(): Promise<LocalHandler> {
+  const received: LocalHandler['received'] = [];
+  const server: Server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      received.push({
+        method: request.method ?? '',
+        path: request.url ?? '',
+        headers: request.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
+      response.writeHead(200, { 'content-type': 'text/plain' }).end('handled by the local handler');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    received,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => {
+          resolve();
+        });
+      }),
+  };
 }
 
 test.beforeAll(async () => {
@@ -255,6 +293,64 @@ test('registers the listener with the bank and watches a delivery arrive', async
   await expect(requests.locator('.vtable-row', { hasText: '/webhooks/' })).toHaveCount(2);
   await filters.getByLabel('Path starts with').fill('');
   await context.close();
+});
+
+test('edits and replays a kept request to a local handler, then forwards one there', async ({ browser }) => {
+  const handler = await startLocalHandler();
+  const { context, page } = await openApp(browser, 'light');
+  try {
+    await go(page, 'listener');
+    const requests = page.getByRole('grid', { name: 'Requests' });
+    const original = requests.locator('.vtable-row', { hasText: 'ach.create' }).last();
+    await original.click();
+    const drawer = page.getByRole('complementary', { name: 'Details' });
+    await expect(drawer).toContainText('Hydrated object');
+
+    // Edit and replay: another address, a changed body, an added header.
+    await drawer.getByRole('button', { name: 'Edit and replay' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit and replay' });
+    await dialog.getByLabel('Send to').fill(`${handler.url}/edited`);
+    await dialog
+      .getByLabel('Headers')
+      .fill(JSON.stringify({ 'content-type': 'application/json', 'x-replayed-by': 'e2e' }));
+    await dialog
+      .getByLabel('Body')
+      .fill(JSON.stringify({ event: 'ach.create', op: 'create', id: 'ach_EDITED', url: `${sandbox.baseUrl}/ach/x` }));
+    await shoot(page, 'listener-edit-replay-light');
+    await dialog.getByRole('button', { name: 'Replay' }).click();
+    await expect(page.getByText('Replayed 1')).toBeVisible();
+    await expect.poll(() => handler.received.length).toBe(1);
+    const edited = handler.received[0];
+    expect(edited?.method).toBe('POST');
+    expect(edited?.path).toBe('/edited');
+    expect(edited?.headers['x-replayed-by']).toBe('e2e');
+    expect(JSON.parse(edited?.body ?? '{}')).toMatchObject({ id: 'ach_EDITED' });
+    await expect(drawer.locator('section', { hasText: 'Last replay' })).toContainText('handled by the local handler');
+
+    // Forward-to: set the handler as the listener's forward address, then forward the request.
+    await page.getByRole('button', { name: 'Close details (Esc)' }).click();
+    await page.getByRole('tab', { name: 'Setup' }).click();
+    await page.getByLabel('Forward to').fill(`${handler.url}/forwarded`);
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await expect(page.getByText('Listener settings saved')).toBeVisible();
+    await page.getByRole('tab', { name: /^Requests/ }).click();
+    await original.click();
+    await drawer.getByRole('button', { name: 'Forward', exact: true }).click();
+    await expect(page.getByText('Forwarded: 200')).toBeVisible();
+    await expect.poll(() => handler.received.filter((entry) => entry.path === '/forwarded').length).toBe(1);
+    const forwarded = handler.received.find((entry) => entry.path === '/forwarded');
+    expect(JSON.parse(forwarded?.body ?? '{}')).toMatchObject({ event: 'ach.create', op: 'create' });
+    await expect(drawer).toContainText(`${handler.url}/forwarded`);
+    await shoot(page, 'listener-forwarded-light');
+  } finally {
+    await context.close();
+    // Later tests expect no forward address.
+    await services.handlers.listener.configure(
+      { forwardTo: null },
+      { webContentsId: HARNESS_WEB_CONTENTS_ID, channel: 'listener.configure' },
+    );
+    await handler.close();
+  }
 });
 
 test('forces failures with a response rule and watches the retries in the send log', async ({ browser }) => {
