@@ -11,7 +11,7 @@ import {
 } from '../../../../shared/bank/index.ts';
 import { Badge } from '../../components/Badge.tsx';
 import { Button } from '../../components/Button.tsx';
-import { DateField } from '../../components/DateField.tsx';
+import { DateRangeFilter } from '../../components/DateRangeFilter.tsx';
 import { Drawer, Properties, Section } from '../../components/Drawer.tsx';
 import { Select } from '../../components/Field.tsx';
 import { JsonView } from '../../components/JsonEditor.tsx';
@@ -249,26 +249,7 @@ export function PendingTransactionsScreen() {
             placeholder="Any"
           />
         </ToolbarItem>
-        <ToolbarItem label="From">
-          <DateField
-            compact
-            label="From date"
-            value={filters.fromDate}
-            onChange={(fromDate) => {
-              setFilters({ fromDate });
-            }}
-          />
-        </ToolbarItem>
-        <ToolbarItem label="To">
-          <DateField
-            compact
-            label="To date (exclusive)"
-            value={filters.toDate}
-            onChange={(toDate) => {
-              setFilters({ toDate });
-            }}
-          />
-        </ToolbarItem>
+        <DateRangeFilter range={filters} onChange={setFilters} />
         <SearchInput
           label="Search descriptions and summaries"
           placeholder="Search description, summary"

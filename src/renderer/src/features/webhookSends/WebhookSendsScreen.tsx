@@ -8,7 +8,7 @@ import type { WebhookSendGroup } from '../../../../shared/ipc/index.ts';
 import { AttemptTimeline } from '../../components/AttemptTimeline.tsx';
 import { Badge, StatusBadge } from '../../components/Badge.tsx';
 import { Button } from '../../components/Button.tsx';
-import { DateField } from '../../components/DateField.tsx';
+import { DateRangeFilter } from '../../components/DateRangeFilter.tsx';
 import { Drawer, Properties, Section } from '../../components/Drawer.tsx';
 import { Select } from '../../components/Field.tsx';
 import { ListView } from '../../components/ListView.tsx';
@@ -206,26 +206,7 @@ export function WebhookSendsScreen() {
             style={{ width: 150 }}
           />
         </ToolbarItem>
-        <ToolbarItem label="From">
-          <DateField
-            compact
-            label="From date"
-            value={filters.fromDate}
-            onChange={(fromDate) => {
-              setFilters({ fromDate });
-            }}
-          />
-        </ToolbarItem>
-        <ToolbarItem label="To">
-          <DateField
-            compact
-            label="To date (exclusive)"
-            value={filters.toDate}
-            onChange={(toDate) => {
-              setFilters({ toDate });
-            }}
-          />
-        </ToolbarItem>
+        <DateRangeFilter range={filters} onChange={setFilters} />
         <SearchInput
           label="Search object ids, events and errors"
           placeholder="Search ids, events, errors"
