@@ -102,6 +102,55 @@ describe('opening', () => {
     await expect(openCache()).rejects.toThrow(CacheError);
   });
 
+  it('migration 4 drops the pending transactions of earlier builds with their checkpoints, and keeps the rest', () => {
+    const raw = new DatabaseSync(join(temp.folder, 'cache.db'));
+    try {
+      applyMigrations(raw, CACHE_MIGRATIONS.slice(0, 3), 'cache_migrations');
+      const checkpoint = raw.prepare(
+        `INSERT INTO sync_state (profile_id, kind, key, scope, state, generation, started_at)
+         VALUES (?, ?, ?, '{}', 'done', 1, '2026-01-01T00:00:00Z')`,
+      );
+      checkpoint.run(PROFILE, 'pending-transactions', `pt/${ACCOUNT}`);
+      checkpoint.run(PROFILE, 'webhook-sends', 'all');
+      const old = raw
+        .prepare(
+          `INSERT INTO pending_transactions
+           (profile_id, account_id, row_key, posted_at, date, amount_cents, type, seen_generation, body)
+           VALUES (?, ?, 'key', '2026-01-01T00:00:00.000000Z', '2026-01-01', 100, 'charge', 1, x'00')`,
+        )
+        .run(PROFILE, ACCOUNT);
+      raw
+        .prepare('INSERT INTO pending_transaction_search (rowid, tokens) VALUES (?, ?)')
+        .run(old.lastInsertRowid, 'w1');
+      raw
+        .prepare('INSERT INTO pending_transaction_facets (id, type_source) VALUES (?, ?)')
+        .run(old.lastInsertRowid, 'card');
+      raw
+        .prepare(
+          `INSERT INTO webhook_sends
+           (profile_id, send_id, webhook_id, object_id, status, attempt_number, will_retry, created_at, body_digest, body)
+           VALUES (?, 'whsend_1', 'wh_1', 'obj_1', 'sent', 1, 0, '2026-01-01T00:00:00Z', 'd', x'00')`,
+        )
+        .run(PROFILE);
+
+      expect(applyMigrations(raw, CACHE_MIGRATIONS, 'cache_migrations').applied).toEqual([4]);
+
+      const count = (table: string): number =>
+        (raw.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+      expect(count('pending_transactions')).toBe(0);
+      expect(count('pending_transaction_facets')).toBe(0);
+      expect(count('webhook_sends')).toBe(1);
+      expect(raw.prepare('SELECT kind FROM sync_state').all()).toEqual([{ kind: 'webhook-sends' }]);
+      const columns = (raw.prepare('PRAGMA table_info(pending_transactions)').all() as { name: string }[]).map(
+        (column) => column.name,
+      );
+      expect(columns).toContain('scope');
+      expect(columns).not.toContain('profile_id');
+    } finally {
+      raw.close();
+    }
+  });
+
   it('sets a corrupt file aside and starts a new cache, with a clear message', async () => {
     const file = join(temp.folder, 'cache.db');
     writeFileSync(file, 'this is not a database at all, just some text that fills a page'.repeat(100));
@@ -323,6 +372,86 @@ describe('named queries', () => {
     expect(cache.pendingTransactions.count({ profileId: PROFILE, accountId: ACCOUNT, search: 'purchase coffee' })).toBe(
       count / 6,
     );
+  });
+
+  it('pages by amount through ties, every row once and in order, and refuses a forged tie-breaker', async () => {
+    const cache = await openCache();
+    const amounts = ['-5.00', '12.34', '99.99'];
+    const { checkpoint } = cache.checkpoints.begin(
+      PROFILE,
+      'pending-transactions',
+      `pt/${ACCOUNT}`,
+      '{}',
+      '2026-01-01',
+    );
+    cache.transaction(() => {
+      cache.pendingTransactions.writePage(
+        PROFILE,
+        ACCOUNT,
+        Array.from({ length: 250 }, (_, n) => ({
+          ...pendingTransactionOf(ACCOUNT, n, 250),
+          amount: amounts[n % 3] ?? '0.00',
+        })),
+        checkpoint.generation,
+      );
+    });
+    for (const sort of ['largest', 'smallest'] as const) {
+      const seen: string[] = [];
+      const cents: number[] = [];
+      let cursor: string | null = null;
+      let firstCursor: string | null = null;
+      do {
+        const page = cache.pendingTransactions.list({ profileId: PROFILE, accountId: ACCOUNT, sort, limit: 7, cursor });
+        for (const row of page.rows) {
+          seen.push(row.row_key);
+          cents.push(Number(row.amount.replace('.', '')));
+        }
+        cursor = page.nextCursor;
+        firstCursor ??= cursor;
+      } while (cursor !== null);
+      expect(seen).toHaveLength(250);
+      expect(new Set(seen).size).toBe(250);
+      expect(cents).toEqual([...cents].sort((a, b) => (sort === 'largest' ? b - a : a - b)));
+
+      // The same query's cursor with its rowid tie-breaker replaced: refused, not misread.
+      const content = JSON.parse(Buffer.from(firstCursor ?? '', 'base64url').toString('utf8')) as {
+        q: string;
+        k: [number, string];
+      };
+      const forged = Buffer.from(JSON.stringify({ q: content.q, k: [content.k[0], 'x; DROP'] })).toString('base64url');
+      expect(() =>
+        cache.pendingTransactions.list({ profileId: PROFILE, accountId: ACCOUNT, sort, cursor: forged }),
+      ).toThrow(CacheError);
+    }
+  });
+
+  it('forgets a removed profile’s transactions and nobody else’s', async () => {
+    const cache = await openCache();
+    fillTransactions(cache, 40);
+    const { checkpoint } = cache.checkpoints.begin(
+      'prof_other',
+      'pending-transactions',
+      `pt/${ACCOUNT}`,
+      '{}',
+      '2026-01-01',
+    );
+    cache.transaction(() => {
+      cache.pendingTransactions.writePage(
+        'prof_other',
+        ACCOUNT,
+        Array.from({ length: 30 }, (_, n) => pendingTransactionOf(ACCOUNT, n, 30)),
+        checkpoint.generation,
+      );
+    });
+    cache.dropProfile(PROFILE);
+    expect(cache.pendingTransactions.count({ profileId: PROFILE, accountId: ACCOUNT })).toBe(0);
+    expect(cache.pendingTransactions.accounts(PROFILE)).toEqual([]);
+    expect(cache.pendingTransactions.list({ profileId: PROFILE, accountId: ACCOUNT }).rows).toEqual([]);
+    expect(cache.pendingTransactions.count({ profileId: 'prof_other', accountId: ACCOUNT })).toBe(30);
+    expect(cache.pendingTransactions.accounts('prof_other')).toEqual([ACCOUNT]);
+    // Written again after the removal, the profile's account gets a new scope and reads back.
+    fillTransactions(cache, 5);
+    expect(cache.pendingTransactions.count({ profileId: PROFILE, accountId: ACCOUNT })).toBe(5);
   });
 
   it('refuses a cursor from another query', async () => {

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { RecordSealer, SealBroken } from '../../../src/main/services/cache/sealing.ts';
 import { SearchTokens, wordsOf } from '../../../src/main/services/cache/searchTokens.ts';
@@ -33,6 +33,17 @@ describe('RecordSealer', () => {
     expect(() => sealer.open(tampered, 'row-1')).toThrow(SealBroken);
     expect(() => new RecordSealer(randomBytes(32), 'cache-1').open(sealed, 'row-1')).toThrow(SealBroken);
     expect(() => new RecordSealer(key, 'cache-2').open(sealed, 'row-1')).toThrow(SealBroken);
+  });
+
+  it('makes record digests that depend on the key and the cache, 132 bits in base64url', () => {
+    const one = new RecordSealer(key, 'c').recordDigest('{"amount":"1.00"}');
+    expect(one).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(new RecordSealer(key, 'c').recordDigest('{"amount":"1.00"}')).toBe(one);
+    expect(new RecordSealer(key, 'c').recordDigest('{"amount":"1.01"}')).not.toBe(one);
+    expect(new RecordSealer(key, 'other cache').recordDigest('{"amount":"1.00"}')).not.toBe(one);
+    expect(new RecordSealer(randomBytes(32), 'c').recordDigest('{"amount":"1.00"}')).not.toBe(one);
+    // Not the plain hash of the text: the secret prefix is part of it.
+    expect(one).not.toBe(createHash('sha512-256').update('{"amount":"1.00"}').digest('base64url').slice(0, 22));
   });
 
   it('makes keyed hashes that depend on the key', () => {

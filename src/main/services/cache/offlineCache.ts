@@ -170,8 +170,8 @@ export class OfflineCache {
   /** Forgets everything cached for a profile (when the profile is removed); the audit log stays. */
   dropProfile(profileId: string): void {
     this.transaction(() => {
+      this.pendingTransactions.dropScopes(profileId);
       for (const table of [
-        'pending_transactions',
         'webhook_sends',
         'account_applications',
         'account_application_versions',

@@ -40,8 +40,10 @@ export class PendingTransactionFacets {
     this.#sealer = sealer;
     this.#identityOf = identityOf;
     this.#unindexed = database.prepare(
-      `SELECT id, profile_id, account_id, row_key, body FROM pending_transactions
-       WHERE id > COALESCE((SELECT MAX(id) FROM pending_transaction_facets), 0) ORDER BY id LIMIT ?`,
+      // CROSS JOIN: walk the new rows by rowid, looking each one's scope up (never the reverse).
+      `SELECT p.id, s.profile_id, s.account_id, p.row_key, p.body
+       FROM pending_transactions AS p CROSS JOIN pending_transaction_scopes AS s ON s.id = p.scope
+       WHERE p.id > COALESCE((SELECT MAX(id) FROM pending_transaction_facets), 0) ORDER BY p.id LIMIT ?`,
     );
     this.#record = database.prepare(
       'INSERT OR REPLACE INTO pending_transaction_facets (id, type_source) VALUES (?, ?)',

@@ -10,6 +10,7 @@ import type {
   PendingTransactionType,
   PendingTransactionTypeSource,
 } from '../../../shared/bank/index.ts';
+import { CacheError } from './cacheError.ts';
 import type { CacheRead } from './cacheRead.ts';
 import { pageLimitOf } from './cacheRead.ts';
 import { decodeCursor, encodeCursor, fingerprintOf, type KeyValue } from './keysetCursor.ts';
@@ -46,21 +47,27 @@ export interface PendingTransactionQuery {
 /** A cached pending transaction: the bank's record, plus its stable key for the UI. */
 export type PendingTransactionRow = PendingTransaction & { row_key: string };
 
-const SORT_SQL: Record<PendingTransactionSort, { column: string; direction: 'ASC' | 'DESC' }> = {
-  newest: { column: 'posted_at', direction: 'DESC' },
-  oldest: { column: 'posted_at', direction: 'ASC' },
-  largest: { column: 'amount_cents', direction: 'DESC' },
-  smallest: { column: 'amount_cents', direction: 'ASC' },
+/** Each sort follows one index; ties are broken by the column that index ends with. */
+const SORT_SQL: Record<
+  PendingTransactionSort,
+  { column: string; tieBreak: 'row_key' | 'id'; direction: 'ASC' | 'DESC' }
+> = {
+  newest: { column: 'posted_at', tieBreak: 'row_key', direction: 'DESC' },
+  oldest: { column: 'posted_at', tieBreak: 'row_key', direction: 'ASC' },
+  largest: { column: 'amount_cents', tieBreak: 'id', direction: 'DESC' },
+  smallest: { column: 'amount_cents', tieBreak: 'id', direction: 'ASC' },
 };
 
 const TOUCH_SQL = `UPDATE pending_transactions SET seen_generation = ?
-  WHERE profile_id = ? AND account_id = ? AND (posted_at, row_key) IN (SELECT value ->> 0, value ->> 1 FROM json_each(?))`;
+  WHERE scope = ? AND (posted_at, row_key) IN (SELECT value ->> 0, value ->> 1 FROM json_each(?))`;
 const INSERT_SQL = `INSERT INTO pending_transactions
-  (profile_id, account_id, row_key, posted_at, date, amount_cents, type, seen_generation, body)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+  (scope, row_key, posted_at, date, amount_cents, type, seen_generation, body)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?)`;
+/** The column of INSERT_SQL holding the body (sealed by the writer). */
+const BODY_COLUMN = 7;
 const INDEX_SQL = `INSERT INTO pending_transaction_search (rowid, tokens) VALUES (?, ?)`;
 const SWEEP_SQL = `DELETE FROM pending_transactions
-  WHERE profile_id = ? AND account_id = ? AND seen_generation < ?
+  WHERE scope = ? AND seen_generation < ?
     AND (? IS NULL OR date >= ?) AND (? IS NULL OR date < ?)`;
 
 /** A page's write, planned: its row keys, how many rows are new, and the statements. */
@@ -83,6 +90,14 @@ const FROM_CLAUSE = {
   hits: 'hits CROSS JOIN pending_transactions AS p ON p.id = hits.id',
 } as const;
 
+/** A cursor's tie-breaker for the amount sorts: the rowid, as the cursor carried it. */
+function rowidOf(tieBreaker: string): number {
+  if (!/^[0-9]{1,15}$/.test(tieBreaker)) {
+    throw new CacheError('bad-cursor', 'That page cursor is not one this cache made: start again from the first page.');
+  }
+  return Number(tieBreaker);
+}
+
 function identityOf(profileId: string, accountId: string, rowKey: string): string {
   return `pending_transaction\u0000${profileId}\u0000${accountId}\u0000${rowKey}`;
 }
@@ -95,6 +110,10 @@ export class PendingTransactionsTable {
   readonly #statements: Statements;
   readonly #known: StatementSync;
   readonly #facets: PendingTransactionFacets;
+  readonly #findScope: StatementSync;
+  readonly #addScope: StatementSync;
+  /** Scope ids by profile and account; a scope's id never changes while it exists. */
+  readonly #scopes = new Map<string, number>();
 
   constructor(
     database: DatabaseSync,
@@ -111,9 +130,42 @@ export class PendingTransactionsTable {
     // One read per page, not per row, to find the rows already cached.
     this.#known = database.prepare(
       `SELECT row_key FROM pending_transactions
-       WHERE profile_id = ? AND account_id = ?
-         AND (posted_at, row_key) IN (SELECT value ->> 0, value ->> 1 FROM json_each(?))`,
+       WHERE scope = ? AND (posted_at, row_key) IN (SELECT value ->> 0, value ->> 1 FROM json_each(?))`,
     );
+    this.#findScope = database.prepare(
+      'SELECT id FROM pending_transaction_scopes WHERE profile_id = ? AND account_id = ?',
+    );
+    this.#addScope = database.prepare(
+      'INSERT INTO pending_transaction_scopes (profile_id, account_id) VALUES (?, ?) ON CONFLICT DO NOTHING',
+    );
+  }
+
+  /**
+   * The scope of a profile's account: the small integer its rows are keyed by (migration 4).
+   * With `create`, made on first use; otherwise null when nothing was ever cached for it.
+   */
+  scopeOf(profileId: string, accountId: string, create: true): number;
+  scopeOf(profileId: string, accountId: string, create?: false): number | null;
+  scopeOf(profileId: string, accountId: string, create = false): number | null {
+    const name = JSON.stringify([profileId, accountId]);
+    const cached = this.#scopes.get(name);
+    if (cached !== undefined) return cached;
+    if (create) this.#addScope.run(profileId, accountId);
+    const row = this.#findScope.get(profileId, accountId) as { id: number } | undefined;
+    if (row === undefined) return null;
+    this.#scopes.set(name, row.id);
+    return row.id;
+  }
+
+  /** Forgets the scopes of a profile whose rows are being removed (inside the caller's transaction). */
+  dropScopes(profileId: string): void {
+    this.#database
+      .prepare(
+        'DELETE FROM pending_transactions WHERE scope IN (SELECT id FROM pending_transaction_scopes WHERE profile_id = ?)',
+      )
+      .run(profileId);
+    this.#database.prepare('DELETE FROM pending_transaction_scopes WHERE profile_id = ?').run(profileId);
+    this.#scopes.clear();
   }
 
   /**
@@ -132,14 +184,15 @@ export class PendingTransactionsTable {
   ): PagePlan {
     const sealer = this.#sealer();
     const search = this.#search();
+    const scope = this.scopeOf(profileId, accountId, true);
     const texts = transactions.map((transaction) => JSON.stringify(transaction));
-    const rowKeys = texts.map((text) => sealer.keyedHash(`pending transaction: ${profileId}: ${accountId}: ${text}`));
+    const rowKeys = texts.map((text) =>
+      sealer.recordDigest(`pending transaction: ${profileId}: ${accountId}: ${text}`),
+    );
     const identities = JSON.stringify(
       transactions.map((transaction, index) => [transaction.extended_timestamp_precise, rowKeys[index]]),
     );
-    const known = new Set(
-      (this.#known.all(profileId, accountId, identities) as { row_key: string }[]).map((row) => row.row_key),
-    );
+    const known = new Set((this.#known.all(scope, identities) as { row_key: string }[]).map((row) => row.row_key));
     const inserts: SQLInputValue[][] = [];
     const identitiesOfInserts: string[] = [];
     const tokens: SQLInputValue[][] = [];
@@ -152,8 +205,7 @@ export class PendingTransactionsTable {
       }
       known.add(rowKey);
       inserts.push([
-        profileId,
-        accountId,
+        scope,
         rowKey,
         transaction.extended_timestamp_precise,
         transaction.date,
@@ -171,12 +223,12 @@ export class PendingTransactionsTable {
       added: inserts.length,
       batches: [
         // An identical record is already sealed and indexed: only mark it as seen.
-        { sql: TOUCH_SQL, rows: seen === 0 ? [] : [[generation, profileId, accountId, identities]] },
+        { sql: TOUCH_SQL, rows: seen === 0 ? [] : [[generation, scope, identities]] },
         // Each new row, then its search entry under the rowid it was given.
         {
           sql: INSERT_SQL,
           rows: inserts,
-          sealed: { key: sealer.sealingKey, column: 8, identities: identitiesOfInserts },
+          sealed: { key: sealer.sealingKey, column: BODY_COLUMN, identities: identitiesOfInserts },
           then: { sql: INDEX_SQL, rows: tokens },
         },
       ],
@@ -202,18 +254,13 @@ export class PendingTransactionsTable {
     generation: number,
     range: { fromDate?: string; toDate?: string },
   ): WriteBatch {
+    const scope = this.scopeOf(profileId, accountId);
+    // No scope: nothing was ever cached for the account, so nothing to sweep.
+    if (scope === null) return { sql: SWEEP_SQL, rows: [] };
     return {
       sql: SWEEP_SQL,
       rows: [
-        [
-          profileId,
-          accountId,
-          generation,
-          range.fromDate ?? null,
-          range.fromDate ?? null,
-          range.toDate ?? null,
-          range.toDate ?? null,
-        ],
+        [scope, generation, range.fromDate ?? null, range.fromDate ?? null, range.toDate ?? null, range.toDate ?? null],
       ],
     };
   }
@@ -235,21 +282,32 @@ export class PendingTransactionsTable {
   list(query: PendingTransactionQuery): CacheRead<PendingTransactionRow> {
     const limit = pageLimitOf(query.limit);
     const sort = SORT_SQL[query.sort ?? 'newest'];
-    const { from, where, parameters } = this.#filters(query);
     const fingerprint = fingerprintOf(['pending-transactions', this.#filterKey(query), query.sort ?? 'newest']);
-    if (query.cursor !== undefined && query.cursor !== null) {
-      const [value, tieBreaker] = decodeCursor(query.cursor, fingerprint);
-      where.push(`(p.${sort.column}, p.row_key) ${sort.direction === 'DESC' ? '<' : '>'} (?, ?)`);
-      parameters.push(value, tieBreaker);
+    const after = query.cursor === undefined || query.cursor === null ? null : decodeCursor(query.cursor, fingerprint);
+    const filters = this.#filters(query);
+    if (filters === null)
+      return {
+        rows: [],
+        nextCursor: null,
+        asOf: this.asOf(query),
+        source: 'cache',
+        ...(query.withTotal === true ? { total: 0 } : {}),
+      };
+    const { from, where, parameters } = filters;
+    if (after !== null) {
+      const [value, tieBreaker] = after;
+      where.push(`(p.${sort.column}, p.${sort.tieBreak}) ${sort.direction === 'DESC' ? '<' : '>'} (?, ?)`);
+      parameters.push(value, sort.tieBreak === 'id' ? rowidOf(tieBreaker) : tieBreaker);
     }
     const rows = this.#statements
       .get(
-        `${from} SELECT p.row_key, p.${sort.column} AS sort_value, p.body FROM ${FROM_CLAUSE[from === '' ? 'plain' : 'hits']}
+        `${from} SELECT p.id, p.row_key, p.${sort.column} AS sort_value, p.body FROM ${FROM_CLAUSE[from === '' ? 'plain' : 'hits']}
          WHERE ${where.join(' AND ')}
-         ORDER BY p.${sort.column} ${sort.direction}, p.row_key ${sort.direction}
+         ORDER BY p.${sort.column} ${sort.direction}, p.${sort.tieBreak} ${sort.direction}
          LIMIT ?`,
       )
       .all(...parameters, limit + 1) as {
+      id: number;
       row_key: string;
       sort_value: KeyValue;
       body: Uint8Array;
@@ -263,7 +321,9 @@ export class PendingTransactionsTable {
         row_key: row.row_key,
       })),
       nextCursor:
-        rows.length > limit && last !== undefined ? encodeCursor(fingerprint, last.sort_value, last.row_key) : null,
+        rows.length > limit && last !== undefined
+          ? encodeCursor(fingerprint, last.sort_value, sort.tieBreak === 'id' ? String(last.id) : last.row_key)
+          : null,
       asOf: this.asOf(query),
       source: 'cache',
     };
@@ -272,7 +332,9 @@ export class PendingTransactionsTable {
   }
 
   count(query: PendingTransactionQuery): number {
-    const { from, where, parameters } = this.#filters(query);
+    const filters = this.#filters(query);
+    if (filters === null) return 0;
+    const { from, where, parameters } = filters;
     const row = this.#statements
       .get(
         `${from} SELECT COUNT(*) AS total FROM ${FROM_CLAUSE[from === '' ? 'plain' : 'hits']} WHERE ${where.join(' AND ')}`,
@@ -292,7 +354,10 @@ export class PendingTransactionsTable {
   /** Accounts with cached transactions, for pickers. */
   accounts(profileId: string): string[] {
     const rows = this.#database
-      .prepare('SELECT DISTINCT account_id FROM pending_transactions WHERE profile_id = ? ORDER BY account_id')
+      .prepare(
+        `SELECT account_id FROM pending_transaction_scopes AS s
+         WHERE profile_id = ? AND EXISTS (SELECT 1 FROM pending_transactions WHERE scope = s.id) ORDER BY account_id`,
+      )
       .all(profileId) as { account_id: string }[];
     return rows.map((row) => row.account_id);
   }
@@ -316,10 +381,15 @@ export class PendingTransactionsTable {
    *   - many: walk the sorted index and keep rows that are hits, checking each by rowid,
    *     which finds a page quickly precisely because hits are dense.
    * One bounded probe of the index tells which case this is.
+   * Null when nothing was ever cached for the account.
    */
-  #filters(query: PendingTransactionQuery): { from: string; where: string[]; parameters: (string | number | null)[] } {
-    const where = ['p.profile_id = ?', 'p.account_id = ?'];
-    const parameters: (string | number | null)[] = [query.profileId, query.accountId];
+  #filters(
+    query: PendingTransactionQuery,
+  ): { from: string; where: string[]; parameters: (string | number | null)[] } | null {
+    const scope = this.scopeOf(query.profileId, query.accountId);
+    if (scope === null) return null;
+    const where = ['p.scope = ?'];
+    const parameters: (string | number | null)[] = [scope];
     let from = '';
     if (query.search !== undefined) {
       const match = this.#search().matchOf(query.search);

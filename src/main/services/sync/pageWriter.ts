@@ -1,21 +1,21 @@
 /**
  * Writing a sync's pages through the cache writer, pipelined and in groups:
- *   - the next page is fetched while this one is planned (hashed, sealed) on this thread;
+ *   - the next page is fetched while this one is planned (hashed, tokenized) on this thread;
  *   - planned pages are committed by the writer on its thread while this one goes on;
- *   - pages are committed in groups of up to GROUP_PAGES (or what came in GROUP_MS), each
- *     group in one transaction with the checkpoint of its last page. A commit costs about as
- *     much as the inserts of a page (the index pages and the search segment it dirties), so
- *     grouping halves the writer's work; after a crash the next run resumes after the last
- *     group kept, exactly as after a page.
+ *   - a planned page goes to the writer at once when it is idle; while it is busy, pages
+ *     gather (up to GROUP_PAGES) and go together when it is free, as one transaction with
+ *     the checkpoint of its last page. So the writer never waits for a group to fill (the
+ *     first page of a sync is written while the second is fetched), and when it is the slower
+ *     side its groups grow, which is when grouping pays: a commit costs about as much as the
+ *     inserts of a page (the index pages and the search segment it dirties). After a crash
+ *     the next run resumes after the last group kept, exactly as after a page.
  */
 import type { Page } from '../bank/bankClient.ts';
 import type { CacheWriter } from '../cache/cacheWriter.ts';
 import type { WriteBatch } from '../cache/writeBatch.ts';
 
-/** Pages per transaction at most: bounds what a crash or a failed write can lose. */
-export const GROUP_PAGES = 8;
-/** A group is committed once it is this old, so a slow bank still sees each page kept. */
-export const GROUP_MS = 200;
+/** Pages per transaction at most: bounds what a crash or a failed write can lose, and what waits in memory. */
+export const GROUP_PAGES = 16;
 
 export interface PageSteps<Item, InFlight> {
   signal: AbortSignal;
@@ -73,9 +73,12 @@ export async function writePages<Item, InFlight>(
   steps: PageSteps<Item, InFlight>,
 ): Promise<{ sawLast: boolean; stoppedEarly: boolean }> {
   // An object, not two variables: they change inside closures the type checker does not follow.
-  const state: { writing: Promise<void> | null; writeFailed: boolean } = { writing: null, writeFailed: false };
+  const state: { writing: Promise<void> | null; busy: boolean; writeFailed: boolean } = {
+    writing: null,
+    busy: false,
+    writeFailed: false,
+  };
   let group: PlannedPage<Item>[] = [];
-  let groupStarted = 0;
   /** In-flight sets of pages planned but not yet committed, oldest first. */
   const uncommitted: InFlight[] = [];
   let sawLast = false;
@@ -106,10 +109,15 @@ export async function writePages<Item, InFlight>(
     if (state.writing !== null) await state.writing;
     const sending = group;
     group = [];
-    const written = writeGroup(sending).catch((error: unknown) => {
-      state.writeFailed = true;
-      throw error;
-    });
+    state.busy = true;
+    const written = writeGroup(sending)
+      .catch((error: unknown) => {
+        state.writeFailed = true;
+        throw error;
+      })
+      .finally(() => {
+        state.busy = false;
+      });
     // Awaited before the next write or the return; never left unhandled meanwhile.
     written.catch(() => undefined);
     state.writing = written;
@@ -120,7 +128,6 @@ export async function writePages<Item, InFlight>(
       const plan = steps.plan(page, uncommitted);
       uncommitted.push(plan.inFlight);
       const isLast = page.nextCursor === null;
-      if (group.length === 0) groupStarted = performance.now();
       const batches = [...plan.batches, steps.advance(page, plan.added)];
       const lastFrom = isLast ? batches.length : null;
       if (isLast) batches.push(...steps.last());
@@ -129,7 +136,8 @@ export async function writePages<Item, InFlight>(
       sawLast = isLast;
       stoppedEarly = !isLast && steps.stopAfter?.(plan.added) === true;
       const stop = isLast || stoppedEarly || steps.signal.aborted;
-      if (stop || group.length >= GROUP_PAGES || performance.now() - groupStarted >= GROUP_MS) await flush();
+      // Waits for the writer only when the group is full (or the sync ends).
+      if (stop || !state.busy || group.length >= GROUP_PAGES) await flush();
       if (stop) break;
     }
     await flush();

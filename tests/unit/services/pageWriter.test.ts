@@ -1,0 +1,146 @@
+/**
+ * How a sync hands its pages to the cache writer (pageWriter.ts): at once while the writer is
+ * idle, gathered while it is busy (never more than GROUP_PAGES at a time), committed in page
+ * order, and on a failed group written again page by page. The writer here is a recording
+ * stand-in whose commits finish when the test says so; the real writer is covered by the
+ * sync integration tests.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Page } from '../../../src/main/services/bank/bankClient.ts';
+import type { CacheWriter } from '../../../src/main/services/cache/cacheWriter.ts';
+import type { WriteBatch } from '../../../src/main/services/cache/writeBatch.ts';
+import { GROUP_PAGES, writePages, type PageSteps } from '../../../src/main/services/sync/pageWriter.ts';
+
+/** A writer whose runs finish only when `finish()` is called, recording the pages of each run. */
+class HeldWriter implements CacheWriter {
+  readonly runs: string[][] = [];
+  readonly #pending: { resolve: (changes: number[]) => void; reject: (error: Error) => void; batches: WriteBatch[] }[] =
+    [];
+  failNextGroup = false;
+
+  run(batches: WriteBatch[]): Promise<number[]> {
+    const pages = batches.map((batch) => batch.sql).filter((sql) => sql.startsWith('page '));
+    this.runs.push(pages);
+    return new Promise((resolve, reject) => {
+      this.#pending.push({ resolve, reject, batches });
+    });
+  }
+
+  /** Finishes the oldest run (failing it when asked to fail a group of several pages). */
+  finish(): boolean {
+    const run = this.#pending.shift();
+    if (run === undefined) return false;
+    const pages = run.batches.filter((batch) => batch.sql.startsWith('page ')).length;
+    if (this.failNextGroup && pages > 1) {
+      this.failNextGroup = false;
+      run.reject(new Error('database or disk is full'));
+    } else {
+      run.resolve(run.batches.map(() => 1));
+    }
+    return true;
+  }
+
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+function pagesOf(count: number, produced: (index: number) => Promise<void>): AsyncIterable<Page<number>> {
+  return {
+    async *[Symbol.asyncIterator]() {
+      for (let index = 0; index < count; index += 1) {
+        await produced(index);
+        yield { items: [index], nextCursor: index === count - 1 ? null : `after ${String(index)}` };
+      }
+    },
+  };
+}
+
+function stepsRecording(written: number[]): PageSteps<number, null> {
+  return {
+    signal: new AbortController().signal,
+    plan: (page) => ({ batches: [{ sql: `page ${String(page.items[0])}`, rows: [] }], added: 1, inFlight: null }),
+    advance: () => ({ sql: 'checkpoint', rows: [] }),
+    last: () => [{ sql: 'done', rows: [] }],
+    onWritten: (page) => {
+      written.push(page.items[0] ?? -1);
+    },
+  };
+}
+
+/** Finishes the writer's runs one by one, each only after the sync has had every chance to run ahead. */
+async function finishEachRunLate(writer: HeldWriter): Promise<void> {
+  do {
+    for (let turn = 0; turn < 40; turn += 1) await settle();
+  } while (writer.finish());
+}
+
+/** Lets every queued promise callback run. */
+async function settle(): Promise<void> {
+  for (let turn = 0; turn < 20; turn += 1) await Promise.resolve();
+}
+
+describe('writePages', () => {
+  it('sends a page at once while the writer is idle, and gathers pages while it is busy', async () => {
+    const writer = new HeldWriter();
+    const written: number[] = [];
+    // Page 0 is written while pages 1 to 5 arrive; they then go together.
+    const done = writePages(
+      writer,
+      pagesOf(6, async () => {
+        await settle();
+      }),
+      stepsRecording(written),
+    );
+    for (let turn = 0; turn < 20; turn += 1) await settle();
+    // Every page has arrived; only page 0 went, the others wait for the writer.
+    expect(writer.runs).toEqual([['page 0']]);
+    expect(written).toEqual([]);
+    expect(writer.finish()).toBe(true);
+    await settle();
+    expect(writer.runs).toEqual([['page 0'], ['page 1', 'page 2', 'page 3', 'page 4', 'page 5']]);
+    expect(writer.finish()).toBe(true);
+    await done;
+    expect(written).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+
+  it('never gathers more than GROUP_PAGES pages: the sync waits for the writer instead', async () => {
+    const writer = new HeldWriter();
+    const written: number[] = [];
+    const pages = GROUP_PAGES * 3 + 2;
+    const done = writePages(
+      writer,
+      pagesOf(pages, () => Promise.resolve()),
+      stepsRecording(written),
+    );
+    await finishEachRunLate(writer);
+    await done;
+    expect(Math.max(...writer.runs.map((run) => run.length))).toBe(GROUP_PAGES);
+    expect(writer.runs.flat()).toEqual(Array.from({ length: pages }, (_, index) => `page ${String(index)}`));
+    expect(written).toEqual(Array.from({ length: pages }, (_, index) => index));
+  });
+
+  it('writes a failed group again page by page, keeping every page that fits', async () => {
+    const writer = new HeldWriter();
+    writer.failNextGroup = true;
+    const written: number[] = [];
+    const done = writePages(
+      writer,
+      pagesOf(5, async () => {
+        await settle();
+      }),
+      stepsRecording(written),
+    );
+    await finishEachRunLate(writer);
+    await done;
+    expect(writer.runs).toEqual([
+      ['page 0'],
+      ['page 1', 'page 2', 'page 3', 'page 4'],
+      ['page 1'],
+      ['page 2'],
+      ['page 3'],
+      ['page 4'],
+    ]);
+    expect(written).toEqual([0, 1, 2, 3, 4]);
+  });
+});
