@@ -132,7 +132,11 @@ export class WorkerCacheWriter implements CacheWriter {
   }
 }
 
-/** The worker's file beside this one: `.ts` when run from source, `.js` when built. */
+/**
+ * The worker's file beside this one: `.ts` when run from source, `.js` when built. In the
+ * packaged app it sits inside app.asar with the chunks it imports; Electron reads asar
+ * archives in worker threads since 17.3 (electron/electron#33216), so it needs no asarUnpack.
+ */
 export function workerFile(): URL | null {
   for (const name of ['./cacheWriterWorker.ts', './cacheWriterWorker.js']) {
     const url = new URL(name, import.meta.url);
