@@ -133,7 +133,9 @@ describe('opening', () => {
         )
         .run(PROFILE);
 
-      expect(applyMigrations(raw, CACHE_MIGRATIONS, 'cache_migrations').applied).toEqual([4]);
+      expect(applyMigrations(raw, CACHE_MIGRATIONS, 'cache_migrations').applied).toEqual(
+        CACHE_MIGRATIONS.slice(3).map((migration) => migration.version),
+      );
 
       const count = (table: string): number =>
         (raw.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
@@ -515,6 +517,50 @@ describe('named queries', () => {
       '2026-01-02T00:00:00.000Z',
     );
     expect(cache.webhookSends.asOf({ profileId: PROFILE })).toBeNull();
+  });
+
+  it('lists the attempts made within one second in attempt order, page after page', async () => {
+    const cache = await openCache();
+    // Retries of one notification in the same second; the send ids sort the other way round.
+    const attempts = [0, 1, 2, 3, 4].map((attempt) => ({
+      ...webhookSendOf(1),
+      id: `whsend_${String(9 - attempt)}`,
+      attempt_number: attempt,
+      status: attempt === 4 ? ('sent' as const) : ('error' as const),
+      created_at: '2025-06-01T12:00:00Z',
+    }));
+    cache.transaction(() => cache.webhookSends.writePage(PROFILE, attempts, '2025-06-01T12:00:01Z'));
+    for (const [sort, expected] of [
+      ['newest', [4, 3, 2, 1, 0]],
+      ['oldest', [0, 1, 2, 3, 4]],
+    ] as const) {
+      const seen: number[] = [];
+      let cursor: string | null = null;
+      let firstCursor: string | null = null;
+      do {
+        const page = cache.webhookSends.list({
+          profileId: PROFILE,
+          objectId: attempts[0]?.object_id,
+          sort,
+          limit: 2,
+          cursor,
+        });
+        seen.push(...page.rows.map((row) => row.attempt_number));
+        cursor = page.nextCursor;
+        firstCursor ??= cursor;
+      } while (cursor !== null);
+      expect(seen).toEqual(expected);
+      const content = JSON.parse(Buffer.from(firstCursor ?? '', 'base64url').toString('utf8')) as {
+        q: string;
+        k: [string, string];
+      };
+      const forged = Buffer.from(
+        JSON.stringify({ q: content.q, k: [content.k[0], JSON.stringify(['1 OR 1', 'whsend_1'])] }),
+      ).toString('base64url');
+      expect(() =>
+        cache.webhookSends.list({ profileId: PROFILE, objectId: attempts[0]?.object_id, sort, cursor: forged }),
+      ).toThrow(CacheError);
+    }
   });
 
   it('keeps every distinct version of an account application for its status history', async () => {

@@ -1,10 +1,11 @@
 /**
  * Cached webhook send records (one per delivery attempt), per profile. Filterable by webhook,
- * status, object and event; sorted by time. A send the bank lists again unchanged is left
+ * status, object and event; sorted by time (attempts of the same second by attempt number). A send the bank lists again unchanged is left
  * alone (its keyed digest matches), so a re-sync writes only what changed.
  */
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import type { WebhookSend, WebhookSendStatus } from '../../../shared/bank/index.ts';
+import { CacheError } from './cacheError.ts';
 import { pageLimitOf, type CacheRead } from './cacheRead.ts';
 import { decodeCursor, decodeTie, encodeCursor, fingerprintOf, tieOf } from './keysetCursor.ts';
 import { foldText, SEALED_MATCHES_FUNCTION } from './sealedSearch.ts';
@@ -46,6 +47,14 @@ const UPSERT_SQL = `INSERT INTO webhook_sends
     webhook_id = excluded.webhook_id, object_id = excluded.object_id, event = excluded.event,
     status = excluded.status, attempt_number = excluded.attempt_number, will_retry = excluded.will_retry,
     body_digest = excluded.body_digest, body = excluded.body`;
+
+/** An attempt number as a cursor carried it. */
+function attemptOf(text: string): number {
+  if (!/^[0-9]{1,9}$/.test(text)) {
+    throw new CacheError('bad-cursor', 'That page cursor is not one this cache made: start again from the first page.');
+  }
+  return Number(text);
+}
 
 function identityOf(profileId: string, sendId: string): string {
   return `webhook_send\u0000${profileId}\u0000${sendId}`;
@@ -158,8 +167,10 @@ export class WebhookSendsTable {
     if (query.cursor !== undefined && query.cursor !== null) {
       const [value, tieBreaker] = decodeCursor(query.cursor, fingerprint);
       if (sort.column === null) {
-        where.push(`(created_at, send_id) ${comparison} (?, ?)`);
-        parameters.push(value, tieBreaker);
+        // The tie-breaker of a time sort is the attempt number and the send id.
+        const [attempt, sendId] = decodeTie(tieBreaker);
+        where.push(`(created_at, attempt_number, send_id) ${comparison} (?, ?, ?)`);
+        parameters.push(value, attemptOf(attempt), sendId);
       } else {
         // The tie-breaker of an attempt-number sort is the time and the send id.
         const [createdAt, sendId] = decodeTie(tieBreaker);
@@ -169,7 +180,7 @@ export class WebhookSendsTable {
     }
     const order =
       sort.column === null
-        ? `created_at ${direction}, send_id ${direction}`
+        ? `created_at ${direction}, attempt_number ${direction}, send_id ${direction}`
         : `${sort.column} ${direction}, created_at ${direction}, send_id ${direction}`;
     const rows = this.#statements
       .get(
@@ -189,7 +200,7 @@ export class WebhookSendsTable {
     if (rows.length > limit && last !== undefined) {
       nextCursor =
         sort.column === null
-          ? encodeCursor(fingerprint, last.created_at, last.send_id)
+          ? encodeCursor(fingerprint, last.created_at, tieOf(String(last.attempt_number), last.send_id))
           : encodeCursor(fingerprint, last.attempt_number, tieOf(last.created_at, last.send_id));
     }
     const read: CacheRead<WebhookSend> = {
