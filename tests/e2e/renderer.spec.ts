@@ -403,6 +403,24 @@ test('forces failures with a response rule and watches the retries in the send l
   await expect(page.getByRole('combobox', { name: 'Webhook to reconcile' })).toHaveValue(/^wh_/, { timeout: 30_000 });
   await expect(page.locator('.stat').first()).not.toContainText('—', { timeout: 30_000 });
   await shoot(page, 'listener-reconciliation-light');
+  const sentAndReceived = await page
+    .locator('.stat', { hasText: 'Sent and received' })
+    .locator('.stat-value')
+    .innerText();
+
+  // A second webhook pointing at the listener: "every webhook" reconciles both on their own
+  // paths (the new one has no sends yet, so the figures are those of the first).
+  await page.getByRole('combobox', { name: 'Event to register' }).selectOption('ach.update');
+  await page.getByRole('button', { name: 'Register with bank' }).click();
+  await expect(page.getByText('Registered with the bank')).toBeVisible();
+  const choice = page.getByRole('combobox', { name: 'Webhook to reconcile' });
+  await choice.selectOption({ label: 'Every webhook of this listener' });
+  await expect(page.locator('.stat', { hasText: 'Sent and received' }).locator('.stat-value')).toHaveText(
+    sentAndReceived,
+    { timeout: 30_000 },
+  );
+  await expect(page.getByRole('table', { name: 'Reconciliation' })).toContainText('ach.create');
+  await shoot(page, 'listener-reconciliation-all-light');
   await context.close();
 });
 

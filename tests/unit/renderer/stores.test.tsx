@@ -184,3 +184,26 @@ describe('pending transactions store', () => {
     expect(lists.at(-1)?.input).toMatchObject({ profileId: 'other-profile', accountId: 'acct_remembered' });
   });
 });
+
+describe('listener store', () => {
+  it('reconciles one webhook, or every webhook of the listener without naming one', async () => {
+    const { EVERY_LISTENER_WEBHOOK, useListenerStore } =
+      await import('../../../src/renderer/src/features/listener/store.ts');
+    const empty = {
+      rows: [],
+      counts: { sentAndReceived: 0, sentNeverReceived: 0, receivedButFailed: 0, stillRetrying: 0 },
+      nextCursor: null,
+    };
+    const bridge = installFakeBridge({ 'listener.reconcile': () => empty });
+    useListenerStore.getState().setReconcileWebhook('wh_1');
+    await useListenerStore.getState().reconcile('embedded');
+    useListenerStore.getState().setReconcileWebhook(EVERY_LISTENER_WEBHOOK);
+    await useListenerStore.getState().reconcile('embedded');
+    const inputs = bridge.calls.filter((call) => call.channel === 'listener.reconcile').map((call) => call.input);
+    expect(inputs).toHaveLength(2);
+    expect(inputs[0]).toMatchObject({ profileId: 'embedded', webhookId: 'wh_1' });
+    expect(inputs[1]).toMatchObject({ profileId: 'embedded' });
+    expect(inputs[1]).not.toHaveProperty('webhookId');
+    expect(useListenerStore.getState().reconcileError).toBeNull();
+  });
+});

@@ -24,7 +24,7 @@ import { useActiveProfileId } from '../../stores/profiles.ts';
 import { ListenerSetup } from './ListenerSetup.tsx';
 import { RequestDrawer } from './RequestDrawer.tsx';
 import { RulesEditor } from './RulesEditor.tsx';
-import { installListenerEvents, useListenerStore, type ListenerTab } from './store.ts';
+import { EVERY_LISTENER_WEBHOOK, installListenerEvents, useListenerStore, type ListenerTab } from './store.ts';
 import { useWebhooksStore } from '../webhooks/store.ts';
 
 const COLUMNS: readonly Column<ListenerRequestSummary>[] = [
@@ -299,6 +299,7 @@ function ReconcileTab() {
     ...cachedWebhooks.filter((webhook) => !registered.some((own) => own.id === webhook.id)),
   ];
   const listenerUrl = store.status?.url ?? null;
+  const pointingHere = webhooks.filter((webhook) => listenerUrl !== null && webhook.url.startsWith(listenerUrl));
   const webhooksJob = useSyncJob('webhooks', null, profileId);
   useEffect(() => {
     if (profileId !== null) void loadWebhooks(profileId);
@@ -309,9 +310,9 @@ function ReconcileTab() {
   useEffect(() => {
     if (reconcileWebhookId !== '' || webhooks.length === 0) return;
     // Default to a webhook pointing at this listener.
-    const ours = webhooks.find((webhook) => listenerUrl !== null && webhook.url.startsWith(listenerUrl)) ?? webhooks[0];
+    const ours = pointingHere[0] ?? webhooks[0];
     if (ours !== undefined) setReconcileWebhook(ours.id);
-  }, [reconcileWebhookId, webhooks, listenerUrl, setReconcileWebhook]);
+  }, [reconcileWebhookId, webhooks, pointingHere, setReconcileWebhook]);
   useEffect(() => {
     if (profileId !== null && reconcileWebhookId !== '') void reconcile(profileId);
   }, [profileId, reconcile, reconcileWebhookId]);
@@ -328,7 +329,12 @@ function ReconcileTab() {
             className="select-webhook"
             value={reconcileWebhookId}
             onChange={setReconcileWebhook}
-            options={webhooks.map((webhook) => ({ value: webhook.id, label: `${webhook.event} · ${webhook.id}` }))}
+            options={[
+              ...(pointingHere.length > 1
+                ? [{ value: EVERY_LISTENER_WEBHOOK, label: 'Every webhook of this listener' }]
+                : []),
+              ...webhooks.map((webhook) => ({ value: webhook.id, label: `${webhook.event} · ${webhook.id}` })),
+            ]}
             placeholder={webhooks.length === 0 ? 'No webhook' : undefined}
           />
         </div>

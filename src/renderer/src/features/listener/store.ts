@@ -26,6 +26,9 @@ import { toast } from '../../stores/toasts.ts';
 
 export type ListenerTab = 'requests' | 'rules' | 'reconcile' | 'setup';
 
+/** The reconciliation choice "every webhook registered with the listener" (never a webhook id). */
+export const EVERY_LISTENER_WEBHOOK = '*';
+
 export interface RequestFilters {
   verdict: ListenerVerdict | '';
   search: string;
@@ -49,7 +52,10 @@ interface ListenerState {
   detailError: UiError | null;
   reconciliation: Reconciliation | null;
   reconcileCategory: ReconciliationCategory | '';
-  /** The webhook whose send log is reconciled with what the listener received. */
+  /**
+   * The webhook whose send log is reconciled with what the listener received, or
+   * EVERY_LISTENER_WEBHOOK for all those registered with the listener; '' before a choice.
+   */
   reconcileWebhookId: string;
   /** Webhooks registered from here this session (the cached list may not have them yet). */
   registered: Webhook[];
@@ -249,7 +255,7 @@ export const useListenerStore = create<ListenerState>((set, get) => ({
     try {
       const reconciliation = await api().listener.reconcile({
         profileId,
-        webhookId,
+        ...(webhookId === EVERY_LISTENER_WEBHOOK ? {} : { webhookId }),
         limit: 500,
         ...(category === '' ? {} : { category }),
       });
