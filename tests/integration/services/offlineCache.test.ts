@@ -23,6 +23,7 @@ import { OfflineCache } from '../../../src/main/services/cache/offlineCache.ts';
 import { Credentials } from '../../../src/main/services/credentials/credentials.ts';
 import { InMemorySecretStore } from '../../../src/main/services/credentials/secretStore.ts';
 import { exportCsv } from '../../../src/main/services/cache/exportViews.ts';
+import type { PendingTransaction } from '../../../src/shared/bank/index.ts';
 import { accountApplicationOf, pendingTransactionOf, webhookSendOf } from './support/records.ts';
 import { makeTempFolder } from './support/tempFolder.ts';
 
@@ -40,23 +41,27 @@ async function openCache(): Promise<OfflineCache> {
   return cache;
 }
 
-function fillTransactions(cache: OfflineCache, count: number): void {
+/** Writes `rows` as one synced page of the account, for `profileId`; the sync is not finished. */
+function writeTransactions(cache: OfflineCache, profileId: string, rows: PendingTransaction[]): void {
   const { checkpoint } = cache.checkpoints.begin(
-    PROFILE,
+    profileId,
     'pending-transactions',
     `pt/${ACCOUNT}`,
     '{}',
     new Date().toISOString(),
   );
   cache.transaction(() => {
-    cache.pendingTransactions.writePage(
-      PROFILE,
-      ACCOUNT,
-      Array.from({ length: count }, (_, n) => pendingTransactionOf(ACCOUNT, n, count)),
-      checkpoint.generation,
-    );
-    cache.checkpoints.finish(PROFILE, 'pending-transactions', `pt/${ACCOUNT}`, 'done', '2026-01-01T00:00:00.000Z');
+    cache.pendingTransactions.writePage(profileId, ACCOUNT, rows, checkpoint.generation);
   });
+}
+
+function fillTransactions(cache: OfflineCache, count: number): void {
+  writeTransactions(
+    cache,
+    PROFILE,
+    Array.from({ length: count }, (_, n) => pendingTransactionOf(ACCOUNT, n, count)),
+  );
+  cache.checkpoints.finish(PROFILE, 'pending-transactions', `pt/${ACCOUNT}`, 'done', '2026-01-01T00:00:00.000Z');
 }
 
 beforeEach(() => {
@@ -379,24 +384,14 @@ describe('named queries', () => {
   it('pages by amount through ties, every row once and in order, and refuses a forged tie-breaker', async () => {
     const cache = await openCache();
     const amounts = ['-5.00', '12.34', '99.99'];
-    const { checkpoint } = cache.checkpoints.begin(
+    writeTransactions(
+      cache,
       PROFILE,
-      'pending-transactions',
-      `pt/${ACCOUNT}`,
-      '{}',
-      '2026-01-01',
+      Array.from({ length: 250 }, (_, n) => ({
+        ...pendingTransactionOf(ACCOUNT, n, 250),
+        amount: amounts[n % 3] ?? '0.00',
+      })),
     );
-    cache.transaction(() => {
-      cache.pendingTransactions.writePage(
-        PROFILE,
-        ACCOUNT,
-        Array.from({ length: 250 }, (_, n) => ({
-          ...pendingTransactionOf(ACCOUNT, n, 250),
-          amount: amounts[n % 3] ?? '0.00',
-        })),
-        checkpoint.generation,
-      );
-    });
     for (const sort of ['largest', 'smallest'] as const) {
       const seen: string[] = [];
       const cents: number[] = [];
@@ -430,21 +425,11 @@ describe('named queries', () => {
   it('forgets a removed profile’s transactions and nobody else’s', async () => {
     const cache = await openCache();
     fillTransactions(cache, 40);
-    const { checkpoint } = cache.checkpoints.begin(
+    writeTransactions(
+      cache,
       'prof_other',
-      'pending-transactions',
-      `pt/${ACCOUNT}`,
-      '{}',
-      '2026-01-01',
+      Array.from({ length: 30 }, (_, n) => pendingTransactionOf(ACCOUNT, n, 30)),
     );
-    cache.transaction(() => {
-      cache.pendingTransactions.writePage(
-        'prof_other',
-        ACCOUNT,
-        Array.from({ length: 30 }, (_, n) => pendingTransactionOf(ACCOUNT, n, 30)),
-        checkpoint.generation,
-      );
-    });
     cache.dropProfile(PROFILE);
     expect(cache.pendingTransactions.count({ profileId: PROFILE, accountId: ACCOUNT })).toBe(0);
     expect(cache.pendingTransactions.accounts(PROFILE)).toEqual([]);

@@ -45,11 +45,11 @@ class HeldWriter implements CacheWriter {
   }
 }
 
-function pagesOf(count: number, produced: (index: number) => Promise<void>): AsyncIterable<Page<number>> {
+function pagesOf(count: number, produced: () => Promise<void>): AsyncIterable<Page<number>> {
   return {
     async *[Symbol.asyncIterator]() {
       for (let index = 0; index < count; index += 1) {
-        await produced(index);
+        await produced();
         yield { items: [index], nextCursor: index === count - 1 ? null : `after ${String(index)}` };
       }
     },
@@ -80,18 +80,21 @@ async function settle(): Promise<void> {
   for (let turn = 0; turn < 20; turn += 1) await Promise.resolve();
 }
 
+/** Starts writing `count` pages through `writer`; each page arrives after `produced` resolves. */
+function startWriting(
+  writer: HeldWriter,
+  count: number,
+  produced: () => Promise<void>,
+): { done: Promise<unknown>; written: number[] } {
+  const written: number[] = [];
+  return { done: writePages(writer, pagesOf(count, produced), stepsRecording(written)), written };
+}
+
 describe('writePages', () => {
   it('sends a page at once while the writer is idle, and gathers pages while it is busy', async () => {
     const writer = new HeldWriter();
-    const written: number[] = [];
     // Page 0 is written while pages 1 to 5 arrive; they then go together.
-    const done = writePages(
-      writer,
-      pagesOf(6, async () => {
-        await settle();
-      }),
-      stepsRecording(written),
-    );
+    const { done, written } = startWriting(writer, 6, settle);
     for (let turn = 0; turn < 20; turn += 1) await settle();
     // Every page has arrived; only page 0 went, the others wait for the writer.
     expect(writer.runs).toEqual([['page 0']]);
@@ -106,13 +109,8 @@ describe('writePages', () => {
 
   it('never gathers more than GROUP_PAGES pages: the sync waits for the writer instead', async () => {
     const writer = new HeldWriter();
-    const written: number[] = [];
     const pages = GROUP_PAGES * 3 + 2;
-    const done = writePages(
-      writer,
-      pagesOf(pages, () => Promise.resolve()),
-      stepsRecording(written),
-    );
+    const { done, written } = startWriting(writer, pages, () => Promise.resolve());
     await finishEachRunLate(writer);
     await done;
     expect(Math.max(...writer.runs.map((run) => run.length))).toBe(GROUP_PAGES);
@@ -123,14 +121,7 @@ describe('writePages', () => {
   it('writes a failed group again page by page, keeping every page that fits', async () => {
     const writer = new HeldWriter();
     writer.failNextGroup = true;
-    const written: number[] = [];
-    const done = writePages(
-      writer,
-      pagesOf(5, async () => {
-        await settle();
-      }),
-      stepsRecording(written),
-    );
+    const { done, written } = startWriting(writer, 5, settle);
     await finishEachRunLate(writer);
     await done;
     expect(writer.runs).toEqual([
