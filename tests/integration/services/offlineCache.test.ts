@@ -145,13 +145,15 @@ describe('opening', () => {
       const count = (table: string): number =>
         (raw.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
       expect(count('pending_transactions')).toBe(0);
-      expect(count('pending_transaction_facets')).toBe(0);
+      // type_source is a column of the row now; the lazily filled facet table is gone.
+      expect(raw.prepare("SELECT name FROM sqlite_master WHERE name LIKE '%facet%'").all()).toEqual([]);
       expect(count('webhook_sends')).toBe(1);
       expect(raw.prepare('SELECT kind FROM sync_state').all()).toEqual([{ kind: 'webhook-sends' }]);
       const columns = (raw.prepare('PRAGMA table_info(pending_transactions)').all() as { name: string }[]).map(
         (column) => column.name,
       );
       expect(columns).toContain('scope');
+      expect(columns).toContain('type_source');
       expect(columns).not.toContain('profile_id');
     } finally {
       raw.close();

@@ -228,9 +228,12 @@ export const CACHE_MIGRATIONS: readonly Migration[] = [
         date TEXT NOT NULL,
         amount_cents INTEGER NOT NULL,
         type TEXT,
+        type_source TEXT,
         seen_generation INTEGER NOT NULL,
         body BLOB NOT NULL
       ) STRICT;
+      -- type_source (the rail: card, ach, wire…) is in clear beside type, written with the row:
+      -- it replaces migration 2's facet table, which was filled lazily by opening the rows.
       -- The time index is also the identity (a record's time is part of it): a sync writes it
       -- near one end. The amount index breaks ties by rowid, which every index entry holds.
       CREATE UNIQUE INDEX pending_transactions_by_time ON pending_transactions (scope, posted_at, row_key);
@@ -241,13 +244,6 @@ export const CACHE_MIGRATIONS: readonly Migration[] = [
       );
       CREATE TRIGGER pending_transactions_unindex AFTER DELETE ON pending_transactions BEGIN
         DELETE FROM pending_transaction_search WHERE rowid = old.id;
-      END;
-      CREATE TABLE pending_transaction_facets (
-        id INTEGER PRIMARY KEY,
-        type_source TEXT
-      ) STRICT;
-      CREATE TRIGGER pending_transactions_unfacet AFTER DELETE ON pending_transactions BEGIN
-        DELETE FROM pending_transaction_facets WHERE id = old.id;
       END;
     `,
   },

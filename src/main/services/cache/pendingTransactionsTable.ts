@@ -15,7 +15,6 @@ import type { CacheRead } from './cacheRead.ts';
 import { pageLimitOf } from './cacheRead.ts';
 import { decodeCursor, encodeCursor, fingerprintOf, type KeyValue } from './keysetCursor.ts';
 import { centsOf } from './money.ts';
-import { PendingTransactionFacets } from './pendingTransactionFacets.ts';
 import type { RecordSealer } from './sealing.ts';
 import type { SearchTokens } from './searchTokens.ts';
 import { Statements } from './statements.ts';
@@ -29,7 +28,7 @@ export interface PendingTransactionQuery {
   profileId: string;
   accountId: string;
   type?: PendingTransactionType;
-  /** The rail the transaction came through (sealed in the body; filtered through its facet). */
+  /** The rail the transaction came through. */
   typeSource?: PendingTransactionTypeSource;
   /** Whole words of desc or summary, all required. */
   search?: string;
@@ -61,10 +60,10 @@ const SORT_SQL: Record<
 const TOUCH_SQL = `UPDATE pending_transactions SET seen_generation = ?
   WHERE scope = ? AND (posted_at, row_key) IN (SELECT value ->> 0, value ->> 1 FROM json_each(?))`;
 const INSERT_SQL = `INSERT INTO pending_transactions
-  (scope, row_key, posted_at, date, amount_cents, type, seen_generation, body)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?)`;
+  (scope, row_key, posted_at, date, amount_cents, type, type_source, seen_generation, body)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 /** The column of INSERT_SQL holding the body (sealed by the writer). */
-const BODY_COLUMN = 7;
+const BODY_COLUMN = 8;
 const INDEX_SQL = `INSERT INTO pending_transaction_search (rowid, tokens) VALUES (?, ?)`;
 const SWEEP_SQL = `DELETE FROM pending_transactions
   WHERE scope = ? AND seen_generation < ?
@@ -109,7 +108,6 @@ export class PendingTransactionsTable {
   readonly #checkpoints: SyncCheckpoints;
   readonly #statements: Statements;
   readonly #known: StatementSync;
-  readonly #facets: PendingTransactionFacets;
   readonly #findScope: StatementSync;
   readonly #addScope: StatementSync;
   /** Scope ids by profile and account; a scope's id never changes while it exists. */
@@ -126,7 +124,6 @@ export class PendingTransactionsTable {
     this.#search = search;
     this.#checkpoints = checkpoints;
     this.#statements = new Statements(database);
-    this.#facets = new PendingTransactionFacets(database, sealer, identityOf);
     // One read per page, not per row, to find the rows already cached.
     this.#known = database.prepare(
       `SELECT row_key FROM pending_transactions
@@ -211,6 +208,7 @@ export class PendingTransactionsTable {
         transaction.date,
         centsOf(transaction.amount),
         transaction.type,
+        transaction.type_source ?? null,
         generation,
         // Sealed by the cache writer, on its thread (WriteBatch.sealed).
         texts[index] ?? '',
@@ -416,9 +414,7 @@ export class PendingTransactionsTable {
       parameters.push(query.type);
     }
     if (query.typeSource !== undefined) {
-      // Rows synced since the last such read get their facet first (see pendingTransactionFacets.ts).
-      this.#facets.catchUp();
-      where.push('EXISTS (SELECT 1 FROM pending_transaction_facets AS f WHERE f.id = p.id AND f.type_source = ?)');
+      where.push('p.type_source = ?');
       parameters.push(query.typeSource);
     }
     if (query.fromDate !== undefined) {
