@@ -1,6 +1,6 @@
 /**
  * The cache's named queries beyond time order, on a real encrypted cache file: type_source
- * of pending transactions (a facet of the sealed body), the send log's will_retry filter,
+ * of pending transactions, the send log's will_retry filter,
  * attempt-number sort, text search and grouping by notification, account applications by
  * status and by text, documents by text, and the audit log by action, result and text.
  * Each is keyset-paged: every page is checked against the whole answer, no row twice.
@@ -8,11 +8,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CacheError } from '../../../src/main/services/cache/cacheError.ts';
 import type { CacheRead } from '../../../src/main/services/cache/cacheRead.ts';
+import type { WebhookSendGroupQuery } from '../../../src/main/services/cache/webhookSendsTable.ts';
 import { OfflineCache } from '../../../src/main/services/cache/offlineCache.ts';
 import { Credentials } from '../../../src/main/services/credentials/credentials.ts';
 import { InMemorySecretStore } from '../../../src/main/services/credentials/secretStore.ts';
-import type { Document, PendingTransaction } from '../../../src/shared/bank/index.ts';
+import type { Document, PendingTransaction, WebhookSend } from '../../../src/shared/bank/index.ts';
 import { PENDING_TRANSACTION_TYPE_SOURCES } from '../../../src/shared/bank/index.ts';
 import { accountApplicationOf, pendingTransactionOf, webhookSendOf } from './support/records.ts';
 import { makeTempFolder } from './support/tempFolder.ts';
@@ -188,6 +190,88 @@ describe('the webhook send log', () => {
     expect(oneObject.rows.reduce((sum, group) => sum + group.attempts, 0)).toBe(
       sends.filter((send) => send.object_id === 'ach_00003').length,
     );
+  });
+});
+
+describe('the send log by notification', () => {
+  // Notifications of several attempts each, two attempts a second, attempt numbers out of
+  // step with time: what a page walk could get wrong.
+  const STATUSES = ['error', 'sent', 'error', 'skipped', 'error'] as const;
+  const attempts: WebhookSend[] = Array.from({ length: 300 }, (_, n) => {
+    const status = STATUSES[n % STATUSES.length] ?? 'sent';
+    return {
+      ...webhookSendOf(n),
+      id: `whsend_${String((n * 7919) % 1000).padStart(4, '0')}`,
+      webhook_id: `wh_${String(n % 3)}`,
+      object_id: `ach_${String(n % 11)}`,
+      event: n % 4 === 0 ? 'ach.create' : 'ach.update',
+      status,
+      attempt_number: Math.floor(n / 33),
+      will_retry: status === 'error' && n % 2 === 0,
+      created_at: new Date(Date.UTC(2025, 2, 1) + Math.floor(n / 2) * 1000).toISOString().slice(0, 19) + 'Z',
+    };
+  });
+  const keyOf = (send: WebhookSend): string => `${send.webhook_id}/${send.object_id}/${send.event ?? ''}`;
+  const newestFirst = (a: WebhookSend, b: WebhookSend): number =>
+    (b.created_at ?? '').localeCompare(a.created_at ?? '') ||
+    b.attempt_number - a.attempt_number ||
+    b.id.localeCompare(a.id);
+
+  /** The groups computed from every attempt at once, as the page walk must return them. */
+  function expectedGroups(matches: (send: WebhookSend) => boolean, willRetry?: boolean): string[] {
+    const byKey = new Map<string, WebhookSend[]>();
+    for (const send of attempts.filter(matches)) byKey.set(keyOf(send), [...(byKey.get(keyOf(send)) ?? []), send]);
+    return [...byKey.values()]
+      .map((group) => group.sort(newestFirst))
+      .filter((group) => willRetry === undefined || group[0]?.will_retry === willRetry)
+      .sort((a, b) => newestFirst(a[0] as WebhookSend, b[0] as WebhookSend))
+      .map((group) => {
+        const [latest] = group;
+        const first = group.at(-1);
+        return `${keyOf(latest as WebhookSend)} ${String(group.length)} ${first?.created_at ?? ''} ${latest?.created_at ?? ''} ${latest?.status ?? ''}`;
+      });
+  }
+
+  beforeEach(() => {
+    cache.transaction(() => cache.webhookSends.writePage(PROFILE, attempts, '2026-01-01T00:00:00Z'));
+  });
+
+  it('pages the groups exactly as grouping every attempt would, under each filter', () => {
+    const cases: [Omit<WebhookSendGroupQuery, 'profileId'>, (send: WebhookSend) => boolean][] = [
+      [{}, () => true],
+      [{ status: 'error' }, (send) => send.status === 'error'],
+      [{ webhookId: 'wh_1' }, (send) => send.webhook_id === 'wh_1'],
+      [{ willRetry: true }, () => true],
+      [{ willRetry: false, status: 'error' }, (send) => send.status === 'error'],
+      [{ event: 'ach.create', fromDate: '2025-03-01' }, (send) => send.event === 'ach.create'],
+      [{ objectId: 'ach_4' }, (send) => send.object_id === 'ach_4'],
+    ];
+    for (const [filters, matches] of cases) {
+      for (const limit of [1, 4, 1000]) {
+        const groups = allPages((cursor) =>
+          cache.webhookSends.groups({ profileId: PROFILE, ...filters, limit, cursor }),
+        );
+        expect(
+          groups.map(
+            (group) =>
+              `${group.webhookId}/${group.objectId}/${group.event ?? ''} ${String(group.attempts)} ${group.firstAttemptAt} ${group.lastAttemptAt} ${group.lastStatus}`,
+          ),
+          JSON.stringify({ filters, limit }),
+        ).toEqual(expectedGroups(matches, filters.willRetry));
+      }
+    }
+  });
+
+  it('refuses a groups cursor whose position was tampered with', () => {
+    const first = cache.webhookSends.groups({ profileId: PROFILE, limit: 2 });
+    const content = JSON.parse(Buffer.from(first.nextCursor ?? '', 'base64url').toString('utf8')) as {
+      q: string;
+      k: [string, string];
+    };
+    const forged = Buffer.from(
+      JSON.stringify({ q: content.q, k: [content.k[0], JSON.stringify(['-1', 'whsend_1'])] }),
+    ).toString('base64url');
+    expect(() => cache.webhookSends.groups({ profileId: PROFILE, cursor: forged })).toThrow(CacheError);
   });
 });
 

@@ -8,7 +8,8 @@ import type { WebhookSend, WebhookSendStatus } from '../../../shared/bank/index.
 import { CacheError } from './cacheError.ts';
 import { pageLimitOf, type CacheRead } from './cacheRead.ts';
 import { decodeCursor, decodeTie, encodeCursor, fingerprintOf, tieOf } from './keysetCursor.ts';
-import { foldText, SEALED_MATCHES_FUNCTION } from './sealedSearch.ts';
+import { readGroupHeads, type GroupPosition } from './webhookSendGroups.ts';
+import { webhookSendFilters } from './webhookSendFilters.ts';
 import type { RecordSealer } from './sealing.ts';
 import { Statements } from './statements.ts';
 import { applyBatches, type WriteBatch } from './writeBatch.ts';
@@ -48,11 +49,13 @@ const UPSERT_SQL = `INSERT INTO webhook_sends
     status = excluded.status, attempt_number = excluded.attempt_number, will_retry = excluded.will_retry,
     body_digest = excluded.body_digest, body = excluded.body`;
 
+function badCursor(): CacheError {
+  return new CacheError('bad-cursor', 'That page cursor is not one this cache made: start again from the first page.');
+}
+
 /** An attempt number as a cursor carried it. */
 function attemptOf(text: string): number {
-  if (!/^[0-9]{1,9}$/.test(text)) {
-    throw new CacheError('bad-cursor', 'That page cursor is not one this cache made: start again from the first page.');
-  }
+  if (!/^[0-9]{1,9}$/.test(text)) throw badCursor();
   return Number(text);
 }
 
@@ -162,7 +165,7 @@ export class WebhookSendsTable {
     const sort = SORT_SQL[sortName];
     const direction = sort.direction;
     const comparison = direction === 'DESC' ? '<' : '>';
-    const { where, parameters } = this.#filters(query);
+    const { where, parameters } = webhookSendFilters(query);
     const fingerprint = fingerprintOf(['webhook-sends', this.#filterKey(query), sortName]);
     if (query.cursor !== undefined && query.cursor !== null) {
       const [value, tieBreaker] = decodeCursor(query.cursor, fingerprint);
@@ -220,82 +223,53 @@ export class WebhookSendsTable {
    */
   groups(query: WebhookSendGroupQuery): CacheRead<WebhookSendGroup> {
     const limit = pageLimitOf(query.limit);
-    const { where, parameters } = this.#filters({ ...query, willRetry: undefined });
     const fingerprint = fingerprintOf(['webhook-send-groups', this.#filterKey(query)]);
-    const outer: string[] = ['position = 1'];
-    const outerParameters: (string | number | null)[] = [];
-    if (query.willRetry !== undefined) {
-      outer.push('will_retry = ?');
-      outerParameters.push(query.willRetry ? 1 : 0);
-    }
+    let after: GroupPosition | null = null;
     if (query.cursor !== undefined && query.cursor !== null) {
-      const [lastAt, groupKey] = decodeCursor(query.cursor, fingerprint);
-      outer.push('(last_at, group_key) < (?, ?)');
-      outerParameters.push(lastAt, groupKey);
+      const [lastAt, tieBreaker] = decodeCursor(query.cursor, fingerprint);
+      const [attempt, sendId] = decodeTie(tieBreaker);
+      if (typeof lastAt !== 'string') throw badCursor();
+      after = [lastAt, attemptOf(attempt), sendId];
     }
-    const rows = this.#statements
-      .get(
-        `SELECT * FROM (
-           SELECT webhook_id, object_id, event, status, will_retry, send_id, created_at AS last_at,
-             webhook_id || char(31) || object_id || char(31) || COALESCE(event, '') AS group_key,
-             COUNT(*) OVER notification AS attempts,
-             MIN(created_at) OVER notification AS first_at,
-             ROW_NUMBER() OVER (PARTITION BY webhook_id, object_id, event
-               ORDER BY created_at DESC, attempt_number DESC, send_id DESC) AS position
-           FROM webhook_sends WHERE ${where.join(' AND ')}
-           WINDOW notification AS (PARTITION BY webhook_id, object_id, event)
-         ) WHERE ${outer.join(' AND ')}
-         ORDER BY last_at DESC, group_key DESC LIMIT ?`,
-      )
-      .all(...parameters, ...outerParameters, limit + 1) as {
-      webhook_id: string;
-      object_id: string;
-      event: string | null;
-      status: WebhookSendStatus;
-      will_retry: number;
-      send_id: string;
-      last_at: string;
-      group_key: string;
-      attempts: number;
-      first_at: string;
-    }[];
-    const page = rows.slice(0, limit);
+    const heads = readGroupHeads(this.#statements, query, limit + 1, after);
+    const page = heads.slice(0, limit);
     const last = page.at(-1);
     const bodyOf = this.#statements.get('SELECT body FROM webhook_sends WHERE profile_id = ? AND send_id = ?');
     const sealer = this.#sealer();
-    const read: CacheRead<WebhookSendGroup> = {
-      rows: page.map((row) => {
+    return {
+      rows: page.map((head) => {
         let lastError: string | null = null;
-        if (row.status === 'error') {
-          const found = bodyOf.get(query.profileId, row.send_id) as { body: Uint8Array } | undefined;
+        if (head.status === 'error') {
+          const found = bodyOf.get(query.profileId, head.sendId) as { body: Uint8Array } | undefined;
           const send =
             found === undefined
               ? null
-              : (sealer.openJson(found.body, identityOf(query.profileId, row.send_id)) as WebhookSend);
+              : (sealer.openJson(found.body, identityOf(query.profileId, head.sendId)) as WebhookSend);
           lastError = typeof send?.error === 'string' ? send.error : null;
         }
         return {
-          webhookId: row.webhook_id,
-          objectId: row.object_id,
-          event: row.event,
-          attempts: row.attempts,
-          lastStatus: row.status,
-          willRetry: row.will_retry === 1,
+          webhookId: head.webhookId,
+          objectId: head.objectId,
+          event: head.event,
+          attempts: head.attempts,
+          lastStatus: head.status,
+          willRetry: head.willRetry,
           lastError,
-          firstAttemptAt: row.first_at,
-          lastAttemptAt: row.last_at,
+          firstAttemptAt: head.firstAttemptAt,
+          lastAttemptAt: head.lastAttemptAt,
         };
       }),
       nextCursor:
-        rows.length > limit && last !== undefined ? encodeCursor(fingerprint, last.last_at, last.group_key) : null,
+        heads.length > limit && last !== undefined
+          ? encodeCursor(fingerprint, last.lastAttemptAt, tieOf(String(last.attemptNumber), last.sendId))
+          : null,
       asOf: this.asOf(query),
       source: 'cache',
     };
-    return read;
   }
 
   count(query: WebhookSendQuery): number {
-    const { where, parameters } = this.#filters(query);
+    const { where, parameters } = webhookSendFilters(query);
     const row = this.#statements
       .get(`SELECT COUNT(*) AS total FROM webhook_sends WHERE ${where.join(' AND ')}`)
       .get(...parameters) as { total: number };
@@ -325,44 +299,5 @@ export class WebhookSendsTable {
       query.fromDate ?? null,
       query.toDate ?? null,
     ];
-  }
-
-  #filters(query: WebhookSendQuery): { where: string[]; parameters: (string | number | null)[] } {
-    const where = ['profile_id = ?'];
-    const parameters: (string | number | null)[] = [query.profileId];
-    const equal: [string, string | undefined][] = [
-      ['webhook_id', query.webhookId],
-      ['status', query.status],
-      ['object_id', query.objectId],
-      ['event', query.event],
-    ];
-    for (const [column, value] of equal) {
-      if (value === undefined) continue;
-      where.push(`${column} = ?`);
-      parameters.push(value);
-    }
-    if (query.fromDate !== undefined) {
-      where.push('created_at >= ?');
-      parameters.push(query.fromDate);
-    }
-    if (query.toDate !== undefined) {
-      where.push('created_at < ?');
-      parameters.push(query.toDate);
-    }
-    if (query.willRetry !== undefined) {
-      where.push('will_retry = ?');
-      parameters.push(query.willRetry ? 1 : 0);
-    }
-    const needle = foldText(query.search?.trim() ?? '');
-    if (needle !== '') {
-      // Clear columns first; the sealed error reason only for failed attempts (few), so a
-      // search never opens the whole log.
-      where.push(
-        `(instr(lower(object_id), ?) > 0 OR instr(lower(webhook_id), ?) > 0 OR instr(lower(COALESCE(event, '')), ?) > 0
-          OR (status = 'error' AND ${SEALED_MATCHES_FUNCTION}('webhook_send', profile_id, send_id, body, ?)))`,
-      );
-      parameters.push(needle, needle, needle, needle);
-    }
-    return { where, parameters };
   }
 }

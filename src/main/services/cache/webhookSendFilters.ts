@@ -1,0 +1,50 @@
+/**
+ * The WHERE of a webhook-send read, from its named filters: clear columns compared in SQL,
+ * and for a text search the sealed error reason opened only for attempts in error.
+ */
+import { foldText, SEALED_MATCHES_FUNCTION } from './sealedSearch.ts';
+import type { WebhookSendQuery } from './webhookSendsTable.ts';
+
+export interface SendFilters {
+  where: string[];
+  parameters: (string | number | null)[];
+}
+
+export function webhookSendFilters(query: WebhookSendQuery): SendFilters {
+  const where = ['profile_id = ?'];
+  const parameters: (string | number | null)[] = [query.profileId];
+  const equal: [string, string | undefined][] = [
+    ['webhook_id', query.webhookId],
+    ['status', query.status],
+    ['object_id', query.objectId],
+    ['event', query.event],
+  ];
+  for (const [column, value] of equal) {
+    if (value === undefined) continue;
+    where.push(`${column} = ?`);
+    parameters.push(value);
+  }
+  if (query.fromDate !== undefined) {
+    where.push('created_at >= ?');
+    parameters.push(query.fromDate);
+  }
+  if (query.toDate !== undefined) {
+    where.push('created_at < ?');
+    parameters.push(query.toDate);
+  }
+  if (query.willRetry !== undefined) {
+    where.push('will_retry = ?');
+    parameters.push(query.willRetry ? 1 : 0);
+  }
+  const needle = foldText(query.search?.trim() ?? '');
+  if (needle !== '') {
+    // Clear columns first; the sealed error reason only for failed attempts (few), so a
+    // search never opens the whole log.
+    where.push(
+      `(instr(lower(object_id), ?) > 0 OR instr(lower(webhook_id), ?) > 0 OR instr(lower(COALESCE(event, '')), ?) > 0
+        OR (status = 'error' AND ${SEALED_MATCHES_FUNCTION}('webhook_send', profile_id, send_id, body, ?)))`,
+    );
+    parameters.push(needle, needle, needle, needle);
+  }
+  return { where, parameters };
+}
