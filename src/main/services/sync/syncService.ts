@@ -12,6 +12,7 @@ import { BankError } from '../bank/bankError.ts';
 import type { BankClient, Page } from '../bank/bankClient.ts';
 import type { OfflineCache } from '../cache/offlineCache.ts';
 import type { SyncCheckpoints, SyncKind } from '../cache/syncCheckpoints.ts';
+import type { WriteBatch } from '../cache/writeBatch.ts';
 import { writePages } from './pageWriter.ts';
 import { etaFromDates, type SyncProgress, type SyncState } from './syncProgress.ts';
 
@@ -297,6 +298,17 @@ export class SyncService {
         });
       };
       const startAfter = checkpoint.cursor;
+      /** A written page's checkpoint: where to resume, committed with its rows. */
+      const advance = (page: Page<unknown>, added: number): WriteBatch =>
+        checkpoints.advanceBatch(
+          request.profileId,
+          request.kind,
+          key,
+          page.nextCursor,
+          page.items.length,
+          added,
+          this.#stamp(),
+        );
       switch (request.kind) {
         case 'pending-transactions': {
           const range = {
@@ -326,16 +338,7 @@ export class SyncService {
               });
               return { batches: plan.batches, added: plan.added, inFlight: plan.rowKeys };
             },
-            advance: (page, added) =>
-              checkpoints.advanceBatch(
-                request.profileId,
-                request.kind,
-                key,
-                page.nextCursor,
-                page.items.length,
-                added,
-                this.#stamp(),
-              ),
+            advance,
             last: () => [
               table.sweepBatch(request.profileId, request.accountId, checkpoint.generation, range),
               checkpoints.doneBatch(request.profileId, request.kind, key, this.#stamp()),
@@ -381,16 +384,7 @@ export class SyncService {
                 });
                 return { batches: plan.batches, added: plan.added, inFlight: plan.digests };
               },
-              advance: (page, added) =>
-                checkpoints.advanceBatch(
-                  request.profileId,
-                  request.kind,
-                  key,
-                  page.nextCursor,
-                  page.items.length,
-                  added,
-                  this.#stamp(),
-                ),
+              advance,
               last: () => [checkpoints.doneBatch(request.profileId, request.kind, key, this.#stamp())],
               onPlanned: fetchedPage,
               onWritten: (_page, added) => {
