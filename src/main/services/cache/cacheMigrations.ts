@@ -267,6 +267,15 @@ export const CACHE_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX webhook_sends_by_object ON webhook_sends (profile_id, object_id, created_at, attempt_number, send_id);
     `,
   },
+  {
+    version: 6,
+    name: 'webhook sends by attempt number',
+    sql: `
+      -- "Most retried first" pages through this index instead of sorting the whole log
+      -- (half a second a page at a million sends).
+      CREATE INDEX webhook_sends_by_attempt ON webhook_sends (profile_id, attempt_number, created_at, send_id);
+    `,
+  },
 ];
 
 /** Tables whose rows are sealed with the data key: emptied when the key is lost or changed. */
