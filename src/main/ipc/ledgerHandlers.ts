@@ -691,11 +691,11 @@ export function createLedgerHandlers(services: LedgerHandlerServices): LedgerHan
             cache.opened.messages.length === 0 ? 'The data key is in the keychain.' : cache.opened.messages.join(' '),
         };
       },
-      clear: ({ profileId }) => {
+      clear: async ({ profileId }) => {
         const services = ledger();
         const targets = profileId === undefined ? services.profiles.list() : [services.profiles.find(profileId)];
-        for (const profile of targets) services.cache.dropProfile(profile.id);
-        return { cleared: true };
+        for (const profile of targets) await services.clearCachedData(profile.id);
+        return { cleared: true as const };
       },
     },
   };

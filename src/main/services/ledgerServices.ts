@@ -96,12 +96,21 @@ export class LedgerServices {
     return added;
   }
 
+  /**
+   * Forgets what the cache holds for a profile (the audit log stays). Its running syncs are
+   * stopped first: one still writing would bring rows back after they were dropped.
+   */
+  async clearCachedData(profileId: string): Promise<void> {
+    await this.sync.stopProfile(profileId);
+    this.cache.dropProfile(profileId);
+  }
+
   /** Removes a profile, its secret and its cached data; the audit log keeps its history. */
   async removeProfile(nameOrId: string): Promise<Profile> {
     const removed = this.profiles.remove(nameOrId);
     await this.credentials.deleteProfileSecret(removed.id);
     this.clients.forget(removed.id);
-    this.cache.dropProfile(removed.id);
+    await this.clearCachedData(removed.id);
     this.cache.audit.record({
       profileId: removed.id,
       profileName: removed.name,

@@ -149,6 +149,31 @@ describe('pending transactions', () => {
     );
   });
 
+  it('stops a profile’s sync before removing the profile, so none of its rows come back', async () => {
+    const job = bank.services.sync.start({
+      kind: 'pending-transactions',
+      profileId: bank.profile.id,
+      accountId: account(),
+    });
+    const removing = new Promise<void>((resolve, reject) => {
+      const unsubscribe = bank.services.sync.onProgress((progress) => {
+        // Removed as soon as the first page is kept: the others are still on their way.
+        if (progress.written === 0) return;
+        unsubscribe();
+        bank.services.removeProfile(bank.profile.id).then(() => {
+          resolve();
+        }, reject);
+      });
+    });
+    await removing;
+    expect(['cancelled', 'done']).toContain((await job.done).state);
+    const rows = bank.services.cache.database.prepare('SELECT COUNT(*) AS n FROM pending_transactions').get() as {
+      n: number;
+    };
+    expect(rows.n).toBe(0);
+    expect(bank.services.cache.pendingTransactions.accounts(bank.profile.id)).toEqual([]);
+  });
+
   it('syncs a date range and estimates the time left from it', async () => {
     const events: SyncProgress[] = [];
     bank.services.sync.onProgress((progress) => events.push(progress));

@@ -73,6 +73,7 @@ export interface SyncServiceOptions {
 
 interface RunningJob {
   jobId: string;
+  profileId: string;
   job?: SyncJob;
   scope: string;
   controller: AbortController;
@@ -153,7 +154,7 @@ export class SyncService {
       etaSeconds: null,
       state: 'running',
     };
-    const running: RunningJob = { jobId, scope: scopeText, controller, progress };
+    const running: RunningJob = { jobId, profileId: request.profileId, scope: scopeText, controller, progress };
     const done = this.#run(request, running).finally(() => {
       this.#running.delete(key);
     });
@@ -175,7 +176,15 @@ export class SyncService {
 
   /** Cancels every job and waits for them to stop (on quit). */
   async stopAll(): Promise<void> {
-    const jobs = [...this.#running.values()];
+    await this.#stop([...this.#running.values()]);
+  }
+
+  /** Cancels a profile's jobs and waits for them to stop (before its cached data is dropped). */
+  async stopProfile(profileId: string): Promise<void> {
+    await this.#stop([...this.#running.values()].filter((running) => running.profileId === profileId));
+  }
+
+  async #stop(jobs: RunningJob[]): Promise<void> {
     for (const running of jobs) running.controller.abort();
     await Promise.allSettled(jobs.flatMap((running) => (running.job === undefined ? [] : [running.job.done])));
   }
