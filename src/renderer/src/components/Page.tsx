@@ -1,5 +1,6 @@
 /** The layout of a screen: a header with title and actions, a toolbar of filters, the body. */
 import type { ReactNode } from 'react';
+import { Select } from './Field.tsx';
 import { Icon } from './Icon.tsx';
 
 export function Page({ children, drawer }: { children: ReactNode; drawer?: ReactNode }) {
@@ -81,6 +82,41 @@ export function ToolbarItem({ label, children }: { label: string; children: Reac
       <span className="toolbar-label">{label}</span>
       {children}
     </div>
+  );
+}
+
+/**
+ * A toolbar filter picked from a list. `emptyLabel` names the empty choice (no filter),
+ * "Any" unless told; null when a value must be chosen.
+ */
+export function ToolbarSelect({
+  label,
+  ariaLabel = label,
+  value,
+  onChange,
+  options,
+  emptyLabel = 'Any',
+  className,
+}: {
+  label: string;
+  ariaLabel?: string;
+  value: string;
+  onChange: (value: string) => void;
+  options: readonly (string | { value: string; label: string })[];
+  emptyLabel?: string | null;
+  className?: string;
+}) {
+  return (
+    <ToolbarItem label={label}>
+      <Select
+        aria-label={ariaLabel}
+        value={value}
+        onChange={onChange}
+        options={options}
+        placeholder={emptyLabel ?? undefined}
+        {...(className === undefined ? {} : { className })}
+      />
+    </ToolbarItem>
   );
 }
 

@@ -7,10 +7,9 @@ import { ACCOUNT_APPLICATION_STATUSES, type AccountApplication } from '../../../
 import { Badge, StatusBadge } from '../../components/Badge.tsx';
 import { Button } from '../../components/Button.tsx';
 import { Drawer, Properties, Section } from '../../components/Drawer.tsx';
-import { Select } from '../../components/Field.tsx';
 import { JsonView } from '../../components/JsonEditor.tsx';
 import { ListView } from '../../components/ListView.tsx';
-import { Page, PageHeader, SearchInput, Toolbar, ToolbarItem } from '../../components/Page.tsx';
+import { Page, PageHeader, SearchInput, Toolbar, ToolbarSelect } from '../../components/Page.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../../components/States.tsx';
 import { SyncStrip } from '../../components/SyncStrip.tsx';
 import { VirtualTable, type Column } from '../../components/VirtualTable.tsx';
@@ -115,17 +114,14 @@ export function AccountApplicationsScreen() {
         {job === null ? null : <SyncStrip job={job} what={`application ${pendingId ?? ''}`} />}
       </form>
       <Toolbar>
-        <ToolbarItem label="Status">
-          <Select
-            aria-label="Status"
-            value={store.status}
-            onChange={(status) => {
-              setFilters({ status: status as typeof store.status });
-            }}
-            options={ACCOUNT_APPLICATION_STATUSES.map((status) => ({ value: status, label: STATUS_LABEL(status) }))}
-            placeholder="Any"
-          />
-        </ToolbarItem>
+        <ToolbarSelect
+          label="Status"
+          value={store.status}
+          onChange={(status) => {
+            setFilters({ status: status as typeof store.status });
+          }}
+          options={ACCOUNT_APPLICATION_STATUSES.map((status) => ({ value: status, label: STATUS_LABEL(status) }))}
+        />
         <SearchInput
           label="Search applications"
           placeholder="Search application, account, person ids"

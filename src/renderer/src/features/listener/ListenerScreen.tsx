@@ -14,7 +14,7 @@ import { Badge, HttpStatusBadge, StatusBadge } from '../../components/Badge.tsx'
 import { Button } from '../../components/Button.tsx';
 import { Select } from '../../components/Field.tsx';
 import { ListView } from '../../components/ListView.tsx';
-import { Page, PageHeader, Panel, SearchInput, Toolbar, ToolbarItem } from '../../components/Page.tsx';
+import { Page, PageHeader, Panel, SearchInput, Toolbar, ToolbarItem, ToolbarSelect } from '../../components/Page.tsx';
 import { ErrorState, LoadingState, StateMessage } from '../../components/States.tsx';
 import { VirtualTable, type Column } from '../../components/VirtualTable.tsx';
 import { formatTimestamp } from '../../lib/time.ts';
@@ -203,17 +203,14 @@ function RequestsTab() {
   return (
     <>
       <Toolbar>
-        <ToolbarItem label="Verdict">
-          <Select
-            aria-label="Verdict"
-            value={store.filters.verdict}
-            onChange={(verdict) => {
-              setFilters({ verdict: verdict as typeof store.filters.verdict });
-            }}
-            options={LISTENER_VERDICTS}
-            placeholder="Any"
-          />
-        </ToolbarItem>
+        <ToolbarSelect
+          label="Verdict"
+          value={store.filters.verdict}
+          onChange={(verdict) => {
+            setFilters({ verdict: verdict as typeof store.filters.verdict });
+          }}
+          options={LISTENER_VERDICTS}
+        />
         <ToolbarItem label="Path">
           <input
             className="input mono"

@@ -13,12 +13,11 @@ import { Badge } from '../../components/Badge.tsx';
 import { Button } from '../../components/Button.tsx';
 import { DateRangeFilter } from '../../components/DateRangeFilter.tsx';
 import { Drawer, Properties, Section } from '../../components/Drawer.tsx';
-import { Select } from '../../components/Field.tsx';
 import { JsonView } from '../../components/JsonEditor.tsx';
 import { ListView } from '../../components/ListView.tsx';
 import { Money } from '../../components/Money.tsx';
 import { formatMoney } from '../../lib/money.ts';
-import { Page, PageHeader, SearchInput, Toolbar, ToolbarItem } from '../../components/Page.tsx';
+import { Page, PageHeader, SearchInput, Toolbar, ToolbarSelect } from '../../components/Page.tsx';
 import { ErrorState, StateMessage } from '../../components/States.tsx';
 import { VirtualTable, type Column } from '../../components/VirtualTable.tsx';
 import { SyncStrip } from '../../components/SyncStrip.tsx';
@@ -215,44 +214,37 @@ export function PendingTransactionsScreen() {
         }
       />
       <Toolbar>
-        <ToolbarItem label="Account">
-          <Select
-            aria-label="Account"
-            value={filters.accountId}
-            onChange={(accountId) => {
-              setFilters({ accountId });
-            }}
-            options={accountOptions}
-            placeholder={accountOptions.length === 0 ? 'No account' : undefined}
-            className="select-account"
-          />
-        </ToolbarItem>
-        <ToolbarItem label="Type">
-          <Select
-            aria-label="Type"
-            value={filters.type}
-            onChange={(type) => {
-              setFilters({ type: type as typeof filters.type });
-            }}
-            options={PENDING_TRANSACTION_TYPES.map((type) => ({ value: type, label: TYPE_LABELS[type] ?? type }))}
-            placeholder="Any"
-          />
-        </ToolbarItem>
-        <ToolbarItem label="Source">
-          <Select
-            aria-label="Type source"
-            value={filters.typeSource}
-            onChange={(typeSource) => {
-              setFilters({ typeSource: typeSource as typeof filters.typeSource });
-            }}
-            options={PENDING_TRANSACTION_TYPE_SOURCES}
-            placeholder="Any"
-          />
-        </ToolbarItem>
+        <ToolbarSelect
+          label="Account"
+          value={filters.accountId}
+          onChange={(accountId) => {
+            setFilters({ accountId });
+          }}
+          options={accountOptions}
+          emptyLabel={accountOptions.length === 0 ? 'No account' : null}
+          className="select-account"
+        />
+        <ToolbarSelect
+          label="Type"
+          value={filters.type}
+          onChange={(type) => {
+            setFilters({ type: type as typeof filters.type });
+          }}
+          options={PENDING_TRANSACTION_TYPES.map((type) => ({ value: type, label: TYPE_LABELS[type] ?? type }))}
+        />
+        <ToolbarSelect
+          label="Source"
+          ariaLabel="Type source"
+          value={filters.typeSource}
+          onChange={(typeSource) => {
+            setFilters({ typeSource: typeSource as typeof filters.typeSource });
+          }}
+          options={PENDING_TRANSACTION_TYPE_SOURCES}
+        />
         <DateRangeFilter range={filters} onChange={setFilters} />
         <SearchInput
           label="Search descriptions and summaries"
-          placeholder="Search description, summary"
+          placeholder="Search text"
           value={search}
           onChange={setSearch}
         />

@@ -10,9 +10,8 @@ import { Badge, StatusBadge } from '../../components/Badge.tsx';
 import { Button } from '../../components/Button.tsx';
 import { DateRangeFilter } from '../../components/DateRangeFilter.tsx';
 import { Drawer, Properties, Section } from '../../components/Drawer.tsx';
-import { Select } from '../../components/Field.tsx';
 import { ListView } from '../../components/ListView.tsx';
-import { Page, PageHeader, SearchInput, Toolbar, ToolbarItem } from '../../components/Page.tsx';
+import { Page, PageHeader, SearchInput, Toolbar, ToolbarItem, ToolbarSelect } from '../../components/Page.tsx';
 import { ErrorState, LoadingState } from '../../components/States.tsx';
 import { SyncStrip } from '../../components/SyncStrip.tsx';
 import { VirtualTable, type Column } from '../../components/VirtualTable.tsx';
@@ -171,29 +170,23 @@ export function WebhookSendsScreen() {
         </button>
       </div>
       <Toolbar>
-        <ToolbarItem label="Webhook">
-          <Select
-            aria-label="Webhook"
-            className="select-webhook"
-            value={filters.webhookId}
-            onChange={(webhookId) => {
-              setFilters({ webhookId });
-            }}
-            options={webhooks.map((webhook) => ({ value: webhook.id, label: `${webhook.event} · ${webhook.id}` }))}
-            placeholder="Any"
-          />
-        </ToolbarItem>
-        <ToolbarItem label="Status">
-          <Select
-            aria-label="Status"
-            value={filters.status}
-            onChange={(status) => {
-              setFilters({ status: status as typeof filters.status });
-            }}
-            options={WEBHOOK_SEND_STATUSES}
-            placeholder="Any"
-          />
-        </ToolbarItem>
+        <ToolbarSelect
+          label="Webhook"
+          className="select-webhook"
+          value={filters.webhookId}
+          onChange={(webhookId) => {
+            setFilters({ webhookId });
+          }}
+          options={webhooks.map((webhook) => ({ value: webhook.id, label: `${webhook.event} · ${webhook.id}` }))}
+        />
+        <ToolbarSelect
+          label="Status"
+          value={filters.status}
+          onChange={(status) => {
+            setFilters({ status: status as typeof filters.status });
+          }}
+          options={WEBHOOK_SEND_STATUSES}
+        />
         <ToolbarItem label="Object">
           <input
             className="input mono"
