@@ -207,3 +207,41 @@ describe('listener store', () => {
     expect(useListenerStore.getState().reconcileError).toBeNull();
   });
 });
+
+describe('webhooks screen', () => {
+  it('shows why a webhook is in error and re-enables it', async () => {
+    const { render, screen } = await import('@testing-library/react');
+    const userEvent = (await import('@testing-library/user-event')).default;
+    const { WebhooksScreen } = await import('../../../src/renderer/src/features/webhooks/WebhooksScreen.tsx');
+    const inError = {
+      id: 'wh_1',
+      event: 'ach.update',
+      url: 'https://hooks.example/ach',
+      status: 'error' as const,
+      error: '100 failed deliveries within 60000 ms (threshold 100); last: HTTP 500',
+      basic_user: null,
+      basic_secret: null,
+      userdata: null,
+      created_at: NOW,
+      updated_at: NOW,
+    };
+    let current = inError;
+    const bridge = installFakeBridge({
+      'webhooks.list': () => ({ rows: [current], nextCursor: null, asOf: NOW, source: 'bank' }),
+      'webhooks.update': () => {
+        current = { ...inError, status: 'enabled' as const, error: null } as unknown as typeof inError;
+        return current;
+      },
+    });
+    useProfilesStore.setState({ profiles: [profile('embedded', false)] as never, activeProfileId: 'embedded' });
+    const user = userEvent.setup();
+    render(<WebhooksScreen />);
+    expect(await screen.findByText(inError.error)).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Re-enable' }));
+    const updates = bridge.calls.filter((call) => call.channel === 'webhooks.update');
+    expect(updates).toHaveLength(1);
+    expect(updates[0]?.input).toMatchObject({ profileId: 'embedded', id: 'wh_1', changes: { status: 'enabled' } });
+    expect(await screen.findByRole('button', { name: 'Disable' })).toBeTruthy();
+    expect(screen.queryByText(inError.error)).toBeNull();
+  });
+});
