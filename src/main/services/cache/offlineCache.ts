@@ -170,7 +170,7 @@ export class OfflineCache {
   /** Forgets everything cached for a profile (when the profile is removed); the audit log stays. */
   dropProfile(profileId: string): void {
     this.transaction(() => {
-      this.pendingTransactions.dropScopes(profileId);
+      this.pendingTransactions.dropProfile(profileId);
       for (const table of [
         'webhook_sends',
         'account_applications',

@@ -154,8 +154,8 @@ export class PendingTransactionsTable {
     return row.id;
   }
 
-  /** Forgets the scopes of a profile whose rows are being removed (inside the caller's transaction). */
-  dropScopes(profileId: string): void {
+  /** Removes a profile's transactions and their scopes (inside the caller's transaction). */
+  dropProfile(profileId: string): void {
     this.#database
       .prepare(
         'DELETE FROM pending_transactions WHERE scope IN (SELECT id FROM pending_transaction_scopes WHERE profile_id = ?)',
