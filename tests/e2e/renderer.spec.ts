@@ -273,6 +273,10 @@ test('registers the listener with the bank and watches a delivery arrive', async
   await replay.getByRole('button', { name: 'Replay' }).click();
   await expect(page.getByText('Replayed 1')).toBeVisible();
   await expect(requests.locator('.vtable-row', { hasText: 'ach.create' })).toHaveCount(2, { timeout: 30_000 });
+  // Signed again with the registration's credentials (the default for a verified request sent
+  // back to the listener): verified like the original, not "no auth header".
+  await expect(requests.locator('.vtable-row', { hasText: 'no auth header' })).toHaveCount(0);
+  await expect(requests.locator('.vtable-row', { hasText: 'ok' })).toHaveCount(2);
 
   // The tab counts what arrived while the window was open.
   await expect(page.getByRole('tab', { name: /^Requests · 2/ })).toBeVisible();

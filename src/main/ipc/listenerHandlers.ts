@@ -19,7 +19,6 @@ import type { Listener } from '../services/listener/listener.ts';
 import type { Delivery, ReceivedRequestSummary, RequestFilter } from '../services/listener/receivedRequest.ts';
 import type { ResponseRule } from '../services/listener/responseRules.ts';
 import type { ReconciledPair } from '../services/listener/reconcile.ts';
-import { listenerSecretAccount } from '../services/listener/expectedCredentials.ts';
 import type { Handlers, HandlerContext } from './handlerTypes.ts';
 import { IpcFailure } from './serviceErrors.ts';
 
@@ -345,11 +344,13 @@ export function createListenerHandlers(services: ListenerHandlerServices): Liste
       clearRequests: () => ({ removed: listener().clearRequests() }),
       replay: async (input) => {
         const current = listener();
-        const user = current.settings.basicUser;
-        if (input.applyBasicAuth && user === null) {
-          throw new IpcFailure('invalid_input', 'Set the listener’s expected Basic credentials first.', {
-            field: 'applyBasicAuth',
-          });
+        const credentials = input.applyBasicAuth ? current.replayCredentialsFor(input.targetUrl) : null;
+        if (input.applyBasicAuth && credentials === null) {
+          throw new IpcFailure(
+            'invalid_input',
+            'Set the listener’s expected Basic credentials first (or replay to a registered webhook’s path).',
+            { field: 'applyBasicAuth' },
+          );
         }
         const deliveries = await current.replay({
           ...(input.requestIds === undefined
@@ -357,9 +358,7 @@ export function createListenerHandlers(services: ListenerHandlerServices): Liste
             : { requestIds: input.requestIds.map((id) => numericId(id, 'requestIds')) }),
           ...(input.filter === undefined ? {} : { filter: filterOf(input.filter) }),
           url: input.targetUrl,
-          ...(input.applyBasicAuth && user !== null
-            ? { basicAuth: { user, secretAccount: listenerSecretAccount(current.id) } }
-            : {}),
+          ...(credentials === null ? {} : { basicAuth: credentials }),
           ...(input.edit === undefined
             ? {}
             : {

@@ -112,6 +112,44 @@ describe('with the sandbox bank', () => {
     expect(listener.registrations).toEqual([]);
   });
 
+  it('a replay back to a registration’s path is signed with that registration’s credentials and verified', async () => {
+    await start({});
+    const listener = current?.listener;
+    const state = listener?.state;
+    if (listener === undefined || sandbox === null || state?.url == null) throw new Error('not started');
+    const registration = await listener.register({ event: 'ach.create' });
+    const achId = await createAch(sandbox);
+    await eventually(() => listener.count({ objectId: achId }) === 1);
+    const [original] = listener.requests({ objectId: achId });
+    const target = `${state.url.replace(/\/+$/, '')}${registration.path}`;
+
+    // The registration's own credentials for its path; the listener's for any other (none set).
+    expect(listener.replayCredentialsFor(target)).toEqual({
+      user: registration.basicUser,
+      secretAccount: registration.secretAccount,
+    });
+    expect(listener.replayCredentialsFor(`${state.url.replace(/\/+$/, '')}/elsewhere`)).toBeNull();
+    expect(listener.replayCredentialsFor(`http://127.0.0.2:1${registration.path}`)).toBeNull();
+
+    const credentials = listener.replayCredentialsFor(target);
+    await listener.replay({
+      requestIds: [original?.id ?? 0],
+      url: target,
+      ...(credentials === null ? {} : { basicAuth: credentials }),
+    });
+    await eventually(() => listener.count({ objectId: achId }) === 2);
+    const replayed = listener.requests({ objectId: achId }).find((request) => request.id !== original?.id);
+    expect(listener.request(replayed?.id ?? 0)).toMatchObject({
+      path: registration.path,
+      verdict: 'ok',
+      presentedUser: registration.basicUser,
+    });
+    // Unsigned, the same replay is refused by the path's check.
+    await listener.replay({ requestIds: [original?.id ?? 0], url: target });
+    await eventually(() => listener.count({ objectId: achId }) === 3);
+    expect(listener.requests({ objectId: achId }).map((request) => request.verdict)).toContain('missing_header');
+  });
+
   it('fail 3 times then succeed: the bank retries, its send records and the reconciliation agree', async () => {
     await start({ retryBaseMs: 5, retryCapMs: 20 });
     const listener = current?.listener;

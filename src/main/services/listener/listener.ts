@@ -426,6 +426,28 @@ export class Listener extends EventEmitter<{ batch: [Batch<ListenerEvent>] }> {
     return this.#registrations.list();
   }
 
+  /**
+   * The Basic credentials a replay to `targetUrl` is signed with: those of the registration
+   * whose path it is, when it goes back to this listener (each registration's path verifies
+   * with its own); otherwise the listener's expected credentials; null when there are none.
+   * Names the secret's place in the store, never the secret.
+   */
+  replayCredentialsFor(targetUrl: string): { user: string; secretAccount: string } | null {
+    const own = this.#state.url;
+    if (own !== null) {
+      const target = new URL(targetUrl);
+      const listening = new URL(own);
+      if (target.origin === listening.origin) {
+        const registration = this.#registrations.list().find((candidate) => candidate.path === target.pathname);
+        if (registration !== undefined) {
+          return { user: registration.basicUser, secretAccount: registration.secretAccount };
+        }
+      }
+    }
+    const user = this.#settings.basicUser;
+    return user === null ? null : { user, secretAccount: listenerSecretAccount(this.id) };
+  }
+
   /** Create a webhook for `event` pointing at this listener (or `publicUrl`, e.g. a tunnel), with fresh credentials. */
   async register(options: { event: string; publicUrl?: string }): Promise<Registration> {
     const listenerUrl = options.publicUrl ?? this.#state.url;

@@ -185,7 +185,18 @@ function ReplayDialog({ edit, onClose }: { edit: boolean; onClose: () => void })
   const [targetUrl, setTargetUrl] = useState(
     status?.url == null ? 'http://127.0.0.1:8080/' : `${status.url.replace(/\/+$/, '')}${detail?.path ?? '/'}`,
   );
-  const [applyBasicAuth, setApplyBasicAuth] = useState(false);
+  // A request the listener verified (it came with credentials), replayed to the listener, is
+  // signed again unless the user says otherwise, with the credentials of the path it goes to:
+  // unsigned it would only be answered "no auth header". Sent elsewhere, it is not (the
+  // credentials are the listener's own). The secret stays main-side.
+  const [signChoice, setSignChoice] = useState<boolean | null>(null);
+  const listenerUrl = status?.url ?? null;
+  const applyBasicAuth =
+    signChoice ??
+    (listenerUrl !== null &&
+      targetUrl.startsWith(listenerUrl.replace(/\/+$/, '') + '/') &&
+      detail?.verdict === 'ok' &&
+      detail.headers['authorization'] !== undefined);
   const [headers, setHeaders] = useState(
     JSON.stringify(
       Object.fromEntries(Object.entries(detail?.headers ?? {}).filter(([name]) => name === 'content-type')),
@@ -236,9 +247,9 @@ function ReplayDialog({ edit, onClose }: { edit: boolean; onClose: () => void })
         <TextField label="Send to" value={targetUrl} onChange={setTargetUrl} error={errors['targetUrl']} />
         <Checkbox
           label="Apply the expected Basic credentials"
-          hint="From the keychain; the secret never reaches this window."
+          hint="Those of the registered webhook whose path this is, or the listener's own; from the keychain, never this window."
           checked={applyBasicAuth}
-          onChange={setApplyBasicAuth}
+          onChange={setSignChoice}
         />
         {edit ? (
           <>
