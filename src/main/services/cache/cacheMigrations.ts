@@ -276,6 +276,16 @@ export const CACHE_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX webhook_sends_by_attempt ON webhook_sends (profile_id, attempt_number, created_at, send_id);
     `,
   },
+  {
+    version: 7,
+    name: 'webhook sends still retrying',
+    sql: `
+      -- "Still retrying" in a log of mostly delivered attempts: a partial index holds only the
+      -- retrying ones (few), so that filter no longer walks the whole log.
+      CREATE INDEX webhook_sends_retrying ON webhook_sends (profile_id, created_at, attempt_number, send_id)
+        WHERE will_retry = 1;
+    `,
+  },
 ];
 
 /** Tables whose rows are sealed with the data key: emptied when the key is lost or changed. */

@@ -10,6 +10,14 @@ export interface SendFilters {
   parameters: (string | number | null)[];
 }
 
+/**
+ * A literal, not a parameter: only then can SQLite use the partial index of retrying attempts
+ * (migration 7), which makes "still retrying" fast in a log of mostly delivered ones.
+ */
+export function willRetryClause(willRetry: boolean): string {
+  return willRetry ? 'will_retry = 1' : 'will_retry = 0';
+}
+
 export function webhookSendFilters(query: WebhookSendQuery): SendFilters {
   const where = ['profile_id = ?'];
   const parameters: (string | number | null)[] = [query.profileId];
@@ -32,10 +40,7 @@ export function webhookSendFilters(query: WebhookSendQuery): SendFilters {
     where.push('created_at < ?');
     parameters.push(query.toDate);
   }
-  if (query.willRetry !== undefined) {
-    where.push('will_retry = ?');
-    parameters.push(query.willRetry ? 1 : 0);
-  }
+  if (query.willRetry !== undefined) where.push(willRetryClause(query.willRetry));
   const needle = foldText(query.search?.trim() ?? '');
   if (needle !== '') {
     // Clear columns first; the sealed error reason only for failed attempts (few), so a

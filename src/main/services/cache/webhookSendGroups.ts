@@ -12,7 +12,7 @@
  */
 import type { WebhookSendStatus } from '../../../shared/bank/index.ts';
 import type { Statements } from './statements.ts';
-import { webhookSendFilters } from './webhookSendFilters.ts';
+import { webhookSendFilters, willRetryClause } from './webhookSendFilters.ts';
 import type { WebhookSendGroupQuery } from './webhookSendsTable.ts';
 
 /** A group's latest attempt, where the walk met it, with the group's totals. */
@@ -56,9 +56,14 @@ export function readGroupHeads(
 ): GroupHead[] {
   const { where, parameters } = webhookSendFilters({ ...query, willRetry: undefined });
   const filter = where.join(' AND ');
+  // With willRetry, only attempts that say so can head a group that qualifies: the walk skips
+  // the others (through the partial index of retrying attempts, for willRetry true). A group
+  // whose latest attempt says otherwise is met, if at all, at an older attempt, where the
+  // probe finds the newer one and passes it by.
+  const walked = query.willRetry === undefined ? filter : `${filter} AND ${willRetryClause(query.willRetry)}`;
   const walk = statements.get(
     `SELECT webhook_id, object_id, event, status, will_retry, send_id, created_at, attempt_number
-     FROM webhook_sends WHERE ${filter}${after === null ? '' : ' AND (created_at, attempt_number, send_id) < (?, ?, ?)'}
+     FROM webhook_sends WHERE ${walked}${after === null ? '' : ' AND (created_at, attempt_number, send_id) < (?, ?, ?)'}
      ${NEWEST_FIRST}`,
   );
   const newer = statements.get(
@@ -85,7 +90,6 @@ export function readGroupHeads(
       if (newer.get(...parameters, ...notification, row.created_at, row.attempt_number, row.send_id) !== undefined) {
         continue;
       }
-      if (query.willRetry !== undefined && (row.will_retry === 1) !== query.willRetry) continue;
       const total = totals.get(...parameters, ...notification) as { attempts: number; first_at: string };
       heads.push({
         webhookId: row.webhook_id,
