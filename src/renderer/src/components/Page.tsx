@@ -85,6 +85,36 @@ export function ToolbarItem({ label, children }: { label: string; children: Reac
   );
 }
 
+/** A toolbar filter typed as text: an id or a path prefix, in monospace. */
+export function ToolbarText({
+  label,
+  ariaLabel,
+  value,
+  onChange,
+  placeholder,
+}: {
+  label: string;
+  ariaLabel: string;
+  value: string;
+  onChange: (value: string) => void;
+  placeholder: string;
+}) {
+  return (
+    <ToolbarItem label={label}>
+      <input
+        className="input mono"
+        aria-label={ariaLabel}
+        placeholder={placeholder}
+        value={value}
+        onChange={(event) => {
+          onChange(event.target.value);
+        }}
+        style={{ width: 150 }}
+      />
+    </ToolbarItem>
+  );
+}
+
 /**
  * A toolbar filter picked from a list. `emptyLabel` names the empty choice (no filter),
  * "Any" unless told; null when a value must be chosen.

@@ -14,7 +14,7 @@ import { Badge, HttpStatusBadge, StatusBadge } from '../../components/Badge.tsx'
 import { Button } from '../../components/Button.tsx';
 import { Select } from '../../components/Field.tsx';
 import { ListView } from '../../components/ListView.tsx';
-import { Page, PageHeader, Panel, SearchInput, Toolbar, ToolbarItem, ToolbarSelect } from '../../components/Page.tsx';
+import { Page, PageHeader, Panel, SearchInput, Toolbar, ToolbarSelect, ToolbarText } from '../../components/Page.tsx';
 import { ErrorState, LoadingState, StateMessage } from '../../components/States.tsx';
 import { VirtualTable, type Column } from '../../components/VirtualTable.tsx';
 import { formatTimestamp } from '../../lib/time.ts';
@@ -211,18 +211,13 @@ function RequestsTab() {
           }}
           options={LISTENER_VERDICTS}
         />
-        <ToolbarItem label="Path">
-          <input
-            className="input mono"
-            aria-label="Path starts with"
-            placeholder="/webhooks/"
-            value={pathPrefix}
-            onChange={(event) => {
-              setPathPrefix(event.target.value);
-            }}
-            style={{ width: 150 }}
-          />
-        </ToolbarItem>
+        <ToolbarText
+          label="Path"
+          ariaLabel="Path starts with"
+          placeholder="/webhooks/"
+          value={pathPrefix}
+          onChange={setPathPrefix}
+        />
         <label className="toolbar-item toolbar-toggle">
           <input
             type="checkbox"

@@ -11,7 +11,7 @@ import { Button } from '../../components/Button.tsx';
 import { DateRangeFilter } from '../../components/DateRangeFilter.tsx';
 import { Drawer, Properties, Section } from '../../components/Drawer.tsx';
 import { ListView } from '../../components/ListView.tsx';
-import { Page, PageHeader, SearchInput, Toolbar, ToolbarItem, ToolbarSelect } from '../../components/Page.tsx';
+import { Page, PageHeader, SearchInput, Toolbar, ToolbarSelect, ToolbarText } from '../../components/Page.tsx';
 import { ErrorState, LoadingState } from '../../components/States.tsx';
 import { SyncStrip } from '../../components/SyncStrip.tsx';
 import { VirtualTable, type Column } from '../../components/VirtualTable.tsx';
@@ -187,18 +187,7 @@ export function WebhookSendsScreen() {
           }}
           options={WEBHOOK_SEND_STATUSES}
         />
-        <ToolbarItem label="Object">
-          <input
-            className="input mono"
-            aria-label="Object id"
-            placeholder="ach_…"
-            value={objectId}
-            onChange={(event) => {
-              setObjectId(event.target.value);
-            }}
-            style={{ width: 150 }}
-          />
-        </ToolbarItem>
+        <ToolbarText label="Object" ariaLabel="Object id" placeholder="ach_…" value={objectId} onChange={setObjectId} />
         <DateRangeFilter range={filters} onChange={setFilters} />
         <SearchInput
           label="Search object ids, events and errors"
