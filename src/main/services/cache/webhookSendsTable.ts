@@ -1,7 +1,8 @@
 /**
  * Cached webhook send records (one per delivery attempt), per profile. Filterable by webhook,
- * status, object and event; sorted by time (attempts of the same second by attempt number). A send the bank lists again unchanged is left
- * alone (its keyed digest matches), so a re-sync writes only what changed.
+ * status, object and event; sorted by time (attempts of the same second by attempt number) or
+ * by attempt number; grouped by notification (webhookSendGroups.ts). A send the bank lists
+ * again unchanged is left alone (its keyed digest matches), so a re-sync writes only what changed.
  */
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import type { WebhookSend, WebhookSendStatus } from '../../../shared/bank/index.ts';
