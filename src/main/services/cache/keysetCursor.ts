@@ -15,6 +15,17 @@ interface CursorContent {
   k: [KeyValue, string];
 }
 
+/** The error for a cursor this cache did not make (or one edited since). */
+export function notOurCursor(): CacheError {
+  return new CacheError('bad-cursor', 'That page cursor is not one this cache made: start again from the first page.');
+}
+
+/** A whole number a cursor carried as text (a rowid, an attempt number), or notOurCursor. */
+export function wholeNumberOf(text: string): number {
+  if (!/^[0-9]{1,15}$/.test(text)) throw notOurCursor();
+  return Number(text);
+}
+
 export function fingerprintOf(query: unknown): string {
   return createHash('sha256').update(JSON.stringify(query)).digest('base64url').slice(0, 12);
 }
@@ -41,7 +52,7 @@ export function decodeCursor(cursor: string, fingerprint: string): [KeyValue, st
     typeof content.k[1] !== 'string' ||
     (!['string', 'number'].includes(typeof content.k[0]) && content.k[0] !== null)
   ) {
-    throw new CacheError('bad-cursor', 'That page cursor is not one this cache made: start again from the first page.');
+    throw notOurCursor();
   }
   if (content.q !== fingerprint) {
     throw new CacheError(
@@ -66,7 +77,7 @@ export function decodeTie(tieBreaker: string): [string, string] {
     parsed = null;
   }
   if (!Array.isArray(parsed) || parsed.length !== 2 || typeof parsed[0] !== 'string' || typeof parsed[1] !== 'string') {
-    throw new CacheError('bad-cursor', 'That page cursor is not one this cache made: start again from the first page.');
+    throw notOurCursor();
   }
   return [parsed[0], parsed[1]];
 }

@@ -10,10 +10,9 @@ import type {
   PendingTransactionType,
   PendingTransactionTypeSource,
 } from '../../../shared/bank/index.ts';
-import { CacheError } from './cacheError.ts';
 import type { CacheRead } from './cacheRead.ts';
 import { pageLimitOf } from './cacheRead.ts';
-import { decodeCursor, encodeCursor, fingerprintOf, type KeyValue } from './keysetCursor.ts';
+import { decodeCursor, encodeCursor, fingerprintOf, wholeNumberOf, type KeyValue } from './keysetCursor.ts';
 import { centsOf } from './money.ts';
 import type { RecordSealer } from './sealing.ts';
 import type { SearchTokens } from './searchTokens.ts';
@@ -88,14 +87,6 @@ const FROM_CLAUSE = {
   plain: 'pending_transactions AS p',
   hits: 'hits CROSS JOIN pending_transactions AS p ON p.id = hits.id',
 } as const;
-
-/** A cursor's tie-breaker for the amount sorts: the rowid, as the cursor carried it. */
-function rowidOf(tieBreaker: string): number {
-  if (!/^[0-9]{1,15}$/.test(tieBreaker)) {
-    throw new CacheError('bad-cursor', 'That page cursor is not one this cache made: start again from the first page.');
-  }
-  return Number(tieBreaker);
-}
 
 function identityOf(profileId: string, accountId: string, rowKey: string): string {
   return `pending_transaction\u0000${profileId}\u0000${accountId}\u0000${rowKey}`;
@@ -295,7 +286,7 @@ export class PendingTransactionsTable {
     if (after !== null) {
       const [value, tieBreaker] = after;
       where.push(`(p.${sort.column}, p.${sort.tieBreak}) ${sort.direction === 'DESC' ? '<' : '>'} (?, ?)`);
-      parameters.push(value, sort.tieBreak === 'id' ? rowidOf(tieBreaker) : tieBreaker);
+      parameters.push(value, sort.tieBreak === 'id' ? wholeNumberOf(tieBreaker) : tieBreaker);
     }
     const rows = this.#statements
       .get(

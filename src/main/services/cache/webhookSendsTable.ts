@@ -6,9 +6,16 @@
  */
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import type { WebhookSend, WebhookSendStatus } from '../../../shared/bank/index.ts';
-import { CacheError } from './cacheError.ts';
 import { pageLimitOf, type CacheRead } from './cacheRead.ts';
-import { decodeCursor, decodeTie, encodeCursor, fingerprintOf, tieOf } from './keysetCursor.ts';
+import {
+  decodeCursor,
+  decodeTie,
+  encodeCursor,
+  fingerprintOf,
+  notOurCursor,
+  tieOf,
+  wholeNumberOf,
+} from './keysetCursor.ts';
 import { readGroupHeads, type GroupPosition } from './webhookSendGroups.ts';
 import { webhookSendFilters } from './webhookSendFilters.ts';
 import type { RecordSealer } from './sealing.ts';
@@ -49,16 +56,6 @@ const UPSERT_SQL = `INSERT INTO webhook_sends
     webhook_id = excluded.webhook_id, object_id = excluded.object_id, event = excluded.event,
     status = excluded.status, attempt_number = excluded.attempt_number, will_retry = excluded.will_retry,
     body_digest = excluded.body_digest, body = excluded.body`;
-
-function badCursor(): CacheError {
-  return new CacheError('bad-cursor', 'That page cursor is not one this cache made: start again from the first page.');
-}
-
-/** An attempt number as a cursor carried it. */
-function attemptOf(text: string): number {
-  if (!/^[0-9]{1,9}$/.test(text)) throw badCursor();
-  return Number(text);
-}
 
 function identityOf(profileId: string, sendId: string): string {
   return `webhook_send\u0000${profileId}\u0000${sendId}`;
@@ -174,7 +171,7 @@ export class WebhookSendsTable {
         // The tie-breaker of a time sort is the attempt number and the send id.
         const [attempt, sendId] = decodeTie(tieBreaker);
         where.push(`(created_at, attempt_number, send_id) ${comparison} (?, ?, ?)`);
-        parameters.push(value, attemptOf(attempt), sendId);
+        parameters.push(value, wholeNumberOf(attempt), sendId);
       } else {
         // The tie-breaker of an attempt-number sort is the time and the send id.
         const [createdAt, sendId] = decodeTie(tieBreaker);
@@ -229,8 +226,8 @@ export class WebhookSendsTable {
     if (query.cursor !== undefined && query.cursor !== null) {
       const [lastAt, tieBreaker] = decodeCursor(query.cursor, fingerprint);
       const [attempt, sendId] = decodeTie(tieBreaker);
-      if (typeof lastAt !== 'string') throw badCursor();
-      after = [lastAt, attemptOf(attempt), sendId];
+      if (typeof lastAt !== 'string') throw notOurCursor();
+      after = [lastAt, wholeNumberOf(attempt), sendId];
     }
     const heads = readGroupHeads(this.#statements, query, limit + 1, after);
     const page = heads.slice(0, limit);
