@@ -63,6 +63,8 @@ const INSERT_SQL = `INSERT INTO pending_transactions
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 /** The column of INSERT_SQL holding the body (sealed by the writer). */
 const BODY_COLUMN = 8;
+const ADD_SCOPE_SQL =
+  'INSERT INTO pending_transaction_scopes (profile_id, account_id) VALUES (?, ?) ON CONFLICT DO NOTHING';
 const INDEX_SQL = `INSERT INTO pending_transaction_search (rowid, tokens) VALUES (?, ?)`;
 const SWEEP_SQL = `DELETE FROM pending_transactions
   WHERE scope = ? AND seen_generation < ?
@@ -123,9 +125,7 @@ export class PendingTransactionsTable {
     this.#findScope = database.prepare(
       'SELECT id FROM pending_transaction_scopes WHERE profile_id = ? AND account_id = ?',
     );
-    this.#addScope = database.prepare(
-      'INSERT INTO pending_transaction_scopes (profile_id, account_id) VALUES (?, ?) ON CONFLICT DO NOTHING',
-    );
+    this.#addScope = database.prepare(ADD_SCOPE_SQL);
   }
 
   /**
@@ -138,11 +138,20 @@ export class PendingTransactionsTable {
     const name = JSON.stringify([profileId, accountId]);
     const cached = this.#scopes.get(name);
     if (cached !== undefined) return cached;
-    if (create) this.#addScope.run(profileId, accountId);
-    const row = this.#findScope.get(profileId, accountId) as { id: number } | undefined;
+    // Read first: a sync has the writer make the scope, so planning never needs the write lock.
+    let row = this.#findScope.get(profileId, accountId) as { id: number } | undefined;
+    if (row === undefined && create) {
+      this.#addScope.run(profileId, accountId);
+      row = this.#findScope.get(profileId, accountId) as { id: number } | undefined;
+    }
     if (row === undefined) return null;
     this.#scopes.set(name, row.id);
     return row.id;
+  }
+
+  /** The write that makes a profile's account's scope if it has none (for the cache writer). */
+  scopeBatch(profileId: string, accountId: string): WriteBatch {
+    return { sql: ADD_SCOPE_SQL, rows: [[profileId, accountId]] };
   }
 
   /** Removes a profile's transactions and their scopes (inside the caller's transaction). */

@@ -336,6 +336,9 @@ export class SyncService {
             startAfter,
           );
           const table = this.#cache.pendingTransactions;
+          // The account's scope is made by the writer (off this thread), so planning the first
+          // page only reads it and never waits for the write lock.
+          await this.#cache.writer.run([table.scopeBatch(request.profileId, request.accountId)]);
           const written = await writePages<PendingTransaction, Set<string>>(this.#cache.writer, pages, {
             signal,
             prefetch: true,
