@@ -10,7 +10,9 @@ if command -v dbus-run-session >/dev/null 2>&1 && command -v gnome-keyring-daemo
   export XDG_DATA_HOME="$keyring_home"
   export LEDGERDESK_TEST_SECRET_SERVICE=1
   # The password only unlocks this throwaway keyring.
-  dbus-run-session -- sh -c 'echo -n ledgerdesk-test | gnome-keyring-daemon --unlock --components=secrets >/dev/null 2>&1; exec "$@"' sh "$@"
+  # Warm the keyring once (scripts/warm-keyring.mjs) before the tests start racing for it.
+  warm_up="$(dirname "$0")/warm-keyring.mjs"
+  dbus-run-session -- sh -c 'echo -n ledgerdesk-test | gnome-keyring-daemon --unlock --components=secrets >/dev/null 2>&1; node "$0" || true; exec "$@"' "$warm_up" "$@"
 else
   echo "with-keyring: gnome-keyring or dbus-run-session not installed; keychain tests will skip." >&2
   exec "$@"
