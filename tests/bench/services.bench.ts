@@ -214,6 +214,21 @@ async function openBenchCache(folder: string): Promise<OfflineCache> {
   return OfflineCache.open({ folder, credentials: new Credentials(new InMemorySecretStore()) });
 }
 
+/** The WHERE of the raw baseline's query, for a filter of the cache's. */
+function rawFilterOf(filter: { status?: string; webhookId?: string }): { where: string[]; parameters: string[] } {
+  const where = ['profile_id = ?'];
+  const parameters = ['bench'];
+  if (filter.status !== undefined) {
+    where.push('status = ?');
+    parameters.push(filter.status);
+  }
+  if (filter.webhookId !== undefined) {
+    where.push('webhook_id = ?');
+    parameters.push(filter.webhookId);
+  }
+  return { where, parameters };
+}
+
 function timed(samples: number[], work: () => void): void {
   const started = performance.now();
   work();
@@ -262,16 +277,7 @@ const queryBenchmark: Benchmark = {
               cursor = cache.webhookSends.list({ profileId: 'bench', ...filter, limit: 100, cursor }).nextCursor;
             });
             timed(rawSamples, () => {
-              const where = ['profile_id = ?'];
-              const parameters: string[] = ['bench'];
-              if (filter.status !== undefined) {
-                where.push('status = ?');
-                parameters.push(filter.status);
-              }
-              if (filter.webhookId !== undefined) {
-                where.push('webhook_id = ?');
-                parameters.push(filter.webhookId);
-              }
+              const { where, parameters } = rawFilterOf(filter);
               if (rawKey !== null) {
                 where.push('(created_at, send_id) < (?, ?)');
                 parameters.push(...rawKey);
@@ -293,16 +299,7 @@ const queryBenchmark: Benchmark = {
         for (const filter of filters) {
           timed(countSamples, () => cache.webhookSends.count({ profileId: 'bench', ...filter }));
           timed(rawCountSamples, () => {
-            const where = ['profile_id = ?'];
-            const parameters: string[] = ['bench'];
-            if (filter.status !== undefined) {
-              where.push('status = ?');
-              parameters.push(filter.status);
-            }
-            if (filter.webhookId !== undefined) {
-              where.push('webhook_id = ?');
-              parameters.push(filter.webhookId);
-            }
+            const { where, parameters } = rawFilterOf(filter);
             raw.prepare(`SELECT COUNT(*) FROM sends WHERE ${where.join(' AND ')}`).get(...parameters);
           });
         }

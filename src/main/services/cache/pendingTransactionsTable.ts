@@ -283,14 +283,17 @@ export class PendingTransactionsTable {
     const fingerprint = fingerprintOf(['pending-transactions', this.#filterKey(query), query.sort ?? 'newest']);
     const after = query.cursor === undefined || query.cursor === null ? null : decodeCursor(query.cursor, fingerprint);
     const filters = this.#filters(query);
-    if (filters === null)
-      return {
+    if (filters === null) {
+      // Nothing was ever cached for the account.
+      const empty: CacheRead<PendingTransactionRow> = {
         rows: [],
         nextCursor: null,
         asOf: this.asOf(query),
         source: 'cache',
-        ...(query.withTotal === true ? { total: 0 } : {}),
       };
+      if (query.withTotal === true) empty.total = 0;
+      return empty;
+    }
     const { from, where, parameters } = filters;
     if (after !== null) {
       const [value, tieBreaker] = after;
