@@ -17,6 +17,7 @@ import {
 } from './support/sandboxBank.ts';
 import { startFaultServer, json } from './support/faultServer.ts';
 import { makeTempFolder } from './support/tempFolder.ts';
+import { pendingTransactionOf, webhookSendOf } from './support/records.ts';
 
 let sandbox: RunningSandbox;
 let temp: { folder: string; remove: () => void };
@@ -343,6 +344,64 @@ describe('webhook sends, webhooks and applications', () => {
     expect(bank.services.cache.webhooks.list({ profileId: bank.profile.id }).rows.map((row) => row.id)).toEqual([
       two.id,
     ]);
+  });
+});
+
+describe('a list that moves under the cursor', () => {
+  /**
+   * A bank whose list shifted between two requests repeats records on the next page. Pages
+   * are planned while earlier ones are still being written, so a repeat is recognised either
+   * in the cache or among the pages still on their way to it; either way it is stored once.
+   */
+  it('stores a repeated record once, and keeps the newest copy of a send that changed', async () => {
+    const shifting = await startFaultServer();
+    const accountId = 'account_shifting';
+    const transactions = [
+      [0, 1, 2, 3],
+      [2, 3, 4, 5],
+      [5, 6, 0],
+    ].map((page) => page.map((n) => pendingTransactionOf(accountId, n)));
+    const retried = { ...webhookSendOf(2), status: 'error' as const, will_retry: true };
+    const delivered = { ...webhookSendOf(2), status: 'sent' as const, will_retry: false, error: null };
+    const sends = [
+      [webhookSendOf(0), webhookSendOf(1), retried],
+      [delivered, webhookSendOf(1), webhookSendOf(3)],
+    ];
+    shifting.respond((request, response) => {
+      const url = new URL(request.url, shifting.baseUrl);
+      const pages: unknown[][] = url.pathname.endsWith('/pending_transaction') ? transactions : sends;
+      const index = Number(url.searchParams.get('page_cursor') ?? '0');
+      const next = index + 1 < pages.length ? `${url.pathname}?page_cursor=${String(index + 1)}` : null;
+      json(response, 200, { data: pages[index], page_next: next });
+    });
+    try {
+      const profile = bank.services.profiles.addRemote({
+        name: 'Shifting',
+        baseUrl: shifting.baseUrl,
+        authScheme: 'bearer',
+      });
+      await bank.services.credentials.setProfileSecret(profile.id, 'token-1');
+
+      const synced = await bank.services.sync.start({ kind: 'pending-transactions', profileId: profile.id, accountId })
+        .done;
+      expect(synced).toMatchObject({ state: 'done', fetched: 11, written: 7 });
+      const cached = bank.services.cache.pendingTransactions.list({ profileId: profile.id, accountId, limit: 100 });
+      expect(cached.rows.map((row) => row.trace_id).sort()).toEqual(
+        [0, 1, 2, 3, 4, 5, 6].map((n) => pendingTransactionOf(accountId, n).trace_id),
+      );
+
+      const sendsSynced = await bank.services.sync.start({ kind: 'webhook-sends', profileId: profile.id }).done;
+      expect(sendsSynced).toMatchObject({ state: 'done', fetched: 6, written: 5 });
+      const cachedSends = bank.services.cache.webhookSends.list({ profileId: profile.id, limit: 100 });
+      expect(cachedSends.rows.map((send) => [send.id, send.status]).sort()).toEqual([
+        [webhookSendOf(0).id, webhookSendOf(0).status],
+        [webhookSendOf(1).id, webhookSendOf(1).status],
+        [delivered.id, 'sent'],
+        [webhookSendOf(3).id, webhookSendOf(3).status],
+      ]);
+    } finally {
+      await shifting.close();
+    }
   });
 });
 

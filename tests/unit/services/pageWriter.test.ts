@@ -9,7 +9,12 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from '../../../src/main/services/bank/bankClient.ts';
 import type { CacheWriter } from '../../../src/main/services/cache/cacheWriter.ts';
 import type { WriteBatch } from '../../../src/main/services/cache/writeBatch.ts';
-import { GROUP_PAGES, writePages, type PageSteps } from '../../../src/main/services/sync/pageWriter.ts';
+import {
+  GROUP_PAGES,
+  UncommittedKeys,
+  writePages,
+  type PageSteps,
+} from '../../../src/main/services/sync/pageWriter.ts';
 
 /** A writer whose runs finish only when `finish()` is called, recording the pages of each run. */
 class HeldWriter implements CacheWriter {
@@ -56,10 +61,14 @@ function pagesOf(count: number, produced: () => Promise<void>): AsyncIterable<Pa
   };
 }
 
-function stepsRecording(written: number[]): PageSteps<number, null> {
+function stepsRecording(written: number[]): PageSteps<number, true> {
   return {
     signal: new AbortController().signal,
-    plan: (page) => ({ batches: [{ sql: `page ${String(page.items[0])}`, rows: [] }], added: 1, inFlight: null }),
+    plan: (page) => ({
+      batches: [{ sql: `page ${String(page.items[0])}`, rows: [] }],
+      added: 1,
+      keys: new Map([[`key ${String(page.items[0])}`, true]]),
+    }),
     advance: () => ({ sql: 'checkpoint', rows: [] }),
     last: () => [{ sql: 'done', rows: [] }],
     onWritten: (page) => {
@@ -133,5 +142,61 @@ describe('writePages', () => {
       ['page 4'],
     ]);
     expect(written).toEqual([0, 1, 2, 3, 4]);
+  });
+});
+
+describe('UncommittedKeys', () => {
+  it('answers with the newest uncommitted page holding a key, and forgets a key once no uncommitted page holds it', () => {
+    const keys = new UncommittedKeys<string>();
+    keys.add(
+      new Map([
+        ['send_a', 'digest 1'],
+        ['send_b', 'digest 1'],
+      ]),
+    );
+    keys.add(new Map([['send_a', 'digest 2']]));
+    expect(keys.get('send_a')).toBe('digest 2');
+    expect(keys.get('send_b')).toBe('digest 1');
+    expect(keys.get('send_c')).toBeUndefined();
+    keys.commitOldest();
+    // send_a is still held by the second page; send_b was only in the first.
+    expect(keys.get('send_a')).toBe('digest 2');
+    expect(keys.get('send_b')).toBeUndefined();
+    keys.commitOldest();
+    expect(keys.get('send_a')).toBeUndefined();
+  });
+
+  it('shows a page the keys of the pages still waiting for the writer, not of those committed', async () => {
+    const writer = new HeldWriter();
+    const seen: string[][] = [];
+    const steps: PageSteps<number, true> = {
+      ...stepsRecording([]),
+      plan: (page, inFlight) => {
+        seen.push(['key 0', 'key 1', 'key 2'].filter((key) => inFlight.get(key) === true));
+        return {
+          batches: [{ sql: `page ${String(page.items[0])}`, rows: [] }],
+          added: 1,
+          keys: new Map([[`key ${String(page.items[0])}`, true]]),
+        };
+      },
+    };
+    let release: () => void = () => undefined;
+    let arrivals = 0;
+    // Page 2 arrives only after page 0's write committed (and while page 1's waits).
+    const done = writePages(
+      writer,
+      pagesOf(3, () => {
+        arrivals += 1;
+        return arrivals < 3 ? settle() : new Promise<void>((resolve) => (release = resolve));
+      }),
+      steps,
+    );
+    for (let turn = 0; turn < 20; turn += 1) await settle();
+    expect(writer.finish()).toBe(true);
+    await settle();
+    release();
+    await finishEachRunLate(writer);
+    await done;
+    expect(seen).toEqual([[], ['key 0'], ['key 1']]);
   });
 });

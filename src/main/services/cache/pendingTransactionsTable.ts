@@ -72,7 +72,7 @@ const SWEEP_SQL = `DELETE FROM pending_transactions
 
 /** A page's write, planned: its row keys, how many rows are new, and the statements. */
 export interface PagePlan {
-  rowKeys: Set<string>;
+  rowKeys: Map<string, true>;
   added: number;
   batches: WriteBatch[];
 }
@@ -217,7 +217,7 @@ export class PendingTransactionsTable {
       tokens.push([search.tokensOf(`${transaction.desc} ${transaction.summary}`)]);
     });
     return {
-      rowKeys: new Set(rowKeys),
+      rowKeys: new Map(rowKeys.map((rowKey) => [rowKey, true])),
       added: inserts.length,
       batches: [
         // An identical record is already sealed and indexed: only mark it as seen.

@@ -17,13 +17,16 @@ import type { WriteBatch } from '../cache/writeBatch.ts';
 /** Pages per transaction at most: bounds what a crash or a failed write can lose, and what waits in memory. */
 export const GROUP_PAGES = 16;
 
-export interface PageSteps<Item, InFlight> {
+export interface PageSteps<Item, Value> {
   signal: AbortSignal;
-  /** Plans a page; `inFlight` holds what the pages planned but not yet committed return, oldest first. */
+  /**
+   * Plans a page; `inFlight` answers for the keys of pages planned but not yet committed (the
+   * newest page's value winning), and the plan returns its own page's keys.
+   */
   plan: (
     page: Page<Item>,
-    inFlight: readonly InFlight[],
-  ) => { batches: WriteBatch[]; added: number; inFlight: InFlight };
+    inFlight: InFlightKeys<Value>,
+  ) => { batches: WriteBatch[]; added: number; keys: ReadonlyMap<string, Value> };
   /** The page's checkpoint, committed with it. */
   advance: (page: Page<Item>, added: number) => WriteBatch;
   /** Committed with the last page (sweep, done). */
@@ -36,6 +39,47 @@ export interface PageSteps<Item, InFlight> {
   stopAfter?: (added: number) => boolean;
   /** Fetch the next page while this one is planned (off for incremental syncs, which often stop at once). */
   prefetch?: boolean;
+}
+
+/** The keys of the pages planned but not yet committed, as `plan` sees them. */
+export interface InFlightKeys<Value> {
+  get(key: string): Value | undefined;
+}
+
+/**
+ * The keys of every page planned and not yet committed, in one map: a record met again in a
+ * later page (the list moved under the cursor) is recognised before its first copy is
+ * stored, with one probe however many pages wait for the writer (a probe per waiting page
+ * cost ~1.4 µs a record). Each key remembers the newest page that holds it; committing a page
+ * forgets only the keys no newer page holds.
+ */
+export class UncommittedKeys<Value> implements InFlightKeys<Value> {
+  /** Key → the number of the newest uncommitted page holding it. */
+  readonly #newestPage = new Map<string, number>();
+  readonly #pages = new Map<number, ReadonlyMap<string, Value>>();
+  #planned = 0;
+  #committed = 0;
+
+  get(key: string): Value | undefined {
+    const page = this.#newestPage.get(key);
+    return page === undefined ? undefined : this.#pages.get(page)?.get(key);
+  }
+
+  /** A page planned (pages are added and committed in the same order). */
+  add(keys: ReadonlyMap<string, Value>): void {
+    const page = (this.#planned += 1);
+    this.#pages.set(page, keys);
+    for (const key of keys.keys()) this.#newestPage.set(key, page);
+  }
+
+  /** The oldest uncommitted page committed. */
+  commitOldest(): void {
+    const page = (this.#committed += 1);
+    const keys = this.#pages.get(page);
+    if (keys === undefined) return;
+    this.#pages.delete(page);
+    for (const key of keys.keys()) if (this.#newestPage.get(key) === page) this.#newestPage.delete(key);
+  }
 }
 
 /** Yields the source's items, asking for the next one as soon as one is handed out. */
@@ -67,10 +111,10 @@ interface PlannedPage<Item> {
  * checkpoint stands after every page fetched. A group that fails (a full disk) is written
  * again page by page, so every page that fits is kept, as when each page was its own commit.
  */
-export async function writePages<Item, InFlight>(
+export async function writePages<Item, Value>(
   writer: CacheWriter,
   pages: AsyncIterable<Page<Item>>,
-  steps: PageSteps<Item, InFlight>,
+  steps: PageSteps<Item, Value>,
 ): Promise<{ sawLast: boolean; stoppedEarly: boolean }> {
   // An object, not two variables: they change inside closures the type checker does not follow.
   const state: { writing: Promise<void> | null; busy: boolean; writeFailed: boolean } = {
@@ -79,13 +123,12 @@ export async function writePages<Item, InFlight>(
     writeFailed: false,
   };
   let group: PlannedPage<Item>[] = [];
-  /** In-flight sets of pages planned but not yet committed, oldest first. */
-  const uncommitted: InFlight[] = [];
+  const uncommitted = new UncommittedKeys<Value>();
   let sawLast = false;
   let stoppedEarly = false;
 
   const committed = (planned: PlannedPage<Item>, changes: number[]): void => {
-    uncommitted.shift();
+    uncommitted.commitOldest();
     steps.onWritten(planned.page, planned.added, planned.lastFrom === null ? null : changes.slice(planned.lastFrom));
   };
   const writeGroup = async (sending: PlannedPage<Item>[]): Promise<void> => {
@@ -126,7 +169,7 @@ export async function writePages<Item, InFlight>(
   try {
     for await (const page of steps.prefetch === true ? prefetched(pages) : pages) {
       const plan = steps.plan(page, uncommitted);
-      uncommitted.push(plan.inFlight);
+      uncommitted.add(plan.keys);
       const isLast = page.nextCursor === null;
       const batches = [...plan.batches, steps.advance(page, plan.added)];
       const lastFrom = isLast ? batches.length : null;

@@ -339,16 +339,16 @@ export class SyncService {
           // The account's scope is made by the writer (off this thread), so planning the first
           // page only reads it and never waits for the write lock.
           await this.#cache.writer.run([table.scopeBatch(request.profileId, request.accountId)]);
-          const written = await writePages<PendingTransaction, Set<string>>(this.#cache.writer, pages, {
+          const written = await writePages<PendingTransaction, true>(this.#cache.writer, pages, {
             signal,
             prefetch: true,
             plan: (page, inFlight) => {
               const oldest = page.items.at(-1)?.date;
               if (oldest !== undefined && (oldestDate === null || oldest < oldestDate)) oldestDate = oldest;
               const plan = table.planPage(request.profileId, request.accountId, page.items, checkpoint.generation, {
-                has: (rowKey) => inFlight.some((keys) => keys.has(rowKey)),
+                has: (rowKey) => inFlight.get(rowKey) !== undefined,
               });
-              return { batches: plan.batches, added: plan.added, inFlight: plan.rowKeys };
+              return { batches: plan.batches, added: plan.added, keys: plan.rowKeys };
             },
             advance,
             last: () => [
@@ -379,7 +379,7 @@ export class SyncService {
           // new means everything older is already here.
           const incremental = request.full !== true && !resumed && checkpoint.lastSuccessAt !== null;
           const sends = this.#cache.webhookSends;
-          const written = await writePages<WebhookSend, Map<string, string>>(
+          const written = await writePages<WebhookSend, string>(
             this.#cache.writer,
             this.#resumable(
               (after) =>
@@ -390,11 +390,8 @@ export class SyncService {
               signal,
               prefetch: !incremental,
               plan: (page, inFlight) => {
-                const plan = sends.planPage(request.profileId, page.items, this.#stamp(), {
-                  // The newest planned page knows best.
-                  get: (sendId) => inFlight.findLast((digests) => digests.has(sendId))?.get(sendId),
-                });
-                return { batches: plan.batches, added: plan.added, inFlight: plan.digests };
+                const plan = sends.planPage(request.profileId, page.items, this.#stamp(), inFlight);
+                return { batches: plan.batches, added: plan.added, keys: plan.digests };
               },
               advance,
               last: () => [checkpoints.doneBatch(request.profileId, request.kind, key, this.#stamp())],
