@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CacheError } from '../../../src/main/services/cache/cacheError.ts';
+import { PAGE_BYTES } from '../../../src/main/services/cache/cacheFile.ts';
 import { applyMigrations } from '../../../src/main/services/cache/migrations.ts';
 import { CACHE_MIGRATIONS } from '../../../src/main/services/cache/cacheMigrations.ts';
 import { OfflineCache } from '../../../src/main/services/cache/offlineCache.ts';
@@ -157,6 +158,36 @@ describe('opening', () => {
       expect(columns).not.toContain('profile_id');
     } finally {
       raw.close();
+    }
+  });
+
+  it('makes new files with 16 KB pages, and keeps using a file made with 4 KB pages', async () => {
+    const pageSizeOf = (file: string): number => {
+      const raw = new DatabaseSync(file, { readOnly: true });
+      try {
+        return (raw.prepare('PRAGMA page_size').get() as { page_size: number }).page_size;
+      } finally {
+        raw.close();
+      }
+    };
+    const fresh = await openCache();
+    fillTransactions(fresh, 50);
+    await fresh.close();
+    expect(pageSizeOf(join(temp.folder, 'cache.db'))).toBe(PAGE_BYTES);
+
+    const older = makeTempFolder();
+    try {
+      const raw = new DatabaseSync(join(older.folder, 'cache.db'));
+      raw.exec('PRAGMA page_size = 4096; PRAGMA journal_mode = WAL; CREATE TABLE made_before (n INTEGER)');
+      raw.close();
+      const cache = await OfflineCache.open({ folder: older.folder, credentials });
+      opened.push(cache);
+      fillTransactions(cache, 50);
+      expect(cache.pendingTransactions.count({ profileId: PROFILE, accountId: ACCOUNT })).toBe(50);
+      await cache.close();
+      expect(pageSizeOf(join(older.folder, 'cache.db'))).toBe(4096);
+    } finally {
+      older.remove();
     }
   });
 

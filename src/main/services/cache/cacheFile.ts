@@ -16,11 +16,20 @@ export interface OpenedFile {
   corruption: string | null;
 }
 
+/** The page size of a cache file made by this build. */
+export const PAGE_BYTES = 16_384;
+
 /** The pragmas of every connection to the cache (the main one and the writer's). */
 export function configure(database: DatabaseSync, sizeLimitBytes?: number): void {
+  // 16 KB pages for a new file (SQLite ignores this for one that has content, whose pages
+  // stay as they were made): a sealed transaction is ~700 bytes, and with a quarter of the
+  // pages to link, checksum and copy to the WAL the writer's CPU per synced record fell from
+  // ~18 to ~16.5 µs (six syncs of 100,000 sandbox records each way; reads of a page of 100
+  // unchanged). Set before WAL mode, which fixes the page size of the file.
+  database.exec(`PRAGMA page_size = ${String(PAGE_BYTES)}`);
+  const { page_size: pageBytes } = database.prepare('PRAGMA page_size').get() as { page_size: number };
   if (sizeLimitBytes !== undefined) {
-    const { page_size: pageSize } = database.prepare('PRAGMA page_size').get() as { page_size: number };
-    database.exec(`PRAGMA max_page_count = ${String(Math.max(1, Math.floor(sizeLimitBytes / pageSize)))}`);
+    database.exec(`PRAGMA max_page_count = ${String(Math.max(1, Math.floor(sizeLimitBytes / pageBytes)))}`);
   }
   database.exec('PRAGMA busy_timeout = 5000');
   database.exec('PRAGMA journal_mode = WAL');
@@ -30,8 +39,9 @@ export function configure(database: DatabaseSync, sizeLimitBytes?: number): void
   database.exec('PRAGMA temp_store = MEMORY');
   database.exec('PRAGMA cache_size = -65536');
   // Checkpoint the WAL every ~40 MB instead of 4 MB: a bulk sync rewrites the same index pages
-  // many times, and each checkpoint copies (and syncs) them to the database file once.
-  database.exec('PRAGMA wal_autocheckpoint = 10000');
+  // many times, and each checkpoint copies (and syncs) them to the database file once. Counted
+  // in pages of this file (4 KB in files made before 16 KB pages).
+  database.exec(`PRAGMA wal_autocheckpoint = ${String(Math.round(40_960_000 / pageBytes))}`);
 }
 
 /** The problems quick_check reports, or an empty list; throws if the file is not a database. */
