@@ -245,6 +245,29 @@ describe('errors: one line, non-zero exit', () => {
     expect(failed.stderr.split('\n')).toHaveLength(2);
   });
 
+  it('lists the bank’s accounts, and offline those with cached transactions', async () => {
+    await addSandboxProfile();
+    const text = await ledger([...data, 'accounts', '--profile', 'Sandbox'], secrets);
+    expect(text).toMatchObject({ code: 0, stderr: '' });
+    expect(text.stdout).toMatch(/^1 account at the bank\.\nID\s+NAME\s+NUMBER\s+STATUS\s+BALANCE\s+AVAILABLE\n/);
+    expect(text.stdout).toContain(account());
+    const json = await ledger([...data, '--json', 'accounts', '--profile', 'Sandbox'], secrets);
+    const answer = JSON.parse(json.stdout) as { source: string; rows: { id: string; balance: string }[] };
+    expect(answer.source).toBe('bank');
+    expect(answer.rows.map((row) => row.id)).toEqual([account()]);
+    expect(answer.rows[0]?.balance).toMatch(/^-?\d+\.\d\d$/);
+
+    await ledger([...data, 'sync', 'pending-transactions', '--profile', 'Sandbox', '--account', account()], secrets);
+    await sandbox.close();
+    const offline = await ledger([...data, '--json', 'accounts', '--profile', 'Sandbox'], secrets);
+    expect(offline.code).toBe(0);
+    expect(offline.stderr).toMatch(
+      /^ledger: GET \/account: the bank at .* cannot be reached .*Showing the accounts with cached transactions\.\n$/,
+    );
+    expect(JSON.parse(offline.stdout)).toEqual({ source: 'cache', rows: [{ id: account() }] });
+    sandbox = await startBank({ accounts: 1, pendingTransactionsPerAccount: 1 });
+  });
+
   it('says the bank cannot be reached when it is down', async () => {
     await addSandboxProfile();
     await sandbox.close();

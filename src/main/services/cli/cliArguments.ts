@@ -24,6 +24,9 @@ Profiles (the secret is read from standard input, never from an argument):
   profile list
   profile remove NAME
 
+The bank's accounts of a profile (the ids to sync; offline, those with cached transactions):
+  accounts --profile NAME
+
 Sync from the bank into the offline cache (resumes where a stopped sync left off):
   sync pending-transactions --profile NAME --account ID [--from DATE] [--to DATE]
   sync webhook-sends --profile NAME [--webhook ID] [--status sent|skipped|error] [--from DATE] [--to DATE] [--full]
@@ -97,6 +100,7 @@ const COMMANDS: Record<string, { accepts: OptionName[]; requires: OptionName[]; 
   'profile add': { accepts: ['base-url', 'key-id', 'bearer', 'production'], requires: ['base-url'], names: 'NAME' },
   'profile list': { accepts: [], requires: [] },
   'profile remove': { accepts: [], requires: [], names: 'NAME' },
+  accounts: { accepts: ['profile'], requires: ['profile'] },
   'sync pending-transactions': {
     accepts: ['profile', 'account', 'from', 'to', 'page-size'],
     requires: ['profile', 'account'],

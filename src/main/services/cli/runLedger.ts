@@ -7,8 +7,8 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import { SchemaViolation } from '../../../shared/bank/index.ts';
-import { BankError } from '../bank/bankError.ts';
+import { SchemaViolation, type Account } from '../../../shared/bank/index.ts';
+import { BankError, type BankErrorKind } from '../bank/bankError.ts';
 import { ProfileNotReady } from '../bank/bankClients.ts';
 import { CacheError } from '../cache/cacheError.ts';
 import { exportCsv, type ExportView } from '../cache/exportViews.ts';
@@ -61,6 +61,15 @@ const KNOWN_FAILURES = [
   UsageProblem,
 ];
 
+/** Failures after which the cache's answer is better than none. */
+const UNREACHABLE: readonly BankErrorKind[] = [
+  'unreachable',
+  'timeout',
+  'bank-offline',
+  'unavailable',
+  'gateway-timeout',
+];
+
 /** One line, whatever went wrong: never a stack trace, never a secret. */
 export function oneLine(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
@@ -101,6 +110,8 @@ class Ledger {
         return this.#profileRemove();
       case 'keychain':
         return this.#keychain();
+      case 'accounts':
+        return this.#accounts();
       case 'sync pending-transactions':
       case 'sync webhook-sends':
       case 'sync application':
@@ -214,6 +225,55 @@ class Ledger {
     else if (status.available) this.#print(`Keychain: ${status.backend}, available.`);
     else this.#print(`${status.message} ${status.remedy}`);
     return status.available ? EXIT_OK : EXIT_FAILED;
+  }
+
+  /**
+   * The profile's accounts, asked of the bank: where a newcomer finds the id that
+   * `sync pending-transactions` needs. When the bank cannot be reached, the accounts this
+   * cache holds transactions of, said to come from the cache.
+   */
+  async #accounts(): Promise<number> {
+    const services = await this.#open();
+    const profile = await this.#profile(services, true);
+    let accounts: Account[];
+    try {
+      accounts = await services.clients.clientFor(profile.id).listAccounts();
+    } catch (error) {
+      if (!(error instanceof BankError) || !UNREACHABLE.includes(error.kind)) throw error;
+      const cached = services.cache.pendingTransactions.accounts(profile.id);
+      this.#io.stderr.write(`ledger: ${oneLine(error)} Showing the accounts with cached transactions.\n`);
+      if (this.#arguments.json) this.#printJson({ source: 'cache', rows: cached.map((id) => ({ id })) });
+      else if (cached.length === 0) this.#print('No account has cached transactions.');
+      else
+        this.#print(
+          table(
+            ['ID'],
+            cached.map((id) => [id]),
+          ),
+        );
+      return EXIT_OK;
+    }
+    if (this.#arguments.json) {
+      this.#printJson({ asOf: new Date().toISOString(), source: 'bank', rows: accounts });
+      return EXIT_OK;
+    }
+    this.#print(`${String(accounts.length)} ${accounts.length === 1 ? 'account' : 'accounts'} at the bank.`);
+    if (accounts.length > 0) {
+      this.#print(
+        table(
+          ['ID', 'NAME', 'NUMBER', 'STATUS', 'BALANCE', 'AVAILABLE'],
+          accounts.map((account) => [
+            account.id,
+            account.name,
+            account.account_number ?? '',
+            account.status,
+            account.balance,
+            account.available_balance,
+          ]),
+        ),
+      );
+    }
+    return EXIT_OK;
   }
 
   #syncRequest(profile: Profile): SyncRequest {
