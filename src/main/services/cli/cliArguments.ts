@@ -35,9 +35,11 @@ Sync from the bank into the offline cache (resumes where a stopped sync left off
 
 Read from the offline cache (says how old it is):
   list pending-transactions --profile NAME --account ID [--type T] [--search TEXT] [--from DATE] [--to DATE]
-                            [--sort newest|oldest|largest|smallest] [--limit N] [--cursor C]
-  list webhook-sends --profile NAME [--webhook ID] [--status S] [--object ID] [--event E] [--sort newest|oldest] [--limit N] [--cursor C]
-  list applications --profile NAME [--status S] [--ownership personal|business] [--product ID] [--account ID] [--limit N] [--cursor C]
+                            [--sort ${PENDING_TRANSACTION_SORTS.join('|')}] [--limit N] [--cursor C]
+  list webhook-sends --profile NAME [--webhook ID] [--status S] [--object ID] [--event E] [--from DATE] [--to DATE]
+                     [--sort ${WEBHOOK_SEND_SORTS.join('|')}] [--limit N] [--cursor C]
+  list applications --profile NAME [--status S] [--ownership personal|business] [--product ID] [--account ID]
+                    [--sort ${ACCOUNT_APPLICATION_SORTS.join('|')}] [--limit N] [--cursor C]
   list application-history --profile NAME --id ID
   list webhooks --profile NAME [--status S] [--event E]
 
