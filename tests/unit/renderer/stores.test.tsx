@@ -245,3 +245,40 @@ describe('webhooks screen', () => {
     expect(screen.queryByText(inError.error)).toBeNull();
   });
 });
+
+describe('card art screen', () => {
+  it('offers to try again when the bank could not list the card products, and then lists them', async () => {
+    const { render, screen } = await import('@testing-library/react');
+    const userEvent = (await import('@testing-library/user-event')).default;
+    const { CardArtScreen } = await import('../../../src/renderer/src/features/cardArt/CardArtScreen.tsx');
+    let down = true;
+    installFakeBridge({
+      'cardArt.products': () => {
+        if (down) throw refuse('bank_error', 'The bank core is offline (HTTP 503).');
+        return {
+          rows: [
+            {
+              id: 'cp_debit',
+              name: 'Debit classic',
+              card_art: { front: null, back: null, thumbnail: null },
+              created_at: NOW,
+              updated_at: NOW,
+            },
+          ],
+          nextCursor: null,
+          asOf: NOW,
+          source: 'bank',
+        };
+      },
+      'cardArt.list': () => ({ rows: [], nextCursor: null, asOf: NOW, source: 'cache' }),
+    });
+    useProfilesStore.setState({ profiles: [profile('embedded', false)] as never, activeProfileId: 'embedded' });
+    const user = userEvent.setup();
+    render(<CardArtScreen />);
+    expect(await screen.findByText('Could not load card products')).toBeTruthy();
+    down = false;
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('option', { name: 'Debit classic · cp_debit' })).toBeTruthy();
+    expect(screen.queryByText('Could not load card products')).toBeNull();
+  });
+});

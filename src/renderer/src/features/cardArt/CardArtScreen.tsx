@@ -15,6 +15,9 @@ export function CardArtScreen() {
   useEffect(() => {
     if (profileId !== null) void load(profileId);
   }, [profileId, load]);
+  const retry = (): void => {
+    if (profileId !== null) void load(profileId);
+  };
   return (
     <Page>
       <div className="page-scroll stack">
@@ -24,7 +27,9 @@ export function CardArtScreen() {
         />
         <div className="columns">
           <Panel title="Upload">
-            {store.productsError === null ? null : <ErrorState what="Card products" error={store.productsError} />}
+            {store.productsError === null ? null : (
+              <ErrorState what="Card products" error={store.productsError} onRetry={retry} />
+            )}
             <CardArtForm
               key={store.products.length}
               products={store.products}
@@ -34,7 +39,7 @@ export function CardArtScreen() {
           </Panel>
           <Panel title="Uploaded from this app" className="panel-flush">
             {store.historyError !== null ? (
-              <ErrorState what="Card art history" error={store.historyError} />
+              <ErrorState what="Card art history" error={store.historyError} onRetry={retry} />
             ) : store.loading && store.history.length === 0 ? (
               <LoadingState />
             ) : store.history.length === 0 ? (
