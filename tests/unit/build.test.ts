@@ -66,13 +66,14 @@ describe('electron-vite build output', () => {
           worker.once('error', reject);
           worker.postMessage(message);
         });
-      await expect(
-        reply({ id: 1, batches: [{ sql: 'INSERT INTO probe (x) VALUES (?)', rows: [[1], [2], [3]] }] }),
-      ).resolves.toEqual({ id: 1, changes: [3] });
-      await expect(reply({ id: 2, close: true })).resolves.toEqual({ id: 2, changes: [] });
+      const insert = (...values: number[]) => [
+        { sql: 'INSERT INTO probe (x) VALUES (?)', rows: values.map((x) => [x]) },
+      ];
+      await expect(reply({ id: 1, pages: [insert(1, 2, 3), insert(4)] })).resolves.toEqual({ id: 1, kept: [[3], [1]] });
+      await expect(reply({ id: 2, close: true })).resolves.toEqual({ id: 2, kept: [] });
       await worker.terminate();
       const check = new DatabaseSync(file);
-      expect(check.prepare('SELECT COUNT(*) AS n FROM probe').get()).toEqual({ n: 3 });
+      expect(check.prepare('SELECT COUNT(*) AS n FROM probe').get()).toEqual({ n: 4 });
       check.close();
     } finally {
       rmSync(folder, { recursive: true, force: true });

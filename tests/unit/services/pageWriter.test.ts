@@ -1,14 +1,14 @@
 /**
  * How a sync hands its pages to the cache writer (pageWriter.ts): at once while the writer is
  * idle, gathered while it is busy (never more than GROUP_PAGES at a time), committed in page
- * order, and on a failed group written again page by page. The writer here is a recording
- * stand-in whose commits finish when the test says so; the real writer is covered by the
- * sync integration tests.
+ * order, and after a page that cannot be written, only the pages before it reported. The
+ * writer here is a recording stand-in whose commits finish when the test says so; the real
+ * writer's grouping is covered by writeBatch's tests and the sync integration tests.
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from '../../../src/main/services/bank/bankClient.ts';
 import type { CacheWriter } from '../../../src/main/services/cache/cacheWriter.ts';
-import type { WriteBatch } from '../../../src/main/services/cache/writeBatch.ts';
+import type { GroupOutcome, WriteBatch } from '../../../src/main/services/cache/writeBatch.ts';
 import {
   GROUP_PAGES,
   UncommittedKeys,
@@ -16,31 +16,39 @@ import {
   type PageSteps,
 } from '../../../src/main/services/sync/pageWriter.ts';
 
-/** A writer whose runs finish only when `finish()` is called, recording the pages of each run. */
+/** A writer whose groups finish only when `finish()` is called, recording the pages of each group. */
 class HeldWriter implements CacheWriter {
   readonly runs: string[][] = [];
-  readonly #pending: { resolve: (changes: number[]) => void; reject: (error: Error) => void; batches: WriteBatch[] }[] =
-    [];
-  failNextGroup = false;
+  readonly #pending: { resolve: (outcome: GroupOutcome) => void; pages: WriteBatch[][] }[] = [];
+  /** The next group of several pages keeps only this many of them, then fails (a full disk). */
+  keepOfNextGroup: number | null = null;
 
   run(batches: WriteBatch[]): Promise<number[]> {
-    const pages = batches.map((batch) => batch.sql).filter((sql) => sql.startsWith('page '));
-    this.runs.push(pages);
-    return new Promise((resolve, reject) => {
-      this.#pending.push({ resolve, reject, batches });
+    return this.runGroup([batches]).then((outcome) => outcome.kept[0] ?? []);
+  }
+
+  runGroup(pages: WriteBatch[][]): Promise<GroupOutcome> {
+    this.runs.push(
+      pages.flatMap((batches) => batches.map((batch) => batch.sql).filter((sql) => sql.startsWith('page '))),
+    );
+    // A copy, as the worker's message is: the caller may let go of its plans at once.
+    const copied = pages.map((batches) => [...batches]);
+    return new Promise((resolve) => {
+      this.#pending.push({ resolve, pages: copied });
     });
   }
 
-  /** Finishes the oldest run (failing it when asked to fail a group of several pages). */
+  /** Finishes the oldest group (keeping only part of it when told to). */
   finish(): boolean {
     const run = this.#pending.shift();
     if (run === undefined) return false;
-    const pages = run.batches.filter((batch) => batch.sql.startsWith('page ')).length;
-    if (this.failNextGroup && pages > 1) {
-      this.failNextGroup = false;
-      run.reject(new Error('database or disk is full'));
+    const all = run.pages.map((batches) => batches.map(() => 1));
+    if (this.keepOfNextGroup !== null && run.pages.length > 1) {
+      const kept = all.slice(0, this.keepOfNextGroup);
+      this.keepOfNextGroup = null;
+      run.resolve({ kept, error: new Error('database or disk is full') });
     } else {
-      run.resolve(run.batches.map(() => 1));
+      run.resolve({ kept: all });
     }
     return true;
   }
@@ -66,13 +74,14 @@ function stepsRecording(written: number[]): PageSteps<number, true> {
     signal: new AbortController().signal,
     plan: (page) => ({
       batches: [{ sql: `page ${String(page.items[0])}`, rows: [] }],
-      added: 1,
+      added: page.items[0] ?? -1,
       keys: new Map([[`key ${String(page.items[0])}`, true]]),
     }),
     advance: () => ({ sql: 'checkpoint', rows: [] }),
     last: () => [{ sql: 'done', rows: [] }],
-    onWritten: (page) => {
-      written.push(page.items[0] ?? -1);
+    // `added` is the page's number here, so the order of onWritten shows the order of commits.
+    onWritten: (added) => {
+      written.push(added);
     },
   };
 }
@@ -127,21 +136,18 @@ describe('writePages', () => {
     expect(written).toEqual(Array.from({ length: pages }, (_, index) => index));
   });
 
-  it('writes a failed group again page by page, keeping every page that fits', async () => {
+  it('reports the pages the writer kept of a failed group, in order, and fails without going on', async () => {
     const writer = new HeldWriter();
-    writer.failNextGroup = true;
-    const { done, written } = startWriting(writer, 5, settle);
-    await finishEachRunLate(writer);
-    await done;
-    expect(writer.runs).toEqual([
-      ['page 0'],
-      ['page 1', 'page 2', 'page 3', 'page 4'],
-      ['page 1'],
-      ['page 2'],
-      ['page 3'],
-      ['page 4'],
-    ]);
-    expect(written).toEqual([0, 1, 2, 3, 4]);
+    writer.keepOfNextGroup = 2;
+    const { done, written } = startWriting(writer, 8, settle);
+    for (let turn = 0; turn < 20; turn += 1) await settle();
+    expect(writer.finish()).toBe(true);
+    await settle();
+    // Pages 1 to 7 went as one group; the writer keeps 1 and 2 and cannot write 3.
+    expect(writer.finish()).toBe(true);
+    await expect(done).rejects.toThrow('database or disk is full');
+    expect(writer.runs).toEqual([['page 0'], ['page 1', 'page 2', 'page 3', 'page 4', 'page 5', 'page 6', 'page 7']]);
+    expect(written).toEqual([0, 1, 2]);
   });
 });
 

@@ -11,12 +11,34 @@ import type { DatabaseSync } from 'node:sqlite';
 import { Worker } from 'node:worker_threads';
 import { translateWriteError } from './cacheError.ts';
 import { Statements } from './statements.ts';
-import { executeBatches, type WriteBatch } from './writeBatch.ts';
+import { executeGroup, type GroupOutcome, type WriteBatch } from './writeBatch.ts';
 
 export interface CacheWriter {
   /** Runs the plan in one transaction; resolves with the rows each batch changed. */
   run(batches: WriteBatch[]): Promise<number[]>;
+  /**
+   * Runs pages of plans in one transaction, or if that fails one transaction a page up to the
+   * first that cannot be written (writeBatch.ts, executeGroup). Resolves with what was kept
+   * and, when not everything was, the error (already translated, e.g. a full disk).
+   */
+  runGroup(pages: WriteBatch[][]): Promise<GroupOutcome>;
   close(): Promise<void>;
+}
+
+/** run() on top of runGroup(): a plan is a group of one page. */
+async function runOne(writer: CacheWriter, batches: WriteBatch[]): Promise<number[]> {
+  const outcome = await writer.runGroup([batches]);
+  const [changes] = outcome.kept;
+  if (changes === undefined) throw outcome.error ?? new Error('The cache writer kept nothing and said nothing.');
+  return changes;
+}
+
+function translated(error: unknown, file: string): Error {
+  try {
+    translateWriteError(error, file);
+  } catch (thrown) {
+    return thrown instanceof Error ? thrown : new Error(String(thrown));
+  }
 }
 
 export class InlineCacheWriter implements CacheWriter {
@@ -31,15 +53,14 @@ export class InlineCacheWriter implements CacheWriter {
   }
 
   run(batches: WriteBatch[]): Promise<number[]> {
-    try {
-      return Promise.resolve(executeBatches(this.#database, this.#statements, batches));
-    } catch (error) {
-      try {
-        translateWriteError(error, this.#file);
-      } catch (translated) {
-        return Promise.reject(translated instanceof Error ? translated : new Error(String(translated)));
-      }
-    }
+    return runOne(this, batches);
+  }
+
+  runGroup(pages: WriteBatch[][]): Promise<GroupOutcome> {
+    const outcome = executeGroup(this.#database, this.#statements, pages);
+    return Promise.resolve(
+      outcome.error === undefined ? outcome : { kept: outcome.kept, error: translated(outcome.error, this.#file) },
+    );
   }
 
   close(): Promise<void> {
@@ -47,13 +68,18 @@ export class InlineCacheWriter implements CacheWriter {
   }
 }
 
-type Reply = { id: number; changes: number[] } | { id: number; error: { message: string; errcode: number | null } };
+/** The writer thread's answer: what was kept, and why the rest was not (or a close done). */
+export interface WriterReply {
+  id: number;
+  kept: number[][];
+  error?: { message: string; errcode: number | null };
+}
 
 export class WorkerCacheWriter implements CacheWriter {
   readonly #workerFile: URL;
   readonly #file: string;
   readonly #sizeLimitBytes: number | undefined;
-  readonly #waiting = new Map<number, { resolve: (changes: number[]) => void; reject: (error: Error) => void }>();
+  readonly #waiting = new Map<number, { resolve: (outcome: GroupOutcome) => void; reject: (error: Error) => void }>();
   /** Started on the first write: reads-only uses (most commands) never start a thread. */
   #worker: Worker | null = null;
   #next = 0;
@@ -66,13 +92,18 @@ export class WorkerCacheWriter implements CacheWriter {
   }
 
   run(batches: WriteBatch[]): Promise<number[]> {
+    return runOne(this, batches);
+  }
+
+  runGroup(pages: WriteBatch[][]): Promise<GroupOutcome> {
     if (this.#failure !== null) return Promise.reject(this.#failure);
     const worker = this.#started();
     const id = (this.#next += 1);
     return new Promise((resolve, reject) => {
       this.#waiting.set(id, { resolve, reject });
       worker.ref();
-      worker.postMessage({ id, batches });
+      // Serialized here: the caller may drop its plans as soon as this returns.
+      worker.postMessage({ id, pages });
     });
   }
 
@@ -106,21 +137,17 @@ export class WorkerCacheWriter implements CacheWriter {
     });
     // Idle, the thread must not keep a command-line process alive.
     worker.unref();
-    worker.on('message', (reply: Reply) => {
+    worker.on('message', (reply: WriterReply) => {
       const waiting = this.#waiting.get(reply.id);
       if (waiting === undefined) return;
       this.#waiting.delete(reply.id);
       if (this.#waiting.size === 0) worker.unref();
-      if ('changes' in reply) {
-        waiting.resolve(reply.changes);
+      if (reply.error === undefined) {
+        waiting.resolve({ kept: reply.kept });
         return;
       }
       const error = Object.assign(new Error(reply.error.message), { errcode: reply.error.errcode ?? undefined });
-      try {
-        translateWriteError(error, this.#file);
-      } catch (translated) {
-        waiting.reject(translated instanceof Error ? translated : new Error(String(translated)));
-      }
+      waiting.resolve({ kept: reply.kept, error: translated(error, this.#file) });
     });
     worker.on('error', (error: Error) => {
       this.#failure = error;

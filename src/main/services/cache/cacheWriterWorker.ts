@@ -8,25 +8,33 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { configure } from './cacheFile.ts';
 import { sqliteCodeOf } from './cacheError.ts';
 import { Statements } from './statements.ts';
-import { executeBatches, type WriteBatch } from './writeBatch.ts';
+import type { WriterReply } from './cacheWriter.ts';
+import { executeGroup, type WriteBatch } from './writeBatch.ts';
 
 const { file, sizeLimitBytes } = workerData as { file: string; sizeLimitBytes?: number };
 const database = new DatabaseSync(file);
 configure(database, sizeLimitBytes);
 const statements = new Statements(database);
 
-parentPort?.on('message', (message: { id: number; batches: WriteBatch[] } | { id: number; close: true }) => {
+function reply(message: WriterReply): void {
+  parentPort?.postMessage(message);
+}
+
+parentPort?.on('message', (message: { id: number; pages: WriteBatch[][] } | { id: number; close: true }) => {
   if ('close' in message) {
     database.close();
-    parentPort?.postMessage({ id: message.id, changes: [] });
+    reply({ id: message.id, kept: [] });
     return;
   }
-  try {
-    parentPort?.postMessage({ id: message.id, changes: executeBatches(database, statements, message.batches) });
-  } catch (error) {
-    parentPort?.postMessage({
-      id: message.id,
-      error: { message: error instanceof Error ? error.message : String(error), errcode: sqliteCodeOf(error) },
-    });
+  const outcome = executeGroup(database, statements, message.pages);
+  if (outcome.error === undefined) {
+    reply({ id: message.id, kept: outcome.kept });
+    return;
   }
+  const { error } = outcome;
+  reply({
+    id: message.id,
+    kept: outcome.kept,
+    error: { message: error.message, errcode: sqliteCodeOf(error) },
+  });
 });

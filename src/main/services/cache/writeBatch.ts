@@ -63,3 +63,49 @@ export function executeBatches(
     throw error;
   }
 }
+
+/** What a group of pages came to: the changes of each page kept, in order, and why the rest was not. */
+export interface GroupOutcome {
+  /** Per page kept, the rows changed by each of its batches. */
+  kept: number[][];
+  /** Set when a page could not be written: it and every page after it were not kept. */
+  error?: Error;
+}
+
+/**
+ * Runs a group of pages (each a list of batches) in one transaction. If that fails (a full
+ * disk), runs them again one transaction a page, in order, keeping every page that fits and
+ * stopping at the first that does not: a later page is never kept without the ones before
+ * it, whose checkpoint it would move past.
+ */
+export function executeGroup(
+  database: DatabaseSync,
+  statements: Statements,
+  pages: readonly (readonly WriteBatch[])[],
+): GroupOutcome {
+  try {
+    const changes = executeBatches(database, statements, pages.flat());
+    let offset = 0;
+    return {
+      kept: pages.map((batches) => {
+        offset += batches.length;
+        return changes.slice(offset - batches.length, offset);
+      }),
+    };
+  } catch (error) {
+    if (pages.length === 1) return { kept: [], error: asError(error) };
+  }
+  const kept: number[][] = [];
+  for (const batches of pages) {
+    try {
+      kept.push(executeBatches(database, statements, batches));
+    } catch (error) {
+      return { kept, error: asError(error) };
+    }
+  }
+  return { kept };
+}
+
+function asError(thrown: unknown): Error {
+  return thrown instanceof Error ? thrown : new Error(String(thrown));
+}

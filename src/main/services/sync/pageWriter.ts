@@ -33,8 +33,11 @@ export interface PageSteps<Item, Value> {
   last: () => WriteBatch[];
   /** When the page is fetched and planned (before it is committed). */
   onPlanned?: (page: Page<Item>) => void;
-  /** After the page's group committed, in page order; `lastChanges` are those of `last()` for the last page. */
-  onWritten: (page: Page<Item>, added: number, lastChanges: number[] | null) => void;
+  /**
+   * After the page's group committed, in page order, with the page's `added`; `lastChanges`
+   * are those of `last()` for the last page. The page itself is gone by then (see writePages).
+   */
+  onWritten: (added: number, lastChanges: number[] | null) => void;
   /** Stop early after this page (incremental sync). */
   stopAfter?: (added: number) => boolean;
   /** Fetch the next page while this one is planned (off for incremental syncs, which often stop at once). */
@@ -96,12 +99,15 @@ async function* prefetched<Item>(source: AsyncIterable<Item>): AsyncGenerator<It
   }
 }
 
-interface PlannedPage<Item> {
-  page: Page<Item>;
+interface PlannedPage {
   added: number;
-  /** The page's rows and checkpoint (and for the last page, `last()`). */
-  batches: WriteBatch[];
-  /** Index in `batches` where the `last()` batches start, for the last page. */
+  /**
+   * The page's rows and checkpoint (and for the last page, `last()`), until they are handed
+   * to the writer; null after, so the heap does not carry them (nor the page's records) while
+   * the writer works: that held ~2 KB a record through every young-generation collection.
+   */
+  batches: WriteBatch[] | null;
+  /** Index in the batches where the `last()` batches start, for the last page. */
   lastFrom: number | null;
 }
 
@@ -109,7 +115,8 @@ interface PlannedPage<Item> {
  * Writes the pages; returns after the last write has committed or failed, never with a write
  * in flight. On a fetch failure the pages already planned are committed first, so the
  * checkpoint stands after every page fetched. A group that fails (a full disk) is written
- * again page by page, so every page that fits is kept, as when each page was its own commit.
+ * again page by page by the writer, so every page that fits is kept, as when each page was
+ * its own commit.
  */
 export async function writePages<Item, Value>(
   writer: CacheWriter,
@@ -122,30 +129,22 @@ export async function writePages<Item, Value>(
     busy: false,
     writeFailed: false,
   };
-  let group: PlannedPage<Item>[] = [];
+  let group: PlannedPage[] = [];
   const uncommitted = new UncommittedKeys<Value>();
   let sawLast = false;
   let stoppedEarly = false;
 
-  const committed = (planned: PlannedPage<Item>, changes: number[]): void => {
-    uncommitted.commitOldest();
-    steps.onWritten(planned.page, planned.added, planned.lastFrom === null ? null : changes.slice(planned.lastFrom));
-  };
-  const writeGroup = async (sending: PlannedPage<Item>[]): Promise<void> => {
-    const batches = sending.flatMap((planned) => planned.batches);
-    let changes: number[];
-    try {
-      changes = await writer.run(batches);
-    } catch (error) {
-      if (sending.length === 1) throw error;
-      for (const planned of sending) committed(planned, await writer.run(planned.batches));
-      return;
-    }
-    let offset = 0;
-    for (const planned of sending) {
-      committed(planned, changes.slice(offset, offset + planned.batches.length));
-      offset += planned.batches.length;
-    }
+  const writeGroup = async (sending: PlannedPage[]): Promise<void> => {
+    const outcome = writer.runGroup(sending.map((planned) => planned.batches ?? []));
+    for (const planned of sending) planned.batches = null;
+    const { kept, error } = await outcome;
+    kept.forEach((changes, index) => {
+      const planned = sending[index];
+      if (planned === undefined) return;
+      uncommitted.commitOldest();
+      steps.onWritten(planned.added, planned.lastFrom === null ? null : changes.slice(planned.lastFrom));
+    });
+    if (error !== undefined) throw error;
   };
   const flush = async (): Promise<void> => {
     if (group.length === 0) return;
@@ -174,7 +173,7 @@ export async function writePages<Item, Value>(
       const batches = [...plan.batches, steps.advance(page, plan.added)];
       const lastFrom = isLast ? batches.length : null;
       if (isLast) batches.push(...steps.last());
-      group.push({ page, added: plan.added, batches, lastFrom });
+      group.push({ added: plan.added, batches, lastFrom });
       steps.onPlanned?.(page);
       sawLast = isLast;
       stoppedEarly = !isLast && steps.stopAfter?.(plan.added) === true;

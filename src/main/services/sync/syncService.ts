@@ -356,7 +356,7 @@ export class SyncService {
               checkpoints.doneBatch(request.profileId, request.kind, key, this.#stamp()),
             ],
             onPlanned: fetchedPage,
-            onWritten: (_page, added, lastChanges) => {
+            onWritten: (added, lastChanges) => {
               if (lastChanges !== null) removed = lastChanges[0] ?? 0;
               progress.written += added;
               report();
@@ -396,7 +396,7 @@ export class SyncService {
               advance,
               last: () => [checkpoints.doneBatch(request.profileId, request.kind, key, this.#stamp())],
               onPlanned: fetchedPage,
-              onWritten: (_page, added) => {
+              onWritten: (added) => {
                 progress.written += added;
                 report();
               },
