@@ -57,23 +57,47 @@ describe('electron-vite build output', () => {
     try {
       const file = join(folder, 'cache.db');
       const setup = new DatabaseSync(file);
-      setup.exec('CREATE TABLE probe (x INTEGER NOT NULL) STRICT');
+      setup.exec('CREATE TABLE probe (x INTEGER PRIMARY KEY) STRICT');
       setup.close();
       const worker = new Worker(pathToFileURL(join(out, 'main/cacheWriterWorker.js')), { workerData: { file } });
-      const reply = (message: unknown): Promise<unknown> =>
+      const replies: unknown[] = [];
+      let waiting: { count: number; resolve: (replies: unknown[]) => void } | null = null;
+      worker.on('message', (message: unknown) => {
+        replies.push(message);
+        if (waiting !== null && replies.length >= waiting.count) waiting.resolve(replies);
+      });
+      const answered = (count: number): Promise<unknown[]> =>
         new Promise((resolve, reject) => {
-          worker.once('message', resolve);
+          waiting = { count, resolve };
           worker.once('error', reject);
-          worker.postMessage(message);
         });
       const insert = (...values: number[]) => [
         { sql: 'INSERT INTO probe (x) VALUES (?)', rows: values.map((x) => [x]) },
       ];
-      await expect(reply({ id: 1, pages: [insert(1, 2, 3), insert(4)] })).resolves.toEqual({ id: 1, kept: [[3], [1]] });
-      await expect(reply({ id: 2, close: true })).resolves.toEqual({ id: 2, kept: [] });
+      const all = answered(5);
+      // Posted at once: the thread joins the queued pages of stream 1; 1 again is refused (a
+      // primary key), and so is the page of stream 1 after it; stream 2 goes on.
+      worker.postMessage({ id: 1, pages: [insert(1, 2, 3), insert(4)], stream: 1 });
+      worker.postMessage({ id: 2, pages: [insert(5)], stream: 1 });
+      worker.postMessage({ id: 3, pages: [insert(1)], stream: 1 });
+      worker.postMessage({ id: 4, pages: [insert(6)], stream: 1 });
+      worker.postMessage({ id: 5, pages: [insert(7)], stream: 2 });
+      const [first, second, third, fourth, fifth] = (await all) as {
+        id: number;
+        kept: number[][];
+        error?: { message: string };
+      }[];
+      expect(first).toEqual({ id: 1, kept: [[3], [1]] });
+      expect(second).toEqual({ id: 2, kept: [[1]] });
+      expect(third?.error?.message).toMatch(/UNIQUE constraint failed/);
+      expect(fourth).toMatchObject({ id: 4, kept: [], error: third?.error });
+      expect(fifth).toEqual({ id: 5, kept: [[1]] });
+      const closed = answered(6);
+      worker.postMessage({ id: 6, close: true });
+      expect((await closed).at(-1)).toEqual({ id: 6, kept: [] });
       await worker.terminate();
       const check = new DatabaseSync(file);
-      expect(check.prepare('SELECT COUNT(*) AS n FROM probe').get()).toEqual({ n: 4 });
+      expect(check.prepare('SELECT x FROM probe ORDER BY x').all()).toEqual([1, 2, 3, 4, 5, 7].map((x) => ({ x })));
       check.close();
     } finally {
       rmSync(folder, { recursive: true, force: true });

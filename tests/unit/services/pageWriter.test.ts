@@ -1,54 +1,59 @@
 /**
- * How a sync hands its pages to the cache writer (pageWriter.ts): at once while the writer is
- * idle, gathered while it is busy (never more than GROUP_PAGES at a time), committed in page
- * order, and after a page that cannot be written, only the pages before it reported. The
- * writer here is a recording stand-in whose commits finish when the test says so; the real
- * writer's grouping is covered by writeBatch's tests and the sync integration tests.
+ * How a sync hands its pages to the cache writer (pageWriter.ts): each page at once, in
+ * order, tagged with the sync's stream; never more than IN_FLIGHT_PAGES waiting for the
+ * writer; reported written in page order; and after a page the writer could not keep, only
+ * the pages before it reported. The writer here is a stand-in whose answers come when the
+ * test says so, and which refuses a stream's pages after a failure as the real one does; the
+ * real writer's grouping is covered by writerQueue's tests and the sync integration tests.
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from '../../../src/main/services/bank/bankClient.ts';
 import type { CacheWriter } from '../../../src/main/services/cache/cacheWriter.ts';
 import type { GroupOutcome, WriteBatch } from '../../../src/main/services/cache/writeBatch.ts';
 import {
-  GROUP_PAGES,
+  IN_FLIGHT_PAGES,
   UncommittedKeys,
   writePages,
   type PageSteps,
 } from '../../../src/main/services/sync/pageWriter.ts';
 
-/** A writer whose groups finish only when `finish()` is called, recording the pages of each group. */
+/** A writer whose answers come only when `finish()` is called, recording each page it is given. */
 class HeldWriter implements CacheWriter {
-  readonly runs: string[][] = [];
-  readonly #pending: { resolve: (outcome: GroupOutcome) => void; pages: WriteBatch[][] }[] = [];
-  /** The next group of several pages keeps only this many of them, then fails (a full disk). */
-  keepOfNextGroup: number | null = null;
+  /** The pages given, with their stream. */
+  readonly given: { page: string; stream: number | undefined }[] = [];
+  readonly #pending: { resolve: (outcome: GroupOutcome) => void; pages: WriteBatch[][]; stream?: number }[] = [];
+  readonly #failedStreams = new Set<number>();
+  /** The page (by its sql) that cannot be written. */
+  failAt: string | null = null;
+  /** The most pages given and not yet answered, at any moment. */
+  mostWaiting = 0;
 
   run(batches: WriteBatch[]): Promise<number[]> {
     return this.runGroup([batches]).then((outcome) => outcome.kept[0] ?? []);
   }
 
-  runGroup(pages: WriteBatch[][]): Promise<GroupOutcome> {
-    this.runs.push(
-      pages.flatMap((batches) => batches.map((batch) => batch.sql).filter((sql) => sql.startsWith('page '))),
-    );
+  runGroup(pages: WriteBatch[][], stream?: number): Promise<GroupOutcome> {
+    for (const batches of pages) {
+      for (const batch of batches) if (batch.sql.startsWith('page ')) this.given.push({ page: batch.sql, stream });
+    }
     // A copy, as the worker's message is: the caller may let go of its plans at once.
     const copied = pages.map((batches) => [...batches]);
     return new Promise((resolve) => {
-      this.#pending.push({ resolve, pages: copied });
+      this.#pending.push({ resolve, pages: copied, ...(stream === undefined ? {} : { stream }) });
+      this.mostWaiting = Math.max(this.mostWaiting, this.#pending.length);
     });
   }
 
-  /** Finishes the oldest group (keeping only part of it when told to). */
+  /** Answers the oldest run: kept, or refused from the failing page on (and for the rest of its stream). */
   finish(): boolean {
     const run = this.#pending.shift();
     if (run === undefined) return false;
-    const all = run.pages.map((batches) => batches.map(() => 1));
-    if (this.keepOfNextGroup !== null && run.pages.length > 1) {
-      const kept = all.slice(0, this.keepOfNextGroup);
-      this.keepOfNextGroup = null;
-      run.resolve({ kept, error: new Error('database or disk is full') });
+    const failing = run.pages.some((batches) => batches.some((batch) => batch.sql === this.failAt));
+    if (failing && run.stream !== undefined) this.#failedStreams.add(run.stream);
+    if (run.stream !== undefined && this.#failedStreams.has(run.stream)) {
+      run.resolve({ kept: [], error: new Error('database or disk is full') });
     } else {
-      run.resolve({ kept: all });
+      run.resolve({ kept: run.pages.map((batches) => batches.map(() => 1)) });
     }
     return true;
   }
@@ -109,45 +114,59 @@ function startWriting(
 }
 
 describe('writePages', () => {
-  it('sends a page at once while the writer is idle, and gathers pages while it is busy', async () => {
+  it('hands each page to the writer as soon as it is planned, and reports them written in page order', async () => {
     const writer = new HeldWriter();
-    // Page 0 is written while pages 1 to 5 arrive; they then go together.
     const { done, written } = startWriting(writer, 6, settle);
     for (let turn = 0; turn < 20; turn += 1) await settle();
-    // Every page has arrived; only page 0 went, the others wait for the writer.
-    expect(writer.runs).toEqual([['page 0']]);
+    // Every page went at once, none waits in the sync, all in one stream.
+    expect(writer.given.map((given) => given.page)).toEqual([0, 1, 2, 3, 4, 5].map((n) => `page ${String(n)}`));
+    expect(new Set(writer.given.map((given) => given.stream)).size).toBe(1);
     expect(written).toEqual([]);
-    expect(writer.finish()).toBe(true);
-    await settle();
-    expect(writer.runs).toEqual([['page 0'], ['page 1', 'page 2', 'page 3', 'page 4', 'page 5']]);
-    expect(writer.finish()).toBe(true);
+    await finishEachRunLate(writer);
     await done;
     expect(written).toEqual([0, 1, 2, 3, 4, 5]);
   });
 
-  it('never gathers more than GROUP_PAGES pages: the sync waits for the writer instead', async () => {
+  it('gives each sync a stream of its own', async () => {
     const writer = new HeldWriter();
-    const pages = GROUP_PAGES * 3 + 2;
+    const first = startWriting(writer, 2, settle);
+    const second = startWriting(writer, 2, settle);
+    await finishEachRunLate(writer);
+    await Promise.all([first.done, second.done]);
+    const streams = new Set(writer.given.map((given) => given.stream));
+    expect(streams.size).toBe(2);
+    expect(streams.has(undefined)).toBe(false);
+  });
+
+  it('never has more than IN_FLIGHT_PAGES pages waiting for the writer: the sync waits instead', async () => {
+    const writer = new HeldWriter();
+    const pages = IN_FLIGHT_PAGES * 2 + 3;
     const { done, written } = startWriting(writer, pages, () => Promise.resolve());
     await finishEachRunLate(writer);
     await done;
-    expect(Math.max(...writer.runs.map((run) => run.length))).toBe(GROUP_PAGES);
-    expect(writer.runs.flat()).toEqual(Array.from({ length: pages }, (_, index) => `page ${String(index)}`));
+    expect(writer.mostWaiting).toBe(IN_FLIGHT_PAGES);
     expect(written).toEqual(Array.from({ length: pages }, (_, index) => index));
   });
 
-  it('reports the pages the writer kept of a failed group, in order, and fails without going on', async () => {
+  it('reports the pages kept before one the writer could not write, none after, and fails with its error', async () => {
     const writer = new HeldWriter();
-    writer.keepOfNextGroup = 2;
+    writer.failAt = 'page 3';
     const { done, written } = startWriting(writer, 8, settle);
-    for (let turn = 0; turn < 20; turn += 1) await settle();
-    expect(writer.finish()).toBe(true);
-    await settle();
-    // Pages 1 to 7 went as one group; the writer keeps 1 and 2 and cannot write 3.
-    expect(writer.finish()).toBe(true);
+    await finishEachRunLate(writer);
     await expect(done).rejects.toThrow('database or disk is full');
-    expect(writer.runs).toEqual([['page 0'], ['page 1', 'page 2', 'page 3', 'page 4', 'page 5', 'page 6', 'page 7']]);
     expect(written).toEqual([0, 1, 2]);
+  });
+
+  it('stops planning once a page could not be written', async () => {
+    const writer = new HeldWriter();
+    writer.failAt = 'page 0';
+    const { done } = startWriting(writer, 50, async () => {
+      await settle();
+      writer.finish();
+    });
+    await finishEachRunLate(writer);
+    await expect(done).rejects.toThrow('database or disk is full');
+    expect(writer.given.length).toBeLessThan(50);
   });
 });
 

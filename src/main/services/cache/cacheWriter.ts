@@ -12,6 +12,7 @@ import { Worker } from 'node:worker_threads';
 import { translateWriteError } from './cacheError.ts';
 import { Statements } from './statements.ts';
 import { executeGroup, type GroupOutcome, type WriteBatch } from './writeBatch.ts';
+import { WriterQueue, type WriterReply } from './writerQueue.ts';
 
 export interface CacheWriter {
   /** Runs the plan in one transaction; resolves with the rows each batch changed. */
@@ -20,8 +21,11 @@ export interface CacheWriter {
    * Runs pages of plans in one transaction, or if that fails one transaction a page up to the
    * first that cannot be written (writeBatch.ts, executeGroup). Resolves with what was kept
    * and, when not everything was, the error (already translated, e.g. a full disk).
+   * With a `stream` (a sync), the writer may join these pages to the stream's pages queued
+   * before or after them, and refuses every page of the stream after one that failed
+   * (writerQueue.ts). The pages are copied at once: the caller may let go of them.
    */
-  runGroup(pages: WriteBatch[][]): Promise<GroupOutcome>;
+  runGroup(pages: WriteBatch[][], stream?: number): Promise<GroupOutcome>;
   close(): Promise<void>;
 }
 
@@ -45,22 +49,25 @@ export class InlineCacheWriter implements CacheWriter {
   readonly #database: DatabaseSync;
   readonly #statements: Statements;
   readonly #file: string;
+  readonly #queue: WriterQueue;
+  #next = 0;
 
   constructor(database: DatabaseSync, file: string) {
     this.#database = database;
     this.#statements = new Statements(database);
     this.#file = file;
+    this.#queue = new WriterQueue((pages) => executeGroup(this.#database, this.#statements, pages));
   }
 
   run(batches: WriteBatch[]): Promise<number[]> {
     return runOne(this, batches);
   }
 
-  runGroup(pages: WriteBatch[][]): Promise<GroupOutcome> {
-    const outcome = executeGroup(this.#database, this.#statements, pages);
-    return Promise.resolve(
-      outcome.error === undefined ? outcome : { kept: outcome.kept, error: translated(outcome.error, this.#file) },
-    );
+  runGroup(pages: WriteBatch[][], stream?: number): Promise<GroupOutcome> {
+    // Written now, one call a transaction; the queue still refuses a failed stream's later pages.
+    const id = (this.#next += 1);
+    const [answer] = this.#queue.run([{ id, pages, ...(stream === undefined ? {} : { stream }) }]);
+    return Promise.resolve(outcomeOf(answer ?? { id, kept: [] }, this.#file));
   }
 
   close(): Promise<void> {
@@ -68,11 +75,11 @@ export class InlineCacheWriter implements CacheWriter {
   }
 }
 
-/** The writer thread's answer: what was kept, and why the rest was not (or a close done). */
-export interface WriterReply {
-  id: number;
-  kept: number[][];
-  error?: { message: string; errcode: number | null };
+/** A reply of the writer as the caller sees it: the error rebuilt and translated. */
+function outcomeOf(reply: WriterReply, file: string): GroupOutcome {
+  if (reply.error === undefined) return { kept: reply.kept };
+  const error = Object.assign(new Error(reply.error.message), { errcode: reply.error.errcode ?? undefined });
+  return { kept: reply.kept, error: translated(error, file) };
 }
 
 export class WorkerCacheWriter implements CacheWriter {
@@ -95,7 +102,7 @@ export class WorkerCacheWriter implements CacheWriter {
     return runOne(this, batches);
   }
 
-  runGroup(pages: WriteBatch[][]): Promise<GroupOutcome> {
+  runGroup(pages: WriteBatch[][], stream?: number): Promise<GroupOutcome> {
     if (this.#failure !== null) return Promise.reject(this.#failure);
     const worker = this.#started();
     const id = (this.#next += 1);
@@ -103,7 +110,7 @@ export class WorkerCacheWriter implements CacheWriter {
       this.#waiting.set(id, { resolve, reject });
       worker.ref();
       // Serialized here: the caller may drop its plans as soon as this returns.
-      worker.postMessage({ id, pages });
+      worker.postMessage({ id, pages, ...(stream === undefined ? {} : { stream }) });
     });
   }
 
@@ -142,12 +149,7 @@ export class WorkerCacheWriter implements CacheWriter {
       if (waiting === undefined) return;
       this.#waiting.delete(reply.id);
       if (this.#waiting.size === 0) worker.unref();
-      if (reply.error === undefined) {
-        waiting.resolve({ kept: reply.kept });
-        return;
-      }
-      const error = Object.assign(new Error(reply.error.message), { errcode: reply.error.errcode ?? undefined });
-      waiting.resolve({ kept: reply.kept, error: translated(error, this.#file) });
+      waiting.resolve(outcomeOf(reply, this.#file));
     });
     worker.on('error', (error: Error) => {
       this.#failure = error;

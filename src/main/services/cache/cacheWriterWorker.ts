@@ -1,40 +1,62 @@
 /**
  * The cache writer's thread: its own SQLite connection, running write plans (writeBatch.ts)
  * in transactions, so bulk sync writes never hold up the main thread (windows, IPC, the
- * listener). It holds no key: rows arrive sealed.
+ * listener). It holds no key: rows arrive sealed. Messages of one sync already queued when
+ * this thread gets to them are written together (writerQueue.ts).
  */
 import { DatabaseSync } from 'node:sqlite';
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
 import { configure } from './cacheFile.ts';
-import { sqliteCodeOf } from './cacheError.ts';
 import { Statements } from './statements.ts';
-import type { WriterReply } from './cacheWriter.ts';
-import { executeGroup, type WriteBatch } from './writeBatch.ts';
+import { executeGroup } from './writeBatch.ts';
+import { WriterQueue, type WriteMessage, type WriterReply } from './writerQueue.ts';
+
+type Message = WriteMessage | { id: number; close: true };
 
 const { file, sizeLimitBytes } = workerData as { file: string; sizeLimitBytes?: number };
 const database = new DatabaseSync(file);
 configure(database, sizeLimitBytes);
 const statements = new Statements(database);
+const queue = new WriterQueue((pages) => executeGroup(database, statements, pages));
 
 function reply(message: WriterReply): void {
   parentPort?.postMessage(message);
 }
 
-parentPort?.on('message', (message: { id: number; pages: WriteBatch[][] } | { id: number; close: true }) => {
-  if ('close' in message) {
-    database.close();
-    reply({ id: message.id, kept: [] });
-    return;
+/**
+ * Takes `first` and the messages queued behind it that may join it (same stream, room left);
+ * returns them, and the first queued message that may not join, to be handled next.
+ */
+function gather(port: MessagePort, first: WriteMessage): { group: WriteMessage[]; held: Message | undefined } {
+  const group = [first];
+  let pages = first.pages.length;
+  for (;;) {
+    if (first.stream === undefined) return { group, held: undefined };
+    const next = receiveMessageOnPort(port)?.message as Message | undefined;
+    if (next === undefined) return { group, held: undefined };
+    if ('close' in next || !WriterQueue.joins(first, next, pages)) return { group, held: next };
+    group.push(next);
+    pages += next.pages.length;
   }
-  const outcome = executeGroup(database, statements, message.pages);
-  if (outcome.error === undefined) {
-    reply({ id: message.id, kept: outcome.kept });
-    return;
+}
+
+function handle(port: MessagePort, message: Message): void {
+  let current: Message | undefined = message;
+  while (current !== undefined) {
+    if ('close' in current) {
+      database.close();
+      reply({ id: current.id, kept: [] });
+      return;
+    }
+    const { group, held } = gather(port, current);
+    for (const answer of queue.run(group)) reply(answer);
+    current = held;
   }
-  const { error } = outcome;
-  reply({
-    id: message.id,
-    kept: outcome.kept,
-    error: { message: error.message, errcode: sqliteCodeOf(error) },
+}
+
+const port = parentPort;
+if (port !== null) {
+  port.on('message', (message: Message) => {
+    handle(port, message);
   });
-});
+}

@@ -1,21 +1,25 @@
 /**
- * Writing a sync's pages through the cache writer, pipelined and in groups:
+ * Writing a sync's pages through the cache writer, pipelined:
  *   - the next page is fetched while this one is planned (hashed, tokenized) on this thread;
- *   - planned pages are committed by the writer on its thread while this one goes on;
- *   - a planned page goes to the writer at once when it is idle; while it is busy, pages
- *     gather (up to GROUP_PAGES) and go together when it is free, as one transaction with
- *     the checkpoint of its last page. So the writer never waits for a group to fill (the
- *     first page of a sync is written while the second is fetched), and when it is the slower
- *     side its groups grow, which is when grouping pays: a commit costs about as much as the
- *     inserts of a page (the index pages and the search segment it dirties). After a crash
- *     the next run resumes after the last group kept, exactly as after a page.
+ *   - a planned page goes to the writer at once, tagged with the sync's stream, and this
+ *     thread lets go of it; the writer commits the stream's pages on its own thread, joining
+ *     those already queued into one transaction (writerQueue.ts), with the checkpoint of the
+ *     last. So the writer never waits for a group to fill, its groups grow when it is the
+ *     slower side, and no planned page sits in this thread's heap meanwhile;
+ *   - at most IN_FLIGHT_PAGES pages are handed over and not yet committed: then the sync
+ *     waits for the writer, which bounds the memory the queue holds.
+ * After a crash the next run resumes after the last page kept, exactly as after a page.
  */
 import type { Page } from '../bank/bankClient.ts';
 import type { CacheWriter } from '../cache/cacheWriter.ts';
 import type { WriteBatch } from '../cache/writeBatch.ts';
+import { GROUP_PAGES } from '../cache/writerQueue.ts';
 
-/** Pages per transaction at most: bounds what a crash or a failed write can lose, and what waits in memory. */
-export const GROUP_PAGES = 16;
+/** Pages handed to the writer and not yet committed, at most: two full groups. */
+export const IN_FLIGHT_PAGES = 2 * GROUP_PAGES;
+
+/** Each run of writePages is a stream of its own for the writer (ordered, refused after a failure). */
+let lastStream = 0;
 
 export interface PageSteps<Item, Value> {
   signal: AbortSignal;
@@ -99,97 +103,73 @@ async function* prefetched<Item>(source: AsyncIterable<Item>): AsyncGenerator<It
   }
 }
 
-interface PlannedPage {
-  added: number;
-  /**
-   * The page's rows and checkpoint (and for the last page, `last()`), until they are handed
-   * to the writer; null after, so the heap does not carry them (nor the page's records) while
-   * the writer works: that held ~2 KB a record through every young-generation collection.
-   */
-  batches: WriteBatch[] | null;
-  /** Index in the batches where the `last()` batches start, for the last page. */
-  lastFrom: number | null;
-}
-
 /**
  * Writes the pages; returns after the last write has committed or failed, never with a write
  * in flight. On a fetch failure the pages already planned are committed first, so the
- * checkpoint stands after every page fetched. A group that fails (a full disk) is written
- * again page by page by the writer, so every page that fits is kept, as when each page was
- * its own commit.
+ * checkpoint stands after every page fetched. When the writer cannot keep a page (a full
+ * disk), it keeps every page before it and none after, and this throws its error.
  */
 export async function writePages<Item, Value>(
   writer: CacheWriter,
   pages: AsyncIterable<Page<Item>>,
   steps: PageSteps<Item, Value>,
 ): Promise<{ sawLast: boolean; stoppedEarly: boolean }> {
-  // An object, not two variables: they change inside closures the type checker does not follow.
-  const state: { writing: Promise<void> | null; busy: boolean; writeFailed: boolean } = {
-    writing: null,
-    busy: false,
-    writeFailed: false,
-  };
-  let group: PlannedPage[] = [];
+  const stream = (lastStream += 1);
   const uncommitted = new UncommittedKeys<Value>();
+  /** One promise a page handed over, oldest first; each settles when the writer answered (never rejects). */
+  const handedOver: Promise<void>[] = [];
+  // An object: it changes inside callbacks the type checker does not follow.
+  const state: { failure: Error | null } = { failure: null };
   let sawLast = false;
   let stoppedEarly = false;
 
-  const writeGroup = async (sending: PlannedPage[]): Promise<void> => {
-    const outcome = writer.runGroup(sending.map((planned) => planned.batches ?? []));
-    for (const planned of sending) planned.batches = null;
-    const { kept, error } = await outcome;
-    kept.forEach((changes, index) => {
-      const planned = sending[index];
-      if (planned === undefined) return;
-      uncommitted.commitOldest();
-      steps.onWritten(planned.added, planned.lastFrom === null ? null : changes.slice(planned.lastFrom));
-    });
-    if (error !== undefined) throw error;
+  const handOver = (batches: WriteBatch[], added: number, lastFrom: number | null): void => {
+    // The writer answers in the order it was given the pages, so these run in page order.
+    const answered = writer.runGroup([batches], stream).then(
+      ({ kept, error }) => {
+        const [changes] = kept;
+        if (state.failure !== null) return;
+        if (changes === undefined) {
+          state.failure = error ?? new Error('The cache writer did not keep a page, and did not say why.');
+          return;
+        }
+        uncommitted.commitOldest();
+        steps.onWritten(added, lastFrom === null ? null : changes.slice(lastFrom));
+      },
+      (error: unknown) => {
+        state.failure ??= error instanceof Error ? error : new Error(String(error));
+      },
+    );
+    handedOver.push(answered);
   };
-  const flush = async (): Promise<void> => {
-    if (group.length === 0) return;
-    if (state.writing !== null) await state.writing;
-    const sending = group;
-    group = [];
-    state.busy = true;
-    const written = writeGroup(sending)
-      .catch((error: unknown) => {
-        state.writeFailed = true;
-        throw error;
-      })
-      .finally(() => {
-        state.busy = false;
-      });
-    // Awaited before the next write or the return; never left unhandled meanwhile.
-    written.catch(() => undefined);
-    state.writing = written;
+  const allAnswered = async (): Promise<void> => {
+    while (handedOver.length > 0) await handedOver.shift();
   };
 
   try {
     for await (const page of steps.prefetch === true ? prefetched(pages) : pages) {
+      if (state.failure !== null) break;
       const plan = steps.plan(page, uncommitted);
       uncommitted.add(plan.keys);
       const isLast = page.nextCursor === null;
       const batches = [...plan.batches, steps.advance(page, plan.added)];
       const lastFrom = isLast ? batches.length : null;
       if (isLast) batches.push(...steps.last());
-      group.push({ added: plan.added, batches, lastFrom });
+      handOver(batches, plan.added, lastFrom);
       steps.onPlanned?.(page);
       sawLast = isLast;
       stoppedEarly = !isLast && steps.stopAfter?.(plan.added) === true;
-      const stop = isLast || stoppedEarly || steps.signal.aborted;
-      // Waits for the writer only when the group is full (or the sync ends).
-      if (stop || !state.busy || group.length >= GROUP_PAGES) await flush();
-      if (stop) break;
+      if (isLast || stoppedEarly || steps.signal.aborted) break;
+      // The writer is behind by a full queue: wait for its oldest page.
+      if (handedOver.length >= IN_FLIGHT_PAGES) await handedOver.shift();
     }
-    await flush();
   } catch (error) {
-    // Keep what was fetched (unless writing is what failed), and let the write in flight
-    // finish first: it decides where the checkpoint stands.
-    if (!state.writeFailed) await flush().catch(() => undefined);
-    await state.writing?.catch(() => undefined);
+    // A fetch failed: the pages handed over are committed first (they decide where the
+    // checkpoint stands), then the fetch's error is the sync's.
+    await allAnswered();
     throw error;
   }
-  if (state.writing !== null) await state.writing;
+  await allAnswered();
+  if (state.failure !== null) throw state.failure;
   return { sawLast, stoppedEarly };
 }
