@@ -157,6 +157,25 @@ describe('writePages', () => {
     expect(written).toEqual([0, 1, 2]);
   });
 
+  it('fails with the error of a writer whose thread died, or of a progress report that threw', async () => {
+    const died: CacheWriter = {
+      run: () => Promise.reject(new Error('the writer thread exited')),
+      runGroup: () => Promise.reject(new Error('the writer thread exited')),
+      close: () => Promise.resolve(),
+    };
+    await expect(writePages(died, pagesOf(3, settle), stepsRecording([]))).rejects.toThrow('the writer thread exited');
+
+    const writer = new HeldWriter();
+    const throwing = writePages(writer, pagesOf(3, settle), {
+      ...stepsRecording([]),
+      onWritten: () => {
+        throw new Error('progress listener failed');
+      },
+    });
+    await finishEachRunLate(writer);
+    await expect(throwing).rejects.toThrow('progress listener failed');
+  });
+
   it('stops planning once a page could not be written', async () => {
     const writer = new HeldWriter();
     writer.failAt = 'page 0';

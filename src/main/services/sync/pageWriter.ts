@@ -123,23 +123,25 @@ export async function writePages<Item, Value>(
   let sawLast = false;
   let stoppedEarly = false;
 
+  const fail = (error: unknown): void => {
+    state.failure ??= error instanceof Error ? error : new Error(String(error));
+  };
   const handOver = (batches: WriteBatch[], added: number, lastFrom: number | null): void => {
     // The writer answers in the order it was given the pages, so these run in page order.
-    const answered = writer.runGroup([batches], stream).then(
-      ({ kept, error }) => {
+    const answered = writer
+      .runGroup([batches], stream)
+      .then(({ kept, error }) => {
         const [changes] = kept;
         if (state.failure !== null) return;
         if (changes === undefined) {
-          state.failure = error ?? new Error('The cache writer did not keep a page, and did not say why.');
+          fail(error ?? new Error('The cache writer did not keep a page, and did not say why.'));
           return;
         }
         uncommitted.commitOldest();
         steps.onWritten(added, lastFrom === null ? null : changes.slice(lastFrom));
-      },
-      (error: unknown) => {
-        state.failure ??= error instanceof Error ? error : new Error(String(error));
-      },
-    );
+      })
+      // The writer's thread died, or onWritten threw: the sync fails with that error.
+      .catch(fail);
     handedOver.push(answered);
   };
   const allAnswered = async (): Promise<void> => {
