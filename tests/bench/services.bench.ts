@@ -46,20 +46,44 @@ interface SandboxChild {
   process: ChildProcess;
 }
 
-/** The sandbox in its own process, as the app runs it (a utilityProcess), so it never shares our thread. */
-async function startSandboxProcess(perAccount: number): Promise<SandboxChild> {
-  const child = spawn(
-    process.execPath,
-    ['src/sandbox/cli.ts', '--json', '--accounts', '1', '--pending-per-account', String(perAccount)],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
+/** Starts `node args…` and returns its process with the JSON of the first line it prints. */
+async function startChild(args: string[]): Promise<{ started: unknown; child: ChildProcess }> {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
   for await (const line of lines) {
-    const started = JSON.parse(line) as { baseUrl: string; keyId: string; keySecret: string; accounts: string[] };
     lines.close();
-    return { ...started, account: started.accounts[0] ?? '', process: child };
+    return { started: JSON.parse(line) as unknown, child };
   }
-  throw new Error('the sandbox process ended before it started');
+  throw new Error(`${args[0] ?? 'the process'} ended before it started`);
+}
+
+/** The sandbox in its own process, as the app runs it (a utilityProcess), so it never shares our thread. */
+async function startSandboxProcess(perAccount: number): Promise<SandboxChild> {
+  const { started, child } = await startChild([
+    'src/sandbox/cli.ts',
+    '--json',
+    '--accounts',
+    '1',
+    '--pending-per-account',
+    String(perAccount),
+  ]);
+  const sandbox = started as { baseUrl: string; keyId: string; keySecret: string; accounts: string[] };
+  return { ...sandbox, account: sandbox.accounts[0] ?? '', process: child };
+}
+
+/** The round trip to a bank across a network, for the "further away" figures. */
+const FAR_BANK_DELAY_MS = 10;
+
+/** The same sandbox behind a proxy that holds each answer back FAR_BANK_DELAY_MS (latencyProxy.ts). */
+async function startFarBank(sandbox: SandboxChild): Promise<SandboxChild> {
+  const { started, child } = await startChild([
+    'tests/bench/latencyProxy.ts',
+    '--target',
+    sandbox.baseUrl,
+    '--delay-ms',
+    String(FAR_BANK_DELAY_MS),
+  ]);
+  return { ...sandbox, baseUrl: (started as { baseUrl: string }).baseUrl, process: child };
 }
 
 function stopSandboxProcess(sandbox: SandboxChild): Promise<void> {
@@ -169,6 +193,20 @@ const syncBenchmark: Benchmark = {
       const fetchB = await fetchOnly(sandbox);
       const syncB = await syncOnce(sandbox, join(temp.folder, 'b'));
       const planRate = await fetchAndPlan(sandbox, join(temp.folder, 'plan'));
+      // The same, with the bank FAR_BANK_DELAY_MS away: fetch, sync, fetch, sync.
+      const far = await startFarBank(sandbox);
+      let farFetchRate: number;
+      let farSyncRate: number;
+      try {
+        const farFetchA = await fetchOnly(far);
+        const farSyncA = await syncOnce(far, join(temp.folder, 'far-a'));
+        const farFetchB = await fetchOnly(far);
+        const farSyncB = await syncOnce(far, join(temp.folder, 'far-b'));
+        farFetchRate = (farFetchA.records / farFetchA.seconds + farFetchB.records / farFetchB.seconds) / 2;
+        farSyncRate = (SYNC_RECORDS / farSyncA.seconds + SYNC_RECORDS / farSyncB.seconds) / 2;
+      } finally {
+        await stopSandboxProcess(far);
+      }
       const fetchRate = (fetchA.records / fetchA.seconds + fetchB.records / fetchB.seconds) / 2;
       const syncRate = (SYNC_RECORDS / syncA.seconds + SYNC_RECORDS / syncB.seconds) / 2;
       const rssBefore = syncB.rssBefore;
@@ -199,6 +237,12 @@ const syncBenchmark: Benchmark = {
           value: planRate,
           unit: 'records/s',
           baseline: { name: 'fetch-only of the same pages', value: fetchRate },
+        },
+        {
+          name: `sync with the bank ${String(FAR_BANK_DELAY_MS)} ms away (each answer held back by a proxy)`,
+          value: farSyncRate,
+          unit: 'records/s',
+          baseline: { name: 'fetch-only of the same pages through the same proxy', value: farFetchRate },
         },
         {
           name: 'sync into the encrypted cache, against the storage limit',
