@@ -43,7 +43,7 @@ describe('RecordSealer', () => {
     expect(new RecordSealer(key, 'other cache').recordDigest('{"amount":"1.00"}')).not.toBe(one);
     expect(new RecordSealer(randomBytes(32), 'c').recordDigest('{"amount":"1.00"}')).not.toBe(one);
     // Not the plain hash of the text: the secret prefix is part of it.
-    expect(one).not.toBe(createHash('sha512-256').update('{"amount":"1.00"}').digest('base64url').slice(0, 22));
+    expect(one).not.toBe(createHash('sha256').update('{"amount":"1.00"}').digest('base64url').slice(0, 22));
   });
 
   it('makes keyed hashes that depend on the key', () => {
