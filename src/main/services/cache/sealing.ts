@@ -16,6 +16,7 @@ import {
   hash,
   hkdfSync,
   randomFillSync,
+  type DecipherGCM,
   type KeyObject,
 } from 'node:crypto';
 
@@ -66,16 +67,7 @@ export class RecordSealer {
   }
 
   open(sealed: Uint8Array, identity: string): Buffer {
-    const bytes = Buffer.from(sealed.buffer, sealed.byteOffset, sealed.byteLength);
-    if (bytes.length < HEADER_BYTES || bytes[0] !== FORMAT_VERSION) throw new SealBroken(identity);
-    try {
-      const decipher = createDecipheriv('aes-256-gcm', this.#sealingKey, bytes.subarray(1, 1 + IV_BYTES));
-      decipher.setAAD(Buffer.from(identity, 'utf8'));
-      decipher.setAuthTag(bytes.subarray(1 + IV_BYTES, HEADER_BYTES));
-      return Buffer.concat([decipher.update(bytes.subarray(HEADER_BYTES)), decipher.final()]);
-    } catch {
-      throw new SealBroken(identity);
-    }
+    return this.#opened(sealed, identity, (decipher, body) => Buffer.concat([decipher.update(body), decipher.final()]));
   }
 
   sealJson(value: unknown, identity: string): Buffer {
@@ -88,15 +80,26 @@ export class RecordSealer {
 
   /** open() straight to text: no intermediate buffers (a page read opens 100 of these). */
   #openText(sealed: Uint8Array, identity: string): string {
+    // final() checks the tag: nothing is returned unless the record is authentic.
+    return this.#opened(
+      sealed,
+      identity,
+      (decipher, body) => decipher.update(body, undefined, 'utf8') + decipher.final('utf8'),
+    );
+  }
+
+  /**
+   * Checks the format, sets up the decipher with the IV, the identity as associated data and
+   * the tag, and lets `read` take the plaintext; anything wrong is SealBroken, never a detail.
+   */
+  #opened<Plain>(sealed: Uint8Array, identity: string, read: (decipher: DecipherGCM, body: Buffer) => Plain): Plain {
     const bytes = Buffer.from(sealed.buffer, sealed.byteOffset, sealed.byteLength);
     if (bytes.length < HEADER_BYTES || bytes[0] !== FORMAT_VERSION) throw new SealBroken(identity);
     try {
       const decipher = createDecipheriv('aes-256-gcm', this.#sealingKey, bytes.subarray(1, 1 + IV_BYTES));
       decipher.setAAD(Buffer.from(identity, 'utf8'));
       decipher.setAuthTag(bytes.subarray(1 + IV_BYTES, HEADER_BYTES));
-      const text = decipher.update(bytes.subarray(HEADER_BYTES), undefined, 'utf8');
-      // final() checks the tag: nothing is returned unless the record is authentic.
-      return text + decipher.final('utf8');
+      return read(decipher, bytes.subarray(HEADER_BYTES));
     } catch {
       throw new SealBroken(identity);
     }
