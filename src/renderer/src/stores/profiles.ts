@@ -2,6 +2,7 @@
  * Profiles and the active one, with each profile's online state. Every screen reads the
  * active profile from here; switching it reloads what the screens show.
  */
+import { useCallback, useEffect } from 'react';
 import { create } from 'zustand';
 import type { OnlineStatus, Profile } from '../../../shared/ipc/index.ts';
 import { api } from '../lib/api.ts';
@@ -66,6 +67,19 @@ export function useActiveProfile(): Profile | null {
 
 export function useActiveProfileId(): string | null {
   return useProfilesStore((state) => state.activeProfileId);
+}
+
+/**
+ * Loads a screen's data for the active profile, and again whenever another profile becomes
+ * active. Returns that load, for the screen's "Try again".
+ */
+export function useActiveProfileLoad(load: (profileId: string) => Promise<void>): () => void {
+  const profileId = useActiveProfileId();
+  const reload = useCallback(() => {
+    if (profileId !== null) void load(profileId);
+  }, [profileId, load]);
+  useEffect(reload, [reload]);
+  return reload;
 }
 
 export function useOnlineStatus(): OnlineStatus | null {

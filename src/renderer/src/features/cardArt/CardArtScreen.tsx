@@ -1,23 +1,37 @@
 /** Card art: upload art for a card product to the processor's toolkit, and the history. */
-import { useEffect } from 'react';
-import { Page, PageHeader, Panel } from '../../components/Page.tsx';
-import { EmptyState, ErrorState, LoadingState } from '../../components/States.tsx';
+import type { CardArtUpload } from '../../../../shared/ipc/index.ts';
 import { Badge } from '../../components/Badge.tsx';
+import { HistoryPanel, type HistoryView } from '../../components/HistoryPanel.tsx';
+import { Page, PageHeader, Panel } from '../../components/Page.tsx';
+import { ErrorState } from '../../components/States.tsx';
 import { formatTimestamp } from '../../lib/time.ts';
-import { useActiveProfileId } from '../../stores/profiles.ts';
+import { useActiveProfileLoad } from '../../stores/profiles.ts';
 import { CardArtForm } from './CardArtForm.tsx';
 import { useCardArtStore } from './store.ts';
 
+const HISTORY: HistoryView<CardArtUpload> = {
+  title: 'Uploaded from this app',
+  what: 'Card art history',
+  label: 'Card art uploaded from this app',
+  emptyTitle: 'No card art uploaded yet',
+  emptyBody: 'Uploads you make appear here.',
+  columns: ['Card product', 'Asset', 'File', 'Uploaded'],
+  cells: (upload) => (
+    <>
+      <td className="mono">{upload.cardProductId}</td>
+      <td>
+        <Badge tone="accent">{upload.assetType}</Badge>
+      </td>
+      <td className="mono muted">{upload.fileId}</td>
+      <td className="tabular muted">{formatTimestamp(upload.uploadedAt)}</td>
+    </>
+  ),
+};
+
 export function CardArtScreen() {
-  const profileId = useActiveProfileId();
   const store = useCardArtStore();
-  const { load } = store;
-  useEffect(() => {
-    if (profileId !== null) void load(profileId);
-  }, [profileId, load]);
-  const retry = (): void => {
-    if (profileId !== null) void load(profileId);
-  };
+  // One load fetches both the card products and the history, so both retry with it.
+  const retry = useActiveProfileLoad(store.load);
   return (
     <Page>
       <div className="page-scroll stack">
@@ -37,38 +51,7 @@ export function CardArtScreen() {
               upload={store.upload}
             />
           </Panel>
-          <Panel title="Uploaded from this app" className="panel-flush">
-            {store.historyError !== null ? (
-              <ErrorState what="Card art history" error={store.historyError} onRetry={retry} />
-            ) : store.loading && store.history.length === 0 ? (
-              <LoadingState />
-            ) : store.history.length === 0 ? (
-              <EmptyState title="No card art uploaded yet">Uploads you make appear here.</EmptyState>
-            ) : (
-              <table className="table" aria-label="Card art uploaded from this app">
-                <thead>
-                  <tr>
-                    <th>Card product</th>
-                    <th>Asset</th>
-                    <th>File</th>
-                    <th>Uploaded</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {store.history.map((upload) => (
-                    <tr key={upload.id}>
-                      <td className="mono">{upload.cardProductId}</td>
-                      <td>
-                        <Badge tone="accent">{upload.assetType}</Badge>
-                      </td>
-                      <td className="mono muted">{upload.fileId}</td>
-                      <td className="tabular muted">{formatTimestamp(upload.uploadedAt)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            )}
-          </Panel>
+          <HistoryPanel view={HISTORY} history={store} onRetry={retry} />
         </div>
       </div>
     </Page>

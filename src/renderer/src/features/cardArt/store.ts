@@ -5,16 +5,16 @@ import type { CardArtUpload } from '../../../../shared/ipc/index.ts';
 import { api } from '../../lib/api.ts';
 import { uiErrorOf, type UiError } from '../../lib/errors.ts';
 import { confirmWrite } from '../../stores/confirm.ts';
+import { uploadFile } from '../../stores/files.ts';
 import { toast } from '../../stores/toasts.ts';
 import type { MediaType } from '../../components/FilePicker.tsx';
+import type { HistoryState } from '../../components/HistoryPanel.tsx';
 
-interface CardArtState {
+/** One load fetches the card products and the history together: `historyLoading` is that load. */
+interface CardArtState extends HistoryState<CardArtUpload> {
   profileId: string | null;
   products: CardProduct[];
   productsError: UiError | null;
-  history: CardArtUpload[];
-  historyError: UiError | null;
-  loading: boolean;
   load: (profileId: string) => Promise<void>;
   submit: (cardProductId: string, request: CardArtUploadRequest) => Promise<CardArtUpload | null>;
   upload: (contentType: MediaType, bytes: Uint8Array) => Promise<FileRecord>;
@@ -26,16 +26,16 @@ export const useCardArtStore = create<CardArtState>((set, get) => ({
   productsError: null,
   history: [],
   historyError: null,
-  loading: false,
+  historyLoading: false,
   async load(profileId) {
-    set({ profileId, loading: true });
+    set({ profileId, historyLoading: true });
     const [products, history] = await Promise.allSettled([
       api().cardArt.products({ profileId }),
       api().cardArt.list({ profileId, limit: 100 }),
     ]);
     if (get().profileId !== profileId) return;
     set({
-      loading: false,
+      historyLoading: false,
       products: products.status === 'fulfilled' ? products.value.rows : [],
       productsError: products.status === 'rejected' ? uiErrorOf(products.reason) : null,
       history: history.status === 'fulfilled' ? history.value.rows : [],
@@ -52,11 +52,7 @@ export const useCardArtStore = create<CardArtState>((set, get) => ({
     void get().load(profileId);
     return uploaded;
   },
-  async upload(contentType, bytes) {
-    const profileId = get().profileId;
-    if (profileId === null) throw new Error('No profile is active.');
-    const confirmation = await confirmWrite('Upload a file');
-    if (confirmation === null) throw new Error('The upload was cancelled.');
-    return api().files.upload({ profileId, contentType, bytes, ...confirmation });
+  upload(contentType, bytes) {
+    return uploadFile(get().profileId, contentType, bytes);
   },
 }));

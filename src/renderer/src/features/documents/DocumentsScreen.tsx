@@ -1,21 +1,37 @@
 /** Documents: the create form, the document just created, and those created here before. */
-import { useEffect } from 'react';
+import type { Document } from '../../../../shared/bank/index.ts';
 import { Properties } from '../../components/Drawer.tsx';
+import { HistoryPanel, type HistoryView } from '../../components/HistoryPanel.tsx';
 import { JsonView } from '../../components/JsonEditor.tsx';
 import { Page, PageHeader, Panel } from '../../components/Page.tsx';
-import { EmptyState, ErrorState, LoadingState } from '../../components/States.tsx';
 import { formatTimestamp } from '../../lib/time.ts';
-import { useActiveProfileId } from '../../stores/profiles.ts';
+import { useActiveProfileLoad } from '../../stores/profiles.ts';
 import { DocumentForm } from './DocumentForm.tsx';
 import { useDocumentsStore } from './store.ts';
 
+const HISTORY: HistoryView<Document> = {
+  title: 'Created from this app',
+  what: 'Document history',
+  label: 'Documents created from this app',
+  emptyTitle: 'No documents yet',
+  emptyBody: 'Documents you create appear here.',
+  columns: ['Document', 'Type', 'Name', 'File', 'Created'],
+  cells: (document) => (
+    <>
+      <td className="mono">{document.id}</td>
+      <td>{document.type}</td>
+      <td className="truncate" style={{ maxWidth: 200 }}>
+        {document.name}
+      </td>
+      <td className="mono muted">{document.file_id}</td>
+      <td className="tabular muted">{formatTimestamp(document.created_at)}</td>
+    </>
+  ),
+};
+
 export function DocumentsScreen() {
-  const profileId = useActiveProfileId();
   const store = useDocumentsStore();
-  const { load } = store;
-  useEffect(() => {
-    if (profileId !== null) void load(profileId);
-  }, [profileId, load]);
+  const retry = useActiveProfileLoad(store.load);
 
   return (
     <Page>
@@ -61,44 +77,7 @@ export function DocumentsScreen() {
                 </div>
               </Panel>
             )}
-            <Panel title="Created from this app" className="panel-flush">
-              {store.historyError !== null ? (
-                <ErrorState
-                  what="Document history"
-                  error={store.historyError}
-                  onRetry={() => profileId !== null && void load(profileId)}
-                />
-              ) : store.historyLoading && store.history.length === 0 ? (
-                <LoadingState />
-              ) : store.history.length === 0 ? (
-                <EmptyState title="No documents yet">Documents you create appear here.</EmptyState>
-              ) : (
-                <table className="table" aria-label="Documents created from this app">
-                  <thead>
-                    <tr>
-                      <th>Document</th>
-                      <th>Type</th>
-                      <th>Name</th>
-                      <th>File</th>
-                      <th>Created</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {store.history.map((document) => (
-                      <tr key={document.id}>
-                        <td className="mono">{document.id}</td>
-                        <td>{document.type}</td>
-                        <td className="truncate" style={{ maxWidth: 200 }}>
-                          {document.name}
-                        </td>
-                        <td className="mono muted">{document.file_id}</td>
-                        <td className="tabular muted">{formatTimestamp(document.created_at)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              )}
-            </Panel>
+            <HistoryPanel view={HISTORY} history={store} onRetry={retry} />
           </div>
         </div>
       </div>

@@ -2,17 +2,16 @@
 import { create } from 'zustand';
 import type { Document, DocumentCreateRequest, FileRecord } from '../../../../shared/bank/index.ts';
 import { api } from '../../lib/api.ts';
-import { uiErrorOf, type UiError } from '../../lib/errors.ts';
+import { uiErrorOf } from '../../lib/errors.ts';
 import { confirmWrite } from '../../stores/confirm.ts';
+import { uploadFile } from '../../stores/files.ts';
 import { toast } from '../../stores/toasts.ts';
 import type { MediaType } from '../../components/FilePicker.tsx';
+import type { HistoryState } from '../../components/HistoryPanel.tsx';
 
-interface DocumentsState {
+interface DocumentsState extends HistoryState<Document> {
   profileId: string | null;
-  history: Document[];
   historyAsOf: string | null;
-  historyLoading: boolean;
-  historyError: UiError | null;
   created: Document | null;
   load: (profileId: string) => Promise<void>;
   create: (request: DocumentCreateRequest) => Promise<Document | null>;
@@ -47,11 +46,7 @@ export const useDocumentsStore = create<DocumentsState>((set, get) => ({
     void get().load(profileId);
     return document;
   },
-  async upload(contentType, bytes) {
-    const profileId = get().profileId;
-    if (profileId === null) throw new Error('No profile is active.');
-    const confirmation = await confirmWrite('Upload a file');
-    if (confirmation === null) throw new Error('The upload was cancelled.');
-    return api().files.upload({ profileId, contentType, bytes, ...confirmation });
+  upload(contentType, bytes) {
+    return uploadFile(get().profileId, contentType, bytes);
   },
 }));
