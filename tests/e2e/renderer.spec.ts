@@ -12,7 +12,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
 import { createRouter, type Router } from '../../src/main/ipc/routerCore.ts';
 import { startServices, type RunningServices } from '../../src/main/shell/services.ts';
 import { InMemorySecretStore } from '../../src/main/services/credentials/secretStore.ts';
@@ -51,8 +51,19 @@ let router: Router;
 const harnesses: LedgerdeskPage[] = [];
 const problems: string[] = [];
 
+/**
+ * How many pixels of a table stand past its panel's edge: 0 when every column shows at the
+ * app's default window size, without scrolling sideways.
+ */
+async function overflowOf(table: Locator): Promise<number> {
+  return table.evaluate((element: { scrollWidth: number; parentElement: { clientWidth: number } | null }) =>
+    Math.max(0, element.scrollWidth - (element.parentElement?.clientWidth ?? 0)),
+  );
+}
+
 async function openApp(browser: Browser, theme: 'light' | 'dark'): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ colorScheme: theme, viewport: { width: 1440, height: 900 } });
+  // The app's default window size (windowState.ts DEFAULT_BOUNDS): what a user first sees.
+  const context = await browser.newContext({ colorScheme: theme, viewport: { width: 1280, height: 800 } });
   harnesses.push(await installLedgerdesk(context, router));
   const page = await context.newPage();
   page.on('console', (message) => {
@@ -226,6 +237,7 @@ test('creates a document from an uploaded file and shows it in the history', asy
   await expect(created).toContainText(/doc_/);
   const history = page.getByRole('table', { name: 'Documents created from this app' });
   await expect(history).toContainText('Passport of A. Tester');
+  expect(await overflowOf(history)).toBe(0);
   await shoot(page, 'documents-created-light');
   await context.close();
 });
@@ -241,6 +253,7 @@ test('uploads card art for a card product and shows it in the history', async ({
   await form.getByRole('button', { name: 'Submit card art' }).click();
   const history = page.getByRole('table', { name: 'Card art uploaded from this app' });
   await expect(history).toContainText('back');
+  expect(await overflowOf(history)).toBe(0);
   await shoot(page, 'card-art-uploaded-dark');
   await context.close();
 });

@@ -23,7 +23,7 @@ const HISTORY: HistoryView<CardArtUpload> = {
         <Badge tone="accent">{upload.assetType}</Badge>
       </td>
       <td className="mono muted">{upload.fileId}</td>
-      <td className="tabular muted">{formatTimestamp(upload.uploadedAt)}</td>
+      <td className="tabular muted wraps">{formatTimestamp(upload.uploadedAt)}</td>
     </>
   ),
 };

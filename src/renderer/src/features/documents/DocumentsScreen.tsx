@@ -15,16 +15,22 @@ const HISTORY: HistoryView<Document> = {
   label: 'Documents created from this app',
   emptyTitle: 'No documents yet',
   emptyBody: 'Documents you create appear here.',
-  columns: ['Document', 'Type', 'Name', 'File', 'Created'],
+  // The name over the id in one column, and a time that may wrap: the table fits beside the
+  // form at the app's default window size (1280 × 800) without scrolling sideways.
+  columns: ['Document', 'Type', 'File', 'Created'],
   cells: (document) => (
     <>
-      <td className="mono">{document.id}</td>
-      <td>{document.type}</td>
-      <td className="truncate" style={{ maxWidth: 200 }}>
-        {document.name}
+      <td>
+        <span className="cell-stacked">
+          <span className="truncate" title={document.name}>
+            {document.name}
+          </span>
+          <span className="mono muted">{document.id}</span>
+        </span>
       </td>
+      <td>{document.type}</td>
       <td className="mono muted">{document.file_id}</td>
-      <td className="tabular muted">{formatTimestamp(document.created_at)}</td>
+      <td className="tabular muted wraps">{formatTimestamp(document.created_at)}</td>
     </>
   ),
 };
