@@ -1,5 +1,5 @@
 /** Webhooks: status at a glance (with the error reason), create, enable, disable, delete. */
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { WEBHOOK_STATUSES } from '../../../../shared/bank/index.ts';
 import { StatusBadge } from '../../components/Badge.tsx';
 import { Button } from '../../components/Button.tsx';
@@ -10,7 +10,7 @@ import { SyncStrip } from '../../components/SyncStrip.tsx';
 import { useNow } from '../../frame/TopBar.tsx';
 import { useOnTransition } from '../../lib/useDebounced.ts';
 import { ageOf, formatTimestamp } from '../../lib/time.ts';
-import { isOffline, useActiveProfileId, useOnlineStatus } from '../../stores/profiles.ts';
+import { isOffline, useActiveProfileId, useActiveProfileLoad, useOnlineStatus } from '../../stores/profiles.ts';
 import { useSyncJob } from '../../stores/sync.ts';
 import { WebhookForm } from './WebhookForm.tsx';
 import { useWebhooksStore } from './store.ts';
@@ -22,20 +22,12 @@ export function WebhooksScreen() {
   const online = useOnlineStatus();
   const now = useNow();
   const job = useSyncJob('webhooks', null, profileId);
-  const { load } = store;
-
-  useEffect(() => {
-    if (profileId !== null) void load(profileId);
-  }, [profileId, load]);
-  useOnTransition(job?.state, 'done', () => {
-    if (profileId !== null) void load(profileId);
-  });
+  const reload = useActiveProfileLoad(store.load);
+  useOnTransition(job?.state, 'done', reload);
 
   let body;
   if (store.error !== null && store.rows.length === 0) {
-    body = (
-      <ErrorState what="Webhooks" error={store.error} onRetry={() => profileId !== null && void load(profileId)} />
-    );
+    body = <ErrorState what="Webhooks" error={store.error} onRetry={reload} />;
   } else if (store.loading && store.rows.length === 0) {
     body = <LoadingState label="Loading webhooks…" />;
   } else if (store.rows.length === 0) {
