@@ -9,67 +9,27 @@
  *      against plain FTS5 over the clear text.
  * No figure here is asserted by a test: targets are reported, met or not.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { DatabaseSync } from 'node:sqlite';
 import type { PendingTransaction, WebhookSend } from '../../src/shared/bank/index.ts';
-import { BankClient } from '../../src/main/services/bank/bankClient.ts';
 import { OfflineCache } from '../../src/main/services/cache/offlineCache.ts';
 import { Credentials } from '../../src/main/services/credentials/credentials.ts';
 import { InMemorySecretStore } from '../../src/main/services/credentials/secretStore.ts';
 import { LedgerServices } from '../../src/main/services/ledgerServices.ts';
 import { InMemoryProfileStorage } from '../../src/main/services/profiles/profileStorage.ts';
 import { percentile, type BenchFigure, type Benchmark } from './benchmark.ts';
+import {
+  clientOf,
+  startChild,
+  startSandboxProcess,
+  stopSandboxProcess,
+  temporaryFolder,
+  type SandboxChild,
+} from './sandboxChild.ts';
 
 const SYNC_RECORDS = 100_000;
 const QUERY_ROWS = 1_000_000;
 const PAGE = 1000;
-
-function temporaryFolder(): { folder: string; remove: () => void } {
-  const folder = mkdtempSync(join(tmpdir(), 'ledgerdesk-bench-services-'));
-  return {
-    folder,
-    remove: () => {
-      rmSync(folder, { recursive: true, force: true });
-    },
-  };
-}
-
-interface SandboxChild {
-  baseUrl: string;
-  keyId: string;
-  keySecret: string;
-  account: string;
-  process: ChildProcess;
-}
-
-/** Starts `node args…` and returns its process with the JSON of the first line it prints. */
-async function startChild(args: string[]): Promise<{ started: unknown; child: ChildProcess }> {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
-  for await (const line of lines) {
-    lines.close();
-    return { started: JSON.parse(line) as unknown, child };
-  }
-  throw new Error(`${args[0] ?? 'the process'} ended before it started`);
-}
-
-/** The sandbox in its own process, as the app runs it (a utilityProcess), so it never shares our thread. */
-async function startSandboxProcess(perAccount: number): Promise<SandboxChild> {
-  const { started, child } = await startChild([
-    'src/sandbox/cli.ts',
-    '--json',
-    '--accounts',
-    '1',
-    '--pending-per-account',
-    String(perAccount),
-  ]);
-  const sandbox = started as { baseUrl: string; keyId: string; keySecret: string; accounts: string[] };
-  return { ...sandbox, account: sandbox.accounts[0] ?? '', process: child };
-}
 
 /** The round trip to a bank across a network, for the "further away" figures. */
 const FAR_BANK_DELAY_MS = 10;
@@ -84,25 +44,6 @@ async function startFarBank(sandbox: SandboxChild): Promise<SandboxChild> {
     String(FAR_BANK_DELAY_MS),
   ]);
   return { ...sandbox, baseUrl: (started as { baseUrl: string }).baseUrl, process: child };
-}
-
-function stopSandboxProcess(sandbox: SandboxChild): Promise<void> {
-  return new Promise((resolve) => {
-    sandbox.process.once('exit', () => {
-      resolve();
-    });
-    sandbox.process.kill('SIGTERM');
-  });
-}
-
-function clientOf(sandbox: SandboxChild): BankClient {
-  const header = `Basic ${Buffer.from(`${sandbox.keyId}:${sandbox.keySecret}`).toString('base64')}`;
-  return new BankClient({
-    profileName: 'bench',
-    authScheme: 'basic',
-    baseUrl: sandbox.baseUrl,
-    authorization: () => Promise.resolve({ header, expiresAt: null }),
-  });
 }
 
 async function fetchOnly(

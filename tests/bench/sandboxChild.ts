@@ -1,0 +1,76 @@
+/**
+ * The sandbox bank in a process of its own for the services' benchmarks (services.bench.ts,
+ * syncThreads.ts), as the app runs it in a utilityProcess: it never shares the measured
+ * thread, only the machine's cores.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { BankClient } from '../../src/main/services/bank/bankClient.ts';
+
+export interface SandboxChild {
+  baseUrl: string;
+  keyId: string;
+  keySecret: string;
+  /** The one account, holding every pending transaction. */
+  account: string;
+  process: ChildProcess;
+}
+
+/** A throwaway folder under the system's temporary folder. */
+export function temporaryFolder(prefix = 'ledgerdesk-bench-services-'): { folder: string; remove: () => void } {
+  const folder = mkdtempSync(join(tmpdir(), prefix));
+  return {
+    folder,
+    remove: () => {
+      rmSync(folder, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Starts `node args…` and returns its process with the JSON of the first line it prints. */
+export async function startChild(args: string[]): Promise<{ started: unknown; child: ChildProcess }> {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+  for await (const line of lines) {
+    lines.close();
+    return { started: JSON.parse(line) as unknown, child };
+  }
+  throw new Error(`${args[0] ?? 'the process'} ended before it started`);
+}
+
+/** A sandbox with one account holding `perAccount` pending transactions. */
+export async function startSandboxProcess(perAccount: number): Promise<SandboxChild> {
+  const { started, child } = await startChild([
+    'src/sandbox/cli.ts',
+    '--json',
+    '--accounts',
+    '1',
+    '--pending-per-account',
+    String(perAccount),
+  ]);
+  const sandbox = started as { baseUrl: string; keyId: string; keySecret: string; accounts: string[] };
+  return { ...sandbox, account: sandbox.accounts[0] ?? '', process: child };
+}
+
+export function stopSandboxProcess(sandbox: SandboxChild): Promise<void> {
+  return new Promise((resolve) => {
+    sandbox.process.once('exit', () => {
+      resolve();
+    });
+    sandbox.process.kill('SIGTERM');
+  });
+}
+
+/** A bank client for the sandbox, with its Basic credentials. */
+export function clientOf(sandbox: SandboxChild): BankClient {
+  const header = `Basic ${Buffer.from(`${sandbox.keyId}:${sandbox.keySecret}`).toString('base64')}`;
+  return new BankClient({
+    profileName: 'bench',
+    authScheme: 'basic',
+    baseUrl: sandbox.baseUrl,
+    authorization: () => Promise.resolve({ header, expiresAt: null }),
+  });
+}

@@ -1,0 +1,118 @@
+/**
+ * `node tests/bench/syncThreads.ts [RUNS]`: the sync of 100,000 pending transactions against
+ * fetch-only, alternated, with the CPU each thread of this process spent per record (from
+ * /proc/self/task, Linux only) and the sandbox process's own. It is how the figures in
+ * docs/sync-benchmark.md were taken: the benchmark (`npm run bench -- services`) says how fast,
+ * this says where the time went. Not a *.bench.ts file, so `npm run bench` does not run it.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { InMemorySecretStore } from '../../src/main/services/credentials/secretStore.ts';
+import { LedgerServices } from '../../src/main/services/ledgerServices.ts';
+import { InMemoryProfileStorage } from '../../src/main/services/profiles/profileStorage.ts';
+import {
+  clientOf,
+  startSandboxProcess,
+  stopSandboxProcess,
+  temporaryFolder,
+  type SandboxChild,
+} from './sandboxChild.ts';
+
+const RECORDS = 100_000;
+const PAGE = 1000;
+/** Clock ticks a second of /proc's utime and stime (USER_HZ, 100 on Linux). */
+const TICKS_PER_SECOND = 100;
+
+/** CPU ticks of a /proc stat line: utime + stime (fields 14 and 15). */
+function ticksOf(stat: string): number {
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+/** CPU ticks by thread name (V8's collector threads share one name, so they add up). */
+function threadTicks(): Map<string, number> {
+  const ticks = new Map<string, number>();
+  for (const task of readdirSync('/proc/self/task')) {
+    try {
+      const stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      ticks.set(name, (ticks.get(name) ?? 0) + ticksOf(stat));
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return ticks;
+}
+
+function microsecondsPerRecord(ticks: number): string {
+  return ((ticks / TICKS_PER_SECOND / RECORDS) * 1e6).toFixed(1);
+}
+
+function processTicks(pid: number | undefined): number {
+  return pid === undefined ? 0 : ticksOf(readFileSync(`/proc/${String(pid)}/stat`, 'utf8'));
+}
+
+async function fetchOnly(sandbox: SandboxChild): Promise<number> {
+  const client = clientOf(sandbox);
+  const started = performance.now();
+  let records = 0;
+  for await (const page of client.pendingTransactionPages(sandbox.account, {}, { pageSize: PAGE })) {
+    records += page.items.length;
+  }
+  return records / ((performance.now() - started) / 1000);
+}
+
+async function syncOnce(
+  sandbox: SandboxChild,
+  folder: string,
+): Promise<{ rate: number; threads: Record<string, string> }> {
+  const services = await LedgerServices.open({
+    dataFolder: folder,
+    secretStore: new InMemorySecretStore(),
+    profileStorage: new InMemoryProfileStorage(),
+    syncPageSize: PAGE,
+  });
+  try {
+    const profile = await services.addProfile(
+      { name: 'Threads', baseUrl: sandbox.baseUrl, authScheme: 'basic', keyId: sandbox.keyId },
+      sandbox.keySecret,
+    );
+    const before = threadTicks();
+    const started = performance.now();
+    const outcome = await services.sync.start({
+      kind: 'pending-transactions',
+      profileId: profile.id,
+      accountId: sandbox.account,
+    }).done;
+    const rate = RECORDS / ((performance.now() - started) / 1000);
+    if (outcome.state !== 'done') throw new Error(`the sync ended ${outcome.state}: ${outcome.error ?? ''}`);
+    const threads: Record<string, string> = {};
+    for (const [name, ticks] of threadTicks()) {
+      const spent = ticks - (before.get(name) ?? 0);
+      if (spent > 0) threads[name] = microsecondsPerRecord(spent);
+    }
+    return { rate, threads };
+  } finally {
+    await services.close();
+  }
+}
+
+const runs = Number(process.argv[2] ?? 3);
+const sandbox = await startSandboxProcess(RECORDS);
+const temp = temporaryFolder('ledgerdesk-sync-threads-');
+try {
+  await fetchOnly(sandbox); // warm-up: the sandbox's page cache and our JIT
+  for (let run = 0; run < runs; run += 1) {
+    const fetchRate = await fetchOnly(sandbox);
+    const bankBefore = processTicks(sandbox.process.pid);
+    const { rate, threads } = await syncOnce(sandbox, join(temp.folder, String(run)));
+    const bank = microsecondsPerRecord(processTicks(sandbox.process.pid) - bankBefore);
+    process.stdout.write(
+      `fetch-only ${fetchRate.toFixed(0)}/s, sync ${rate.toFixed(0)}/s: ${(rate / fetchRate).toFixed(2)} of fetch-only; ` +
+        `CPU µs a record by thread ${JSON.stringify(threads)}, the sandbox ${bank}\n`,
+    );
+  }
+} finally {
+  temp.remove();
+  await stopSandboxProcess(sandbox);
+}
