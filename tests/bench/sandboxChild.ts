@@ -9,6 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { BankClient } from '../../src/main/services/bank/bankClient.ts';
+import { InMemorySecretStore } from '../../src/main/services/credentials/secretStore.ts';
+import { LedgerServices } from '../../src/main/services/ledgerServices.ts';
+import { InMemoryProfileStorage } from '../../src/main/services/profiles/profileStorage.ts';
 
 export interface SandboxChild {
   baseUrl: string;
@@ -73,4 +76,50 @@ export function clientOf(sandbox: SandboxChild): BankClient {
     baseUrl: sandbox.baseUrl,
     authorization: () => Promise.resolve({ header, expiresAt: null }),
   });
+}
+
+/** Called just before the sync starts and just after it ends (memory sampling, CPU snapshots). */
+export interface SyncWatch {
+  started: () => void;
+  ended: () => void;
+}
+
+/**
+ * Syncs the sandbox's account into a new cache in `folder` through the app's services, and
+ * returns how long the sync took in seconds. Throws unless it kept all `records`.
+ */
+export async function syncSandboxAccount(
+  sandbox: SandboxChild,
+  folder: string,
+  records: number,
+  pageSize: number,
+  watch: SyncWatch = { started: () => undefined, ended: () => undefined },
+): Promise<number> {
+  const services = await LedgerServices.open({
+    dataFolder: folder,
+    secretStore: new InMemorySecretStore(),
+    profileStorage: new InMemoryProfileStorage(),
+    syncPageSize: pageSize,
+  });
+  try {
+    const profile = await services.addProfile(
+      { name: 'Bench', baseUrl: sandbox.baseUrl, authScheme: 'basic', keyId: sandbox.keyId },
+      sandbox.keySecret,
+    );
+    watch.started();
+    const started = performance.now();
+    const outcome = await services.sync.start({
+      kind: 'pending-transactions',
+      profileId: profile.id,
+      accountId: sandbox.account,
+    }).done;
+    const seconds = (performance.now() - started) / 1000;
+    watch.ended();
+    if (outcome.state !== 'done' || outcome.written !== records) {
+      throw new Error(`sync ended ${outcome.state} with ${String(outcome.written)} rows: ${outcome.error ?? ''}`);
+    }
+    return seconds;
+  } finally {
+    await services.close();
+  }
 }

@@ -15,14 +15,13 @@ import type { PendingTransaction, WebhookSend } from '../../src/shared/bank/inde
 import { OfflineCache } from '../../src/main/services/cache/offlineCache.ts';
 import { Credentials } from '../../src/main/services/credentials/credentials.ts';
 import { InMemorySecretStore } from '../../src/main/services/credentials/secretStore.ts';
-import { LedgerServices } from '../../src/main/services/ledgerServices.ts';
-import { InMemoryProfileStorage } from '../../src/main/services/profiles/profileStorage.ts';
 import { percentile, type BenchFigure, type Benchmark } from './benchmark.ts';
 import {
   clientOf,
   startChild,
   startSandboxProcess,
   stopSandboxProcess,
+  syncSandboxAccount,
   temporaryFolder,
   type SandboxChild,
 } from './sandboxChild.ts';
@@ -88,37 +87,22 @@ async function syncOnce(
   sandbox: SandboxChild,
   folder: string,
 ): Promise<{ seconds: number; rssBefore: number; peakRss: number }> {
-  const services = await LedgerServices.open({
-    dataFolder: folder,
-    secretStore: new InMemorySecretStore(),
-    profileStorage: new InMemoryProfileStorage(),
-    syncPageSize: PAGE,
+  let rssBefore = 0;
+  let peakRss = 0;
+  let sampler: NodeJS.Timeout | undefined;
+  const seconds = await syncSandboxAccount(sandbox, folder, SYNC_RECORDS, PAGE, {
+    started: () => {
+      rssBefore = process.memoryUsage().rss;
+      peakRss = rssBefore;
+      sampler = setInterval(() => {
+        peakRss = Math.max(peakRss, process.memoryUsage().rss);
+      }, 10);
+    },
+    ended: () => {
+      clearInterval(sampler);
+    },
   });
-  try {
-    const profile = await services.addProfile(
-      { name: 'Bench', baseUrl: sandbox.baseUrl, authScheme: 'basic', keyId: sandbox.keyId },
-      sandbox.keySecret,
-    );
-    const rssBefore = process.memoryUsage().rss;
-    let peakRss = rssBefore;
-    const sampler = setInterval(() => {
-      peakRss = Math.max(peakRss, process.memoryUsage().rss);
-    }, 10);
-    const started = performance.now();
-    const outcome = await services.sync.start({
-      kind: 'pending-transactions',
-      profileId: profile.id,
-      accountId: sandbox.account,
-    }).done;
-    const seconds = (performance.now() - started) / 1000;
-    clearInterval(sampler);
-    if (outcome.state !== 'done' || outcome.written !== SYNC_RECORDS) {
-      throw new Error(`sync ended ${outcome.state} with ${String(outcome.written)} rows: ${outcome.error ?? ''}`);
-    }
-    return { seconds, rssBefore, peakRss };
-  } finally {
-    await services.close();
-  }
+  return { seconds, rssBefore, peakRss };
 }
 
 const syncBenchmark: Benchmark = {

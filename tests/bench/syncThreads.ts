@@ -7,13 +7,11 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { InMemorySecretStore } from '../../src/main/services/credentials/secretStore.ts';
-import { LedgerServices } from '../../src/main/services/ledgerServices.ts';
-import { InMemoryProfileStorage } from '../../src/main/services/profiles/profileStorage.ts';
 import {
   clientOf,
   startSandboxProcess,
   stopSandboxProcess,
+  syncSandboxAccount,
   temporaryFolder,
   type SandboxChild,
 } from './sandboxChild.ts';
@@ -66,35 +64,20 @@ async function syncOnce(
   sandbox: SandboxChild,
   folder: string,
 ): Promise<{ rate: number; threads: Record<string, string> }> {
-  const services = await LedgerServices.open({
-    dataFolder: folder,
-    secretStore: new InMemorySecretStore(),
-    profileStorage: new InMemoryProfileStorage(),
-    syncPageSize: PAGE,
+  let before = new Map<string, number>();
+  const threads: Record<string, string> = {};
+  const seconds = await syncSandboxAccount(sandbox, folder, RECORDS, PAGE, {
+    started: () => {
+      before = threadTicks();
+    },
+    ended: () => {
+      for (const [name, ticks] of threadTicks()) {
+        const spent = ticks - (before.get(name) ?? 0);
+        if (spent > 0) threads[name] = microsecondsPerRecord(spent);
+      }
+    },
   });
-  try {
-    const profile = await services.addProfile(
-      { name: 'Threads', baseUrl: sandbox.baseUrl, authScheme: 'basic', keyId: sandbox.keyId },
-      sandbox.keySecret,
-    );
-    const before = threadTicks();
-    const started = performance.now();
-    const outcome = await services.sync.start({
-      kind: 'pending-transactions',
-      profileId: profile.id,
-      accountId: sandbox.account,
-    }).done;
-    const rate = RECORDS / ((performance.now() - started) / 1000);
-    if (outcome.state !== 'done') throw new Error(`the sync ended ${outcome.state}: ${outcome.error ?? ''}`);
-    const threads: Record<string, string> = {};
-    for (const [name, ticks] of threadTicks()) {
-      const spent = ticks - (before.get(name) ?? 0);
-      if (spent > 0) threads[name] = microsecondsPerRecord(spent);
-    }
-    return { rate, threads };
-  } finally {
-    await services.close();
-  }
+  return { rate: RECORDS / seconds, threads };
 }
 
 const runs = Number(process.argv[2] ?? 3);
