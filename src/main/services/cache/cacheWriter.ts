@@ -1,7 +1,7 @@
 /**
  * Where the cache's bulk writes run. WorkerCacheWriter: a worker thread with its own
- * connection, so a sync's inserts, index updates and commits happen beside the main thread
- * instead of on it (the main thread keeps fetching and sealing the next page meanwhile).
+ * connection, so a sync's sealing, inserts, index updates and commits happen beside the main
+ * thread instead of on it (the main thread keeps fetching and planning the next page meanwhile).
  * InlineCacheWriter: the same plans on the main connection, where no worker file is
  * available (a bundle that has not emitted it).
  */

@@ -1,8 +1,10 @@
 /**
  * The cache writer's thread: its own SQLite connection, running write plans (writeBatch.ts)
  * in transactions, so bulk sync writes never hold up the main thread (windows, IPC, the
- * listener). It holds no key: rows arrive sealed. Messages of one sync already queued when
- * this thread gets to them are written together (writerQueue.ts).
+ * listener). It seals each new row just before storing it, with the sealing key that comes
+ * with the plan (WriteBatch.sealed: a KeyObject, passed within this process, never written
+ * or logged); the data key and the hashing keys stay on the main thread. Messages of one
+ * sync already queued when this thread gets to them are written together (writerQueue.ts).
  */
 import { DatabaseSync } from 'node:sqlite';
 import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';

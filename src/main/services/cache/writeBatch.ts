@@ -1,8 +1,8 @@
 /**
  * A write as data: statements and their rows, run in order in one IMMEDIATE transaction.
- * The sync plans a page on the main thread (hashing, sealing) and hands the plan to the cache
- * writer, which runs it on its own connection (a worker thread) or inline; either way the
- * rows and the checkpoint of a page commit together or not at all.
+ * The sync plans a page on the main thread (row keys, search tokens) and hands the plan to
+ * the cache writer, which seals and runs it on its own connection (a worker thread) or
+ * inline; either way the rows and the checkpoint of a page commit together or not at all.
  */
 import type { KeyObject } from 'node:crypto';
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
