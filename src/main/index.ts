@@ -6,7 +6,7 @@
  * flight), the cache, then the sandbox.
  */
 import Store from 'electron-store';
-import { app, BrowserWindow, dialog, ipcMain, protocol, screen, session, shell, utilityProcess } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, screen, session, shell, utilityProcess } from 'electron';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createLogger } from './shell/log.ts';
@@ -18,13 +18,18 @@ import {
   createAppProtocolHandler,
 } from './shell/appProtocol.ts';
 import { startEmbeddedSandbox, type EmbeddedSandbox, type SandboxChild } from './shell/embeddedSandbox.ts';
+import { appMenuTemplate } from './shell/appMenu.ts';
+import { devToolsAllowed } from './shell/devTools.ts';
 import { denyAllPermissions, hardenWebContents, openInBrowserIfSafe } from './shell/hardening.ts';
 import { secureWebPreferences } from './shell/webPreferences.ts';
 import { restoreBounds, trackWindowState } from './shell/windowState.ts';
 import { openWindowStateStore } from './shell/windowStateStore.ts';
+import { printHtmlToPdf } from './shell/pdfPrinter.ts';
 import { startServices, type RunningServices } from './shell/services.ts';
+import type { ConfirmQuestion } from './ipc/listenerHandlers.ts';
 import { KeyringSecretStore } from './services/credentials/keyringSecretStore.ts';
 import { detectKeychain } from './services/credentials/keychainStatus.ts';
+import { embeddedSandboxKey } from './services/credentials/sandboxKey.ts';
 import { createRouter } from './ipc/routerCore.ts';
 import { registerRouter } from './ipc/router.ts';
 
@@ -43,6 +48,9 @@ const userDataOverride = process.env['LEDGERDESK_USER_DATA'];
 if (userDataOverride !== undefined && userDataOverride !== '' && !app.isPackaged) {
   app.setPath('userData', userDataOverride);
 }
+
+/** DevTools only unpackaged, or packaged and started with --devtools on purpose (review L1). */
+const devTools = devToolsAllowed(app.isPackaged, process.argv);
 
 /** The windows we created: the only senders the router trusts. */
 const trustedWindows = new Map<number, BrowserWindow>();
@@ -77,6 +85,7 @@ function createMainWindow(): BrowserWindow {
       nodeIntegration: false,
       webSecurity: true,
       disableBlinkFeatures: 'Auxclick',
+      devTools,
     },
   });
   const id = window.webContents.id;
@@ -110,9 +119,28 @@ function forkSandbox(): SandboxChild {
   };
 }
 
+/** A native question the renderer cannot answer for the user; "no" is the default and Esc. */
+async function confirmInDialog(question: ConfirmQuestion): Promise<boolean> {
+  const options = {
+    type: 'warning' as const,
+    title: question.title,
+    message: question.message,
+    detail: question.detail,
+    buttons: ['Cancel', question.confirmLabel],
+    defaultId: 0,
+    cancelId: 0,
+    noLink: true,
+  };
+  const parent = BrowserWindow.getFocusedWindow();
+  const answer = parent === null ? await dialog.showMessageBox(options) : await dialog.showMessageBox(parent, options);
+  return answer.response === 1;
+}
+
 async function start(): Promise<void> {
   const dataFolder = app.getPath('userData');
   denyAllPermissions(session.defaultSession);
+  // Electron's default menu offers Toggle Developer Tools; ours only when DevTools are allowed.
+  Menu.setApplicationMenu(Menu.buildFromTemplate(appMenuTemplate(process.platform, devTools)));
   protocol.handle(
     APP_SCHEME,
     createAppProtocolHandler({
@@ -127,9 +155,16 @@ async function start(): Promise<void> {
     }),
   );
 
+  const secretStore = new KeyringSecretStore();
   let sandbox: EmbeddedSandbox | null = null;
   try {
-    sandbox = await startEmbeddedSandbox({ fork: forkSandbox, dataFile: join(dataFolder, 'sandbox.db') });
+    const key = await embeddedSandboxKey(secretStore);
+    if (!key.kept) log.warn('embedded sandbox: the keychain could not keep its key; a new one is used for this run.');
+    sandbox = await startEmbeddedSandbox({
+      fork: forkSandbox,
+      dataFile: join(dataFolder, 'sandbox.db'),
+      key: { keyId: key.keyId, keySecret: key.keySecret },
+    });
     sandbox.onExit((code) => {
       log.error(`the embedded sandbox bank stopped (exit code ${code}); the cache stays readable.`);
     });
@@ -140,7 +175,7 @@ async function start(): Promise<void> {
   const services: RunningServices = await startServices({
     dataFolder,
     sandbox,
-    secretStore: new KeyringSecretStore(),
+    secretStore,
     // Profiles and the active profile, in config.json (the layout the `ledger` CLI shares).
     settings: new Store<Record<string, unknown>>({ name: 'config' }),
     keychain: () => detectKeychain(),
@@ -157,7 +192,9 @@ async function start(): Promise<void> {
         parent === null ? await dialog.showSaveDialog(options) : await dialog.showSaveDialog(parent, options);
       return choice.canceled ? null : choice.filePath;
     },
+    printToPdf: printHtmlToPdf,
     openExternal: (url) => openInBrowserIfSafe(url, { openInBrowser, log: log.warn }),
+    confirm: (question) => confirmInDialog(question),
     log,
   });
 

@@ -1,7 +1,7 @@
 /**
  * Entry of out/main/sandbox.js: the embedded sandbox bank in an Electron utilityProcess.
- * The main process sends `start` with the data file; this answers `ready` with the address
- * and the demo key, and closes the sandbox cleanly on `stop` (deliveries in flight finish,
+ * The main process sends `start` with the data file and the key (from the keychain); this
+ * answers `ready` with the address and that key, and closes the sandbox cleanly on `stop` (deliveries in flight finish,
  * pending retries stay in the data file).
  */
 import { startSandbox, type RunningSandbox } from '../sandbox/index.ts';
@@ -17,7 +17,7 @@ function report(message: SandboxReport): void {
 port.on('message', (event: { data: unknown }) => {
   const command = event.data as SandboxCommand;
   if (command.type === 'start' && running === null) {
-    startSandbox({ port: 0, dataFile: command.dataFile })
+    startSandbox({ port: 0, dataFile: command.dataFile, keyId: command.keyId, keySecret: command.keySecret })
       .then((sandbox) => {
         running = sandbox;
         report({ type: 'ready', baseUrl: sandbox.baseUrl, keyId: sandbox.keyId, keySecret: sandbox.keySecret });

@@ -5,11 +5,11 @@
  */
 import { parseCliArguments, USAGE, type CliRequest } from './cliArguments.ts';
 import { startSandbox, type RunningSandbox } from './index.ts';
-import { DEMO_KEY_SECRET } from './options.ts';
 
 function bannerOf(sandbox: RunningSandbox): string {
-  // The demo secret is public; a secret given on the command line is not echoed back.
-  const secret = sandbox.keySecret === DEMO_KEY_SECRET ? sandbox.keySecret : '(as given by --key-secret)';
+  // The data file's own secret is printed (the user has no other way to learn it); a secret
+  // given on the command line is not echoed back to the terminal or its scrollback.
+  const secret = sandbox.keyGenerated ? sandbox.keySecret : '(as given by --key-secret)';
   return (
     [
       `Sandbox listening on ${sandbox.baseUrl}`,

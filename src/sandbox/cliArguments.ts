@@ -1,9 +1,11 @@
 /**
  * `npm run sandbox -- [--port N] [--host H] [--data FILE|:memory:] [--seed N] [--accounts N]
- * [--pending-per-account N] [--key-id ID --key-secret SECRET] [--retry-base-ms MS]
+ * [--pending-per-account N] [--key-id ID --key-secret SECRET] [--allow-host NAME]...
+ * [--allow-origin ORIGIN]... [--retry-base-ms MS]
  * [--retry-cap-ms MS] [--error-threshold N] [--error-window-ms MS] [--smart-retries on|off]
- * [--delivery-timeout-ms MS] [--json]`, parsed into SandboxOptions. Pure, so it is unit-tested.
+ * [--delivery-timeout-ms MS] [--rate-limit N] [--json]`, parsed into SandboxOptions. Pure, so it is unit-tested.
  */
+import { allowedHostEntry, allowedOriginEntry } from '../shared/security/localServerGuard.ts';
 import type { SandboxOptions } from './options.ts';
 
 export interface CliRequest {
@@ -20,14 +22,18 @@ export const USAGE = `Usage: npm run sandbox -- [options]
   --seed N                 deterministic seed data (default 1)
   --accounts N             seeded accounts (default 4)
   --pending-per-account N  seeded pending transactions per account (default 250)
-  --key-id ID              API key id (default: the demo key)
-  --key-secret SECRET      API key secret (default: the demo secret)
+  --key-id ID              API key id (default: the data file's own random key, printed below)
+  --key-secret SECRET      API key secret (default: the data file's own random secret; a new one
+                           each run for :memory:)
+  --allow-host NAME[:PORT] also answer requests addressed to this name (a tunnel's); repeatable
+  --allow-origin ORIGIN    also answer requests made by a web page of this origin; repeatable
   --retry-base-ms MS       first webhook retry delay; scales the schedule (default 1000)
   --retry-cap-ms MS        longest retry delay (default retry base x 3600)
   --error-threshold N      failed deliveries within the window that put a webhook in error (default 100)
   --error-window-ms MS     that window (default 600000)
   --smart-retries on|off   Smart Webhook Retries: retry non-200/202 answers too (default on)
   --delivery-timeout-ms MS deadline of one delivery attempt (default 10000)
+  --rate-limit N           at most N requests a second per API key; beyond, 429 with Retry-After (default: no limit)
   --json                   print one JSON line with the address, key, token and demo ids
   --help                   this text
 `;
@@ -42,6 +48,7 @@ const NUMERIC: Readonly<Record<string, keyof SandboxOptions>> = {
   '--error-threshold': 'errorThreshold',
   '--error-window-ms': 'errorWindowMs',
   '--delivery-timeout-ms': 'deliveryTimeoutMs',
+  '--rate-limit': 'rateLimit',
 };
 
 const TEXT: Readonly<Record<string, 'host' | 'dataFile' | 'keyId' | 'keySecret'>> = {
@@ -51,8 +58,15 @@ const TEXT: Readonly<Record<string, 'host' | 'dataFile' | 'keyId' | 'keySecret'>
   '--key-secret': 'keySecret',
 };
 
+/** Flags that may be given several times, each adding one entry. */
+const LISTS: Readonly<Record<string, 'allowedHosts' | 'allowedOrigins'>> = {
+  '--allow-host': 'allowedHosts',
+  '--allow-origin': 'allowedOrigins',
+};
+
 export function parseCliArguments(argv: readonly string[]): CliRequest {
   const options: Record<string, unknown> = {};
+  const lists = { allowedHosts: [] as string[], allowedOrigins: [] as string[] };
   let json = false;
   let help = false;
   for (let index = 0; index < argv.length; index += 1) {
@@ -79,6 +93,15 @@ export function parseCliArguments(argv: readonly string[]): CliRequest {
       options[NUMERIC[flag] ?? ''] = Number(text);
     } else if (flag in TEXT) {
       options[TEXT[flag] ?? ''] = value();
+    } else if (flag in LISTS) {
+      const text = value();
+      try {
+        lists[LISTS[flag] ?? 'allowedHosts'].push(
+          flag === '--allow-host' ? allowedHostEntry(text) : allowedOriginEntry(text),
+        );
+      } catch (error) {
+        throw new Error(`${flag}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      }
     } else {
       throw new Error(`Unknown option ${JSON.stringify(flag)}.`);
     }
@@ -86,5 +109,7 @@ export function parseCliArguments(argv: readonly string[]): CliRequest {
   if ((options.keyId === undefined) !== (options.keySecret === undefined)) {
     throw new Error('--key-id and --key-secret go together.');
   }
+  if (lists.allowedHosts.length > 0) options.allowedHosts = lists.allowedHosts;
+  if (lists.allowedOrigins.length > 0) options.allowedOrigins = lists.allowedOrigins;
   return { options, json, help };
 }

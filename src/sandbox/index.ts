@@ -5,8 +5,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { createLocalServerGuard, type LocalServerGuard } from '../shared/security/localServerGuard.ts';
+import { dataFileApiKey } from './auth/apiKey.ts';
 import { createAuthenticator } from './auth/authenticate.ts';
+import { createRateLimiter } from './http/rateLimit.ts';
 import { mintToken } from './auth/jwt.ts';
+import { boundHostNames } from './http/boundHostNames.ts';
 import { buildServer } from './http/server.ts';
 import { resolveOptions, type SandboxOptions } from './options.ts';
 import { createOrganizationSettings } from './organizationSettings.ts';
@@ -26,13 +30,14 @@ import { createNotificationPoster } from './webhooks/postNotification.ts';
 import { createWebhookRegistry } from './webhooks/webhookRegistry.ts';
 
 export type { SandboxOptions } from './options.ts';
-export { DEMO_KEY_ID, DEMO_KEY_SECRET } from './options.ts';
 
 export interface RunningSandbox {
   /** http://127.0.0.1:PORT, no trailing slash. */
   baseUrl: string;
   keyId: string;
   keySecret: string;
+  /** Whether the key is the data file's own (made here), not one given in the options. */
+  keyGenerated: boolean;
   /** A valid demo HS256 JWT for the key (24 h). */
   bearerToken: string;
   demo: DemoIds;
@@ -108,7 +113,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     wakeDispatcher = () => {
       dispatcher.wake();
     };
-    const authenticator = createAuthenticator({ keyId: settings.keyId, keySecret: settings.keySecret });
+    const key = settings.key ?? dataFileApiKey(database);
+    const authenticator = createAuthenticator(key);
 
     const context: SandboxContext = {
       database,
@@ -122,24 +128,34 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       organization,
       pageCache: createPageCache(settings.pageCacheEntries),
       cursorKey,
-      keyId: settings.keyId,
-      keySecret: settings.keySecret,
+      keyId: key.keyId,
+      keySecret: key.keySecret,
       authenticate: (header) => authenticator.authenticate(header),
+      ...(settings.rateLimit === undefined ? {} : { rateLimiter: createRateLimiter(settings.rateLimit) }),
       checkBasic: (header) => authenticator.checkBasic(header),
       baseUrl: () => baseUrl,
     };
-    const app = buildServer(context, SANDBOX_ROUTES);
+    // Set once the port is known; nothing is answered before listen() returns.
+    let guard: LocalServerGuard = () => ({ status: 421, error: 'The sandbox is still starting.' });
+    const app = buildServer(context, SANDBOX_ROUTES, (headers) => guard(headers));
     await app.listen({ port: settings.port, host: settings.host });
     const address = app.server.address() as AddressInfo;
+    guard = createLocalServerGuard({
+      port: address.port,
+      hosts: boundHostNames(settings.host),
+      allowedHosts: settings.allowedHosts,
+      allowedOrigins: settings.allowedOrigins,
+    });
     baseUrl = `http://${hostForUrl(settings.host)}:${String(address.port)}`;
     dispatcher.start();
 
     let closed: Promise<void> | undefined;
     return {
       baseUrl,
-      keyId: settings.keyId,
-      keySecret: settings.keySecret,
-      bearerToken: mintToken(settings.keyId, settings.keySecret, DEMO_TOKEN_LIFETIME_SECONDS),
+      keyId: key.keyId,
+      keySecret: key.keySecret,
+      keyGenerated: settings.key === null,
+      bearerToken: mintToken(key.keyId, key.keySecret, DEMO_TOKEN_LIFETIME_SECONDS),
       demo,
       deliveryBacklog: () => dispatcher.backlog(),
       close() {

@@ -1,4 +1,5 @@
 /** The sandbox's settings and their defaults (README "The sandbox bank" documents them). */
+import { allowedHostEntry, allowedOriginEntry } from '../shared/security/localServerGuard.ts';
 import { RETRY_BASE_MS_DEFAULT, RETRY_CAP_FACTOR } from './webhooks/retrySchedule.ts';
 
 export interface SandboxOptions {
@@ -14,9 +15,16 @@ export interface SandboxOptions {
   accounts?: number;
   /** Seed volume per account; default 250. Benchmarks ask for up to 1,000,000 in total. */
   pendingTransactionsPerAccount?: number;
-  /** The demo API key (defaults: fixed demo values, printed by the CLI). */
+  /**
+   * The API key. Without one, the data file's own random key (made on its first run and kept
+   * in it; a new one each run for ':memory:'): never a constant anyone could look up.
+   */
   keyId?: string;
   keySecret?: string;
+  /** Names besides its own address the sandbox answers to (`--allow-host`): `name` at any port, `name:port`. */
+  allowedHosts?: readonly string[];
+  /** Web page origins whose requests it answers (`--allow-origin`); none by default. */
+  allowedOrigins?: readonly string[];
   /** First retry delay; the whole schedule scales with it. Default 1000 ms. */
   retryBaseMs?: number;
   /** Longest retry delay. Default retryBaseMs × 3600 (1 h at the default base). */
@@ -33,10 +41,9 @@ export interface SandboxOptions {
   deliveryConcurrency?: number;
   /** Pages of pending transactions kept as finished bytes; default 1024, 0 turns the cache off. */
   pageCacheEntries?: number;
+  /** Requests a second per API key, beyond which the answer is 429 with Retry-After; default none. */
+  rateLimit?: number;
 }
-
-export const DEMO_KEY_ID = 'key_sandbox_demo';
-export const DEMO_KEY_SECRET = 'sandbox_demo_secret_7f3c91e2b5a4';
 
 export interface ResolvedOptions {
   port: number;
@@ -45,8 +52,10 @@ export interface ResolvedOptions {
   seed: number;
   accounts: number;
   pendingTransactionsPerAccount: number;
-  keyId: string;
-  keySecret: string;
+  /** The key given in the options; null: the data file's own. */
+  key: { keyId: string; keySecret: string } | null;
+  allowedHosts: string[];
+  allowedOrigins: string[];
   retryBaseMs: number;
   retryCapMs: number;
   errorThreshold: number;
@@ -55,6 +64,7 @@ export interface ResolvedOptions {
   deliveryTimeoutMs: number;
   deliveryConcurrency: number;
   pageCacheEntries: number;
+  rateLimit: number | undefined;
 }
 
 function wholeNumber(name: string, value: number | undefined, fallback: number, minimum: number): number {
@@ -67,11 +77,13 @@ function wholeNumber(name: string, value: number | undefined, fallback: number, 
 
 export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
   const retryBaseMs = wholeNumber('retryBaseMs', options.retryBaseMs, RETRY_BASE_MS_DEFAULT, 1);
-  const keyId = options.keyId ?? DEMO_KEY_ID;
-  const keySecret = options.keySecret ?? DEMO_KEY_SECRET;
-  if (keyId === '' || keyId.includes(':'))
+  const { keyId, keySecret } = options;
+  if ((keyId === undefined) !== (keySecret === undefined))
+    throw new RangeError('Sandbox options keyId and keySecret go together.');
+  if (keyId !== undefined && (keyId === '' || keyId.includes(':')))
     throw new RangeError('Sandbox option keyId must be non-empty and contain no colon.');
-  if (keySecret.length < 8) throw new RangeError('Sandbox option keySecret must be at least 8 characters.');
+  if (keySecret !== undefined && keySecret.length < 8)
+    throw new RangeError('Sandbox option keySecret must be at least 8 characters.');
   return {
     port: wholeNumber('port', options.port, 0, 0),
     host: options.host ?? '127.0.0.1',
@@ -84,8 +96,9 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
       250,
       0,
     ),
-    keyId,
-    keySecret,
+    key: keyId === undefined || keySecret === undefined ? null : { keyId, keySecret },
+    allowedHosts: (options.allowedHosts ?? []).map(allowedHostEntry),
+    allowedOrigins: (options.allowedOrigins ?? []).map(allowedOriginEntry),
     retryBaseMs,
     retryCapMs: wholeNumber('retryCapMs', options.retryCapMs, retryBaseMs * RETRY_CAP_FACTOR, retryBaseMs),
     errorThreshold: wholeNumber('errorThreshold', options.errorThreshold, 100, 1),
@@ -94,5 +107,6 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     deliveryTimeoutMs: wholeNumber('deliveryTimeoutMs', options.deliveryTimeoutMs, 10_000, 1),
     deliveryConcurrency: wholeNumber('deliveryConcurrency', options.deliveryConcurrency, 16, 1),
     pageCacheEntries: wholeNumber('pageCacheEntries', options.pageCacheEntries, 1024, 0),
+    rateLimit: options.rateLimit === undefined ? undefined : wholeNumber('rateLimit', options.rateLimit, 1, 1),
   };
 }

@@ -1,6 +1,7 @@
 /** Everything a route needs, built once per running sandbox. */
 import type { Authentication } from './auth/authenticate.ts';
 import type { OrganizationSettingsStore } from './organizationSettings.ts';
+import type { RateLimiter } from './http/rateLimit.ts';
 import type { PageCache } from './pendingTransactions/pageCache.ts';
 import type { Database } from './store/database.ts';
 import type { FileContentStore } from './store/fileContentStore.ts';
@@ -27,6 +28,8 @@ export interface SandboxContext {
   keyId: string;
   keySecret: string;
   authenticate(header: string | undefined): Authentication;
+  /** `--rate-limit`: requests a second per key; absent, no limit. */
+  rateLimiter?: RateLimiter;
   checkBasic(header: string | undefined): Authentication;
   /** http://host:port of this run, no trailing slash. */
   baseUrl(): string;

@@ -14,6 +14,8 @@ declare class URL {
   readonly search: string;
   readonly hash: string;
   readonly origin: string;
+  readonly username: string;
+  readonly password: string;
   toString(): string;
 }
 

@@ -94,12 +94,15 @@ export async function syncSandboxAccount(
   records: number,
   pageSize: number,
   watch: SyncWatch = { started: () => undefined, ended: () => undefined },
+  /** Date windows walked at once (the app's default when absent; 1: one cursor). */
+  parallelism?: number,
 ): Promise<number> {
   const services = await LedgerServices.open({
     dataFolder: folder,
     secretStore: new InMemorySecretStore(),
     profileStorage: new InMemoryProfileStorage(),
     syncPageSize: pageSize,
+    ...(parallelism === undefined ? {} : { syncParallelism: parallelism }),
   });
   try {
     const profile = await services.addProfile(
@@ -122,4 +125,56 @@ export async function syncSandboxAccount(
   } finally {
     await services.close();
   }
+}
+
+/**
+ * The same sandbox behind a proxy process that holds each answer back `delayMs` (latencyProxy.ts):
+ * a bank across a network. The proxy forwards the Host the sandbox expects.
+ */
+export async function startFarBank(sandbox: SandboxChild, delayMs: number): Promise<SandboxChild> {
+  const { started, child } = await startChild([
+    'tests/bench/latencyProxy.ts',
+    '--target',
+    sandbox.baseUrl,
+    '--delay-ms',
+    String(delayMs),
+  ]);
+  return { ...sandbox, baseUrl: (started as { baseUrl: string }).baseUrl, process: child };
+}
+
+export function megabytes(bytes: number): number {
+  return bytes / 2 ** 20;
+}
+
+/** syncSandboxAccount, sampling this process's resident memory every 10 ms while it runs. */
+export async function syncWatchingMemory(
+  sandbox: SandboxChild,
+  folder: string,
+  records: number,
+  pageSize: number,
+  parallelism?: number,
+): Promise<{ seconds: number; rssBefore: number; peakRss: number }> {
+  let rssBefore = 0;
+  let peakRss = 0;
+  let sampler: NodeJS.Timeout | undefined;
+  const seconds = await syncSandboxAccount(
+    sandbox,
+    folder,
+    records,
+    pageSize,
+    {
+      started: () => {
+        rssBefore = process.memoryUsage().rss;
+        peakRss = rssBefore;
+        sampler = setInterval(() => {
+          peakRss = Math.max(peakRss, process.memoryUsage().rss);
+        }, 10);
+      },
+      ended: () => {
+        clearInterval(sampler);
+      },
+    },
+    parallelism,
+  );
+  return { seconds, rssBefore, peakRss };
 }

@@ -11,17 +11,18 @@
  */
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import type { PendingTransaction, WebhookSend } from '../../src/shared/bank/index.ts';
+import type { PendingTransaction, PendingTransactionResponse, WebhookSend } from '../../src/shared/bank/index.ts';
 import { OfflineCache } from '../../src/main/services/cache/offlineCache.ts';
 import { Credentials } from '../../src/main/services/credentials/credentials.ts';
 import { InMemorySecretStore } from '../../src/main/services/credentials/secretStore.ts';
 import { percentile, type BenchFigure, type Benchmark } from './benchmark.ts';
 import {
   clientOf,
-  startChild,
+  megabytes,
+  startFarBank,
   startSandboxProcess,
   stopSandboxProcess,
-  syncSandboxAccount,
+  syncWatchingMemory,
   temporaryFolder,
   type SandboxChild,
 } from './sandboxChild.ts';
@@ -33,24 +34,12 @@ const PAGE = 1000;
 /** The round trip to a bank across a network, for the "further away" figures. */
 const FAR_BANK_DELAY_MS = 10;
 
-/** The same sandbox behind a proxy that holds each answer back FAR_BANK_DELAY_MS (latencyProxy.ts). */
-async function startFarBank(sandbox: SandboxChild): Promise<SandboxChild> {
-  const { started, child } = await startChild([
-    'tests/bench/latencyProxy.ts',
-    '--target',
-    sandbox.baseUrl,
-    '--delay-ms',
-    String(FAR_BANK_DELAY_MS),
-  ]);
-  return { ...sandbox, baseUrl: (started as { baseUrl: string }).baseUrl, process: child };
-}
-
 async function fetchOnly(
   sandbox: SandboxChild,
-): Promise<{ records: number; seconds: number; rows: PendingTransaction[] }> {
+): Promise<{ records: number; seconds: number; rows: PendingTransactionResponse[] }> {
   const started = performance.now();
   let records = 0;
-  const rows: PendingTransaction[] = [];
+  const rows: PendingTransactionResponse[] = [];
   for await (const page of clientOf(sandbox).pendingTransactionPages(sandbox.account, {}, { pageSize: PAGE })) {
     records += page.items.length;
     if (rows.length < SYNC_RECORDS) rows.push(...page.items);
@@ -79,32 +68,6 @@ async function fetchAndPlan(sandbox: SandboxChild, folder: string): Promise<numb
   }
 }
 
-function megabytes(bytes: number): number {
-  return bytes / 2 ** 20;
-}
-
-async function syncOnce(
-  sandbox: SandboxChild,
-  folder: string,
-): Promise<{ seconds: number; rssBefore: number; peakRss: number }> {
-  let rssBefore = 0;
-  let peakRss = 0;
-  let sampler: NodeJS.Timeout | undefined;
-  const seconds = await syncSandboxAccount(sandbox, folder, SYNC_RECORDS, PAGE, {
-    started: () => {
-      rssBefore = process.memoryUsage().rss;
-      peakRss = rssBefore;
-      sampler = setInterval(() => {
-        peakRss = Math.max(peakRss, process.memoryUsage().rss);
-      }, 10);
-    },
-    ended: () => {
-      clearInterval(sampler);
-    },
-  });
-  return { seconds, rssBefore, peakRss };
-}
-
 const syncBenchmark: Benchmark = {
   title: 'Sync of 100,000 pending transactions into the encrypted cache',
   async run(): Promise<BenchFigure[]> {
@@ -114,19 +77,19 @@ const syncBenchmark: Benchmark = {
       await fetchOnly(sandbox); // warm-up: the sandbox's page cache and our JIT
       // Alternated, so both see the same machine: fetch, sync, fetch, sync (each sync into a new cache).
       const fetchA = await fetchOnly(sandbox);
-      const syncA = await syncOnce(sandbox, join(temp.folder, 'a'));
+      const syncA = await syncWatchingMemory(sandbox, join(temp.folder, 'a'), SYNC_RECORDS, PAGE);
       const fetchB = await fetchOnly(sandbox);
-      const syncB = await syncOnce(sandbox, join(temp.folder, 'b'));
+      const syncB = await syncWatchingMemory(sandbox, join(temp.folder, 'b'), SYNC_RECORDS, PAGE);
       const planRate = await fetchAndPlan(sandbox, join(temp.folder, 'plan'));
       // The same, with the bank FAR_BANK_DELAY_MS away: fetch, sync, fetch, sync.
-      const far = await startFarBank(sandbox);
+      const far = await startFarBank(sandbox, FAR_BANK_DELAY_MS);
       let farFetchRate: number;
       let farSyncRate: number;
       try {
         const farFetchA = await fetchOnly(far);
-        const farSyncA = await syncOnce(far, join(temp.folder, 'far-a'));
+        const farSyncA = await syncWatchingMemory(far, join(temp.folder, 'far-a'), SYNC_RECORDS, PAGE);
         const farFetchB = await fetchOnly(far);
-        const farSyncB = await syncOnce(far, join(temp.folder, 'far-b'));
+        const farSyncB = await syncWatchingMemory(far, join(temp.folder, 'far-b'), SYNC_RECORDS, PAGE);
         farFetchRate = (farFetchA.records / farFetchA.seconds + farFetchB.records / farFetchB.seconds) / 2;
         farSyncRate = (SYNC_RECORDS / farSyncA.seconds + SYNC_RECORDS / farSyncB.seconds) / 2;
       } finally {

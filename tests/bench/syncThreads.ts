@@ -1,14 +1,19 @@
 /**
- * `node tests/bench/syncThreads.ts [RUNS]`: the sync of 100,000 pending transactions against
- * fetch-only, alternated, with the CPU each thread of this process spent per record (from
- * /proc/self/task, Linux only) and the sandbox process's own. It is how the figures in
+ * `node tests/bench/syncThreads.ts [RUNS] [--records N] [--delay-ms MS]`: the sync of 100,000
+ * pending transactions against fetch-only, alternated, with the CPU each thread of this
+ * process spent per record (from /proc/self/task, Linux only) and the sandbox process's own.
+ * With --delay-ms, both go through the latency proxy (latencyProxy.ts), whose CPU is shown
+ * too, with the cores the whole sync kept busy and the machine's load (the sync shares it). It is how the figures in
  * docs/sync-benchmark.md were taken: the benchmark (`npm run bench -- services`) says how fast,
  * this says where the time went. Not a *.bench.ts file, so `npm run bench` does not run it.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import {
   clientOf,
+  startFarBank,
   startSandboxProcess,
   stopSandboxProcess,
   syncSandboxAccount,
@@ -16,7 +21,12 @@ import {
   type SandboxChild,
 } from './sandboxChild.ts';
 
-const RECORDS = 100_000;
+const { values, positionals } = parseArgs({
+  options: { records: { type: 'string' }, 'delay-ms': { type: 'string' } },
+  allowPositionals: true,
+});
+const RECORDS = Number(values.records ?? 100_000);
+const DELAY_MS = values['delay-ms'] === undefined ? null : Number(values['delay-ms']);
 const PAGE = 1000;
 /** Clock ticks a second of /proc's utime and stime (USER_HZ, 100 on Linux). */
 const TICKS_PER_SECOND = 100;
@@ -63,9 +73,10 @@ async function fetchOnly(sandbox: SandboxChild): Promise<number> {
 async function syncOnce(
   sandbox: SandboxChild,
   folder: string,
-): Promise<{ rate: number; threads: Record<string, string> }> {
+): Promise<{ rate: number; threads: Record<string, string>; cores: number }> {
   let before = new Map<string, number>();
   const threads: Record<string, string> = {};
+  let spentInAll = 0;
   const seconds = await syncSandboxAccount(sandbox, folder, RECORDS, PAGE, {
     started: () => {
       before = threadTicks();
@@ -74,28 +85,35 @@ async function syncOnce(
       for (const [name, ticks] of threadTicks()) {
         const spent = ticks - (before.get(name) ?? 0);
         if (spent > 0) threads[name] = microsecondsPerRecord(spent);
+        spentInAll += Math.max(0, spent);
       }
     },
   });
-  return { rate: RECORDS / seconds, threads };
+  return { rate: RECORDS / seconds, threads, cores: spentInAll / TICKS_PER_SECOND / seconds };
 }
 
-const runs = Number(process.argv[2] ?? 3);
+const runs = Number(positionals[0] ?? 3);
 const sandbox = await startSandboxProcess(RECORDS);
+const bank = DELAY_MS === null ? sandbox : await startFarBank(sandbox, DELAY_MS);
 const temp = temporaryFolder('ledgerdesk-sync-threads-');
 try {
-  await fetchOnly(sandbox); // warm-up: the sandbox's page cache and our JIT
+  await fetchOnly(bank); // warm-up: the sandbox's page cache and our JIT
   for (let run = 0; run < runs; run += 1) {
-    const fetchRate = await fetchOnly(sandbox);
-    const bankBefore = processTicks(sandbox.process.pid);
-    const { rate, threads } = await syncOnce(sandbox, join(temp.folder, String(run)));
-    const bank = microsecondsPerRecord(processTicks(sandbox.process.pid) - bankBefore);
+    const fetchRate = await fetchOnly(bank);
+    const sandboxBefore = processTicks(sandbox.process.pid);
+    const proxyBefore = bank === sandbox ? 0 : processTicks(bank.process.pid);
+    const { rate, threads, cores } = await syncOnce(bank, join(temp.folder, String(run)));
+    const sandboxCpu = microsecondsPerRecord(processTicks(sandbox.process.pid) - sandboxBefore);
+    const proxyCpu =
+      bank === sandbox ? '' : `, the proxy ${microsecondsPerRecord(processTicks(bank.process.pid) - proxyBefore)}`;
     process.stdout.write(
       `fetch-only ${fetchRate.toFixed(0)}/s, sync ${rate.toFixed(0)}/s: ${(rate / fetchRate).toFixed(2)} of fetch-only; ` +
-        `CPU µs a record by thread ${JSON.stringify(threads)}, the sandbox ${bank}\n`,
+        `CPU µs a record by thread ${JSON.stringify(threads)}, the sandbox ${sandboxCpu}${proxyCpu}; ` +
+        `this process kept ${cores.toFixed(2)} cores busy; load average ${loadavg()[0]?.toFixed(1) ?? '?'}\n`,
     );
   }
 } finally {
   temp.remove();
+  if (bank !== sandbox) await stopSandboxProcess(bank);
   await stopSandboxProcess(sandbox);
 }

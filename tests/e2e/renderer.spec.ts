@@ -13,12 +13,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
-import { createRouter, type Router } from '../../src/main/ipc/routerCore.ts';
-import { startServices, type RunningServices } from '../../src/main/shell/services.ts';
-import { InMemorySecretStore } from '../../src/main/services/credentials/secretStore.ts';
-import { InMemoryProfileStorage } from '../../src/main/services/profiles/profileStorage.ts';
+import type { Router } from '../../src/main/ipc/routerCore.ts';
+import type { RunningServices } from '../../src/main/shell/services.ts';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.ts';
 import { ACCOUNT_APPLICATION_TRANSITIONS } from '../../src/sandbox/simulations/accountApplicationLifecycle.ts';
+import { startHarnessServices } from './support/harnessServices.ts';
 import { HARNESS_WEB_CONTENTS_ID, installLedgerdesk, type LedgerdeskPage } from './support/ledgerdeskPage.ts';
 import { serveRenderer, type RendererServer } from './support/rendererServer.ts';
 
@@ -144,28 +143,14 @@ test.beforeAll(async () => {
     retryBaseMs: 40,
     pendingTransactionsPerAccount: 2500,
   });
-  services = await startServices({
-    dataFolder: folder,
+  ({ services, router } = await startHarnessServices({
+    folder,
     sandbox,
-    secretStore: new InMemorySecretStore(),
-    settings: new InMemoryProfileStorage(),
-    keychain: () => Promise.resolve({ available: true, backend: 'in-memory keychain (tests)' }),
-    app: { name: 'Ledgerdesk', version: '0.0.0-e2e', platform: process.platform },
+    rendererUrl: renderer.url,
     send: (channel, payload) => {
       for (const harness of harnesses) harness.send(channel, payload);
     },
-    chooseSavePath: (name) => Promise.resolve(join(folder, name)),
-    openExternal: () => false,
-    log: { info: () => undefined, warn: () => undefined, error: () => undefined },
-  });
-  router = createRouter({
-    handlers: services.handlers,
-    senderPolicy: {
-      isOwnWindow: (id) => id === HARNESS_WEB_CONTENTS_ID,
-      allowedOrigins: [new URL(renderer.url).origin],
-    },
-    knownSecrets: () => services.knownSecrets(),
-  });
+  }));
 });
 
 test.afterAll(async () => {
@@ -580,7 +565,8 @@ test('with the bank stopped, the cache stays browsable and the offline state is 
   await expect(page.getByRole('status', { name: /^Offline/ })).toBeVisible({ timeout: 60_000 });
   await expect(page.getByText(/Showing cached data as of/)).toBeVisible();
   // Still browsable: scroll far down and open a row from the cache.
-  await grid.locator('.vtable-scroller').evaluate((element: { scrollTop: number }) => {
+  // The grid is the scroller (the ARIA grid pattern puts the role on the focusable element).
+  await grid.evaluate((element: { scrollTop: number }) => {
     element.scrollTop = 40_000;
   });
   await expect(grid.locator('.vtable-row:not(.is-placeholder)').nth(5)).toBeVisible();

@@ -3,10 +3,10 @@
  * own streamCsv, columns from the first row) or JSONL. Written to `<file>.partial` and renamed
  * at the end, so a failed export never leaves a half file under the chosen name.
  */
-import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { rename, rm } from 'node:fs/promises';
 import { csvLine } from '../services/cache/csvExport.ts';
+import { createPartialFile } from '../services/files/partialFile.ts';
 
 interface Page<Row> {
   rows: Row[];
@@ -22,8 +22,7 @@ export async function exportRows<Row>(
   format: 'csv' | 'jsonl',
   readPage: (cursor: string | null) => Page<Row>,
 ): Promise<number> {
-  const partial = `${file}.partial`;
-  const output = createWriteStream(partial, { mode: 0o600 });
+  const { path: partial, stream: output } = await createPartialFile(file);
   let rows = 0;
   let columns: string[] | null = null;
   try {

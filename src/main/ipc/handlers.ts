@@ -6,9 +6,11 @@
 import type { Handlers } from './handlerTypes.ts';
 import { createLedgerHandlers, type LedgerHandlerServices } from './ledgerHandlers.ts';
 import { createListenerHandlers, type ListenerHandlerServices } from './listenerHandlers.ts';
+import { createReviewHandlers, type ReviewHandlerServices } from './reviewHandlers.ts';
 import { translateServiceError } from './serviceErrors.ts';
+import { createTriggerHandlers } from './triggerHandlers.ts';
 
-export type HandlerServices = LedgerHandlerServices & ListenerHandlerServices;
+export type HandlerServices = LedgerHandlerServices & ListenerHandlerServices & ReviewHandlerServices;
 
 type AnyHandler = (input: unknown, context: unknown) => unknown;
 
@@ -36,6 +38,8 @@ export function createHandlers(services: HandlerServices): Handlers {
   return withTranslatedErrors({
     ...ledger,
     listener: listener.listener,
+    reviews: createReviewHandlers(services).reviews,
     exports: { ...ledger.exports, listenerRequests: listener.exports.listenerRequests },
+    ...createTriggerHandlers(services),
   });
 }

@@ -17,7 +17,8 @@ import type { OnlineStatus } from '../../shared/ipc/domains/app.ts';
 import type { AuditEntry as ContractAuditEntry } from '../../shared/ipc/domains/audit.ts';
 import type { LedgerServices } from '../services/ledgerServices.ts';
 import type { Profile as ServiceProfile } from '../services/profiles/profile.ts';
-import { EMBEDDED_SANDBOX_PROFILE_ID } from '../services/profiles/profile.ts';
+import { EMBEDDED_SANDBOX_PROFILE_ID, profileAttention } from '../services/profiles/profile.ts';
+import { maskedBaseUrl, originOf } from '../../shared/profiles/profileFields.ts';
 import type { KeychainStatus } from '../services/credentials/keychainStatus.ts';
 import type { SyncRequest } from '../services/sync/syncService.ts';
 import type { SyncProgress as ServiceProgress } from '../services/sync/syncProgress.ts';
@@ -27,6 +28,8 @@ import type { PendingTransactionSort } from '../services/cache/pendingTransactio
 import type { AccountApplicationSort } from '../services/cache/accountApplicationsTable.ts';
 import type { WebhookSendQuery, WebhookSendSort } from '../services/cache/webhookSendsTable.ts';
 import type { WebhookSendStatus } from '../../shared/bank/index.ts';
+import { notificationRef, type ReviewFilter } from '../../shared/review/reviewTerms.ts';
+import { withReviews } from '../services/review/reviewColumn.ts';
 import type { EventPublisher } from './eventPublisher.ts';
 import { exportRows } from './fileExport.ts';
 import type { Handlers } from './handlerTypes.ts';
@@ -97,6 +100,10 @@ export function toContractProgress(progress: ServiceProgress): ContractProgress 
     key: progress.key,
     fetched: progress.fetched,
     written: progress.written,
+    pages: progress.pages,
+    windowsDone: progress.windowsDone,
+    windowsTotal: progress.windowsTotal,
+    parallelism: progress.parallelism,
     ratePerSecond: progress.ratePerSecond,
     etaSeconds: progress.etaSeconds,
     state: progress.state,
@@ -202,6 +209,7 @@ function sendFilterOf(input: {
   fromDate?: string | undefined;
   toDate?: string | undefined;
   search?: string | undefined;
+  review?: ReviewFilter | undefined;
 }): WebhookSendQuery {
   return {
     profileId: input.profileId,
@@ -212,6 +220,7 @@ function sendFilterOf(input: {
     ...(input.willRetry === undefined ? {} : { willRetry: input.willRetry }),
     ...(input.fromDate === undefined ? {} : { fromDate: input.fromDate }),
     ...(input.toDate === undefined ? {} : { toDate: input.toDate }),
+    ...(input.review === undefined ? {} : { review: input.review }),
     ...searchOf(input.search),
   };
 }
@@ -235,16 +244,26 @@ export function createLedgerHandlers(services: LedgerHandlerServices): LedgerHan
   }
 
   function toProfile(profile: ServiceProfile): ContractProfile {
+    const attention = profileAttention(profile);
     return {
       id: profile.id,
       name: profile.name,
       kind: profile.kind === 'embedded-sandbox' ? 'embedded' : 'remote',
-      baseUrl: profile.baseUrl ?? services.sandboxUrl() ?? '',
+      baseUrl: maskedBaseUrl(profile.baseUrl ?? services.sandboxUrl() ?? ''),
       authScheme: profile.authScheme,
       keyId: profile.keyId,
       production: profile.production,
       createdAt: profile.createdAt,
       updatedAt: profile.updatedAt,
+      attention:
+        attention !== null
+          ? { kind: 'needs-attention', message: `${attention} Give it an https:// address, or remove it.` }
+          : profile.secretDropped !== undefined
+            ? {
+                kind: 'needs-secret-again',
+                message: `${profile.name} needs its secret again: ${profile.secretDropped}. Nothing is sent until it is entered.`,
+              }
+            : null,
     };
   }
 
@@ -262,14 +281,17 @@ export function createLedgerHandlers(services: LedgerHandlerServices): LedgerHan
     }
     const keychain = await services.keychain();
     if (!keychain.available) return { profileId: profile.id, state: 'unavailable', message: keychain.message };
-    const set = await ledger().credentials.hasProfileSecret(profile.id);
-    return {
-      profileId: profile.id,
-      state: set ? 'set' : 'missing',
-      message: set
-        ? null
-        : `No ${profile.authScheme === 'bearer' ? 'token' : 'API key secret'} is stored for ${profile.name}.`,
+    const state = await ledger().credentials.profileSecretState(profile);
+    const what = profile.authScheme === 'bearer' ? 'token' : 'API key secret';
+    const messages = {
+      set: null,
+      missing:
+        profile.secretDropped === undefined
+          ? `No ${what} is stored for ${profile.name}.`
+          : `${profile.name} needs its ${what} again: ${profile.secretDropped}.`,
+      'needs-reentry': `${profile.name} needs its ${what} again: the stored one was entered for another address or scheme, and is never sent.`,
     };
+    return { profileId: profile.id, state, message: messages[state] };
   }
 
   function publishCredentialStatus(status: CredentialStatus): CredentialStatus {
@@ -300,7 +322,6 @@ export function createLedgerHandlers(services: LedgerHandlerServices): LedgerHan
         const profile = ledger().profiles.find(profileId);
         return toOnlineStatus(profile.id, ledger().clients.connectivityOf(profile.id).state, now());
       },
-      openInBrowser: ({ url }) => ({ opened: services.openLink(url) }),
     },
 
     profiles: {
@@ -316,7 +337,7 @@ export function createLedgerHandlers(services: LedgerHandlerServices): LedgerHan
         audit(added.id, 'profile.add', added.id);
         return toProfile(added);
       },
-      update: (input) => {
+      update: async (input) => {
         const current = ledger().profiles.find(input.id);
         if (input.authScheme !== undefined && input.authScheme !== current.authScheme) {
           throw new IpcFailure(
@@ -330,13 +351,31 @@ export function createLedgerHandlers(services: LedgerHandlerServices): LedgerHan
         if (input.keyId === null) {
           throw new IpcFailure('invalid_input', 'keyId: a Basic profile needs its API key id.', { field: 'keyId' });
         }
-        const updated = ledger().profiles.update(current.id, {
+        if (current.production && input.production === false && input.confirmProduction !== true) {
+          throw new IpcFailure(
+            'confirmation_required',
+            `Switching the Production guard off for ${current.name} lets writes go out without a confirmation.`,
+            { field: 'confirmProduction', action: 'Confirm that you mean to switch the guard off, then save again.' },
+          );
+        }
+        const movesOrigin =
+          current.kind === 'remote' &&
+          input.baseUrl !== undefined &&
+          originOf(input.baseUrl) !== (current.baseUrl === null ? null : originOf(current.baseUrl));
+        if (movesOrigin && input.confirmSecretDrop !== true) {
+          throw new IpcFailure(
+            'confirmation_required',
+            `A new address for ${current.name} drops its stored secret: it is never sent to another host.`,
+            { field: 'confirmSecretDrop', action: 'Confirm, then enter the secret for the new address.' },
+          );
+        }
+        const { profile: updated } = await ledger().updateProfile(current.id, {
           ...(input.name === undefined ? {} : { name: input.name }),
           ...(input.baseUrl === undefined ? {} : { baseUrl: input.baseUrl }),
           ...(input.keyId === undefined ? {} : { keyId: input.keyId }),
           ...(input.production === undefined ? {} : { production: input.production }),
         });
-        audit(updated.id, 'profile.update', updated.id);
+        if (movesOrigin) publishCredentialStatus(await credentialStatus(updated.id));
         return toProfile(updated);
       },
       remove: async ({ id }) => {
@@ -387,10 +426,8 @@ export function createLedgerHandlers(services: LedgerHandlerServices): LedgerHan
         if (profile.kind === 'embedded-sandbox') {
           throw new IpcFailure('conflict', 'The embedded sandbox uses its own demo key; it has no secret to set.');
         }
-        await ledger().credentials.setProfileSecret(profile.id, secret);
+        await ledger().setProfileSecret(profile.id, secret);
         services.rememberSecret?.(secret);
-        ledger().clients.forget(profile.id);
-        audit(profile.id, 'credentials.set', profile.id);
         return publishCredentialStatus(await credentialStatus(profile.id));
       },
       delete: async ({ profileId }) => {
@@ -424,11 +461,16 @@ export function createLedgerHandlers(services: LedgerHandlerServices): LedgerHan
           ...(input.search === undefined || input.search.trim() === '' ? {} : { search: input.search }),
           ...(input.fromDate === undefined ? {} : { fromDate: input.fromDate }),
           ...(input.toDate === undefined ? {} : { toDate: input.toDate }),
+          ...(input.review === undefined ? {} : { review: input.review }),
           sort: pendingSort(input.sortBy, input.sortDirection),
           limit: input.limit,
           cursor: input.cursor ?? null,
         });
-        return { ...page, rows: page.rows.map((row) => ({ ...row, rowKey: row.row_key })) };
+        const rows = page.rows.map((row) => ({ ...row, rowKey: row.row_key }));
+        return {
+          ...page,
+          rows: withReviews(ledger().reviews, input.profileId, 'pending-transaction', rows, (row) => row.row_key),
+        };
       },
       count: (input) => {
         const query = {
@@ -439,6 +481,7 @@ export function createLedgerHandlers(services: LedgerHandlerServices): LedgerHan
           ...(input.search === undefined || input.search.trim() === '' ? {} : { search: input.search }),
           ...(input.fromDate === undefined ? {} : { fromDate: input.fromDate }),
           ...(input.toDate === undefined ? {} : { toDate: input.toDate }),
+          ...(input.review === undefined ? {} : { review: input.review }),
         };
         const table = ledger().cache.pendingTransactions;
         return { count: table.count(query), asOf: table.asOf(query) };
@@ -447,16 +490,21 @@ export function createLedgerHandlers(services: LedgerHandlerServices): LedgerHan
 
     accountApplications: {
       list: (input) => {
-        return ledger().cache.accountApplications.list({
+        const page = ledger().cache.accountApplications.list({
           profileId: input.profileId,
           ...(input.status === undefined ? {} : { status: input.status }),
           ...(input.ownershipType === undefined ? {} : { ownershipType: input.ownershipType }),
           ...(input.accountProductId === undefined ? {} : { accountProductId: input.accountProductId }),
+          ...(input.review === undefined ? {} : { review: input.review }),
           ...searchOf(input.search),
           sort: applicationSort(input.sortBy, input.sortDirection),
           limit: input.limit,
           cursor: input.cursor ?? null,
         });
+        return {
+          ...page,
+          rows: withReviews(ledger().reviews, input.profileId, 'application', page.rows, (row) => row.id),
+        };
       },
       count: (input) => {
         const count = ledger().cache.accountApplications.count({
@@ -464,6 +512,7 @@ export function createLedgerHandlers(services: LedgerHandlerServices): LedgerHan
           ...(input.status === undefined ? {} : { status: input.status }),
           ...(input.ownershipType === undefined ? {} : { ownershipType: input.ownershipType }),
           ...(input.accountProductId === undefined ? {} : { accountProductId: input.accountProductId }),
+          ...(input.review === undefined ? {} : { review: input.review }),
           ...searchOf(input.search),
         });
         return { count, asOf: null };
@@ -509,24 +558,34 @@ export function createLedgerHandlers(services: LedgerHandlerServices): LedgerHan
 
     webhookSends: {
       list: (input) => {
-        return ledger().cache.webhookSends.list({
+        const page = ledger().cache.webhookSends.list({
           ...sendFilterOf(input),
           sort: sendSort(input.sortBy, input.sortDirection),
           limit: input.limit,
           cursor: input.cursor ?? null,
         });
+        return {
+          ...page,
+          rows: withReviews(ledger().reviews, input.profileId, 'webhook-send', page.rows, (row) => row.id),
+        };
       },
       count: (input) => {
         const query = sendFilterOf(input);
         const table = ledger().cache.webhookSends;
         return { count: table.count(query), asOf: table.asOf(query) };
       },
-      groups: (input) =>
-        ledger().cache.webhookSends.groups({
-          ...sendFilterOf(input),
+      groups: (input) => {
+        const page = ledger().cache.webhookSends.groups({
+          ...sendFilterOf({ ...input, review: undefined }),
+          ...(input.review === undefined ? {} : { notificationReview: input.review }),
           limit: input.limit,
           cursor: input.cursor ?? null,
-        }),
+        });
+        const rows = withReviews(ledger().reviews, input.profileId, 'webhook-send', page.rows, (group) =>
+          notificationRef(group.webhookId, group.objectId, group.event),
+        );
+        return { ...page, rows };
+      },
     },
 
     documents: {
@@ -599,6 +658,10 @@ export function createLedgerHandlers(services: LedgerHandlerServices): LedgerHan
               key: started.key,
               fetched: 0,
               written: 0,
+              pages: 0,
+              windowsDone: 0,
+              windowsTotal: 0,
+              parallelism: 0,
               ratePerSecond: 0,
               etaSeconds: null,
               state: 'running' as const,
@@ -674,6 +737,26 @@ export function createLedgerHandlers(services: LedgerHandlerServices): LedgerHan
           cursor: input.cursor ?? null,
         });
         return { ...page, rows: page.rows.map(toAuditEntry) };
+      },
+      verify: async () => {
+        const verification = await ledger().cache.audit.verify();
+        const { problem } = verification;
+        return {
+          ok: verification.ok,
+          entries: verification.entries,
+          head: verification.head,
+          problem:
+            problem === null
+              ? null
+              : {
+                  kind: problem.kind,
+                  entryId: String(problem.entryId),
+                  entry: problem.entry === null ? null : toAuditEntry(problem.entry),
+                  message: problem.message,
+                },
+          notes: verification.notes,
+          verifiedAt: verification.verifiedAt,
+        };
       },
     },
 

@@ -13,9 +13,10 @@ import type {
   ReconciliationCategory,
   ReconciliationRow,
 } from '../../shared/ipc/domains/listener.ts';
-import type { WebhookSend } from '../../shared/bank/index.ts';
+import type { WebhookSendResponse } from '../../shared/bank/index.ts';
 import type { BankPort } from '../services/listener/bankPort.ts';
 import type { Listener } from '../services/listener/listener.ts';
+import { allowListEntry, isLoopbackHost } from '../services/listener/outboundTargets.ts';
 import type { Delivery, ReceivedRequestSummary, RequestFilter } from '../services/listener/receivedRequest.ts';
 import type { ResponseRule } from '../services/listener/responseRules.ts';
 import type { ReconciledPair } from '../services/listener/reconcile.ts';
@@ -35,6 +36,17 @@ export interface ListenerHandlerServices {
   ): Promise<{ saved: boolean; path: string | null; rows: number }>;
   /** Profile guard: throws when a write on a Production profile is not confirmed. */
   requireConfirmation(profileId: string, action: string, confirmed: boolean | undefined): void;
+  /** Asks the user in the main process (a native dialog in the app): the renderer cannot answer it. */
+  confirm(question: ConfirmQuestion): Promise<boolean>;
+}
+
+/** What a main-process confirmation shows. */
+export interface ConfirmQuestion {
+  title: string;
+  message: string;
+  detail: string;
+  /** The label of the button that says yes; the default button is always the one that says no. */
+  confirmLabel: string;
 }
 
 type ListenerDomains = 'listener';
@@ -128,20 +140,38 @@ function filterOf(input: {
 
 function sendRow(
   category: ReconciliationCategory,
-  send: WebhookSend,
+  send: WebhookSendResponse,
   request: ReceivedRequestSummary | null,
 ): ReconciliationRow {
   return {
     category,
     event: send.event ?? request?.event ?? null,
-    objectId: send.object_id,
-    webhookId: send.webhook_id,
+    objectId: send.object_id ?? '',
+    webhookId: send.webhook_id ?? null,
     webhookSendId: send.id,
     listenerRequestId: request === null ? null : String(request.id),
-    attemptNumber: send.attempt_number,
-    willRetry: send.will_retry,
-    sendStatus: send.status,
+    attemptNumber: send.attempt_number ?? null,
+    willRetry: send.will_retry ?? null,
+    sendStatus: send.status ?? null,
     receivedAt: request?.receivedAt ?? null,
+    verdict: request?.verdict ?? null,
+  };
+}
+
+/** A request that did not verify: shown apart, joined with no send record. */
+function unverifiedRow(request: ReceivedRequestSummary): ReconciliationRow {
+  return {
+    category: 'receivedUnverified',
+    event: request.event,
+    objectId: request.objectId ?? '',
+    webhookId: null,
+    webhookSendId: null,
+    listenerRequestId: String(request.id),
+    attemptNumber: null,
+    willRetry: null,
+    sendStatus: null,
+    receivedAt: request.receivedAt,
+    verdict: request.verdict,
   };
 }
 
@@ -188,6 +218,7 @@ export function createListenerHandlers(services: ListenerHandlerServices): Liste
       expectedBasicSecretSet: current.credentialsConfigured,
       rejectUnauthenticated: settings.rejectUnverified,
       forwardTo: settings.forwardTo,
+      allowedTargets: settings.allowedTargets,
       retention: {
         maxRequests: settings.retention.maxRequests,
         maxAgeDays: Math.max(1, Math.round(settings.retention.maxAgeDays)),
@@ -202,7 +233,7 @@ export function createListenerHandlers(services: ListenerHandlerServices): Liste
 
   function reconciliationRows(
     category: ReconciliationCategory,
-    pairs: { pairs?: ReconciledPair[]; sends?: WebhookSend[] },
+    pairs: { pairs?: ReconciledPair[]; sends?: WebhookSendResponse[] },
   ): ReconciliationRow[] {
     if (pairs.pairs !== undefined) return pairs.pairs.map((pair) => sendRow(category, pair.send, pair.request));
     return (pairs.sends ?? []).map((send) => sendRow(category, send, null));
@@ -223,22 +254,30 @@ export function createListenerHandlers(services: ListenerHandlerServices): Liste
       configure: async (input) => {
         const current = listener();
         const retention = input.retention;
-        current.configure({
-          ...(input.host === undefined ? {} : { host: input.host }),
-          ...(input.allowNonLoopback === undefined ? {} : { allowNonLoopback: input.allowNonLoopback }),
-          ...(input.port === undefined ? {} : { port: input.port }),
-          ...(input.rejectUnauthenticated === undefined ? {} : { rejectUnverified: input.rejectUnauthenticated }),
-          ...(input.forwardTo === undefined ? {} : { forwardTo: input.forwardTo }),
-          ...(retention?.maxBodyBytes === undefined ? {} : { maxBodyBytes: retention.maxBodyBytes }),
-          ...(retention === undefined
-            ? {}
-            : {
-                retention: {
-                  ...(retention.maxRequests === undefined ? {} : { maxRequests: retention.maxRequests }),
-                  ...(retention.maxAgeDays === undefined ? {} : { maxAgeDays: retention.maxAgeDays ?? 3650 }),
-                },
-              }),
-        });
+        try {
+          current.configure({
+            ...(input.host === undefined ? {} : { host: input.host }),
+            ...(input.allowNonLoopback === undefined ? {} : { allowNonLoopback: input.allowNonLoopback }),
+            ...(input.port === undefined ? {} : { port: input.port }),
+            ...(input.rejectUnauthenticated === undefined ? {} : { rejectUnverified: input.rejectUnauthenticated }),
+            ...(input.forwardTo === undefined ? {} : { forwardTo: input.forwardTo }),
+            ...(retention?.maxBodyBytes === undefined ? {} : { maxBodyBytes: retention.maxBodyBytes }),
+            ...(retention === undefined
+              ? {}
+              : {
+                  retention: {
+                    ...(retention.maxRequests === undefined ? {} : { maxRequests: retention.maxRequests }),
+                    ...(retention.maxAgeDays === undefined ? {} : { maxAgeDays: retention.maxAgeDays ?? 3650 }),
+                  },
+                }),
+          });
+        } catch (error) {
+          // A forward address off the allow-list: said beside the field, with what to do.
+          if (error instanceof Error && error.name === 'TargetRefused') {
+            throw new IpcFailure('invalid_input', error.message, { field: 'forwardTo' });
+          }
+          throw error;
+        }
         if (input.expectedBasicUser === null || input.expectedBasicSecret === null) {
           await current.clearCredentials();
         } else if (input.expectedBasicUser !== undefined || input.expectedBasicSecret !== undefined) {
@@ -311,12 +350,16 @@ export function createListenerHandlers(services: ListenerHandlerServices): Liste
         if (request === null)
           throw new IpcFailure('not_found', `Request ${id} is not kept (any more).`, { field: 'id' });
         const deliveries = current.deliveries(request.id).filter((delivery) => delivery.kind === 'forward');
-        const headers: Record<string, string> = {};
+        // Joined in a Map: a sender's header named `constructor` or `toString` must not meet
+        // Object.prototype's (review L14).
+        const joined = new Map<string, string>();
         for (const [name, value] of request.headers) {
           const key = name.toLowerCase();
           const shown = key === 'authorization' ? '[redacted]' : value;
-          headers[key] = headers[key] === undefined ? shown : `${headers[key]}, ${shown}`;
+          const earlier = joined.get(key);
+          joined.set(key, earlier === undefined ? shown : `${earlier}, ${shown}`);
         }
+        const headers: Record<string, string> = Object.fromEntries(joined);
         const snapshot = request.snapshot;
         const detail: ListenerRequestDetail = {
           ...toRequestSummary(request, deliveries.at(-1)?.status ?? null),
@@ -342,13 +385,46 @@ export function createListenerHandlers(services: ListenerHandlerServices): Liste
         return detail;
       },
       clearRequests: () => ({ removed: listener().clearRequests() }),
+      allowTarget: async ({ url }) => {
+        const current = listener();
+        let origin: string;
+        try {
+          origin = allowListEntry(url);
+        } catch (error) {
+          throw new IpcFailure('invalid_input', error instanceof Error ? error.message : String(error), {
+            field: 'url',
+          });
+        }
+        if (!current.allowedTargets.includes(origin) && !isLoopbackHost(new URL(origin).hostname)) {
+          const allowed = await services.confirm({
+            title: 'Allow the listener to send to another host?',
+            message: `Let forwards and replays reach ${origin}?`,
+            detail:
+              `Kept notifications (their bodies and headers, never the bank's Authorization header or the listener's ` +
+              `secret) can then be sent to ${origin}, and the start of its answers is shown in Ledgerdesk. ` +
+              'Allow it only if it is your own handler. You can remove it in Settings → Listener defaults.',
+            confirmLabel: `Allow ${new URL(origin).host}`,
+          });
+          if (!allowed)
+            throw new IpcFailure('cancelled', `Not allowed: you declined to let the listener send to ${origin}.`);
+        }
+        current.allowTarget(origin);
+        return { origin, allowedTargets: current.allowedTargets };
+      },
+      forgetTarget: ({ origin }) => {
+        const current = listener();
+        const removed = current.forgetTarget(origin);
+        return { removed, allowedTargets: current.allowedTargets };
+      },
       replay: async (input) => {
         const current = listener();
         const credentials = input.applyBasicAuth ? current.replayCredentialsFor(input.targetUrl) : null;
         if (input.applyBasicAuth && credentials === null) {
           throw new IpcFailure(
             'invalid_input',
-            'Set the listener’s expected Basic credentials first (or replay to a registered webhook’s path).',
+            !current.isListenerUrl(input.targetUrl)
+              ? 'The listener’s own credentials are sent only to the listener itself: replay without them.'
+              : 'Set the listener’s expected Basic credentials first (or replay to a registered webhook’s path).',
             { field: 'applyBasicAuth' },
           );
         }
@@ -400,6 +476,7 @@ export function createListenerHandlers(services: ListenerHandlerServices): Liste
           ...reconciliationRows('sentNotReceived', { sends: result.sentButNeverReceived }),
           ...reconciliationRows('receivedButFailed', { pairs: result.receivedButFailed }),
           ...reconciliationRows('stillRetrying', { sends: result.stillRetrying }),
+          ...result.receivedUnverified.map(unverifiedRow),
         ].filter((row) => input.category === undefined || row.category === input.category);
         const offset = input.cursor === undefined ? 0 : Number(input.cursor);
         if (!Number.isSafeInteger(offset) || offset < 0) {
@@ -412,6 +489,7 @@ export function createListenerHandlers(services: ListenerHandlerServices): Liste
             sentNotReceived: result.counts.sentButNeverReceived,
             receivedButFailed: result.counts.receivedButFailed,
             stillRetrying: result.counts.stillRetrying,
+            receivedUnverified: result.counts.receivedUnverified,
           },
           rows,
           nextCursor: offset + input.limit < all.length ? String(offset + input.limit) : null,

@@ -100,11 +100,22 @@ export function translateServiceError(error: unknown): unknown {
       });
     case 'MissingCredentials':
       return new IpcFailure('unauthorized', message, { action: 'Set the secret of this profile in Settings.' });
+    case 'SecretNeedsReentry':
+      return new IpcFailure('unauthorized', message, {
+        action: "Enter the secret for the profile's current address in Settings.",
+      });
     case 'InvalidSecret':
       return new IpcFailure('invalid_input', message, { field: 'secret' });
     case 'KeychainUnavailable': {
       const remedy = textOf(fieldsOf(fields['status'])['remedy']) ?? textOf(fields['remedy']);
       return new IpcFailure('keychain_unavailable', message, remedy === undefined ? {} : { action: remedy });
+    }
+    case 'ReviewProblem': {
+      const field = textOf(fields['field']);
+      const kind = textOf(fields['kind']);
+      return new IpcFailure(kind === 'no-such-rule' || kind === 'not-cached' ? 'not_found' : 'invalid_input', message, {
+        ...(field === undefined ? {} : { field }),
+      });
     }
     case 'SyncBusy':
       return new IpcFailure('conflict', message, { retryable: true });
@@ -123,6 +134,14 @@ export function translateServiceError(error: unknown): unknown {
     }
     case 'ExposureRefusedError':
       return new IpcFailure('invalid_input', message, { field: 'allowNonLoopback' });
+    case 'TargetRefused': {
+      const origin = textOf(fields['origin']);
+      return new IpcFailure('invalid_input', message, {
+        ...(origin === undefined
+          ? {}
+          : { action: `If ${origin} is your own handler, allow it in Settings → Listener defaults.` }),
+      });
+    }
     case 'NothingToReplayError':
       return new IpcFailure('not_found', message);
     case 'ZodError':
@@ -144,6 +163,17 @@ export function translateServiceError(error: unknown): unknown {
     }
     case 'RangeError':
       return new IpcFailure('invalid_input', message);
+    case 'TriggerNeedsConfirmation':
+      return new IpcFailure('confirmation_required', message, {
+        field: 'confirmRemote',
+        action: 'Confirm that you mean to create and move objects at this remote bank, then trigger again.',
+      });
+    case 'TriggerRefused':
+      return new IpcFailure('not_available', message);
+    case 'TriggerProblem':
+      return new IpcFailure('conflict', message);
+    case 'ScenarioFileProblem':
+      return new IpcFailure('invalid_input', message, { field: 'source' });
     default:
       return error;
   }

@@ -10,10 +10,13 @@ import type { RetryPolicy } from './bank/retryPolicy.ts';
 import { OfflineCache } from './cache/offlineCache.ts';
 import { Credentials } from './credentials/credentials.ts';
 import type { SecretStore } from './credentials/secretStore.ts';
-import type { NewRemoteProfile, Profile } from './profiles/profile.ts';
+import { originOf } from '../../shared/profiles/profileFields.ts';
+import { profileAttention, type NewRemoteProfile, type Profile, type ProfileChanges } from './profiles/profile.ts';
 import type { ProfileStorage } from './profiles/profileStorage.ts';
-import { Profiles } from './profiles/profiles.ts';
+import { ProfileRefused, Profiles } from './profiles/profiles.ts';
+import { ReviewService } from './review/reviewService.ts';
 import { SyncService } from './sync/syncService.ts';
+import { TriggerService } from './trigger/triggerService.ts';
 import { BankWrites } from './writes/bankWrites.ts';
 
 export interface LedgerServicesOptions {
@@ -28,11 +31,22 @@ export interface LedgerServicesOptions {
   /** The backed-off ping while offline (defaults: 1 s doubling up to 60 s). */
   ping?: { firstDelayMs?: number; maxDelayMs?: number };
   syncPageSize?: number;
+  /** Date windows a list sync walks at once (1 to 16; 6 by default). */
+  syncParallelism?: number;
   /** Where bulk sync writes run (see OfflineCache); a worker thread by default. */
   cacheWriter?: 'worker' | 'inline';
   /** A cap on the cache file's size (none by default). */
   cacheSizeLimitBytes?: number;
+  /** Told each stored profile secret as a request uses it (the app's IPC scrubber). */
+  onSecretUsed?: (secret: string) => void;
   now?: () => Date;
+}
+
+/** What `updateProfile` did: the profile as saved, and whether its secret had to go. */
+export interface ProfileUpdate {
+  profile: Profile;
+  /** The secret was dropped (another origin) and no new one was given: the profile waits. */
+  waitingForSecret: boolean;
 }
 
 export class LedgerServices {
@@ -42,6 +56,9 @@ export class LedgerServices {
   readonly clients: BankClients;
   readonly sync: SyncService;
   readonly writes: BankWrites;
+  /** `ledger trigger` and the Trigger panel: make the bank send events. */
+  readonly trigger: TriggerService;
+  readonly reviews: ReviewService;
 
   private constructor(options: LedgerServicesOptions, credentials: Credentials, cache: OfflineCache) {
     const now = options.now ?? (() => new Date());
@@ -60,13 +77,35 @@ export class LedgerServices {
       cache,
       clientFor: (profileId) => this.clients.clientFor(profileId),
       ...(options.syncPageSize === undefined ? {} : { pageSize: options.syncPageSize }),
+      ...(options.syncParallelism === undefined ? {} : { parallelism: options.syncParallelism }),
       now,
     });
     this.writes = new BankWrites({ profiles: this.profiles, clients: this.clients, cache, now });
+    this.trigger = new TriggerService({ profiles: this.profiles, clients: this.clients, audit: () => cache.audit });
+    this.reviews = new ReviewService({ cache, profileName: (profileId) => this.#profileName(profileId), now });
+    // After every finished sync: reviews whose record changed come back, and watch rules flag
+    // what no one has reviewed. Keys are `<kind>/<profileId>/…`. Done before the job's outcome
+    // is handed out, so whoever waited for the sync sees its reviews already updated.
+    this.sync.onProgress((progress) => {
+      const profileId = progress.key.split('/')[1];
+      if (progress.state === 'done' && profileId !== undefined) this.reviews.afterSync(profileId, progress.kind);
+    });
+  }
+
+  /** A profile's name for the audit log; its id when it is gone. */
+  #profileName(profileId: string): string {
+    try {
+      return this.profiles.find(profileId).name;
+    } catch {
+      return profileId;
+    }
   }
 
   static async open(options: LedgerServicesOptions): Promise<LedgerServices> {
-    const credentials = new Credentials(options.secretStore);
+    const credentials = new Credentials(
+      options.secretStore,
+      options.onSecretUsed === undefined ? {} : { onSecretUsed: options.onSecretUsed },
+    );
     const cache = await OfflineCache.open({
       folder: options.dataFolder,
       credentials,
@@ -81,7 +120,10 @@ export class LedgerServices {
   async addProfile(input: NewRemoteProfile, secret: string): Promise<Profile> {
     const added = this.profiles.addRemote(input);
     try {
-      await this.credentials.setProfileSecret(added.id, secret);
+      await this.credentials.setProfileSecret(
+        { id: added.id, authScheme: added.authScheme, baseUrl: bindableBaseUrl(added) },
+        secret,
+      );
     } catch (error) {
       this.profiles.remove(added.id);
       throw error;
@@ -97,12 +139,72 @@ export class LedgerServices {
   }
 
   /**
-   * Forgets what the cache holds for a profile (the audit log stays). Its running syncs are
-   * stopped first: one still writing would bring rows back after they were dropped.
+   * Stores a profile's secret, bound to the origin and auth scheme the profile has now, and
+   * ends any wait for it (audited). The embedded sandbox has no stored secret.
+   */
+  async setProfileSecret(nameOrId: string, secret: string): Promise<Profile> {
+    const profile = this.profiles.find(nameOrId);
+    await this.credentials.setProfileSecret(
+      { id: profile.id, authScheme: profile.authScheme, baseUrl: bindableBaseUrl(profile) },
+      secret,
+    );
+    this.clients.forget(profile.id);
+    this.cache.audit.record({
+      profileId: profile.id,
+      profileName: profile.name,
+      action: 'credentials.set',
+      target: profile.id,
+      result: 'ok',
+    });
+    return profile.secretDropped === undefined ? profile : this.profiles.setSecretDropped(profile.id, null);
+  }
+
+  /**
+   * Changes a profile. A new base URL on another origin (scheme, host or port) drops the
+   * stored secret before anything can use it: the profile then makes no call until a secret
+   * is entered for the new origin, here (`secret`) or later. Each step is audited, and
+   * switching the Production guard off is audited on its own line.
+   */
+  async updateProfile(nameOrId: string, changes: ProfileChanges, secret: string | null = null): Promise<ProfileUpdate> {
+    const before = this.profiles.find(nameOrId);
+    let profile = this.profiles.update(before.id, changes);
+    const audit = (action: string, detail?: string): void => {
+      this.cache.audit.record({
+        profileId: profile.id,
+        profileName: profile.name,
+        action,
+        target: profile.id,
+        result: 'ok',
+        ...(detail === undefined ? {} : { detail }),
+      });
+    };
+    audit('profile.update');
+    if (before.production && !profile.production) audit('profile.production-off');
+    if (!before.production && profile.production) audit('profile.production-on');
+    const from = before.baseUrl === null ? null : originOf(before.baseUrl);
+    const to = profile.baseUrl === null ? null : originOf(profile.baseUrl);
+    if (profile.kind === 'remote' && from !== to) {
+      // Marked first, so even a keychain that fails to delete leaves a profile that waits.
+      profile = this.profiles.setSecretDropped(profile.id, `its address moved from ${from ?? '?'} to ${to ?? '?'}`);
+      this.clients.forget(profile.id);
+      await this.credentials.deleteProfileSecret(profile.id);
+      audit('credentials.drop', `the address moved from ${from ?? '?'} to ${to ?? '?'}`);
+    } else {
+      this.clients.forget(profile.id);
+    }
+    if (secret !== null) profile = await this.setProfileSecret(profile.id, secret);
+    return { profile, waitingForSecret: profile.secretDropped !== undefined };
+  }
+
+  /**
+   * Forgets what the cache holds for a profile, with the officer's reviews of it (the audit log
+   * and the watch rules stay). Its running syncs are stopped first: one still writing would
+   * bring rows back after they were dropped.
    */
   async clearCachedData(profileId: string): Promise<void> {
     await this.sync.stopProfile(profileId);
     this.cache.dropProfile(profileId);
+    this.reviews.dropProfile(profileId, false);
   }
 
   /** Removes a profile, its secret and its cached data; the audit log keeps its history. */
@@ -111,6 +213,7 @@ export class LedgerServices {
     await this.credentials.deleteProfileSecret(removed.id);
     this.clients.forget(removed.id);
     await this.clearCachedData(removed.id);
+    this.reviews.dropProfile(removed.id, true);
     this.cache.audit.record({
       profileId: removed.id,
       profileName: removed.name,
@@ -126,4 +229,17 @@ export class LedgerServices {
     this.clients.close();
     await this.cache.close();
   }
+}
+
+/**
+ * The base URL a secret may be bound to: a remote profile's, when it keeps the https rule.
+ * A profile that needs attention gets no secret until its address is fixed.
+ */
+function bindableBaseUrl(profile: Profile): string {
+  if (profile.kind !== 'remote' || profile.baseUrl === null) {
+    throw new ProfileRefused(`Profile ${profile.name} uses the embedded sandbox's own key; it has no secret to set.`);
+  }
+  const attention = profileAttention(profile);
+  if (attention !== null) throw new ProfileRefused(`${attention} Fix it before entering a secret.`);
+  return profile.baseUrl;
 }

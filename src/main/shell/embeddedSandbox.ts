@@ -4,12 +4,13 @@
  * the main process. This is the parent's side of the conversation, free of Electron: the
  * shell passes a `fork` that returns the utility process.
  *
- *   parent → child: { type: 'start', dataFile }   { type: 'stop' }
+ *   parent → child: { type: 'start', dataFile, keyId, keySecret }   { type: 'stop' }
  *   child → parent: { type: 'ready', baseUrl, keyId, keySecret }   { type: 'failed', message }
  *                   { type: 'stopped' }
  */
 
-export type SandboxCommand = { type: 'start'; dataFile: string } | { type: 'stop' };
+/** The key comes from the parent (kept in the keychain): the child never makes or stores one. */
+export type SandboxCommand = { type: 'start'; dataFile: string; keyId: string; keySecret: string } | { type: 'stop' };
 
 export type SandboxReport =
   | { type: 'ready'; baseUrl: string; keyId: string; keySecret: string }
@@ -37,6 +38,8 @@ export interface EmbeddedSandbox {
 export interface EmbeddedSandboxOptions {
   fork(): SandboxChild;
   dataFile: string;
+  /** The sandbox's API key (embeddedSandboxKey). */
+  key: { keyId: string; keySecret: string };
   startTimeoutMs?: number;
   stopTimeoutMs?: number;
 }
@@ -122,6 +125,11 @@ export function startEmbeddedSandbox(options: EmbeddedSandboxOptions): Promise<E
       });
     });
 
-    child.postMessage({ type: 'start', dataFile: options.dataFile });
+    child.postMessage({
+      type: 'start',
+      dataFile: options.dataFile,
+      keyId: options.key.keyId,
+      keySecret: options.key.keySecret,
+    });
   });
 }

@@ -5,14 +5,12 @@
  * is lost and no cache write is left half done. Free of Electron (the shell passes the
  * keychain and electron-store in), so tests start the same thing in Node.
  */
-import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { rename, rm } from 'node:fs/promises';
 import { LedgerServices } from '../services/ledgerServices.ts';
 import type { KeychainStatus } from '../services/credentials/keychainStatus.ts';
 import type { SecretStore } from '../services/credentials/secretStore.ts';
 import type { ProfileStorage } from '../services/profiles/profileStorage.ts';
-import { profileAccount } from '../services/credentials/credentials.ts';
 import { EMBEDDED_SANDBOX_PROFILE_ID } from '../services/profiles/profile.ts';
 import { requireWriteConfirmation } from '../services/profiles/profiles.ts';
 import { openListener, type Listener, type ListenerEvent } from '../services/listener/listener.ts';
@@ -24,10 +22,11 @@ import { createEventPublisher } from '../ipc/eventPublisher.ts';
 import { createHandlers } from '../ipc/handlers.ts';
 import type { Handlers } from '../ipc/handlerTypes.ts';
 import { toContractProgress, toOnlineStatus } from '../ipc/ledgerHandlers.ts';
-import { listenerStatusOf, toRequestSummary } from '../ipc/listenerHandlers.ts';
+import { listenerStatusOf, toRequestSummary, type ConfirmQuestion } from '../ipc/listenerHandlers.ts';
 import { IpcFailure } from '../ipc/serviceErrors.ts';
 import type { EmbeddedSandbox } from './embeddedSandbox.ts';
 import type { Logger } from './log.ts';
+import { createPartialFile } from '../services/files/partialFile.ts';
 
 /** The running embedded sandbox, as far as the services need it. */
 export type SandboxAddress = Pick<EmbeddedSandbox, 'baseUrl' | 'keyId' | 'keySecret'>;
@@ -43,7 +42,14 @@ export interface ServicesOptions {
   app: { name: string; version: string; platform: string };
   send: (channel: string, payload: unknown) => void;
   chooseSavePath: (defaultName: string) => Promise<string | null>;
+  /** Chromium's printing of a self-contained HTML page to PDF (the review report). */
+  printToPdf?: (html: string) => Promise<Uint8Array>;
   openExternal: (url: string) => boolean;
+  /**
+   * Asks the user something only they may answer (a native dialog in the app), e.g. before the
+   * listener may send to another host. Without one, every such question is answered no.
+   */
+  confirm?: (question: ConfirmQuestion) => Promise<boolean>;
   log: Logger;
 }
 
@@ -58,8 +64,7 @@ function messageOf(error: unknown): string {
 }
 
 async function writeLines(file: string, lines: Iterable<string>): Promise<number> {
-  const partial = `${file}.partial`;
-  const output = createWriteStream(partial, { mode: 0o600 });
+  const { path: partial, stream: output } = await createPartialFile(file);
   let count = 0;
   try {
     for (const line of lines) {
@@ -99,6 +104,8 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
       secretStore,
       profileStorage: settings,
       embeddedBaseUrl: () => sandbox?.baseUrl ?? null,
+      // Secrets stored in earlier sessions join the scrub list the moment a request uses them.
+      onSecretUsed: (secret) => secrets.add(secret),
     });
     if (sandbox !== null) {
       ledger.credentials.useSessionCredentials(EMBEDDED_SANDBOX_PROFILE_ID, sandbox.keyId, sandbox.keySecret);
@@ -118,15 +125,10 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
     const profile = ledger.profiles.find(profileId);
     if (profile.kind === 'embedded-sandbox') {
       if (sandbox === null) throw new IpcFailure('not_available', 'The embedded sandbox bank is not running.');
-    } else {
-      const secret = await secretStore.get(profileAccount(profile.id));
-      if (secret === null || profile.baseUrl === null) {
-        throw new IpcFailure('unauthorized', `No secret is stored for ${profile.name}.`, {
-          action: 'Set the secret of this profile in Settings.',
-        });
-      }
-      // The router searches every reply for the secrets main holds.
-      secrets.add(secret);
+    } else if ((await ledger.credentials.profileSecretState(profile)) !== 'set' || profile.baseUrl === null) {
+      throw new IpcFailure('unauthorized', `No secret is stored for ${profile.name} at its current address.`, {
+        action: 'Set the secret of this profile in Settings.',
+      });
     }
     return bankClientPort(ledger.clients.clientFor(profile.id));
   }
@@ -194,6 +196,7 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
       },
     },
     chooseSavePath: options.chooseSavePath,
+    ...(options.printToPdf === undefined ? {} : { printToPdf: options.printToPdf }),
     openLink: options.openExternal,
     publisher,
     rememberSecret: (secret) => {
@@ -207,6 +210,7 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
       if (path === null) return { saved: false, path: null, rows: 0 };
       return { saved: true, path, rows: await writeLines(path, lines) };
     },
+    confirm: options.confirm ?? (() => Promise.resolve(false)),
     requireConfirmation: (profileId, action, confirmed) => {
       if (ledger === null) throw new IpcFailure('not_available', ledgerProblem ?? 'The services are not running.');
       requireWriteConfirmation(ledger.profiles.find(profileId), action, confirmed);

@@ -1,6 +1,7 @@
 /**
- * The list envelope `{"data": [...], "page_next": <absolute URL> | null}` built from rows
- * already serialized, so a page is joined, never re-encoded.
+ * The list envelope `{"data": [...], "page_next": <absolute URL> | null, "total_estimated": n}`
+ * built from rows already serialized, so a page is joined, never re-encoded. The real service
+ * adds `total_estimated` (conventions.md); we keep page_next beside it.
  */
 export function pageNextOf(
   origin: string,
@@ -17,6 +18,6 @@ export function pageNextOf(
   return `${origin}${path}?${parameters.toString()}`;
 }
 
-export function listBody(rows: readonly string[], pageNext: string | null): string {
-  return `{"data":[${rows.join(',')}],"page_next":${JSON.stringify(pageNext)}}`;
+export function listBody(rows: readonly string[], pageNext: string | null, totalEstimated: number): string {
+  return `{"data":[${rows.join(',')}],"page_next":${JSON.stringify(pageNext)},"total_estimated":${String(totalEstimated)}}`;
 }

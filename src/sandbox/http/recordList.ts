@@ -59,7 +59,7 @@ export function listRecords(context: SandboxContext, request: FastifyRequest, sp
     { ...definedFilters, page_size: query.page_size, from_date: query.from_date, to_date: query.to_date },
     page.nextCursor,
   );
-  return jsonText(200, listBody(rows, pageNext));
+  return jsonText(200, listBody(rows, pageNext, page.totalEstimated));
 }
 
 export function recordOr404(context: SandboxContext, kind: RecordKind, id: string, noun: string): string {

@@ -25,6 +25,9 @@ export function sendAnswer(reply: FastifyReply, answer: Answer): FastifyReply {
   reply.code(answer.status);
   reply.header('content-type', answer.contentType);
   reply.header('cache-control', NO_STORE);
+  // As the real service answers (real-wire): old HTTP/1.0 caches honour these, not Cache-Control.
+  reply.header('pragma', 'no-cache');
+  reply.header('expires', '0');
   if (answer.headers !== undefined) reply.headers(answer.headers);
   return answer.status === 204 ? reply.send() : reply.send(answer.body);
 }

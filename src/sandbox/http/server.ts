@@ -4,6 +4,7 @@
  * every failure answered as `{"error": "<one sentence>"}` with its status.
  */
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
+import type { LocalServerGuard } from '../../shared/security/localServerGuard.ts';
 import { RequestProblem } from '../requestProblem.ts';
 import type { SandboxContext } from '../sandboxContext.ts';
 import { json } from './answer.ts';
@@ -47,8 +48,13 @@ export function jsonNestingDepth(text: string): number {
   return deepest;
 }
 
+/**
+ * An empty body sent with Content-Type: application/json is no body (the real client sends that
+ * header on bodyless GET and DELETE; real-wire delete_webhook_success): a route that needs a
+ * body still refuses it, by name, in bodyOf.
+ */
 function parseJsonBody(text: string): unknown {
-  if (text.trim() === '') throw new RequestProblem(400, 'The request body is empty: send a JSON object.');
+  if (text.trim() === '') return undefined;
   let parsed: unknown;
   try {
     parsed = JSON.parse(text) as unknown;
@@ -99,7 +105,15 @@ function answerForError(error: FastifyError | RequestProblem | Error, request: F
 
 export type RouteRegistration = (router: Router, context: SandboxContext, app: FastifyInstance) => void;
 
-export function buildServer(context: SandboxContext, registrations: readonly RouteRegistration[]): FastifyInstance {
+/**
+ * `admit` runs first on every request (before authentication, before the body is read): a
+ * request for another Host, or made by a web page, is refused and touches nothing.
+ */
+export function buildServer(
+  context: SandboxContext,
+  registrations: readonly RouteRegistration[],
+  admit: LocalServerGuard = () => null,
+): FastifyInstance {
   const app = Fastify({
     logger: false,
     bodyLimit: JSON_BODY_MAX_BYTES,
@@ -124,10 +138,23 @@ export function buildServer(context: SandboxContext, registrations: readonly Rou
   });
 
   app.addHook('onRequest', async (request, reply) => {
+    const refusal = admit(request.headers);
+    if (refusal !== null) {
+      sendAnswer(reply, { ...json(refusal.status, { error: refusal.error }), headers: { connection: 'close' } });
+      return reply;
+    }
     if (isPublic(request)) return;
     const who = context.authenticate(request.headers.authorization);
     if (!who.ok) {
       sendAnswer(reply, { ...json(401, { error: who.reason }), headers: { 'www-authenticate': WWW_AUTHENTICATE } });
+      return reply;
+    }
+    const waitSeconds = context.rateLimiter?.take(who.keyId) ?? null;
+    if (waitSeconds !== null) {
+      sendAnswer(reply, {
+        ...json(429, { error: `Too many requests for this API key: try again in ${String(waitSeconds)} s.` }),
+        headers: { 'retry-after': String(waitSeconds) },
+      });
       return reply;
     }
   });

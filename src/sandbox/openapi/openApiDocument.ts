@@ -94,17 +94,30 @@ const BODY_ERRORS = errors('413', '415');
 /** Operations that honour X-Idempotency-Key, or make moves an object cannot always make. */
 const CONFLICT = errors('409');
 
-function ok(description: string, schema: JsonSchema, status = '200'): Record<string, unknown> {
-  return { [status]: { description, content: jsonContent(schema) }, ...ERRORS };
+/** Every answer carries these, as the real service's do (conventions.md; real-wire). */
+const NO_STORE_HEADERS = {
+  'Cache-Control': { schema: { type: 'string', const: 'no-cache, no-store, must-revalidate' } },
+  Pragma: { schema: { type: 'string', const: 'no-cache' } },
+  Expires: { schema: { type: 'string', const: '0' } },
+};
+
+/** Creates answer 200 too, as the real service does (not 201); only a simulation answers 202. */
+function ok(description: string, schema: JsonSchema, status: '200' | '202' = '200'): Record<string, unknown> {
+  return { [status]: { description, headers: NO_STORE_HEADERS, content: jsonContent(schema) }, ...ERRORS };
 }
 
 function listOf(name: string): JsonSchema {
   return {
     type: 'object',
-    required: ['data', 'page_next'],
+    required: ['data', 'page_next', 'total_estimated'],
     properties: {
       data: { type: 'array', items: ref(name) },
       page_next: { type: ['string', 'null'], description: 'Absolute URL of the next page, or null when exhausted.' },
+      total_estimated: {
+        type: 'integer',
+        minimum: 0,
+        description: 'How many objects the list holds (filters applied), counted up to 10000.',
+      },
     },
   };
 }
@@ -193,7 +206,7 @@ export function openApiDocument(serverUrl: string): Record<string, unknown> {
       },
       '/document': {
         post: withBody('Create a document.', ref('DocumentCreateRequest'), {
-          ...ok('The document.', ref('Document'), '201'),
+          ...ok('The document.', ref('Document')),
           ...CONFLICT,
         }),
         get: get('List documents.', ok('Documents, newest first.', listOf('Document')), PAGING),
@@ -207,7 +220,7 @@ export function openApiDocument(serverUrl: string): Record<string, unknown> {
         post: {
           summary: 'Upload a file: raw bytes, media type in Content-Type, at most 10 MiB.',
           requestBody: { required: true, content: { '*/*': { schema: { type: 'string', format: 'binary' } } } },
-          responses: { ...ok('The file record.', ref('File'), '201'), ...BODY_ERRORS, ...CONFLICT },
+          responses: { ...ok('The file record.', ref('File')), ...BODY_ERRORS, ...CONFLICT },
         },
         get: get('List files.', ok('Files, newest first.', listOf('File')), PAGING),
       },
@@ -254,7 +267,7 @@ export function openApiDocument(serverUrl: string): Record<string, unknown> {
       },
       '/webhook': {
         post: withBody('Register a webhook.', ref('WebhookCreateRequest'), {
-          ...ok('The webhook.', ref('Webhook'), '201'),
+          ...ok('The webhook.', ref('Webhook')),
           ...CONFLICT,
         }),
         get: get('List webhooks.', ok('Webhooks.', listOf('Webhook')), PAGING),
@@ -272,8 +285,9 @@ export function openApiDocument(serverUrl: string): Record<string, unknown> {
         delete: {
           summary: 'Delete a webhook.',
           parameters: [pathParameter('webhook_id', 'ID of the webhook.')],
-          // No body is needed, but one sent is parsed like any other (so 413 and 415 too).
-          responses: { '204': { description: 'Deleted.' }, ...ERRORS, ...BODY_ERRORS },
+          // No body is needed; an empty one sent with Content-Type: application/json is no body (the
+          // real client does that), and a non-empty one is parsed like any other (so 413 and 415 too).
+          responses: { '204': { description: 'Deleted.', headers: NO_STORE_HEADERS }, ...ERRORS, ...BODY_ERRORS },
         },
       },
       '/webhook_send': {

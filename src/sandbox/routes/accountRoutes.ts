@@ -13,6 +13,7 @@ import { decodeCursor, encodeCursor } from '../pendingTransactions/cursor.ts';
 import { RequestProblem } from '../requestProblem.ts';
 import type { SandboxContext } from '../sandboxContext.ts';
 import { microsOfDate } from '../seed/clock.ts';
+import { TOTAL_ESTIMATE_MAX } from '../store/records.ts';
 
 export function registerAccountRoutes(router: Router, context: SandboxContext): void {
   router.get('/account', (request) => listRecords(context, request, { kind: 'account', path: '/account' }));
@@ -53,7 +54,9 @@ export function registerAccountRoutes(router: Router, context: SandboxContext): 
       { page_size: query.page_size, from_date: query.from_date, to_date: query.to_date },
       page.nextPosition === null ? null : encodeCursor(accountId, page.nextPosition, context.cursorKey),
     );
-    const bytes = Buffer.from(listBody(page.bodies, pageNext));
+    const bytes = Buffer.from(
+      listBody(page.bodies, pageNext, Math.min(context.pendingTransactions.count(accountId), TOTAL_ESTIMATE_MAX)),
+    );
     context.pageCache.set(accountId, cacheKey, bytes);
     return jsonText(200, bytes);
   });

@@ -53,6 +53,9 @@ export function registerCardProductRoutes(router: Router, context: SandboxContex
         context.records.replace('card_product', productId, {
           ...product,
           card_art: { ...product.card_art, [upload.asset_type]: file.id },
+          // The real record's own fields for the front and back art.
+          ...(upload.asset_type === 'front' ? { card_front_image_file_id: file.id } : {}),
+          ...(upload.asset_type === 'back' ? { card_back_image_file_id: file.id } : {}),
           updated_at: timestampOf(new Date()),
         });
         context.events.publish({

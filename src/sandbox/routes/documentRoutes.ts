@@ -41,7 +41,7 @@ export function registerDocumentRoutes(router: Router, context: SandboxContext):
           objectPath: `/document/${document.id}`,
         });
       });
-      return json(201, document);
+      return json(200, document);
     }),
   );
 

@@ -5,10 +5,10 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { FILE_MAX_BYTES, timestampOf, type FileRecord } from '../../shared/bank/index.ts';
-import { json, jsonText } from '../http/answer.ts';
+import { jsonText } from '../http/answer.ts';
 import { idempotent } from '../http/idempotency.ts';
 import { listRecords, recordOr404 } from '../http/recordList.ts';
-import { pathParameter } from '../http/requestInput.ts';
+import { originOf, pathParameter } from '../http/requestInput.ts';
 import type { Router } from '../http/router.ts';
 import { freshId } from '../random.ts';
 import { RequestProblem } from '../requestProblem.ts';
@@ -20,6 +20,18 @@ const MEDIA_TYPE = /^([a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*)\s*
 
 export function filePath(id: string): string {
   return `/file/${id}`;
+}
+
+/**
+ * A file record as served: `content_url` (the real service sends one) is the absolute address
+ * of GET /file/{id}/content as this client reached the sandbox, filled in when served because
+ * the sandbox's address can change between runs of the same store.
+ */
+function servedFile(origin: string): (body: string) => string {
+  return (body) => {
+    const record = JSON.parse(body) as FileRecord;
+    return JSON.stringify({ ...record, content_url: `${origin}${filePath(record.id)}/content` });
+  };
 }
 
 export function registerFileRoutes(router: Router, context: SandboxContext, app: FastifyInstance): void {
@@ -54,6 +66,7 @@ export function registerFileRoutes(router: Router, context: SandboxContext, app:
           content_type: contentType,
           content_length: bytes.length,
           content_hash: createHash('sha1').update(bytes).digest('hex'),
+          content_url: null,
           created_at: now,
           updated_at: now,
         };
@@ -62,16 +75,27 @@ export function registerFileRoutes(router: Router, context: SandboxContext, app:
           context.fileContents.put(file.id, bytes);
           context.events.publish({ event: 'file.create', objectId: file.id, objectPath: filePath(file.id) });
         });
-        return json(201, file);
+        return jsonText(200, servedFile(originOf(request, context.baseUrl()))(JSON.stringify(file)));
       });
     });
     done();
   });
 
-  router.get('/file', (request) => listRecords(context, request, { kind: 'file', path: '/file' }));
+  router.get('/file', (request) =>
+    listRecords(context, request, {
+      kind: 'file',
+      path: '/file',
+      present: servedFile(originOf(request, context.baseUrl())),
+    }),
+  );
 
   router.get('/file/:file_id', (request) =>
-    jsonText(200, recordOr404(context, 'file', pathParameter(request, 'file_id'), 'file')),
+    jsonText(
+      200,
+      servedFile(originOf(request, context.baseUrl()))(
+        recordOr404(context, 'file', pathParameter(request, 'file_id'), 'file'),
+      ),
+    ),
   );
 
   /** The bytes themselves, with the media type they were uploaded with. */

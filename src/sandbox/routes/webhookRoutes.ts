@@ -12,7 +12,7 @@ export function registerWebhookRoutes(router: Router, context: SandboxContext): 
   router.post('/webhook', (request) =>
     idempotent(context, request, 'POST /webhook', () => {
       const webhook = context.webhooks.create(bodyOf(request, webhookCreateRequest));
-      return json(201, webhook);
+      return json(200, webhook);
     }),
   );
 

@@ -42,6 +42,7 @@ export function registerWebhookSendRoutes(router: Router, context: SandboxContex
       listBody(
         page.sends.map((send) => JSON.stringify(send)),
         pageNext,
+        page.totalEstimated,
       ),
     );
   });

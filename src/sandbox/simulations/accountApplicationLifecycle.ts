@@ -10,9 +10,10 @@
  *   approved, rejected, canceled: final
  *
  * Approval opens the account (account_id and account_number set). Every move emits
- * account_application.update.
+ * account_application.update; a submission (the simulation standing in for the customer's
+ * application flow) emits account_application.create.
  */
-import type { Account, AccountApplication, AccountApplicationStatus } from '../../shared/bank/index.ts';
+import type { Account, AccountApplication, AccountApplicationStatus, OwnershipType } from '../../shared/bank/index.ts';
 import { timestampOf } from '../../shared/bank/index.ts';
 import { freshId } from '../random.ts';
 import { RequestProblem } from '../requestProblem.ts';
@@ -39,6 +40,40 @@ export function accountApplicationPath(id: string): string {
 
 function accountNumber(): string {
   return String(100_000_000 + Math.floor(Math.random() * 900_000_000));
+}
+
+/** A new application as a customer submits it: `submitted`, no account yet. */
+export function submitAccountApplication(context: SandboxContext, ownership: OwnershipType): AccountApplication {
+  return inTransaction(context.database, () => {
+    const now = timestampOf(new Date());
+    const primary = freshId('personApplication');
+    const application: AccountApplication = {
+      id: freshId('accountApplication'),
+      account_id: null,
+      account_number: null,
+      account_number_reservation_id: null,
+      account_product_id: freshId('accountProduct'),
+      bankdata: null,
+      business_application_id: ownership === 'business' ? freshId('businessApplication') : null,
+      deposit_id: freshId('deposit'),
+      ownership_type: ownership,
+      // Always null for business accounts (spec §2.4).
+      person_applications: ownership === 'business' ? null : [{ id: primary, roles: ['owner', 'signer'] }],
+      primary_person_application_id: primary,
+      product: null,
+      status: 'submitted',
+      userdata: { submitted_by: 'sandbox simulation' },
+      created_at: now,
+      updated_at: now,
+    };
+    context.records.insert('account_application', application.id, application.created_at, application);
+    context.events.publish({
+      event: 'account_application.create',
+      objectId: application.id,
+      objectPath: accountApplicationPath(application.id),
+    });
+    return application;
+  });
 }
 
 export function moveAccountApplication(

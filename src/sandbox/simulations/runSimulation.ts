@@ -7,7 +7,7 @@ import type { SimulationAccepted, SimulationRequest } from '../../shared/bank/in
 import { RequestProblem } from '../requestProblem.ts';
 import type { SandboxContext } from '../sandboxContext.ts';
 import type { RecordKind } from '../store/records.ts';
-import { moveAccountApplication } from './accountApplicationLifecycle.ts';
+import { moveAccountApplication, submitAccountApplication } from './accountApplicationLifecycle.ts';
 import { createAch, moveAch } from './achLifecycle.ts';
 import { postPendingTransaction } from './postPendingTransaction.ts';
 import { centsOf } from '../seed/money.ts';
@@ -51,6 +51,23 @@ export function runSimulation(context: SandboxContext, request: SimulationReques
       mustExist(context, 'account_application', 'account_application_id', id, 'account application');
       const application = moveAccountApplication(context, id, status);
       return { type: request.type, object_id: application.id, status: application.status };
+    }
+    case 'account_application.create': {
+      const application = submitAccountApplication(context, request.simulation.ownership_type ?? 'personal');
+      return { type: request.type, object_id: application.id, status: application.status };
+    }
+    case 'webhook.error': {
+      const { webhook_id: id, reason } = request.simulation;
+      mustExist(context, 'webhook', 'webhook_id', id, 'webhook');
+      const current = context.webhooks.get(id);
+      if (current?.status !== 'enabled') {
+        throw new RequestProblem(
+          409,
+          `Webhook ${id} is ${current?.status ?? 'gone'}: only an enabled webhook can enter error (enable it first).`,
+        );
+      }
+      context.webhooks.moveToError(id, reason ?? 'simulated: too many failed deliveries');
+      return { type: request.type, object_id: id, status: 'error' };
     }
   }
 }

@@ -42,9 +42,12 @@ export function createPendingTransactionStore(database: Database): PendingTransa
   const newest = database.prepare(
     'SELECT position, created_us FROM pending_transaction WHERE account_id = ? ORDER BY position DESC LIMIT 1',
   );
-  // Position is monotonic in time, so a date bound becomes a position bound on the primary key.
+  // Position is monotonic in time, so a date bound becomes a position bound on the primary key:
+  // the first entry of the time index at or after the bound (which holds the position, the
+  // table's key). MIN(position) over the same rows walked every row after the bound, which made
+  // each page of an old date window cost a scan of the account (a windowed sync asks for many).
   const firstAtOrAfter = database.prepare(
-    'SELECT MIN(position) AS position FROM pending_transaction WHERE account_id = ? AND created_us >= ?',
+    'SELECT position FROM pending_transaction WHERE account_id = ? AND created_us >= ? ORDER BY created_us, position LIMIT 1',
   );
   const page = database.prepare(
     'SELECT position, body FROM pending_transaction WHERE account_id = ? AND position >= ? AND position < ? ORDER BY position DESC LIMIT ?',

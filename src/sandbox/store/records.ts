@@ -20,7 +20,12 @@ export interface RecordPage {
   bodies: string[];
   /** Id of the last record of the page when more follow, else null. */
   nextCursor: string | null;
+  /** How many records the whole list holds (filters applied), counted up to TOTAL_ESTIMATE_MAX. */
+  totalEstimated: number;
 }
+
+/** `total_estimated` is an estimate (conventions.md): counting stops here, so a long list costs no more. */
+export const TOTAL_ESTIMATE_MAX = 10_000;
 
 const FIELD_NAME = /^[a-z_]+$/;
 
@@ -81,15 +86,24 @@ export function createRecordStore(database: Database): RecordStore {
         query.toDate === undefined ? '' : 'created_at < ?',
       ].filter((clause) => clause !== '');
       const sql = `SELECT seq, id, body FROM record WHERE kind = ?${shape.map((clause) => ' AND ' + clause).join('')} ORDER BY seq DESC LIMIT ?`;
-      let statement = listStatements.get(sql);
-      if (statement === undefined) {
-        statement = database.prepare(sql);
-        listStatements.set(sql, statement);
-      }
+      const countShape = shape.filter((clause) => clause !== 'seq < ?');
+      const countSql = `SELECT COUNT(*) AS total FROM (SELECT 1 FROM record WHERE kind = ?${countShape.map((clause) => ' AND ' + clause).join('')} LIMIT ${String(TOTAL_ESTIMATE_MAX)})`;
+      const prepared = (text: string) => {
+        let cached = listStatements.get(text);
+        if (cached === undefined) {
+          cached = database.prepare(text);
+          listStatements.set(text, cached);
+        }
+        return cached;
+      };
+      const statement = prepared(sql);
       const parameters: (string | number)[] = [kind, ...names.map((name) => query.filters[name] ?? '')];
+      const dates: string[] = [];
+      if (query.fromDate !== undefined) dates.push(query.fromDate);
+      if (query.toDate !== undefined) dates.push(query.toDate);
+      const counted = prepared(countSql).get(...parameters, ...dates) as { total: number } | undefined;
       if (query.beforeSeq !== undefined) parameters.push(query.beforeSeq);
-      if (query.fromDate !== undefined) parameters.push(query.fromDate);
-      if (query.toDate !== undefined) parameters.push(query.toDate);
+      parameters.push(...dates);
       // One more than asked: whether a next page exists, without a COUNT.
       parameters.push(query.pageSize + 1);
       const rows = statement.all(...parameters);
@@ -98,6 +112,7 @@ export function createRecordStore(database: Database): RecordStore {
       return {
         bodies: page.map((row) => String(row.body)),
         nextCursor: rows.length > query.pageSize && last !== undefined ? String(last.id) : null,
+        totalEstimated: counted?.total ?? 0,
       };
     },
     all(kind) {

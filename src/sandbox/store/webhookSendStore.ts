@@ -2,6 +2,7 @@
 import type { WebhookSend, WebhookSendStatus } from '../../shared/bank/index.ts';
 import { timestampOf } from '../../shared/bank/index.ts';
 import { freshId } from '../random.ts';
+import { TOTAL_ESTIMATE_MAX } from './records.ts';
 import type { Database } from './database.ts';
 
 export interface WebhookSendFacts {
@@ -30,7 +31,7 @@ export interface WebhookSendStore {
   record(facts: WebhookSendFacts): WebhookSend;
   get(id: string): WebhookSend | undefined;
   seqOf(id: string): number | undefined;
-  list(query: WebhookSendListQuery): { sends: WebhookSend[]; nextCursor: string | null };
+  list(query: WebhookSendListQuery): { sends: WebhookSend[]; nextCursor: string | null; totalEstimated: number };
   /** Failed attempts of a webhook since a moment: what moves it to error. */
   failuresSince(webhookId: string, sinceMs: number): number;
 }
@@ -126,6 +127,9 @@ export function createWebhookSendStore(database: Database): WebhookSendStore {
       add('status = ?', query.status);
       add('created_at >= ?', query.fromDate);
       add('created_at < ?', query.toDate);
+      // The estimate counts the whole list (filters applied), not only what follows the cursor.
+      const countSql = `SELECT COUNT(*) AS total FROM (SELECT 1 FROM webhook_send${clauses.length === 0 ? '' : ' WHERE ' + clauses.join(' AND ')} LIMIT ${String(TOTAL_ESTIMATE_MAX)})`;
+      const countParameters = [...parameters];
       add('seq < ?', query.beforeSeq);
       const sql = `SELECT * FROM webhook_send${clauses.length === 0 ? '' : ' WHERE ' + clauses.join(' AND ')} ORDER BY seq DESC LIMIT ?`;
       let statement = listStatements.get(sql);
@@ -136,7 +140,17 @@ export function createWebhookSendStore(database: Database): WebhookSendStore {
       const rows = statement.all(...parameters, query.pageSize + 1);
       const sends = rows.slice(0, query.pageSize).map(sendOf);
       const last = sends.at(-1);
-      return { sends, nextCursor: rows.length > query.pageSize && last !== undefined ? last.id : null };
+      let countStatement = listStatements.get(countSql);
+      if (countStatement === undefined) {
+        countStatement = database.prepare(countSql);
+        listStatements.set(countSql, countStatement);
+      }
+      const counted = countStatement.get(...countParameters) as { total: number } | undefined;
+      return {
+        sends,
+        nextCursor: rows.length > query.pageSize && last !== undefined ? last.id : null,
+        totalEstimated: counted?.total ?? 0,
+      };
     },
     failuresSince(webhookId, sinceMs) {
       return Number(failures.get(webhookId, sinceMs)?.total ?? 0);

@@ -87,7 +87,9 @@ export function createWebhookRegistry(
       };
       inTransaction(database, () => {
         records.insert('webhook', webhook.id, webhook.created_at, webhook);
-        if (request.basic_secret !== undefined) writeSecret.run(webhook.id, request.basic_secret);
+        if (request.basic_secret !== undefined && request.basic_secret !== null) {
+          writeSecret.run(webhook.id, request.basic_secret);
+        }
         resetHealth.run(webhook.id, Date.now());
         events.publish({ event: 'webhook.create', objectId: webhook.id, objectPath: webhookPath(webhook.id) });
       });

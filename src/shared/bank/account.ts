@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { money, timestamp } from './common.ts';
+import { responseOf } from './response.ts';
 
 export const ACCOUNT_STATUSES = ['open', 'frozen', 'closed'] as const;
 
@@ -18,3 +19,6 @@ export const account = z.looseObject({
   updated_at: timestamp,
 });
 export type Account = z.infer<typeof account>;
+
+export const accountResponse = responseOf({ record: account, required: ['id'] });
+export type AccountResponse = z.output<typeof accountResponse.schema>;

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { jsonObject, timestamp } from './common.ts';
+import { responseOf } from './response.ts';
 
 export const ACCOUNT_APPLICATION_STATUSES = [
   'unsubmitted',
@@ -60,3 +61,6 @@ export const accountApplicationFilters = z.strictObject({
   primary_person_application_id: z.string().min(1).optional(),
 });
 export type AccountApplicationFilters = z.infer<typeof accountApplicationFilters>;
+
+export const accountApplicationResponse = responseOf({ record: accountApplication, required: ['id'] });
+export type AccountApplicationResponse = z.output<typeof accountApplicationResponse.schema>;

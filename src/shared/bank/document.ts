@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { jsonObject, nonEmptyText, timestamp, userdata } from './common.ts';
 import { idOf } from './ids.ts';
+import { responseOf } from './response.ts';
 
 export const DOCUMENT_TYPES = ['drivers_license', 'military_id', 'passport', 'state_id', 'other'] as const;
 export type DocumentType = (typeof DOCUMENT_TYPES)[number];
@@ -36,3 +37,11 @@ export const documentCreateRequest = z.strictObject({
   userdata: userdata.optional(),
 });
 export type DocumentCreateRequest = z.infer<typeof documentCreateRequest>;
+
+/** A document as read from the bank: public docs and the real service say `org_id`. */
+export const documentResponse = responseOf({
+  record: document,
+  required: ['id'],
+  aliases: { org_id: 'organization_id' },
+});
+export type DocumentResponse = z.output<typeof documentResponse.schema>;

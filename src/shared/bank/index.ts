@@ -4,6 +4,8 @@ export * from './ids.ts';
 export * from './list.ts';
 export * from './error.ts';
 export * from './parse.ts';
+export * from './response.ts';
+export * from './shownField.ts';
 export * from './jsonSchema.ts';
 export * from './pendingTransaction.ts';
 export * from './document.ts';

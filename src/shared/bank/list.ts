@@ -9,16 +9,23 @@ export const PAGE_SIZE_DEFAULT = 100;
 /** The interface publishes no maximum; ours is 1000 and larger sizes answer 400. */
 export const PAGE_SIZE_MAX = 1000;
 
-/** The envelope of every list response; `page_next` is absolute, or null when exhausted. */
+/**
+ * The envelope of every list the sandbox serves: `page_next` is absolute, or null when
+ * exhausted; `total_estimated` is how many objects the list holds, counted up to 10 000, as
+ * the real service sends it. A client reads lists with listResponseOf (response.ts), which
+ * requires only `data`.
+ */
 export function listEnvelope<Item extends z.ZodType>(item: Item) {
   return z.looseObject({
     data: z.array(item),
     page_next: z.string().nullable(),
+    total_estimated: z.number().int().min(0),
   });
 }
 export interface ListEnvelope<Item> {
   data: Item[];
   page_next: string | null;
+  total_estimated: number;
 }
 
 /**

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { isoDate, money, preciseTimestamp, timestamp } from './common.ts';
+import { responseOf } from './response.ts';
 
 export const PENDING_TRANSACTION_TYPES = [
   'charge',
@@ -72,13 +73,18 @@ export const PENDING_TRANSACTION_ORIGIN_FIELDS = [
   'wire_id',
 ] as const;
 
-/**
- * The real service names the cash-deposit field after its partner (`greendot_deposit_id`).
- * Clients accept either name and present `partner_deposit_id` (conventions.md).
- */
-export const PARTNER_DEPOSIT_ALIASES = ['greendot_deposit_id'] as const;
-
 /** Hold transactions carry an amount but never change the balance (spec §2.1). */
-export function changesBalance(transaction: Pick<PendingTransaction, 'type'>): boolean {
+export function changesBalance(transaction: { type?: PendingTransactionType | null | undefined }): boolean {
   return transaction.type !== 'hold' && transaction.type !== 'hold_release';
 }
+
+/**
+ * A pending transaction as read from the bank (response.ts): it has no id, so nothing is
+ * required; the partner's own name for the cash-deposit field is read as partner_deposit_id.
+ */
+export const pendingTransactionResponse = responseOf({
+  record: pendingTransaction,
+  required: [],
+  aliases: { greendot_deposit_id: 'partner_deposit_id' },
+});
+export type PendingTransactionResponse = z.output<typeof pendingTransactionResponse.schema>;

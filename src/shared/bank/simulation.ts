@@ -4,7 +4,7 @@
  * emitting the events a real change would.
  */
 import { z } from 'zod';
-import { ACCOUNT_APPLICATION_STATUSES } from './accountApplication.ts';
+import { ACCOUNT_APPLICATION_STATUSES, OWNERSHIP_TYPES } from './accountApplication.ts';
 import { ACH_STATUSES } from './ach.ts';
 import { money, nonEmptyText } from './common.ts';
 import { idOf } from './ids.ts';
@@ -15,6 +15,8 @@ export const SIMULATION_TYPES = [
   'ach.update_status',
   'account.pending_transaction',
   'account_application.update_status',
+  'account_application.create',
+  'webhook.error',
 ] as const;
 export type SimulationType = (typeof SIMULATION_TYPES)[number];
 
@@ -61,9 +63,39 @@ export const accountApplicationStatusSimulation = z.strictObject({
   }),
 });
 
+/**
+ * A customer submits a new account application (status `submitted`, account_application.create):
+ * the sandbox's stand-in for the application flow, so a lifecycle can be walked again and again.
+ */
+export const accountApplicationCreateSimulation = z.strictObject({
+  type: z.literal('account_application.create'),
+  simulation: z.strictObject({
+    ownership_type: z.enum(OWNERSHIP_TYPES).optional(),
+  }),
+});
+
+/**
+ * The service moves a webhook to `error` as it does after too many failed deliveries (spec §3.2),
+ * without waiting for them (webhook.update). Only an enabled webhook can enter error.
+ */
+export const webhookErrorSimulation = z.strictObject({
+  type: z.literal('webhook.error'),
+  simulation: z.strictObject({
+    webhook_id: idOf('webhook'),
+    reason: nonEmptyText.max(200, { message: 'must be at most 200 characters' }).optional(),
+  }),
+});
+
 export const simulationRequest = z.discriminatedUnion(
   'type',
-  [achCreateSimulation, achStatusSimulation, pendingTransactionSimulation, accountApplicationStatusSimulation],
+  [
+    achCreateSimulation,
+    achStatusSimulation,
+    pendingTransactionSimulation,
+    accountApplicationStatusSimulation,
+    accountApplicationCreateSimulation,
+    webhookErrorSimulation,
+  ],
   {
     error: () => `must be one of ${SIMULATION_TYPES.join(', ')}`,
   },

@@ -1,6 +1,7 @@
 /** Webhook record and its create and update requests (spec §2.5, §3.2; conventions.md). */
 import { z } from 'zod';
 import { timestamp, userdata } from './common.ts';
+import { responseOf } from './response.ts';
 
 export const WEBHOOK_STATUSES = ['enabled', 'error', 'disabled'] as const;
 export type WebhookStatus = (typeof WEBHOOK_STATUSES)[number];
@@ -55,12 +56,13 @@ export const webhook = z.looseObject({
 });
 export type Webhook = z.infer<typeof webhook>;
 
+/** `basic_user: null, basic_secret: null` means "not set", as in the real service (real-wire create_webhook_success). */
 export const webhookCreateRequest = z
   .strictObject({
     event: eventName,
     url: webhookUrl,
-    basic_user: z.string().min(1).optional(),
-    basic_secret: z.string().min(1).optional(),
+    basic_user: z.string().min(1).nullable().optional(),
+    basic_secret: z.string().min(1).nullable().optional(),
     userdata: userdata.optional(),
   })
   .superRefine(requireBothOrNeither);
@@ -84,11 +86,11 @@ export const webhookUpdateRequest = z
 export type WebhookUpdateRequest = z.infer<typeof webhookUpdateRequest>;
 
 function requireBothOrNeither(
-  request: { basic_user?: string | undefined; basic_secret?: string | undefined },
+  request: { basic_user?: string | null | undefined; basic_secret?: string | null | undefined },
   context: z.RefinementCtx,
 ): void {
-  const hasUser = request.basic_user !== undefined;
-  const hasSecret = request.basic_secret !== undefined;
+  const hasUser = request.basic_user !== undefined && request.basic_user !== null;
+  const hasSecret = request.basic_secret !== undefined && request.basic_secret !== null;
   if (hasUser !== hasSecret) {
     context.addIssue({
       code: 'custom',
@@ -97,3 +99,6 @@ function requireBothOrNeither(
     });
   }
 }
+
+export const webhookResponse = responseOf({ record: webhook, required: ['id'] });
+export type WebhookResponse = z.output<typeof webhookResponse.schema>;

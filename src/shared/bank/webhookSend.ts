@@ -1,6 +1,7 @@
 /** One attempt to deliver a notification (spec §2.7) and the filters of its list (§4.5). */
 import { z } from 'zod';
 import { timestamp } from './common.ts';
+import { responseOf } from './response.ts';
 
 export const WEBHOOK_SEND_STATUSES = ['sent', 'skipped', 'error'] as const;
 export type WebhookSendStatus = (typeof WEBHOOK_SEND_STATUSES)[number];
@@ -31,3 +32,6 @@ export const webhookSendFilters = z.strictObject({
   status: z.enum(WEBHOOK_SEND_STATUSES).optional(),
 });
 export type WebhookSendFilters = z.infer<typeof webhookSendFilters>;
+
+export const webhookSendResponse = responseOf({ record: webhookSend, required: ['id'] });
+export type WebhookSendResponse = z.output<typeof webhookSendResponse.schema>;

@@ -14,7 +14,9 @@ import { exportsOperations } from './domains/exports.ts';
 import { listenerEvents, listenerOperations } from './domains/listener.ts';
 import { accountsOperations, pendingTransactionsOperations } from './domains/pendingTransactions.ts';
 import { profilesOperations } from './domains/profiles.ts';
+import { reviewsOperations } from './domains/reviews.ts';
 import { syncEvents, syncOperations } from './domains/sync.ts';
+import { triggerEvents, triggerOperations } from './domains/trigger.ts';
 import { webhooksOperations } from './domains/webhooks.ts';
 import { webhookSendsOperations } from './domains/webhookSends.ts';
 
@@ -40,6 +42,8 @@ export const operations = {
   exports: exportsOperations,
   audit: auditOperations,
   cache: cacheOperations,
+  reviews: reviewsOperations,
+  trigger: triggerOperations,
 } as const satisfies Record<string, Record<string, OperationSchema>>;
 
 export const events = {
@@ -47,6 +51,7 @@ export const events = {
   credentials: credentialsEvents,
   sync: syncEvents,
   listener: listenerEvents,
+  trigger: triggerEvents,
 } as const satisfies { [Domain in keyof typeof operations]?: Record<string, z.ZodType> };
 
 export type Operations = typeof operations;

@@ -15,3 +15,4 @@ export * from './domains/sync.ts';
 export * from './domains/listener.ts';
 export * from './domains/exports.ts';
 export * from './domains/audit.ts';
+export * from './domains/trigger.ts';

@@ -448,7 +448,7 @@ describe('the handlers on the real services', () => {
       expect(ok.sends.map((send) => send.status)).toEqual(['sent']);
       expect(down.sends).toHaveLength(16);
       expect(down.sends.at(-1)).toMatchObject({ status: 'error', will_retry: false });
-      const idsOf = (sends: readonly WebhookSend[]): string[] => sends.map((send) => send.id).sort();
+      const idsOf = (sends: readonly { id: string }[]): string[] => sends.map((send) => send.id).sort();
 
       // One object's sync fetches that object's sends and nothing else.
       const objectSync = await api.sync.start({ profileId, job: { kind: 'webhookSends', objectId: flaky.objectId } });

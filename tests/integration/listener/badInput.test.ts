@@ -125,7 +125,7 @@ describe('bad input', () => {
     current = await startTestListener({ settings: { bodyTimeoutMs: 150 } });
     const response = await rawExchange(
       current.port,
-      'POST /slow HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"event":',
+      `POST /slow HTTP/1.1\r\nHost: 127.0.0.1:${current.port}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"event":`,
     );
     expect(response).toMatch(/^HTTP\/1\.1 408 /);
     const [kept] = current.listener.requests({ path: '/slow' });
@@ -138,12 +138,15 @@ describe('bad input', () => {
     current = await startTestListener();
     await new Promise<void>((resolve) => {
       const socket = connect({ host: '127.0.0.1', port: current?.port ?? 0 }, () => {
-        socket.write('POST /gone HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"ev', () => {
-          setTimeout(() => {
-            socket.destroy();
-            resolve();
-          }, 20);
-        });
+        socket.write(
+          `POST /gone HTTP/1.1\r\nHost: localhost:${current?.port ?? 0}\r\nContent-Length: 100\r\n\r\n{"ev`,
+          () => {
+            setTimeout(() => {
+              socket.destroy();
+              resolve();
+            }, 20);
+          },
+        );
       });
     });
     await eventually(() => current?.listener.requests({ path: '/gone' }).length === 1);
@@ -154,7 +157,7 @@ describe('bad input', () => {
   it('odd header encodings: Latin-1 and UTF-8 bytes kept as received, a non-ASCII Authorization is malformed', async () => {
     current = await startTestListener({ basic: { user: 'bank', secret: 's' } });
     const head = Buffer.concat([
-      Buffer.from('POST /odd HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Latin: caf'),
+      Buffer.from(`POST /odd HTTP/1.1\r\nHost: 127.0.0.1:${current.port}\r\nConnection: close\r\nX-Latin: caf`),
       Buffer.from([0xe9]),
       Buffer.from('\r\nX-Utf8: '),
       Buffer.from('żółw', 'utf8'),
@@ -175,7 +178,10 @@ describe('bad input', () => {
 
   it('a header HTTP forbids (a control character): 400, recorded as bad_request', async () => {
     current = await startTestListener();
-    const response = await rawExchange(current.port, 'POST /ctl HTTP/1.1\r\nHost: x\r\nX-Bad: a\u0001b\r\n\r\n');
+    const response = await rawExchange(
+      current.port,
+      `POST /ctl HTTP/1.1\r\nHost: 127.0.0.1:${current.port}\r\nX-Bad: a\u0001b\r\n\r\n`,
+    );
     expect(response).toMatch(/^HTTP\/1\.1 400 /);
     await eventually(() => current?.listener.requests({ outcome: 'bad_request' }).length === 1);
     const [kept] = current.listener.requests({ outcome: 'bad_request' });
@@ -187,7 +193,7 @@ describe('bad input', () => {
     current = await startTestListener();
     const response = await rawExchange(
       current.port,
-      `GET /big HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+      `GET /big HTTP/1.1\r\nHost: 127.0.0.1:${current.port}\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
     );
     expect(response).toMatch(/^HTTP\/1\.1 431 /);
     await eventually(() => current?.listener.requests({ outcome: 'bad_request' }).length === 1);

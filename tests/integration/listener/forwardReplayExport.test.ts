@@ -72,7 +72,8 @@ describe('forwarding', () => {
       body: JSON.stringify(notificationOf('ach_1')),
     });
     // The handler verifies like the bank's receiver would: it gets the header as sent.
-    expect(handler.handled[0]?.headers.authorization).toBe(basicHeader('bank', 's'));
+    // The bank's webhook credential never leaves for a handler (issue 15): only the listener itself gets it.
+    expect(handler.handled[0]?.headers.authorization).toBeUndefined();
     expect(handler.handled[0]?.headers['x-ledgerdesk-request']).toBe(String(answer.requestId));
     const [delivery] = current.listener.deliveries(answer.requestId);
     expect(delivery).toMatchObject({ kind: 'forward', status: 201, excerpt: 'handled 1', error: null });
@@ -106,23 +107,42 @@ describe('forwarding', () => {
 });
 
 describe('replay', () => {
-  it('replays one request with Basic auth from the SecretStore, edited first', async () => {
+  it('replays one request edited first; Basic auth from the SecretStore only to the listener itself', async () => {
     const handler = await startHandler(202);
     servers.push(handler.server);
     current = await startTestListener({ basic: { user: 'bank', secret: 'from-keychain' } });
     const answer = await postNotification(current.url + '/in', notificationOf('ach_1'), {
       authorization: basicHeader('bank', 'from-keychain'),
     });
+    const edit = { headers: { 'x-extra': 'yes' }, body: JSON.stringify(notificationOf('ach_edited')) };
+    // A handler is not the listener: its secret is refused there, and nothing is sent.
+    await expect(
+      current.listener.replay({
+        requestIds: [answer.requestId],
+        url: handler.url + '/replayed',
+        basicAuth: { user: 'bank', secretAccount: 'listener:default' },
+        edit,
+      }),
+    ).rejects.toThrow(/sent only to the listener itself/);
+    expect(handler.handled).toEqual([]);
     const [delivery] = await current.listener.replay({
       requestIds: [answer.requestId],
       url: handler.url + '/replayed',
-      basicAuth: { user: 'bank', secretAccount: 'listener:default' },
-      edit: { headers: { 'x-extra': 'yes' }, body: JSON.stringify(notificationOf('ach_edited')) },
+      edit,
     });
     expect(delivery).toMatchObject({ kind: 'replay', status: 202, requestId: answer.requestId });
     expect(handler.handled[0]).toMatchObject({ url: '/replayed', body: JSON.stringify(notificationOf('ach_edited')) });
-    expect(handler.handled[0]?.headers.authorization).toBe(basicHeader('bank', 'from-keychain'));
+    expect(handler.handled[0]?.headers.authorization).toBeUndefined();
     expect(handler.handled[0]?.headers['x-extra']).toBe('yes');
+    // Back to the listener itself, signed: it verifies.
+    const [signed] = await current.listener.replay({
+      requestIds: [answer.requestId],
+      url: current.url.replace('127.0.0.1', 'localhost') + '/in',
+      basicAuth: { user: 'bank', secretAccount: 'listener:default' },
+      edit,
+    });
+    expect(signed).toMatchObject({ kind: 'replay', status: 200 });
+    expect(current.listener.requests({ objectId: 'ach_edited' })[0]?.verdict).toBe('ok');
   });
 
   it('replays a filtered set, oldest first, without ever re-sending the redacted header', async () => {
@@ -161,7 +181,7 @@ describe('replay', () => {
     current = await startTestListener();
     await postNotification(current.url + '/in', notificationOf('ach_1'));
     await expect(
-      current.listener.replay({ url: 'http://127.0.0.1:1', basicAuth: { user: 'u', secretAccount: 'listener:none' } }),
+      current.listener.replay({ url: current.url, basicAuth: { user: 'u', secretAccount: 'listener:none' } }),
     ).rejects.toThrow(/No secret is stored as listener:none/);
     await expect(
       current.listener.replay({ url: 'http://127.0.0.1:1', filter: { event: 'nothing.update' } }),
@@ -262,5 +282,33 @@ describe('hydration', () => {
     await eventually(() =>
       (current?.batches ?? []).some((batch) => batch.items.some((item) => item.type === 'snapshot' && item.ok)),
     );
+  });
+
+  it('never calls the bank for a notification nobody verified: with no expected credentials the verdict stays not_configured', async () => {
+    const bank = await startBank();
+    servers.push(bank.server);
+    current = await startTestListener({
+      bank: bankClientPort({
+        profileName: 'test bank',
+        authScheme: 'basic',
+        baseUrl: bank.url,
+        authorization: () => Promise.resolve({ header: basicHeader('key', 'keysecret'), expiresAt: null }),
+      }),
+    });
+    const unchecked = await postNotification(current.url + '/in', notificationOf('ach_1', 'ach.update', bank.url), {
+      authorization: basicHeader('anyone', 'anything'),
+    });
+    const bare = await postNotification(current.url + '/in', notificationOf('ach_2', 'ach.update', bank.url));
+    await current.listener.idle();
+    for (const answer of [unchecked, bare]) {
+      expect(answer.status).toBe(200);
+      expect(current.listener.request(answer.requestId)).toMatchObject({
+        verdict: 'not_configured',
+        snapshot: null,
+        snapshotAt: null,
+        snapshotError: null,
+      });
+    }
+    expect(bank.fetched).toEqual([]);
   });
 });

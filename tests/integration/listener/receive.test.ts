@@ -59,8 +59,17 @@ describe('receiving', () => {
       authorization: basicHeader('bank', 'wrong'),
     });
     expect(refused.status).toBe(401);
-    expect(JSON.parse(refused.body)).toEqual({ error: 'Not verified: wrong_secret.' });
+    // The sender is not told which part was wrong; the verdict is kept for the developer.
+    expect(JSON.parse(refused.body)).toEqual({
+      error: 'Not verified: the Basic credentials are missing or do not match.',
+    });
     expect(current.listener.request(refused.requestId)).toMatchObject({ verdict: 'wrong_secret', status: 401 });
+    const wrongUser = await postNotification(current.url + '/hook', notificationOf('ach_1'), {
+      authorization: basicHeader('someone', 's'),
+    });
+    expect(wrongUser.status).toBe(401);
+    expect(wrongUser.body).toBe(refused.body);
+    expect(current.listener.request(wrongUser.requestId)).toMatchObject({ verdict: 'wrong_user', status: 401 });
     const accepted = await postNotification(current.url + '/hook', notificationOf('ach_1'), {
       authorization: basicHeader('bank', 's'),
     });

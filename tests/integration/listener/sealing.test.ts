@@ -14,7 +14,7 @@ import { Credentials } from '../../../src/main/services/credentials/credentials.
 import { InMemorySecretStore } from '../../../src/main/services/credentials/secretStore.ts';
 import type { BankPort } from '../../../src/main/services/listener/bankPort.ts';
 import { openListener, type Listener } from '../../../src/main/services/listener/listener.ts';
-import { eventually, postNotification, temporaryFolder } from './support.ts';
+import { basicHeader, eventually, postNotification, temporaryFolder } from './support.ts';
 
 const BODY_MARKER = 'BODYMARKER-4242-CUSTOMER';
 const HEADER_MARKER = 'HEADERMARKER-7';
@@ -82,11 +82,13 @@ async function listenerInCache(sealed: boolean): Promise<{ listener: Listener; c
 
 /** Receive one notification, hydrate it, forward it; return its id. */
 async function traffic(listener: Listener): Promise<number> {
+  // Only a verified notification is hydrated.
+  await listener.setCredentials('bank', 'listener-secret');
   const state = await listener.start({ port: 0 });
   const answered = await postNotification(
     `${state.url ?? ''}/hooks/x?token=${QUERY_MARKER}`,
     { event: 'ach.update', op: 'update', id: 'ach_1', url: 'http://bank.test/ach/ach_1', note: BODY_MARKER },
-    { 'x-trace': HEADER_MARKER },
+    { 'x-trace': HEADER_MARKER, authorization: basicHeader('bank', 'listener-secret') },
   );
   await eventually(() => listener.request(answered.requestId)?.snapshot !== null);
   await listener.forward(answered.requestId, await handler());

@@ -323,7 +323,7 @@ describe('kill -9 of the sandbox bank at random points', () => {
       ),
     );
     const webhook = await call(started.baseUrl, 'POST', '/webhook', { event: 'ach.create', url: receiverUrl });
-    expect(webhook.status).toBe(201);
+    expect(webhook.status).toBe(200);
     const webhookId = (webhook.body as { id: string }).id;
 
     const acknowledged: string[] = [];

@@ -319,7 +319,7 @@ describe('secret hygiene after a run of the whole app', () => {
     });
 
     // The listener: its own Basic secret, a one-step registration, real notifications, a
-    // rule that fails the first attempts, replay with Basic, forward.
+    // rule that fails the first attempts, a signed replay to itself, a replay and a forward elsewhere.
     await api.listener.configure({
       port: null,
       expectedBasicUser: 'listener-user',
@@ -352,15 +352,18 @@ describe('secret hygiene after a run of the whole app', () => {
     expect(first).toBeDefined();
     const detail = await api.listener.getRequest({ id: first?.id ?? '' });
     expect(JSON.stringify(detail)).toContain('[redacted]');
+    // Signed replays go only to the listener itself (issue 15): back to the registration's path.
     await api.listener.replay({
       requestIds: [first?.id ?? ''],
-      targetUrl: `${receiverUrl}/replayed`,
+      targetUrl: registration.listenerUrl,
       applyBasicAuth: true,
     });
+    await api.listener.replay({ requestIds: [first?.id ?? ''], targetUrl: `${receiverUrl}/replayed` });
     await api.listener.forward({ requestId: first?.id ?? '', url: `${receiverUrl}/forwarded` });
     await api.listener.reconcile({ profileId: embedded, webhookId: registration.webhook.id });
-    // The replay carried Basic credentials: the secrets were really in play.
-    expect(received.some((headers) => headers.authorization?.startsWith('Basic ') === true)).toBe(true);
+    // The signed replay carried the registration's Basic credentials: the secrets were really in play.
+    const replayed = (await api.listener.listRequests({ limit: 1 })).rows[0];
+    expect(replayed?.verdict).toBe('ok');
 
     // Syncs of every kind, on all three profiles.
     await syncToEnd(embedded, { kind: 'pendingTransactions', accountId });

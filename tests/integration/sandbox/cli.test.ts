@@ -76,22 +76,67 @@ describe('sandbox CLI', () => {
     expect(await started.exited).toBe(0);
   });
 
-  it('prints the address, key and demo ids, keeps its data file, and stops cleanly on SIGINT', async () => {
+  it('prints the address, its own random key and demo ids, keeps both in its data file, and stops cleanly on SIGINT', async () => {
     const dataFile = join(folder, 'cli.db');
     const first = await startCli(['--port', '0', '--data', dataFile, '--smart-retries', 'off'], 5);
     expect(first.firstLines[0]).toMatch(/^Sandbox listening on http:\/\/127\.0\.0\.1:[0-9]+$/);
-    expect(first.output()).toContain('API key id:     key_sandbox_demo');
-    expect(first.output()).toMatch(/API key secret: sandbox_demo_secret_/);
+    const keyId = /API key id: +(key_sandbox_[0-9a-f]{12})\n/.exec(first.output())?.[1];
+    const secret = /API key secret: +([A-Za-z0-9_-]{32})\n/.exec(first.output())?.[1];
+    expect(keyId).toBeDefined();
+    expect(secret).toBeDefined();
     expect(first.output()).toMatch(/Accounts: +acct_/);
+    // The printed key is the one the bank answers to.
+    const baseUrl = (first.firstLines[0] ?? '').replace('Sandbox listening on ', '');
+    const accounts = await request(`${baseUrl}/account`, {
+      headers: { authorization: basicOf(keyId ?? '', secret ?? '') },
+    });
+    expect(accounts.status).toBe(200);
     const accountLine = first.firstLines.find((entry) => entry.startsWith('Accounts:')) ?? '';
     first.child.kill('SIGINT');
     expect(await first.exited).toBe(0);
 
     const second = await startCli(['--port', '0', '--data', dataFile, '--seed', '99'], 5);
-    // An existing data file keeps its bank: the seed does not apply again.
+    // An existing data file keeps its bank: the seed does not apply again, and the key is the same.
     expect(second.firstLines.find((entry) => entry.startsWith('Accounts:'))).toBe(accountLine);
+    expect(second.output()).toContain(`API key id:     ${keyId ?? ''}\n`);
+    expect(second.output()).toContain(`API key secret: ${secret ?? ''}\n`);
     second.child.kill('SIGTERM');
     expect(await second.exited).toBe(0);
+  });
+
+  it('makes a new random key each run on :memory:, printed on the --json line', async () => {
+    const keys: string[] = [];
+    for (let run = 0; run < 2; run += 1) {
+      const started = await startCli(['--port', '0', '--json', '--pending-per-account', '1'], 1);
+      const line = JSON.parse(started.firstLines[0] ?? '') as { baseUrl: string; keyId: string; keySecret: string };
+      expect(line.keyId).toMatch(/^key_sandbox_[0-9a-f]{12}$/);
+      expect(line.keySecret).toMatch(/^[A-Za-z0-9_-]{32}$/);
+      const accounts = await request(`${line.baseUrl}/account`, {
+        headers: { authorization: basicOf(line.keyId, line.keySecret) },
+      });
+      expect(accounts.status).toBe(200);
+      keys.push(`${line.keyId}:${line.keySecret}`);
+      started.child.kill('SIGTERM');
+      expect(await started.exited).toBe(0);
+    }
+    expect(new Set(keys).size).toBe(2);
+  });
+
+  it('refuses --key-id without --key-secret, and a bad --allow-host, with usage', async () => {
+    for (const args of [
+      ['--key-id', 'only_the_id'],
+      ['--allow-host', 'https://x.example/'],
+    ]) {
+      const child = spawn(process.execPath, [CLI, ...args], { stdio: 'pipe' });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+      expect(code).toBe(2);
+      expect(stderr).toMatch(
+        /--key-id and --key-secret go together|--allow-host: "https:\/\/x\.example\/" is not a host name/,
+      );
+      expect(stderr).toMatch(/Usage: npm run sandbox/);
+    }
   });
 
   it('does not echo a secret given on the command line in the banner', async () => {

@@ -50,7 +50,7 @@ describe('sandbox lifecycle', () => {
       upload.flushHeaders();
     });
     const { status, body } = await answer;
-    expect(status).toBe(201);
+    expect(status).toBe(200);
     expect(JSON.parse(body)).toMatchObject({ content_length: chunk.length * 2 });
     await closing;
     await expect(fetch(`${sandbox.baseUrl}/ping`)).rejects.toThrow();

@@ -54,9 +54,11 @@ describe('sandbox: pending transactions', () => {
     expect(new URL(page.page_next ?? '').searchParams.get('page_size')).toBe('100');
   });
 
-  it('answers an exhausted list as {data: [], page_next: null}', async () => {
+  it('answers an exhausted list as {data: [], page_next: null} with the total_estimated the real service adds', async () => {
     const page = (await client.get(`${base()}?to_date=2000-01-01`)).body as Page;
-    expect(page).toEqual({ data: [], page_next: null });
+    expect(page).toEqual({ data: [], page_next: null, total_estimated: expect.any(Number) as number });
+    const full = (await client.get(base())).body as Page & { total_estimated: number };
+    expect(full.total_estimated).toBeGreaterThanOrEqual(full.data.length);
   });
 
   it('filters by created date: from_date inclusive, to_date exclusive, and keeps them in page_next', async () => {

@@ -37,10 +37,14 @@ describe('sandbox: resources', () => {
     it('stores raw bytes with their media type and serves the record and the bytes', async () => {
       const bytes = solidPng(4, 4, [1, 2, 3]);
       const created = await client.call('POST', '/file', { raw: bytes, headers: { 'content-type': 'image/png' } });
-      expect(created.status).toBe(201);
+      expect(created.status).toBe(200);
       const file = created.body as FileRecord;
       expect(parseWith(fileRecord, file).ok).toBe(true);
-      expect(file).toMatchObject({ content_type: 'image/png', content_length: bytes.length });
+      expect(file).toMatchObject({
+        content_type: 'image/png',
+        content_length: bytes.length,
+        content_url: `${client.sandbox.baseUrl}/file/${file.id}/content`,
+      });
       expect((await client.get(`/file/${file.id}`)).body).toEqual(file);
       const content = await fetch(`${client.sandbox.baseUrl}/file/${file.id}/content`, {
         headers: { authorization: client.basic },
@@ -88,7 +92,7 @@ describe('sandbox: resources', () => {
 
     it('creates a document with defaults for bankdata and userdata, then serves and lists it', async () => {
       const created = await client.call('POST', '/document', { body: valid() });
-      expect(created.status).toBe(201);
+      expect(created.status).toBe(200);
       const doc = created.body as Document;
       expect(parseWith(document, doc).ok).toBe(true);
       expect(doc).toMatchObject({
@@ -169,6 +173,13 @@ describe('sandbox: resources', () => {
       const shown = (await client.get(`/cardproduct/${product}`)).body as CardProduct;
       expect(parseWith(cardProduct, shown).ok).toBe(true);
       expect(shown.card_art).toEqual({ front: pngFile, back: pngFile, thumbnail: pngFile });
+      // The real record's own fields carry the front and back art (real-wire get_card_products_success).
+      expect(shown).toMatchObject({
+        card_front_image_file_id: pngFile,
+        card_back_image_file_id: pngFile,
+        type: 'virtual',
+        status: 'active',
+      });
       const list = (await client.get('/cardproduct')).body as { data: CardProduct[] };
       expect(list.data.map((entry) => entry.id).sort()).toEqual([...client.sandbox.demo.cardProducts].sort());
     });

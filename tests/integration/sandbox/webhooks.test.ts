@@ -21,7 +21,7 @@ describe('sandbox: webhooks CRUD', () => {
     const created = await client.call('POST', '/webhook', {
       body: { event: 'ach.update', url, basic_user: 'bank', basic_secret: 'hunter22', userdata: { team: 'ops' } },
     });
-    expect(created.status).toBe(201);
+    expect(created.status).toBe(200);
     const hook = created.body as Webhook;
     expect(parseWith(webhook, hook).ok).toBe(true);
     expect(hook).toMatchObject({
@@ -35,6 +35,36 @@ describe('sandbox: webhooks CRUD', () => {
     for (const reply of [await client.get(`/webhook/${hook.id}`), await client.get('/webhook')]) {
       expect(reply.text).not.toContain('hunter22');
     }
+  });
+
+  it('takes basic_user and basic_secret null as "not set", as the real service does', async () => {
+    const created = await client.call('POST', '/webhook', {
+      body: { event: 'account.update', url, basic_user: null, basic_secret: null },
+    });
+    expect(created.status).toBe(200);
+    expect(created.body).toMatchObject({ basic_user: null, basic_secret: null, status: 'enabled' });
+    const half = await client.call('POST', '/webhook', {
+      body: { event: 'account.update', url, basic_user: 'bank', basic_secret: null },
+    });
+    expect(half.status).toBe(400);
+    expect(JSON.stringify(half.body)).toContain('basic_secret');
+  });
+
+  it('deletes with Content-Type: application/json and an empty body (204), and still refuses a create without a body', async () => {
+    const hook = (await client.call('POST', '/webhook', { body: { event: 'ach.create', url } })).body as Webhook;
+    const response = await fetch(`${client.sandbox.baseUrl}/webhook/${hook.id}`, {
+      method: 'DELETE',
+      headers: { authorization: client.basic, 'content-type': 'application/json' },
+    });
+    expect(response.status).toBe(204);
+    expect(response.headers.get('pragma')).toBe('no-cache');
+    expect(response.headers.get('expires')).toBe('0');
+    const bodyless = await fetch(`${client.sandbox.baseUrl}/webhook`, {
+      method: 'POST',
+      headers: { authorization: client.basic, 'content-type': 'application/json' },
+    });
+    expect(bodyless.status).toBe(400);
+    expect(((await bodyless.json()) as { error: string }).error).toMatch(/body is missing/);
   });
 
   it('updates with PATCH, disables and re-enables, and deletes with 204', async () => {

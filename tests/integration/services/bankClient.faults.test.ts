@@ -325,8 +325,46 @@ describe('credentials', () => {
     }
     expect(count).toBe(1);
     expect(server.requests.map((request) => request.url)).toEqual([
-      '/account/acct_1/pending_transaction',
-      '/account/acct_1/pending_transaction?page_cursor=abc',
+      '/account/acct_1/pending_transaction?page_size=100',
+      '/account/acct_1/pending_transaction?page_size=100&page_cursor=abc',
     ]);
+  });
+});
+
+describe('lists without page_next (real answers)', () => {
+  it('pages on by page_cursor = the last id while full pages come, and stops at a short one', async () => {
+    const hooks = Array.from({ length: 5 }, (_, index) => ({ id: `wh_${String(index)}`, url: 'https://x.example' }));
+    server.respond((request, response) => {
+      const query = new URL(request.url, server.baseUrl).searchParams;
+      const after = query.get('page_cursor');
+      const start = after === null ? 0 : hooks.findIndex((hook) => hook.id === after) + 1;
+      const size = Number(query.get('page_size'));
+      json(response, 200, { data: hooks.slice(start, start + size), total_estimated: 10 });
+    });
+    const pages = [];
+    for await (const page of client().webhookPages({ pageSize: 2 })) pages.push(page.items.map((hook) => hook.id));
+    expect(pages).toEqual([['wh_0', 'wh_1'], ['wh_2', 'wh_3'], ['wh_4']]);
+    expect(server.requests.map((request) => request.url)).toEqual([
+      '/webhook?page_size=2',
+      '/webhook?page_size=2&page_cursor=wh_1',
+      '/webhook?page_size=2&page_cursor=wh_3',
+    ]);
+  });
+
+  it('reads a list that is only {data} as one page when it is short', async () => {
+    server.respond((_request, response) => {
+      json(response, 200, { data: [{ id: 'cdpt_1', type: 'virtual' }] });
+    });
+    await expect(client().listCardProducts()).resolves.toEqual([{ id: 'cdpt_1', type: 'virtual' }]);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('names the field when a list item has no id', async () => {
+    server.respond((_request, response) => {
+      json(response, 200, { data: [{ url: 'https://x.example' }] });
+    });
+    const failure = await failureOf(client().listWebhooks());
+    expect(failure.kind).toBe('schema-violation');
+    expect(failure.problems).toEqual(['data[0].id: Invalid input: expected string, received undefined']);
   });
 });

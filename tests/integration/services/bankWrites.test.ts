@@ -117,7 +117,7 @@ describe('writes', () => {
 describe('credentials at the real bank', () => {
   it('says "check your API key" on a wrong secret, with one request and no retry loop', async () => {
     const credentials = new Credentials(new InMemorySecretStore());
-    await credentials.setProfileSecret('p', 'wrong-secret-123');
+    await credentials.setProfileSecret({ id: 'p', authScheme: 'basic', baseUrl: sandbox.baseUrl }, 'wrong-secret-123');
     let requests = 0;
     const client = new BankClient({
       profileName: 'Sandbox',
@@ -125,7 +125,13 @@ describe('credentials at the real bank', () => {
       baseUrl: sandbox.baseUrl,
       authorization: async () => {
         requests += 1;
-        return credentials.authorizationFor({ id: 'p', name: 'Sandbox', authScheme: 'basic', keyId: sandbox.keyId });
+        return credentials.authorizationFor({
+          id: 'p',
+          name: 'Sandbox',
+          authScheme: 'basic',
+          keyId: sandbox.keyId,
+          baseUrl: sandbox.baseUrl,
+        });
       },
     });
     const error = await client.listAccounts().catch((caught: unknown) => caught);
@@ -143,8 +149,8 @@ describe('credentials at the real bank', () => {
     });
     const { access_token: token } = (await minted.json()) as { access_token: string };
     const credentials = new Credentials(new InMemorySecretStore());
-    await credentials.setProfileSecret('b', token);
-    const profile = { id: 'b', name: 'Bearer', authScheme: 'bearer' as const, keyId: null };
+    await credentials.setProfileSecret({ id: 'b', authScheme: 'bearer', baseUrl: sandbox.baseUrl }, token);
+    const profile = { id: 'b', name: 'Bearer', authScheme: 'bearer' as const, keyId: null, baseUrl: sandbox.baseUrl };
     const client = new BankClient({
       profileName: 'Bearer',
       authScheme: 'bearer',

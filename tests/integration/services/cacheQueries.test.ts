@@ -296,8 +296,8 @@ describe('account applications, documents and the audit log', () => {
       const sign = sort === 'status-ascending' ? 1 : -1;
       const expected = [...rows].sort(
         (a, b) =>
-          sign * a.status.localeCompare(b.status) ||
-          b.created_at.localeCompare(a.created_at) ||
+          sign * String(a.status).localeCompare(String(b.status)) ||
+          String(b.created_at).localeCompare(String(a.created_at)) ||
           b.id.localeCompare(a.id),
       );
       expect(rows.map((row) => row.id)).toEqual(expected.map((row) => row.id));
@@ -324,8 +324,9 @@ describe('account applications, documents and the audit log', () => {
       };
       cache.transaction(() => cache.accountApplications.record(PROFILE, application, '2026-01-01T00:00:00Z'));
     }
-    const byUpdate = (a: { updated_at: string; id: string }, b: { updated_at: string; id: string }): number =>
-      a.updated_at.localeCompare(b.updated_at) || a.id.localeCompare(b.id);
+    type Updated = { updated_at?: string | null; id: string };
+    const byUpdate = (a: Updated, b: Updated): number =>
+      String(a.updated_at).localeCompare(String(b.updated_at)) || a.id.localeCompare(b.id);
     for (const sort of ['updated-newest', 'updated-oldest'] as const) {
       const rows = allPages((cursor) => cache.accountApplications.list({ profileId: PROFILE, sort, limit: 3, cursor }));
       expect(rows).toHaveLength(20);

@@ -31,7 +31,7 @@ describe('checkConnection', () => {
   });
 
   it('fails with "check the API key" when the secret is wrong, although /ping answers', async () => {
-    await bank.services.credentials.setProfileSecret(bank.profile.id, 'revoked-secret');
+    await bank.services.setProfileSecret(bank.profile.id, 'revoked-secret');
     const fresh = bank.services.clients.clientFor(bank.profile.id);
     await expect(fresh.ping()).resolves.toBeUndefined();
     const failure = await fresh.checkConnection().then(
@@ -41,6 +41,6 @@ describe('checkConnection', () => {
     expect(failure).toBeInstanceOf(BankError);
     expect((failure as BankError).status).toBe(401);
     expect((failure as BankError).remedy).toBe('Check the API key of profile Sandbox.');
-    await bank.services.credentials.setProfileSecret(bank.profile.id, sandbox.keySecret);
+    await bank.services.setProfileSecret(bank.profile.id, sandbox.keySecret);
   });
 });

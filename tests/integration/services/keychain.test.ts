@@ -3,8 +3,9 @@
  * session (scripts/with-keyring.sh sets LEDGERDESK_TEST_SECRET_SERVICE=1), so a developer's
  * own keychain is never touched. Without it these tests skip and say why.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { OfflineCache } from '../../../src/main/services/cache/offlineCache.ts';
@@ -55,6 +56,65 @@ describe('keychain status', () => {
   });
 });
 
+/**
+ * A session bus of its own with no service directories: nothing can be activated on it, so
+ * no Secret Service answers (the system's org.freedesktop.secrets.service would otherwise
+ * start gnome-keyring on first use).
+ */
+const BARE_SESSION_BUS = `<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>session</type>
+  <listen>unix:tmpdir=/tmp</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default">
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow eavesdrop="true"/>
+    <allow own="*"/>
+  </policy>
+</busconfig>
+`;
+const busHere = existsSync('/usr/bin/dbus-run-session') && existsSync('/proc/keys');
+if (!busHere) process.stderr.write('bare-bus keychain test skipped: needs dbus-run-session and /proc/keys\n');
+
+function inBareSession(script: string, service: string): unknown {
+  const temp = makeTempFolder('ledgerdesk-bare-bus-');
+  try {
+    const config = join(temp.folder, 'session.conf');
+    writeFileSync(config, BARE_SESSION_BUS);
+    const env = { ...process.env };
+    delete env['DBUS_SESSION_BUS_ADDRESS'];
+    const run = spawnSync(
+      'dbus-run-session',
+      [`--config-file=${config}`, '--', node, join(import.meta.dirname, 'support', script), service],
+      { env, encoding: 'utf8' },
+    );
+    expect(run.status, run.stderr).toBe(0);
+    return JSON.parse(run.stdout) as unknown;
+  } finally {
+    temp.remove();
+  }
+}
+
+describe.skipIf(!busHere)('a session bus with no Secret Service (review L9)', () => {
+  it('gives KeychainUnavailable for every use, never a kernel-keyring fallback', () => {
+    const service = `Ledgerdesk-test-${randomUUID()}`;
+    const result = inBareSession('noSecretServiceProbe.ts', service) as Record<string, unknown>;
+    expect(result['status']).toMatchObject({ available: false, problem: 'no-secret-service' });
+    for (const use of ['set', 'get', 'has', 'delete']) {
+      expect(result[use], use).toMatch(/^KeychainUnavailable: No keychain: no Secret Service is running/);
+    }
+    expect(JSON.stringify(result)).not.toContain('value-never-kept-1');
+    expect(result['kernelKeys']).toEqual(expect.any(String));
+    expect(result['kernelKeys']).not.toContain(`@${service}`);
+  });
+
+  it('would see a fallback: the library default, unpinned, lands in the kernel keyring on the same bus', () => {
+    const service = `Ledgerdesk-control-${randomUUID()}`;
+    expect(inBareSession('defaultKeyringControl.ts', service)).toEqual({ fellBackToKernelKeyring: true });
+  });
+});
+
 describe.skipIf(!secretServiceHere)('the Secret Service (throwaway gnome-keyring)', () => {
   const store = new KeyringSecretStore();
   const accounts: string[] = [];
@@ -90,12 +150,16 @@ describe.skipIf(!secretServiceHere)('the Secret Service (throwaway gnome-keyring
     const credentials = new Credentials(store);
     const profileId = `prof_${randomUUID()}`;
     accounts.push(`profile:${profileId}`);
-    await credentials.setProfileSecret(profileId, 'keychain-secret-1');
+    await credentials.setProfileSecret(
+      { id: profileId, authScheme: 'basic', baseUrl: 'https://bank.example' },
+      'keychain-secret-1',
+    );
     const { header } = await credentials.authorizationFor({
       id: profileId,
       name: 'K',
       authScheme: 'basic',
       keyId: 'key_k',
+      baseUrl: 'https://bank.example/v1',
     });
     expect(header).toBe(`Basic ${Buffer.from('key_k:keychain-secret-1').toString('base64')}`);
     expect(await credentials.deleteProfileSecret(profileId)).toBe(true);

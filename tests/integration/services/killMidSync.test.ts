@@ -1,7 +1,8 @@
 /**
  * `kill -9` in the middle of a sync, in a real child process: the cache file is intact, the
  * rows kept are exactly those of the checkpoint, and the next run resumes after the last page
- * kept instead of starting over.
+ * kept instead of starting over. Both ways a sync walks a list: one cursor (`--parallel 1`),
+ * and date windows side by side, each with its own cursor (the default).
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -42,6 +43,13 @@ interface Checkpoint {
   written: number;
 }
 
+interface WindowRow {
+  cursor: string | null;
+  done: number;
+  fetched: number;
+  written: number;
+}
+
 function readCheckpoint(): Checkpoint | null {
   const database = new DatabaseSync(join(temp.folder, 'data', 'cache.db'), { readOnly: true });
   try {
@@ -57,7 +65,10 @@ function readCheckpoint(): Checkpoint | null {
   }
 }
 
-describe('kill -9 in the middle of a sync', () => {
+describe.each([
+  { parallel: '1', windowed: false },
+  { parallel: '6', windowed: true },
+])('kill -9 in the middle of a sync (--parallel $parallel)', ({ parallel, windowed }) => {
   it('leaves no corruption, and the next sync resumes from the checkpoint', async () => {
     const account = sandbox.demo.accounts[0] ?? '';
     const added = await runNode(
@@ -81,6 +92,8 @@ describe('kill -9 in the middle of a sync', () => {
       account,
       '--page-size',
       '100',
+      '--parallel',
+      parallel,
     ];
     const victim = spawn(process.execPath, syncArguments, { env: environment(), stdio: 'ignore' });
     const exited = new Promise<NodeJS.Signals | null>((resolve) =>
@@ -104,15 +117,31 @@ describe('kill -9 in the middle of a sync', () => {
       .prepare('SELECT state, cursor, fetched, written FROM sync_state')
       .get() as unknown as Checkpoint;
     const rows = (database.prepare('SELECT COUNT(*) AS n FROM pending_transactions').get() as { n: number }).n;
+    const windows = database
+      .prepare('SELECT cursor, done, fetched, written FROM sync_windows ORDER BY window_index')
+      .all() as unknown as WindowRow[];
     database.close();
     expect(integrity).toEqual([{ integrity_check: 'ok' }]);
     expect(checkpoint.state).toBe('running');
-    expect(checkpoint.cursor).not.toBeNull();
     expect(checkpoint.fetched).toBeLessThan(TOTAL);
+    if (windowed) {
+      // Each window has its own cursor; the job's totals are the windows' sums, committed together.
+      expect(checkpoint.cursor).toBeNull();
+      expect(windows.length).toBeGreaterThan(1);
+      expect(windows.some((window) => window.done === 0)).toBe(true);
+      expect(
+        windows.filter((window) => window.done === 0 && window.fetched > 0).every((window) => window.cursor !== null),
+      ).toBe(true);
+      expect(windows.reduce((sum, window) => sum + window.written, 0)).toBe(checkpoint.written);
+      expect(windows.reduce((sum, window) => sum + window.fetched, 0)).toBe(checkpoint.fetched);
+    } else {
+      expect(checkpoint.cursor).not.toBeNull();
+      expect(windows).toEqual([]);
+      expect(checkpoint.fetched % 100).toBe(0);
+    }
     // Rows and checkpoint were committed together: exactly the pages the checkpoint counts.
     expect(rows).toBe(checkpoint.written);
     expect(checkpoint.fetched).toBe(checkpoint.written);
-    expect(checkpoint.fetched % 100).toBe(0);
 
     const resumed = await runNode(syncArguments, { env: environment() });
     expect(resumed).toMatchObject({ code: 0, stderr: '' });

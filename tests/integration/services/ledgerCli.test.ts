@@ -49,7 +49,7 @@ describe('profiles', () => {
     expect(rows.map((row) => row.name)).toEqual(['Local sandbox', 'Sandbox']);
     expect(list.stdout).not.toContain(sandbox.keySecret);
     const text = await ledger([...data, 'profile', 'list'], secrets);
-    expect(text.stdout).toMatch(/Sandbox\s+remote\s+basic\s+key_sandbox_demo\s+no/);
+    expect(text.stdout).toMatch(new RegExp(`Sandbox\\s+remote\\s+basic\\s+${sandbox.keyId}\\s+no`));
   });
 
   it('refuses a secret given as an argument and an empty standard input', async () => {

@@ -313,7 +313,7 @@ describe('named queries', () => {
       sort: 'largest',
       limit: 300,
     });
-    const cents = largest.rows.map((row) => Number(row.amount.replace('.', '')));
+    const cents = largest.rows.map((row) => Number(String(row.amount).replace('.', '')));
     expect(cents).toEqual([...cents].sort((a, b) => b - a));
     const holds = cache.pendingTransactions.list({
       profileId: PROFILE,
@@ -344,7 +344,7 @@ describe('named queries', () => {
       withTotal: true,
     });
     expect(coffee.total).toBe(100);
-    expect(coffee.rows.every((row) => row.desc.startsWith('COFFEE SHOP'))).toBe(true);
+    expect(coffee.rows.every((row) => String(row.desc).startsWith('COFFEE SHOP'))).toBe(true);
     const one = cache.pendingTransactions.list({ profileId: PROFILE, accountId: ACCOUNT, search: 'Coffee 000006' });
     expect(one.rows.map((row) => row.desc)).toEqual(['COFFEE SHOP 000006']);
     const combined = cache.pendingTransactions.list({
@@ -434,7 +434,7 @@ describe('named queries', () => {
         const page = cache.pendingTransactions.list({ profileId: PROFILE, accountId: ACCOUNT, sort, limit: 7, cursor });
         for (const row of page.rows) {
           seen.push(row.row_key);
-          cents.push(Number(row.amount.replace('.', '')));
+          cents.push(Number(String(row.amount).replace('.', '')));
         }
         cursor = page.nextCursor;
         firstCursor ??= cursor;
@@ -563,7 +563,7 @@ describe('named queries', () => {
           limit: 2,
           cursor,
         });
-        seen.push(...page.rows.map((row) => row.attempt_number));
+        seen.push(...page.rows.map((row) => Number(row.attempt_number)));
         cursor = page.nextCursor;
         firstCursor ??= cursor;
       } while (cursor !== null);

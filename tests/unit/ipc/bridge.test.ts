@@ -185,7 +185,7 @@ describe('the bridge on the real router core', () => {
     const rows = [samplePendingTransaction()];
     const { router } = routerWith({
       pendingTransactions: {
-        list: () => ({ rows: rows as never[], nextCursor: 'c2', asOf: null, source: 'cache' as const }),
+        list: () => ({ rows: rows, nextCursor: 'c2', asOf: null, source: 'cache' as const }),
       },
     });
     const api = buildLedgerdeskApi({

@@ -61,8 +61,20 @@ describe('readListenArguments', () => {
       ['--event', 'ach.update'],
       ['--unknown'],
       ['positional'],
+      ['--allow-host', 'https://tunnel.example/'],
+      ['--allow-origin', 'tunnel.example'],
     ]) {
       expect(() => readListenArguments(argv, {}), argv.join(' ')).toThrow(UsageError);
     }
+  });
+
+  it('reads --allow-host and --allow-origin, repeatable, normalized', () => {
+    const read = readListenArguments(
+      ['--allow-host', 'Abc.Ngrok.App', '--allow-host', '192.168.1.5:4880', '--allow-origin', 'HTTP://Localhost:5173'],
+      {},
+    );
+    expect(read.allowedHosts).toEqual(['abc.ngrok.app', '192.168.1.5:4880']);
+    expect(read.allowedOrigins).toEqual(['http://localhost:5173']);
+    expect(readListenArguments([], {})).toMatchObject({ allowedHosts: [], allowedOrigins: [] });
   });
 });

@@ -25,14 +25,19 @@ function send(objectId: string, status: WebhookSend['status'], attempt: number, 
 }
 
 let requestNumber = 0;
-function received(objectId: string, status: number | null, outcome: ReceivedRequestSummary['outcome'] = 'answered') {
+function received(
+  objectId: string,
+  status: number | null,
+  outcome: ReceivedRequestSummary['outcome'] = 'answered',
+  verdict: ReceivedRequestSummary['verdict'] = 'ok',
+) {
   requestNumber += 1;
   return {
     id: requestNumber,
     receivedAt: new Date(requestNumber * 1000).toISOString(),
     method: 'POST',
     path: '/webhooks/x',
-    verdict: 'ok',
+    verdict,
     presentedUser: 'u',
     event: 'ach.update',
     objectId,
@@ -82,6 +87,7 @@ describe('reconcileRecords', () => {
       receivedButFailed: 3,
       stillRetrying: 1,
       receivedNotRecordedByBank: 1,
+      receivedUnverified: 0,
       skipped: 1,
     });
     expect(report.sentAndReceived.map((pair) => [pair.send.object_id, pair.request.status])).toEqual([
@@ -105,6 +111,37 @@ describe('reconcileRecords', () => {
     });
     expect(report.counts.receivedButFailed).toBe(1);
     expect(report.counts.sentButNeverReceived).toBe(0);
+  });
+
+  it('counts only verified requests as received: forged or unchecked ones are listed apart with their verdict', () => {
+    // The bank tried twice and nothing verified arrived; a post nobody vouched for must not
+    // turn "sent, never received" into "sent and received".
+    const sends = [send('ach_lost', 'sent', 0), send('ach_other', 'error', 0, true)];
+    const report = reconcileRecords(
+      [...sends].reverse(),
+      [
+        received('ach_lost', 200, 'answered', 'not_configured'),
+        received('ach_lost', 200, 'answered', 'wrong_secret'),
+        received('ach_other', 500, 'answered', 'missing_header'),
+      ],
+      { webhookId: 'wh_1', event: 'ach.update' },
+    );
+    expect(report.counts).toMatchObject({
+      received: 0,
+      sentAndReceived: 0,
+      receivedButFailed: 0,
+      sentButNeverReceived: 2,
+      receivedNotRecordedByBank: 0,
+      receivedUnverified: 3,
+    });
+    expect(report.receivedUnverified.map((request) => [request.objectId, request.verdict])).toEqual([
+      ['ach_lost', 'not_configured'],
+      ['ach_lost', 'wrong_secret'],
+      ['ach_other', 'missing_header'],
+    ]);
+    // The same arrivals, verified, are received.
+    const verified = reconcileRecords([...sends].reverse(), [received('ach_lost', 200)], { webhookId: 'wh_1' });
+    expect(verified.counts).toMatchObject({ sentAndReceived: 1, receivedUnverified: 0 });
   });
 
   it('reports nothing for nothing', () => {

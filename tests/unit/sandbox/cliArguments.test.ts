@@ -56,6 +56,22 @@ describe('sandbox command line', () => {
     });
   });
 
+  it('reads --allow-host and --allow-origin, repeatable, normalized, and refuses bad ones', () => {
+    const { options } = parseCliArguments([
+      '--allow-host',
+      'Bank.Tunnel.Example',
+      '--allow-host=[::1]:8443',
+      '--allow-origin',
+      'http://LOCALHOST:5173',
+    ]);
+    expect(options.allowedHosts).toEqual(['bank.tunnel.example', '[::1]:8443']);
+    expect(options.allowedOrigins).toEqual(['http://localhost:5173']);
+    expect(() => parseCliArguments(['--allow-origin', 'http://x.example/path'])).toThrow(
+      /--allow-origin: "http:\/\/x\.example\/path" is not an origin/,
+    );
+    expect(() => parseCliArguments(['--allow-host', 'a b'])).toThrow(/--allow-host: "a b" is not a host name/);
+  });
+
   it('accepts --flag=value and defaults to loopback with nothing said', () => {
     expect(parseCliArguments(['--port=8080', '--smart-retries=on']).options).toEqual({
       port: 8080,

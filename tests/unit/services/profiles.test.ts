@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EMBEDDED_SANDBOX_PROFILE_ID } from '../../../src/main/services/profiles/profile.ts';
+import { EMBEDDED_SANDBOX_PROFILE_ID, profileAttention } from '../../../src/main/services/profiles/profile.ts';
 import { InMemoryProfileStorage } from '../../../src/main/services/profiles/profileStorage.ts';
 import {
   ProductionWriteNotConfirmed,
@@ -10,7 +10,7 @@ import {
 } from '../../../src/main/services/profiles/profiles.ts';
 import { SchemaViolation } from '../../../src/shared/bank/index.ts';
 import { profileCreateInput } from '../../../src/shared/ipc/domains/profiles.ts';
-import { PROFILE_NAME_MAX } from '../../../src/shared/profiles/profileFields.ts';
+import { PROFILE_NAME_MAX, baseUrlProblem, isLoopbackHost } from '../../../src/shared/profiles/profileFields.ts';
 
 function profiles(): Profiles {
   return new Profiles(new InMemoryProfileStorage(), () => new Date('2026-01-02T03:04:05Z'));
@@ -150,5 +150,83 @@ describe('Profiles', () => {
     const storage = new InMemoryProfileStorage();
     storage.set('profiles', [{ id: 'x', name: 'Broken' }]);
     expect(() => new Profiles(storage).list()).toThrow(/stored profiles are damaged \(\[0\]\.kind/);
+  });
+
+  it('needs https for a remote bank: plain http only to loopback', () => {
+    for (const fine of [
+      'https://bank.example',
+      'https://bank.example:8443/v1',
+      'http://127.0.0.1:4010',
+      'http://127.9.8.7',
+      'http://localhost:3000/api',
+      'http://LOCALHOST',
+      'http://[::1]:8080',
+      'http://127.1:9000',
+    ]) {
+      expect(baseUrlProblem(fine), fine).toBeNull();
+    }
+    for (const [refused, problem] of [
+      ['http://bank.example', /must use https:\/\/ for a remote bank/],
+      ['http://10.0.0.5:8080', /must use https/],
+      ['http://[::2]', /must use https/],
+      ['http://localhost.evil.example', /must use https/],
+      ['http://127.0.0.1.nip.io', /must use https/],
+      ['https://user:pass@bank.example', /must not contain a user name or password/],
+      ['https://user@bank.example', /must not contain a user name or password/],
+      ['http://key:secret@127.0.0.1:4010', /must not contain a user name or password/],
+      ['https://bank.example/?x=1', /query/],
+      ['ftp://bank.example', /absolute https/],
+      ['bank.example', /absolute https/],
+    ] as const) {
+      expect(baseUrlProblem(refused), refused).toMatch(problem);
+    }
+    expect(isLoopbackHost('127.0.0.1')).toBe(true);
+    expect(isLoopbackHost('128.0.0.1')).toBe(false);
+    const all = profiles();
+    expect(() => all.addRemote({ name: 'Clear', baseUrl: 'http://bank.example', authScheme: 'bearer' })).toThrow(
+      /baseUrl: must use https:\/\/ for a remote bank/,
+    );
+    const added = all.addRemote({ name: 'Ok', baseUrl: 'https://bank.example', authScheme: 'bearer' });
+    expect(() => all.update(added.id, { baseUrl: 'https://me:pw@bank.example' })).toThrow(/user name or password/);
+    expect(all.find(added.id).baseUrl).toBe('https://bank.example');
+  });
+
+  it('opens profiles saved under the older rule as needing attention, untouched', () => {
+    const storage = new InMemoryProfileStorage();
+    const saved = (name: string, baseUrl: string) => ({
+      id: `prof_${name}`,
+      name,
+      kind: 'remote',
+      baseUrl,
+      authScheme: 'bearer',
+      keyId: null,
+      production: false,
+      createdAt: '2025-01-01T00:00:00.000Z',
+      updatedAt: '2025-01-01T00:00:00.000Z',
+    });
+    storage.set('profiles', [
+      saved('Clear', 'http://bank.example'),
+      saved('Userinfo', 'https://key:secret@bank.example'),
+      saved('Fine', 'https://bank.example'),
+    ]);
+    const all = new Profiles(storage);
+    const byName = (name: string) => all.find(name);
+    expect(profileAttention(byName('Clear'))).toMatch(/Profile Clear needs attention: its base URL must use https/);
+    expect(profileAttention(byName('Userinfo'))).toMatch(/user name or password/);
+    expect(profileAttention(byName('Userinfo'))).not.toContain('secret@');
+    expect(profileAttention(byName('Fine'))).toBeNull();
+    expect(profileAttention(byName('Local sandbox'))).toBeNull();
+    // Not silently fixed: the saved address is still what it was.
+    expect(byName('Clear').baseUrl).toBe('http://bank.example');
+    const fixed = all.update('Clear', { baseUrl: 'https://bank.example' });
+    expect(profileAttention(fixed)).toBeNull();
+  });
+
+  it('records and clears why a secret was dropped', () => {
+    const all = profiles();
+    const added = all.addRemote({ name: 'Ok', baseUrl: 'https://bank.example', authScheme: 'bearer' });
+    expect(all.setSecretDropped(added.id, 'its address moved').secretDropped).toBe('its address moved');
+    expect(all.find(added.id).secretDropped).toBe('its address moved');
+    expect('secretDropped' in all.setSecretDropped(added.id, null)).toBe(false);
   });
 });

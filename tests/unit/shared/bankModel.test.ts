@@ -324,10 +324,10 @@ describe('lists and errors', () => {
 
   it('parses the envelope and the error body', () => {
     const envelope = listEnvelope(pendingTransaction);
-    expectAccepted(envelope, { data: [], page_next: null });
+    expectAccepted(envelope, { data: [], page_next: null, total_estimated: 0 });
     expectRejected(
       envelope,
-      { data: [{ ...samplePendingTransaction(), amount: '1' }], page_next: null },
+      { data: [{ ...samplePendingTransaction(), amount: '1' }], page_next: null, total_estimated: 1 },
       'data[0].amount',
     );
     expectAccepted(errorBody, { error: 'Invalid id primary_person_application_id: unexistant' });

@@ -7,6 +7,8 @@ import {
   type SandboxCommand,
 } from '../../../src/main/shell/embeddedSandbox.ts';
 
+const KEY = { keyId: 'key_embedded_test', keySecret: 'a-random-secret-from-the-keychain' };
+
 function fakeChild(answer: (command: SandboxCommand, child: EventEmitter) => void) {
   const emitter = new EventEmitter();
   const posted: SandboxCommand[] = [];
@@ -36,10 +38,11 @@ describe('startEmbeddedSandbox', () => {
         queueMicrotask(() => emitter.emit('message', { type: 'stopped' }));
       }
     });
-    const sandbox = await startEmbeddedSandbox({ fork: () => child, dataFile: '/data/sandbox.db' });
+    const sandbox = await startEmbeddedSandbox({ fork: () => child, dataFile: '/data/sandbox.db', key: KEY });
     expect(sandbox.baseUrl).toBe('http://127.0.0.1:5000');
     await sandbox.stop();
-    expect(posted).toEqual([{ type: 'start', dataFile: '/data/sandbox.db' }, { type: 'stop' }]);
+    // The key is the parent's (kept in the keychain): the child is told it, never makes one.
+    expect(posted).toEqual([{ type: 'start', dataFile: '/data/sandbox.db', ...KEY }, { type: 'stop' }]);
     expect(kill).not.toHaveBeenCalled();
   });
 
@@ -47,16 +50,18 @@ describe('startEmbeddedSandbox', () => {
     const { child } = fakeChild((_command, emitter) => {
       queueMicrotask(() => emitter.emit('message', { type: 'failed', message: 'database is locked' }));
     });
-    await expect(startEmbeddedSandbox({ fork: () => child, dataFile: 'x' })).rejects.toThrow('database is locked');
+    await expect(startEmbeddedSandbox({ fork: () => child, dataFile: 'x', key: KEY })).rejects.toThrow(
+      'database is locked',
+    );
   });
 
   it('ignores malformed messages and gives up after the start timeout', async () => {
     const { child, kill } = fakeChild((_command, emitter) => {
       queueMicrotask(() => emitter.emit('message', { type: 'ready', baseUrl: 42 }));
     });
-    await expect(startEmbeddedSandbox({ fork: () => child, dataFile: 'x', startTimeoutMs: 20 })).rejects.toThrow(
-      'did not start in time',
-    );
+    await expect(
+      startEmbeddedSandbox({ fork: () => child, dataFile: 'x', key: KEY, startTimeoutMs: 20 }),
+    ).rejects.toThrow('did not start in time');
     expect(kill).toHaveBeenCalled();
   });
 
@@ -68,7 +73,7 @@ describe('startEmbeddedSandbox', () => {
         );
       }
     });
-    const sandbox = await startEmbeddedSandbox({ fork: () => child, dataFile: 'x', stopTimeoutMs: 20 });
+    const sandbox = await startEmbeddedSandbox({ fork: () => child, dataFile: 'x', key: KEY, stopTimeoutMs: 20 });
     await sandbox.stop();
     expect(kill).toHaveBeenCalled();
   });
@@ -90,13 +95,13 @@ describe('an embedded sandbox that ends', () => {
         });
       }
     });
-    const sandbox = await startEmbeddedSandbox({ fork: () => child, dataFile: 'x' });
+    const sandbox = await startEmbeddedSandbox({ fork: () => child, dataFile: 'x', key: KEY });
     const exits: number[] = [];
     sandbox.onExit((code) => exits.push(code));
     emitters[0]?.emit('exit', 3);
     expect(exits).toEqual([3]);
 
-    const second = await startEmbeddedSandbox({ fork: () => child, dataFile: 'x' });
+    const second = await startEmbeddedSandbox({ fork: () => child, dataFile: 'x', key: KEY });
     const secondExits: number[] = [];
     second.onExit((code) => secondExits.push(code));
     await second.stop();

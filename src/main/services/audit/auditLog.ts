@@ -1,29 +1,46 @@
 /**
- * The audit log: every write the user made (profile, action, target, time, result), in the
- * cache database, append-only (triggers refuse UPDATE and DELETE). It records ids and
- * outcomes only, never a secret or a record's content.
+ * The audit log: every write the user made to the bank and every review action (profile,
+ * action, target, time, result), in the cache database, append-only (triggers refuse UPDATE
+ * and DELETE) and tamper-evident: each entry carries a MAC chained from the one before it with
+ * a key from the keychain (auditChain.ts), so an entry edited, deleted or moved in the file is
+ * found by `verify()`. It records ids and outcomes only, never a secret or a record's content.
+ *
+ * Appending is synchronous and joins the caller's transaction when one is open (so a review
+ * and its audit entry are kept or lost together); the head is then copied to the keychain in
+ * the background (auditAnchor.ts).
  */
-import type { DatabaseSync } from 'node:sqlite';
+import type { KeyObject } from 'node:crypto';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { pageLimitOf, type CacheRead } from '../cache/cacheRead.ts';
 import { decodeCursor, encodeCursor, fingerprintOf } from '../cache/keysetCursor.ts';
+import type { AnchorKeeper } from './auditAnchor.ts';
+import {
+  canonicalEntryBytes,
+  CHAIN_GENESIS,
+  CHAINED_COLUMNS,
+  entryMac,
+  macText,
+  type ChainedFields,
+} from './auditChain.ts';
+import { verifyAuditChain, type AuditVerification } from './auditVerify.ts';
 
 export type AuditResult = 'ok' | 'failed' | 'refused';
 
-export interface AuditEntry {
-  id: number;
-  profileId: string;
-  profileName: string;
-  /** What was done, e.g. `document.create`, `webhook.update`, `profile.remove`. */
-  action: string;
-  /** What it was done to, e.g. `doc_123` or `cdpt_9/front`. */
-  target: string;
-  at: string;
+/** An entry as read: every field its MAC covers, the result one of the three. */
+export interface AuditEntry extends ChainedFields {
   result: AuditResult;
-  /** The error sentence when it failed or was refused. */
-  detail: string | null;
 }
 
 export type NewAuditEntry = Omit<AuditEntry, 'id' | 'at' | 'detail'> & { detail?: string | null };
+
+/** The chain's head as stored, without checking the chain (for the review report's footer). */
+export interface AuditChainHead {
+  entries: number;
+  /** The last entry's id, or null for an empty log. */
+  lastId: number | null;
+  /** The last entry's MAC as hex, or null for an empty log (or a last entry without one). */
+  head: string | null;
+}
 
 export interface AuditQuery {
   profileId?: string;
@@ -35,37 +52,148 @@ export interface AuditQuery {
   cursor?: string | null;
 }
 
-interface AuditRow {
-  id: number;
-  profile_id: string;
-  profile_name: string;
-  action: string;
-  target: string;
-  at: string;
-  result: AuditResult;
-  detail: string | null;
-}
-
 export class AuditLog {
   readonly #database: DatabaseSync;
+  readonly #key: KeyObject;
+  readonly #anchor: AnchorKeeper;
   readonly #now: () => Date;
+  /** Prepared once: an append runs them for every write and review action. */
+  readonly #lastEntry: StatementSync;
+  readonly #insert: StatementSync;
 
-  constructor(database: DatabaseSync, now: () => Date = () => new Date()) {
+  constructor(database: DatabaseSync, key: KeyObject, anchor: AnchorKeeper, now: () => Date = () => new Date()) {
     this.#database = database;
+    this.#key = key;
+    this.#anchor = anchor;
     this.#now = now;
+    this.#lastEntry = database.prepare('SELECT id, mac FROM audit_log ORDER BY id DESC LIMIT 1');
+    this.#insert = database.prepare(
+      `INSERT INTO audit_log (id, profile_id, profile_name, action, target, at, result, detail, mac)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
   }
 
+  /** Appends an entry, chained to the last one. */
   record(entry: NewAuditEntry): AuditEntry {
-    const at = this.#now().toISOString();
-    const row = this.#database
-      .prepare(
-        `INSERT INTO audit_log (profile_id, profile_name, action, target, at, result, detail)
-         VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-      )
-      .get(entry.profileId, entry.profileName, entry.action, entry.target, at, entry.result, entry.detail ?? null) as {
-      id: number;
+    const appended = this.#append({ ...entry, detail: entry.detail ?? null }, null);
+    this.#anchor.follow();
+    return appended;
+  }
+
+  /**
+   * Appends an entry that starts a new chain (its previous MAC is the genesis): only after the
+   * chain key was lost, so that what follows can be verified again. Verify reports the entries
+   * before it as unverifiable.
+   */
+  restartChain(entry: NewAuditEntry): AuditEntry {
+    const appended = this.#append({ ...entry, detail: entry.detail ?? null }, CHAIN_GENESIS);
+    this.#anchor.follow();
+    return appended;
+  }
+
+  /**
+   * Chains entries written before the log was chained (they have no MAC), in id order from
+   * the genesis, in one transaction. Only when no entry is chained yet: a MAC-less entry after
+   * chained ones is evidence, never "repaired". Returns how many were chained.
+   */
+  chainUnchainedEntries(): number {
+    return this.#inTransaction(() => {
+      const chained = this.#database.prepare('SELECT 1 FROM audit_log WHERE mac IS NOT NULL LIMIT 1').get();
+      if (chained !== undefined) return 0;
+      const select = this.#database.prepare(
+        `SELECT ${CHAINED_COLUMNS} FROM audit_log WHERE id > ? ORDER BY id LIMIT 10000`,
+      );
+      const update = this.#database.prepare('UPDATE audit_log SET mac = ? WHERE id = ?');
+      let previous: Uint8Array = CHAIN_GENESIS;
+      let after = 0;
+      let chainedCount = 0;
+      for (;;) {
+        const rows = select.all(after) as unknown as ChainedFields[];
+        for (const row of rows) {
+          previous = entryMac(this.#key, previous, canonicalEntryBytes(row));
+          update.run(previous, row.id);
+        }
+        chainedCount += rows.length;
+        const last = rows.at(-1);
+        if (last === undefined) break;
+        after = last.id;
+      }
+      return chainedCount;
+    });
+  }
+
+  /** The head as stored: cheap, and not a verification (see `verify()`). */
+  chainHead(): AuditChainHead {
+    const last = this.#lastEntry.get() as { id: number; mac: Uint8Array | null } | undefined;
+    const { entries } = this.#database.prepare('SELECT count(*) AS entries FROM audit_log').get() as {
+      entries: number;
     };
-    return { ...entry, id: row.id, at, detail: entry.detail ?? null };
+    return { entries, lastId: last?.id ?? null, head: last?.mac == null ? null : macText(last.mac) };
+  }
+
+  /**
+   * Checks the whole chain and its end against the keychain's anchor: ok with the number of
+   * entries and the head, or the first entry that breaks it.
+   */
+  async verify(): Promise<AuditVerification> {
+    await this.#anchor.settled();
+    const verification = await verifyAuditChain(this.#database, this.#key, await this.#anchor.read(), this.#now);
+    const problem = this.#anchor.problem;
+    return problem === null ? verification : { ...verification, notes: [...verification.notes, problem] };
+  }
+
+  /** Resolves once the head has been copied to the keychain. */
+  async settled(): Promise<void> {
+    await this.#anchor.settled();
+  }
+
+  /** Waits for the head to be copied to the keychain; no keychain write after this (the cache is closing). */
+  async close(): Promise<void> {
+    await this.#anchor.stop();
+  }
+
+  #append(entry: Omit<AuditEntry, 'id' | 'at'>, previousOverride: Uint8Array | null): AuditEntry {
+    const at = this.#now().toISOString();
+    return this.#inTransaction(() => {
+      const last = this.#lastEntry.get() as { id: number; mac: Uint8Array | null } | undefined;
+      const id = (last?.id ?? 0) + 1;
+      const appended: AuditEntry = { ...entry, id, at };
+      const previous = previousOverride ?? last?.mac ?? CHAIN_GENESIS;
+      const mac = entryMac(this.#key, previous, canonicalEntryBytes(appended));
+      this.#insert.run(
+        id,
+        entry.profileId,
+        entry.profileName,
+        entry.action,
+        entry.target,
+        at,
+        entry.result,
+        entry.detail,
+        mac,
+      );
+      return appended;
+    });
+  }
+
+  /**
+   * Runs `work` in the caller's transaction, or in one of its own: IMMEDIATE, so the head is
+   * read and extended atomically even with another process appending.
+   */
+  #inTransaction<Result>(work: () => Result): Result {
+    const database = this.#database;
+    // Read through a function: the answer changes under BEGIN, COMMIT and SQLite's own rollbacks.
+    const inTransaction = (): boolean => database.isTransaction;
+    const own = !inTransaction();
+    if (own) database.exec('BEGIN IMMEDIATE');
+    try {
+      const result = work();
+      if (own) database.exec('COMMIT');
+      return result;
+    } catch (error) {
+      // The caller's own transaction is the caller's to roll back.
+      if (own && inTransaction()) database.exec('ROLLBACK');
+      throw error;
+    }
   }
 
   /** Newest first. The log is local, never synced, so `asOf` is null. */
@@ -105,22 +233,13 @@ export class AuditLog {
     }
     const rows = this.#database
       .prepare(
-        `SELECT * FROM audit_log ${where.length === 0 ? '' : `WHERE ${where.join(' AND ')}`} ORDER BY id DESC LIMIT ?`,
+        `SELECT ${CHAINED_COLUMNS} FROM audit_log ${where.length === 0 ? '' : `WHERE ${where.join(' AND ')}`} ORDER BY id DESC LIMIT ?`,
       )
-      .all(...parameters, limit + 1) as unknown as AuditRow[];
+      .all(...parameters, limit + 1) as unknown as AuditEntry[];
     const page = rows.slice(0, limit);
     const last = page.at(-1);
     return {
-      rows: page.map((row) => ({
-        id: row.id,
-        profileId: row.profile_id,
-        profileName: row.profile_name,
-        action: row.action,
-        target: row.target,
-        at: row.at,
-        result: row.result,
-        detail: row.detail,
-      })),
+      rows: page,
       nextCursor: rows.length > limit && last !== undefined ? encodeCursor(fingerprint, null, String(last.id)) : null,
       asOf: null,
       source: 'cache',

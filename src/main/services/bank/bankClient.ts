@@ -1,45 +1,48 @@
 /**
- * The bank's interface as typed calls, one client per profile. Every answer is checked
- * against the shared schemas (unknown extra fields kept); a violation is a BankError that
- * names the field and the endpoint. Lists are async iterators over `{data, page_next}`.
+ * The bank's interface as typed calls, one client per profile. Requests are checked strictly
+ * before they are sent; answers are read with the tolerant response schemas of
+ * src/shared/bank (response.ts: only an object's id and a list's data are required, unknown
+ * fields kept). A field that is present with the wrong type is a BankError that names the
+ * field and the endpoint. Lists are async iterators; listPaging.ts decides where a list goes on.
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import {
-  account,
-  accountApplication,
+  accountResponse,
+  accountApplicationResponse,
   cardArtUploadRequest,
   cardArtUploadResponse,
-  cardProduct,
-  document,
+  cardProductResponse,
   documentCreateRequest,
-  fileRecord,
-  listEnvelope,
+  documentResponse,
+  fileResponse,
+  listResponseOf,
+  PAGE_SIZE_DEFAULT,
   parseOrThrow,
   parseWith,
-  pendingTransaction,
-  webhook,
+  pendingTransactionResponse,
   webhookCreateRequest,
-  webhookSend,
+  webhookResponse,
   webhookSendFilters,
+  webhookSendResponse,
   webhookUpdateRequest,
-  type Account,
-  type AccountApplication,
+  type AccountApplicationResponse,
+  type AccountResponse,
   type CardArtUploadRequest,
-  type CardProduct,
-  type Document,
+  type CardProductResponse,
   type DocumentCreateRequest,
-  type FileRecord,
-  type PendingTransaction,
-  type Webhook,
+  type DocumentResponse,
+  type FileResponse,
+  type PendingTransactionResponse,
   type WebhookCreateRequest,
-  type WebhookSend,
+  type WebhookResponse,
   type WebhookSendFilters,
+  type WebhookSendResponse,
   type WebhookUpdateRequest,
 } from '../../../shared/bank/index.ts';
 import { BankError } from './bankError.ts';
 import { BankHttp, type BankHttpOptions, type BankRequest } from './bankHttp.ts';
-import { presentPartnerDeposit, presentPartnerDepositInList } from './partnerDeposit.ts';
+import { nextPageOf } from './listPaging.ts';
 
 /** One page of a list, and the cursor that resumes after it (null at the end). */
 export interface Page<Item> {
@@ -53,6 +56,8 @@ export interface PageOptions {
   /** 1 to 1000; the bank's default is 100. */
   pageSize?: number;
   signal?: AbortSignal;
+  /** Told before each retried page request (see BankRequest.onRetry). */
+  onRetry?: BankRequest['onRetry'];
 }
 
 export interface DateRange {
@@ -117,11 +122,11 @@ export class BankClient {
     await pages.return(undefined);
   }
 
-  async *accountPages(options: PageOptions = {}): AsyncGenerator<Page<Account>> {
-    yield* this.#pages('GET /account', '/account', account, {}, options);
+  async *accountPages(options: PageOptions = {}): AsyncGenerator<Page<AccountResponse>> {
+    yield* this.#pages('GET /account', '/account', accountResponse.schema, {}, options);
   }
 
-  async listAccounts(signal?: AbortSignal): Promise<Account[]> {
+  async listAccounts(signal?: AbortSignal): Promise<AccountResponse[]> {
     return collect(this.accountPages({ pageSize: 1000, ...(signal ? { signal } : {}) }));
   }
 
@@ -129,14 +134,13 @@ export class BankClient {
     accountId: string,
     range: DateRange = {},
     options: PageOptions = {},
-  ): AsyncGenerator<Page<PendingTransaction>> {
+  ): AsyncGenerator<Page<PendingTransactionResponse>> {
     yield* this.#pages(
       'GET /account/{account_id}/pending_transaction',
       `/account/${pathSegment(accountId)}/pending_transaction`,
-      pendingTransaction,
+      pendingTransactionResponse.schema,
       { from_date: range.fromDate, to_date: range.toDate },
       options,
-      presentPartnerDepositInList,
     );
   }
 
@@ -144,20 +148,20 @@ export class BankClient {
     accountId: string,
     range: DateRange = {},
     options: PageOptions = {},
-  ): AsyncGenerator<PendingTransaction> {
+  ): AsyncGenerator<PendingTransactionResponse> {
     for await (const page of this.pendingTransactionPages(accountId, range, options)) yield* page.items;
   }
 
-  async createDocument(request: DocumentCreateRequest, options: WriteOptions = {}): Promise<Document> {
+  async createDocument(request: DocumentCreateRequest, options: WriteOptions = {}): Promise<DocumentResponse> {
     const body = parseOrThrow(documentCreateRequest, request, 'Document');
     return this.#call(
       { method: 'POST', path: '/document', endpoint: 'POST /document', json: body, ...this.#writeOptions(options) },
-      document,
+      documentResponse.schema,
     );
   }
 
   /** Raw bytes with their media type (no multipart): the file a document or card art points to. */
-  async uploadFile(data: Uint8Array, contentType: string, options: WriteOptions = {}): Promise<FileRecord> {
+  async uploadFile(data: Uint8Array, contentType: string, options: WriteOptions = {}): Promise<FileResponse> {
     return this.#call(
       {
         method: 'POST',
@@ -166,7 +170,7 @@ export class BankClient {
         bytes: { data, contentType },
         ...this.#writeOptions(options),
       },
-      fileRecord,
+      fileResponse.schema,
     );
   }
 
@@ -188,15 +192,15 @@ export class BankClient {
     );
   }
 
-  async *cardProductPages(options: PageOptions = {}): AsyncGenerator<Page<CardProduct>> {
-    yield* this.#pages('GET /cardproduct', '/cardproduct', cardProduct, {}, options);
+  async *cardProductPages(options: PageOptions = {}): AsyncGenerator<Page<CardProductResponse>> {
+    yield* this.#pages('GET /cardproduct', '/cardproduct', cardProductResponse.schema, {}, options);
   }
 
-  async listCardProducts(signal?: AbortSignal): Promise<CardProduct[]> {
+  async listCardProducts(signal?: AbortSignal): Promise<CardProductResponse[]> {
     return collect(this.cardProductPages({ pageSize: 1000, ...(signal ? { signal } : {}) }));
   }
 
-  async getAccountApplication(id: string, signal?: AbortSignal): Promise<AccountApplication> {
+  async getAccountApplication(id: string, signal?: AbortSignal): Promise<AccountApplicationResponse> {
     return this.#call(
       {
         method: 'GET',
@@ -204,7 +208,7 @@ export class BankClient {
         endpoint: 'GET /apply/account_application/{id}',
         ...(signal ? { signal } : {}),
       },
-      accountApplication,
+      accountApplicationResponse.schema,
     );
   }
 
@@ -212,26 +216,26 @@ export class BankClient {
     filters: WebhookSendFilters = {},
     range: DateRange = {},
     options: PageOptions = {},
-  ): AsyncGenerator<Page<WebhookSend>> {
+  ): AsyncGenerator<Page<WebhookSendResponse>> {
     const valid = parseOrThrow(webhookSendFilters, filters, 'Webhook send filters');
     yield* this.#pages(
       'GET /webhook_send',
       '/webhook_send',
-      webhookSend,
+      webhookSendResponse.schema,
       { ...valid, from_date: range.fromDate, to_date: range.toDate },
       options,
     );
   }
 
-  async *webhookPages(options: PageOptions = {}): AsyncGenerator<Page<Webhook>> {
-    yield* this.#pages('GET /webhook', '/webhook', webhook, {}, options);
+  async *webhookPages(options: PageOptions = {}): AsyncGenerator<Page<WebhookResponse>> {
+    yield* this.#pages('GET /webhook', '/webhook', webhookResponse.schema, {}, options);
   }
 
-  async listWebhooks(signal?: AbortSignal): Promise<Webhook[]> {
+  async listWebhooks(signal?: AbortSignal): Promise<WebhookResponse[]> {
     return collect(this.webhookPages({ pageSize: 1000, ...(signal ? { signal } : {}) }));
   }
 
-  async getWebhook(id: string, signal?: AbortSignal): Promise<Webhook> {
+  async getWebhook(id: string, signal?: AbortSignal): Promise<WebhookResponse> {
     return this.#call(
       {
         method: 'GET',
@@ -239,20 +243,20 @@ export class BankClient {
         endpoint: 'GET /webhook/{id}',
         ...(signal ? { signal } : {}),
       },
-      webhook,
+      webhookResponse.schema,
     );
   }
 
-  async createWebhook(request: WebhookCreateRequest, options: WriteOptions = {}): Promise<Webhook> {
+  async createWebhook(request: WebhookCreateRequest, options: WriteOptions = {}): Promise<WebhookResponse> {
     const body = parseOrThrow(webhookCreateRequest, request, 'Webhook');
     return this.#call(
       { method: 'POST', path: '/webhook', endpoint: 'POST /webhook', json: body, ...this.#writeOptions(options) },
-      webhook,
+      webhookResponse.schema,
     );
   }
 
   /** Not retried after an ambiguous failure: PATCH is not idempotent by contract. */
-  async updateWebhook(id: string, changes: WebhookUpdateRequest, signal?: AbortSignal): Promise<Webhook> {
+  async updateWebhook(id: string, changes: WebhookUpdateRequest, signal?: AbortSignal): Promise<WebhookResponse> {
     const body = parseOrThrow(webhookUpdateRequest, changes, 'Webhook changes');
     return this.#call(
       {
@@ -262,7 +266,7 @@ export class BankClient {
         json: body,
         ...(signal ? { signal } : {}),
       },
-      webhook,
+      webhookResponse.schema,
     );
   }
 
@@ -288,13 +292,9 @@ export class BankClient {
     };
   }
 
-  async #call<Schema extends z.ZodType>(
-    request: BankRequest,
-    schema: Schema,
-    present: (body: unknown) => unknown = presentPartnerDeposit,
-  ): Promise<z.output<Schema>> {
+  async #call<Schema extends z.ZodType>(request: BankRequest, schema: Schema): Promise<z.output<Schema>> {
     const answer = await this.#http.send(request);
-    return this.#validate(request.endpoint, schema, present(answer.body), answer.attempts);
+    return this.#validate(request.endpoint, schema, answer.body, answer.attempts);
   }
 
   #validate<Schema extends z.ZodType>(
@@ -324,9 +324,9 @@ export class BankClient {
     item: Item,
     query: Record<string, string | number | undefined>,
     options: PageOptions,
-    present: (body: unknown) => unknown = (body) => body,
   ): AsyncGenerator<Page<z.output<Item>>> {
-    const envelope = listEnvelope(item);
+    const envelope = listResponseOf(item);
+    const pageSize = options.pageSize ?? PAGE_SIZE_DEFAULT;
     let cursor = options.startAfter ?? null;
     const seen = new Set<string>();
     // Bounded: each page must move the cursor forward, and a cursor never repeats.
@@ -337,58 +337,45 @@ export class BankClient {
         endpoint,
         query: {
           ...query,
-          page_size: options.pageSize,
+          // Always sent: a list without page_next pages on only after a full page of this size.
+          page_size: pageSize,
           ...(cursor === null ? {} : { page_cursor: cursor }),
         },
         ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.onRetry ? { onRetry: options.onRetry } : {}),
       });
-      const page = this.#validate(endpoint, envelope, present(answer.body), answer.attempts);
-      const next = page.data.length === 0 ? null : this.#cursorOf(endpoint, page.page_next, answer.attempts);
-      if (next !== null && seen.has(next)) {
+      const page = this.#validate(endpoint, envelope, answer.body, answer.attempts);
+      const next = nextPageOf(page, pageSize, this.baseUrl);
+      if (!next.ok) {
         throw new BankError({
           kind: 'schema-violation',
           endpoint,
           profileName: this.profileName,
           status: null,
-          serverMessage: `page_next repeats the cursor ${next}, so the list would never end`,
+          serverMessage: `the answer does not match the interface: ${next.problem}`,
+          retryable: false,
+          remedy: 'Tell the bank: its paging is broken.',
+          problems: [next.problem],
+          attempts: answer.attempts,
+        });
+      }
+      if (next.cursor !== null && seen.has(next.cursor)) {
+        throw new BankError({
+          kind: 'schema-violation',
+          endpoint,
+          profileName: this.profileName,
+          status: null,
+          serverMessage: `the next page repeats the cursor ${next.cursor}, so the list would never end`,
           retryable: false,
           remedy: 'Tell the bank: its paging is broken.',
           attempts: answer.attempts,
         });
       }
-      if (next !== null) seen.add(next);
-      yield { items: page.data, nextCursor: next };
-      if (next === null) return;
-      cursor = next;
+      if (next.cursor !== null) seen.add(next.cursor);
+      yield { items: page.data, nextCursor: next.cursor };
+      if (next.cursor === null) return;
+      cursor = next.cursor;
     }
-  }
-
-  /**
-   * The next page's cursor, taken from page_next. We never request page_next itself: the
-   * Authorization header goes only to the profile's own base address.
-   */
-  #cursorOf(endpoint: string, pageNext: string | null, attempts: number): string | null {
-    if (pageNext === null) return null;
-    let cursor: string | null;
-    try {
-      cursor = new URL(pageNext, this.baseUrl + '/').searchParams.get('page_cursor');
-    } catch {
-      cursor = null;
-    }
-    if (cursor === null || cursor === '') {
-      throw new BankError({
-        kind: 'schema-violation',
-        endpoint,
-        profileName: this.profileName,
-        status: null,
-        serverMessage: 'the answer does not match the interface: page_next: must be a URL with a page_cursor',
-        retryable: false,
-        remedy: 'Tell the bank: its paging is broken.',
-        problems: ['page_next: must be a URL with a page_cursor'],
-        attempts,
-      });
-    }
-    return cursor;
   }
 }
 

@@ -1,10 +1,12 @@
 /**
  * One BankClient per profile, built from the profile and its credentials, and the profile's
  * online/offline status fed by every request the client makes. A changed profile (address,
- * key id) gets a new client on next use.
+ * key id) gets a new client on next use. A profile that needs attention (an address that
+ * breaks the https rule) or its secret again gets no client at all: no request, not even the
+ * unauthenticated offline ping, leaves for it.
  */
-import type { Credentials } from '../credentials/credentials.ts';
-import type { Profile } from '../profiles/profile.ts';
+import { SecretNeedsReentry, type Credentials } from '../credentials/credentials.ts';
+import { profileAttention, type Profile } from '../profiles/profile.ts';
 import type { Profiles } from '../profiles/profiles.ts';
 import { Connectivity, type ConnectivityState } from '../sync/connectivity.ts';
 import { BankClient } from './bankClient.ts';
@@ -43,6 +45,7 @@ export class BankClients {
 
   clientFor(profileId: string): BankClient {
     const profile = this.#options.profiles.find(profileId);
+    this.#refuseIfWaiting(profile);
     const baseUrl = this.#baseUrlOf(profile);
     const version = `${profile.updatedAt}|${baseUrl}`;
     const cached = this.#clients.get(profile.id);
@@ -66,6 +69,7 @@ export class BankClients {
         // One attempt per ping, no retries of its own: the backoff is Connectivity's.
         ping: async () => {
           const profile = this.#options.profiles.find(profileId);
+          this.#refuseIfWaiting(profile);
           await this.#build(profile, this.#baseUrlOf(profile), { retry: { maxAttempts: 1 } }).ping();
         },
       });
@@ -101,11 +105,18 @@ export class BankClients {
       profileName: profile.name,
       authScheme: profile.authScheme,
       baseUrl,
-      authorization: () => credentials.authorizationFor(profile),
+      // Bound to the address this client sends to: a secret entered for another origin is refused.
+      authorization: () => credentials.authorizationFor({ ...profile, baseUrl }),
       ...(this.#options.timeouts ? { timeouts: this.#options.timeouts } : {}),
       ...(this.#options.retry ? { retry: this.#options.retry } : {}),
       ...extra,
     });
+  }
+
+  #refuseIfWaiting(profile: Profile): void {
+    const attention = profileAttention(profile);
+    if (attention !== null) throw new ProfileNotReady(attention);
+    if (profile.secretDropped !== undefined) throw new SecretNeedsReentry(profile.name, profile.secretDropped);
   }
 
   #baseUrlOf(profile: Profile): string {

@@ -57,6 +57,17 @@ export interface BankRequest {
   /** Makes a POST safe to retry: the bank answers a repeat with the first result. */
   idempotencyKey?: string;
   signal?: AbortSignal;
+  /** Told before each wait for a retry (a sync lowers its parallelism on a 429). */
+  onRetry?: (retry: RetryNotice) => void;
+}
+
+/** Why a request is about to be retried, and after how long. */
+export interface RetryNotice {
+  /** The answer's status, or null for a network failure or timeout. */
+  status: number | null;
+  /** The bank's Retry-After, when it sent one. */
+  retryAfterMs: number | null;
+  delayMs: number;
 }
 
 export interface BankAnswer {
@@ -71,6 +82,14 @@ type AttemptOutcome =
 
 function isIdempotent(request: BankRequest): boolean {
   return request.method === 'GET' || request.method === 'DELETE' || request.idempotencyKey !== undefined;
+}
+
+/** A request whose path would not stay under the profile's base URL. */
+export class PathOutsideBank extends Error {
+  constructor(endpoint: string) {
+    super(`${endpoint}: the path does not stay under the bank's address, so it was not sent.`);
+    this.name = 'PathOutsideBank';
+  }
 }
 
 export class BankHttp {
@@ -96,6 +115,8 @@ export class BankHttp {
       transformResponse: [(data: unknown) => data],
       validateStatus: () => true,
       maxRedirects: 0,
+      // A path is always under baseURL: `//host/x` or `https://host/x` never replaces it (review L13).
+      allowAbsoluteUrls: false,
       // Never follow an environment proxy with the bank's Authorization header.
       proxy: false,
       httpAgent: new ConnectTimeoutHttpAgent(timeouts.connectMs),
@@ -105,6 +126,11 @@ export class BankHttp {
   }
 
   async send(request: BankRequest): Promise<BankAnswer> {
+    // Refused before anything leaves: a path that is not a plain absolute path on the bank
+    // (protocol-relative `//host`, or a whole URL) could carry the secret to another host.
+    if (!request.path.startsWith('/') || request.path.startsWith('//') || request.path.includes('\\')) {
+      throw new PathOutsideBank(request.endpoint);
+    }
     const idempotent = isIdempotent(request);
     const random = this.#options.random ?? Math.random;
     for (let attempt = 1; ; attempt += 1) {
@@ -112,6 +138,12 @@ export class BankHttp {
       if (outcome.ok) return this.#accept(request, outcome.answer, attempt);
       const decision = decideRetry(this.#policy, outcome.failure, attempt, idempotent, random);
       if (!decision.retry || request.signal?.aborted === true) throw outcome.error;
+      const failure = outcome.failure;
+      request.onRetry?.({
+        status: failure.type === 'status' ? failure.status : null,
+        retryAfterMs: failure.type === 'status' ? failure.retryAfterMs : null,
+        delayMs: decision.delayMs,
+      });
       try {
         await this.#sleep(decision.delayMs, request.signal);
       } catch {

@@ -3,11 +3,17 @@
  * fetched, so the UI can show how an application's status moved over time.
  */
 import type { DatabaseSync } from 'node:sqlite';
-import type { AccountApplication, AccountApplicationStatus, OwnershipType } from '../../../shared/bank/index.ts';
+import type {
+  AccountApplicationResponse,
+  AccountApplicationStatus,
+  OwnershipType,
+} from '../../../shared/bank/index.ts';
 import { pageLimitOf, type CacheRead } from './cacheRead.ts';
 import { decodeCursor, decodeTie, encodeCursor, fingerprintOf, tieOf } from './keysetCursor.ts';
+import { reviewClause, type ReviewSelection } from './reviewFilterSql.ts';
 import { foldText, SEALED_MATCHES_FUNCTION } from './sealedSearch.ts';
 import type { RecordSealer } from './sealing.ts';
+import { textKeyOf } from './absentKeys.ts';
 
 /**
  * By creation time, by last update (the bank's updated_at), or by status (A to Z or Z to A;
@@ -34,6 +40,8 @@ export interface AccountApplicationQuery {
    * application (names, emails, addresses…), opened only for rows the other filters keep.
    */
   search?: string;
+  /** The officer's review: unreviewed, a state, or any (`reviewed`). */
+  review?: ReviewSelection;
   sort?: AccountApplicationSort;
   limit?: number;
   cursor?: string | null;
@@ -47,10 +55,10 @@ export interface AccountApplicationVersion {
   updatedAt: string;
   /** When this version was fetched from the bank. */
   fetchedAt: string;
-  application: AccountApplication;
+  application: AccountApplicationResponse;
 }
 
-function identityOf(profileId: string, applicationId: string): string {
+export function identityOf(profileId: string, applicationId: string): string {
   return `account_application\u0000${profileId}\u0000${applicationId}`;
 }
 function versionIdentityOf(profileId: string, applicationId: string, version: number): string {
@@ -67,7 +75,7 @@ export class AccountApplicationsTable {
   }
 
   /** Keeps the fetched application (call inside a transaction); true when it is a new version. */
-  record(profileId: string, application: AccountApplication, fetchedAt: string): boolean {
+  record(profileId: string, application: AccountApplicationResponse, fetchedAt: string): boolean {
     const sealer = this.#sealer();
     const text = JSON.stringify(application);
     const digest = sealer.keyedHash(`account application: ${text}`, 12);
@@ -89,12 +97,12 @@ export class AccountApplicationsTable {
       .run(
         profileId,
         application.id,
-        application.status,
-        application.ownership_type,
-        application.account_product_id,
-        application.account_id,
-        application.created_at,
-        application.updated_at,
+        textKeyOf(application.status),
+        textKeyOf(application.ownership_type),
+        textKeyOf(application.account_product_id),
+        application.account_id ?? null,
+        textKeyOf(application.created_at),
+        textKeyOf(application.updated_at),
         fetchedAt,
         digest,
         sealer.seal(text, identityOf(profileId, application.id)),
@@ -115,8 +123,8 @@ export class AccountApplicationsTable {
         profileId,
         application.id,
         next.version,
-        application.status,
-        application.updated_at,
+        textKeyOf(application.status),
+        textKeyOf(application.updated_at),
         fetchedAt,
         sealer.seal(text, versionIdentityOf(profileId, application.id, next.version)),
       );
@@ -124,13 +132,16 @@ export class AccountApplicationsTable {
   }
 
   /** One application as last fetched, with when; null when it was never fetched. */
-  get(profileId: string, applicationId: string): { application: AccountApplication; asOf: string } | null {
+  get(profileId: string, applicationId: string): { application: AccountApplicationResponse; asOf: string } | null {
     const row = this.#database
       .prepare('SELECT fetched_at, body FROM account_applications WHERE profile_id = ? AND application_id = ?')
       .get(profileId, applicationId) as { fetched_at: string; body: Uint8Array } | undefined;
     if (row === undefined) return null;
     return {
-      application: this.#sealer().openJson(row.body, identityOf(profileId, applicationId)) as AccountApplication,
+      application: this.#sealer().openJson(
+        row.body,
+        identityOf(profileId, applicationId),
+      ) as AccountApplicationResponse,
       asOf: row.fetched_at,
     };
   }
@@ -159,7 +170,7 @@ export class AccountApplicationsTable {
         application: sealer.openJson(
           row.body,
           versionIdentityOf(profileId, applicationId, row.version),
-        ) as AccountApplication,
+        ) as AccountApplicationResponse,
       })),
       nextCursor: null,
       asOf: this.get(profileId, applicationId)?.asOf ?? null,
@@ -171,7 +182,7 @@ export class AccountApplicationsTable {
    * Applications are fetched one by one, so a page's `asOf` is the oldest fetch among its
    * rows: every row is at least that fresh.
    */
-  list(query: AccountApplicationQuery): CacheRead<AccountApplication> {
+  list(query: AccountApplicationQuery): CacheRead<AccountApplicationResponse> {
     const limit = pageLimitOf(query.limit);
     const sortName = query.sort ?? 'newest';
     const byStatus = sortName === 'status-ascending' || sortName === 'status-descending';
@@ -220,9 +231,10 @@ export class AccountApplicationsTable {
       (min, row) => (min === null || row.fetched_at < min ? row.fetched_at : min),
       null,
     );
-    const read: CacheRead<AccountApplication> = {
+    const read: CacheRead<AccountApplicationResponse> = {
       rows: page.map(
-        (row) => sealer.openJson(row.body, identityOf(query.profileId, row.application_id)) as AccountApplication,
+        (row) =>
+          sealer.openJson(row.body, identityOf(query.profileId, row.application_id)) as AccountApplicationResponse,
       ),
       nextCursor:
         rows.length > limit && last !== undefined
@@ -253,6 +265,7 @@ export class AccountApplicationsTable {
       query.accountProductId ?? null,
       query.accountId ?? null,
       query.search ?? null,
+      query.review ?? null,
     ];
   }
 
@@ -278,6 +291,11 @@ export class AccountApplicationsTable {
           OR ${SEALED_MATCHES_FUNCTION}('account_application', profile_id, application_id, body, ?))`,
       );
       parameters.push(needle, needle, needle, needle);
+    }
+    if (query.review !== undefined) {
+      const review = reviewClause(query.profileId, 'application', query.review, 'account_applications.application_id');
+      where.push(review.clause);
+      parameters.push(...review.parameters);
     }
     return { where, parameters };
   }

@@ -286,6 +286,114 @@ export const CACHE_MIGRATIONS: readonly Migration[] = [
         WHERE will_retry = 1;
     `,
   },
+  {
+    version: 8,
+    name: 'the audit log as a hash chain',
+    sql: `
+      -- Each entry's MAC: HMAC-SHA256(chain key, previous MAC || canonical entry bytes), see
+      -- audit/auditChain.ts. Entries written before this have none until the first open chains
+      -- them (the key lives in the keychain, out of reach of this SQL), so the one UPDATE the
+      -- log still allows is setting a MAC where there is none, and nothing else.
+      ALTER TABLE audit_log ADD COLUMN mac BLOB CHECK (mac IS NULL OR length(mac) = 32);
+      DROP TRIGGER audit_log_no_update;
+      CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log
+        WHEN old.mac IS NOT NULL OR new.mac IS NULL OR new.id IS NOT old.id
+          OR new.profile_id IS NOT old.profile_id OR new.profile_name IS NOT old.profile_name
+          OR new.action IS NOT old.action OR new.target IS NOT old.target OR new.at IS NOT old.at
+          OR new.result IS NOT old.result OR new.detail IS NOT old.detail
+      BEGIN
+        SELECT RAISE(ABORT, 'the audit log is append-only');
+      END;
+    `,
+  },
+  {
+    version: 9,
+    name: 'officer reviews, their history, watch rules and the reviewer',
+    sql: `
+      -- One review per item (kind + ref) and profile. The state, the kind, the ref and, for a
+      -- pending transaction, its account and time are in clear so the list screens can filter
+      -- and count by review state with an index; the note, the reviewer, the record as reviewed
+      -- and what changed since are sealed in body. A watch rule's flag has no body: only the
+      -- rule's name (rule_name), since no person reviewed the item.
+      CREATE TABLE reviews (
+        id INTEGER PRIMARY KEY,
+        profile_id TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('pending-transaction', 'application', 'webhook-send')),
+        ref TEXT NOT NULL,
+        account_id TEXT,
+        posted_at TEXT,
+        state TEXT NOT NULL CHECK (state IN ('cleared', 'flagged', 'escalated', 'changed')),
+        rule_name TEXT,
+        record_digest TEXT,
+        version INTEGER NOT NULL,
+        updated_at TEXT NOT NULL,
+        body BLOB
+      ) STRICT;
+      CREATE UNIQUE INDEX reviews_identity ON reviews (profile_id, kind, ref);
+      CREATE INDEX reviews_by_state ON reviews (profile_id, kind, state, updated_at, id);
+      CREATE INDEX reviews_by_time ON reviews (profile_id, updated_at, id);
+
+      -- Every disposition, change and rule flag, in order (version 1, 2, …) per item.
+      CREATE TABLE review_history (
+        profile_id TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        ref TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        at TEXT NOT NULL,
+        state TEXT NOT NULL,
+        rule_name TEXT,
+        body BLOB,
+        PRIMARY KEY (profile_id, kind, ref, version)
+      ) STRICT, WITHOUT ROWID;
+
+      -- Watch rules, per profile: the conditions are sealed (they may name customers).
+      CREATE TABLE watch_rules (
+        profile_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        body BLOB NOT NULL,
+        PRIMARY KEY (profile_id, name)
+      ) STRICT, WITHOUT ROWID;
+
+      -- The reviewer's name (the OS user name until changed in Settings), and other settings.
+      CREATE TABLE review_settings (
+        name TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+      ) STRICT;
+    `,
+  },
+  {
+    version: 10,
+    name: 'sync windows',
+    sql: `
+      -- A sync walking disjoint date windows side by side keeps one cursor per window, each
+      -- advanced in the transaction that wrote the window's page (sync/windowedPages.ts).
+      -- from_date/to_date NULL: the window is open on that side.
+      CREATE TABLE sync_windows (
+        profile_id TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        key TEXT NOT NULL,
+        window_index INTEGER NOT NULL,
+        from_date TEXT,
+        to_date TEXT,
+        -- For the ETA: the share of the job's records the planner expects here, and the days
+        -- the window spans (its open ends taken at the oldest and newest records known).
+        weight REAL NOT NULL,
+        span_from TEXT NOT NULL,
+        span_to TEXT NOT NULL,
+        cursor TEXT,
+        done INTEGER NOT NULL DEFAULT 0,
+        fetched INTEGER NOT NULL DEFAULT 0,
+        written INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (profile_id, kind, key, window_index)
+      ) STRICT;
+      -- A job's windows go with its checkpoint (profile removed, data key changed).
+      CREATE TRIGGER sync_state_windows_forgotten AFTER DELETE ON sync_state BEGIN
+        DELETE FROM sync_windows WHERE profile_id = old.profile_id AND kind = old.kind AND key = old.key;
+      END;
+    `,
+  },
 ];
 
 /** Tables whose rows are sealed with the data key: emptied when the key is lost or changed. */
@@ -297,4 +405,7 @@ export const SEALED_TABLES = [
   'webhooks',
   'documents',
   'card_art_uploads',
+  'reviews',
+  'review_history',
+  'watch_rules',
 ] as const;

@@ -6,7 +6,7 @@
  * available (a bundle that has not emitted it).
  */
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { DatabaseSync } from 'node:sqlite';
 import { Worker } from 'node:worker_threads';
 import { translateWriteError } from './cacheError.ts';
@@ -163,15 +163,27 @@ export class WorkerCacheWriter implements CacheWriter {
 
 /**
  * The worker's file beside this one: `.ts` when run from source, `.js` when built. In the
- * packaged app it sits inside app.asar with the chunks it imports; Electron reads asar
- * archives in worker threads since 17.3 (electron/electron#33216), so it needs no asarUnpack.
+ * packaged app the code runs from app.asar, but a worker thread's entry cannot be loaded from
+ * the archive, so electron-builder unpacks it (with the chunk it imports, which needs only
+ * Node's builtins) to app.asar.unpacked, and the worker starts from there.
  */
 export function workerFile(): URL | null {
   for (const name of ['./cacheWriterWorker.ts', './cacheWriterWorker.js']) {
     const url = new URL(name, import.meta.url);
-    if (url.protocol === 'file:' && existsSync(fileURLToPath(url))) return url;
+    if (url.protocol !== 'file:') continue;
+    const unpacked = unpackedPathOf(fileURLToPath(url));
+    if (unpacked !== null && existsSync(unpacked)) return pathToFileURL(unpacked);
+    if (existsSync(fileURLToPath(url))) return url;
   }
   return null;
+}
+
+/** `…/resources/app.asar/out/main/x.js` → `…/resources/app.asar.unpacked/out/main/x.js`; null outside an archive. */
+export function unpackedPathOf(path: string): string | null {
+  const match = /([\\/][^\\/]+\.asar)([\\/])/.exec(path);
+  if (match?.index === undefined || match[1] === undefined) return null;
+  const end = match.index + match[1].length;
+  return `${path.slice(0, end)}.unpacked${path.slice(end)}`;
 }
 
 export function createCacheWriter(

@@ -4,9 +4,9 @@
  * size. The file appears under its name only when complete (written aside, then renamed).
  */
 import { once } from 'node:events';
-import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import type { CacheRead } from './cacheRead.ts';
+import { createPartialFile } from '../files/partialFile.ts';
 
 /** Cells a spreadsheet would run as a formula start with one of these (CSV injection). */
 const FORMULA_START = /^[=+\-@\t\r]/;
@@ -43,8 +43,7 @@ export async function streamCsv<Row>(
   readPage: (cursor: string | null) => CacheRead<Row>,
   signal?: AbortSignal,
 ): Promise<CsvExportResult> {
-  const partial = `${file}.partial`;
-  const output = createWriteStream(partial, { mode: 0o600 });
+  const { path: partial, stream: output } = await createPartialFile(file);
   let rows = 0;
   try {
     output.write(csvLine(columns.map((column) => column.header)));

@@ -5,8 +5,8 @@
  */
 import {
   PENDING_TRANSACTION_ORIGIN_FIELDS,
-  type AccountApplication,
-  type WebhookSend,
+  type AccountApplicationResponse,
+  type WebhookSendResponse,
 } from '../../../shared/bank/index.ts';
 import type { AuditEntry, AuditQuery } from '../audit/auditLog.ts';
 import type { AccountApplicationQuery } from './accountApplicationsTable.ts';
@@ -50,7 +50,7 @@ export const PENDING_TRANSACTION_COLUMNS = fields<PendingTransactionRow>([
   ...PENDING_TRANSACTION_ORIGIN_FIELDS,
 ]);
 
-export const WEBHOOK_SEND_COLUMNS = fields<WebhookSend>([
+export const WEBHOOK_SEND_COLUMNS = fields<WebhookSendResponse>([
   'id',
   'created_at',
   'webhook_id',
@@ -63,7 +63,7 @@ export const WEBHOOK_SEND_COLUMNS = fields<WebhookSend>([
   'error',
 ]);
 
-export const ACCOUNT_APPLICATION_COLUMNS = fields<AccountApplication>([
+export const ACCOUNT_APPLICATION_COLUMNS = fields<AccountApplicationResponse>([
   'id',
   'status',
   'ownership_type',

@@ -10,7 +10,8 @@
  */
 import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
-import { AuditLog } from '../audit/auditLog.ts';
+import type { AuditLog } from '../audit/auditLog.ts';
+import { openAuditLog } from '../audit/openAuditLog.ts';
 import type { Credentials } from '../credentials/credentials.ts';
 import { AccountApplicationsTable } from './accountApplicationsTable.ts';
 import { CacheError, translateWriteError } from './cacheError.ts';
@@ -24,6 +25,8 @@ import type { RecordSealer } from './sealing.ts';
 import { registerSealedSearch } from './sealedSearch.ts';
 import { SearchTokens } from './searchTokens.ts';
 import { SyncCheckpoints } from './syncCheckpoints.ts';
+import { SyncWindowCheckpoints } from './syncWindowCheckpoints.ts';
+import { CreationDays } from './creationDays.ts';
 import { UploadsTable } from './uploadsTable.ts';
 import { WebhookSendsTable } from './webhookSendsTable.ts';
 import { WebhooksTable } from './webhooksTable.ts';
@@ -55,6 +58,10 @@ export class OfflineCache {
   readonly file: string;
   readonly opened: CacheOpenReport;
   readonly checkpoints: SyncCheckpoints;
+  /** The cursors of a sync walking date windows side by side, one a window. */
+  readonly windowCheckpoints: SyncWindowCheckpoints;
+  /** Cached records per creation day: where a sync cuts its windows. */
+  readonly creationDays: CreationDays;
   readonly pendingTransactions: PendingTransactionsTable;
   readonly webhookSends: WebhookSendsTable;
   readonly accountApplications: AccountApplicationsTable;
@@ -73,7 +80,7 @@ export class OfflineCache {
     database: DatabaseSync,
     sealer: RecordSealer,
     opened: CacheOpenReport,
-    now: () => Date,
+    audit: AuditLog,
     writer: 'worker' | 'inline',
     sizeLimitBytes: number | undefined,
   ) {
@@ -86,12 +93,14 @@ export class OfflineCache {
     const searchOf = (): SearchTokens => this.#searchTokens;
     registerSealedSearch(database, sealerOf);
     this.checkpoints = new SyncCheckpoints(database);
+    this.windowCheckpoints = new SyncWindowCheckpoints(database);
+    this.creationDays = new CreationDays(database);
     this.pendingTransactions = new PendingTransactionsTable(database, sealerOf, searchOf, this.checkpoints);
     this.webhookSends = new WebhookSendsTable(database, sealerOf, this.checkpoints);
     this.accountApplications = new AccountApplicationsTable(database, sealerOf);
     this.webhooks = new WebhooksTable(database, sealerOf, this.checkpoints);
     this.uploads = new UploadsTable(database, sealerOf);
-    this.audit = new AuditLog(database, now);
+    this.audit = audit;
     this.writer = createCacheWriter(database, file, writer, sizeLimitBytes);
   }
 
@@ -101,7 +110,8 @@ export class OfflineCache {
     const { database, setAsideAs, corruption } = openCacheFile(file, now, options.sizeLimitBytes);
     try {
       applyMigrations(database, CACHE_MIGRATIONS, CACHE_MIGRATIONS_TABLE);
-      const { sealer, reset } = await resolveDataKey(database, options.credentials);
+      const { cacheId, sealer, reset } = await resolveDataKey(database, options.credentials);
+      const audit = await openAuditLog(database, options.credentials, cacheId, now);
       const messages: string[] = [];
       if (setAsideAs !== null) {
         messages.push(
@@ -117,12 +127,13 @@ export class OfflineCache {
           'The offline cache key in the keychain changed, so the cached data could not be read; it was cleared. Sync to fill it again.',
         );
       }
+      messages.push(...audit.messages);
       return new OfflineCache(
         file,
         database,
         sealer,
         { setAsideAs, dataKeyReset: reset, messages },
-        now,
+        audit.log,
         options.writer ?? 'worker',
         options.sizeLimitBytes,
       );
@@ -194,6 +205,7 @@ export class OfflineCache {
       // Statistics are an optimisation: a full disk or a busy database must not block closing.
     }
     this.#closed = true;
+    await this.audit.close();
     await this.writer.close();
     this.#database.close();
   }

@@ -6,14 +6,15 @@
  */
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import type {
-  PendingTransaction,
+  PendingTransactionResponse,
   PendingTransactionType,
   PendingTransactionTypeSource,
 } from '../../../shared/bank/index.ts';
 import type { CacheRead } from './cacheRead.ts';
 import { pageLimitOf } from './cacheRead.ts';
 import { decodeCursor, encodeCursor, fingerprintOf, wholeNumberOf, type KeyValue } from './keysetCursor.ts';
-import { centsOf } from './money.ts';
+import { centsKeyOf, textKeyOf } from './absentKeys.ts';
+import { reviewClause, type ReviewSelection } from './reviewFilterSql.ts';
 import type { RecordSealer } from './sealing.ts';
 import type { SearchTokens } from './searchTokens.ts';
 import { Statements } from './statements.ts';
@@ -35,6 +36,8 @@ export interface PendingTransactionQuery {
   fromDate?: string;
   /** YYYY-MM-DD, exclusive. */
   toDate?: string;
+  /** The officer's review: unreviewed, a state, or any (`reviewed`, for counts). */
+  review?: ReviewSelection;
   /** newest (default), oldest, largest or smallest amount. */
   sort?: PendingTransactionSort;
   limit?: number;
@@ -43,7 +46,7 @@ export interface PendingTransactionQuery {
 }
 
 /** A cached pending transaction: the bank's record, plus its stable key for the UI. */
-export type PendingTransactionRow = PendingTransaction & { row_key: string };
+export type PendingTransactionRow = PendingTransactionResponse & { row_key: string };
 
 /** Each sort follows one index; ties are broken by the column that index ends with. */
 const SORT_SQL: Record<
@@ -90,7 +93,12 @@ const FROM_CLAUSE = {
   hits: 'hits CROSS JOIN pending_transactions AS p ON p.id = hits.id',
 } as const;
 
-function identityOf(profileId: string, accountId: string, rowKey: string): string {
+/** The time a row sorts by: the most precise the bank sent (absentKeys.ts when none). */
+function postedAtOf(transaction: PendingTransactionResponse): string {
+  return textKeyOf(transaction.extended_timestamp_precise ?? transaction.extended_timestamp ?? transaction.date);
+}
+
+export function identityOf(profileId: string, accountId: string, rowKey: string): string {
   return `pending_transaction\u0000${profileId}\u0000${accountId}\u0000${rowKey}`;
 }
 
@@ -175,7 +183,7 @@ export class PendingTransactionsTable {
   planPage(
     profileId: string,
     accountId: string,
-    transactions: readonly PendingTransaction[],
+    transactions: readonly PendingTransactionResponse[],
     generation: number,
     inFlight: { has(rowKey: string): boolean } = new Set<string>(),
   ): PagePlan {
@@ -187,7 +195,7 @@ export class PendingTransactionsTable {
       sealer.recordDigest(`pending transaction: ${profileId}: ${accountId}: ${text}`),
     );
     const identities = JSON.stringify(
-      transactions.map((transaction, index) => [transaction.extended_timestamp_precise, rowKeys[index]]),
+      transactions.map((transaction, index) => [postedAtOf(transaction), rowKeys[index]]),
     );
     const known = new Set((this.#known.all(scope, identities) as { row_key: string }[]).map((row) => row.row_key));
     const inserts: SQLInputValue[][] = [];
@@ -204,10 +212,10 @@ export class PendingTransactionsTable {
       inserts.push([
         scope,
         rowKey,
-        transaction.extended_timestamp_precise,
-        transaction.date,
-        centsOf(transaction.amount),
-        transaction.type,
+        postedAtOf(transaction),
+        textKeyOf(transaction.date),
+        centsKeyOf(transaction.amount),
+        transaction.type ?? null,
         transaction.type_source ?? null,
         generation,
         // Sealed by the cache writer, on its thread (WriteBatch.sealed).
@@ -237,7 +245,7 @@ export class PendingTransactionsTable {
   writePage(
     profileId: string,
     accountId: string,
-    transactions: readonly PendingTransaction[],
+    transactions: readonly PendingTransactionResponse[],
     generation: number,
   ): number {
     const plan = this.planPage(profileId, accountId, transactions, generation);
@@ -318,7 +326,10 @@ export class PendingTransactionsTable {
     const last = page.at(-1);
     const read: CacheRead<PendingTransactionRow> = {
       rows: page.map((row) => ({
-        ...(sealer.openJson(row.body, identityOf(query.profileId, query.accountId, row.row_key)) as PendingTransaction),
+        ...(sealer.openJson(
+          row.body,
+          identityOf(query.profileId, query.accountId, row.row_key),
+        ) as PendingTransactionResponse),
         row_key: row.row_key,
       })),
       nextCursor:
@@ -333,6 +344,12 @@ export class PendingTransactionsTable {
   }
 
   count(query: PendingTransactionQuery): number {
+    // The unreviewed are all rows but the reviewed ones: two index counts, where checking
+    // each row for a review would probe a million times.
+    if (query.review === 'unreviewed') {
+      const { review: _review, ...all } = query;
+      return this.count(all) - this.count({ ...all, review: 'reviewed' });
+    }
     const filters = this.#filters(query);
     if (filters === null) return 0;
     const { from, where, parameters } = filters;
@@ -372,7 +389,33 @@ export class PendingTransactionsTable {
       query.search ?? null,
       query.fromDate ?? null,
       query.toDate ?? null,
+      query.review ?? null,
     ];
+  }
+
+  /**
+   * A review filter selecting few rows (a state, or any review) starts from the reviews, like
+   * a sparse search starts from its hits: each review names its row's account, time and key,
+   * the time index's own key. Null when there are many (then each walked row is checked).
+   */
+  #reviewHits(
+    query: PendingTransactionQuery,
+    scope: number,
+    selection: Exclude<ReviewSelection, 'unreviewed'>,
+  ): { from: string; parameters: (string | number)[] } | null {
+    const state = selection === 'reviewed' ? '' : ' AND r.state = ?';
+    const stateParameters = selection === 'reviewed' ? [] : [selection];
+    const reviews = `FROM reviews AS r WHERE r.profile_id = ? AND r.kind = 'pending-transaction' AND r.account_id = ?${state}`;
+    const probe = this.#statements
+      .get(`SELECT COUNT(*) AS hits FROM (SELECT 1 ${reviews} LIMIT ${String(SPARSE_HITS + 1)})`)
+      .get(query.profileId, query.accountId, ...stateParameters) as { hits: number };
+    if (probe.hits > SPARSE_HITS) return null;
+    return {
+      from: `WITH hits (id) AS MATERIALIZED (SELECT reviewed.id FROM reviews AS r
+        CROSS JOIN pending_transactions AS reviewed ON reviewed.scope = ? AND reviewed.posted_at = r.posted_at AND reviewed.row_key = r.ref
+        WHERE r.profile_id = ? AND r.kind = 'pending-transaction' AND r.account_id = ?${state})`,
+      parameters: [scope, query.profileId, query.accountId, ...stateParameters],
+    };
   }
 
   /**
@@ -410,6 +453,22 @@ export class PendingTransactionsTable {
           );
           parameters.push(match);
         }
+      }
+    }
+    if (query.review !== undefined) {
+      const hits = query.review === 'unreviewed' || from !== '' ? null : this.#reviewHits(query, scope, query.review);
+      if (hits === null) {
+        const { clause, parameters: reviewParameters } = reviewClause(
+          query.profileId,
+          'pending-transaction',
+          query.review,
+          'p.row_key',
+        );
+        where.push(clause);
+        parameters.push(...reviewParameters);
+      } else {
+        from = hits.from;
+        parameters.unshift(...hits.parameters);
       }
     }
     if (query.type !== undefined) {

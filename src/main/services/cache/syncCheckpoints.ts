@@ -72,12 +72,17 @@ export class SyncCheckpoints {
   readonly #database: DatabaseSync;
   readonly #select: StatementSync;
   readonly #advance: StatementSync;
+  /** Whether a windowed run stopped with windows left (syncWindowCheckpoints.ts). */
+  readonly #windowsLeft: StatementSync;
   #completed: StatementSync | undefined;
 
   constructor(database: DatabaseSync) {
     this.#database = database;
     this.#select = database.prepare('SELECT * FROM sync_state WHERE profile_id = ? AND kind = ? AND key = ?');
     this.#advance = database.prepare(ADVANCE_SQL);
+    this.#windowsLeft = database.prepare(
+      'SELECT 1 FROM sync_windows WHERE profile_id = ? AND kind = ? AND key = ? AND done = 0 LIMIT 1',
+    );
   }
 
   get(profileId: string, kind: SyncKind, key: string): Checkpoint | null {
@@ -97,7 +102,9 @@ export class SyncCheckpoints {
     now: string,
   ): { checkpoint: Checkpoint; resumed: boolean } {
     const existing = this.get(profileId, kind, key);
-    if (existing !== null && existing.state !== 'done' && existing.scope === scope && existing.cursor !== null) {
+    const walkedPart =
+      existing !== null && (existing.cursor !== null || this.#windowsLeft.get(profileId, kind, key) !== undefined);
+    if (existing !== null && existing.state !== 'done' && existing.scope === scope && walkedPart) {
       this.#database
         .prepare(`UPDATE sync_state SET state = 'running', error = NULL WHERE profile_id = ? AND kind = ? AND key = ?`)
         .run(profileId, kind, key);
@@ -114,6 +121,10 @@ export class SyncCheckpoints {
            finished_at = NULL, error = NULL`,
       )
       .run(profileId, kind, key, scope, generation, now);
+    // A fresh run plans its own windows; those of an abandoned one are dropped.
+    this.#database
+      .prepare('DELETE FROM sync_windows WHERE profile_id = ? AND kind = ? AND key = ?')
+      .run(profileId, kind, key);
     const checkpoint = this.get(profileId, kind, key);
     if (checkpoint === null) throw new Error('sync_state row vanished');
     return { checkpoint, resumed: false };

@@ -1,10 +1,11 @@
 /** Documents and card-art uploads made from this app, kept so the user can see what they sent. */
 import type { DatabaseSync } from 'node:sqlite';
-import type { CardArtAssetType, Document } from '../../../shared/bank/index.ts';
+import type { CardArtAssetType, DocumentResponse } from '../../../shared/bank/index.ts';
 import { pageLimitOf, type CacheRead } from './cacheRead.ts';
 import { decodeCursor, encodeCursor, fingerprintOf } from './keysetCursor.ts';
 import { foldText, SEALED_MATCHES_FUNCTION } from './sealedSearch.ts';
 import type { RecordSealer } from './sealing.ts';
+import { textKeyOf } from './absentKeys.ts';
 
 export interface CardArtUpload {
   cardProductId: string;
@@ -33,7 +34,7 @@ export class UploadsTable {
     this.#sealer = sealer;
   }
 
-  recordDocument(profileId: string, document: Document): void {
+  recordDocument(profileId: string, document: DocumentResponse): void {
     this.#database
       .prepare(
         `INSERT INTO documents (profile_id, document_id, type, created_at, body) VALUES (?, ?, ?, ?, ?)
@@ -42,8 +43,8 @@ export class UploadsTable {
       .run(
         profileId,
         document.id,
-        document.type,
-        document.created_at,
+        textKeyOf(document.type),
+        textKeyOf(document.created_at),
         this.#sealer().sealJson(document, `document\u0000${profileId}\u0000${document.id}`),
       );
   }
@@ -63,7 +64,7 @@ export class UploadsTable {
       );
   }
 
-  documents(query: DocumentsQuery): CacheRead<Document> {
+  documents(query: DocumentsQuery): CacheRead<DocumentResponse> {
     const limit = pageLimitOf(query.limit);
     const needle = foldText(query.search?.trim() ?? '');
     const fingerprint = fingerprintOf(['documents', query.profileId, needle]);
@@ -92,7 +93,8 @@ export class UploadsTable {
     const sealer = this.#sealer();
     return {
       rows: page.map(
-        (row) => sealer.openJson(row.body, `document\u0000${query.profileId}\u0000${row.document_id}`) as Document,
+        (row) =>
+          sealer.openJson(row.body, `document\u0000${query.profileId}\u0000${row.document_id}`) as DocumentResponse,
       ),
       nextCursor:
         rows.length > limit && last !== undefined ? encodeCursor(fingerprint, last.created_at, last.document_id) : null,

@@ -2,6 +2,7 @@
  * The WHERE of a webhook-send read, from its named filters: clear columns compared in SQL,
  * and for a text search the sealed error reason opened only for attempts in error.
  */
+import { reviewClause } from './reviewFilterSql.ts';
 import { foldText, SEALED_MATCHES_FUNCTION } from './sealedSearch.ts';
 import type { WebhookSendQuery } from './webhookSendsTable.ts';
 
@@ -50,6 +51,23 @@ export function webhookSendFilters(query: WebhookSendQuery): SendFilters {
         OR (status = 'error' AND ${SEALED_MATCHES_FUNCTION}('webhook_send', profile_id, send_id, body, ?)))`,
     );
     parameters.push(needle, needle, needle, needle);
+  }
+  if (query.review !== undefined) {
+    const review = reviewClause(query.profileId, 'webhook-send', query.review, 'webhook_sends.send_id');
+    where.push(review.clause);
+    parameters.push(...review.parameters);
+  }
+  if (query.notificationReview !== undefined) {
+    // The review of the notification the attempt belongs to (reviewTerms.ts notificationRef):
+    // every attempt of one notification has the same, so a group is kept or left whole.
+    const review = reviewClause(
+      query.profileId,
+      'webhook-send',
+      query.notificationReview,
+      "('notification/' || webhook_sends.webhook_id || '/' || webhook_sends.object_id || '/' || COALESCE(webhook_sends.event, ''))",
+    );
+    where.push(review.clause);
+    parameters.push(...review.parameters);
   }
   return { where, parameters };
 }

@@ -5,7 +5,7 @@
  * again unchanged is left alone (its keyed digest matches), so a re-sync writes only what changed.
  */
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
-import type { WebhookSend, WebhookSendStatus } from '../../../shared/bank/index.ts';
+import type { WebhookSendResponse, WebhookSendStatus } from '../../../shared/bank/index.ts';
 import { pageLimitOf, type CacheRead } from './cacheRead.ts';
 import {
   decodeCursor,
@@ -18,10 +18,12 @@ import {
 } from './keysetCursor.ts';
 import { readGroupHeads, type GroupPosition } from './webhookSendGroups.ts';
 import { webhookSendFilters } from './webhookSendFilters.ts';
+import type { ReviewSelection } from './reviewFilterSql.ts';
 import type { RecordSealer } from './sealing.ts';
 import { Statements } from './statements.ts';
 import { applyBatches, type WriteBatch } from './writeBatch.ts';
 import { asOfFor, type SyncCheckpoints } from './syncCheckpoints.ts';
+import { countKeyOf, textKeyOf } from './absentKeys.ts';
 
 /** By time, or by attempt number (then time): `highest-attempt` shows the most retried first. */
 export const WEBHOOK_SEND_SORTS = ['newest', 'oldest', 'highest-attempt', 'lowest-attempt'] as const;
@@ -43,6 +45,10 @@ export interface WebhookSendQuery {
   fromDate?: string;
   /** YYYY-MM-DD, exclusive. */
   toDate?: string;
+  /** The officer's review of each send: unreviewed, a state, or any (`reviewed`). */
+  review?: ReviewSelection;
+  /** For groups: the review of each notification (its ref is notificationRef's). */
+  notificationReview?: ReviewSelection;
   sort?: WebhookSendSort;
   limit?: number;
   cursor?: string | null;
@@ -57,7 +63,7 @@ const UPSERT_SQL = `INSERT INTO webhook_sends
     status = excluded.status, attempt_number = excluded.attempt_number, will_retry = excluded.will_retry,
     body_digest = excluded.body_digest, body = excluded.body`;
 
-function identityOf(profileId: string, sendId: string): string {
+export function identityOf(profileId: string, sendId: string): string {
   return `webhook_send\u0000${profileId}\u0000${sendId}`;
 }
 
@@ -110,7 +116,7 @@ export class WebhookSendsTable {
    */
   planPage(
     profileId: string,
-    sends: readonly WebhookSend[],
+    sends: readonly WebhookSendResponse[],
     seenAt: string,
     inFlight: { get(sendId: string): string | undefined } = new Map<string, string>(),
   ): { batches: WriteBatch[]; added: number; digests: Map<string, string> } {
@@ -136,12 +142,12 @@ export class WebhookSendsTable {
       rows.push([
         profileId,
         send.id,
-        send.webhook_id,
-        send.object_id,
+        textKeyOf(send.webhook_id),
+        textKeyOf(send.object_id),
         send.event ?? null,
-        send.status,
-        send.attempt_number,
-        send.will_retry ? 1 : 0,
+        textKeyOf(send.status),
+        countKeyOf(send.attempt_number),
+        send.will_retry === true ? 1 : 0,
         send.created_at ?? seenAt,
         digest,
         sealer.seal(text, identityOf(profileId, send.id)),
@@ -151,13 +157,13 @@ export class WebhookSendsTable {
   }
 
   /** Writes one page now, inside the caller's transaction. Returns how many were new or changed. */
-  writePage(profileId: string, sends: readonly WebhookSend[], seenAt: string): number {
+  writePage(profileId: string, sends: readonly WebhookSendResponse[], seenAt: string): number {
     const plan = this.planPage(profileId, sends, seenAt);
     applyBatches(this.#statements, plan.batches);
     return plan.added;
   }
 
-  list(query: WebhookSendQuery): CacheRead<WebhookSend> {
+  list(query: WebhookSendQuery): CacheRead<WebhookSendResponse> {
     const limit = pageLimitOf(query.limit);
     const sortName = query.sort ?? 'newest';
     const sort = SORT_SQL[sortName];
@@ -204,8 +210,10 @@ export class WebhookSendsTable {
           ? encodeCursor(fingerprint, last.created_at, tieOf(String(last.attempt_number), last.send_id))
           : encodeCursor(fingerprint, last.attempt_number, tieOf(last.created_at, last.send_id));
     }
-    const read: CacheRead<WebhookSend> = {
-      rows: page.map((row) => sealer.openJson(row.body, identityOf(query.profileId, row.send_id)) as WebhookSend),
+    const read: CacheRead<WebhookSendResponse> = {
+      rows: page.map(
+        (row) => sealer.openJson(row.body, identityOf(query.profileId, row.send_id)) as WebhookSendResponse,
+      ),
       nextCursor,
       asOf: this.asOf(query),
       source: 'cache',
@@ -242,7 +250,7 @@ export class WebhookSendsTable {
           const send =
             found === undefined
               ? null
-              : (sealer.openJson(found.body, identityOf(query.profileId, head.sendId)) as WebhookSend);
+              : (sealer.openJson(found.body, identityOf(query.profileId, head.sendId)) as WebhookSendResponse);
           lastError = typeof send?.error === 'string' ? send.error : null;
         }
         return {
@@ -296,6 +304,8 @@ export class WebhookSendsTable {
       query.search ?? null,
       query.fromDate ?? null,
       query.toDate ?? null,
+      query.review ?? null,
+      query.notificationReview ?? null,
     ];
   }
 }

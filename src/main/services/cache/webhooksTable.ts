@@ -1,9 +1,10 @@
 /** Cached webhooks of a profile: the whole list, replaced by each complete sync. */
 import type { DatabaseSync } from 'node:sqlite';
-import type { Webhook, WebhookStatus } from '../../../shared/bank/index.ts';
+import type { WebhookResponse, WebhookStatus } from '../../../shared/bank/index.ts';
 import type { CacheRead } from './cacheRead.ts';
 import type { RecordSealer } from './sealing.ts';
 import { asOfFor, type SyncCheckpoints } from './syncCheckpoints.ts';
+import { textKeyOf } from './absentKeys.ts';
 
 export interface WebhookQuery {
   profileId: string;
@@ -27,7 +28,7 @@ export class WebhooksTable {
   }
 
   /** Keeps webhooks as listed or just written (call inside a transaction for a page). */
-  write(profileId: string, webhooks: readonly Webhook[], generation: number): number {
+  write(profileId: string, webhooks: readonly WebhookResponse[], generation: number): number {
     const sealer = this.#sealer();
     const upsert = this.#database.prepare(
       `INSERT INTO webhooks (profile_id, webhook_id, event, status, created_at, seen_generation, body)
@@ -40,9 +41,9 @@ export class WebhooksTable {
       upsert.run(
         profileId,
         webhook.id,
-        webhook.event,
-        webhook.status,
-        webhook.created_at,
+        textKeyOf(webhook.event),
+        textKeyOf(webhook.status),
+        textKeyOf(webhook.created_at),
         generation,
         sealer.sealJson(webhook, identityOf(profileId, webhook.id)),
       );
@@ -63,7 +64,7 @@ export class WebhooksTable {
     );
   }
 
-  list(query: WebhookQuery): CacheRead<Webhook> {
+  list(query: WebhookQuery): CacheRead<WebhookResponse> {
     const where = ['profile_id = ?'];
     const parameters = [query.profileId];
     if (query.status !== undefined) {
@@ -81,7 +82,9 @@ export class WebhooksTable {
       .all(...parameters) as { webhook_id: string; body: Uint8Array }[];
     const sealer = this.#sealer();
     return {
-      rows: rows.map((row) => sealer.openJson(row.body, identityOf(query.profileId, row.webhook_id)) as Webhook),
+      rows: rows.map(
+        (row) => sealer.openJson(row.body, identityOf(query.profileId, row.webhook_id)) as WebhookResponse,
+      ),
       nextCursor: null,
       asOf: asOfFor(this.#checkpoints.completed(query.profileId, 'webhooks'), {}),
       source: 'cache',

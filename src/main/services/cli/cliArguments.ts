@@ -12,6 +12,7 @@ import {
   WEBHOOK_SEND_STATUSES,
   parseWith,
 } from '../../../shared/bank/index.ts';
+import { DISPOSITIONS, REVIEW_FILTERS, REVIEW_KINDS } from '../../../shared/review/reviewTerms.ts';
 import { PENDING_TRANSACTION_SORTS } from '../cache/pendingTransactionsTable.ts';
 import { WEBHOOK_SEND_SORTS } from '../cache/webhookSendsTable.ts';
 import { ACCOUNT_APPLICATION_SORTS } from '../cache/accountApplicationsTable.ts';
@@ -21,6 +22,9 @@ export const USAGE = `Usage: ledger [--data DIR] [--json] <command>
 Profiles (the secret is read from standard input, never from an argument):
   profile add NAME --base-url URL --key-id ID [--production]     Basic: key id + secret on stdin
   profile add NAME --base-url URL --bearer [--production]        Bearer: token on stdin
+  profile update NAME [--base-url URL] [--name NEW] [--production|--no-production]
+                                                                 a new origin drops the secret; a new one
+                                                                 on stdin is kept, else the profile waits
   profile list
   profile remove NAME
 
@@ -28,8 +32,10 @@ The bank's accounts of a profile (the ids to sync; offline, those with cached tr
   accounts --profile NAME
 
 Sync from the bank into the offline cache (resumes where a stopped sync left off):
-  sync pending-transactions --profile NAME --account ID [--from DATE] [--to DATE]
+  sync pending-transactions --profile NAME --account ID [--from DATE] [--to DATE] [--parallel N]
   sync webhook-sends --profile NAME [--webhook ID] [--status sent|skipped|error] [--from DATE] [--to DATE] [--full]
+                     [--parallel N]
+  (--parallel: date windows walked at once, 1-16, default 6; fewer while the bank answers 429)
   sync application --profile NAME --id ID
   sync webhooks --profile NAME
 
@@ -46,7 +52,24 @@ Read from the offline cache (says how old it is):
 Export any of those lists as CSV (same filters):
   export pending-transactions|webhook-sends|applications|audit ... --csv FILE
 
+Make the bank send an event (sandbox profiles; a remote sandbox needs --yes; never production):
+  trigger EVENT --profile NAME [--account ID] [--application ID] [--webhook ID] [--ach ID] [--status S] [--amount 0.00] [--yes]
+  trigger --scenario FILE|NAME --profile NAME [--yes]   a scenario file (docs/scenarios.md) or a shipped one
+  events                                              every event: what causes it, the notification body, an example
+Review (the officer's dispositions, kept in the offline cache; REF is a row's "ref" in list --json):
+  review set --profile NAME --kind ${REVIEW_KINDS.join('|')} --ref REF [--ref REF…]
+             --disposition ${DISPOSITIONS.join('|')} [--note TEXT]
+  review list --profile NAME [--kind K] [--status ${REVIEW_FILTERS.join('|')}] [--account ID] [--limit N] [--cursor C]
+  review report --profile NAME [--from DATE] [--to DATE] --html FILE [--csv FILE]
+  rules --profile NAME                                 the profile's watch rules
+  rules add RULE --profile NAME --kind K [--amount-beyond=A] [--description-has WORDS] [--type T] [--type-source S]
+            [--application-status S] [--send-status S] [--attempt-at-least N]
+  rules remove RULE --profile NAME
+  (list … --review ${REVIEW_FILTERS.join('|')} filters any list by review; its --json rows carry ref and review)
+
   audit [--profile NAME] [--limit N] [--cursor C]     the log of every write made from this app
+  audit verify                                        check the log's hash chain: ok with its entries and head,
+                                                      or the first entry that breaks it (exit 1)
   keychain                                            whether secrets can be kept, and what to do if not
 
 Global: --data DIR (default: the app data folder), --json (machine-readable output), --help.
@@ -65,6 +88,7 @@ const OPTIONS = {
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   'base-url': { type: 'string' },
+  name: { type: 'string' },
   'key-id': { type: 'string' },
   bearer: { type: 'boolean' },
   production: { type: 'boolean' },
@@ -87,35 +111,70 @@ const OPTIONS = {
   csv: { type: 'string' },
   full: { type: 'boolean' },
   'page-size': { type: 'string' },
+  application: { type: 'string' },
+  ach: { type: 'string' },
+  amount: { type: 'string' },
+  scenario: { type: 'string' },
+  yes: { type: 'boolean' },
+  kind: { type: 'string' },
+  ref: { type: 'string', multiple: true },
+  disposition: { type: 'string' },
+  note: { type: 'string' },
+  html: { type: 'string' },
+  review: { type: 'string' },
+  'amount-beyond': { type: 'string' },
+  'description-has': { type: 'string' },
+  'type-source': { type: 'string' },
+  'application-status': { type: 'string' },
+  'send-status': { type: 'string' },
+  'attempt-at-least': { type: 'string' },
+  parallel: { type: 'string' },
 } as const;
 
 type OptionName = keyof typeof OPTIONS;
-type Values = Partial<Record<OptionName, string | boolean>>;
+export type Values = Partial<Record<OptionName, string | boolean | string[]>>;
 
 const PENDING_FILTERS: OptionName[] = ['profile', 'account', 'type', 'search', 'from', 'to', 'sort'];
 const SEND_FILTERS: OptionName[] = ['profile', 'webhook', 'status', 'object', 'event', 'from', 'to', 'sort'];
 const APPLICATION_FILTERS: OptionName[] = ['profile', 'status', 'ownership', 'product', 'account', 'sort'];
 const PAGING: OptionName[] = ['limit', 'cursor'];
+const RULE_CONDITIONS: OptionName[] = [
+  'kind',
+  'amount-beyond',
+  'description-has',
+  'type',
+  'type-source',
+  'application-status',
+  'send-status',
+  'attempt-at-least',
+];
 
 /** Each command: the options it accepts, those it requires, and how many positional words. */
-const COMMANDS: Record<string, { accepts: OptionName[]; requires: OptionName[]; names?: string }> = {
+const COMMANDS: Record<
+  string,
+  { accepts: OptionName[]; requires: OptionName[]; names?: string; nameOptional?: boolean }
+> = {
   'profile add': { accepts: ['base-url', 'key-id', 'bearer', 'production'], requires: ['base-url'], names: 'NAME' },
+  'profile update': { accepts: ['base-url', 'name', 'production'], requires: [], names: 'NAME' },
   'profile list': { accepts: [], requires: [] },
   'profile remove': { accepts: [], requires: [], names: 'NAME' },
   accounts: { accepts: ['profile'], requires: ['profile'] },
   'sync pending-transactions': {
-    accepts: ['profile', 'account', 'from', 'to', 'page-size'],
+    accepts: ['profile', 'account', 'from', 'to', 'page-size', 'parallel'],
     requires: ['profile', 'account'],
   },
   'sync webhook-sends': {
-    accepts: ['profile', 'webhook', 'status', 'from', 'to', 'full', 'page-size'],
+    accepts: ['profile', 'webhook', 'status', 'from', 'to', 'full', 'page-size', 'parallel'],
     requires: ['profile'],
   },
   'sync application': { accepts: ['profile', 'id'], requires: ['profile', 'id'] },
   'sync webhooks': { accepts: ['profile', 'page-size'], requires: ['profile'] },
-  'list pending-transactions': { accepts: [...PENDING_FILTERS, ...PAGING], requires: ['profile', 'account'] },
-  'list webhook-sends': { accepts: [...SEND_FILTERS, ...PAGING], requires: ['profile'] },
-  'list applications': { accepts: [...APPLICATION_FILTERS, ...PAGING], requires: ['profile'] },
+  'list pending-transactions': {
+    accepts: [...PENDING_FILTERS, ...PAGING, 'review'],
+    requires: ['profile', 'account'],
+  },
+  'list webhook-sends': { accepts: [...SEND_FILTERS, ...PAGING, 'review'], requires: ['profile'] },
+  'list applications': { accepts: [...APPLICATION_FILTERS, ...PAGING, 'review'], requires: ['profile'] },
   'list application-history': { accepts: ['profile', 'id'], requires: ['profile', 'id'] },
   'list webhooks': { accepts: ['profile', 'status', 'event'], requires: ['profile'] },
   'export pending-transactions': { accepts: [...PENDING_FILTERS, 'csv'], requires: ['profile', 'account', 'csv'] },
@@ -123,7 +182,24 @@ const COMMANDS: Record<string, { accepts: OptionName[]; requires: OptionName[]; 
   'export applications': { accepts: [...APPLICATION_FILTERS, 'csv'], requires: ['profile', 'csv'] },
   'export audit': { accepts: ['profile', 'csv'], requires: ['csv'] },
   audit: { accepts: ['profile', ...PAGING], requires: [] },
+  'audit verify': { accepts: [], requires: [] },
   keychain: { accepts: [], requires: [] },
+  trigger: {
+    accepts: ['profile', 'account', 'application', 'webhook', 'ach', 'status', 'amount', 'scenario', 'yes'],
+    requires: ['profile'],
+    names: 'EVENT',
+    nameOptional: true,
+  },
+  events: { accepts: [], requires: [] },
+  'review set': {
+    accepts: ['profile', 'kind', 'ref', 'disposition', 'note'],
+    requires: ['profile', 'kind', 'ref', 'disposition'],
+  },
+  'review list': { accepts: ['profile', 'kind', 'status', 'account', ...PAGING], requires: ['profile'] },
+  'review report': { accepts: ['profile', 'from', 'to', 'html', 'csv'], requires: ['profile', 'html'] },
+  rules: { accepts: ['profile'], requires: ['profile'] },
+  'rules add': { accepts: ['profile', ...RULE_CONDITIONS], requires: ['profile', 'kind'], names: 'RULE' },
+  'rules remove': { accepts: ['profile'], requires: ['profile'], names: 'RULE' },
 };
 
 export interface LedgerArguments {
@@ -139,7 +215,13 @@ export interface LedgerArguments {
 export function parseLedgerArguments(argv: readonly string[]): LedgerArguments {
   let parsed: { values: Values; positionals: string[] };
   try {
-    parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+    parsed = parseArgs({
+      args: [...argv],
+      options: OPTIONS,
+      allowPositionals: true,
+      allowNegative: true,
+      strict: true,
+    });
   } catch (error) {
     throw new UsageProblem((error as Error).message.replace(/\. To specify a positional.*$/s, '.'));
   }
@@ -150,24 +232,25 @@ export function parseLedgerArguments(argv: readonly string[]): LedgerArguments {
     if (help) return { command: 'help', name: null, dataFolder: null, json: false, help: true, options: {} };
     throw new UsageProblem('Say what to do, e.g. `ledger profile list` (see --help).');
   }
-  const oneWord = COMMANDS[group] !== undefined;
+  // A two-word command wins over a one-word one it starts with (`audit verify` over `audit`).
+  const oneWord = COMMANDS[group] !== undefined && COMMANDS[`${group} ${second ?? ''}`] === undefined;
   const command = oneWord ? group : `${group} ${second ?? ''}`.trim();
   const spec = COMMANDS[command];
   if (spec === undefined) throw new UsageProblem(`Unknown command \`${command}\` (see --help).`);
   const extra = oneWord ? [second, ...rest].filter((word) => word !== undefined) : rest;
   let name: string | null = null;
   if (spec.names !== undefined) {
-    if (extra.length !== 1 || extra[0] === undefined) {
+    if (spec.nameOptional === true && extra.length === 0) name = null;
+    else if (extra.length !== 1 || extra[0] === undefined) {
       throw new UsageProblem(`\`${command}\` needs exactly one ${spec.names}.`);
-    }
-    name = extra[0];
+    } else name = extra[0];
   } else if (extra.length > 0) {
     throw new UsageProblem(
       `\`${command}\` takes no ${extra.length === 1 ? 'word' : 'words'} like "${extra.join(' ')}".`,
     );
   }
   const options: Values = {};
-  for (const [option, value] of Object.entries(values) as [OptionName, string | boolean][]) {
+  for (const [option, value] of Object.entries(values) as [OptionName, string | boolean | string[]][]) {
     if (option === 'data' || option === 'json' || option === 'help') continue;
     if (!spec.accepts.includes(option)) throw new UsageProblem(`\`${command}\` has no option --${option}.`);
     options[option] = value;
@@ -190,7 +273,7 @@ export function parseLedgerArguments(argv: readonly string[]): LedgerArguments {
 function checked<Schema extends z.ZodType>(
   schema: Schema,
   option: string,
-  value: string | boolean | undefined,
+  value: string | boolean | string[] | undefined,
 ): z.output<Schema> | undefined {
   if (value === undefined) return undefined;
   const parsed = parseWith(schema, value);
@@ -219,6 +302,7 @@ export const read = {
   date: (values: Values, option: 'from' | 'to') => checked(isoDate, option, values[option]),
   limit: (values: Values) => checked(wholeNumber(1000), 'limit', values.limit),
   pageSize: (values: Values) => checked(wholeNumber(1000), 'page-size', values['page-size']),
+  parallel: (values: Values) => checked(wholeNumber(16), 'parallel', values.parallel),
   pendingType: (values: Values) =>
     checked(
       z.enum(PENDING_TRANSACTION_TYPES, { message: `must be one of ${PENDING_TRANSACTION_TYPES.join(', ')}` }),
@@ -261,6 +345,24 @@ export const read = {
       'sort',
       values.sort,
     ),
+  reviewKind: (values: Values) =>
+    checked(z.enum(REVIEW_KINDS, { message: `must be one of ${REVIEW_KINDS.join(', ')}` }), 'kind', values.kind),
+  disposition: (values: Values) =>
+    checked(
+      z.enum(DISPOSITIONS, { message: `must be one of ${DISPOSITIONS.join(', ')}` }),
+      'disposition',
+      values.disposition,
+    ),
+  reviewFilter: (values: Values, option: 'status' | 'review') =>
+    checked(z.enum(REVIEW_FILTERS, { message: `must be one of ${REVIEW_FILTERS.join(', ')}` }), option, values[option]),
+  /** Every --ref given (the option may repeat), each checked. */
+  refs: (values: Values) => {
+    const given = values.ref;
+    const list = Array.isArray(given) ? given : typeof given === 'string' ? [given] : [];
+    return list.map((ref) => checked(text, 'ref', ref) ?? '');
+  },
+  wholeNumber: (values: Values, option: OptionName, maximum: number) =>
+    checked(wholeNumber(maximum), option, values[option]),
   applicationSort: (values: Values) =>
     checked(
       z.enum(ACCOUNT_APPLICATION_SORTS, { message: `must be one of ${ACCOUNT_APPLICATION_SORTS.join(', ')}` }),

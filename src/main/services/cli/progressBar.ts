@@ -11,6 +11,14 @@ function count(value: number): string {
   return value.toLocaleString('en-US');
 }
 
+/** Seconds as a person reads them: 45 s, 3 min 20 s, 1 h 5 min. */
+export function durationText(seconds: number): string {
+  const whole = Math.max(0, Math.round(seconds));
+  if (whole < 60) return `${String(whole)} s`;
+  if (whole < 3600) return `${String(Math.floor(whole / 60))} min ${String(whole % 60)} s`;
+  return `${String(Math.floor(whole / 3600))} h ${String(Math.floor((whole % 3600) / 60))} min`;
+}
+
 export function progressLine(progress: SyncProgress, totalHint: number | null): string {
   const known = progress.etaSeconds !== null && progress.etaSeconds > 0 && progress.fetched > 0;
   const share =
@@ -25,8 +33,19 @@ export function progressLine(progress: SyncProgress, totalHint: number | null): 
     share === null
       ? '[' + '·'.repeat(WIDTH) + ']'
       : '[' + '#'.repeat(Math.round(share * WIDTH)) + '-'.repeat(WIDTH - Math.round(share * WIDTH)) + ']';
-  const eta = progress.etaSeconds === null ? '' : ` · ETA ${String(progress.etaSeconds)} s`;
-  return `${bar} ${count(progress.fetched)} fetched · ${count(progress.written)} written · ${count(progress.ratePerSecond)}/s${eta}`;
+  const parts = [
+    `${count(progress.fetched)} fetched`,
+    `${count(progress.written)} written`,
+    `${count(progress.pages)} ${progress.pages === 1 ? 'page' : 'pages'}`,
+  ];
+  if (progress.windowsTotal > 0) {
+    parts.push(`windows ${count(progress.windowsDone)}/${count(progress.windowsTotal)}`);
+    parts.push(`${String(progress.parallelism)} at once`);
+  }
+  parts.push(`${count(progress.ratePerSecond)}/s`);
+  if (progress.etaSeconds !== null && progress.state === 'running')
+    parts.push(`ETA ${durationText(progress.etaSeconds)}`);
+  return `${bar} ${parts.join(' · ')}`;
 }
 
 export class ProgressBar {

@@ -20,11 +20,16 @@ export interface SecretInput {
 }
 
 export async function readSecret(input: SecretInput, what: string): Promise<string> {
-  const text = input.stdin.isTTY === true ? await readHidden(input, what) : await readAll(input.stdin);
-  const secret = text.replace(/\r?\n$/, '');
+  const secret = await readOptionalSecret(input, what);
   if (secret === '')
     throw new SecretInputProblem(`No ${what} on standard input: pipe it in, e.g. printf %s "$SECRET" | ledger …`);
   return secret;
+}
+
+/** Like readSecret, but nothing given (empty input, or Enter on a terminal) is '' rather than an error. */
+export async function readOptionalSecret(input: SecretInput, what: string): Promise<string> {
+  const text = input.stdin.isTTY === true ? await readHidden(input, what) : await readAll(input.stdin);
+  return text.replace(/\r?\n$/, '');
 }
 
 async function readAll(stream: Readable): Promise<string> {

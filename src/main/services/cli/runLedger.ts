@@ -7,26 +7,37 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import { SchemaViolation, type Account } from '../../../shared/bank/index.ts';
+import { SchemaViolation, shownField, type AccountResponse } from '../../../shared/bank/index.ts';
 import { BankError, type BankErrorKind } from '../bank/bankError.ts';
 import { ProfileNotReady } from '../bank/bankClients.ts';
 import { CacheError } from '../cache/cacheError.ts';
 import { exportCsv, type ExportView } from '../cache/exportViews.ts';
-import { InvalidSecret, MissingCredentials } from '../credentials/credentials.ts';
+import { InvalidSecret, MissingCredentials, SecretNeedsReentry } from '../credentials/credentials.ts';
 import { detectKeychain } from '../credentials/keychainStatus.ts';
 import { KeychainUnavailable, KeyringSecretStore } from '../credentials/keyringSecretStore.ts';
 import type { SecretStore } from '../credentials/secretStore.ts';
 import { LedgerServices } from '../ledgerServices.ts';
 import { FileProfileStorage, ProfileFileUnreadable } from '../profiles/fileProfileStorage.ts';
-import { describeProfile, type Profile } from '../profiles/profile.ts';
+import { describeProfile, profileAttention, type Profile } from '../profiles/profile.ts';
 import { ProductionWriteNotConfirmed, ProfileNotFound, ProfileRefused, Profiles } from '../profiles/profiles.ts';
+import { ReviewProblem } from '../review/reviewProblem.ts';
+import { withReviews } from '../review/reviewColumn.ts';
 import { SyncBusy, type SyncRequest } from '../sync/syncService.ts';
+import { maskedBaseUrl } from '../../../shared/profiles/profileFields.ts';
 import { appDataFolder } from './appDataFolder.ts';
+import { auditVerifyCommand } from './auditVerifyCommand.ts';
 import { defined, parseLedgerArguments, read, UsageProblem, USAGE, type LedgerArguments } from './cliArguments.ts';
 import { ago, table } from './cliOutput.ts';
 import { startEmbeddedSandbox, type EmbeddedSandbox } from './embeddedSandbox.ts';
+import { reviewList } from './commands/reviewList.ts';
+import { reviewReport } from './commands/reviewReport.ts';
+import { reviewSet } from './commands/reviewSet.ts';
+import { rulesAdd, rulesList, rulesRemove } from './commands/rules.ts';
 import { ProgressBar } from './progressBar.ts';
+import { profileUpdate } from './profileUpdate.ts';
 import { readSecret, SecretInputProblem } from './readSecret.ts';
+import { runEvents, runTrigger, type CommandContext } from './triggerCommand.ts';
+import { TRIGGER_FAILURES } from '../trigger/triggerService.ts';
 
 export interface LedgerIo {
   stdin: Readable & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown };
@@ -55,10 +66,13 @@ const KNOWN_FAILURES = [
   ProductionWriteNotConfirmed,
   KeychainUnavailable,
   MissingCredentials,
+  SecretNeedsReentry,
   InvalidSecret,
   SecretInputProblem,
   SyncBusy,
   UsageProblem,
+  ...TRIGGER_FAILURES,
+  ReviewProblem,
 ];
 
 /** Failures after which the cache's answer is better than none. */
@@ -108,6 +122,8 @@ class Ledger {
         return this.#profileAdd();
       case 'profile remove':
         return this.#profileRemove();
+      case 'profile update':
+        return profileUpdate({ ...this.#commandContext(), stdin: this.#io.stdin, prompt: this.#io.stderr });
       case 'keychain':
         return this.#keychain();
       case 'accounts':
@@ -123,6 +139,24 @@ class Ledger {
         return this.#webhooks();
       case 'audit':
         return this.#audit();
+      case 'audit verify':
+        return auditVerifyCommand(await this.#open(), this.#arguments.json, this.#io.stdout);
+      case 'trigger':
+        return runTrigger(this.#commandContext());
+      case 'events':
+        return runEvents(this.#commandContext());
+      case 'review set':
+        return reviewSet(this.#commandContext());
+      case 'review list':
+        return reviewList(this.#commandContext());
+      case 'review report':
+        return reviewReport(this.#commandContext());
+      case 'rules':
+        return rulesList(this.#commandContext());
+      case 'rules add':
+        return rulesAdd(this.#commandContext());
+      case 'rules remove':
+        return rulesRemove(this.#commandContext());
       default:
         if (command.startsWith('list ')) return this.#list();
         if (command.startsWith('export ')) return this.#export();
@@ -138,7 +172,10 @@ class Ledger {
       secretStore: this.#io.secretStore ?? new KeyringSecretStore(),
       profileStorage: new FileProfileStorage(this.#dataFolder),
       embeddedBaseUrl: () => this.#sandbox?.baseUrl ?? null,
-      ...defined({ syncPageSize: read.pageSize(this.#arguments.options) }),
+      ...defined({
+        syncPageSize: read.pageSize(this.#arguments.options),
+        syncParallelism: read.parallel(this.#arguments.options),
+      }),
     });
     for (const message of this.#services.cache.opened.messages) this.#io.stderr.write(`ledger: ${message}\n`);
     return this.#services;
@@ -154,6 +191,23 @@ class Ledger {
     return profile;
   }
 
+  /** What a command in a file of its own needs of this run. */
+  #commandContext(): CommandContext {
+    return {
+      arguments: this.#arguments,
+      open: () => this.#open(),
+      profile: (services, needsBank = true) => this.#profile(services, needsBank),
+      deliveriesMade: async () => (this.#sandbox === null ? null : this.#sandbox.deliveriesMade()),
+      print: (text) => {
+        this.#print(text);
+      },
+      printJson: (value) => {
+        this.#printJson(value);
+      },
+      ...(this.#io.signal === undefined ? {} : { signal: this.#io.signal }),
+    };
+  }
+
   #print(text: string): void {
     this.#io.stdout.write(text.endsWith('\n') ? text : text + '\n');
   }
@@ -165,19 +219,30 @@ class Ledger {
   #profileList(): number {
     const profiles = new Profiles(new FileProfileStorage(this.#dataFolder)).list();
     if (this.#arguments.json) {
-      this.#printJson({ rows: profiles });
+      this.#printJson({
+        rows: profiles.map((profile) => ({
+          ...profile,
+          baseUrl: profile.baseUrl === null ? null : maskedBaseUrl(profile.baseUrl),
+          attention: profileAttention(profile),
+        })),
+      });
       return EXIT_OK;
     }
     this.#print(
       table(
-        ['NAME', 'KIND', 'AUTH', 'KEY ID', 'PRODUCTION', 'BASE URL'],
+        ['NAME', 'KIND', 'AUTH', 'KEY ID', 'PRODUCTION', 'BASE URL', 'STATE'],
         profiles.map((profile) => [
           profile.name,
           profile.kind,
           profile.authScheme,
           profile.keyId ?? '',
           profile.production ? 'yes' : 'no',
-          profile.baseUrl ?? '(started by the app)',
+          profile.baseUrl === null ? '(started by the app)' : maskedBaseUrl(profile.baseUrl),
+          profileAttention(profile) !== null
+            ? 'needs attention (https)'
+            : profile.secretDropped !== undefined
+              ? 'needs its secret again'
+              : 'ready',
         ]),
       ),
     );
@@ -235,7 +300,7 @@ class Ledger {
   async #accounts(): Promise<number> {
     const services = await this.#open();
     const profile = await this.#profile(services, true);
-    let accounts: Account[];
+    let accounts: AccountResponse[];
     try {
       accounts = await services.clients.clientFor(profile.id).listAccounts();
     } catch (error) {
@@ -264,11 +329,11 @@ class Ledger {
           ['ID', 'NAME', 'NUMBER', 'STATUS', 'BALANCE', 'AVAILABLE'],
           accounts.map((account) => [
             account.id,
-            account.name,
-            account.account_number ?? '',
-            account.status,
-            account.balance,
-            account.available_balance,
+            shownField(account.name),
+            shownField(account.account_number),
+            shownField(account.status),
+            shownField(account.balance),
+            shownField(account.available_balance),
           ]),
         ),
       );
@@ -394,49 +459,61 @@ class Ledger {
     const { command, options } = this.#arguments;
     const services = await this.#open();
     const profile = await this.#profile(services, false);
-    const paging = { limit: read.limit(options) ?? 50, cursor: read.text(options, 'cursor') ?? null, withTotal: true };
+    const paging = {
+      limit: read.limit(options) ?? 50,
+      cursor: read.text(options, 'cursor') ?? null,
+      withTotal: true,
+      ...defined({ review: read.reviewFilter(options, 'review') }),
+    };
     const cache = services.cache;
     let read_: { rows: unknown[]; nextCursor: string | null; asOf: string | null; source: 'cache'; total?: number };
     let text: () => string;
     if (command === 'list pending-transactions') {
       const result = cache.pendingTransactions.list({ ...this.#pendingQuery(profile), ...paging });
-      read_ = result;
+      read_ = {
+        ...result,
+        rows: withReviews(services.reviews, profile.id, 'pending-transaction', result.rows, (row) => row.row_key),
+      };
       text = () =>
         table(
           ['DATE', 'AMOUNT', 'TYPE', 'DESCRIPTION', 'SUMMARY'],
-          result.rows.map((row) => [row.date, row.amount, row.type ?? '', row.desc, row.summary]),
+          result.rows.map((row) => [row.date, row.amount, row.type, row.desc, row.summary].map(shownField)),
         );
     } else if (command === 'list webhook-sends') {
       const result = cache.webhookSends.list({ ...this.#sendQuery(profile), ...paging });
-      read_ = result;
+      read_ = {
+        ...result,
+        rows: withReviews(services.reviews, profile.id, 'webhook-send', result.rows, (row) => row.id),
+      };
       text = () =>
         table(
           ['CREATED', 'ID', 'WEBHOOK', 'OBJECT', 'STATUS', 'ATTEMPT', 'ERROR'],
-          result.rows.map((row) => [
-            row.created_at ?? '',
-            row.id,
-            row.webhook_id,
-            row.object_id,
-            row.status,
-            String(row.attempt_number),
-            row.error ?? '',
-          ]),
+          result.rows.map((row) =>
+            [row.created_at, row.id, row.webhook_id, row.object_id, row.status, row.attempt_number, row.error].map(
+              shownField,
+            ),
+          ),
         );
     } else {
       const result = cache.accountApplications.list({ ...this.#applicationQuery(profile), ...paging });
-      read_ = result;
+      read_ = {
+        ...result,
+        rows: withReviews(services.reviews, profile.id, 'application', result.rows, (row) => row.id),
+      };
       text = () =>
         table(
           ['ID', 'STATUS', 'OWNERSHIP', 'PRODUCT', 'ACCOUNT', 'CREATED', 'UPDATED'],
-          result.rows.map((row) => [
-            row.id,
-            row.status,
-            row.ownership_type,
-            row.account_product_id,
-            row.account_id ?? '',
-            row.created_at,
-            row.updated_at,
-          ]),
+          result.rows.map((row) =>
+            [
+              row.id,
+              row.status,
+              row.ownership_type,
+              row.account_product_id,
+              row.account_id,
+              row.created_at,
+              row.updated_at,
+            ].map(shownField),
+          ),
         );
     }
     this.#answerRead(read_, text);
@@ -487,7 +564,7 @@ class Ledger {
     this.#answerRead(result, () =>
       table(
         ['ID', 'EVENT', 'STATUS', 'URL', 'ERROR'],
-        result.rows.map((row) => [row.id, row.event, row.status, row.url, row.error ?? '']),
+        result.rows.map((row) => [row.id, row.event, row.status, row.url, row.error].map(shownField)),
       ),
     );
     return EXIT_OK;

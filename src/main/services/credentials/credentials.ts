@@ -5,7 +5,9 @@
  * listener itself. Nothing here logs or returns a secret by itself.
  */
 import { randomBytes } from 'node:crypto';
+import { originOf } from '../../../shared/profiles/profileFields.ts';
 import type { AuthScheme } from '../profiles/profile.ts';
+import { decodeStoredSecret, encodeBoundSecret } from './boundSecret.ts';
 import type { SecretStore } from './secretStore.ts';
 
 export class MissingCredentials extends Error {
@@ -13,6 +15,23 @@ export class MissingCredentials extends Error {
   constructor(profileName: string, what: string) {
     super(`Profile ${profileName} has no ${what} in the keychain: set it in the profile's settings.`);
     this.name = 'MissingCredentials';
+    this.profileName = profileName;
+  }
+}
+
+/**
+ * The stored secret was entered for another origin or auth scheme than the profile has now
+ * (its address changed, or `config.json` was edited), or was stored before secrets were
+ * bound to an origin. It is not sent anywhere until the user enters it again.
+ */
+export class SecretNeedsReentry extends Error {
+  readonly profileName: string;
+  constructor(profileName: string, reason: string) {
+    super(
+      `Profile ${profileName} needs its secret again (${reason}); nothing is sent until it is entered ` +
+        'again in Settings or with `ledger profile update`.',
+    );
+    this.name = 'SecretNeedsReentry';
     this.profileName = profileName;
   }
 }
@@ -30,6 +49,30 @@ export interface ProfileIdentity {
   name: string;
   authScheme: AuthScheme;
   keyId: string | null;
+  /** Where the request goes: the secret is given out only for the origin it was entered for. */
+  baseUrl: string | null;
+}
+
+/** Where a secret may be used: the origin and auth scheme it was entered for. */
+export interface SecretBinding {
+  id: string;
+  authScheme: AuthScheme;
+  baseUrl: string;
+}
+
+/**
+ * A profile's secret, as far as the profile can see it without reading it out: set for
+ * this origin, missing, or stored for something else (another origin or scheme, or from
+ * before secrets were bound) and so waiting to be entered again.
+ */
+export type ProfileSecretState = 'set' | 'missing' | 'needs-reentry';
+
+export interface CredentialsOptions {
+  /**
+   * Told each profile secret as it is handed to a request, so the IPC scrubber knows the
+   * secrets stored in earlier sessions too (not only those entered in this one).
+   */
+  onSecretUsed?: (secret: string) => void;
 }
 
 /** An Authorization header value, and for a JWT its expiry (read, not verified). */
@@ -54,6 +97,12 @@ export function listenerAccount(listenerId: string): string {
 }
 export function cacheDataKeyAccount(cacheId: string): string {
   return `cache:data-key:${cacheId}`;
+}
+export function auditChainKeyAccount(cacheId: string): string {
+  return `audit:chain-key:${cacheId}`;
+}
+export function auditChainHeadAccount(cacheId: string): string {
+  return `audit:chain-head:${cacheId}`;
 }
 
 function checkSecret(secret: string): void {
@@ -83,20 +132,31 @@ function jwtExpiry(token: string): string | null {
 
 export class Credentials {
   readonly #store: SecretStore;
+  readonly #onSecretUsed: (secret: string) => void;
   /** Per-run credentials of the embedded sandbox, never written anywhere. */
   readonly #session = new Map<string, SessionCredentials>();
 
-  constructor(store: SecretStore) {
+  constructor(store: SecretStore, options: CredentialsOptions = {}) {
     this.#store = store;
+    this.#onSecretUsed = options.onSecretUsed ?? (() => undefined);
   }
 
-  async setProfileSecret(profileId: string, secret: string): Promise<void> {
+  /** Stores the secret bound to the profile's current origin and auth scheme. */
+  async setProfileSecret(profile: SecretBinding, secret: string): Promise<void> {
     checkSecret(secret);
-    await this.#store.set(profileAccount(profileId), secret);
+    const origin = originOf(profile.baseUrl);
+    if (origin === null) throw new InvalidSecret('the profile has no valid base URL to bind it to');
+    await this.#store.set(
+      profileAccount(profile.id),
+      encodeBoundSecret({ origin, authScheme: profile.authScheme, secret }),
+    );
   }
 
-  async hasProfileSecret(profileId: string): Promise<boolean> {
-    return this.#session.has(profileId) || (await this.#store.has(profileAccount(profileId)));
+  async profileSecretState(profile: ProfileIdentity): Promise<ProfileSecretState> {
+    if (this.#session.has(profile.id)) return 'set';
+    const stored = await this.#store.get(profileAccount(profile.id));
+    if (stored === null) return 'missing';
+    return this.#mismatch(profile, stored) === null ? 'set' : 'needs-reentry';
   }
 
   async deleteProfileSecret(profileId: string): Promise<boolean> {
@@ -113,17 +173,41 @@ export class Credentials {
     this.#session.delete(profileId);
   }
 
+  /**
+   * The Authorization header for one request to `profile.baseUrl`. Asked before every
+   * attempt, so it is the last gate before the wire: a secret bound to another origin or
+   * scheme throws here and no request is made.
+   */
   async authorizationFor(profile: ProfileIdentity): Promise<Authorization> {
     const session = this.#session.get(profile.id);
     if (session !== undefined) return { header: basicHeader(session.keyId, session.secret), expiresAt: null };
-    const secret = await this.#store.get(profileAccount(profile.id));
-    if (profile.authScheme === 'bearer') {
-      if (secret === null) throw new MissingCredentials(profile.name, 'bearer token');
-      return { header: `Bearer ${secret}`, expiresAt: jwtExpiry(secret) };
-    }
+    const stored = await this.#store.get(profileAccount(profile.id));
+    const what = profile.authScheme === 'bearer' ? 'bearer token' : 'API key secret';
+    if (stored === null) throw new MissingCredentials(profile.name, what);
+    const mismatch = this.#mismatch(profile, stored);
+    if (mismatch !== null) throw new SecretNeedsReentry(profile.name, mismatch);
+    const bound = decodeStoredSecret(stored);
+    if (bound.kind !== 'bound') throw new SecretNeedsReentry(profile.name, 'it was stored by an earlier version');
+    const secret = bound.bound.secret;
+    this.#onSecretUsed(secret);
+    if (profile.authScheme === 'bearer') return { header: `Bearer ${secret}`, expiresAt: jwtExpiry(secret) };
     if (profile.keyId === null) throw new MissingCredentials(profile.name, 'API key id');
-    if (secret === null) throw new MissingCredentials(profile.name, 'API key secret');
     return { header: basicHeader(profile.keyId, secret), expiresAt: null };
+  }
+
+  /** Why a stored entry may not be used for this profile as it is now, or null when it may. */
+  #mismatch(profile: ProfileIdentity, stored: string): string | null {
+    const decoded = decodeStoredSecret(stored);
+    if (decoded.kind === 'unbound') return 'it was stored before secrets were bound to an address';
+    const origin = profile.baseUrl === null ? null : originOf(profile.baseUrl);
+    if (origin === null) return 'the profile has no valid base URL';
+    if (decoded.bound.origin !== origin) {
+      return `it was entered for ${decoded.bound.origin}, and the profile now points at ${origin}`;
+    }
+    if (decoded.bound.authScheme !== profile.authScheme) {
+      return `it was entered for ${decoded.bound.authScheme} authentication, and the profile now uses ${profile.authScheme}`;
+    }
+    return null;
   }
 
   /**
@@ -146,20 +230,51 @@ export class Credentials {
 
   /** The cache's data key, or null when the keychain has none (lost, or never made). */
   async readCacheDataKey(cacheId: string): Promise<Buffer | null> {
-    const stored = await this.#store.get(cacheDataKeyAccount(cacheId));
+    return this.#readKey(cacheDataKeyAccount(cacheId));
+  }
+
+  /** A fresh random data key, stored before it is used: never a constant or derived key. */
+  async createCacheDataKey(cacheId: string): Promise<Buffer> {
+    return this.#createKey(cacheDataKeyAccount(cacheId));
+  }
+
+  async deleteCacheDataKey(cacheId: string): Promise<boolean> {
+    return this.#store.delete(cacheDataKeyAccount(cacheId));
+  }
+
+  /** The audit log's chain key (audit/auditChain.ts), or null when the keychain has none. */
+  async readAuditChainKey(cacheId: string): Promise<Buffer | null> {
+    return this.#readKey(auditChainKeyAccount(cacheId));
+  }
+
+  /** A fresh random chain key, stored before it is used: never a constant or derived key. */
+  async createAuditChainKey(cacheId: string): Promise<Buffer> {
+    return this.#createKey(auditChainKeyAccount(cacheId));
+  }
+
+  /**
+   * The audit chain's last recorded head (not a secret: kept in the keychain because someone
+   * who can write the database file cannot write there, so a deleted tail is noticed).
+   */
+  async readAuditChainHead(cacheId: string): Promise<string | null> {
+    return this.#store.get(auditChainHeadAccount(cacheId));
+  }
+
+  async writeAuditChainHead(cacheId: string, head: string): Promise<void> {
+    await this.#store.set(auditChainHeadAccount(cacheId), head);
+  }
+
+  /** A 32-byte key kept as base64; null when absent or not 32 bytes (never a stand-in). */
+  async #readKey(account: string): Promise<Buffer | null> {
+    const stored = await this.#store.get(account);
     if (stored === null) return null;
     const key = Buffer.from(stored, 'base64');
     return key.length === DATA_KEY_BYTES ? key : null;
   }
 
-  /** A fresh random data key, stored before it is used: never a constant or derived key. */
-  async createCacheDataKey(cacheId: string): Promise<Buffer> {
+  async #createKey(account: string): Promise<Buffer> {
     const key = randomBytes(DATA_KEY_BYTES);
-    await this.#store.set(cacheDataKeyAccount(cacheId), key.toString('base64'));
+    await this.#store.set(account, key.toString('base64'));
     return key;
-  }
-
-  async deleteCacheDataKey(cacheId: string): Promise<boolean> {
-    return this.#store.delete(cacheDataKeyAccount(cacheId));
   }
 }

@@ -7,7 +7,7 @@
 import { BankClient } from '../bank/bankClient.ts';
 import { BankError } from '../bank/bankError.ts';
 import type { BankHttp, BankHttpOptions } from '../bank/bankHttp.ts';
-import type { WebhookSend } from '../../../shared/bank/index.ts';
+import type { WebhookSendResponse } from '../../../shared/bank/index.ts';
 import { isUnderBase, type BankPort, type WebhookSendQuery } from './bankPort.ts';
 
 /** Over a profile's client (the app: `clients.clientFor(profileId)`), or a client made from its options. */
@@ -29,7 +29,7 @@ export function bankClientPort(options: BankClient | BankHttpOptions | BankHttp)
       const endpoint = `GET ${path.replace(/\/[^/]+$/, '/{id}')}`;
       return (await http.send({ method: 'GET', path, endpoint, query })).body;
     },
-    async *listWebhookSends(query: WebhookSendQuery): AsyncIterable<WebhookSend> {
+    async *listWebhookSends(query: WebhookSendQuery): AsyncIterable<WebhookSendResponse> {
       const { from_date: fromDate, to_date: toDate, ...filters } = query;
       const range = { ...(fromDate === undefined ? {} : { fromDate }), ...(toDate === undefined ? {} : { toDate }) };
       for await (const page of client.webhookSendPages(filters, range, { pageSize: 1000 })) yield* page.items;

@@ -3,7 +3,12 @@
  * concrete client, and tests can stand in for the bank. The app adapts its profile's bank
  * client to this (`bankClientPort.ts`).
  */
-import type { Webhook, WebhookCreateRequest, WebhookSend, WebhookSendStatus } from '../../../shared/bank/index.ts';
+import type {
+  WebhookResponse,
+  WebhookCreateRequest,
+  WebhookSendResponse,
+  WebhookSendStatus,
+} from '../../../shared/bank/index.ts';
 
 export interface WebhookSendQuery {
   webhook_id?: string;
@@ -25,8 +30,8 @@ export interface BankPort {
    */
   getObject(url: string): Promise<unknown>;
   /** Every send record matching the query, all pages, newest first (spec §4.5). */
-  listWebhookSends(query: WebhookSendQuery): AsyncIterable<WebhookSend>;
-  createWebhook(request: WebhookCreateRequest): Promise<Webhook>;
+  listWebhookSends(query: WebhookSendQuery): AsyncIterable<WebhookSendResponse>;
+  createWebhook(request: WebhookCreateRequest): Promise<WebhookResponse>;
   /** Remove a webhook; a webhook that is already gone is not an error. */
   deleteWebhook(id: string): Promise<void>;
 }

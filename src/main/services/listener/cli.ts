@@ -11,6 +11,7 @@ import { humanDeliveryLineOf, humanLineOf, jsonLineOf } from './cliOutput.ts';
 import { LISTEN_USAGE, readListenArguments, UsageError, type ListenArguments } from './cliArguments.ts';
 import { ExposureRefusedError, PortTakenError } from './listenAddress.ts';
 import { openListener, type Listener } from './listener.ts';
+import { TargetRefused } from './outboundTargets.ts';
 import { defaultDataFolder, LISTENER_DATABASE_FILE, openListenerDatabase } from './listenerDatabase.ts';
 
 function write(line: string): void {
@@ -25,8 +26,12 @@ async function configure(listener: Listener, options: ListenArguments): Promise<
   if (options.basic === null) await listener.clearCredentials();
   else await listener.setCredentials(options.basic.user, options.basic.secret);
   listener.setRules(options.rule === null ? [] : [options.rule]);
+  // Typed on the command line by the user: that is the confirmation another host needs.
+  if (options.forwardTo !== null) listener.allowTarget(options.forwardTo);
   listener.configure({
     forwardTo: options.forwardTo,
+    allowedHosts: options.allowedHosts,
+    allowedOrigins: options.allowedOrigins,
     rejectUnverified: options.rejectUnverified,
     // No bank profile on the command line: nothing to hydrate from.
     hydrate: false,
@@ -93,7 +98,7 @@ async function main(): Promise<number> {
   } catch (error) {
     await listener.close();
     await opened.close();
-    if (error instanceof PortTakenError || error instanceof ExposureRefusedError) {
+    if (error instanceof PortTakenError || error instanceof ExposureRefusedError || error instanceof TargetRefused) {
       tell(`listen: ${error.message}`);
       return 2;
     }

@@ -3,6 +3,7 @@
  * user can get wrong gets a sentence that says what to type instead.
  */
 import { parseArgs } from 'node:util';
+import { allowedHostEntry, allowedOriginEntry } from '../../../shared/security/localServerGuard.ts';
 import type { ResponseRule } from './responseRules.ts';
 
 export const LISTEN_USAGE = `Usage: npm run listen -- [options]
@@ -13,6 +14,9 @@ and prints one line per request.
   --port N            port to listen on (default: the last one used, else 4880; 0: any free port)
   --host HOST         interface to listen on (default 127.0.0.1)
   --expose            allow a non-loopback --host (anyone who reaches it can post)
+  --allow-host NAME   also answer requests addressed to NAME[:PORT] (a tunnel's host); repeatable.
+                      Others get 421: a page that rebinds its DNS name to this machine cannot post
+  --allow-origin URL  also keep requests made by a web page of this origin; repeatable (others: 403)
   --basic USER:SECRET expect this Basic user and secret (or set LEDGERDESK_LISTENER_BASIC)
   --reject-unverified answer 401 when the verdict is not ok
   --forward-to URL    forward each request to a local handler and show its answer
@@ -34,6 +38,8 @@ export interface ListenArguments {
   port: number | undefined;
   host: string | undefined;
   expose: boolean;
+  allowedHosts: string[];
+  allowedOrigins: string[];
   basic: { user: string; secret: string } | null;
   rejectUnverified: boolean;
   forwardTo: string | null;
@@ -59,6 +65,16 @@ function wholeNumber(name: string, text: string | undefined, min: number, max: n
     throw new UsageError(`--${name} must be a whole number from ${min} to ${max}, not "${text}".`);
   }
   return Number(text);
+}
+
+function entriesOf(name: string, texts: string[] | undefined, normalize: (text: string) => string): string[] {
+  return (texts ?? []).map((text) => {
+    try {
+      return normalize(text);
+    } catch (error) {
+      throw new UsageError(`--${name}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  });
 }
 
 function basicOf(text: string | undefined): { user: string; secret: string } | null {
@@ -113,6 +129,8 @@ export function readListenArguments(argv: string[], environment: NodeJS.ProcessE
         port: { type: 'string' },
         host: { type: 'string' },
         expose: { type: 'boolean' },
+        'allow-host': { type: 'string', multiple: true },
+        'allow-origin': { type: 'string', multiple: true },
         basic: { type: 'string' },
         'reject-unverified': { type: 'boolean' },
         'forward-to': { type: 'string' },
@@ -146,6 +164,8 @@ export function readListenArguments(argv: string[], environment: NodeJS.ProcessE
     port: wholeNumber('port', values.port, 0, 65_535),
     host: values.host,
     expose: values.expose === true,
+    allowedHosts: entriesOf('allow-host', values['allow-host'], allowedHostEntry),
+    allowedOrigins: entriesOf('allow-origin', values['allow-origin'], allowedOriginEntry),
     basic: basicOf(values.basic ?? environment.LEDGERDESK_LISTENER_BASIC),
     rejectUnverified: values['reject-unverified'] === true,
     forwardTo,

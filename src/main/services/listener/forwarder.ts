@@ -45,31 +45,41 @@ export class Forwarder {
     return this.#queue.length;
   }
 
-  /** Forward a request that just settled, with its headers as received (Authorization included, from memory). */
-  enqueue(settled: SettledRequest, url: string, timeoutMs: number): void {
+  /**
+   * Forward a request that just settled, with its content type. The bank's Authorization
+   * header (its webhook credential) is passed on only when `withAuthorization`: the target
+   * is the listener itself.
+   */
+  enqueue(settled: SettledRequest, url: string, timeoutMs: number, withAuthorization: boolean): void {
     const content = settled.content;
     if (content === null) return;
     const headers: [string, string][] = [['x-ledgerdesk-request', String(settled.summary.id)]];
     if (content.contentType !== undefined) headers.push(['content-type', content.contentType]);
-    if (content.authorization !== undefined) headers.push(['authorization', content.authorization]);
+    if (withAuthorization && content.authorization !== undefined)
+      headers.push(['authorization', content.authorization]);
     const request: OutboundRequest = { url, method: content.method, headers, body: content.body, timeoutMs };
     if (this.#queue.length >= this.#options.maxQueued) {
       this.#delivered(
-        this.#log.recordDelivery({
-          requestId: settled.summary.id,
-          kind: 'forward',
-          url,
-          startedAt: Date.now(),
-          status: null,
-          durationMs: null,
-          excerpt: null,
-          error: `skipped: ${this.#queue.length} forwards already waiting for the handler`,
-        }),
+        this.skip(settled.summary.id, url, `${this.#queue.length} forwards already waiting for the handler`),
       );
       return;
     }
     this.#queue.push({ requestId: settled.summary.id, request });
     this.#pump();
+  }
+
+  /** Record a forward that was not sent, and why. */
+  skip(requestId: number, url: string, reason: string | null): Delivery {
+    return this.#log.recordDelivery({
+      requestId,
+      kind: 'forward',
+      url,
+      startedAt: Date.now(),
+      status: null,
+      durationMs: null,
+      excerpt: null,
+      error: `skipped: ${reason ?? 'not sent'}`,
+    });
   }
 
   /** Forward one request now and wait for the result (no queue): used for a forward the user asks for. */

@@ -31,7 +31,7 @@ export interface SettledRequest {
     authorization: string | undefined;
     body: Buffer;
   } | null;
-  /** The notification's object address, when it is a notification whose sender verified (or none was expected). */
+  /** The notification's object address, when it is a notification whose sender verified (`ok`). */
   objectUrl: string | null;
 }
 
@@ -141,7 +141,9 @@ export class Intake {
         reason = `Answered ${status} by the listener's response rule ${decision.ruleId ?? ''}.`;
       } else if (settings.rejectUnverified && verdict !== 'ok') {
         status = 401;
-        reason = `Not verified: ${verdict}.`;
+        // The sender is not told which part was wrong (a guesser would learn the user first);
+        // the verdict is kept with the request for the developer to see.
+        reason = 'Not verified: the Basic credentials are missing or do not match.';
       } else if (settings.rejectInvalidBody && reading.problem !== null) {
         status = 400;
         reason = `Not a notification: ${reading.problem}`;
@@ -183,7 +185,9 @@ export class Intake {
       occurrence,
       outOfOrder,
     };
-    const verified = verdict === 'ok' || verdict === 'not_configured';
+    // Only a sender that proved it knows the expected credentials triggers calls to the bank;
+    // with none expected (not_configured), anyone on the machine could have posted it.
+    const verified = verdict === 'ok';
     this.#queue.push({
       record,
       answer: { behaviour, status, delayMs, reason },

@@ -6,6 +6,8 @@
  */
 import { EventEmitter } from 'node:events';
 import type { DatabaseSync } from 'node:sqlite';
+import { createLocalServerGuard, type LocalServerGuard } from '../../../shared/security/localServerGuard.ts';
+import { boundHostNames } from '../../../sandbox/http/boundHostNames.ts';
 import type { SecretStore } from '../credentials/secretStore.ts';
 import { ArrivalOrder } from './arrivalOrder.ts';
 import type { BankPort } from './bankPort.ts';
@@ -17,6 +19,7 @@ import { Intake, type SettledRequest } from './intake.ts';
 import { bind, DEFAULT_LISTENER_PORT, ExposureRefusedError, isLoopback } from './listenAddress.ts';
 import { ListenerSettingsRow, patchSettings, type ListenerSettings } from './listenerSettings.ts';
 import { migrateListenerTables } from './migrations.ts';
+import { allowListEntry, classifyTarget, isLoopbackHost, TargetRefused, type TargetKind } from './outboundTargets.ts';
 import { isHopByHop } from './outbound.ts';
 import type {
   Delivery,
@@ -206,9 +209,11 @@ export class Listener extends EventEmitter<{ batch: [Batch<ListenerEvent>] }> {
     forwardsQueued: number;
     snapshotsQueued: number;
     eventsWaiting: number;
+    refused: number;
   } {
     const totals = this.#log.totals;
     return {
+      refused: this.#receiver?.refused ?? 0,
       requests: totals.requests,
       bytes: totals.bytes,
       unsettled: this.#intake.unsettled,
@@ -228,10 +233,17 @@ export class Listener extends EventEmitter<{ batch: [Batch<ListenerEvent>] }> {
     if (next.basicUser !== this.#settings.basicUser) {
       throw new Error('Set the Basic user with setCredentials(), together with its secret.');
     }
+    if (next.allowedTargets.join('\n') !== this.#settings.allowedTargets.join('\n')) {
+      throw new Error('Hosts are added to the allow-list with allowTarget(), after the user confirms.');
+    }
+    if (next.forwardTo !== null && next.forwardTo !== this.#settings.forwardTo) this.#targetKind(next.forwardTo);
     this.#settings = next;
     this.#save();
     this.#log.setRetention(next.retention);
     this.#receiver?.setLimits(this.#limits());
+    if (this.#receiver !== null && this.#state.host !== null && this.#state.port !== null) {
+      this.#receiver.setGuard(this.#guardFor(this.#state.host, this.#state.port));
+    }
     return this.settings;
   }
 
@@ -287,6 +299,7 @@ export class Listener extends EventEmitter<{ batch: [Batch<ListenerEvent>] }> {
       },
     });
     const port = await bind(receiver.server, host, wanted);
+    receiver.setGuard(this.#guardFor(host, port));
     this.#receiver = receiver;
     if (wanted !== 0 && this.#settings.port !== port) {
       this.#settings = { ...this.#settings, port };
@@ -353,6 +366,7 @@ export class Listener extends EventEmitter<{ batch: [Batch<ListenerEvent>] }> {
   async forward(requestId: number, url?: string): Promise<Delivery> {
     const target = url ?? this.#settings.forwardTo;
     if (target === null) throw new Error('No forward address: give one, or set forwardTo.');
+    this.#targetKind(target);
     const request = this.#log.get(requestId);
     if (request === null) throw new Error(`Request ${requestId} is not kept (any more).`);
     const headers = request.headers.filter(([name]) => !isHopByHop(name) && name.toLowerCase() !== 'authorization');
@@ -372,7 +386,18 @@ export class Listener extends EventEmitter<{ batch: [Batch<ListenerEvent>] }> {
     });
   }
 
-  replay(request: ReplayRequest): Promise<Delivery[]> {
+  /**
+   * Replay kept requests. The target must be the listener, loopback or allowed; Basic
+   * credentials from the keychain are applied only when it is the listener itself.
+   */
+  async replay(request: ReplayRequest): Promise<Delivery[]> {
+    const kind = this.#targetKind(request.url);
+    if (request.basicAuth !== undefined && kind !== 'listener') {
+      throw new TargetRefused(
+        "The listener's own secret is sent only to the listener itself: replay without it, or to the listener's own address.",
+        null,
+      );
+    }
     return replay(this.#log, this.#secrets, request, (delivery) => {
       this.#batcher.add({ type: 'delivery', delivery });
     });
@@ -433,17 +458,11 @@ export class Listener extends EventEmitter<{ batch: [Batch<ListenerEvent>] }> {
    * Names the secret's place in the store, never the secret.
    */
   replayCredentialsFor(targetUrl: string): { user: string; secretAccount: string } | null {
-    const own = this.#state.url;
-    if (own !== null) {
-      const target = new URL(targetUrl);
-      const listening = new URL(own);
-      if (target.origin === listening.origin) {
-        const registration = this.#registrations.list().find((candidate) => candidate.path === target.pathname);
-        if (registration !== undefined) {
-          return { user: registration.basicUser, secretAccount: registration.secretAccount };
-        }
-      }
-    }
+    // Never a secret for another address: only the listener itself may be sent its own credentials.
+    if (this.#targetKind(targetUrl) !== 'listener') return null;
+    const path = new URL(targetUrl).pathname;
+    const registration = this.#registrations.list().find((candidate) => candidate.path === path);
+    if (registration !== undefined) return { user: registration.basicUser, secretAccount: registration.secretAccount };
     const user = this.#settings.basicUser;
     return user === null ? null : { user, secretAccount: listenerSecretAccount(this.id) };
   }
@@ -457,6 +476,46 @@ export class Listener extends EventEmitter<{ batch: [Batch<ListenerEvent>] }> {
 
   async unregister(webhookId: string): Promise<Registration> {
     return unregisterWebhook(this.#registrationContext(), webhookId);
+  }
+
+  /** The origins forwards and replays may reach besides the listener and loopback. */
+  get allowedTargets(): string[] {
+    return [...this.#settings.allowedTargets];
+  }
+
+  /**
+   * Add `url`'s origin to the allow-list. Call it only once the user has confirmed, in the
+   * main process (or typed it on the command line): never on the renderer's word alone.
+   */
+  allowTarget(url: string): string {
+    const origin = allowListEntry(url);
+    if (!isLoopbackHost(new URL(origin).hostname) && !this.#settings.allowedTargets.includes(origin)) {
+      this.#settings = { ...this.#settings, allowedTargets: [...this.#settings.allowedTargets, origin] };
+      this.#save();
+    }
+    return origin;
+  }
+
+  /** Remove an origin from the allow-list; true when it was there. */
+  forgetTarget(origin: string): boolean {
+    const kept = this.#settings.allowedTargets.filter((entry) => entry !== origin);
+    if (kept.length === this.#settings.allowedTargets.length) return false;
+    this.#settings = { ...this.#settings, allowedTargets: kept };
+    this.#save();
+    return true;
+  }
+
+  /** Whether `url` is this running listener's own address (any loopback name, its port). */
+  isListenerUrl(url: string): boolean {
+    try {
+      return this.#targetKind(url) === 'listener';
+    } catch {
+      return false;
+    }
+  }
+
+  #targetKind(url: string): TargetKind {
+    return classifyTarget(url, { listenerUrl: this.#state.url, allowedTargets: this.#settings.allowedTargets });
   }
 
   #registrationContext() {
@@ -483,6 +542,16 @@ export class Listener extends EventEmitter<{ batch: [Batch<ListenerEvent>] }> {
     };
   }
 
+  /** Only requests addressed to this listener, and none made by a web page (unless its origin is allowed). */
+  #guardFor(host: string, port: number): LocalServerGuard {
+    return createLocalServerGuard({
+      port,
+      hosts: boundHostNames(host),
+      allowedHosts: this.#settings.allowedHosts,
+      allowedOrigins: this.#settings.allowedOrigins,
+    });
+  }
+
   #save(): void {
     this.#settingsRow.save(this.#settings, this.#rules.rules);
   }
@@ -491,7 +560,20 @@ export class Listener extends EventEmitter<{ batch: [Batch<ListenerEvent>] }> {
     this.#batcher.add({ type: 'request', request: settled.summary });
     const forwardTo = this.#settings.forwardTo;
     if (forwardTo !== null && settled.content !== null) {
-      this.#forwarder.enqueue(settled, forwardTo, this.#settings.forwardTimeoutMs);
+      // Checked at each send too: a forward address saved before the allow-list existed is not trusted.
+      let kind: TargetKind | null = null;
+      let refused: string | null = null;
+      try {
+        kind = this.#targetKind(forwardTo);
+      } catch (error) {
+        refused = messageOf(error);
+      }
+      if (kind === null) {
+        this.#batcher.add({ type: 'delivery', delivery: this.#forwarder.skip(settled.summary.id, forwardTo, refused) });
+      } else {
+        // The bank's Authorization header goes only back to the listener itself, never elsewhere.
+        this.#forwarder.enqueue(settled, forwardTo, this.#settings.forwardTimeoutMs, kind === 'listener');
+      }
     }
     if (settled.objectUrl !== null && this.#settings.hydrate && this.#bank !== null) {
       this.#hydrator.enqueue(settled.summary.id, settled.objectUrl);

@@ -5,6 +5,7 @@
  */
 import type { DatabaseSync } from 'node:sqlite';
 import { z } from 'zod';
+import { allowedHostEntry, allowedOriginEntry } from '../../../shared/security/localServerGuard.ts';
 import { responseRules, type ResponseRule } from './responseRules.ts';
 
 const MiB = 1024 * 1024;
@@ -18,6 +19,21 @@ export const retentionSettings = z.strictObject({
     .min(64 * 1024)
     .max(64 * 1024 * MiB),
 });
+
+/** A text checked and normalized by one of the guard's entry functions (their RangeError becomes the issue). */
+function normalized(normalize: (text: string) => string) {
+  return z
+    .string()
+    .max(300)
+    .transform((text, context) => {
+      try {
+        return normalize(text);
+      } catch (error) {
+        context.addIssue({ code: 'custom', message: error instanceof Error ? error.message : String(error) });
+        return z.NEVER;
+      }
+    });
+}
 
 export const listenerSettings = z.strictObject({
   host: z.string().min(1).max(255),
@@ -46,6 +62,15 @@ export const listenerSettings = z.strictObject({
   /** Forward each notification to this local handler (like `stripe listen --forward-to`). */
   forwardTo: z.url({ protocol: /^https?$/, message: 'must be an http:// or https:// URL' }).nullable(),
   forwardTimeoutMs: z.number().int().min(1).max(600_000),
+  /** Names besides its own address the listener answers to (a tunnel's host): `name` at any port, `name:port`. */
+  allowedHosts: z.array(normalized(allowedHostEntry)).max(50),
+  /** Web page origins whose requests are kept; none by default (a page's request gets 403). */
+  allowedOrigins: z.array(normalized(allowedOriginEntry)).max(50),
+  /**
+   * Origins other than the listener and loopback that forward and replay may send to. Added
+   * only after a confirmation in the main process (Listener.allowTarget), never by configure().
+   */
+  allowedTargets: z.array(normalized(allowedOriginEntry)).max(100),
   /** Fetch the object of each verified notification from the bank and keep the snapshot. */
   hydrate: z.boolean(),
   retention: retentionSettings,
@@ -70,6 +95,9 @@ export const DEFAULT_LISTENER_SETTINGS: ListenerSettings = {
   noAnswerHoldMs: 120_000,
   forwardTo: null,
   forwardTimeoutMs: 10_000,
+  allowedHosts: [],
+  allowedOrigins: [],
+  allowedTargets: [],
   hydrate: true,
   retention: { maxAgeDays: 30, maxRequests: 100_000, maxBytes: 256 * MiB },
 };

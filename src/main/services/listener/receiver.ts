@@ -7,6 +7,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import type { LocalServerGuard } from '../../../shared/security/localServerGuard.ts';
 import type { RequestOutcome } from './receivedRequest.ts';
 
 export interface ReceiverLimits {
@@ -82,6 +83,9 @@ export class Receiver {
   readonly #handlers: ReceiverHandlers;
   /** Requests answered late or held open, each with what to record if the listener stops first. */
   readonly #waiting = new Map<NodeJS.Timeout, () => void>();
+  /** Who may talk to the listener at all; until the port is known, nobody. */
+  #guard: LocalServerGuard = () => ({ status: 421, error: 'The listener is still starting.' });
+  #refused = 0;
 
   constructor(limits: ReceiverLimits, handlers: ReceiverHandlers) {
     this.#limits = limits;
@@ -109,6 +113,16 @@ export class Receiver {
     this.#limits = limits;
   }
 
+  /** Set once bound: requests for another Host, or made by a web page, are refused and never kept. */
+  setGuard(guard: LocalServerGuard): void {
+    this.#guard = guard;
+  }
+
+  /** Requests refused by the guard since the start (they are not kept anywhere else). */
+  get refused(): number {
+    return this.#refused;
+  }
+
   /** Close every connection, answered or not, and every held request. */
   async close(): Promise<void> {
     for (const [timer, abandon] of this.#waiting) {
@@ -126,6 +140,13 @@ export class Receiver {
   }
 
   #onRequest(request: IncomingMessage, response: ServerResponse): void {
+    const refusal = this.#guard(request.headers);
+    if (refusal !== null) {
+      // Answered before the body is read, and the connection closed: nothing of it is kept.
+      this.#refused += 1;
+      this.#write(response, refusal.status, refusal.error, true);
+      return;
+    }
     const startedAt = performance.now();
     const receivedAt = Date.now();
     const limits = this.#limits;

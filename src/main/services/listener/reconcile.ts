@@ -9,8 +9,12 @@
  * attempt the bank recorded as sent with a request the listener answered 200 or 202 (the only
  * answers that count as delivered), then each attempt recorded as an error with a request
  * the listener received but did not accept in time, then whatever is left of either side.
+ *
+ * Only requests whose Basic credentials verified (`ok`) count as received: a forged post (or
+ * any post while no credentials are expected) could otherwise turn "sent, never received"
+ * into "sent and received". The others are listed apart, with their verdict.
  */
-import type { WebhookSend } from '../../../shared/bank/index.ts';
+import type { WebhookSendResponse } from '../../../shared/bank/index.ts';
 import type { BankPort } from './bankPort.ts';
 import type { ReceivedRequestSummary } from './receivedRequest.ts';
 import type { RequestLog } from './requestLog.ts';
@@ -28,7 +32,7 @@ export interface ReconcileOptions {
 }
 
 export interface ReconciledPair {
-  send: WebhookSend;
+  send: WebhookSendResponse;
   request: ReceivedRequestSummary;
 }
 
@@ -43,20 +47,23 @@ export interface Reconciliation {
     receivedButFailed: number;
     stillRetrying: number;
     receivedNotRecordedByBank: number;
+    receivedUnverified: number;
     skipped: number;
   };
   /** The bank recorded the attempt as sent, and the listener has it. */
   sentAndReceived: ReconciledPair[];
   /** The bank made the attempt (sent or error), and the listener never saw it. */
-  sentButNeverReceived: WebhookSend[];
+  sentButNeverReceived: WebhookSendResponse[];
   /** The listener received it, and the bank recorded the attempt as failed (a refusal, or an answer too late). */
   receivedButFailed: ReconciledPair[];
   /** Notifications whose latest attempt says another retry is scheduled. */
-  stillRetrying: WebhookSend[];
+  stillRetrying: WebhookSendResponse[];
   /** Requests the listener received that match no attempt of the bank (another sender, or records not listed yet). */
   receivedNotRecordedByBank: ReceivedRequestSummary[];
+  /** Requests whose verdict is not `ok`: never joined with a send record, shown apart with their verdict. */
+  receivedUnverified: ReceivedRequestSummary[];
   /** Attempts the bank skipped (for example while the webhook was not enabled). */
-  skipped: WebhookSend[];
+  skipped: WebhookSendResponse[];
 }
 
 function accepted(request: ReceivedRequestSummary): boolean {
@@ -79,9 +86,9 @@ function groupBy<Item>(items: Iterable<Item>, key: (item: Item) => string): Map<
 
 /** Pair items of two time-ordered lists in order, removing the paired ones from both. */
 function pairInOrder(
-  sends: WebhookSend[],
+  sends: WebhookSendResponse[],
   requests: ReceivedRequestSummary[],
-  sendFits: (send: WebhookSend) => boolean,
+  sendFits: (send: WebhookSendResponse) => boolean,
   requestFits: (request: ReceivedRequestSummary) => boolean,
 ): ReconciledPair[] {
   const pairs: ReconciledPair[] = [];
@@ -99,11 +106,11 @@ function pairInOrder(
 }
 
 /** The latest attempt of each notification: attempt_number 0 starts a new notification. */
-function latestAttempts(sends: WebhookSend[]): WebhookSend[] {
+function latestAttempts(sends: WebhookSendResponse[]): WebhookSendResponse[] {
   const chainOf = new Map<string, number>();
-  const latest = new Map<string, WebhookSend>();
+  const latest = new Map<string, WebhookSendResponse>();
   for (const send of sends) {
-    const key = keyOf(send.object_id, send.event);
+    const key = keyOf(send.object_id ?? null, send.event ?? null);
     const known = chainOf.get(key);
     const chain = known === undefined ? 0 : send.attempt_number === 0 ? known + 1 : known;
     chainOf.set(key, chain);
@@ -118,19 +125,21 @@ export function dateOf(epochMs: number): string {
 
 /** Join already-fetched send records (newest first, as the bank lists them) with the log. */
 export function reconcileRecords(
-  newestFirst: WebhookSend[],
-  received: ReceivedRequestSummary[],
+  newestFirst: WebhookSendResponse[],
+  arrivals: ReceivedRequestSummary[],
   options: ReconcileOptions,
 ): Reconciliation {
+  const received = arrivals.filter((request) => request.verdict === 'ok');
+  const receivedUnverified = arrivals.filter((request) => request.verdict !== 'ok');
   const chronological = [...newestFirst].reverse();
   const skipped = chronological.filter((send) => send.status === 'skipped');
   const attempts = chronological.filter((send) => send.status !== 'skipped');
-  const sendsByKey = groupBy(attempts, (send) => keyOf(send.object_id, send.event ?? options.event));
+  const sendsByKey = groupBy(attempts, (send) => keyOf(send.object_id ?? null, send.event ?? options.event));
   const requestsByKey = groupBy(received, (request) => keyOf(request.objectId, request.event));
 
   const sentAndReceived: ReconciledPair[] = [];
   const receivedButFailed: ReconciledPair[] = [];
-  const sentButNeverReceived: WebhookSend[] = [];
+  const sentButNeverReceived: WebhookSendResponse[] = [];
   const receivedNotRecordedByBank: ReceivedRequestSummary[] = [];
   for (const [key, sends] of sendsByKey) {
     const requests = requestsByKey.get(key) ?? [];
@@ -176,6 +185,7 @@ export function reconcileRecords(
       receivedButFailed: receivedButFailed.length,
       stillRetrying: stillRetrying.length,
       receivedNotRecordedByBank: receivedNotRecordedByBank.length,
+      receivedUnverified: receivedUnverified.length,
       skipped: skipped.length,
     },
     sentAndReceived,
@@ -183,6 +193,7 @@ export function reconcileRecords(
     receivedButFailed,
     stillRetrying,
     receivedNotRecordedByBank,
+    receivedUnverified,
     skipped,
   };
 }
@@ -207,6 +218,7 @@ export function mergeReconciliations(
     merged.receivedButFailed.push(...report.receivedButFailed);
     merged.stillRetrying.push(...report.stillRetrying);
     merged.receivedNotRecordedByBank.push(...report.receivedNotRecordedByBank);
+    merged.receivedUnverified.push(...report.receivedUnverified);
     merged.skipped.push(...report.skipped);
   }
   return merged;
@@ -214,7 +226,7 @@ export function mergeReconciliations(
 
 /** Fetch the webhook's send records from the bank and join them with the log. */
 export async function reconcile(bank: BankPort, log: RequestLog, options: ReconcileOptions): Promise<Reconciliation> {
-  const sends: WebhookSend[] = [];
+  const sends: WebhookSendResponse[] = [];
   const query = {
     webhook_id: options.webhookId,
     ...(options.since === undefined ? {} : { from_date: dateOf(options.since) }),

@@ -4,7 +4,12 @@
  * holds a secret: the key secret or bearer token lives in the keychain (credentials/).
  */
 import { z } from 'zod';
-import { profileBaseUrl as baseUrl, profileName } from '../../../shared/profiles/profileFields.ts';
+import {
+  baseUrlProblem,
+  profileBaseUrl as baseUrl,
+  profileName,
+  storedProfileBaseUrl,
+} from '../../../shared/profiles/profileFields.ts';
 
 export const PROFILE_KINDS = ['embedded-sandbox', 'remote'] as const;
 export type ProfileKind = (typeof PROFILE_KINDS)[number];
@@ -20,8 +25,11 @@ export const profile = z.strictObject({
   id: z.string().min(1),
   name: profileName,
   kind: z.enum(PROFILE_KINDS),
-  /** Null for the embedded sandbox, whose port is chosen when it starts. */
-  baseUrl: baseUrl.nullable(),
+  /**
+   * Null for the embedded sandbox, whose port is chosen when it starts. Read with the
+   * older, looser rule: a saved profile that breaks today's rule opens as needing attention.
+   */
+  baseUrl: storedProfileBaseUrl.nullable(),
   authScheme: z.enum(AUTH_SCHEMES),
   /** The API key id (the Basic user name); null for Bearer profiles and the embedded sandbox. */
   keyId: z.string().min(1).nullable(),
@@ -29,6 +37,11 @@ export const profile = z.strictObject({
   production: z.boolean(),
   createdAt: z.string(),
   updatedAt: z.string(),
+  /**
+   * Why the profile's secret was dropped (its address moved to another origin), until a new
+   * one is entered: the profile makes no call meanwhile. Absent when nothing was dropped.
+   */
+  secretDropped: z.string().optional(),
 });
 export type Profile = z.infer<typeof profile>;
 
@@ -69,4 +82,15 @@ export type ProfileChanges = z.input<typeof profileChanges>;
 export function describeProfile(profile: Profile): string {
   if (profile.kind === 'embedded-sandbox') return `${profile.name} (embedded sandbox)`;
   return `${profile.name} (${profile.production ? 'production, ' : ''}${profile.baseUrl ?? ''})`;
+}
+
+/**
+ * What keeps a profile from talking to its bank until the user acts, in a sentence, or
+ * null. A saved address that breaks the https rule (earlier versions accepted it) is never
+ * fixed silently and never used: the profile waits for a new address or its removal.
+ */
+export function profileAttention(profile: Profile): string | null {
+  if (profile.kind !== 'remote' || profile.baseUrl === null) return null;
+  const problem = baseUrlProblem(profile.baseUrl);
+  return problem === null ? null : `Profile ${profile.name} needs attention: its base URL ${problem}.`;
 }

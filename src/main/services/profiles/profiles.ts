@@ -137,6 +137,18 @@ export class Profiles {
     return updated;
   }
 
+  /**
+   * Records that the profile's secret was dropped and why (null: a new secret was entered,
+   * nothing is missing any more). Only the credentials flow calls this.
+   */
+  setSecretDropped(nameOrId: string, reason: string | null): Profile {
+    const current = this.find(nameOrId);
+    const { secretDropped: _previous, ...rest } = current;
+    const updated: Profile = reason === null ? rest : { ...rest, secretDropped: reason };
+    this.#write(this.list().map((entry) => (entry.id === current.id ? updated : entry)));
+    return updated;
+  }
+
   remove(nameOrId: string): Profile {
     const current = this.find(nameOrId);
     if (current.kind === 'embedded-sandbox') {

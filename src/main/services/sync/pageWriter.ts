@@ -32,7 +32,12 @@ export interface PageSteps<Item, Value> {
     inFlight: InFlightKeys<Value>,
   ) => { batches: WriteBatch[]; added: number; keys: ReadonlyMap<string, Value> };
   /** The page's checkpoint, committed with it. */
-  advance: (page: Page<Item>, added: number) => WriteBatch;
+  advance: (page: Page<Item>, added: number) => WriteBatch | readonly WriteBatch[];
+  /**
+   * Whether nothing follows the page (it carries `last()`): by default a page without a next
+   * cursor; a stream of several windows' pages says so itself (windowedPages.ts).
+   */
+  isLast?: (page: Page<Item>) => boolean;
   /** Committed with the last page (sweep, done). */
   last: () => WriteBatch[];
   /** When the page is fetched and planned (before it is committed). */
@@ -153,8 +158,8 @@ export async function writePages<Item, Value>(
       if (state.failure !== null) break;
       const plan = steps.plan(page, uncommitted);
       uncommitted.add(plan.keys);
-      const isLast = page.nextCursor === null;
-      const batches = [...plan.batches, steps.advance(page, plan.added)];
+      const isLast = steps.isLast === undefined ? page.nextCursor === null : steps.isLast(page);
+      const batches = [...plan.batches, ...[steps.advance(page, plan.added)].flat()];
       const lastFrom = isLast ? batches.length : null;
       if (isLast) batches.push(...steps.last());
       handOver(batches, plan.added, lastFrom);

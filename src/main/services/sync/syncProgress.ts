@@ -11,12 +11,29 @@ export interface SyncProgress {
   fetched: number;
   /** Records new or changed in the cache so far. */
   written: number;
+  /** Pages fetched in this run. */
+  pages: number;
+  /** Date windows walked to their end, of all the job's windows (0 of 0: one walk, no windows). */
+  windowsDone: number;
+  windowsTotal: number;
+  /** Page requests at the bank at once now: below the configured parallelism after a 429. */
+  parallelism: number;
   /** Records fetched per second in this run. */
   ratePerSecond: number;
   /** Seconds left, when it can be estimated (a date range, or a single record); else null. */
   etaSeconds: number | null;
   state: SyncState;
   error?: string;
+}
+
+/**
+ * ETA from the share of the job done (0 to 1) now and at this run's start, and the time this
+ * run has taken: the rest at this run's pace. Null until the share has moved.
+ */
+export function etaFromShare(share: number, shareAtStart: number, elapsedSeconds: number): number | null {
+  const gained = share - shareAtStart;
+  if (gained <= 0 || elapsedSeconds <= 0) return null;
+  return Math.max(0, Math.round((elapsedSeconds * Math.max(0, 1 - share)) / gained));
 }
 
 /**

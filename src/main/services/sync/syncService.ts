@@ -7,14 +7,15 @@
  * progress events.
  */
 import { randomUUID } from 'node:crypto';
-import type { PendingTransaction, WebhookSend, WebhookSendStatus } from '../../../shared/bank/index.ts';
+import type { PendingTransactionResponse, WebhookSendResponse, WebhookSendStatus } from '../../../shared/bank/index.ts';
 import { BankError } from '../bank/bankError.ts';
 import type { BankClient, Page } from '../bank/bankClient.ts';
 import type { OfflineCache } from '../cache/offlineCache.ts';
 import type { SyncCheckpoints, SyncKind } from '../cache/syncCheckpoints.ts';
 import type { WriteBatch } from '../cache/writeBatch.ts';
 import { writePages } from './pageWriter.ts';
-import { etaFromDates, type SyncProgress, type SyncState } from './syncProgress.ts';
+import { etaFromDates, etaFromShare, type SyncProgress, type SyncState } from './syncProgress.ts';
+import { syncInWindows, type WindowedProgress } from './windowedSync.ts';
 
 export type SyncRequest =
   | { kind: 'pending-transactions'; profileId: string; accountId: string; fromDate?: string; toDate?: string }
@@ -68,8 +69,18 @@ export interface SyncServiceOptions {
   clientFor: (profileId: string) => BankClient | Promise<BankClient>;
   /** Records per page asked of the bank: the interface's maximum by default. */
   pageSize?: number;
+  /**
+   * Date windows of a list walked at once (and page requests at the bank at once, at most);
+   * 1 walks the list in one cursor, page after page.
+   */
+  parallelism?: number;
   now?: () => Date;
 }
+
+/** Windows walked at once by default: enough to hide a distant bank's round trips, few enough to be polite. */
+export const DEFAULT_SYNC_PARALLELISM = 6;
+/** The most the parallelism may be set to. */
+export const MAX_SYNC_PARALLELISM = 16;
 
 interface RunningJob {
   jobId: string;
@@ -122,6 +133,7 @@ export class SyncService {
   readonly #cache: OfflineCache;
   readonly #clientFor: SyncServiceOptions['clientFor'];
   readonly #pageSize: number;
+  readonly #parallelism: number;
   readonly #now: () => Date;
   readonly #running = new Map<string, RunningJob>();
   readonly #listeners = new Set<ProgressListener>();
@@ -130,6 +142,13 @@ export class SyncService {
     this.#cache = options.cache;
     this.#clientFor = options.clientFor;
     this.#pageSize = options.pageSize ?? 1000;
+    const parallelism = options.parallelism ?? DEFAULT_SYNC_PARALLELISM;
+    if (!Number.isSafeInteger(parallelism) || parallelism < 1 || parallelism > MAX_SYNC_PARALLELISM) {
+      throw new RangeError(
+        `The sync's parallelism must be a whole number from 1 to ${String(MAX_SYNC_PARALLELISM)}, not ${String(parallelism)}.`,
+      );
+    }
+    this.#parallelism = parallelism;
     this.#now = options.now ?? (() => new Date());
   }
 
@@ -150,6 +169,10 @@ export class SyncService {
       key,
       fetched: 0,
       written: 0,
+      pages: 0,
+      windowsDone: 0,
+      windowsTotal: 0,
+      parallelism: 1,
       ratePerSecond: 0,
       etaSeconds: null,
       state: 'running',
@@ -240,13 +263,28 @@ export class SyncService {
     progress.written = checkpoint.written;
     let removed = 0;
     let oldestDate: string | null = null;
+    /** Set while windows are walked: the share of the job done, now and at this run's start. */
+    let windowShare: { share: number; shareAtStart: number } | null = null;
     const report = (): void => {
       const elapsed = (performance.now() - started) / 1000;
       progress.ratePerSecond = elapsed > 0 ? Math.round(fetchedThisRun / elapsed) : 0;
-      if (request.kind === 'pending-transactions' && progress.state === 'running') {
+      if (progress.state === 'running' && windowShare !== null) {
+        progress.etaSeconds = etaFromShare(windowShare.share, windowShare.shareAtStart, elapsed);
+      } else if (request.kind === 'pending-transactions' && progress.state === 'running') {
         progress.etaSeconds = etaFromDates(request, oldestDate, elapsed, this.#stamp().slice(0, 10));
       }
       this.#emit(progress);
+    };
+    /** Progress of a windowed walk: counts on arrival, the share for the ETA. */
+    const windowedProgress = (event: WindowedProgress): void => {
+      fetchedThisRun = event.fetched;
+      progress.fetched = checkpoint.fetched + event.fetched;
+      progress.pages = event.pages;
+      progress.windowsDone = event.windowsDone;
+      progress.windowsTotal = event.windowsTotal;
+      progress.parallelism = event.parallelism;
+      windowShare = { share: event.share, shareAtStart: event.shareAtStart };
+      report();
     };
     const finish = (state: Exclude<SyncState, 'running'>, failure?: unknown): SyncOutcome => {
       progress.state = state;
@@ -298,6 +336,7 @@ export class SyncService {
       const fetchedPage = (page: Page<unknown>): void => {
         fetchedThisRun += page.items.length;
         progress.fetched += page.items.length;
+        progress.pages += 1;
         report();
       };
       const completeWithoutPage = (last: () => number): void => {
@@ -307,6 +346,20 @@ export class SyncService {
         });
       };
       const startAfter = checkpoint.cursor;
+      // A run that stopped walking one cursor (an older build, or parallelism 1) ends that way.
+      const windowed = this.#parallelism > 1 && !(resumed && checkpoint.cursor !== null);
+      const windowJob = {
+        cache: this.#cache,
+        profileId: request.profileId,
+        kind: request.kind,
+        key,
+        parallelism: this.#parallelism,
+        pageSize: this.#pageSize,
+        resumed,
+        signal,
+        now: () => this.#stamp(),
+        onProgress: windowedProgress,
+      };
       /** A written page's checkpoint: where to resume, committed with its rows. */
       const advance = (page: Page<unknown>, added: number): WriteBatch =>
         checkpoints.advanceBatch(
@@ -339,11 +392,39 @@ export class SyncService {
           // The account's scope is made by the writer (off this thread), so planning the first
           // page only reads it and never waits for the write lock.
           await this.#cache.writer.run([table.scopeBatch(request.profileId, request.accountId)]);
-          const written = await writePages<PendingTransaction, true>(this.#cache.writer, pages, {
+          if (windowed) {
+            const walked = await syncInWindows<PendingTransactionResponse, true>({
+              ...windowJob,
+              range,
+              pagesOf: (window, options) => client.pendingTransactionPages(request.accountId, window, options),
+              resumable: (pagesAfter, after) => this.#resumable(pagesAfter, after),
+              // The precise time is the creation time, in UTC: what the bank's date filters compare.
+              createdDateOf: (item) => item.extended_timestamp_precise?.slice(0, 10) ?? item.date ?? null,
+              cachedDays: () => this.#cache.creationDays.ofPendingTransactions(request.profileId, request.accountId),
+              plan: (page, inFlight) => {
+                const plan = table.planPage(request.profileId, request.accountId, page.items, checkpoint.generation, {
+                  has: (rowKey) => inFlight.get(rowKey) !== undefined,
+                });
+                return { batches: plan.batches, added: plan.added, keys: plan.rowKeys };
+              },
+              last: () => [
+                table.sweepBatch(request.profileId, request.accountId, checkpoint.generation, range),
+                checkpoints.doneBatch(request.profileId, request.kind, key, this.#stamp()),
+              ],
+              onWritten: (added, lastChanges) => {
+                if (lastChanges !== null) removed = lastChanges[0] ?? 0;
+                progress.written += added;
+                report();
+              },
+            });
+            if (!walked.sawLast && !signal.aborted) completeWithoutPage(sweep);
+            break;
+          }
+          const written = await writePages<PendingTransactionResponse, true>(this.#cache.writer, pages, {
             signal,
             prefetch: true,
             plan: (page, inFlight) => {
-              const oldest = page.items.at(-1)?.date;
+              const oldest = page.items.at(-1)?.date ?? undefined;
               if (oldest !== undefined && (oldestDate === null || oldest < oldestDate)) oldestDate = oldest;
               const plan = table.planPage(request.profileId, request.accountId, page.items, checkpoint.generation, {
                 has: (rowKey) => inFlight.get(rowKey) !== undefined,
@@ -379,7 +460,28 @@ export class SyncService {
           // new means everything older is already here.
           const incremental = request.full !== true && !resumed && checkpoint.lastSuccessAt !== null;
           const sends = this.#cache.webhookSends;
-          const written = await writePages<WebhookSend, string>(
+          if (windowed && !incremental) {
+            const walked = await syncInWindows<WebhookSendResponse, string>({
+              ...windowJob,
+              range,
+              pagesOf: (window, options) => client.webhookSendPages(filters, window, options),
+              resumable: (pagesAfter, after) => this.#resumable(pagesAfter, after),
+              createdDateOf: (send) => send.created_at?.slice(0, 10) ?? null,
+              cachedDays: () => this.#cache.creationDays.ofWebhookSends(request.profileId),
+              plan: (page, inFlight) => {
+                const plan = sends.planPage(request.profileId, page.items, this.#stamp(), inFlight);
+                return { batches: plan.batches, added: plan.added, keys: plan.digests };
+              },
+              last: () => [checkpoints.doneBatch(request.profileId, request.kind, key, this.#stamp())],
+              onWritten: (added) => {
+                progress.written += added;
+                report();
+              },
+            });
+            if (!walked.sawLast && !signal.aborted) completeWithoutPage(() => 0);
+            break;
+          }
+          const written = await writePages<WebhookSendResponse, string>(
             this.#cache.writer,
             this.#resumable(
               (after) =>

@@ -6,10 +6,10 @@
  */
 import type {
   CardArtUploadRequest,
-  Document,
+  DocumentResponse,
   DocumentCreateRequest,
-  FileRecord,
-  Webhook,
+  FileResponse,
+  WebhookResponse,
   WebhookCreateRequest,
   WebhookUpdateRequest,
 } from '../../../shared/bank/index.ts';
@@ -46,7 +46,7 @@ export class BankWrites {
     profileId: string,
     request: DocumentCreateRequest,
     confirmation: WriteConfirmation = {},
-  ): Promise<Document> {
+  ): Promise<DocumentResponse> {
     return this.#audited(profileId, 'document.create', request.file_id, confirmation, async (profile) => {
       const document = await this.#client(profile).createDocument(request, this.#writeOptions(confirmation));
       this.#options.cache.transaction(() => {
@@ -61,7 +61,7 @@ export class BankWrites {
     data: Uint8Array,
     contentType: string,
     confirmation: WriteConfirmation = {},
-  ): Promise<FileRecord> {
+  ): Promise<FileResponse> {
     return this.#audited(profileId, 'file.create', contentType, confirmation, async (profile) => {
       const file = await this.#client(profile).uploadFile(data, contentType, this.#writeOptions(confirmation));
       return { result: file, target: file.id };
@@ -93,7 +93,7 @@ export class BankWrites {
     profileId: string,
     request: WebhookCreateRequest,
     confirmation: WriteConfirmation = {},
-  ): Promise<Webhook> {
+  ): Promise<WebhookResponse> {
     return this.#audited(profileId, 'webhook.create', request.event, confirmation, async (profile) => {
       const webhook = await this.#client(profile).createWebhook(request, this.#writeOptions(confirmation));
       this.#keepWebhook(profile.id, webhook);
@@ -106,7 +106,7 @@ export class BankWrites {
     webhookId: string,
     changes: WebhookUpdateRequest,
     confirmation: WriteConfirmation = {},
-  ): Promise<Webhook> {
+  ): Promise<WebhookResponse> {
     return this.#audited(profileId, 'webhook.update', webhookId, confirmation, async (profile) => {
       const webhook = await this.#client(profile).updateWebhook(webhookId, changes, confirmation.signal);
       this.#keepWebhook(profile.id, webhook);
@@ -124,7 +124,7 @@ export class BankWrites {
     });
   }
 
-  #keepWebhook(profileId: string, webhook: Webhook): void {
+  #keepWebhook(profileId: string, webhook: WebhookResponse): void {
     const cache = this.#options.cache;
     cache.transaction(() => {
       // Generation 0 never outlives a list sync's sweep unless the list still has it.

@@ -1,5 +1,6 @@
 /** Status badges: a tone per meaning, the same everywhere (green ok, red failed, amber waiting). */
 import type { ReactNode } from 'react';
+import { BankValue } from './BankValue.tsx';
 
 export type Tone = 'positive' | 'negative' | 'warning' | 'info' | 'neutral' | 'accent';
 
@@ -35,7 +36,7 @@ const TONES: Record<string, Tone> = {
   malformed_header: 'negative',
   wrong_user: 'negative',
   wrong_secret: 'negative',
-  not_configured: 'neutral',
+  not_configured: 'warning',
   // sync
   running: 'info',
   done: 'positive',
@@ -56,10 +57,12 @@ const LABELS: Record<string, string> = {
   malformed_header: 'malformed auth',
   wrong_user: 'wrong user',
   wrong_secret: 'wrong secret',
-  not_configured: 'no check',
+  not_configured: 'unverified',
 };
 
-export function StatusBadge({ status, title }: { status: string; title?: string }) {
+/** A status the bank may leave out or send as null: then it reads as BankValue says. */
+export function StatusBadge({ status, title }: { status: string | null | undefined; title?: string | undefined }) {
+  if (status === null || status === undefined) return <BankValue value={status} />;
   return (
     <Badge tone={TONES[status] ?? 'neutral'} title={title}>
       {LABELS[status] ?? status}

@@ -3,7 +3,7 @@
  * the id of a file already there. Either way the form gets a `file_…` id.
  */
 import { useId, useRef, useState } from 'react';
-import type { FileRecord } from '../../../shared/bank/index.ts';
+import type { FileResponse } from '../../../shared/bank/index.ts';
 import { FILE_MEDIA_TYPES } from '../../../shared/ipc/index.ts';
 import { Button } from './Button.tsx';
 import { FieldFrame } from './Field.tsx';
@@ -16,7 +16,7 @@ export interface FilePickerProps {
   fileId: string;
   onFileId: (fileId: string) => void;
   accept: readonly MediaType[];
-  upload: (contentType: MediaType, bytes: Uint8Array) => Promise<FileRecord>;
+  upload: (contentType: MediaType, bytes: Uint8Array) => Promise<FileResponse>;
   onChosen?: (file: File | null) => void;
   error?: string | undefined;
 }
@@ -41,9 +41,13 @@ export function FilePicker({ label, fileId, onFileId, accept, upload, onChosen, 
     setBusy(true);
     setUploadError(undefined);
     try {
-      const record = await upload(type, new Uint8Array(await file.arrayBuffer()));
+      const bytes = new Uint8Array(await file.arrayBuffer());
+      const record = await upload(type, bytes);
       onFileId(record.id);
-      setNote({ fileId: record.id, text: `${file.name} · ${formatBytes(record.content_length)} uploaded` });
+      setNote({
+        fileId: record.id,
+        text: `${file.name} · ${formatBytes(record.content_length ?? bytes.byteLength)} uploaded`,
+      });
     } catch (reason) {
       setUploadError(
         typeof reason === 'object' && reason !== null && 'message' in reason

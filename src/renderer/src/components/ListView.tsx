@@ -84,8 +84,9 @@ export function ListView<Row>({
         />
       ) : null}
       <div className="list-body">{body}</div>
-      <div className="list-footer" role="status">
-        <span className="tabular">
+      {/* Only the row count is live: the age of the cache changes by itself and would chatter. */}
+      <div className="list-footer">
+        <span className="tabular" role="status">
           {source.ready
             ? total === null
               ? `${formatCount(source.count - source.pageSize)}+ rows`

@@ -40,17 +40,22 @@ export function Toolbar({ children }: { children: ReactNode }) {
   );
 }
 
-/** The screen's search box: `/` focuses it from anywhere. */
+/**
+ * The screen's search box: `/` focuses it from anywhere; Escape hands focus back (to the
+ * list, through `onEscape`), never to nowhere.
+ */
 export function SearchInput({
   value,
   onChange,
   placeholder,
   label,
+  onEscape,
 }: {
   value: string;
   onChange: (value: string) => void;
   placeholder: string;
   label: string;
+  onEscape?: () => void;
 }) {
   return (
     <div className="search-input">
@@ -65,8 +70,9 @@ export function SearchInput({
           onChange(event.target.value);
         }}
         onKeyDown={(event) => {
-          if (event.key === 'Escape') {
-            event.currentTarget.blur();
+          if (event.key === 'Escape' && onEscape !== undefined) {
+            event.preventDefault();
+            onEscape();
           }
         }}
       />

@@ -23,18 +23,30 @@ export function SyncStrip({ job, what }: { job: SyncProgress; what: string }) {
     <div className="sync-strip" role="status">
       <ProgressBar
         label={`Syncing ${what}`}
-        done={job.written}
+        done={job.fetched}
+        unit="records"
         ratePerSecond={job.ratePerSecond}
         etaSeconds={job.etaSeconds}
         total={
           job.etaSeconds === null || job.ratePerSecond === 0
             ? null
-            : Math.round(job.written + job.etaSeconds * job.ratePerSecond)
+            : Math.round(job.fetched + job.etaSeconds * job.ratePerSecond)
         }
       />
+      <span className="sync-strip-detail tabular">{syncDetail(job)}</span>
       <Button size="sm" variant="ghost" onClick={() => void cancel(job.jobId)}>
         Cancel
       </Button>
     </div>
   );
+}
+
+/** Pages, and for a sync walking date windows: how many are done and how many requests are out at once. */
+function syncDetail(job: SyncProgress): string {
+  const parts = [`${job.pages.toLocaleString('en-US')} ${job.pages === 1 ? 'page' : 'pages'}`];
+  if (job.windowsTotal > 0) {
+    parts.push(`windows ${String(job.windowsDone)} of ${String(job.windowsTotal)}`);
+    parts.push(`${String(job.parallelism)} at once`);
+  }
+  return parts.join(' · ');
 }

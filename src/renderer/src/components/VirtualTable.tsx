@@ -4,8 +4,11 @@
  * the same for 10 rows or 1,000,000: the DOM holds a few dozen rows, the data source
  * (PagedRows) holds a few pages, and pages are asked for as the window reaches them.
  *
- * Keyboard: ↑/↓ or j/k move the selection, Enter opens it, Home/End jump. With
- * `globalKeys`, j/k/Enter work from anywhere on the screen that is not a text field.
+ * ARIA grid pattern: the focusable scroller is the grid and names its active row with
+ * aria-activedescendant, so a screen reader announces each row as the keyboard moves.
+ * Keyboard: ↑/↓ or j/k move the selection (with Shift they extend it), Enter opens it,
+ * Home/End and PageUp/PageDown jump. With `globalKeys`, j/k/Enter also work while nothing is
+ * focused, and never on a control.
  */
 import {
   memo,
@@ -17,9 +20,10 @@ import {
   useSyncExternalStore,
   type KeyboardEvent as ReactKeyboardEvent,
   type ReactNode,
+  type RefObject,
 } from 'react';
 import type { PagedRows } from '../lib/pagedRows.ts';
-import { isTypingTarget } from '../lib/keyboard.ts';
+import { isInteractiveTarget, isModalOpen } from '../lib/keyboard.ts';
 
 export interface Column<Row> {
   key: string;
@@ -35,15 +39,31 @@ export interface VirtualTableProps<Row> {
   columns: readonly Column<Row>[];
   source: PagedRows<Row>;
   rowKey?: (row: Row, index: number) => string;
+  /** The active row: the one the keyboard is on, shown in the drawer. */
   selectedIndex: number | null;
   onSelect: (index: number) => void;
+  /**
+   * Shift+click, Shift+j/k/arrows/Home/End: extend the selection to `index` from where it
+   * started. Without it the table selects one row at a time.
+   */
+  onExtend?: (index: number) => void;
+  /** Rows selected besides the active one (a multi-row selection). */
+  isSelected?: (index: number) => boolean;
   onOpen?: (index: number, row: Row) => void;
+  /** More keys for the rows (a screen's own actions on the selection); true when handled. */
+  onKey?: (key: string) => boolean;
   rowClassName?: (row: Row) => string | undefined;
   rowHeight?: number;
   overscan?: number;
+  /**
+   * j/k/Enter (and `onKey`) also work when nothing is focused: never on a control, a field or
+   * a link, which keep Enter and Space for themselves.
+   */
   globalKeys?: boolean;
   /** Shown when the list is known to be empty. */
   empty?: ReactNode;
+  /** The focusable grid, so the list screen can give focus back to it. */
+  gridRef?: RefObject<HTMLDivElement | null>;
 }
 
 /** Browsers cap an element's height near 33.5 million px; taller lists are scaled. */
@@ -63,15 +83,20 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>) {
     source,
     selectedIndex,
     onSelect,
+    onExtend,
+    isSelected,
     onOpen,
+    onKey,
     rowClassName,
     rowHeight = 32,
     overscan = 8,
     globalKeys = false,
     empty,
+    gridRef,
   } = props;
   useSourceVersion(source);
-  const scroller = useRef<HTMLDivElement>(null);
+  const ownScroller = useRef<HTMLDivElement>(null);
+  const scroller = gridRef ?? ownScroller;
   const [scrollTop, setScrollTop] = useState(0);
   const [viewportHeight, setViewportHeight] = useState(600);
   const frame = useRef<number | null>(null);
@@ -152,38 +177,43 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>) {
   );
 
   const move = useCallback(
-    (to: number) => {
+    (to: number, extend: boolean) => {
       if (count === 0) return;
       const index = Math.max(0, Math.min(count - 1, to));
-      onSelect(index);
+      if (extend && onExtend !== undefined) onExtend(index);
+      else onSelect(index);
       reveal(index);
     },
-    [count, onSelect, reveal],
+    [count, onSelect, onExtend, reveal],
   );
 
   const handleKey = useCallback(
-    (event: KeyboardEvent | ReactKeyboardEvent): boolean => {
+    (event: KeyboardEvent | ReactKeyboardEvent, global: boolean): boolean => {
       const current = selectedIndex ?? -1;
-      switch (event.key) {
+      const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
+      const extend = event.shiftKey;
+      // From outside the grid only the letter keys and Enter: arrows and paging scroll the page.
+      if (global && !['j', 'k', 'Enter'].includes(key)) return onKey?.(key) ?? false;
+      switch (key) {
         case 'ArrowDown':
         case 'j':
-          move(current + 1);
+          move(current + 1, extend);
           return true;
         case 'ArrowUp':
         case 'k':
-          move(current <= 0 ? 0 : current - 1);
+          move(current <= 0 ? 0 : current - 1, extend);
           return true;
         case 'PageDown':
-          move(current + visible);
+          move(current + visible, extend);
           return true;
         case 'PageUp':
-          move(current - visible);
+          move(current - visible, extend);
           return true;
         case 'Home':
-          move(0);
+          move(0, extend);
           return true;
         case 'End':
-          move(count - 1);
+          move(count - 1, extend);
           return true;
         case 'Enter': {
           if (selectedIndex === null || onOpen === undefined) return false;
@@ -193,21 +223,19 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>) {
           return true;
         }
         default:
-          return false;
+          return onKey?.(key) ?? false;
       }
     },
-    [selectedIndex, move, visible, count, onOpen, source],
+    [selectedIndex, move, visible, count, onOpen, onKey, source],
   );
 
   useEffect(() => {
     if (!globalKeys) return undefined;
     const listener = (event: KeyboardEvent): void => {
       if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
-      if (isTypingTarget(event.target)) return;
-      if (event.target instanceof Node && scroller.current?.contains(event.target) === true) return; // handled by the grid itself
-      if (!['j', 'k', 'Enter'].includes(event.key)) return;
-      if (document.querySelector('[role="dialog"][aria-modal="true"]') !== null) return;
-      if (handleKey(event)) event.preventDefault();
+      // Focus on a control (or in the grid, which handles its own keys): the keys are its own.
+      if (isInteractiveTarget(event.target) || isModalOpen()) return;
+      if (handleKey(event, true)) event.preventDefault();
     };
     window.addEventListener('keydown', listener);
     return () => {
@@ -225,35 +253,38 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>) {
         index={index}
         row={row}
         columns={columns}
-        selected={index === selectedIndex}
+        active={index === selectedIndex}
+        selected={index === selectedIndex || isSelected?.(index) === true}
         height={rowHeight}
         className={row === undefined ? undefined : rowClassName?.(row)}
         onSelect={onSelect}
+        onExtend={onExtend}
         onOpen={onOpen}
       />,
     );
   }
 
   const knownEmpty = source.ready && source.total === 0;
+  // Only a row in the DOM can be the active descendant; scrolled away, the grid itself is.
+  const activeInDom = selectedIndex !== null && selectedIndex >= first && selectedIndex <= last;
 
   return (
-    <div
-      className="vtable"
-      role="grid"
-      aria-label={label}
-      aria-rowcount={count + 1}
-      aria-colcount={columns.length}
-      style={{ ['--vtable-columns' as string]: template }}
-    >
+    <div className="vtable" style={{ ['--vtable-columns' as string]: template }}>
       <div
         ref={scroller}
         className="vtable-scroller"
+        role="grid"
+        aria-label={label}
+        aria-rowcount={count + 1}
+        aria-colcount={columns.length}
+        aria-multiselectable={onExtend === undefined ? undefined : true}
+        aria-activedescendant={activeInDom ? `vtable-row-${selectedIndex}` : undefined}
         tabIndex={0}
         onScroll={onScroll}
         onKeyDown={(event) => {
-          if (handleKey(event)) event.preventDefault();
+          if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
+          if (handleKey(event, false)) event.preventDefault();
         }}
-        aria-activedescendant={selectedIndex === null ? undefined : `vtable-row-${selectedIndex}`}
       >
         <div className="vtable-header" role="row" aria-rowindex={1}>
           {columns.map((column) => (
@@ -266,13 +297,13 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>) {
             </div>
           ))}
         </div>
-        <div className="vtable-body" style={{ height: scrollHeight }}>
+        <div className="vtable-body" role="rowgroup" style={{ height: scrollHeight }}>
           <div className="vtable-window" style={{ transform: `translateY(${windowOffset}px)` }}>
             {rows}
           </div>
         </div>
-        {knownEmpty && empty !== undefined ? <div className="vtable-empty">{empty}</div> : null}
       </div>
+      {knownEmpty && empty !== undefined ? <div className="vtable-empty">{empty}</div> : null}
     </div>
   );
 }
@@ -281,10 +312,12 @@ interface TableRowProps<Row> {
   index: number;
   row: Row | undefined;
   columns: readonly Column<Row>[];
+  active: boolean;
   selected: boolean;
   height: number;
   className: string | undefined;
   onSelect: (index: number) => void;
+  onExtend: ((index: number) => void) | undefined;
   onOpen: ((index: number, row: Row) => void) | undefined;
 }
 
@@ -292,10 +325,12 @@ function TableRowInner<Row>({
   index,
   row,
   columns,
+  active,
   selected,
   height,
   className,
   onSelect,
+  onExtend,
   onOpen,
 }: TableRowProps<Row>) {
   if (row === undefined) {
@@ -312,12 +347,17 @@ function TableRowInner<Row>({
   return (
     <div
       id={`vtable-row-${index}`}
-      className={`vtable-row${selected ? ' is-selected' : ''}${className === undefined ? '' : ' ' + className}`}
+      className={`vtable-row${selected ? ' is-selected' : ''}${active ? ' is-active' : ''}${className === undefined ? '' : ' ' + className}`}
       role="row"
       aria-rowindex={index + 2}
       aria-selected={selected}
       style={{ height }}
-      onClick={() => {
+      onClick={(event) => {
+        // Shift+click extends the selection and leaves the drawer as it is.
+        if (event.shiftKey && onExtend !== undefined) {
+          onExtend(index);
+          return;
+        }
         onSelect(index);
         onOpen?.(index, row);
       }}

@@ -1,4 +1,4 @@
-/** Keyboard helpers: shortcuts never fire while the user types in a field. */
+/** Keyboard helpers: shortcuts never fire while the user types in a field or works a control. */
 
 export function isTypingTarget(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
@@ -8,6 +8,48 @@ export function isTypingTarget(target: EventTarget | null): boolean {
   if (tag !== 'INPUT') return false;
   const type = (target as HTMLInputElement).type;
   return !['checkbox', 'radio', 'button', 'submit', 'reset'].includes(type);
+}
+
+/**
+ * Controls that answer Enter or Space themselves: a screen-wide shortcut must leave these
+ * keys to them (a list that opened its row on Enter swallowed Export CSV and every link).
+ */
+const INTERACTIVE = [
+  'a[href]',
+  'button',
+  'input',
+  'select',
+  'textarea',
+  'summary',
+  '[contenteditable]:not([contenteditable="false"])',
+  ...[
+    'button',
+    'link',
+    'tab',
+    'menuitem',
+    'option',
+    'checkbox',
+    'radio',
+    'switch',
+    'combobox',
+    'slider',
+    'spinbutton',
+    'textbox',
+    'searchbox',
+    'grid',
+    'listbox',
+    'tree',
+  ].map((role) => `[role="${role}"]`),
+].join(',');
+
+export function isInteractiveTarget(target: EventTarget | null): boolean {
+  if (!(target instanceof Element)) return false;
+  return target.closest(INTERACTIVE) !== null;
+}
+
+/** True while a modal dialog (the palette, a confirmation) is open: the page beneath is out of play. */
+export function isModalOpen(): boolean {
+  return document.querySelector('[role="dialog"][aria-modal="true"], [role="alertdialog"][aria-modal="true"]') !== null;
 }
 
 /** "Ctrl+K" on Linux and Windows, "⌘K" on macOS. */

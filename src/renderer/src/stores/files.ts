@@ -4,7 +4,7 @@
  * profile; it throws rather than answering null because the file picker shows the thrown
  * message under its field.
  */
-import type { FileRecord } from '../../../shared/bank/index.ts';
+import type { FileResponse } from '../../../shared/bank/index.ts';
 import type { MediaType } from '../components/FilePicker.tsx';
 import { api } from '../lib/api.ts';
 import { confirmWrite } from './confirm.ts';
@@ -13,7 +13,7 @@ export async function uploadFile(
   profileId: string | null,
   contentType: MediaType,
   bytes: Uint8Array,
-): Promise<FileRecord> {
+): Promise<FileResponse> {
   if (profileId === null) throw new Error('No profile is active.');
   const confirmation = await confirmWrite('Upload a file');
   if (confirmation === null) throw new Error('The upload was cancelled.');

@@ -3,7 +3,8 @@
  * history observed across syncs.
  */
 import { z } from 'zod';
-import { ACCOUNT_APPLICATION_STATUSES, accountApplication, OWNERSHIP_TYPES } from '../../bank/index.ts';
+import { ACCOUNT_APPLICATION_STATUSES, accountApplicationResponse, OWNERSHIP_TYPES } from '../../bank/index.ts';
+import { reviewColumns, reviewFilterInput } from './reviews.ts';
 import { asOf, cachePage, countResult, idText, paging, profileId, searchText, sortDirection } from '../common.ts';
 
 export const ACCOUNT_APPLICATION_SORTS = ['updated_at', 'created_at', 'status'] as const;
@@ -15,6 +16,8 @@ export const accountApplicationFilter = {
   accountProductId: idText.optional(),
   /** Matches the application id, account id and person application ids. */
   search: searchText,
+  /** The officer's review: unreviewed, cleared, flagged, escalated or changed. */
+  review: reviewFilterInput,
 };
 
 /** One status seen on one sync: how the history of an application is drawn. */
@@ -29,7 +32,7 @@ export type AccountApplicationVersion = z.infer<typeof accountApplicationVersion
 
 export const accountApplicationDetail = z.object({
   /** Null when the application is not in the cache yet (sync it with sync.start). */
-  application: accountApplication.nullable(),
+  application: accountApplicationResponse.object.nullable(),
   /** Every version fetched, oldest first. */
   history: z.array(accountApplicationVersion),
   asOf,
@@ -45,7 +48,7 @@ export const accountApplicationsOperations = {
       sortDirection,
       ...paging,
     }),
-    output: cachePage(accountApplication),
+    output: cachePage(accountApplicationResponse.object.extend(reviewColumns)),
   },
   count: { input: z.strictObject(accountApplicationFilter), output: countResult },
   get: { input: z.strictObject({ profileId, id: idText }), output: accountApplicationDetail },

@@ -3,7 +3,7 @@
  * link in the browser, and the offline cache's settings.
  */
 import { z } from 'zod';
-import { noInput, profileId, URL_MAX } from '../common.ts';
+import { noInput, profileId } from '../common.ts';
 
 export const appInfo = z.object({
   name: z.string(),
@@ -44,11 +44,6 @@ export type CacheInfo = z.infer<typeof cacheInfo>;
 export const appOperations = {
   info: { input: noInput, output: appInfo },
   onlineStatus: { input: z.strictObject({ profileId }), output: onlineStatus },
-  /** Opens an https:// link in the user's browser, after the shell's URL check. */
-  openInBrowser: {
-    input: z.strictObject({ url: z.string().max(URL_MAX) }),
-    output: z.object({ opened: z.boolean() }),
-  },
 } as const;
 
 export const appEvents = {

@@ -1,6 +1,9 @@
-/** The append-only audit log of every write the user made: viewable and exportable. */
+/**
+ * The append-only audit log of every write the user made and every review action: viewable,
+ * exportable, and verifiable (a hash chain keyed from the keychain; see docs/decisions.md).
+ */
 import { z } from 'zod';
-import { cachePage, idText, paging, profileId, searchText } from '../common.ts';
+import { cachePage, idText, noInput, paging, profileId, searchText } from '../common.ts';
 
 export const AUDIT_RESULTS = ['ok', 'failed', 'refused'] as const;
 
@@ -26,6 +29,37 @@ export const auditFilter = {
   search: searchText,
 };
 
+export const AUDIT_CHAIN_PROBLEMS = [
+  'entry-changed',
+  'entry-missing',
+  'mac-missing',
+  'tail-deleted',
+  'head-changed',
+  'key-lost',
+] as const;
+
+/** The answer of `audit verify`: ok with the entries and the chain head, or the first break. */
+export const auditVerification = z.object({
+  ok: z.boolean(),
+  entries: z.number().int().nonnegative(),
+  /** The last entry's MAC in hex; null when the chain does not verify or the log is empty. */
+  head: z.string().nullable(),
+  problem: z
+    .object({
+      kind: z.enum(AUDIT_CHAIN_PROBLEMS),
+      /** The first entry that breaks the chain (for a deleted tail, the first id missing). */
+      entryId: z.string(),
+      /** That entry as the log holds it now, when it is there. */
+      entry: auditEntry.nullable(),
+      message: z.string(),
+    })
+    .nullable(),
+  notes: z.array(z.string()),
+  verifiedAt: z.string(),
+});
+export type AuditVerification = z.infer<typeof auditVerification>;
+
 export const auditOperations = {
   list: { input: z.strictObject({ ...auditFilter, ...paging }), output: cachePage(auditEntry) },
+  verify: { input: noInput, output: auditVerification },
 } as const;

@@ -8,7 +8,11 @@ import { noInput, profileId } from '../common.ts';
 /** The longest secret accepted (API key secrets and JWTs are far shorter). */
 export const SECRET_MAX = 16_384;
 
-export const CREDENTIAL_STATES = ['set', 'missing', 'unavailable'] as const;
+/**
+ * `needs-reentry`: a secret is stored, but for another origin or auth scheme than the
+ * profile has now (or from before secrets were bound): it is never sent; enter it again.
+ */
+export const CREDENTIAL_STATES = ['set', 'missing', 'needs-reentry', 'unavailable'] as const;
 export type CredentialState = (typeof CREDENTIAL_STATES)[number];
 
 export const keychainStatus = z.object({

@@ -6,11 +6,11 @@ import { z } from 'zod';
 import {
   CARD_ART_ASSET_TYPES,
   cardArtUploadRequest,
-  cardProduct,
-  document,
+  cardProductResponse,
+  documentResponse,
   documentCreateRequest,
   FILE_MAX_BYTES,
-  fileRecord,
+  fileResponse,
   idOf,
 } from '../../bank/index.ts';
 import {
@@ -27,10 +27,13 @@ import {
 export const documentsOperations = {
   create: {
     input: z.strictObject({ profileId, request: documentCreateRequest, confirmProduction }),
-    output: document,
+    output: documentResponse.object,
   },
   /** Documents created from this app, newest first. */
-  list: { input: z.strictObject({ profileId, search: searchText, ...paging }), output: cachePage(document) },
+  list: {
+    input: z.strictObject({ profileId, search: searchText, ...paging }),
+    output: cachePage(documentResponse.object),
+  },
 } as const;
 
 /** Media types a file upload may declare. */
@@ -50,7 +53,7 @@ export const filesOperations = {
         }),
       confirmProduction,
     }),
-    output: fileRecord,
+    output: fileResponse.object,
   },
 } as const;
 
@@ -85,6 +88,6 @@ export const cardArtOperations = {
   /** Card products of the profile, for the picker. */
   products: {
     input: z.strictObject({ profileId }),
-    output: z.object({ rows: z.array(cardProduct), asOf, source: z.enum(['cache', 'bank']) }),
+    output: z.object({ rows: z.array(cardProductResponse.object), asOf, source: z.enum(['cache', 'bank']) }),
   },
 } as const;

@@ -5,7 +5,7 @@
  * involved (reconcile, register).
  */
 import { z } from 'zod';
-import { eventName, isoDate, webhook } from '../../bank/index.ts';
+import { eventName, isoDate, webhookResponse } from '../../bank/index.ts';
 import {
   asOf,
   cachePage,
@@ -84,6 +84,11 @@ export const listenerConfig = z.object({
   rejectUnauthenticated: z.boolean(),
   forwardTo: z.string().nullable(),
   retention: listenerRetention,
+  /**
+   * Origins forward and replay may reach besides the listener and loopback. Only main adds to
+   * it, after the user confirms in a native dialog (`allowTarget`).
+   */
+  allowedTargets: z.array(z.string()),
 });
 export type ListenerConfig = z.infer<typeof listenerConfig>;
 
@@ -247,6 +252,8 @@ export const RECONCILIATION_CATEGORIES = [
   'sentNotReceived',
   'receivedButFailed',
   'stillRetrying',
+  /** Requests whose verdict is not `ok`: never counted as received, shown apart with their verdict. */
+  'receivedUnverified',
 ] as const;
 export type ReconciliationCategory = (typeof RECONCILIATION_CATEGORIES)[number];
 
@@ -261,6 +268,8 @@ export const reconciliationRow = z.object({
   willRetry: z.boolean().nullable(),
   sendStatus: z.string().nullable(),
   receivedAt: z.string().nullable(),
+  /** The verdict of the request received; null when nothing was received. */
+  verdict: z.enum(LISTENER_VERDICTS).nullable(),
 });
 export type ReconciliationRow = z.infer<typeof reconciliationRow>;
 
@@ -270,6 +279,7 @@ export const reconciliation = z.object({
     sentNotReceived: z.number().int().min(0),
     receivedButFailed: z.number().int().min(0),
     stillRetrying: z.number().int().min(0),
+    receivedUnverified: z.number().int().min(0),
   }),
   rows: z.array(reconciliationRow),
   nextCursor: z.string().nullable(),
@@ -353,6 +363,19 @@ export const listenerOperations = {
   getRequest: { input: z.strictObject({ id: idText }), output: listenerRequestDetail },
   clearRequests: { input: noInput, output: z.object({ removed: z.number().int().min(0) }) },
   replay: { input: replayInput, output: z.object({ results: z.array(replayResult) }) },
+  /**
+   * Asks the user, in a dialog of the main process that names the host, to let forward and
+   * replay reach `url`'s origin; answers the allow-list. Declined: `cancelled`.
+   */
+  allowTarget: {
+    input: z.strictObject({ url: httpUrl }),
+    output: z.object({ origin: z.string(), allowedTargets: z.array(z.string()) }),
+  },
+  /** Removes an origin from the allow-list (no confirmation: it only narrows). */
+  forgetTarget: {
+    input: z.strictObject({ origin: z.string().min(1).max(SHORT_TEXT_MAX) }),
+    output: z.object({ removed: z.boolean(), allowedTargets: z.array(z.string()) }),
+  },
   /** Forwards one kept request again, to `url` or the configured forward-to. */
   forward: { input: z.strictObject({ requestId: idText, url: httpUrl.optional() }), output: forwardResult },
   /**
@@ -373,7 +396,7 @@ export const listenerOperations = {
   /** Creates a webhook for `event` pointing at the listener, with fresh Basic credentials. */
   register: {
     input: z.strictObject({ profileId, event: eventName.max(SHORT_TEXT_MAX), confirmProduction }),
-    output: z.object({ webhook, listenerUrl: z.string() }),
+    output: z.object({ webhook: webhookResponse.object, listenerUrl: z.string() }),
   },
   unregister: {
     input: z.strictObject({ profileId, webhookId: idText, confirmProduction }),

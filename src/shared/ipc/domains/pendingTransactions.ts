@@ -4,10 +4,10 @@
  */
 import { z } from 'zod';
 import {
-  account,
+  accountResponse,
   PENDING_TRANSACTION_TYPE_SOURCES,
   PENDING_TRANSACTION_TYPES,
-  pendingTransaction,
+  pendingTransactionResponse,
 } from '../../bank/index.ts';
 import {
   asOf,
@@ -20,6 +20,7 @@ import {
   searchText,
   sortDirection,
 } from '../common.ts';
+import { reviewColumns, reviewFilterInput } from './reviews.ts';
 
 export const PENDING_TRANSACTION_SORTS = ['date', 'amount'] as const;
 
@@ -32,6 +33,8 @@ export const pendingTransactionFilter = {
   ...dateRange,
   /** Matches words of `desc` and `summary`. */
   search: searchText,
+  /** The officer's review: unreviewed, cleared, flagged, escalated or changed. */
+  review: reviewFilterInput,
 };
 
 export const pendingTransactionListInput = z.strictObject({
@@ -47,7 +50,10 @@ export type PendingTransactionListInput = z.input<typeof pendingTransactionListI
  * A cached row: the bank's transaction (extra fields kept) plus `rowKey`, a stable key
  * chosen by the cache, since pending transactions have no id of their own.
  */
-export const cachedPendingTransaction = pendingTransaction.extend({ rowKey: z.string().optional() });
+export const cachedPendingTransaction = pendingTransactionResponse.object.extend({
+  rowKey: z.string().optional(),
+  ...reviewColumns,
+});
 
 export const pendingTransactionsOperations = {
   list: { input: pendingTransactionListInput, output: cachePage(cachedPendingTransaction) },
@@ -59,7 +65,7 @@ export const accountsOperations = {
   /** The bank's accounts (asks the bank: fails offline, with code `offline`). */
   list: {
     input: z.strictObject({ profileId }),
-    output: z.object({ rows: z.array(account), asOf, source: z.enum(['cache', 'bank']) }),
+    output: z.object({ rows: z.array(accountResponse.object), asOf, source: z.enum(['cache', 'bank']) }),
   },
   /** Ids of the accounts with cached pending transactions: the picker when offline. */
   cached: {

@@ -3,7 +3,7 @@
  * its secret; that is the credentials domain's, and it lives only in the OS keychain.
  */
 import { z } from 'zod';
-import { idText, noInput, profileId } from '../common.ts';
+import { confirmProduction, idText, noInput, profileId } from '../common.ts';
 import { profileBaseUrl, profileName } from '../../profiles/profileFields.ts';
 
 export const AUTH_SCHEMES = ['basic', 'bearer'] as const;
@@ -12,6 +12,21 @@ export type AuthScheme = (typeof AUTH_SCHEMES)[number];
 /** `embedded`: the local sandbox started by the app; `remote`: any bank at a base URL. */
 export const PROFILE_KINDS = ['embedded', 'remote'] as const;
 export type ProfileKind = (typeof PROFILE_KINDS)[number];
+
+/**
+ * Why a profile makes no call until the user acts: `needs-secret-again` when its secret was
+ * dropped because its address moved to another origin; `needs-attention` when its saved
+ * address breaks the https rule (saved by an earlier version).
+ */
+export const PROFILE_ATTENTION_KINDS = ['needs-secret-again', 'needs-attention'] as const;
+export type ProfileAttentionKind = (typeof PROFILE_ATTENTION_KINDS)[number];
+
+export const profileAttention = z.object({
+  kind: z.enum(PROFILE_ATTENTION_KINDS),
+  /** A sentence: what is wrong and what to do. */
+  message: z.string(),
+});
+export type ProfileAttention = z.infer<typeof profileAttention>;
 
 export const profile = z.object({
   id: z.string().min(1),
@@ -25,6 +40,8 @@ export const profile = z.object({
   production: z.boolean(),
   createdAt: z.string(),
   updatedAt: z.string(),
+  /** Null when the profile can talk to its bank. */
+  attention: profileAttention.nullable(),
 });
 export type Profile = z.infer<typeof profile>;
 
@@ -51,8 +68,21 @@ export const profileUpdateInput = z
     authScheme: z.enum(AUTH_SCHEMES).optional(),
     keyId: idText.nullable().optional(),
     production: z.boolean().optional(),
+    /** Required to switch the Production guard off. */
+    confirmProduction,
+    /**
+     * Required to move the base URL to another origin (scheme, host or port): the stored
+     * secret is dropped, and the profile waits for it to be entered again.
+     */
+    confirmSecretDrop: z
+      .literal(true, { message: 'must be true to confirm that the secret is dropped with the old address' })
+      .optional(),
   })
-  .refine((input) => Object.keys(input).length > 1, { message: 'must change at least one field' });
+  .refine(
+    (input) =>
+      Object.keys(input).some((key) => key !== 'id' && key !== 'confirmProduction' && key !== 'confirmSecretDrop'),
+    { message: 'must change at least one field' },
+  );
 
 export const connectionTest = z.object({
   profileId: z.string(),

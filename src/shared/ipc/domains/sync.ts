@@ -40,6 +40,13 @@ export const syncProgress = z.object({
   key: z.string(),
   fetched: z.number().int().min(0),
   written: z.number().int().min(0),
+  /** Pages fetched in this run. */
+  pages: z.number().int().min(0),
+  /** Date windows walked to their end, of all the job's (0 of 0 when it walks no windows). */
+  windowsDone: z.number().int().min(0),
+  windowsTotal: z.number().int().min(0),
+  /** Page requests at the bank at once now (lowered after a 429, raised again slowly). */
+  parallelism: z.number().int().min(0),
   ratePerSecond: z.number().min(0),
   etaSeconds: z.number().min(0).nullable(),
   state: z.enum(SYNC_STATES),

@@ -3,7 +3,8 @@
  * the attempts grouped by event and object (one row per notification, with its retries).
  */
 import { z } from 'zod';
-import { WEBHOOK_SEND_STATUSES, webhookSend } from '../../bank/index.ts';
+import { WEBHOOK_SEND_STATUSES, webhookSendResponse } from '../../bank/index.ts';
+import { reviewColumns, reviewFilterInput } from './reviews.ts';
 import { cachePage, countResult, dateRange, idText, paging, profileId, searchText, sortDirection } from '../common.ts';
 
 export const WEBHOOK_SEND_SORTS = ['created_at', 'attempt_number'] as const;
@@ -18,6 +19,8 @@ export const webhookSendFilter = {
   ...dateRange,
   /** Matches object ids, events and error reasons. */
   search: searchText,
+  /** The officer's review of each send: unreviewed, cleared, flagged, escalated or changed. */
+  review: reviewFilterInput,
 };
 
 /** One notification (event + object) and every attempt to deliver it. */
@@ -31,6 +34,8 @@ export const webhookSendGroup = z.object({
   lastError: z.string().nullable(),
   firstAttemptAt: z.string().nullable(),
   lastAttemptAt: z.string().nullable(),
+  /** The notification's review (ref `notification/WEBHOOK/OBJECT/EVENT`). */
+  ...reviewColumns,
 });
 export type WebhookSendGroup = z.infer<typeof webhookSendGroup>;
 
@@ -43,7 +48,7 @@ export const webhookSendsOperations = {
       sortDirection,
       ...paging,
     }),
-    output: cachePage(webhookSend),
+    output: cachePage(webhookSendResponse.object.extend(reviewColumns)),
   },
   count: { input: z.strictObject(webhookSendFilter), output: countResult },
   groups: { input: z.strictObject({ ...webhookSendFilter, ...paging }), output: cachePage(webhookSendGroup) },

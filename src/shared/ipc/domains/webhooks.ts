@@ -3,7 +3,7 @@
  * from error) and delete against the bank — each confirmed on a Production profile.
  */
 import { z } from 'zod';
-import { WEBHOOK_STATUSES, webhook, webhookCreateRequest, webhookUpdateRequest } from '../../bank/index.ts';
+import { WEBHOOK_STATUSES, webhookResponse, webhookCreateRequest, webhookUpdateRequest } from '../../bank/index.ts';
 import { cachePage, confirmProduction, idText, paging, profileId, searchText } from '../common.ts';
 
 export const webhooksOperations = {
@@ -16,15 +16,15 @@ export const webhooksOperations = {
       search: searchText,
       ...paging,
     }),
-    output: cachePage(webhook),
+    output: cachePage(webhookResponse.object),
   },
   create: {
     input: z.strictObject({ profileId, request: webhookCreateRequest, confirmProduction }),
-    output: webhook,
+    output: webhookResponse.object,
   },
   update: {
     input: z.strictObject({ profileId, id: idText, changes: webhookUpdateRequest, confirmProduction }),
-    output: webhook,
+    output: webhookResponse.object,
   },
   delete: {
     input: z.strictObject({ profileId, id: idText, confirmProduction }),

@@ -3,16 +3,17 @@
  * ones with a status filter, and for each its status history across syncs.
  */
 import { useEffect, useState, type SyntheticEvent } from 'react';
-import { ACCOUNT_APPLICATION_STATUSES, type AccountApplication } from '../../../../shared/bank/index.ts';
+import { ACCOUNT_APPLICATION_STATUSES, type AccountApplicationResponse } from '../../../../shared/bank/index.ts';
+import { BankValue } from '../../components/BankValue.tsx';
 import { Badge, StatusBadge } from '../../components/Badge.tsx';
 import { Button } from '../../components/Button.tsx';
 import { Drawer, Properties, Section } from '../../components/Drawer.tsx';
 import { JsonView } from '../../components/JsonEditor.tsx';
-import { ListView } from '../../components/ListView.tsx';
-import { Page, PageHeader, SearchInput, Toolbar, ToolbarSelect } from '../../components/Page.tsx';
+import { ListScreen } from '../../components/list/ListScreen.tsx';
+import { Page, PageHeader, ToolbarSelect } from '../../components/Page.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../../components/States.tsx';
 import { SyncStrip } from '../../components/SyncStrip.tsx';
-import { VirtualTable, type Column } from '../../components/VirtualTable.tsx';
+import { type Column } from '../../components/VirtualTable.tsx';
 import { formatTimestamp } from '../../lib/time.ts';
 import { useDebouncedText, useOnTransition } from '../../lib/useDebounced.ts';
 import { useActiveProfileId } from '../../stores/profiles.ts';
@@ -21,7 +22,7 @@ import { useAccountApplicationsStore } from './store.ts';
 
 const STATUS_LABEL = (status: string): string => status.replace('_', ' ');
 
-const COLUMNS: readonly Column<AccountApplication>[] = [
+const COLUMNS: readonly Column<AccountApplicationResponse>[] = [
   { key: 'status', header: 'Status', width: '124px', render: (row) => <StatusBadge status={row.status} /> },
   {
     key: 'id',
@@ -33,25 +34,32 @@ const COLUMNS: readonly Column<AccountApplication>[] = [
     key: 'ownership',
     header: 'Ownership',
     width: '100px',
-    render: (row) => <span className="muted">{row.ownership_type}</span>,
+    render: (row) => (
+      <span className="muted">
+        <BankValue value={row.ownership_type} />
+      </span>
+    ),
   },
   {
     key: 'persons',
     header: 'Persons',
     width: '80px',
     align: 'end',
-    render: (row) => <span className="tabular">{row.person_applications?.length ?? '—'}</span>,
+    render: (row) => (
+      <span className="tabular">
+        <BankValue value={row.person_applications}>{(people) => String(people.length)}</BankValue>
+      </span>
+    ),
   },
   {
     key: 'account',
     header: 'Account number',
     width: '150px',
-    render: (row) =>
-      row.account_number === null ? (
-        <span className="faint">—</span>
-      ) : (
-        <span className="mono">{row.account_number}</span>
-      ),
+    render: (row) => (
+      <span className="mono">
+        <BankValue value={row.account_number} />
+      </span>
+    ),
   },
   {
     key: 'updated',
@@ -90,63 +98,56 @@ export function AccountApplicationsScreen() {
   };
 
   return (
-    <Page drawer={store.detailId === null ? undefined : <ApplicationDrawer />}>
+    <Page>
       <PageHeader
         title="Account applications"
         description="Applications fetched from the bank and kept in the cache, with every status seen on each sync."
       />
       <form className="row" onSubmit={(event) => void submit(event)} aria-label="Open an application by id">
-        <div className="search-input" style={{ marginLeft: 0, maxWidth: 420 }}>
+        {/* A visible label, not a placeholder alone: it stays once the field is filled. */}
+        <label className="toolbar-item application-lookup">
+          <span className="toolbar-label">Application id</span>
           <input
-            className="mono"
-            aria-label="Application id"
-            placeholder="aact_… — open an application by id"
+            className="input mono"
+            placeholder="aact_…"
             value={lookup}
             onChange={(event) => {
               setLookup(event.target.value);
             }}
-            style={{ paddingLeft: 10 }}
           />
-        </div>
+        </label>
         <Button type="submit" variant="primary" disabled={lookup.trim() === ''}>
           Open
         </Button>
         {job === null ? null : <SyncStrip job={job} what={`application ${pendingId ?? ''}`} />}
       </form>
-      <Toolbar>
-        <ToolbarSelect
-          label="Status"
-          value={store.status}
-          onChange={(status) => {
-            setFilters({ status: status as typeof store.status });
-          }}
-          options={ACCOUNT_APPLICATION_STATUSES.map((status) => ({ value: status, label: STATUS_LABEL(status) }))}
-        />
-        <SearchInput
-          label="Search applications"
-          placeholder="Search application, account, person ids"
-          value={search}
-          onChange={setSearch}
-        />
-      </Toolbar>
-      {store.source === null ? null : (
-        <ListView
-          what="Account applications"
-          source={store.source}
-          emptyTitle="No account applications cached"
-          emptyBody="Open an application by its id to fetch it from the bank."
-        >
-          <VirtualTable
-            label="Account applications"
-            columns={COLUMNS}
-            source={store.source}
-            selectedIndex={store.selected}
-            onSelect={store.select}
-            onOpen={(_, row) => void store.showDetail(row.id)}
-            globalKeys
+      <ListScreen
+        label="Account applications"
+        source={store.source}
+        columns={COLUMNS}
+        active={store.selected}
+        onActivate={store.select}
+        onOpen={(_, row) => void store.showDetail(row.id)}
+        drawer={store.detailId === null ? undefined : <ApplicationDrawer />}
+        filters={
+          <ToolbarSelect
+            label="Status"
+            value={store.status}
+            onChange={(status) => {
+              setFilters({ status: status as typeof store.status });
+            }}
+            options={ACCOUNT_APPLICATION_STATUSES.map((status) => ({ value: status, label: STATUS_LABEL(status) }))}
           />
-        </ListView>
-      )}
+        }
+        search={{
+          label: 'Search applications',
+          placeholder: 'Search application, account, person ids',
+          value: search,
+          onChange: setSearch,
+        }}
+        emptyTitle="No account applications cached"
+        emptyBody="Open an application by its id to fetch it from the bank."
+      />
     </Page>
   );
 }
@@ -173,7 +174,7 @@ function ApplicationDrawer() {
             <Properties
               items={[
                 ['Status', <StatusBadge key="s" status={application.status} />],
-                ['Ownership', application.ownership_type],
+                ['Ownership', <BankValue key="o" value={application.ownership_type} />],
                 [
                   'Account number',
                   application.account_number === null ? (
@@ -184,44 +185,52 @@ function ApplicationDrawer() {
                     )
                   ) : (
                     <span key="n" className="mono">
-                      {application.account_number}
+                      <BankValue value={application.account_number} />
                     </span>
                   ),
                 ],
                 [
                   'Account',
-                  application.account_id === null ? null : (
-                    <span key="a" className="mono">
-                      {application.account_id}
-                    </span>
-                  ),
+                  <span key="a" className="mono">
+                    <BankValue value={application.account_id} />
+                  </span>,
                 ],
                 [
                   'Account product',
                   <span key="p" className="mono">
-                    {application.account_product_id}
+                    <BankValue value={application.account_product_id} />
                   </span>,
                 ],
                 [
                   'Deposit',
                   <span key="d" className="mono">
-                    {application.deposit_id}
+                    <BankValue value={application.deposit_id} />
                   </span>,
                 ],
                 [
                   'Primary person',
                   <span key="pp" className="mono">
-                    {application.primary_person_application_id}
+                    <BankValue value={application.primary_person_application_id} />
                   </span>,
                 ],
-                ['Business application', application.business_application_id],
-                ['Created', formatTimestamp(application.created_at)],
-                ['Updated', formatTimestamp(application.updated_at)],
+                ['Business application', <BankValue key="ba" value={application.business_application_id} />],
+                [
+                  'Created',
+                  <BankValue key="c" value={application.created_at}>
+                    {formatTimestamp}
+                  </BankValue>,
+                ],
+                [
+                  'Updated',
+                  <BankValue key="u" value={application.updated_at}>
+                    {formatTimestamp}
+                  </BankValue>,
+                ],
               ]}
             />
           </Section>
           <Section title="Person applications">
-            {application.person_applications === null ? (
+            {application.person_applications === null || application.person_applications === undefined ? (
               <p className="muted">
                 None:{' '}
                 {application.ownership_type === 'business'

@@ -1,6 +1,6 @@
 /** Account applications: the cached list with a status filter, and one application with its history. */
 import { create } from 'zustand';
-import type { AccountApplication, AccountApplicationStatus } from '../../../../shared/bank/index.ts';
+import type { AccountApplicationResponse, AccountApplicationStatus } from '../../../../shared/bank/index.ts';
 import type { AccountApplicationDetail } from '../../../../shared/ipc/index.ts';
 import { api } from '../../lib/api.ts';
 import { cacheSource } from '../../lib/cacheSource.ts';
@@ -12,7 +12,7 @@ interface AccountApplicationsState {
   profileId: string | null;
   status: AccountApplicationStatus | '';
   search: string;
-  source: PagedRows<AccountApplication> | null;
+  source: PagedRows<AccountApplicationResponse> | null;
   selected: number | null;
   detailId: string | null;
   detail: AccountApplicationDetail | null;

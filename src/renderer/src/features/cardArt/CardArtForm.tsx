@@ -5,10 +5,11 @@
 import { useEffect, useState, type SyntheticEvent } from 'react';
 import {
   CARD_ART_ASSET_TYPES,
+  cardProductLabelOf,
   cardArtUploadRequest,
   idOf,
-  type CardProduct,
-  type FileRecord,
+  type CardProductResponse,
+  type FileResponse,
 } from '../../../../shared/bank/index.ts';
 import type { CardArtUpload } from '../../../../shared/ipc/index.ts';
 import { Button } from '../../components/Button.tsx';
@@ -21,12 +22,12 @@ import { useFormErrors } from '../../lib/useFormErrors.ts';
 const FIELDS = ['cardProductId', 'asset_type', 'file_id'] as const;
 
 export interface CardArtFormProps {
-  products: readonly CardProduct[];
+  products: readonly CardProductResponse[];
   onSubmit: (
     cardProductId: string,
     request: { asset_type: (typeof CARD_ART_ASSET_TYPES)[number]; file_id: string },
   ) => Promise<CardArtUpload | null>;
-  upload: (contentType: MediaType, bytes: Uint8Array) => Promise<FileRecord>;
+  upload: (contentType: MediaType, bytes: Uint8Array) => Promise<FileResponse>;
 }
 
 export function CardArtForm({ products, onSubmit, upload }: CardArtFormProps) {
@@ -82,7 +83,7 @@ export function CardArtForm({ products, onSubmit, upload }: CardArtFormProps) {
         label="Card product"
         value={cardProductId}
         onChange={setCardProductId}
-        options={products.map((product) => ({ value: product.id, label: `${product.name} · ${product.id}` }))}
+        options={products.map((product) => ({ value: product.id, label: cardProductLabelOf(product) }))}
         placeholder={products.length === 0 ? 'No card product' : undefined}
         error={errors.of('cardProductId')}
       />

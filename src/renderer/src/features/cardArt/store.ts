@@ -1,6 +1,6 @@
 /** Card art: the card products to choose from, uploads made from this app, submitting one. */
 import { create } from 'zustand';
-import type { CardArtUploadRequest, CardProduct, FileRecord } from '../../../../shared/bank/index.ts';
+import type { CardArtUploadRequest, CardProductResponse, FileResponse } from '../../../../shared/bank/index.ts';
 import type { CardArtUpload } from '../../../../shared/ipc/index.ts';
 import { api } from '../../lib/api.ts';
 import { uiErrorOf, type UiError } from '../../lib/errors.ts';
@@ -13,11 +13,11 @@ import type { HistoryState } from '../../components/HistoryPanel.tsx';
 /** One load fetches the card products and the history together: `historyLoading` is that load. */
 interface CardArtState extends HistoryState<CardArtUpload> {
   profileId: string | null;
-  products: CardProduct[];
+  products: CardProductResponse[];
   productsError: UiError | null;
   load: (profileId: string) => Promise<void>;
   submit: (cardProductId: string, request: CardArtUploadRequest) => Promise<CardArtUpload | null>;
-  upload: (contentType: MediaType, bytes: Uint8Array) => Promise<FileRecord>;
+  upload: (contentType: MediaType, bytes: Uint8Array) => Promise<FileResponse>;
 }
 
 export const useCardArtStore = create<CardArtState>((set, get) => ({

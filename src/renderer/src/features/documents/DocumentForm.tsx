@@ -7,9 +7,9 @@ import { useState, type SyntheticEvent } from 'react';
 import {
   DOCUMENT_TYPES,
   documentCreateRequest,
-  type Document,
+  type DocumentResponse,
   type DocumentCreateRequest,
-  type FileRecord,
+  type FileResponse,
 } from '../../../../shared/bank/index.ts';
 import { Button } from '../../components/Button.tsx';
 import { DateField } from '../../components/DateField.tsx';
@@ -79,8 +79,8 @@ export function documentRequestOf(
 }
 
 export interface DocumentFormProps {
-  onSubmit: (request: DocumentCreateRequest) => Promise<Document | null>;
-  upload: (contentType: MediaType, bytes: Uint8Array) => Promise<FileRecord>;
+  onSubmit: (request: DocumentCreateRequest) => Promise<DocumentResponse | null>;
+  upload: (contentType: MediaType, bytes: Uint8Array) => Promise<FileResponse>;
 }
 
 export function DocumentForm({ onSubmit, upload }: DocumentFormProps) {

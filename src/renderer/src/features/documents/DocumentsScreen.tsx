@@ -1,5 +1,6 @@
 /** Documents: the create form, the document just created, and those created here before. */
-import type { Document } from '../../../../shared/bank/index.ts';
+import type { DocumentResponse } from '../../../../shared/bank/index.ts';
+import { BankValue } from '../../components/BankValue.tsx';
 import { Properties } from '../../components/Drawer.tsx';
 import { HistoryPanel, type HistoryView } from '../../components/HistoryPanel.tsx';
 import { JsonView } from '../../components/JsonEditor.tsx';
@@ -9,7 +10,7 @@ import { useActiveProfileLoad } from '../../stores/profiles.ts';
 import { DocumentForm } from './DocumentForm.tsx';
 import { useDocumentsStore } from './store.ts';
 
-const HISTORY: HistoryView<Document> = {
+const HISTORY: HistoryView<DocumentResponse> = {
   title: 'Created from this app',
   what: 'Document history',
   label: 'Documents created from this app',
@@ -22,8 +23,8 @@ const HISTORY: HistoryView<Document> = {
     <>
       <td>
         <span className="cell-stacked">
-          <span className="truncate" title={document.name}>
-            {document.name}
+          <span className="truncate" title={document.name ?? undefined}>
+            <BankValue value={document.name} />
           </span>
           <span className="mono muted">{document.id}</span>
         </span>

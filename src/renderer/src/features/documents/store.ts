@@ -1,6 +1,6 @@
 /** Documents created from this app (history) and the one just created. */
 import { create } from 'zustand';
-import type { Document, DocumentCreateRequest, FileRecord } from '../../../../shared/bank/index.ts';
+import type { DocumentResponse, DocumentCreateRequest, FileResponse } from '../../../../shared/bank/index.ts';
 import { api } from '../../lib/api.ts';
 import { uiErrorOf } from '../../lib/errors.ts';
 import { confirmWrite } from '../../stores/confirm.ts';
@@ -9,13 +9,13 @@ import { toast } from '../../stores/toasts.ts';
 import type { MediaType } from '../../components/FilePicker.tsx';
 import type { HistoryState } from '../../components/HistoryPanel.tsx';
 
-interface DocumentsState extends HistoryState<Document> {
+interface DocumentsState extends HistoryState<DocumentResponse> {
   profileId: string | null;
   historyAsOf: string | null;
-  created: Document | null;
+  created: DocumentResponse | null;
   load: (profileId: string) => Promise<void>;
-  create: (request: DocumentCreateRequest) => Promise<Document | null>;
-  upload: (contentType: MediaType, bytes: Uint8Array) => Promise<FileRecord>;
+  create: (request: DocumentCreateRequest) => Promise<DocumentResponse | null>;
+  upload: (contentType: MediaType, bytes: Uint8Array) => Promise<FileResponse>;
 }
 
 export const useDocumentsStore = create<DocumentsState>((set, get) => ({

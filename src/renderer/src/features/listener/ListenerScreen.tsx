@@ -9,21 +9,25 @@ import {
   LISTENER_VERDICTS,
   RECONCILIATION_CATEGORIES,
   type ListenerRequestSummary,
+  type ReconciliationCategory,
 } from '../../../../shared/ipc/index.ts';
 import { Badge, HttpStatusBadge, StatusBadge } from '../../components/Badge.tsx';
 import { Button } from '../../components/Button.tsx';
 import { Select } from '../../components/Field.tsx';
-import { ListView } from '../../components/ListView.tsx';
-import { Page, PageHeader, Panel, SearchInput, Toolbar, ToolbarSelect, ToolbarText } from '../../components/Page.tsx';
+import { ListScreen } from '../../components/list/ListScreen.tsx';
+import { TabPanel, Tabs } from '../../components/Tabs.tsx';
+import { Page, PageHeader, Panel, ToolbarSelect, ToolbarText } from '../../components/Page.tsx';
 import { ErrorState, LoadingState, StateMessage } from '../../components/States.tsx';
-import { VirtualTable, type Column } from '../../components/VirtualTable.tsx';
+import { type Column } from '../../components/VirtualTable.tsx';
 import { formatTimestamp } from '../../lib/time.ts';
 import { useDebouncedText, useOnTransition } from '../../lib/useDebounced.ts';
 import { useSyncJob } from '../../stores/sync.ts';
 import { useActiveProfileId } from '../../stores/profiles.ts';
+import { EventsCatalog } from './EventsCatalog.tsx';
 import { ListenerSetup } from './ListenerSetup.tsx';
 import { RequestDrawer } from './RequestDrawer.tsx';
 import { RulesEditor } from './RulesEditor.tsx';
+import { TriggerPanel } from './TriggerPanel.tsx';
 import { EVERY_LISTENER_WEBHOOK, installListenerEvents, useListenerStore, type ListenerTab } from './store.ts';
 import { useWebhooksStore } from '../webhooks/store.ts';
 
@@ -73,6 +77,8 @@ const TABS: { id: ListenerTab; label: string }[] = [
   { id: 'rules', label: 'Response rules' },
   { id: 'reconcile', label: 'Reconciliation' },
   { id: 'setup', label: 'Setup' },
+  { id: 'trigger', label: 'Trigger' },
+  { id: 'events', label: 'Events' },
 ];
 
 export function ListenerScreen() {
@@ -96,7 +102,7 @@ export function ListenerScreen() {
     );
   }
   return (
-    <Page drawer={store.detail === null && store.detailError === null ? undefined : <RequestDrawer />}>
+    <Page>
       <PageHeader
         title="Listener"
         description={
@@ -146,41 +152,64 @@ export function ListenerScreen() {
           </>
         }
       />
-      <div className="tabs" role="tablist" aria-label="Listener">
-        {TABS.map((tab) => (
-          <button
-            key={tab.id}
-            type="button"
-            role="tab"
-            className="tab"
-            aria-selected={store.tab === tab.id}
-            onClick={() => {
-              store.setTab(tab.id);
-            }}
-          >
-            {tab.label}
-            {tab.id === 'requests' && status !== null ? (
-              <span className="faint"> · {status.requestsKept.toLocaleString('en-US')}</span>
-            ) : null}
-          </button>
-        ))}
-      </div>
-      {store.tab === 'requests' ? <RequestsTab /> : null}
-      {store.tab === 'rules' ? (
-        <div className="page-scroll">
-          {store.rulesError === null ? (
-            <RulesEditor key={store.rules.map((rule) => rule.id).join()} rules={store.rules} onSave={store.saveRules} />
-          ) : (
-            <ErrorState what="Response rules" error={store.rulesError} />
-          )}
-        </div>
-      ) : null}
-      {store.tab === 'reconcile' ? <ReconcileTab /> : null}
-      {store.tab === 'setup' ? (
-        <div className="page-scroll">
-          {store.config === null ? <LoadingState /> : <ListenerSetup config={store.config} onSave={store.configure} />}
-        </div>
-      ) : null}
+      <Tabs
+        label="Listener"
+        idPrefix="listener"
+        tabs={TABS.map((tab) => ({
+          id: tab.id,
+          label:
+            tab.id === 'requests' && status !== null ? (
+              <>
+                {tab.label}
+                <span className="faint"> · {status.requestsKept.toLocaleString('en-US')}</span>
+              </>
+            ) : (
+              tab.label
+            ),
+        }))}
+        selected={store.tab}
+        onSelect={store.setTab}
+      />
+      <TabPanel idPrefix="listener" tab={store.tab}>
+        {store.tab === 'requests' ? <RequestsTab /> : null}
+        {store.tab === 'rules' ? (
+          <div className="page-scroll">
+            {store.rulesError === null ? (
+              <RulesEditor
+                key={store.rules.map((rule) => rule.id).join()}
+                rules={store.rules}
+                onSave={store.saveRules}
+              />
+            ) : (
+              <ErrorState what="Response rules" error={store.rulesError} />
+            )}
+          </div>
+        ) : null}
+        {store.tab === 'reconcile' ? <ReconcileTab /> : null}
+        {store.tab === 'trigger' ? (
+          <div className="page-scroll">
+            <TriggerPanel />
+          </div>
+        ) : null}
+        {store.tab === 'events' ? (
+          <div className="page-scroll">
+            <EventsCatalog
+              onTrigger={() => {
+                store.setTab('trigger');
+              }}
+            />
+          </div>
+        ) : null}
+        {store.tab === 'setup' ? (
+          <div className="page-scroll">
+            {store.config === null ? (
+              <LoadingState />
+            ) : (
+              <ListenerSetup config={store.config} onSave={store.configure} />
+            )}
+          </div>
+        ) : null}
+      </TabPanel>
     </Page>
   );
 }
@@ -201,82 +230,87 @@ function RequestsTab() {
     store.filters.pathPrefix.trim() !== '' ||
     store.filters.duplicatesOnly;
   return (
-    <>
-      <Toolbar>
-        <ToolbarSelect
-          label="Verdict"
-          value={store.filters.verdict}
-          onChange={(verdict) => {
-            setFilters({ verdict: verdict as typeof store.filters.verdict });
-          }}
-          options={LISTENER_VERDICTS}
-        />
-        <ToolbarText
-          label="Path"
-          ariaLabel="Path starts with"
-          placeholder="/webhooks/"
-          value={pathPrefix}
-          onChange={setPathPrefix}
-        />
-        <label className="toolbar-item toolbar-toggle">
-          <input
-            type="checkbox"
-            checked={store.filters.duplicatesOnly}
-            onChange={(event) => {
-              setFilters({ duplicatesOnly: event.target.checked });
+    <ListScreen
+      label="Requests"
+      source={store.requests}
+      columns={COLUMNS}
+      active={store.selected}
+      onActivate={store.select}
+      onOpen={(_, row) => void store.openRequest(row.id)}
+      drawer={store.detail === null && store.detailError === null ? undefined : <RequestDrawer />}
+      filters={
+        <>
+          <ToolbarSelect
+            label="Verdict"
+            value={store.filters.verdict}
+            onChange={(verdict) => {
+              setFilters({ verdict: verdict as typeof store.filters.verdict });
             }}
+            options={LISTENER_VERDICTS}
           />
-          Duplicates only
-        </label>
-        <Button size="sm" variant="ghost" icon="trash" onClick={() => void store.clearRequests()}>
-          Clear
-        </Button>
-        <SearchInput
-          label="Search requests"
-          placeholder="Search paths, events, ids, bodies"
-          value={search}
-          onChange={setSearch}
-        />
-      </Toolbar>
-      <ListView
-        what="Requests"
-        fromBank={false}
-        source={store.requests}
-        emptyTitle={filtered ? 'No matching requests' : 'No requests yet'}
-        emptyBody={
-          filtered
-            ? 'No kept request matches these filters.'
-            : store.status?.running === true
-              ? `Waiting for notifications at ${store.status.url ?? ''}. Register the listener with the bank to receive them.`
-              : 'Start the listener, then register it with the bank.'
-        }
-        footer={
-          store.newSinceLoad > 0 ? (
-            <span className="muted">live · {store.newSinceLoad} new</span>
-          ) : (
-            <span className="muted">live</span>
-          )
-        }
-      >
-        <VirtualTable
-          label="Requests"
-          columns={COLUMNS}
-          source={store.requests}
-          selectedIndex={store.selected}
-          onSelect={store.select}
-          onOpen={(_, row) => void store.openRequest(row.id)}
-          globalKeys
-        />
-      </ListView>
-    </>
+          <ToolbarText
+            label="Path"
+            ariaLabel="Path starts with"
+            placeholder="/webhooks/"
+            value={pathPrefix}
+            onChange={setPathPrefix}
+          />
+          <label className="toolbar-item toolbar-toggle">
+            <input
+              type="checkbox"
+              checked={store.filters.duplicatesOnly}
+              onChange={(event) => {
+                setFilters({ duplicatesOnly: event.target.checked });
+              }}
+            />
+            Duplicates only
+          </label>
+          <Button size="sm" variant="ghost" icon="trash" onClick={() => void store.clearRequests()}>
+            Clear
+          </Button>
+        </>
+      }
+      search={{
+        label: 'Search requests',
+        placeholder: 'Search paths, events, ids, bodies',
+        value: search,
+        onChange: setSearch,
+      }}
+      fromBank={false}
+      emptyTitle={filtered ? 'No matching requests' : 'No requests yet'}
+      emptyBody={
+        filtered
+          ? 'No kept request matches these filters.'
+          : store.status?.running === true
+            ? `Waiting for notifications at ${store.status.url ?? ''}. Register the listener with the bank to receive them.`
+            : 'Start the listener, then register it with the bank.'
+      }
+      footer={
+        store.newSinceLoad > 0 ? (
+          <span className="muted">live · {store.newSinceLoad} new</span>
+        ) : (
+          <span className="muted">live</span>
+        )
+      }
+    />
   );
 }
 
-const CATEGORY_LABELS: Record<string, string> = {
+const CATEGORY_LABELS: Record<ReconciliationCategory, string> = {
   sentAndReceived: 'Sent and received',
   sentNotReceived: 'Sent, never received',
   receivedButFailed: 'Received, bank says failed',
   stillRetrying: 'Still retrying',
+  // Not counted as received: anyone on the machine could have posted them.
+  receivedUnverified: 'Received, not verified',
+};
+
+const CATEGORY_TONES: Record<ReconciliationCategory, 'positive' | 'warning' | 'negative'> = {
+  sentAndReceived: 'positive',
+  sentNotReceived: 'negative',
+  receivedButFailed: 'negative',
+  stillRetrying: 'warning',
+  receivedUnverified: 'warning',
 };
 
 function ReconcileTab() {
@@ -291,7 +325,9 @@ function ReconcileTab() {
     ...cachedWebhooks.filter((webhook) => !registered.some((own) => own.id === webhook.id)),
   ];
   const listenerUrl = store.status?.url ?? null;
-  const pointingHere = webhooks.filter((webhook) => listenerUrl !== null && webhook.url.startsWith(listenerUrl));
+  const pointingHere = webhooks.filter(
+    (webhook) => listenerUrl !== null && (webhook.url ?? '').startsWith(listenerUrl),
+  );
   const webhooksJob = useSyncJob('webhooks', null, profileId);
   useEffect(() => {
     if (profileId !== null) void loadWebhooks(profileId);
@@ -384,6 +420,7 @@ function ReconcileTab() {
                 <th>Object</th>
                 <th className="align-end">Attempt</th>
                 <th>Bank status</th>
+                <th>Verdict</th>
                 <th>Received</th>
               </tr>
             </thead>
@@ -391,17 +428,7 @@ function ReconcileTab() {
               {store.reconciliation.rows.map((row, index) => (
                 <tr key={`${row.webhookSendId ?? ''}-${row.listenerRequestId ?? ''}-${index}`}>
                   <td>
-                    <Badge
-                      tone={
-                        row.category === 'sentAndReceived'
-                          ? 'positive'
-                          : row.category === 'stillRetrying'
-                            ? 'warning'
-                            : 'negative'
-                      }
-                    >
-                      {CATEGORY_LABELS[row.category]}
-                    </Badge>
+                    <Badge tone={CATEGORY_TONES[row.category]}>{CATEGORY_LABELS[row.category]}</Badge>
                   </td>
                   <td className="mono">{row.event ?? '—'}</td>
                   <td className="mono">{row.objectId}</td>
@@ -412,6 +439,9 @@ function ReconcileTab() {
                     ) : (
                       <StatusBadge status={row.sendStatus} />
                     )}
+                  </td>
+                  <td>
+                    {row.verdict === null ? <span className="faint">—</span> : <StatusBadge status={row.verdict} />}
                   </td>
                   <td className="tabular muted">{formatTimestamp(row.receivedAt)}</td>
                 </tr>

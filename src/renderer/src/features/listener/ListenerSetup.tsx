@@ -8,6 +8,7 @@ import { Panel } from '../../components/Page.tsx';
 import { InlineError } from '../../components/States.tsx';
 import { validate } from '../../lib/schemaForm.ts';
 import { useFormErrors } from '../../lib/useFormErrors.ts';
+import { AllowedTargets } from './AllowedTargets.tsx';
 
 const FIELDS = ['port', 'expectedBasicUser', 'expectedBasicSecret', 'forwardTo', 'host'] as const;
 
@@ -97,7 +98,7 @@ export function ListenerSetup({
             onChange={setForwardTo}
             error={errors.of('forwardTo')}
             placeholder="http://127.0.0.1:3000/webhooks"
-            hint="Each notification is also sent to your local handler."
+            hint="Each notification is also sent to your handler: on this machine, or a host allowed below."
           />
           <div className="form-actions">
             <Button type="submit" variant="primary" busy={busy}>
@@ -113,6 +114,7 @@ export function ListenerSetup({
           {config.retention.maxBodyBytes.toLocaleString('en-US')} bytes.
         </p>
       </Panel>
+      <AllowedTargets allowedTargets={config.allowedTargets} />
     </div>
   );
 }

@@ -122,7 +122,11 @@ export function RequestDrawer() {
       </Section>
       <Section title="Hydrated object">
         {detail.hydrated === null ? (
-          <p className="muted">Not fetched.</p>
+          <p className="muted">
+            {detail.verdict === 'ok' || detail.notification === null
+              ? 'Not fetched.'
+              : 'Not fetched: only notifications whose credentials verified (ok) are fetched from the bank.'}
+          </p>
         ) : detail.hydrated.error !== null ? (
           <p className="field-error">{detail.hydrated.error}</p>
         ) : (

@@ -16,7 +16,7 @@ import type {
   ReplayResult,
 } from '../../../../shared/ipc/index.ts';
 import type { ApiInput } from '../../../../shared/ipc/index.ts';
-import type { Webhook } from '../../../../shared/bank/index.ts';
+import type { WebhookResponse } from '../../../../shared/bank/index.ts';
 import { api } from '../../lib/api.ts';
 import { cacheSource } from '../../lib/cacheSource.ts';
 import { sentenceOf, uiErrorOf, type UiError } from '../../lib/errors.ts';
@@ -24,7 +24,7 @@ import type { PagedRows } from '../../lib/pagedRows.ts';
 import { confirmWrite } from '../../stores/confirm.ts';
 import { toast } from '../../stores/toasts.ts';
 
-export type ListenerTab = 'requests' | 'rules' | 'reconcile' | 'setup';
+export type ListenerTab = 'requests' | 'rules' | 'reconcile' | 'setup' | 'trigger' | 'events';
 
 /** The reconciliation choice "every webhook registered with the listener" (never a webhook id). */
 export const EVERY_LISTENER_WEBHOOK = '*';
@@ -58,7 +58,7 @@ interface ListenerState {
    */
   reconcileWebhookId: string;
   /** Webhooks registered from here this session (the cached list may not have them yet). */
-  registered: Webhook[];
+  registered: WebhookResponse[];
   setReconcileWebhook: (webhookId: string) => void;
   reconcileError: UiError | null;
   reconciling: boolean;
@@ -70,6 +70,9 @@ interface ListenerState {
   start: (port?: number) => Promise<void>;
   stop: () => Promise<void>;
   configure: (input: ApiInput<'listener', 'configure'>) => Promise<ListenerConfig>;
+  /** Main asks the user in a native dialog; rejects with `cancelled` when they decline. */
+  allowTarget: (url: string) => Promise<string>;
+  forgetTarget: (origin: string) => Promise<void>;
   saveRules: (rules: ApiInput<'listener', 'setRules'>['rules']) => Promise<void>;
   setFilters: (patch: Partial<RequestFilters>) => void;
   select: (index: number | null) => void;
@@ -170,6 +173,19 @@ export const useListenerStore = create<ListenerState>((set, get) => ({
     set({ config });
     toast('success', 'Listener settings saved');
     return config;
+  },
+  async allowTarget(url) {
+    const answer = await api().listener.allowTarget({ url });
+    const config = get().config;
+    if (config !== null) set({ config: { ...config, allowedTargets: answer.allowedTargets } });
+    toast('success', 'Host allowed', answer.origin);
+    return answer.origin;
+  },
+  async forgetTarget(origin) {
+    const answer = await api().listener.forgetTarget({ origin });
+    const config = get().config;
+    if (config !== null) set({ config: { ...config, allowedTargets: answer.allowedTargets } });
+    toast('info', 'Host removed', origin);
   },
   async saveRules(rules) {
     const answer = await api().listener.setRules({ rules });

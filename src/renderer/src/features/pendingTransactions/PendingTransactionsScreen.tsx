@@ -14,12 +14,13 @@ import { Button } from '../../components/Button.tsx';
 import { DateRangeFilter } from '../../components/DateRangeFilter.tsx';
 import { Drawer, Properties, Section } from '../../components/Drawer.tsx';
 import { JsonView } from '../../components/JsonEditor.tsx';
-import { ListView } from '../../components/ListView.tsx';
+import { ListScreen } from '../../components/list/ListScreen.tsx';
+import { BankValue } from '../../components/BankValue.tsx';
 import { Money } from '../../components/Money.tsx';
 import { formatMoney } from '../../lib/money.ts';
-import { Page, PageHeader, SearchInput, Toolbar, ToolbarSelect } from '../../components/Page.tsx';
+import { Page, PageHeader, ToolbarSelect } from '../../components/Page.tsx';
 import { ErrorState, StateMessage } from '../../components/States.tsx';
-import { VirtualTable, type Column } from '../../components/VirtualTable.tsx';
+import { type Column } from '../../components/VirtualTable.tsx';
 import { SyncStrip } from '../../components/SyncStrip.tsx';
 import { useDebouncedText, useOnTransition } from '../../lib/useDebounced.ts';
 import { useActiveProfileId } from '../../stores/profiles.ts';
@@ -29,8 +30,8 @@ import { usePendingTransactionsStore, type CachedPendingTransaction } from './st
 const TYPE_LABELS: Record<string, string> = { hold_release: 'hold release' };
 
 /** The last characters of a trace id, and a hue from it, so linked rows line up by eye. */
-export function TraceChip({ traceId }: { traceId: string | null }) {
-  if (traceId === null) return <span className="faint">—</span>;
+export function TraceChip({ traceId }: { traceId: string | null | undefined }) {
+  if (traceId === null || traceId === undefined) return <BankValue value={traceId} />;
   let hash = 0;
   for (let index = 0; index < traceId.length; index += 1) hash = (hash * 31 + traceId.charCodeAt(index)) % 360;
   return (
@@ -41,20 +42,33 @@ export function TraceChip({ traceId }: { traceId: string | null }) {
 }
 
 function TypeCell({ row }: { row: CachedPendingTransaction }) {
-  if (row.type === null) return <span className="faint">—</span>;
+  if (row.type === null || row.type === undefined) return <BankValue value={row.type} />;
   return <span className={`type-label type-${row.type}`}>{TYPE_LABELS[row.type] ?? row.type}</span>;
 }
 
 const COLUMNS: readonly Column<CachedPendingTransaction>[] = [
-  { key: 'date', header: 'Date', width: '104px', render: (row) => <span className="tabular">{row.date}</span> },
+  {
+    key: 'date',
+    header: 'Date',
+    width: '104px',
+    render: (row) => (
+      <span className="tabular">
+        <BankValue value={row.date} />
+      </span>
+    ),
+  },
   {
     key: 'desc',
     header: 'Description',
     width: 'minmax(220px, 1fr)',
     render: (row) => (
       <span className="cell-two">
-        <span className="cell-main">{row.desc}</span>
-        <span className="cell-sub">{row.summary}</span>
+        <span className="cell-main">
+          <BankValue value={row.desc} />
+        </span>
+        <span className="cell-sub">
+          <BankValue value={row.summary} />
+        </span>
       </span>
     ),
   },
@@ -63,28 +77,41 @@ const COLUMNS: readonly Column<CachedPendingTransaction>[] = [
     key: 'source',
     header: 'Source',
     width: '72px',
-    render: (row) => <span className="muted">{row.type_source ?? '—'}</span>,
+    render: (row) => (
+      <span className="muted">
+        <BankValue value={row.type_source} />
+      </span>
+    ),
   },
   {
     key: 'amount',
     header: 'Amount',
     width: '132px',
     align: 'end',
-    render: (row) =>
-      changesBalance(row) ? (
-        <Money amount={row.amount} />
-      ) : (
-        <span className="hold-amount" title="A hold does not change the balance">
-          <Money amount={row.amount} muted />
-        </span>
-      ),
+    render: (row) => (
+      <BankValue value={row.amount}>
+        {(amount) =>
+          changesBalance(row) ? (
+            <Money amount={amount} />
+          ) : (
+            <span className="hold-amount" title="A hold does not change the balance">
+              <Money amount={amount} muted />
+            </span>
+          )
+        }
+      </BankValue>
+    ),
   },
   {
     key: 'balance',
     header: 'Balance',
     width: '132px',
     align: 'end',
-    render: (row) => <span className="tabular muted">{formatMoney(row.balance)}</span>,
+    render: (row) => (
+      <span className="tabular muted">
+        <BankValue value={row.balance}>{formatMoney}</BankValue>
+      </span>
+    ),
   },
   { key: 'trace', header: 'Trace', width: '84px', render: (row) => <TraceChip traceId={row.trace_id} /> },
 ];
@@ -116,9 +143,9 @@ export function PendingTransactionsScreen() {
   }, [store.accounts, filters.accountId]);
   const row = selected === null || source === null ? undefined : source.rowAt(selected);
 
-  let body;
+  let placeholder;
   if (store.accountsError !== null && store.accounts.length === 0 && source === null) {
-    body = (
+    placeholder = (
       <div className="stack">
         <ErrorState
           what="Accounts"
@@ -132,63 +159,22 @@ export function PendingTransactionsScreen() {
         />
       </div>
     );
-  } else if (source === null) {
-    body = store.accountsLoading ? null : (
+  } else if (!store.accountsLoading) {
+    placeholder = (
       <StateMessage icon="transactions" title="No account yet">
         The profile has no accounts in the cache. Sync one to see its pending transactions.
       </StateMessage>
     );
-  } else {
-    body = (
-      <ListView
-        what="Pending transactions"
-        source={source}
-        emptyTitle="No pending transactions"
-        emptyBody={
-          filters.search !== '' ||
-          filters.type !== '' ||
-          filters.typeSource !== '' ||
-          filters.fromDate !== '' ||
-          filters.toDate !== ''
-            ? 'Nothing in the cache matches these filters.'
-            : 'Nothing cached for this account yet. Sync it from the bank.'
-        }
-        emptyAction={
-          <Button onClick={() => void store.sync()} icon="refresh">
-            Sync from the bank
-          </Button>
-        }
-      >
-        <VirtualTable
-          label="Pending transactions"
-          columns={COLUMNS}
-          source={source}
-          selectedIndex={selected}
-          onSelect={select}
-          onOpen={() => {
-            setDrawerOpen(true);
-          }}
-          rowClassName={(candidate) => (changesBalance(candidate) ? undefined : 'is-hold')}
-          globalKeys
-        />
-      </ListView>
-    );
   }
+  const filtered =
+    filters.search !== '' ||
+    filters.type !== '' ||
+    filters.typeSource !== '' ||
+    filters.fromDate !== '' ||
+    filters.toDate !== '';
 
   return (
-    <Page
-      drawer={
-        drawerOpen && row !== undefined ? (
-          <TransactionDrawer
-            row={row}
-            related={relatedOf(row, source)}
-            onClose={() => {
-              setDrawerOpen(false);
-            }}
-          />
-        ) : undefined
-      }
-    >
+    <Page>
       <PageHeader
         title="Pending transactions"
         description="Cached from the bank, newest first. Holds carry an amount but never change the balance."
@@ -213,44 +199,79 @@ export function PendingTransactionsScreen() {
           </>
         }
       />
-      <Toolbar>
-        <ToolbarSelect
-          label="Account"
-          value={filters.accountId}
-          onChange={(accountId) => {
-            setFilters({ accountId });
-          }}
-          options={accountOptions}
-          emptyLabel={accountOptions.length === 0 ? 'No account' : null}
-          className="select-account"
-        />
-        <ToolbarSelect
-          label="Type"
-          value={filters.type}
-          onChange={(type) => {
-            setFilters({ type: type as typeof filters.type });
-          }}
-          options={PENDING_TRANSACTION_TYPES.map((type) => ({ value: type, label: TYPE_LABELS[type] ?? type }))}
-        />
-        <ToolbarSelect
-          label="Source"
-          ariaLabel="Type source"
-          value={filters.typeSource}
-          onChange={(typeSource) => {
-            setFilters({ typeSource: typeSource as typeof filters.typeSource });
-          }}
-          options={PENDING_TRANSACTION_TYPE_SOURCES}
-        />
-        <DateRangeFilter range={filters} onChange={setFilters} />
-        <SearchInput
-          label="Search descriptions and summaries"
-          placeholder="Search text"
-          value={search}
-          onChange={setSearch}
-        />
-      </Toolbar>
-      {job === null ? null : <SyncStrip job={job} what="pending transactions" />}
-      {body}
+      <ListScreen
+        label="Pending transactions"
+        source={source}
+        columns={COLUMNS}
+        active={selected}
+        onActivate={select}
+        onOpen={() => {
+          setDrawerOpen(true);
+        }}
+        rowClassName={(candidate) => (changesBalance(candidate) ? undefined : 'is-hold')}
+        drawer={
+          drawerOpen && row !== undefined ? (
+            <TransactionDrawer
+              row={row}
+              related={relatedOf(row, source)}
+              onClose={() => {
+                setDrawerOpen(false);
+              }}
+            />
+          ) : undefined
+        }
+        filters={
+          <>
+            <ToolbarSelect
+              label="Account"
+              value={filters.accountId}
+              onChange={(accountId) => {
+                setFilters({ accountId });
+              }}
+              options={accountOptions}
+              emptyLabel={accountOptions.length === 0 ? 'No account' : null}
+              className="select-account"
+            />
+            <ToolbarSelect
+              label="Type"
+              value={filters.type}
+              onChange={(type) => {
+                setFilters({ type: type as typeof filters.type });
+              }}
+              options={PENDING_TRANSACTION_TYPES.map((type) => ({ value: type, label: TYPE_LABELS[type] ?? type }))}
+            />
+            <ToolbarSelect
+              label="Source"
+              ariaLabel="Type source"
+              value={filters.typeSource}
+              onChange={(typeSource) => {
+                setFilters({ typeSource: typeSource as typeof filters.typeSource });
+              }}
+              options={PENDING_TRANSACTION_TYPE_SOURCES}
+            />
+            <DateRangeFilter range={filters} onChange={setFilters} />
+          </>
+        }
+        search={{
+          label: 'Search descriptions and summaries',
+          placeholder: 'Search text',
+          value: search,
+          onChange: setSearch,
+        }}
+        banner={job === null ? null : <SyncStrip job={job} what="pending transactions" />}
+        placeholder={placeholder}
+        emptyTitle="No pending transactions"
+        emptyBody={
+          filtered
+            ? 'Nothing in the cache matches these filters.'
+            : 'Nothing cached for this account yet. Sync it from the bank.'
+        }
+        emptyAction={
+          <Button onClick={() => void store.sync()} icon="refresh">
+            Sync from the bank
+          </Button>
+        }
+      />
     </Page>
   );
 }
@@ -310,12 +331,20 @@ function TransactionDrawer({
   onClose: () => void;
 }) {
   const origins = PENDING_TRANSACTION_ORIGIN_FIELDS.filter((field) => row[field] !== null);
+  const amount = (
+    <BankValue value={row.amount}>{(sent) => <Money amount={sent} muted={!changesBalance(row)} />}</BankValue>
+  );
+  const field = (value: string | null | undefined, key: string, className?: string) => (
+    <span key={key} className={className}>
+      <BankValue value={value} />
+    </span>
+  );
   return (
     <Drawer
-      title={row.desc}
+      title={row.desc ?? 'Pending transaction'}
       subtitle={
         <>
-          <Money amount={row.amount} muted={!changesBalance(row)} /> · {row.date}
+          {amount} · <BankValue value={row.date} />
           {changesBalance(row) ? null : (
             <>
               {' '}
@@ -329,39 +358,22 @@ function TransactionDrawer({
       <Section title="Transaction">
         <Properties
           items={[
-            ['Amount', <Money key="a" amount={row.amount} muted={!changesBalance(row)} />],
+            ['Amount', <span key="a">{amount}</span>],
             [
               'Balance after',
               <span key="b" className="tabular">
-                {formatMoney(row.balance)}
+                <BankValue value={row.balance}>{formatMoney}</BankValue>
               </span>,
             ],
-            ['Type', row.type],
-            ['Type source', row.type_source],
-            ['Category', row.category],
-            ['Summary', row.summary],
-            ['Date', row.date],
-            [
-              'Timestamp',
-              <span key="t" className="mono">
-                {row.extended_timestamp_precise}
-              </span>,
-            ],
-            [
-              'Account',
-              <span key="ac" className="mono">
-                {row.account_id}
-              </span>,
-            ],
-            ['Check number', row.check_number],
-            [
-              'Trace id',
-              row.trace_id === null ? null : (
-                <span key="tr" className="mono">
-                  {row.trace_id}
-                </span>
-              ),
-            ],
+            ['Type', field(row.type, 'ty')],
+            ['Type source', field(row.type_source, 'ts')],
+            ['Category', field(row.category, 'ca')],
+            ['Summary', field(row.summary, 'su')],
+            ['Date', field(row.date, 'da')],
+            ['Timestamp', field(row.extended_timestamp_precise, 't', 'mono')],
+            ['Account', field(row.account_id, 'ac', 'mono')],
+            ['Check number', field(row.check_number, 'cn')],
+            ['Trace id', field(row.trace_id, 'tr', 'mono')],
           ]}
         />
       </Section>
@@ -375,13 +387,15 @@ function TransactionDrawer({
                 [
                   field,
                   <span key={field} className="mono">
-                    {row[field]}
+                    <BankValue value={row[field]} />
                   </span>,
                 ] as const,
             )}
           />
         )}
-        {row.related_transfer_ids !== null && row.related_transfer_ids.length > 0 ? (
+        {row.related_transfer_ids !== null &&
+        row.related_transfer_ids !== undefined &&
+        row.related_transfer_ids.length > 0 ? (
           <Properties
             items={[
               [
@@ -394,7 +408,7 @@ function TransactionDrawer({
           />
         ) : null}
       </Section>
-      {row.trace_id === null ? null : (
+      {row.trace_id === null || row.trace_id === undefined ? null : (
         <Section title="Linked by trace id">
           {related.length === 0 ? (
             <p className="muted">No other loaded row shares this trace id.</p>
@@ -402,9 +416,15 @@ function TransactionDrawer({
             <ul className="linked-list">
               {related.map((other, index) => (
                 <li key={`${other.extended_timestamp_precise}-${index}`}>
-                  <span className="type-label">{other.type ?? '—'}</span>
-                  <span className="tabular muted">{other.date}</span>
-                  <Money amount={other.amount} muted={!changesBalance(other)} />
+                  <span className="type-label">
+                    <BankValue value={other.type} />
+                  </span>
+                  <span className="tabular muted">
+                    <BankValue value={other.date} />
+                  </span>
+                  <BankValue value={other.amount}>
+                    {(sent) => <Money amount={sent} muted={!changesBalance(other)} />}
+                  </BankValue>
                 </li>
               ))}
             </ul>

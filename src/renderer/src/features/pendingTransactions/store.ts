@@ -3,7 +3,11 @@
  * window of pages, never the whole list), the selected row, sync and export.
  */
 import { create } from 'zustand';
-import type { Account, PendingTransactionType, PendingTransactionTypeSource } from '../../../../shared/bank/index.ts';
+import type {
+  AccountResponse,
+  PendingTransactionType,
+  PendingTransactionTypeSource,
+} from '../../../../shared/bank/index.ts';
 import type { ApiOutput } from '../../../../shared/ipc/index.ts';
 import { api } from '../../lib/api.ts';
 import { cacheSource } from '../../lib/cacheSource.ts';
@@ -34,7 +38,7 @@ export const NO_FILTERS: PendingTransactionFilters = {
 
 interface PendingTransactionsState {
   profileId: string | null;
-  accounts: Account[];
+  accounts: AccountResponse[];
   accountsAsOf: string | null;
   accountsError: UiError | null;
   accountsLoading: boolean;

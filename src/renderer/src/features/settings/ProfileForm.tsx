@@ -3,7 +3,7 @@
  * secret (sent once to the keychain, never shown again). Checked with the contract's
  * profile schemas before sending.
  */
-import { useState, type SyntheticEvent } from 'react';
+import { useEffect, useRef, useState, type SyntheticEvent } from 'react';
 import { AUTH_SCHEMES, profileCreateInput, type Profile } from '../../../../shared/ipc/index.ts';
 import { Button } from '../../components/Button.tsx';
 import { Checkbox, SelectField, TextField } from '../../components/Field.tsx';
@@ -41,6 +41,15 @@ export function ProfileForm({ profile, onSubmit, onCancel }: ProfileFormProps) {
     secret: '',
   });
   const [busy, setBusy] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
+  // A confirmation asked while saving (a new address, the Production guard) takes focus, and
+  // the busy Save button cannot hold it: when saving ends, bring it back to Save.
+  useEffect(() => {
+    if (busy || form.current === null) return;
+    if (document.activeElement === null || document.activeElement === document.body) {
+      form.current.querySelector<HTMLButtonElement>('button[type="submit"]')?.focus();
+    }
+  }, [busy]);
   const errors = useFormErrors(FIELDS);
   const embedded = profile?.kind === 'embedded';
 
@@ -82,6 +91,7 @@ export function ProfileForm({ profile, onSubmit, onCancel }: ProfileFormProps) {
 
   return (
     <form
+      ref={form}
       className="form"
       onSubmit={(event) => void submit(event)}
       noValidate

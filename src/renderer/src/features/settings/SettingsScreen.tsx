@@ -8,20 +8,26 @@ import { Badge, StatusBadge } from '../../components/Badge.tsx';
 import { Button } from '../../components/Button.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
 import { Properties } from '../../components/Drawer.tsx';
-import { ListView } from '../../components/ListView.tsx';
-import { Page, PageHeader, Panel, SearchInput, Toolbar } from '../../components/Page.tsx';
+import { ListScreen } from '../../components/list/ListScreen.tsx';
+import { TabPanel, Tabs } from '../../components/Tabs.tsx';
+import { Page, PageHeader, Panel } from '../../components/Page.tsx';
 import { ErrorState, LoadingState } from '../../components/States.tsx';
-import { VirtualTable, type Column } from '../../components/VirtualTable.tsx';
+import { type Column } from '../../components/VirtualTable.tsx';
 import { api } from '../../lib/api.ts';
 import { formatBytes, formatTimestamp } from '../../lib/time.ts';
 import { useDebouncedText } from '../../lib/useDebounced.ts';
 import { useProfilesStore } from '../../stores/profiles.ts';
+import { confirmProfileChange } from './profileChangeConfirm.ts';
 import { useThemeStore, type ThemePreference } from '../../stores/theme.ts';
 import { toast } from '../../stores/toasts.ts';
 import { ListenerSetup } from '../listener/ListenerSetup.tsx';
 import { useListenerStore } from '../listener/store.ts';
+import { AuditChainPanel } from './AuditChainPanel.tsx';
 import { ProfileForm } from './ProfileForm.tsx';
 import { installCredentialEvents, useSettingsStore, type SettingsTab } from './store.ts';
+
+/** A sentence under a cell (why a profile waits, why a test failed): wrapped, so the table keeps its width. */
+const WRAPPED_NOTE = { whiteSpace: 'normal', maxWidth: 260 } as const;
 
 const TABS: { id: SettingsTab; label: string }[] = [
   { id: 'profiles', label: 'Profiles' },
@@ -41,27 +47,14 @@ export function SettingsScreen() {
         title="Settings"
         description="Profiles and their credentials, the offline cache, the listener and the audit log."
       />
-      <div className="tabs" role="tablist" aria-label="Settings">
-        {TABS.map((entry) => (
-          <button
-            key={entry.id}
-            type="button"
-            role="tab"
-            className="tab"
-            aria-selected={tab === entry.id}
-            onClick={() => {
-              setTab(entry.id);
-            }}
-          >
-            {entry.label}
-          </button>
-        ))}
-      </div>
-      {tab === 'profiles' ? <ProfilesTab /> : null}
-      {tab === 'cache' ? <CacheTab /> : null}
-      {tab === 'listener' ? <ListenerDefaultsTab /> : null}
-      {tab === 'audit' ? <AuditTab /> : null}
-      {tab === 'appearance' ? <AppearanceTab /> : null}
+      <Tabs label="Settings" idPrefix="settings" tabs={TABS} selected={tab} onSelect={setTab} />
+      <TabPanel idPrefix="settings" tab={tab}>
+        {tab === 'profiles' ? <ProfilesTab /> : null}
+        {tab === 'cache' ? <CacheTab /> : null}
+        {tab === 'listener' ? <ListenerDefaultsTab /> : null}
+        {tab === 'audit' ? <AuditTab /> : null}
+        {tab === 'appearance' ? <AppearanceTab /> : null}
+      </TabPanel>
     </Page>
   );
 }
@@ -81,6 +74,13 @@ function ProfilesTab() {
     values: { name: string; baseUrl: string; authScheme: 'basic' | 'bearer'; keyId?: string; production: boolean },
     secret: string | null,
   ): Promise<void> => {
+    let confirmations = {};
+    if (editing !== 'new' && editing !== null) {
+      const confirmed = await confirmProfileChange(editing, values, secret !== null);
+      // Cancelled: nothing is sent, and the form stays open as the user left it.
+      if (confirmed === null) return;
+      confirmations = confirmed;
+    }
     const saved =
       editing === 'new' || editing === null
         ? await api().profiles.create(values)
@@ -91,6 +91,7 @@ function ProfilesTab() {
             authScheme: values.authScheme,
             keyId: values.keyId ?? null,
             production: values.production,
+            ...confirmations,
           });
     if (secret !== null) await store.setSecret(saved.id, secret);
     toast('success', editing === 'new' ? 'Profile added' : 'Profile saved', saved.name);
@@ -135,14 +136,33 @@ function ProfilesTab() {
               const credential = store.credentials[profile.id];
               const test = store.tests[profile.id];
               return (
-                <tr key={profile.id} className={profile.id === activeProfileId ? 'is-selected' : undefined}>
+                <tr
+                  key={profile.id}
+                  data-profile-id={profile.id}
+                  className={profile.id === activeProfileId ? 'is-selected' : undefined}
+                >
                   <td>
                     <div className="row" style={{ gap: 6 }}>
                       <strong>{profile.name}</strong>
                       {profile.production ? <Badge tone="negative">Production</Badge> : null}
                       {profile.kind === 'embedded' ? <Badge tone="accent">embedded sandbox</Badge> : null}
                       {profile.id === activeProfileId ? <Badge tone="neutral">active</Badge> : null}
+                      {profile.attention === null ? null : (
+                        <Badge
+                          tone={profile.attention.kind === 'needs-attention' ? 'negative' : 'warning'}
+                          title={profile.attention.message}
+                        >
+                          {profile.attention.kind === 'needs-attention' ? 'needs attention' : 'needs its secret again'}
+                        </Badge>
+                      )}
                     </div>
+                    {profile.attention === null ? null : (
+                      <div className="field-hint" style={WRAPPED_NOTE}>
+                        {profile.attention.kind === 'needs-attention'
+                          ? 'Its address must use https://: edit it, or remove the profile. Nothing is sent meanwhile.'
+                          : 'Its address moved: edit it to enter the secret again. Nothing is sent meanwhile.'}
+                      </div>
+                    )}
                   </td>
                   <td className="mono muted truncate" style={{ maxWidth: 260 }}>
                     {profile.baseUrl}
@@ -153,6 +173,10 @@ function ProfilesTab() {
                   <td>
                     {credential === undefined ? (
                       <span className="faint">—</span>
+                    ) : credential.state === 'needs-reentry' ? (
+                      <Badge tone="warning" title={credential.message ?? undefined}>
+                        needs it again
+                      </Badge>
                     ) : (
                       <StatusBadge status={credential.state} title={credential.message ?? undefined} />
                     )}
@@ -167,7 +191,11 @@ function ProfilesTab() {
                         <Badge tone={test.ok ? 'positive' : 'negative'}>
                           {test.ok ? `ok · ${test.latencyMs?.toFixed(0) ?? '?'} ms` : 'failed'}
                         </Badge>
-                        {test.ok ? null : <div className="field-error">{test.message}</div>}
+                        {test.ok ? null : (
+                          <div className="field-error" style={WRAPPED_NOTE}>
+                            {test.message}
+                          </div>
+                        )}
                       </span>
                     )}
                   </td>
@@ -356,32 +384,28 @@ function AuditTab() {
   if (audit === null) return null;
   return (
     <>
-      <Toolbar>
-        <Button size="sm" icon="download" onClick={() => void exportAudit()}>
-          Export CSV
-        </Button>
-        <SearchInput
-          label="Search the audit log"
-          placeholder="Search actions, targets"
-          value={search}
-          onChange={setSearch}
-        />
-      </Toolbar>
-      <ListView
-        what="Audit log"
-        fromBank={false}
+      <AuditChainPanel />
+      <ListScreen
+        label="Audit log"
         source={audit}
+        columns={AUDIT_COLUMNS}
+        active={selected}
+        onActivate={setSelected}
+        filters={
+          <Button size="sm" icon="download" onClick={() => void exportAudit()}>
+            Export CSV
+          </Button>
+        }
+        search={{
+          label: 'Search the audit log',
+          placeholder: 'Search actions, targets',
+          value: search,
+          onChange: setSearch,
+        }}
+        fromBank={false}
         emptyTitle="No writes yet"
         emptyBody="Every change you make to a bank is recorded here."
-      >
-        <VirtualTable
-          label="Audit log"
-          columns={AUDIT_COLUMNS}
-          source={audit}
-          selectedIndex={selected}
-          onSelect={setSelected}
-        />
-      </ListView>
+      />
     </>
   );
 }

@@ -147,7 +147,11 @@ export const useSettingsStore = create<SettingsState>((set, get) => ({
     }
   },
   credentialChanged(status) {
-    set({ credentials: { ...get().credentials, [status.profileId]: status } });
+    // A connection test made with the old secret (or none) says nothing about the new state.
+    const tests = Object.fromEntries(
+      Object.entries(get().tests).filter(([profileId]) => profileId !== status.profileId),
+    );
+    set({ credentials: { ...get().credentials, [status.profileId]: status }, tests });
   },
 }));
 

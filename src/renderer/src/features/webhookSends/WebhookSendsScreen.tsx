@@ -3,18 +3,20 @@
  * object), with filters; for one object, a timeline of its attempts and their spacing.
  */
 import { useEffect } from 'react';
-import { WEBHOOK_SEND_STATUSES, type WebhookSend } from '../../../../shared/bank/index.ts';
+import { WEBHOOK_SEND_STATUSES, type WebhookSendResponse } from '../../../../shared/bank/index.ts';
 import type { WebhookSendGroup } from '../../../../shared/ipc/index.ts';
+import { BankValue } from '../../components/BankValue.tsx';
 import { AttemptTimeline } from '../../components/AttemptTimeline.tsx';
 import { Badge, StatusBadge } from '../../components/Badge.tsx';
 import { Button } from '../../components/Button.tsx';
 import { DateRangeFilter } from '../../components/DateRangeFilter.tsx';
 import { Drawer, Properties, Section } from '../../components/Drawer.tsx';
-import { ListView } from '../../components/ListView.tsx';
-import { Page, PageHeader, SearchInput, Toolbar, ToolbarSelect, ToolbarText } from '../../components/Page.tsx';
+import { ListScreen } from '../../components/list/ListScreen.tsx';
+import { TabPanel, Tabs } from '../../components/Tabs.tsx';
+import { Page, PageHeader, ToolbarSelect, ToolbarText } from '../../components/Page.tsx';
 import { ErrorState, LoadingState } from '../../components/States.tsx';
 import { SyncStrip } from '../../components/SyncStrip.tsx';
-import { VirtualTable, type Column } from '../../components/VirtualTable.tsx';
+import { type Column } from '../../components/VirtualTable.tsx';
 import { uiErrorOf } from '../../lib/errors.ts';
 import { formatTimestamp } from '../../lib/time.ts';
 import { useDebouncedText, useOnTransition } from '../../lib/useDebounced.ts';
@@ -23,30 +25,43 @@ import { useSyncJob } from '../../stores/sync.ts';
 import { useWebhooksStore } from '../webhooks/store.ts';
 import { useWebhookSendsStore } from './store.ts';
 
-function RetryCell({ willRetry }: { willRetry: boolean }) {
-  return willRetry ? <Badge tone="warning">will retry</Badge> : <span className="faint">—</span>;
+function RetryCell({ willRetry }: { willRetry: boolean | null | undefined }) {
+  if (willRetry === undefined) return <BankValue value={willRetry} />;
+  return willRetry === true ? <Badge tone="warning">will retry</Badge> : <span className="faint">—</span>;
 }
 
-const ATTEMPT_COLUMNS: readonly Column<WebhookSend>[] = [
+const ATTEMPT_COLUMNS: readonly Column<WebhookSendResponse>[] = [
   { key: 'status', header: 'Status', width: '92px', render: (row) => <StatusBadge status={row.status} /> },
   {
     key: 'attempt',
     header: 'Attempt',
     width: '84px',
     align: 'end',
-    render: (row) => <span className="tabular">{row.attempt_number}</span>,
+    render: (row) => (
+      <span className="tabular">
+        <BankValue value={row.attempt_number} />
+      </span>
+    ),
   },
   {
     key: 'event',
     header: 'Event',
     width: '150px',
-    render: (row) => <span className="mono">{row.event ?? row.operation}</span>,
+    render: (row) => (
+      <span className="mono">
+        <BankValue value={row.event ?? row.operation} />
+      </span>
+    ),
   },
   {
     key: 'object',
     header: 'Object',
     width: 'minmax(140px, 1fr)',
-    render: (row) => <span className="mono">{row.object_id}</span>,
+    render: (row) => (
+      <span className="mono">
+        <BankValue value={row.object_id} />
+      </span>
+    ),
   },
   { key: 'retry', header: 'Retry', width: '108px', render: (row) => <RetryCell willRetry={row.will_retry} /> },
   {
@@ -96,6 +111,11 @@ const GROUP_COLUMNS: readonly Column<WebhookSendGroup>[] = [
   },
 ];
 
+const VIEWS = [
+  { id: 'attempts', label: 'Every attempt' },
+  { id: 'groups', label: 'By notification' },
+] as const;
+
 export function WebhookSendsScreen() {
   const profileId = useActiveProfileId();
   const store = useWebhookSendsStore();
@@ -123,53 +143,23 @@ export function WebhookSendsScreen() {
     setFilters({});
   });
 
-  const source = view === 'groups' ? store.groups : store.sends;
-  return (
-    <Page drawer={store.timeline === null ? undefined : <TimelineDrawer />}>
-      <PageHeader
-        title="Webhook send log"
-        description="Every attempt the bank made to deliver a notification. An error with a retry scheduled is still on its way."
-        actions={
-          <>
-            <Button icon="download" onClick={() => void store.exportCsv()}>
-              Export CSV
-            </Button>
-            <Button
-              variant="primary"
-              icon="refresh"
-              onClick={() => void store.sync()}
-              disabled={job?.state === 'running'}
-            >
-              Sync
-            </Button>
-          </>
-        }
-      />
-      <div className="tabs" role="tablist" aria-label="View">
-        <button
-          type="button"
-          role="tab"
-          className="tab"
-          aria-selected={view === 'attempts'}
-          onClick={() => {
-            store.setView('attempts');
-          }}
-        >
-          Every attempt
-        </button>
-        <button
-          type="button"
-          role="tab"
-          className="tab"
-          aria-selected={view === 'groups'}
-          onClick={() => {
-            store.setView('groups');
-          }}
-        >
-          By notification
-        </button>
-      </div>
-      <Toolbar>
+  // The two views share everything but their rows: filters, search, drawer, empty state.
+  const shared = {
+    drawer: store.timeline === null ? undefined : <TimelineDrawer />,
+    active: store.selected,
+    onActivate: store.select,
+    what: 'Webhook sends',
+    emptyTitle: 'No webhook sends',
+    emptyBody: 'Nothing cached matches. Sync the send log from the bank.',
+    banner: job === null ? null : <SyncStrip job={job} what="webhook sends" />,
+    search: {
+      label: 'Search object ids, events and errors',
+      placeholder: 'Search ids, events, errors',
+      value: search,
+      onChange: setSearch,
+    },
+    filters: (
+      <>
         <ToolbarSelect
           label="Webhook"
           className="select-webhook"
@@ -189,49 +179,60 @@ export function WebhookSendsScreen() {
         />
         <ToolbarText label="Object" ariaLabel="Object id" placeholder="ach_…" value={objectId} onChange={setObjectId} />
         <DateRangeFilter range={filters} onChange={setFilters} />
-        <SearchInput
-          label="Search object ids, events and errors"
-          placeholder="Search ids, events, errors"
-          value={search}
-          onChange={setSearch}
-        />
-      </Toolbar>
-      {job === null ? null : <SyncStrip job={job} what="webhook sends" />}
-      {source === null ? null : view === 'groups' && store.groups !== null ? (
-        <ListView
-          what="Webhook sends"
-          source={store.groups}
-          emptyTitle="No webhook sends"
-          emptyBody="Nothing cached matches. Sync the send log from the bank."
-        >
-          <VirtualTable
+      </>
+    ),
+  };
+  return (
+    <Page>
+      <PageHeader
+        title="Webhook send log"
+        description="Every attempt the bank made to deliver a notification. An error with a retry scheduled is still on its way."
+        actions={
+          <>
+            <Button icon="download" onClick={() => void store.exportCsv()}>
+              Export CSV
+            </Button>
+            <Button
+              variant="primary"
+              icon="refresh"
+              onClick={() => void store.sync()}
+              disabled={job?.state === 'running'}
+            >
+              Sync
+            </Button>
+          </>
+        }
+      />
+      <Tabs
+        label="View"
+        idPrefix="send-log"
+        tabs={VIEWS}
+        selected={view}
+        onSelect={(next) => {
+          store.setView(next);
+        }}
+      />
+      <TabPanel idPrefix="send-log" tab={view}>
+        {view === 'groups' ? (
+          <ListScreen
+            key="groups"
             label="Notifications"
-            columns={GROUP_COLUMNS}
             source={store.groups}
-            selectedIndex={store.selected}
-            onSelect={store.select}
+            columns={GROUP_COLUMNS}
             onOpen={(_, row) => void store.openTimeline(row.webhookId, row.objectId, row.event)}
-            globalKeys
+            {...shared}
           />
-        </ListView>
-      ) : store.sends !== null ? (
-        <ListView
-          what="Webhook sends"
-          source={store.sends}
-          emptyTitle="No webhook sends"
-          emptyBody="Nothing cached matches. Sync the send log from the bank."
-        >
-          <VirtualTable
+        ) : (
+          <ListScreen
+            key="attempts"
             label="Attempts"
-            columns={ATTEMPT_COLUMNS}
             source={store.sends}
-            selectedIndex={store.selected}
-            onSelect={store.select}
-            onOpen={(_, row) => void store.openTimeline(row.webhook_id, row.object_id, row.event ?? null)}
-            globalKeys
+            columns={ATTEMPT_COLUMNS}
+            onOpen={(_, row) => void store.openTimeline(row.webhook_id ?? '', row.object_id ?? '', row.event ?? null)}
+            {...shared}
           />
-        </ListView>
-      ) : null}
+        )}
+      </TabPanel>
     </Page>
   );
 }
@@ -259,11 +260,11 @@ function TimelineDrawer() {
             <AttemptTimeline
               attempts={timeline.attempts.map((send) => ({
                 id: send.id,
-                attemptNumber: send.attempt_number,
-                status: send.status,
+                attemptNumber: send.attempt_number ?? 0,
+                status: send.status ?? 'unknown',
                 at: send.created_at ?? null,
-                willRetry: send.will_retry,
-                error: send.error,
+                willRetry: send.will_retry === true,
+                error: send.error ?? null,
               }))}
             />
           </Section>
@@ -290,12 +291,18 @@ function TimelineDrawer() {
               <tbody>
                 {timeline.attempts.map((send) => (
                   <tr key={send.id}>
-                    <td className="tabular">{send.attempt_number}</td>
+                    <td className="tabular">
+                      <BankValue value={send.attempt_number} />
+                    </td>
                     <td>
                       <StatusBadge status={send.status} />
                     </td>
-                    <td className="tabular muted">{formatTimestamp(send.created_at)}</td>
-                    <td className="muted">{send.error ?? '—'}</td>
+                    <td className="tabular muted">
+                      <BankValue value={send.created_at}>{formatTimestamp}</BankValue>
+                    </td>
+                    <td className="muted">
+                      <BankValue value={send.error} />
+                    </td>
                   </tr>
                 ))}
               </tbody>

@@ -3,7 +3,7 @@
  * for one object the full run of its attempts for the timeline.
  */
 import { create } from 'zustand';
-import type { WebhookSend, WebhookSendStatus } from '../../../../shared/bank/index.ts';
+import type { WebhookSendResponse, WebhookSendStatus } from '../../../../shared/bank/index.ts';
 import type { WebhookSendGroup } from '../../../../shared/ipc/index.ts';
 import { api } from '../../lib/api.ts';
 import { cacheSource } from '../../lib/cacheSource.ts';
@@ -36,7 +36,7 @@ interface TimelineState {
   webhookId: string;
   objectId: string;
   event: string | null;
-  attempts: WebhookSend[];
+  attempts: WebhookSendResponse[];
   loading: boolean;
   error: UiError | null;
 }
@@ -45,7 +45,7 @@ interface WebhookSendsState {
   profileId: string | null;
   filters: WebhookSendFilters;
   view: SendView;
-  sends: PagedRows<WebhookSend> | null;
+  sends: PagedRows<WebhookSendResponse> | null;
   groups: PagedRows<WebhookSendGroup> | null;
   selected: number | null;
   timeline: TimelineState | null;
@@ -129,7 +129,8 @@ export const useWebhookSendsStore = create<WebhookSendsState>((set, get) => ({
       if (current?.objectId !== objectId || current.webhookId !== webhookId) return;
       // Times are to the second: attempts in the same second keep the order of their numbers.
       const attempts = [...page.rows].sort(
-        (a, b) => (a.created_at ?? '').localeCompare(b.created_at ?? '') || a.attempt_number - b.attempt_number,
+        (a, b) =>
+          (a.created_at ?? '').localeCompare(b.created_at ?? '') || (a.attempt_number ?? -1) - (b.attempt_number ?? -1),
       );
       set({ timeline: { ...current, attempts, loading: false } });
     } catch (reason) {

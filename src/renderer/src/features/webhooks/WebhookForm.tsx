@@ -6,7 +6,7 @@ import { useState, type SyntheticEvent } from 'react';
 import {
   KNOWN_EVENTS,
   webhookCreateRequest,
-  type Webhook,
+  type WebhookResponse,
   type WebhookCreateRequest,
 } from '../../../../shared/bank/index.ts';
 import { Button } from '../../components/Button.tsx';
@@ -18,8 +18,8 @@ import { useFormErrors } from '../../lib/useFormErrors.ts';
 const FIELDS = ['event', 'url', 'basic_user', 'basic_secret'] as const;
 
 export interface WebhookFormProps {
-  onSubmit: (request: WebhookCreateRequest) => Promise<Webhook | null>;
-  onDone: (webhook: Webhook) => void;
+  onSubmit: (request: WebhookCreateRequest) => Promise<WebhookResponse | null>;
+  onDone: (webhook: WebhookResponse) => void;
   onCancel: () => void;
   defaultUrl?: string;
 }

@@ -1,11 +1,13 @@
 /** Webhooks: status at a glance (with the error reason), create, enable, disable, delete. */
 import { useState } from 'react';
 import { WEBHOOK_STATUSES } from '../../../../shared/bank/index.ts';
+import { BankValue } from '../../components/BankValue.tsx';
 import { StatusBadge } from '../../components/Badge.tsx';
 import { Button } from '../../components/Button.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
 import { Page, PageHeader, Toolbar } from '../../components/Page.tsx';
 import { EmptyState, ErrorState, LoadingState, OfflineNotice } from '../../components/States.tsx';
+import { TabPanel, Tabs } from '../../components/Tabs.tsx';
 import { SyncStrip } from '../../components/SyncStrip.tsx';
 import { useNow } from '../../frame/TopBar.tsx';
 import { useOnTransition } from '../../lib/useDebounced.ts';
@@ -14,6 +16,11 @@ import { isOffline, useActiveProfileId, useActiveProfileLoad, useOnlineStatus } 
 import { useSyncJob } from '../../stores/sync.ts';
 import { WebhookForm } from './WebhookForm.tsx';
 import { useWebhooksStore } from './store.ts';
+
+const STATUS_TABS = (['', ...WEBHOOK_STATUSES] as const).map((status) => ({
+  id: status,
+  label: status === '' ? 'All' : status.charAt(0).toUpperCase() + status.slice(1),
+}));
 
 export function WebhooksScreen() {
   const profileId = useActiveProfileId();
@@ -72,21 +79,25 @@ export function WebhooksScreen() {
                   <span>
                     <StatusBadge status={webhook.status} title={webhook.error ?? undefined} />
                   </span>
-                  {webhook.status === 'error' && webhook.error !== null ? (
+                  {webhook.status === 'error' && typeof webhook.error === 'string' ? (
                     <span className="field-error">{webhook.error}</span>
                   ) : null}
                 </div>
               </td>
-              <td className="mono">{webhook.event}</td>
-              <td className="truncate" style={{ maxWidth: 360 }} title={webhook.url}>
-                {webhook.url}
+              <td className="mono">
+                <BankValue value={webhook.event} />
+              </td>
+              <td className="truncate" style={{ maxWidth: 360 }} title={webhook.url ?? undefined}>
+                <BankValue value={webhook.url} />
                 <div className="faint mono" style={{ fontSize: 11 }}>
                   {webhook.id}
                 </div>
               </td>
-              <td>{webhook.basic_user ?? <span className="faint">—</span>}</td>
-              <td className="tabular muted" title={formatTimestamp(webhook.created_at)}>
-                {ageOf(webhook.created_at, now)}
+              <td>
+                <BankValue value={webhook.basic_user} />
+              </td>
+              <td className="tabular muted" title={formatTimestamp(webhook.created_at ?? null)}>
+                <BankValue value={webhook.created_at}>{(createdAt) => ageOf(createdAt, now)}</BankValue>
               </td>
               <td>
                 <div className="table-actions">
@@ -147,22 +158,13 @@ export function WebhooksScreen() {
         }
       />
       <Toolbar>
-        <div className="tabs" role="tablist" aria-label="Status">
-          {(['', ...WEBHOOK_STATUSES] as const).map((status) => (
-            <button
-              key={status}
-              type="button"
-              role="tab"
-              className="tab"
-              aria-selected={store.status === status}
-              onClick={() => {
-                store.setStatus(status);
-              }}
-            >
-              {status === '' ? 'All' : status.charAt(0).toUpperCase() + status.slice(1)}
-            </button>
-          ))}
-        </div>
+        <Tabs
+          label="Status"
+          idPrefix="webhook-status"
+          tabs={STATUS_TABS}
+          selected={store.status}
+          onSelect={store.setStatus}
+        />
         <span className="grow" />
         <span className="muted" style={{ fontSize: 12 }}>
           {store.asOf === null ? 'never synced' : `as of ${ageOf(store.asOf, now)}`}
@@ -172,7 +174,9 @@ export function WebhooksScreen() {
       {isOffline(online) ? (
         <OfflineNotice asOf={store.asOf === null ? 'never synced' : formatTimestamp(store.asOf)} />
       ) : null}
-      <div className="list-view page-list">{body}</div>
+      <TabPanel idPrefix="webhook-status" tab={store.status}>
+        <div className="list-view page-list">{body}</div>
+      </TabPanel>
       {creating ? (
         <Dialog
           title="New webhook"

@@ -1,6 +1,6 @@
 /** Webhooks of the active profile: the cached list, and create, enable, disable, delete. */
 import { create } from 'zustand';
-import type { Webhook, WebhookCreateRequest, WebhookStatus } from '../../../../shared/bank/index.ts';
+import type { WebhookResponse, WebhookCreateRequest, WebhookStatus } from '../../../../shared/bank/index.ts';
 import { api } from '../../lib/api.ts';
 import { uiErrorOf, type UiError } from '../../lib/errors.ts';
 import { confirmWrite } from '../../stores/confirm.ts';
@@ -9,7 +9,7 @@ import { toast } from '../../stores/toasts.ts';
 
 interface WebhooksState {
   profileId: string | null;
-  rows: Webhook[];
+  rows: WebhookResponse[];
   asOf: string | null;
   loading: boolean;
   error: UiError | null;
@@ -19,9 +19,9 @@ interface WebhooksState {
   setStatus: (status: WebhookStatus | '') => void;
   refresh: () => Promise<void>;
   /** Resolves with the webhook, or throws the bridge's error (for the form to place). */
-  create: (request: WebhookCreateRequest) => Promise<Webhook | null>;
-  setEnabled: (webhook: Webhook, enabled: boolean) => Promise<void>;
-  remove: (webhook: Webhook) => Promise<void>;
+  create: (request: WebhookCreateRequest) => Promise<WebhookResponse | null>;
+  setEnabled: (webhook: WebhookResponse, enabled: boolean) => Promise<void>;
+  remove: (webhook: WebhookResponse) => Promise<void>;
 }
 
 export const useWebhooksStore = create<WebhooksState>((set, get) => ({
@@ -77,7 +77,7 @@ export const useWebhooksStore = create<WebhooksState>((set, get) => ({
         changes: { status: enabled ? 'enabled' : 'disabled' },
         ...confirmation,
       });
-      toast('success', `Webhook ${enabled ? 'enabled' : 'disabled'}`, webhook.url);
+      toast('success', `Webhook ${enabled ? 'enabled' : 'disabled'}`, webhook.url ?? webhook.id);
       await get().load(profileId);
     } catch (reason) {
       toast('error', `Could not ${verb.toLowerCase()} the webhook`, uiErrorOf(reason).message);
@@ -97,7 +97,7 @@ export const useWebhooksStore = create<WebhooksState>((set, get) => ({
     set({ busyId: webhook.id });
     try {
       await api().webhooks.delete({ profileId, id: webhook.id, ...confirmation });
-      toast('success', 'Webhook deleted', webhook.url);
+      toast('success', 'Webhook deleted', webhook.url ?? webhook.id);
       await get().load(profileId);
     } catch (reason) {
       toast('error', 'Could not delete the webhook', uiErrorOf(reason).message);

@@ -1,0 +1,85 @@
+/**
+ * The audit log's hash chain: each entry's MAC is HMAC-SHA256(key, previous MAC || the entry's
+ * canonical bytes), the first entry's "previous MAC" being 32 zero bytes. The key is a secret in
+ * the keychain, so someone who can write the database file but not read the keychain cannot make
+ * a MAC that verifies: an edited, deleted or moved entry breaks the chain at that point.
+ *
+ * The canonical bytes are a fixed, unambiguous encoding of every stored field (see
+ * docs/decisions.md): a version tag, then each field as a 4-byte big-endian length and its UTF-8
+ * bytes (a null field as the length 0xFFFFFFFF), in a fixed order, the id first. Length prefixes
+ * mean no two different entries encode to the same bytes, whatever characters the fields hold.
+ */
+import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
+
+export const AUDIT_MAC_BYTES = 32;
+
+/** The "previous MAC" of a chain's first entry. */
+export const CHAIN_GENESIS: Buffer = Buffer.alloc(AUDIT_MAC_BYTES);
+
+const VERSION_TAG = Buffer.from('ledgerdesk-audit-entry-v1\u0000', 'utf8');
+const NULL_LENGTH = 0xffffffff;
+
+/** The fields of an entry that its MAC covers: every column of the row but the MAC itself. */
+export interface ChainedFields {
+  id: number;
+  /** Empty for the log's own entries (audit.chain.begin, audit.key.lost). */
+  profileId: string;
+  profileName: string;
+  /** What was done, e.g. `document.create`, `webhook.update`, `profile.remove`. */
+  action: string;
+  /** What it was done to, e.g. `doc_123` or `cdpt_9/front`. */
+  target: string;
+  at: string;
+  /** `ok`, `failed` or `refused`. */
+  result: string;
+  /** The error sentence when it failed or was refused. */
+  detail: string | null;
+}
+
+/** The audit_log columns that ChainedFields names, in its order (a SELECT list). */
+export const CHAINED_COLUMNS =
+  'id, profile_id AS profileId, profile_name AS profileName, action, target, at, result, detail';
+
+/** The entry's canonical bytes: the input of its MAC after the previous MAC. */
+export function canonicalEntryBytes(entry: ChainedFields): Buffer {
+  const fields = [
+    String(entry.id),
+    entry.profileId,
+    entry.profileName,
+    entry.action,
+    entry.target,
+    entry.at,
+    entry.result,
+    entry.detail,
+  ];
+  let size = VERSION_TAG.length;
+  for (const field of fields) size += 4 + (field === null ? 0 : Buffer.byteLength(field, 'utf8'));
+  const bytes = Buffer.allocUnsafe(size);
+  let offset = VERSION_TAG.copy(bytes, 0);
+  for (const field of fields) {
+    if (field === null) {
+      offset = bytes.writeUInt32BE(NULL_LENGTH, offset);
+      continue;
+    }
+    const length = bytes.write(field, offset + 4, 'utf8');
+    bytes.writeUInt32BE(length, offset);
+    offset += 4 + length;
+  }
+  return bytes;
+}
+
+/** The chain's key as a KeyObject: it is never turned back into bytes outside node:crypto. */
+export function chainKeyOf(key: Buffer): KeyObject {
+  if (key.length !== AUDIT_MAC_BYTES) throw new Error('The audit chain key must be 32 bytes.');
+  return createSecretKey(key);
+}
+
+/** HMAC-SHA256(key, previous || canonical bytes). */
+export function entryMac(key: KeyObject, previous: Uint8Array, canonical: Uint8Array): Buffer {
+  return createHmac('sha256', key).update(previous).update(canonical).digest();
+}
+
+/** How a MAC is shown (the chain head in the CLI, Settings and the review report). */
+export function macText(mac: Uint8Array): string {
+  return Buffer.from(mac.buffer, mac.byteOffset, mac.byteLength).toString('hex');
+}

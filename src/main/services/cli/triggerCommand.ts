@@ -1,0 +1,154 @@
+/**
+ * `ledger trigger EVENT|--scenario FILE` and `ledger events`: make the bank send an event
+ * (or run a scenario, one line per step as it happens), and the catalog of events. The work
+ * is the TriggerService's, shared with the Trigger panel; this file reads options and prints.
+ */
+import { EVENT_CATALOG, NOTIFICATION_FIELDS, TRIGGERABLE_EVENTS } from '../../../shared/eventCatalog/eventCatalog.ts';
+import type { ScenarioStepOutcome } from '../../../shared/eventCatalog/scenario.ts';
+import { triggerParameters, triggerRequest, type TriggerResult } from '../../../shared/eventCatalog/trigger.ts';
+import { parseWith } from '../../../shared/bank/index.ts';
+import type { LedgerServices } from '../ledgerServices.ts';
+import type { Profile } from '../profiles/profile.ts';
+import { loadScenario, SHIPPED_SCENARIOS } from '../trigger/scenarioFiles.ts';
+import { defined, UsageProblem, type LedgerArguments } from './cliArguments.ts';
+
+export interface CommandContext {
+  arguments: LedgerArguments;
+  open(): Promise<LedgerServices>;
+  /**
+   * The --profile, with the embedded sandbox started when it is the one (unless the command
+   * only reads the cache: needsBank false).
+   */
+  profile(services: LedgerServices, needsBank?: boolean): Promise<Profile>;
+  /** Waits (bounded) until the embedded sandbox has made the deliveries it owes now. */
+  deliveriesMade(): Promise<string | null>;
+  print(text: string): void;
+  printJson(value: unknown): void;
+  signal?: AbortSignal;
+}
+
+export const EXIT_OK = 0;
+export const EXIT_FAILED = 1;
+
+function triggerOptions(context: CommandContext) {
+  const { options } = context.arguments;
+  const text = (name: 'account' | 'application' | 'webhook' | 'ach' | 'status' | 'amount') =>
+    typeof options[name] === 'string' ? options[name] : undefined;
+  const parameters = defined({
+    accountId: text('account'),
+    applicationId: text('application'),
+    webhookId: text('webhook'),
+    achId: text('ach'),
+    status: text('status'),
+    amount: text('amount'),
+  });
+  const parsed = parseWith(triggerParameters, parameters);
+  if (!parsed.ok) {
+    const flags: Record<string, string> = {
+      accountId: 'account',
+      applicationId: 'application',
+      webhookId: 'webhook',
+      achId: 'ach',
+      status: 'status',
+      amount: 'amount',
+    };
+    throw new UsageProblem(
+      parsed.problems
+        .map((problem) => problem.replace(/^(\w+): /, (_, field: string) => `--${flags[field] ?? field}: `))
+        .join('; '),
+    );
+  }
+  return parsed.value;
+}
+
+function printResult(context: CommandContext, result: TriggerResult): void {
+  if (context.arguments.json) {
+    context.printJson(result);
+    return;
+  }
+  context.print(`Triggered ${result.event} on profile ${result.profileName}: ${result.objectId}.`);
+  for (const call of result.calls) context.print(`  ${call.request} → ${call.outcome}`);
+  context.print('Events caused (sent to the webhooks subscribed to them):');
+  const width = Math.max(...result.caused.map((notification) => notification.event.length));
+  for (const notification of result.caused) {
+    context.print(`  ${notification.event.padEnd(width)}  ${notification.id}  ${notification.url}`);
+  }
+  context.print('The object now:');
+  context.print(JSON.stringify(result.object, null, 2));
+}
+
+function printStep(context: CommandContext, outcome: ScenarioStepOutcome): void {
+  if (context.arguments.json) {
+    context.printJson({ step: outcome });
+    return;
+  }
+  const number = `[${String(outcome.index + 1)}/${String(outcome.total)}]`;
+  if (outcome.state === 'running') {
+    context.print(`${number} ${outcome.title} …`);
+    return;
+  }
+  const events = outcome.caused.map((notification) => `${notification.event} ${notification.id}`).join(', ');
+  context.print(
+    `${number} ${outcome.state === 'ok' ? 'ok' : 'FAILED'}: ${outcome.detail}${events === '' ? '' : ` (caused ${events})`}`,
+  );
+}
+
+export async function runTrigger(context: CommandContext): Promise<number> {
+  const { options, name } = context.arguments;
+  const scenarioName = typeof options.scenario === 'string' ? options.scenario : undefined;
+  if (scenarioName !== undefined && name !== null) {
+    throw new UsageProblem('Give either an EVENT or --scenario FILE, not both.');
+  }
+  if (scenarioName === undefined && name === null) {
+    throw new UsageProblem(
+      `\`trigger\` needs an EVENT (${TRIGGERABLE_EVENTS.join(', ')}) or --scenario FILE (shipped: ${SHIPPED_SCENARIOS.map((entry) => entry.id).join(', ')}).`,
+    );
+  }
+  const confirmRemote = options.yes === true;
+  if (scenarioName !== undefined) {
+    const scenario = await loadScenario(scenarioName);
+    const services = await context.open();
+    const profile = await context.profile(services);
+    const result = await services.trigger.runScenario(profile.id, scenario, {
+      confirmRemote,
+      onStep: (outcome) => {
+        printStep(context, outcome);
+      },
+      ...(context.signal === undefined ? {} : { signal: context.signal }),
+    });
+    const owed = await context.deliveriesMade();
+    if (context.arguments.json) context.printJson({ scenario: result.name, state: result.state, owed });
+    else context.print(`Scenario "${result.name}" ${result.state}.${owed === null ? '' : ` ${owed}`}`);
+    return result.state === 'completed' ? EXIT_OK : EXIT_FAILED;
+  }
+  const parsed = parseWith(triggerRequest, { event: name, ...triggerOptions(context) });
+  if (!parsed.ok)
+    throw new UsageProblem(`EVENT ${String(name)}: ${parsed.problems.join('; ').replace(/^event: /, '')}`);
+  const services = await context.open();
+  const profile = await context.profile(services);
+  const result = await services.trigger.trigger(profile.id, parsed.value, {
+    confirmRemote,
+    ...(context.signal === undefined ? {} : { signal: context.signal }),
+  });
+  printResult(context, result);
+  const owed = await context.deliveriesMade();
+  if (owed !== null && !context.arguments.json) context.print(owed);
+  return EXIT_OK;
+}
+
+export function runEvents(context: CommandContext): number {
+  if (context.arguments.json) {
+    context.printJson({ notification: NOTIFICATION_FIELDS, events: EVENT_CATALOG });
+    return EXIT_OK;
+  }
+  context.print('Every notification is a POST with this JSON body (no signature; Basic auth when the webhook has it):');
+  for (const field of NOTIFICATION_FIELDS) context.print(`  ${field.name.padEnd(5)}  ${field.rule}`);
+  context.print('');
+  for (const entry of EVENT_CATALOG) {
+    context.print(`${entry.event}${entry.sandbox ? '' : '  (real service only)'}`);
+    context.print(`  Caused by: ${entry.causes}`);
+    if (entry.trigger !== null) context.print(`  Trigger:   ${entry.trigger}`);
+    context.print(`  Example:   ${JSON.stringify(entry.example)}`);
+  }
+  return EXIT_OK;
+}

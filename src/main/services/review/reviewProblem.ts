@@ -1,0 +1,15 @@
+/** A review that cannot be given as asked: one sentence naming what to correct; nothing was written. */
+export type ReviewProblemKind = 'bad-note' | 'not-cached' | 'bad-ref' | 'bad-rule' | 'bad-reviewer' | 'no-such-rule';
+
+export class ReviewProblem extends Error {
+  readonly kind: ReviewProblemKind;
+  /** The input field at fault, for a form to point at. */
+  readonly field: string;
+
+  constructor(kind: ReviewProblemKind, field: string, message: string) {
+    super(message);
+    this.name = 'ReviewProblem';
+    this.kind = kind;
+    this.field = field;
+  }
+}

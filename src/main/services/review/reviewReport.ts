@@ -1,0 +1,91 @@
+/**
+ * The review report of a profile over a date range: how many items are in each state, by kind,
+ * and every flagged, escalated and changed item with its note, its whole history and the record
+ * as cached (or as reviewed, when the cache no longer holds it), with the audit log's
+ * verification (its chain head, or the first entry that breaks the chain) as the report was made. Rendered as HTML (reportHtml.ts) and CSV
+ * (reportCsv.ts).
+ */
+import { REVIEW_KINDS, REVIEW_STATES, type ReviewKind, type ReviewState } from '../../../shared/review/reviewTerms.ts';
+import type { OfflineCache } from '../cache/offlineCache.ts';
+import type { AuditVerification } from '../audit/auditVerify.ts';
+import type { Review, ReviewStep } from './reviewsTable.ts';
+import type { ReviewService } from './reviewService.ts';
+
+/** States whose items the report lists one by one. */
+export const REPORTED_STATES: readonly ReviewState[] = ['flagged', 'escalated', 'changed'];
+
+export interface ReportedItem {
+  review: Review;
+  history: ReviewStep[];
+  /** The record as cached now, or as reviewed when the cache no longer holds it. */
+  record: unknown;
+  recordSource: 'cache' | 'as reviewed';
+}
+
+export interface ReviewReport {
+  profile: { id: string; name: string };
+  /** YYYY-MM-DD, inclusive; null: from the first review. */
+  from: string | null;
+  /** YYYY-MM-DD, exclusive; null: up to now. */
+  to: string | null;
+  generatedAt: string;
+  reviewer: string;
+  /** Items whose review last moved within the range, by kind and state. */
+  counts: Record<ReviewKind, Record<ReviewState, number>>;
+  items: ReportedItem[];
+  /** The audit log checked when the report was made: ok with its chain head, or what breaks it. */
+  chain: Pick<AuditVerification, 'ok' | 'entries' | 'head' | 'lastId'> & { problem: string | null };
+}
+
+const PAGE = 1000;
+
+export async function buildReviewReport(
+  cache: OfflineCache,
+  reviews: ReviewService,
+  options: { profileId: string; profileName: string; from?: string; to?: string; now?: Date },
+): Promise<ReviewReport> {
+  const counts = Object.fromEntries(
+    REVIEW_KINDS.map((kind) => [kind, Object.fromEntries(REVIEW_STATES.map((state) => [state, 0]))]),
+  ) as Record<ReviewKind, Record<ReviewState, number>>;
+  const items: ReportedItem[] = [];
+  let cursor: string | null = null;
+  do {
+    const page = reviews.list({
+      profileId: options.profileId,
+      ...(options.from === undefined ? {} : { fromDate: options.from }),
+      ...(options.to === undefined ? {} : { toDate: options.to }),
+      limit: PAGE,
+      cursor,
+    });
+    for (const listed of page.rows) {
+      const { record: reviewedRecord, accountId: _accountId, ...review } = listed;
+      counts[review.kind][review.state] += 1;
+      if (!REPORTED_STATES.includes(review.state)) continue;
+      const cached = reviews.records.find(options.profileId, review.kind, [review.ref]).get(review.ref);
+      items.push({
+        review,
+        history: reviews.table.history(options.profileId, review.kind, review.ref),
+        record: cached?.record ?? reviewedRecord,
+        recordSource: cached === undefined ? 'as reviewed' : 'cache',
+      });
+    }
+    cursor = page.nextCursor;
+  } while (cursor !== null);
+  const verification = await cache.audit.verify();
+  return {
+    profile: { id: options.profileId, name: options.profileName },
+    from: options.from ?? null,
+    to: options.to ?? null,
+    generatedAt: (options.now ?? new Date()).toISOString(),
+    reviewer: reviews.reviewer.get().name,
+    counts,
+    items,
+    chain: {
+      ok: verification.ok,
+      entries: verification.entries,
+      head: verification.head,
+      lastId: verification.lastId,
+      problem: verification.problem?.message ?? null,
+    },
+  };
+}

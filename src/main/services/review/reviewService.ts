@@ -1,0 +1,257 @@
+/**
+ * The officer's review of cached records: dispositions and notes, what changed since a review,
+ * watch rules, the reviewer's name. Every disposition is one transaction with its audit-log
+ * entries (the log is chained, so a review cannot be edited afterwards unnoticed); nothing is
+ * written when any item of a selection is refused.
+ */
+import type { Disposition, ReviewKind, ReviewState } from '../../../shared/review/reviewTerms.ts';
+import type { WatchRule, WatchRuleInput } from '../../../shared/review/watchRule.ts';
+import type { OfflineCache } from '../cache/offlineCache.ts';
+import type { SyncKind } from '../cache/syncCheckpoints.ts';
+import { changedRefs } from './changedSinceReview.ts';
+import { recordChanges } from './recordChanges.ts';
+import { ReviewedRecords } from './reviewedRecords.ts';
+import { Reviewer } from './reviewer.ts';
+import { checkedNote } from './reviewNote.ts';
+import { ReviewProblem } from './reviewProblem.ts';
+import { ReviewsTable, type Review, type ReviewListQuery, type ReviewStep } from './reviewsTable.ts';
+import { WatchRules } from './watchRules.ts';
+
+/** At most this many items take one disposition at once (a selection, or `--ref` repeated). */
+export const SELECTION_MAX = 10_000;
+
+const REVIEW_KIND_OF_SYNC: Partial<Record<SyncKind, ReviewKind>> = {
+  'pending-transactions': 'pending-transaction',
+  'account-application': 'application',
+  'webhook-sends': 'webhook-send',
+};
+
+export interface GiveReview {
+  profileId: string;
+  kind: ReviewKind;
+  refs: readonly string[];
+  disposition: Disposition;
+  note?: string | null;
+}
+
+/** An item's review with everything the drawer shows. */
+export interface ReviewDetail {
+  review: Review | null;
+  history: ReviewStep[];
+  /** The record as reviewed (null when never reviewed by a person). */
+  reviewedRecord: unknown;
+  /** The record as cached now (null when the cache no longer holds it). */
+  cachedRecord: unknown;
+}
+
+/** What a sync's aftermath did to the reviews. */
+export interface AfterSync {
+  changed: number;
+  flaggedByRule: Record<string, number>;
+}
+
+export interface ReviewServiceOptions {
+  cache: OfflineCache;
+  /** The profile's name, for the audit log. */
+  profileName: (profileId: string) => string;
+  now?: () => Date;
+}
+
+export class ReviewService {
+  readonly #cache: OfflineCache;
+  readonly #profileName: (profileId: string) => string;
+  readonly #now: () => Date;
+  readonly table: ReviewsTable;
+  readonly records: ReviewedRecords;
+  readonly rules: WatchRules;
+  readonly reviewer: Reviewer;
+
+  constructor(options: ReviewServiceOptions) {
+    this.#cache = options.cache;
+    this.#profileName = options.profileName;
+    this.#now = options.now ?? (() => new Date());
+    const sealer = () => options.cache.sealer;
+    this.table = new ReviewsTable(options.cache.database, sealer);
+    this.records = new ReviewedRecords(options.cache.database, sealer);
+    this.rules = new WatchRules(options.cache.database, sealer);
+    this.reviewer = new Reviewer(options.cache.database);
+  }
+
+  /**
+   * One disposition (and note) on every item given: each must be in the cache, or none is
+   * written. The record each is given on is kept (sealed) with its digest, for "changed since".
+   */
+  give(input: GiveReview): Review[] {
+    const note = checkedNote(input.note);
+    const refs = [...new Set(input.refs)];
+    if (refs.length === 0) throw new ReviewProblem('bad-ref', 'refs', 'Say which items to review (at least one ref).');
+    if (refs.length > SELECTION_MAX) {
+      throw new ReviewProblem(
+        'bad-ref',
+        'refs',
+        `${refs.length.toLocaleString('en-US')} items were selected; one disposition covers at most ${SELECTION_MAX.toLocaleString('en-US')}.`,
+      );
+    }
+    const profileName = this.#profileName(input.profileId);
+    const found = this.records.find(input.profileId, input.kind, refs);
+    const missing = refs.filter((ref) => !found.has(ref));
+    if (missing.length > 0) {
+      const named =
+        missing.slice(0, 3).join(', ') + (missing.length > 3 ? ` and ${String(missing.length - 3)} more` : '');
+      throw new ReviewProblem(
+        'not-cached',
+        'refs',
+        `No ${input.kind} ${named} is in the offline cache of ${profileName}; nothing was reviewed. Sync, or check the ref.`,
+      );
+    }
+    const reviewer = this.reviewer.get().name;
+    const at = this.#now().toISOString();
+    return this.#cache.transaction(() => {
+      const given = this.table.give(
+        input.profileId,
+        input.kind,
+        refs.map((ref) => {
+          const record = found.get(ref);
+          if (record === undefined) throw new Error(`unreachable: ${ref} was found above`);
+          return {
+            ref,
+            accountId: record.accountId,
+            postedAt: record.postedAt,
+            digest: record.digest,
+            record: record.record,
+          };
+        }),
+        input.disposition,
+        note,
+        reviewer,
+        at,
+      );
+      for (const review of given) {
+        this.#cache.audit.record({
+          profileId: input.profileId,
+          profileName,
+          action: `review.${input.disposition}`,
+          target: `${input.kind}:${review.ref}`,
+          result: 'ok',
+          detail: note === null ? null : 'with a note',
+        });
+      }
+      return given;
+    });
+  }
+
+  /** One item's review, its history, and the record as reviewed and as cached now. */
+  detail(profileId: string, kind: ReviewKind, ref: string): ReviewDetail {
+    const review = this.table.get(profileId, kind, ref);
+    const cached = this.records.find(profileId, kind, [ref]).get(ref);
+    if (review === null)
+      return { review: null, history: [], reviewedRecord: null, cachedRecord: cached?.record ?? null };
+    const { record, ...standing } = review;
+    return {
+      review: standing,
+      history: this.table.history(profileId, kind, ref),
+      reviewedRecord: record,
+      cachedRecord: cached?.record ?? null,
+    };
+  }
+
+  /** The reviews of a page of rows, by ref (absent: unreviewed). */
+  ofRefs(profileId: string, kind: ReviewKind, refs: readonly string[]): Map<string, Review> {
+    return this.table.ofRefs(profileId, kind, refs);
+  }
+
+  list(query: ReviewListQuery): ReturnType<ReviewsTable['list']> {
+    return this.table.list(query);
+  }
+
+  counts(profileId: string, kind: ReviewKind): Record<ReviewState, number> {
+    return this.table.counts(profileId, kind);
+  }
+
+  /**
+   * After a sync of `syncKind` finished: reviews whose record changed become `changed` (with
+   * what changed, field by field), then the profile's rules of that kind flag matching items
+   * no one has reviewed. One transaction; each change and each rule's flags are audited.
+   */
+  afterSync(profileId: string, syncKind: SyncKind): AfterSync {
+    const kind = REVIEW_KIND_OF_SYNC[syncKind];
+    const result: AfterSync = { changed: 0, flaggedByRule: {} };
+    if (kind === undefined) return result;
+    const rules = this.rules.list(profileId).filter((rule) => rule.kind === kind);
+    const refs = changedRefs(this.#cache.database, this.records, profileId, kind);
+    if (refs.length === 0 && rules.length === 0) return result;
+    const profileName = this.#profileName(profileId);
+    const at = this.#now().toISOString();
+    const current = this.records.find(profileId, kind, refs);
+    this.#cache.transaction(() => {
+      for (const ref of refs) {
+        const reviewed = this.table.get(profileId, kind, ref);
+        if (reviewed === null) continue;
+        const changes = recordChanges(reviewed.record, current.get(ref)?.record ?? null);
+        this.table.markChanged(profileId, kind, ref, changes, at);
+        this.#cache.audit.record({
+          profileId,
+          profileName,
+          action: 'review.changed',
+          target: `${kind}:${ref}`,
+          result: 'ok',
+          detail: `the bank's record changed since the review (${String(changes.length)} ${changes.length === 1 ? 'field' : 'fields'})`,
+        });
+        result.changed += 1;
+      }
+      for (const rule of rules) {
+        const select = this.rules.selectOf(profileId, rule);
+        if (select === null) continue;
+        const flagged = this.table.flagByRule(profileId, kind, rule.name, select, at);
+        result.flaggedByRule[rule.name] = flagged;
+        if (flagged > 0) {
+          this.#cache.audit.record({
+            profileId,
+            profileName,
+            action: 'review.rule-flag',
+            target: `rule:${rule.name}`,
+            result: 'ok',
+            detail: `${flagged.toLocaleString('en-US')} ${kind} ${flagged === 1 ? 'item' : 'items'} flagged`,
+          });
+        }
+      }
+    });
+    return result;
+  }
+
+  saveRule(profileId: string, rule: WatchRuleInput): WatchRule {
+    const saved = this.#cache.transaction(() => {
+      const kept = this.rules.save(profileId, rule, this.#now().toISOString());
+      this.#cache.audit.record({
+        profileId,
+        profileName: this.#profileName(profileId),
+        action: 'rule.save',
+        target: `rule:${kept.name}`,
+        result: 'ok',
+      });
+      return kept;
+    });
+    return saved;
+  }
+
+  removeRule(profileId: string, name: string): void {
+    this.#cache.transaction(() => {
+      this.rules.remove(profileId, name);
+      this.#cache.audit.record({
+        profileId,
+        profileName: this.#profileName(profileId),
+        action: 'rule.remove',
+        target: `rule:${name}`,
+        result: 'ok',
+      });
+    });
+  }
+
+  /** Forgets the profile's reviews (with its cached data) and, when the profile goes, its rules. */
+  dropProfile(profileId: string, withRules: boolean): void {
+    this.#cache.transaction(() => {
+      this.table.dropProfile(profileId);
+      if (withRules) this.rules.dropProfile(profileId);
+    });
+  }
+}

@@ -1,0 +1,180 @@
+/**
+ * The records a review is about, as the cache holds them now, with their digest: what a review
+ * remembers when it is given, and what a sync is compared against (changedSinceReview.ts).
+ * The digest is the one the cache already keeps beside each record (a pending transaction's row
+ * key is itself a keyed digest of the record; sends and applications keep `body_digest`), so
+ * comparing a review with the cache never opens a sealed body; a notification's digest covers
+ * every attempt of it.
+ */
+import type { DatabaseSync } from 'node:sqlite';
+import { notificationOfRef, type ReviewKind } from '../../../shared/review/reviewTerms.ts';
+import { identityOf as applicationIdentity } from '../cache/accountApplicationsTable.ts';
+import { identityOf as pendingIdentity } from '../cache/pendingTransactionsTable.ts';
+import type { RecordSealer } from '../cache/sealing.ts';
+import { Statements } from '../cache/statements.ts';
+import { identityOf as sendIdentity } from '../cache/webhookSendsTable.ts';
+
+export interface ReviewedRecord {
+  /** The record as cached: the bank's JSON (a notification: its attempts, oldest first). */
+  record: unknown;
+  digest: string;
+  /** For a pending transaction: where its row is (its account and time). */
+  accountId: string | null;
+  postedAt: string | null;
+}
+
+interface PendingLocation {
+  account_id: string;
+  posted_at: string;
+  row_key: string;
+  body: Uint8Array;
+}
+
+export class ReviewedRecords {
+  readonly #sealer: () => RecordSealer;
+  readonly #statements: Statements;
+
+  constructor(database: DatabaseSync, sealer: () => RecordSealer) {
+    this.#sealer = sealer;
+    this.#statements = new Statements(database);
+  }
+
+  /** The cached records of these refs; a ref the cache does not hold is absent from the map. */
+  find(profileId: string, kind: ReviewKind, refs: readonly string[]): Map<string, ReviewedRecord> {
+    if (kind === 'pending-transaction') return this.#pending(profileId, refs);
+    if (kind === 'application') return this.#applications(profileId, refs);
+    return this.#sends(profileId, refs);
+  }
+
+  /**
+   * Pending transactions by row key. Their rows are keyed by account and time, so one walk of
+   * the profile's time index (covering: keys only, no bodies) finds every ref at once, then
+   * each body is read through that index.
+   */
+  #pending(profileId: string, refs: readonly string[]): Map<string, ReviewedRecord> {
+    const found = new Map<string, ReviewedRecord>();
+    if (refs.length === 0) return found;
+    const rows = this.#statements
+      .get(
+        `SELECT s.account_id, p.posted_at, p.row_key, p.body
+         FROM pending_transaction_scopes AS s
+         CROSS JOIN pending_transactions AS p INDEXED BY pending_transactions_by_time ON p.scope = s.id
+         WHERE s.profile_id = ? AND p.row_key IN (SELECT value FROM json_each(?))`,
+      )
+      .all(profileId, JSON.stringify(refs)) as unknown as PendingLocation[];
+    const sealer = this.#sealer();
+    for (const row of rows) {
+      found.set(row.row_key, {
+        record: sealer.openJson(row.body, pendingIdentity(profileId, row.account_id, row.row_key)),
+        digest: row.row_key,
+        accountId: row.account_id,
+        postedAt: row.posted_at,
+      });
+    }
+    return found;
+  }
+
+  #applications(profileId: string, refs: readonly string[]): Map<string, ReviewedRecord> {
+    const rows = this.#statements
+      .get(
+        `SELECT application_id, body_digest, body FROM account_applications
+         WHERE profile_id = ? AND application_id IN (SELECT value FROM json_each(?))`,
+      )
+      .all(profileId, JSON.stringify(refs)) as { application_id: string; body_digest: string; body: Uint8Array }[];
+    const sealer = this.#sealer();
+    return new Map(
+      rows.map((row) => [
+        row.application_id,
+        {
+          record: sealer.openJson(row.body, applicationIdentity(profileId, row.application_id)),
+          digest: row.body_digest,
+          accountId: null,
+          postedAt: null,
+        },
+      ]),
+    );
+  }
+
+  #sends(profileId: string, refs: readonly string[]): Map<string, ReviewedRecord> {
+    const found = new Map<string, ReviewedRecord>();
+    const sealer = this.#sealer();
+    const sendIds = refs.filter((ref) => notificationOfRef(ref) === null);
+    const rows = this.#statements
+      .get(
+        `SELECT send_id, body_digest, body FROM webhook_sends
+         WHERE profile_id = ? AND send_id IN (SELECT value FROM json_each(?))`,
+      )
+      .all(profileId, JSON.stringify(sendIds)) as { send_id: string; body_digest: string; body: Uint8Array }[];
+    for (const row of rows) {
+      found.set(row.send_id, {
+        record: sealer.openJson(row.body, sendIdentity(profileId, row.send_id)),
+        digest: row.body_digest,
+        accountId: null,
+        postedAt: null,
+      });
+    }
+    for (const ref of refs) {
+      const notification = notificationOfRef(ref);
+      if (notification === null) continue;
+      const attempts = this.#attemptsOf(profileId, notification);
+      if (attempts.length === 0) continue;
+      found.set(ref, {
+        record: {
+          webhook_id: notification.webhookId,
+          object_id: notification.objectId,
+          event: notification.event,
+          attempts: attempts.map((attempt) => sealer.openJson(attempt.body, sendIdentity(profileId, attempt.send_id))),
+        },
+        digest: notificationDigest(sealer, attempts),
+        accountId: null,
+        postedAt: null,
+      });
+    }
+    return found;
+  }
+
+  /**
+   * The digests of the notifications of these refs as cached now (a notification no longer
+   * cached is absent), without opening a body: what a sync's check compares.
+   */
+  notificationDigests(profileId: string, refs: readonly string[]): Map<string, string> {
+    const sealer = this.#sealer();
+    const digests = new Map<string, string>();
+    for (const ref of refs) {
+      const notification = notificationOfRef(ref);
+      if (notification === null) continue;
+      const attempts = this.#attemptsOf(profileId, notification);
+      if (attempts.length > 0) digests.set(ref, notificationDigest(sealer, attempts));
+    }
+    return digests;
+  }
+
+  /** A notification's attempts, oldest first, through the object index (a handful of rows). */
+  #attemptsOf(
+    profileId: string,
+    notification: { webhookId: string; objectId: string; event: string | null },
+  ): { send_id: string; body_digest: string; body: Uint8Array }[] {
+    return this.#statements
+      .get(
+        `SELECT send_id, body_digest, body FROM webhook_sends INDEXED BY webhook_sends_by_object
+         WHERE profile_id = ? AND object_id = ? AND webhook_id = ? AND event IS ?
+         ORDER BY created_at, attempt_number, send_id`,
+      )
+      .all(profileId, notification.objectId, notification.webhookId, notification.event) as {
+      send_id: string;
+      body_digest: string;
+      body: Uint8Array;
+    }[];
+  }
+}
+
+/** A keyed digest over every attempt's id and digest: a retry or a changed attempt changes it. */
+function notificationDigest(
+  sealer: RecordSealer,
+  attempts: readonly { send_id: string; body_digest: string }[],
+): string {
+  return sealer.keyedHash(
+    `webhook notification: ${attempts.map((attempt) => `${attempt.send_id}:${attempt.body_digest}`).join(',')}`,
+    12,
+  );
+}

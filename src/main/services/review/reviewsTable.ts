@@ -1,0 +1,439 @@
+/**
+ * Officers' reviews in the cache: one row per reviewed item (its current state) and every
+ * disposition, change and rule flag in review_history. The note, the reviewer, the record as
+ * reviewed and what changed since are sealed (identity: profile, kind, ref), like the records
+ * themselves; the state is in clear so lists can filter and count by it with an index.
+ * Reviews are not touched by a sync's writes: they survive resyncs and go with the profile's
+ * cached data (dropProfile).
+ */
+import type { DatabaseSync } from 'node:sqlite';
+import type { Disposition, ReviewKind, ReviewState } from '../../../shared/review/reviewTerms.ts';
+import { pageLimitOf, type CacheRead } from '../cache/cacheRead.ts';
+import { decodeCursor, encodeCursor, fingerprintOf, wholeNumberOf } from '../cache/keysetCursor.ts';
+import type { RecordSealer } from '../cache/sealing.ts';
+import { Statements } from '../cache/statements.ts';
+import type { FieldChange } from './recordChanges.ts';
+
+/** An item's review as it stands. */
+export interface Review {
+  kind: ReviewKind;
+  ref: string;
+  state: ReviewState;
+  /** The last disposition a person gave; null when only a watch rule flagged it. */
+  disposition: Disposition | null;
+  /** The watch rule that flagged it, when no person has reviewed it since. */
+  byRule: string | null;
+  note: string | null;
+  reviewer: string | null;
+  /** When a person last gave a disposition. */
+  reviewedAt: string | null;
+  /** When the state last moved (a disposition, a change found by a sync, a rule flag). */
+  updatedAt: string;
+  /** What changed in the record since the review (state `changed`); empty otherwise. */
+  changes: FieldChange[];
+  version: number;
+}
+
+/** One step of a review's history. */
+export interface ReviewStep {
+  version: number;
+  at: string;
+  state: ReviewState;
+  byRule: string | null;
+  note: string | null;
+  reviewer: string | null;
+  changes: FieldChange[];
+}
+
+/** What is sealed in a review's body. */
+interface ReviewBody {
+  disposition: Disposition | null;
+  note: string | null;
+  reviewer: string | null;
+  reviewedAt: string | null;
+  /** The record as it was when reviewed. */
+  record: unknown;
+  changes: FieldChange[];
+}
+
+interface StepBody {
+  note: string | null;
+  reviewer: string | null;
+  changes: FieldChange[];
+}
+
+interface ReviewRow {
+  id: number;
+  kind: ReviewKind;
+  ref: string;
+  account_id: string | null;
+  posted_at: string | null;
+  state: ReviewState;
+  rule_name: string | null;
+  record_digest: string | null;
+  version: number;
+  updated_at: string;
+  body: Uint8Array | null;
+}
+
+/** A disposition to keep for one item. */
+export interface NewReview {
+  ref: string;
+  accountId: string | null;
+  postedAt: string | null;
+  digest: string;
+  record: unknown;
+}
+
+export interface ReviewListQuery {
+  profileId: string;
+  kind?: ReviewKind;
+  state?: ReviewState;
+  /** updated_at from (inclusive) and to (exclusive), YYYY-MM-DD or ISO. */
+  fromDate?: string;
+  toDate?: string;
+  limit?: number;
+  cursor?: string | null;
+}
+
+/** A review with what the list needs to show it without another read. */
+export type ListedReview = Review & { accountId: string | null; record: unknown };
+
+export const EMPTY_COUNTS: Record<ReviewState, number> = { cleared: 0, flagged: 0, escalated: 0, changed: 0 };
+
+function reviewIdentity(profileId: string, kind: ReviewKind, ref: string): string {
+  return `review\u0000${profileId}\u0000${kind}\u0000${ref}`;
+}
+
+function stepIdentity(profileId: string, kind: ReviewKind, ref: string, version: number): string {
+  return `review_history\u0000${profileId}\u0000${kind}\u0000${ref}\u0000${String(version)}`;
+}
+
+export class ReviewsTable {
+  readonly #sealer: () => RecordSealer;
+  readonly #statements: Statements;
+
+  constructor(database: DatabaseSync, sealer: () => RecordSealer) {
+    this.#sealer = sealer;
+    this.#statements = new Statements(database);
+  }
+
+  /**
+   * Keeps a person's disposition on each item (inside the caller's transaction): the state,
+   * the sealed note and record, and a step of history. Returns the reviews as they now stand.
+   */
+  give(
+    profileId: string,
+    kind: ReviewKind,
+    items: readonly NewReview[],
+    disposition: Disposition,
+    note: string | null,
+    reviewer: string,
+    at: string,
+  ): Review[] {
+    const sealer = this.#sealer();
+    const versions = this.#versions(
+      profileId,
+      kind,
+      items.map((item) => item.ref),
+    );
+    const upsert = this.#statements.get(
+      `INSERT INTO reviews (profile_id, kind, ref, account_id, posted_at, state, rule_name, record_digest, version, updated_at, body)
+       VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?)
+       ON CONFLICT (profile_id, kind, ref) DO UPDATE SET
+         account_id = excluded.account_id, posted_at = excluded.posted_at, state = excluded.state, rule_name = NULL,
+         record_digest = excluded.record_digest, version = excluded.version, updated_at = excluded.updated_at,
+         body = excluded.body`,
+    );
+    const step = this.#statements.get(
+      'INSERT INTO review_history (profile_id, kind, ref, version, at, state, rule_name, body) VALUES (?, ?, ?, ?, ?, ?, NULL, ?)',
+    );
+    return items.map((item) => {
+      const version = (versions.get(item.ref) ?? 0) + 1;
+      const body: ReviewBody = { disposition, note, reviewer, reviewedAt: at, record: item.record, changes: [] };
+      upsert.run(
+        profileId,
+        kind,
+        item.ref,
+        item.accountId,
+        item.postedAt,
+        disposition,
+        item.digest,
+        version,
+        at,
+        sealer.sealJson(body, reviewIdentity(profileId, kind, item.ref)),
+      );
+      const stepBody: StepBody = { note, reviewer, changes: [] };
+      step.run(
+        profileId,
+        kind,
+        item.ref,
+        version,
+        at,
+        disposition,
+        sealer.sealJson(stepBody, stepIdentity(profileId, kind, item.ref, version)),
+      );
+      return {
+        kind,
+        ref: item.ref,
+        state: disposition,
+        disposition,
+        byRule: null,
+        note,
+        reviewer,
+        reviewedAt: at,
+        updatedAt: at,
+        changes: [],
+        version,
+      };
+    });
+  }
+
+  /**
+   * Marks a person's review `changed` (inside the caller's transaction): the record the sync
+   * brought differs from the one reviewed. The digest stays the reviewed one until a person
+   * reviews the item again, so the same change is found once.
+   */
+  markChanged(profileId: string, kind: ReviewKind, ref: string, changes: FieldChange[], at: string): void {
+    const row = this.#row(profileId, kind, ref);
+    if (row === undefined || row.body === null) return;
+    const sealer = this.#sealer();
+    const body = sealer.openJson(row.body, reviewIdentity(profileId, kind, ref)) as ReviewBody;
+    const version = row.version + 1;
+    this.#statements
+      .get('UPDATE reviews SET state = ?, version = ?, updated_at = ?, body = ? WHERE id = ?')
+      .run('changed', version, at, sealer.sealJson({ ...body, changes }, reviewIdentity(profileId, kind, ref)), row.id);
+    const stepBody: StepBody = { note: null, reviewer: null, changes };
+    this.#statements
+      .get(
+        'INSERT INTO review_history (profile_id, kind, ref, version, at, state, rule_name, body) VALUES (?, ?, ?, ?, ?, ?, NULL, ?)',
+      )
+      .run(
+        profileId,
+        kind,
+        ref,
+        version,
+        at,
+        'changed',
+        sealer.sealJson(stepBody, stepIdentity(profileId, kind, ref, version)),
+      );
+  }
+
+  /**
+   * Flags, for a watch rule, the items `select` finds that have no review (inside the
+   * caller's transaction). `select` is a SELECT of (ref, account_id, posted_at) rows with its
+   * parameters; it runs in SQL, so a rule over a million rows never opens a body. Returns how
+   * many items were flagged.
+   */
+  flagByRule(
+    profileId: string,
+    kind: ReviewKind,
+    ruleName: string,
+    select: { sql: string; parameters: (string | number | null)[] },
+    at: string,
+  ): number {
+    const inserted = this.#statements
+      .get(
+        `INSERT INTO reviews (profile_id, kind, ref, account_id, posted_at, state, rule_name, record_digest, version, updated_at, body)
+         SELECT ?, ?, matched.ref, matched.account_id, matched.posted_at, 'flagged', ?, NULL, 1, ?, NULL
+         FROM (${select.sql}) AS matched
+         WHERE NOT EXISTS (SELECT 1 FROM reviews AS r WHERE r.profile_id = ? AND r.kind = ? AND r.ref = matched.ref)
+         ON CONFLICT DO NOTHING
+         RETURNING ref`,
+      )
+      .all(profileId, kind, ruleName, at, ...select.parameters, profileId, kind) as { ref: string }[];
+    const step = this.#statements.get(
+      `INSERT INTO review_history (profile_id, kind, ref, version, at, state, rule_name, body)
+       VALUES (?, ?, ?, 1, ?, 'flagged', ?, NULL)`,
+    );
+    for (const { ref } of inserted) step.run(profileId, kind, ref, at, ruleName);
+    return inserted.length;
+  }
+
+  /** The reviews of these refs (the review column of a page of rows). */
+  ofRefs(profileId: string, kind: ReviewKind, refs: readonly string[]): Map<string, Review> {
+    if (refs.length === 0) return new Map();
+    const rows = this.#statements
+      .get(
+        `SELECT id, kind, ref, account_id, posted_at, state, rule_name, record_digest, version, updated_at, body
+         FROM reviews WHERE profile_id = ? AND kind = ? AND ref IN (SELECT value FROM json_each(?))`,
+      )
+      .all(profileId, kind, JSON.stringify(refs)) as unknown as ReviewRow[];
+    return new Map(rows.map((row) => [row.ref, this.#reviewOf(profileId, row)]));
+  }
+
+  /** One item's review with the record as reviewed, or null when it was never reviewed. */
+  get(profileId: string, kind: ReviewKind, ref: string): (Review & { record: unknown }) | null {
+    const row = this.#row(profileId, kind, ref);
+    if (row === undefined) return null;
+    return { ...this.#reviewOf(profileId, row), record: this.#bodyOf(profileId, row)?.record ?? null };
+  }
+
+  /** Every step of an item's review, oldest first. */
+  history(profileId: string, kind: ReviewKind, ref: string): ReviewStep[] {
+    const rows = this.#statements
+      .get(
+        `SELECT version, at, state, rule_name, body FROM review_history
+         WHERE profile_id = ? AND kind = ? AND ref = ? ORDER BY version`,
+      )
+      .all(profileId, kind, ref) as {
+      version: number;
+      at: string;
+      state: ReviewState;
+      rule_name: string | null;
+      body: Uint8Array | null;
+    }[];
+    const sealer = this.#sealer();
+    return rows.map((row) => {
+      const body =
+        row.body === null
+          ? null
+          : (sealer.openJson(row.body, stepIdentity(profileId, kind, ref, row.version)) as StepBody);
+      return {
+        version: row.version,
+        at: row.at,
+        state: row.state,
+        byRule: row.rule_name,
+        note: body?.note ?? null,
+        reviewer: body?.reviewer ?? null,
+        changes: body?.changes ?? [],
+      };
+    });
+  }
+
+  /** Reviews, the most recently moved first, keyset-paged; `asOf` is null (reviews are local). */
+  list(query: ReviewListQuery): CacheRead<ListedReview> {
+    const limit = pageLimitOf(query.limit);
+    const fingerprint = fingerprintOf([
+      'reviews',
+      query.profileId,
+      query.kind ?? null,
+      query.state ?? null,
+      query.fromDate ?? null,
+      query.toDate ?? null,
+    ]);
+    const where = ['profile_id = ?'];
+    const parameters: (string | number)[] = [query.profileId];
+    const equal: [string, string | undefined][] = [
+      ['kind', query.kind],
+      ['state', query.state],
+    ];
+    for (const [column, value] of equal) {
+      if (value === undefined) continue;
+      where.push(`${column} = ?`);
+      parameters.push(value);
+    }
+    if (query.fromDate !== undefined) {
+      where.push('updated_at >= ?');
+      parameters.push(query.fromDate);
+    }
+    if (query.toDate !== undefined) {
+      where.push('updated_at < ?');
+      parameters.push(query.toDate);
+    }
+    if (query.cursor !== undefined && query.cursor !== null) {
+      const [updatedAt, id] = decodeCursor(query.cursor, fingerprint);
+      where.push('(updated_at, id) < (?, ?)');
+      parameters.push(String(updatedAt), wholeNumberOf(id));
+    }
+    const rows = this.#statements
+      .get(
+        `SELECT id, kind, ref, account_id, posted_at, state, rule_name, record_digest, version, updated_at, body
+         FROM reviews WHERE ${where.join(' AND ')} ORDER BY updated_at DESC, id DESC LIMIT ?`,
+      )
+      .all(...parameters, limit + 1) as unknown as ReviewRow[];
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    return {
+      rows: page.map((row) => ({
+        ...this.#reviewOf(query.profileId, row),
+        accountId: row.account_id,
+        record: this.#bodyOf(query.profileId, row)?.record ?? null,
+      })),
+      nextCursor:
+        rows.length > limit && last !== undefined ? encodeCursor(fingerprint, last.updated_at, String(last.id)) : null,
+      asOf: null,
+      source: 'cache',
+    };
+  }
+
+  /** How many reviews are in each state, for a kind (one pass of the state index). */
+  counts(profileId: string, kind: ReviewKind): Record<ReviewState, number> {
+    const rows = this.#statements
+      .get('SELECT state, COUNT(*) AS count FROM reviews WHERE profile_id = ? AND kind = ? GROUP BY state')
+      .all(profileId, kind) as { state: ReviewState; count: number }[];
+    const counts = { ...EMPTY_COUNTS };
+    for (const row of rows) counts[row.state] = row.count;
+    return counts;
+  }
+
+  /** A person's reviews still in a disposition, with the digest they were given on: what a sync checks. */
+  standing(
+    profileId: string,
+    kind: ReviewKind,
+  ): { ref: string; accountId: string | null; postedAt: string | null; digest: string }[] {
+    const rows = this.#statements
+      .get(
+        `SELECT ref, account_id, posted_at, record_digest FROM reviews
+         WHERE profile_id = ? AND kind = ? AND state != 'changed' AND record_digest IS NOT NULL`,
+      )
+      .all(profileId, kind) as {
+      ref: string;
+      account_id: string | null;
+      posted_at: string | null;
+      record_digest: string;
+    }[];
+    return rows.map((row) => ({
+      ref: row.ref,
+      accountId: row.account_id,
+      postedAt: row.posted_at,
+      digest: row.record_digest,
+    }));
+  }
+
+  /** Forgets a profile's reviews and their history (inside the caller's transaction). */
+  dropProfile(profileId: string): void {
+    this.#statements.get('DELETE FROM reviews WHERE profile_id = ?').run(profileId);
+    this.#statements.get('DELETE FROM review_history WHERE profile_id = ?').run(profileId);
+  }
+
+  #row(profileId: string, kind: ReviewKind, ref: string): ReviewRow | undefined {
+    return this.#statements
+      .get(
+        `SELECT id, kind, ref, account_id, posted_at, state, rule_name, record_digest, version, updated_at, body
+         FROM reviews WHERE profile_id = ? AND kind = ? AND ref = ?`,
+      )
+      .get(profileId, kind, ref) as ReviewRow | undefined;
+  }
+
+  #versions(profileId: string, kind: ReviewKind, refs: readonly string[]): Map<string, number> {
+    const rows = this.#statements
+      .get(
+        'SELECT ref, version FROM reviews WHERE profile_id = ? AND kind = ? AND ref IN (SELECT value FROM json_each(?))',
+      )
+      .all(profileId, kind, JSON.stringify(refs)) as { ref: string; version: number }[];
+    return new Map(rows.map((row) => [row.ref, row.version]));
+  }
+
+  #bodyOf(profileId: string, row: ReviewRow): ReviewBody | null {
+    if (row.body === null) return null;
+    return this.#sealer().openJson(row.body, reviewIdentity(profileId, row.kind, row.ref)) as ReviewBody;
+  }
+
+  #reviewOf(profileId: string, row: ReviewRow): Review {
+    const body = this.#bodyOf(profileId, row);
+    return {
+      kind: row.kind,
+      ref: row.ref,
+      state: row.state,
+      disposition: body?.disposition ?? null,
+      byRule: row.rule_name,
+      note: body?.note ?? null,
+      reviewer: body?.reviewer ?? null,
+      reviewedAt: body?.reviewedAt ?? null,
+      updatedAt: row.updated_at,
+      changes: row.state === 'changed' ? (body?.changes ?? []) : [],
+      version: row.version,
+    };
+  }
+}

@@ -1,0 +1,129 @@
+/**
+ * Watch rules, per profile, sealed in the cache (a rule may name a customer or a merchant),
+ * and how each becomes one SQL SELECT of the items it matches: on clear columns (amount, type,
+ * type source, statuses, attempt numbers) and, for words of a description, the keyed search
+ * tokens, so matching a million rows after a sync never opens a sealed body.
+ */
+import type { DatabaseSync } from 'node:sqlite';
+import { parseWith } from '../../../shared/bank/index.ts';
+import { watchRule, type WatchRule, type WatchRuleInput } from '../../../shared/review/watchRule.ts';
+import { centsOf } from '../cache/money.ts';
+import type { RecordSealer } from '../cache/sealing.ts';
+import { SearchTokens } from '../cache/searchTokens.ts';
+import { Statements } from '../cache/statements.ts';
+import { ReviewProblem } from './reviewProblem.ts';
+
+function ruleIdentity(profileId: string, name: string): string {
+  return `watch_rule\u0000${profileId}\u0000${name}`;
+}
+
+/** A rule's matches: rows of (ref, account_id, posted_at). */
+export interface RuleSelect {
+  sql: string;
+  parameters: (string | number | null)[];
+}
+
+export class WatchRules {
+  readonly #sealer: () => RecordSealer;
+  readonly #statements: Statements;
+
+  constructor(database: DatabaseSync, sealer: () => RecordSealer) {
+    this.#sealer = sealer;
+    this.#statements = new Statements(database);
+  }
+
+  /** A profile's rules, by name. */
+  list(profileId: string): WatchRule[] {
+    const rows = this.#statements
+      .get('SELECT name, body FROM watch_rules WHERE profile_id = ? ORDER BY name')
+      .all(profileId) as { name: string; body: Uint8Array }[];
+    const sealer = this.#sealer();
+    return rows.map((row) => sealer.openJson(row.body, ruleIdentity(profileId, row.name)) as WatchRule);
+  }
+
+  /** Adds a rule, or replaces the one of the same name; refuses an invalid one, naming the field. */
+  save(profileId: string, input: WatchRuleInput, at: string): WatchRule {
+    const parsed = parseWith(watchRule, input);
+    if (!parsed.ok)
+      throw new ReviewProblem('bad-rule', 'rule', `The watch rule is not valid: ${parsed.problems.join('; ')}`);
+    const rule = parsed.value;
+    this.#statements
+      .get(
+        `INSERT INTO watch_rules (profile_id, name, kind, created_at, body) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (profile_id, name) DO UPDATE SET kind = excluded.kind, body = excluded.body`,
+      )
+      .run(profileId, rule.name, rule.kind, at, this.#sealer().sealJson(rule, ruleIdentity(profileId, rule.name)));
+    return rule;
+  }
+
+  /** Removes a rule; the flags it made stay (they are history). */
+  remove(profileId: string, name: string): void {
+    const removed = this.#statements
+      .get('DELETE FROM watch_rules WHERE profile_id = ? AND name = ?')
+      .run(profileId, name);
+    if (removed.changes === 0)
+      throw new ReviewProblem('no-such-rule', 'name', `There is no watch rule named "${name}".`);
+  }
+
+  dropProfile(profileId: string): void {
+    this.#statements.get('DELETE FROM watch_rules WHERE profile_id = ?').run(profileId);
+  }
+
+  /** The SELECT of the items a rule matches in a profile's cache; null when it cannot match any. */
+  selectOf(profileId: string, rule: WatchRule): RuleSelect | null {
+    const where: string[] = [];
+    const parameters: (string | number | null)[] = [profileId];
+    if (rule.kind === 'pending-transaction') {
+      if (rule.amountBeyond !== undefined) {
+        const cents = centsOf(rule.amountBeyond);
+        where.push(cents < 0 ? 'p.amount_cents <= ?' : 'p.amount_cents >= ?');
+        parameters.push(cents);
+      }
+      if (rule.type !== undefined) {
+        where.push('p.type = ?');
+        parameters.push(rule.type);
+      }
+      if (rule.typeSource !== undefined) {
+        where.push('p.type_source = ?');
+        parameters.push(rule.typeSource);
+      }
+      if (rule.descriptionHas !== undefined) {
+        const sealer = this.#sealer();
+        const match = new SearchTokens((text, bytes) => sealer.keyedHash(text, bytes)).matchOf(rule.descriptionHas);
+        if (match === null) return null;
+        where.push('p.id IN (SELECT rowid FROM pending_transaction_search WHERE pending_transaction_search MATCH ?)');
+        parameters.push(match);
+      }
+      return {
+        sql: `SELECT p.row_key AS ref, s.account_id AS account_id, p.posted_at AS posted_at
+              FROM pending_transaction_scopes AS s CROSS JOIN pending_transactions AS p ON p.scope = s.id
+              WHERE s.profile_id = ?${where.map((clause) => ` AND ${clause}`).join('')}`,
+        parameters,
+      };
+    }
+    if (rule.kind === 'application') {
+      if (rule.applicationStatus !== undefined) {
+        where.push('status = ?');
+        parameters.push(rule.applicationStatus);
+      }
+      return {
+        sql: `SELECT application_id AS ref, NULL AS account_id, NULL AS posted_at FROM account_applications
+              WHERE profile_id = ?${where.map((clause) => ` AND ${clause}`).join('')}`,
+        parameters,
+      };
+    }
+    if (rule.sendStatus !== undefined) {
+      where.push('status = ?');
+      parameters.push(rule.sendStatus);
+    }
+    if (rule.attemptAtLeast !== undefined) {
+      where.push('attempt_number >= ?');
+      parameters.push(rule.attemptAtLeast);
+    }
+    return {
+      sql: `SELECT send_id AS ref, NULL AS account_id, NULL AS posted_at FROM webhook_sends
+            WHERE profile_id = ?${where.map((clause) => ` AND ${clause}`).join('')}`,
+      parameters,
+    };
+  }
+}

@@ -1,0 +1,212 @@
+/**
+ * The one shape of every list screen (pending transactions, account applications, the
+ * webhook send log, the listener's requests, the audit log): a toolbar of filters and a
+ * search box, the virtualized grid with a single active row and a Shift-extended selection,
+ * the keys of the list, and the detail drawer beside the list (never over the toolbar).
+ *
+ * Focus never gets lost: closing the drawer, or Escape in the search box, gives focus back
+ * to the grid, whose active descendant is the row the drawer showed.
+ *
+ * Screens add to it through `extensions`: more columns, more toolbar filters, and keys that
+ * act on the selection (also offered as buttons while rows are selected).
+ */
+import { useCallback, useEffect, useRef, type ReactNode, type RefObject } from 'react';
+import type { PagedRows } from '../../lib/pagedRows.ts';
+import { formatCount } from '../../lib/time.ts';
+import { Button } from '../Button.tsx';
+import { ListView } from '../ListView.tsx';
+import { SearchInput, Toolbar } from '../Page.tsx';
+import { VirtualTable, type Column } from '../VirtualTable.tsx';
+import { MAX_SELECTION, useRowSelection, type ListSelection } from './useRowSelection.ts';
+
+export type { ListSelection } from './useRowSelection.ts';
+
+/** A key acting on the selected rows: one letter, no modifier, as j/k are. */
+export interface RowKeyBinding<Row> {
+  key: string;
+  /** What it does, in the bank's words ("Mark as cleared"): the button's name on the selection bar. */
+  label: string;
+  run: (selection: ListSelection<Row>) => void;
+  /** False while it cannot run on this selection: the button stays focusable, aria-disabled. */
+  enabled?: (selection: ListSelection<Row>) => boolean;
+}
+
+/** What a feature adds to a list screen it does not own (the review column, filter and keys). */
+export interface ListExtension<Row> {
+  columns?: readonly Column<Row>[];
+  filters?: ReactNode;
+  keys?: readonly RowKeyBinding<Row>[];
+}
+
+export interface ListSearch {
+  label: string;
+  placeholder: string;
+  value: string;
+  onChange: (value: string) => void;
+}
+
+export interface ListScreenProps<Row> {
+  /** The grid's accessible name ("Pending transactions"). */
+  label: string;
+  /** How the loading and error states name the list; `label` unless told. */
+  what?: string;
+  /** Null while there is no list to show (no account yet): `placeholder` stands in its place. */
+  source: PagedRows<Row> | null;
+  columns: readonly Column<Row>[];
+  /** The active row, kept by the screen's store so the drawer can follow it. */
+  active: number | null;
+  onActivate: (index: number) => void;
+  onOpen?: (index: number, row: Row) => void;
+  /** The open detail drawer, or nothing. */
+  drawer?: ReactNode;
+  filters?: ReactNode;
+  search?: ListSearch;
+  /** Between the toolbar and the list: a sync's progress. */
+  banner?: ReactNode;
+  placeholder?: ReactNode;
+  emptyTitle: string;
+  emptyBody?: ReactNode;
+  emptyAction?: ReactNode;
+  footer?: ReactNode;
+  fromBank?: boolean;
+  rowClassName?: (row: Row) => string | undefined;
+  extensions?: readonly (ListExtension<Row> | null | undefined)[];
+}
+
+export function ListScreen<Row>(props: ListScreenProps<Row>) {
+  const { label, source, columns, active, onActivate, onOpen, drawer, search, extensions = [] } = props;
+  const grid = useRef<HTMLDivElement>(null);
+  const selection = useRowSelection(source, active, onActivate);
+  const added = extensions.filter((extension) => extension != null);
+  const bindings = added.flatMap((extension) => extension.keys ?? []);
+  const allColumns =
+    added.length === 0 ? columns : [...columns, ...added.flatMap((extension) => extension.columns ?? [])];
+
+  const onKey = useCallback(
+    (key: string): boolean => {
+      if (key === 'Escape' && selection.count > 1) {
+        selection.clear();
+        return true;
+      }
+      const binding = bindings.find((candidate) => candidate.key === key);
+      if (binding === undefined || selection.count === 0) return false;
+      if (binding.enabled?.(selection) !== false) binding.run(selection);
+      return true;
+    },
+    [bindings, selection],
+  );
+
+  useFocusBackOnClose(drawer != null, grid);
+
+  return (
+    <div className="list-screen">
+      <div className="list-screen-main">
+        <Toolbar>
+          {props.filters}
+          {added.map((extension, index) =>
+            extension.filters == null ? null : <span key={index}>{extension.filters}</span>,
+          )}
+          {search === undefined ? null : (
+            <SearchInput
+              {...search}
+              onEscape={() => {
+                grid.current?.focus();
+              }}
+            />
+          )}
+        </Toolbar>
+        {props.banner}
+        {source === null ? (
+          props.placeholder
+        ) : (
+          <ListView
+            what={props.what ?? label}
+            source={source}
+            emptyTitle={props.emptyTitle}
+            emptyBody={props.emptyBody}
+            emptyAction={props.emptyAction}
+            fromBank={props.fromBank}
+            footer={
+              <>
+                <SelectionBar selection={selection} bindings={bindings} />
+                {props.footer}
+              </>
+            }
+          >
+            <VirtualTable
+              label={label}
+              columns={allColumns}
+              source={source}
+              selectedIndex={active}
+              onSelect={selection.select}
+              onExtend={selection.extend}
+              isSelected={selection.isSelected}
+              onOpen={onOpen}
+              onKey={onKey}
+              rowClassName={props.rowClassName}
+              gridRef={grid}
+              globalKeys
+            />
+          </ListView>
+        )}
+      </div>
+      {drawer}
+    </div>
+  );
+}
+
+/**
+ * When the drawer closes with focus inside it (now gone) or nowhere, focus goes back to the
+ * grid, on the row the drawer showed.
+ */
+function useFocusBackOnClose(open: boolean, grid: RefObject<HTMLDivElement | null>): void {
+  const wasOpen = useRef(open);
+  useEffect(() => {
+    if (wasOpen.current && !open) {
+      const focused = document.activeElement;
+      if (focused === null || focused === document.body || !focused.isConnected) grid.current?.focus();
+    }
+    wasOpen.current = open;
+  }, [open, grid]);
+}
+
+/** How many rows are selected (announced as it changes) and what can be done with them. */
+function SelectionBar<Row>({
+  selection,
+  bindings,
+}: {
+  selection: ListSelection<Row>;
+  bindings: readonly RowKeyBinding<Row>[];
+}) {
+  const many = selection.count > 1;
+  return (
+    <>
+      <span className="selection-count" role="status">
+        {many
+          ? `${formatCount(selection.count)} rows selected${selection.capped ? ` (at most ${formatCount(MAX_SELECTION)})` : ''}`
+          : ''}
+      </span>
+      {many ? (
+        <span className="faint selection-hint" aria-hidden="true">
+          Esc clears
+        </span>
+      ) : null}
+      {selection.count === 0
+        ? null
+        : bindings.map((binding) => (
+            <Button
+              key={binding.key}
+              size="sm"
+              variant="ghost"
+              disabled={binding.enabled?.(selection) === false}
+              aria-keyshortcuts={binding.key.toUpperCase()}
+              onClick={() => {
+                binding.run(selection);
+              }}
+            >
+              {binding.label} <kbd aria-hidden="true">{binding.key.toUpperCase()}</kbd>
+            </Button>
+          ))}
+    </>
+  );
+}

@@ -1,0 +1,179 @@
+/**
+ * The Trigger tab: which event to cause and on what, the last result, the shipped scenarios,
+ * and the scenario running now with each step's outcome as main pushes it. A remote profile
+ * is asked about once per call (main answers `confirmation_required` until the user says yes).
+ */
+import { create } from 'zustand';
+import type { TriggerableEvent } from '../../../../shared/eventCatalog/eventCatalog.ts';
+import type { ScenarioStepOutcome } from '../../../../shared/eventCatalog/scenario.ts';
+import type { TriggerParameters, TriggerResult } from '../../../../shared/eventCatalog/trigger.ts';
+import type { ApiInput, ShippedScenarioSummary } from '../../../../shared/ipc/index.ts';
+import { api } from '../../lib/api.ts';
+import { sentenceOf, uiErrorOf, type UiError } from '../../lib/errors.ts';
+import { useConfirmStore } from '../../stores/confirm.ts';
+import { toast } from '../../stores/toasts.ts';
+
+export type ScenarioSource = ApiInput<'trigger', 'runScenario'>['source'];
+
+export interface ScenarioRun {
+  runId: string;
+  name: string;
+  total: number;
+  steps: ScenarioStepOutcome[];
+  state: 'running' | 'completed' | 'failed' | 'cancelled';
+}
+
+interface TriggerState {
+  event: TriggerableEvent;
+  parameters: Record<keyof TriggerParameters, string>;
+  busy: boolean;
+  result: TriggerResult | null;
+  error: UiError | null;
+  scenarios: ShippedScenarioSummary[];
+  scenariosError: UiError | null;
+  run: ScenarioRun | null;
+  runError: UiError | null;
+  setEvent: (event: TriggerableEvent) => void;
+  setParameter: (name: keyof TriggerParameters, value: string) => void;
+  loadScenarios: () => Promise<void>;
+  trigger: (profileId: string) => Promise<void>;
+  runScenario: (profileId: string, source: ScenarioSource, name: string, total: number) => Promise<void>;
+  cancelScenario: () => Promise<void>;
+  stepArrived: (outcome: ScenarioStepOutcome) => void;
+}
+
+const NO_PARAMETERS: Record<keyof TriggerParameters, string> = {
+  accountId: '',
+  applicationId: '',
+  webhookId: '',
+  achId: '',
+  status: '',
+  amount: '',
+};
+
+/** Calls once; when main asks for a remote confirmation and the user gives it, calls again with it. */
+async function withRemoteConfirmation<Result>(
+  call: (confirmRemote: boolean | undefined) => Promise<Result>,
+): Promise<Result | null> {
+  try {
+    return await call(undefined);
+  } catch (reason) {
+    const error = uiErrorOf(reason);
+    if (error.code !== 'confirmation_required' || error.field !== 'confirmRemote') throw reason;
+    const yes = await useConfirmStore.getState().ask({
+      title: 'Trigger at a remote bank?',
+      body: error.message,
+      confirmLabel: 'Yes, trigger there',
+      tone: 'danger',
+      production: false,
+    });
+    return yes ? call(true) : null;
+  }
+}
+
+export const useTriggerStore = create<TriggerState>((set, get) => ({
+  event: 'ach.create',
+  parameters: NO_PARAMETERS,
+  busy: false,
+  result: null,
+  error: null,
+  scenarios: [],
+  scenariosError: null,
+  run: null,
+  runError: null,
+  setEvent(event) {
+    set({ event, error: null });
+  },
+  setParameter(name, value) {
+    set({ parameters: { ...get().parameters, [name]: value }, error: null });
+  },
+  async loadScenarios() {
+    try {
+      set({ scenarios: await api().trigger.scenarios({}), scenariosError: null });
+    } catch (reason) {
+      set({ scenariosError: uiErrorOf(reason) });
+    }
+  },
+  async trigger(profileId) {
+    const { event, parameters } = get();
+    const given = Object.fromEntries(
+      Object.entries(parameters)
+        .map(([name, value]) => [name, value.trim()])
+        .filter(([, value]) => value !== ''),
+    ) as Partial<Record<keyof TriggerParameters, string>>;
+    set({ busy: true, error: null });
+    try {
+      const result = await withRemoteConfirmation((confirmRemote) =>
+        api().trigger.run({
+          profileId,
+          request: { event, ...given },
+          ...(confirmRemote === undefined ? {} : { confirmRemote }),
+        }),
+      );
+      if (result !== null) {
+        set({ result });
+        toast(
+          'success',
+          `Triggered ${result.event}`,
+          `${String(result.caused.length)} event(s) caused on ${result.objectId}`,
+        );
+      }
+    } catch (reason) {
+      set({ error: uiErrorOf(reason) });
+    } finally {
+      set({ busy: false });
+    }
+  },
+  async runScenario(profileId, source, name, total) {
+    const runId = crypto.randomUUID();
+    set({ run: { runId, name, total, steps: [], state: 'running' }, runError: null });
+    try {
+      const result = await withRemoteConfirmation((confirmRemote) =>
+        api().trigger.runScenario({
+          profileId,
+          runId,
+          source,
+          ...(confirmRemote === undefined ? {} : { confirmRemote }),
+        }),
+      );
+      const current = get().run;
+      if (result === null) {
+        set({ run: null });
+        return;
+      }
+      if (current?.runId === runId) {
+        // The answer holds every step: it settles any push that went missing.
+        set({ run: { ...current, name: result.name, steps: result.steps, state: result.state } });
+      }
+      if (result.state === 'failed')
+        toast('error', `Scenario failed: ${result.name}`, result.steps.at(-1)?.detail ?? '');
+    } catch (reason) {
+      const error = uiErrorOf(reason);
+      set({ runError: error, run: null });
+      toast('error', 'Could not run the scenario', sentenceOf(error));
+    }
+  },
+  async cancelScenario() {
+    const run = get().run;
+    if (run?.state !== 'running') return;
+    await api().trigger.cancelScenario({ runId: run.runId });
+  },
+  stepArrived(outcome) {
+    const run = get().run;
+    if (run?.runId !== outcome.runId) return;
+    const steps = [...run.steps];
+    steps[outcome.index] = outcome;
+    set({ run: { ...run, total: outcome.total, steps } });
+  },
+}));
+
+/** Scenario steps pushed by main; returns the unsubscribe. */
+export function installTriggerEvents(): () => void {
+  try {
+    return api().trigger.onStep((outcome) => {
+      useTriggerStore.getState().stepArrived(outcome);
+    });
+  } catch {
+    return () => undefined;
+  }
+}

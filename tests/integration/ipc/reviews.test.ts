@@ -1,0 +1,188 @@
+/**
+ * The `reviews` domain through the real router and bridge, on the real services, cache and
+ * sandbox: a selection takes one disposition, list rows carry ref and review and filter by
+ * it, the drawer's detail, rules and the reviewer's name, every bad input refused with its
+ * field, and the report saved as HTML, CSV and PDF (Chromium's printing is the shell's: here a
+ * port that records the page it was given).
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRouter } from '../../../src/main/ipc/routerCore.ts';
+import { startServices, type RunningServices } from '../../../src/main/shell/services.ts';
+import { InMemorySecretStore } from '../../../src/main/services/credentials/secretStore.ts';
+import { InMemoryProfileStorage } from '../../../src/main/services/profiles/profileStorage.ts';
+import { buildLedgerdeskApi, type LedgerdeskApi } from '../../../src/shared/ipc/bridge.ts';
+import { isLedgerdeskError } from '../../../src/shared/ipc/errors.ts';
+import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index.ts';
+
+const OWN_WINDOW = 3;
+let folder: string;
+let sandbox: RunningSandbox;
+let services: RunningServices;
+let api: LedgerdeskApi;
+let profileId: string;
+let accountId: string;
+const printed: string[] = [];
+
+async function refusal(promise: Promise<unknown>): Promise<{ code: string; field?: string; message: string }> {
+  try {
+    await promise;
+  } catch (reason) {
+    if (isLedgerdeskError(reason)) return { code: reason.code, field: reason.field, message: reason.message };
+    throw reason;
+  }
+  throw new Error('expected a refusal');
+}
+
+beforeAll(async () => {
+  folder = mkdtempSync(join(tmpdir(), 'ledgerdesk-reviews-'));
+  sandbox = await startSandbox({ port: 0, dataFile: ':memory:', retryBaseMs: 20, pendingTransactionsPerAccount: 60 });
+  services = await startServices({
+    dataFolder: folder,
+    sandbox,
+    secretStore: new InMemorySecretStore(),
+    settings: new InMemoryProfileStorage(),
+    keychain: () => Promise.resolve({ available: true, backend: 'in-memory (tests)' }),
+    app: { name: 'Ledgerdesk', version: '0.0.0-test', platform: process.platform },
+    send: () => undefined,
+    chooseSavePath: (name) => Promise.resolve(join(folder, name)),
+    printToPdf: (html) => {
+      printed.push(html);
+      return Promise.resolve(Buffer.from('%PDF-1.7 printed by the port\n'));
+    },
+    openExternal: () => false,
+    log: { info: () => undefined, warn: () => undefined, error: () => undefined },
+  });
+  const router = createRouter({
+    handlers: services.handlers,
+    senderPolicy: { isOwnWindow: (id) => id === OWN_WINDOW, allowedOrigins: ['app://ledgerdesk'] },
+    knownSecrets: () => services.knownSecrets(),
+  });
+  api = buildLedgerdeskApi({
+    invoke: (channel, input) =>
+      router.dispatch(
+        { webContentsId: OWN_WINDOW, isMainFrame: true, frameUrl: 'app://ledgerdesk/index.html' },
+        channel,
+        input,
+      ),
+    on: () => () => undefined,
+  });
+  profileId = (await api.profiles.list()).activeProfileId ?? '';
+  accountId = (await api.accounts.list({ profileId })).rows[0]?.id ?? '';
+  const started = await api.sync.start({ profileId, job: { kind: 'pendingTransactions', accountId } });
+  for (let round = 0; round < 400; round += 1) {
+    const { jobs } = await api.sync.status({ profileId });
+    if (!jobs.some((job) => job.jobId === started.jobId && job.state === 'running')) break;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+});
+
+afterAll(async () => {
+  await services.stop();
+  await sandbox.close();
+  rmSync(folder, { recursive: true, force: true });
+});
+
+describe('the reviews domain', () => {
+  it('gives one disposition to a selection; list rows carry ref and review and filter by it', async () => {
+    const page = await api.pendingTransactions.list({ profileId, accountId, limit: 10 });
+    expect(page.rows.every((row) => row.review === null && row.ref === row.rowKey)).toBe(true);
+    const selection = page.rows.slice(0, 4).map((row) => row.ref ?? '');
+    const given = await api.reviews.give({
+      profileId,
+      kind: 'pending-transaction',
+      refs: selection,
+      disposition: 'flagged',
+      note: 'Card testing pattern',
+    });
+    expect(given.rows.map((review) => review.state)).toEqual(['flagged', 'flagged', 'flagged', 'flagged']);
+    const flagged = await api.pendingTransactions.list({ profileId, accountId, review: 'flagged', limit: 100 });
+    expect(flagged.rows.map((row) => row.ref).sort()).toEqual([...selection].sort());
+    expect(flagged.rows[0]?.review).toMatchObject({ state: 'flagged', note: 'Card testing pattern' });
+    const counts = await Promise.all(
+      (['unreviewed', 'flagged', 'cleared'] as const).map(
+        async (review) => (await api.pendingTransactions.count({ profileId, accountId, review })).count,
+      ),
+    );
+    expect(counts).toEqual([56, 4, 0]);
+    expect(await api.reviews.counts({ profileId, kind: 'pending-transaction' })).toEqual({
+      cleared: 0,
+      flagged: 4,
+      escalated: 0,
+      changed: 0,
+    });
+
+    const detail = await api.reviews.detail({ profileId, kind: 'pending-transaction', ref: selection[0] ?? '' });
+    expect(detail.history).toHaveLength(1);
+    expect(detail.reviewedRecord).toEqual(detail.cachedRecord);
+    const queue = await api.reviews.list({ profileId, state: 'flagged' });
+    expect(queue.rows).toHaveLength(4);
+    expect(queue.asOf).toBeNull();
+  });
+
+  it('refuses bad input, naming the field, and writes nothing', async () => {
+    const [row] = (await api.pendingTransactions.list({ profileId, accountId, review: 'unreviewed', limit: 1 })).rows;
+    const ref = row?.ref ?? '';
+    const give = (input: Record<string, unknown>) =>
+      refusal(
+        api.reviews.give({
+          profileId,
+          kind: 'pending-transaction',
+          refs: [ref],
+          disposition: 'cleared',
+          ...input,
+        } as never),
+      );
+    expect(await give({ disposition: 'ignored' })).toMatchObject({ code: 'invalid_input', field: 'disposition' });
+    expect(await give({ kind: 'card' })).toMatchObject({ code: 'invalid_input', field: 'kind' });
+    expect(await give({ refs: [] })).toMatchObject({ code: 'invalid_input', field: 'refs' });
+    expect(await give({ note: 'n'.repeat(4001) })).toMatchObject({ code: 'invalid_input', field: 'note' });
+    expect(await give({ note: 'tab\tis fine, escape \u001b is not' })).toMatchObject({
+      code: 'invalid_input',
+      field: 'note',
+    });
+    expect(await give({ refs: [ref, 'missing-ref'] })).toMatchObject({ code: 'not_found', field: 'refs' });
+    expect(
+      await refusal(api.pendingTransactions.list({ profileId, accountId, review: 'maybe' as never })),
+    ).toMatchObject({
+      code: 'invalid_input',
+      field: 'review',
+    });
+    expect(
+      await refusal(
+        api.reviews.saveRule({ profileId, rule: { name: 'x', kind: 'application', sendStatus: 'error' } as never }),
+      ),
+    ).toMatchObject({ code: 'invalid_input' });
+    expect(await refusal(api.reviews.removeRule({ profileId, name: 'none' }))).toMatchObject({ code: 'not_found' });
+    expect(await refusal(api.reviews.setReviewer({ name: '  ' }))).toMatchObject({
+      code: 'invalid_input',
+      field: 'reviewer',
+    });
+    const after = await api.reviews.detail({ profileId, kind: 'pending-transaction', ref });
+    expect(after.review).toBeNull();
+  });
+
+  it('keeps rules and the reviewer’s name, and saves the report as HTML, CSV and PDF', async () => {
+    const rule = await api.reviews.saveRule({
+      profileId,
+      rule: { name: 'Large', kind: 'pending-transaction', amountBeyond: '-250.00' },
+    });
+    expect((await api.reviews.rules({ profileId })).rows).toEqual([rule]);
+    expect(await api.reviews.setReviewer({ name: 'A. Officer' })).toEqual({ name: 'A. Officer', source: 'settings' });
+    const html = await api.reviews.saveReport({ profileId, format: 'html' });
+    expect(html).toMatchObject({ saved: true, rows: 4 });
+    const page = readFileSync(html.path ?? '', 'utf8');
+    expect(page).toContain('Card testing pattern');
+    expect(page).toContain('by A. Officer');
+    const csv = await api.reviews.saveReport({ profileId, format: 'csv' });
+    expect(readFileSync(csv.path ?? '', 'utf8')).toContain('summary,pending-transaction,,flagged,,,,,4,');
+    const pdf = await api.reviews.saveReport({ profileId, format: 'pdf', fromDate: '2020-01-01' });
+    expect(readFileSync(pdf.path ?? '', 'utf8')).toBe('%PDF-1.7 printed by the port\n');
+    expect(printed.at(-1)).toContain('Period: 2020-01-01 to now');
+    expect(await api.reviews.setReviewer({ name: null })).toMatchObject({ source: 'os' });
+    await api.reviews.removeRule({ profileId, name: 'Large' });
+    expect((await api.reviews.rules({ profileId })).rows).toEqual([]);
+  });
+});

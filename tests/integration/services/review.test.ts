@@ -1,0 +1,505 @@
+/**
+ * The officer's review against the real sandbox, a real cache file and (under
+ * scripts/with-keyring.sh) the real Secret Service: dispositions and notes through `ledger`,
+ * reviews kept across resyncs, an application moved at the bank coming back as `changed`, watch
+ * rules flagging after a sync, the report, clearing a profile's data, and every bad input
+ * refused with one line and nothing written.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { KeyringSecretStore } from '../../../src/main/services/credentials/keyringSecretStore.ts';
+import { InMemorySecretStore, type SecretStore } from '../../../src/main/services/credentials/secretStore.ts';
+import { LedgerServices } from '../../../src/main/services/ledgerServices.ts';
+import { FileProfileStorage } from '../../../src/main/services/profiles/fileProfileStorage.ts';
+import type { Profile } from '../../../src/main/services/profiles/profile.ts';
+import type { Review } from '../../../src/main/services/review/reviewsTable.ts';
+import { ledger } from './support/ledgerRun.ts';
+import { simulate, startBank, type RunningSandbox } from './support/sandboxBank.ts';
+import { makeTempFolder } from './support/tempFolder.ts';
+
+const secretServiceHere = process.env['LEDGERDESK_TEST_SECRET_SERVICE'] === '1';
+
+let sandbox: RunningSandbox;
+let temp: { folder: string; remove: () => void };
+let secrets: SecretStore;
+let services: LedgerServices;
+let profile: Profile;
+let data: string[];
+
+beforeEach(async () => {
+  sandbox = await startBank({ accounts: 1, pendingTransactionsPerAccount: 300 });
+  temp = makeTempFolder();
+  // The real keychain when the throwaway Secret Service runs (npm run test:integration; each
+  // test's profile and cache have ids of their own); otherwise memory, so the rest is checked.
+  secrets = secretServiceHere ? new KeyringSecretStore() : new InMemorySecretStore();
+  const folder = join(temp.folder, 'data');
+  data = ['--data', folder];
+  services = await LedgerServices.open({
+    dataFolder: folder,
+    secretStore: secrets,
+    profileStorage: new FileProfileStorage(folder),
+    cacheWriter: 'inline',
+  });
+  profile = await services.addProfile(
+    { name: 'Sandbox', baseUrl: sandbox.baseUrl, authScheme: 'basic', keyId: sandbox.keyId, production: false },
+    sandbox.keySecret,
+  );
+});
+
+afterEach(async () => {
+  await services.close();
+  await sandbox.close();
+  temp.remove();
+});
+
+function account(): string {
+  return sandbox.demo.accounts[0] ?? '';
+}
+
+async function syncPending(): Promise<void> {
+  const outcome = await services.sync.start({
+    kind: 'pending-transactions',
+    profileId: profile.id,
+    accountId: account(),
+  }).done;
+  expect(outcome.state).toBe('done');
+}
+
+async function cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return ledger([...data, ...argv], secrets);
+}
+
+async function cliJson<Answer>(...argv: string[]): Promise<Answer> {
+  const answer = await cli(...argv, '--json');
+  expect(answer.stderr).toBe('');
+  expect(answer.code).toBe(0);
+  return JSON.parse(answer.stdout) as Answer;
+}
+
+type ListedRow = { ref: string; review: Review | null; amount: string };
+
+describe('dispositions and notes', () => {
+  it('reviews several pending transactions at once; the list shows ref and review; a resync keeps them', async () => {
+    await syncPending();
+    const first = await cliJson<{ rows: ListedRow[] }>(
+      'list',
+      'pending-transactions',
+      '--profile',
+      'Sandbox',
+      '--account',
+      account(),
+      '--limit',
+      '5',
+    );
+    expect(first.rows).toHaveLength(5);
+    expect(first.rows.every((row) => typeof row.ref === 'string' && row.review === null)).toBe(true);
+    const [one, two] = first.rows.map((row) => row.ref);
+    const set = await cliJson<{ rows: Review[] }>(
+      'review',
+      'set',
+      '--profile',
+      'Sandbox',
+      '--kind',
+      'pending-transaction',
+      '--ref',
+      one ?? '',
+      '--ref',
+      two ?? '',
+      '--disposition',
+      'flagged',
+      '--note',
+      'Two charges, same merchant,\nsame minute.',
+    );
+    expect(set.rows.map((review) => [review.ref, review.state, review.note])).toEqual([
+      [one, 'flagged', 'Two charges, same merchant,\nsame minute.'],
+      [two, 'flagged', 'Two charges, same merchant,\nsame minute.'],
+    ]);
+    expect(set.rows[0]?.reviewer).toBe(services.reviews.reviewer.get().name);
+
+    const flagged = await cliJson<{ rows: ListedRow[]; source: string }>(
+      'list',
+      'pending-transactions',
+      '--profile',
+      'Sandbox',
+      '--account',
+      account(),
+      '--review',
+      'flagged',
+    );
+    expect(flagged.source).toBe('cache');
+    expect(flagged.rows.map((row) => row.ref).sort()).toEqual([one, two].sort());
+    expect(flagged.rows[0]?.review).toMatchObject({ state: 'flagged', disposition: 'flagged', byRule: null });
+
+    // The officer changes their mind on one: the history keeps both steps.
+    await cliJson(
+      'review',
+      'set',
+      '--profile',
+      'Sandbox',
+      '--kind',
+      'pending-transaction',
+      '--ref',
+      one ?? '',
+      '--disposition',
+      'cleared',
+    );
+    const detail = services.reviews.detail(profile.id, 'pending-transaction', one ?? '');
+    expect(detail.history.map((step) => [step.version, step.state, step.note])).toEqual([
+      [1, 'flagged', 'Two charges, same merchant,\nsame minute.'],
+      [2, 'cleared', null],
+    ]);
+
+    await syncPending();
+    const listed = await cliJson<{ rows: { kind: string; ref: string; review: Review }[]; asOf: null; source: string }>(
+      'review',
+      'list',
+      '--profile',
+      'Sandbox',
+    );
+    expect(listed.rows.map((row) => [row.ref, row.review.state]).sort()).toEqual(
+      [
+        [one, 'cleared'],
+        [two, 'flagged'],
+      ].sort(),
+    );
+    const unreviewed = await cliJson<{ rows: unknown[] }>(
+      'review',
+      'list',
+      '--profile',
+      'Sandbox',
+      '--kind',
+      'pending-transaction',
+      '--status',
+      'unreviewed',
+      '--account',
+      account(),
+      '--limit',
+      '1000',
+    );
+    expect(unreviewed.rows).toHaveLength(298);
+    expect(
+      services.cache.pendingTransactions.count({ profileId: profile.id, accountId: account(), review: 'unreviewed' }),
+    ).toBe(298);
+    expect(services.reviews.counts(profile.id, 'pending-transaction')).toEqual({
+      cleared: 1,
+      flagged: 1,
+      escalated: 0,
+      changed: 0,
+    });
+
+    const audit = await cliJson<{ rows: { action: string; target: string; detail: string | null }[] }>(
+      'audit',
+      '--profile',
+      'Sandbox',
+    );
+    const actions = audit.rows.map((row) => `${row.action} ${row.target}`);
+    expect(actions).toContain(`review.flagged pending-transaction:${two ?? ''}`);
+    expect(actions).toContain(`review.cleared pending-transaction:${one ?? ''}`);
+    // The note is sealed in the cache, never in the (clear) audit log.
+    expect(JSON.stringify(audit.rows)).not.toContain('same merchant');
+  });
+
+  it('refuses every bad input with one line, and writes nothing', async () => {
+    await syncPending();
+    const [row] = services.cache.pendingTransactions.list({
+      profileId: profile.id,
+      accountId: account(),
+      limit: 1,
+    }).rows;
+    const ref = row?.row_key ?? '';
+    const base = ['review', 'set', '--profile', 'Sandbox', '--kind', 'pending-transaction', '--ref', ref];
+    const cases: [string[], number, RegExp][] = [
+      [
+        [...base, '--disposition', 'ignored'],
+        2,
+        /^ledger: --disposition: must be one of cleared, flagged, escalated\n$/,
+      ],
+      [[...base.slice(0, 5), 'transaction', '--ref', ref, '--disposition', 'cleared'], 2, /--kind: must be one of/],
+      [
+        [...base, '--disposition', 'cleared', '--note', 'x'.repeat(4001)],
+        1,
+        /note is 4001 characters long; a note holds at most 4000/,
+      ],
+      [[...base, '--disposition', 'cleared', '--note', 'bell\u0007'], 1, /must be plain text/],
+      [
+        [...base, '--ref', 'not-a-cached-ref', '--disposition', 'cleared'],
+        1,
+        /No pending-transaction not-a-cached-ref is in the offline cache of Sandbox; nothing was reviewed/,
+      ],
+      [
+        ['review', 'set', '--profile', 'Sandbox', '--kind', 'application', '--disposition', 'cleared'],
+        2,
+        /needs --ref/,
+      ],
+      [['review', 'list', '--profile', 'Sandbox', '--status', 'unreviewed'], 2, /needs --kind/],
+      [['review', 'list', '--profile', 'Sandbox', '--status', 'pending'], 2, /--status: must be one of unreviewed/],
+      [
+        ['review', 'report', '--profile', 'Sandbox', '--from', '2026-02-01', '--to', '2026-01-01', '--html', 'r.html'],
+        2,
+        /--to \(2026-01-01\) must be after --from/,
+      ],
+      [
+        ['rules', 'add', 'odd', '--profile', 'Sandbox', '--kind', 'application', '--send-status', 'error'],
+        1,
+        /sendStatus: is not a condition of a application rule/,
+      ],
+      [['rules', 'add', 'empty', '--profile', 'Sandbox', '--kind', 'webhook-send'], 1, /needs at least one condition/],
+      [
+        ['rules', 'add', 'bad', '--profile', 'Sandbox', '--kind', 'pending-transaction', '--amount-beyond', '12'],
+        1,
+        /amount with two decimals/,
+      ],
+      [['rules', 'remove', 'nothing', '--profile', 'Sandbox'], 1, /no watch rule named "nothing"/],
+    ];
+    for (const [argv, code, message] of cases) {
+      const answer = await cli(...argv);
+      expect({ argv: argv.join(' ').slice(0, 80), code: answer.code }).toEqual({
+        argv: argv.join(' ').slice(0, 80),
+        code,
+      });
+      expect(answer.stderr).toMatch(message);
+      expect(answer.stderr.split('\n')).toHaveLength(2);
+    }
+    expect(services.reviews.list({ profileId: profile.id }).rows).toEqual([]);
+    expect(services.reviews.rules.list(profile.id)).toEqual([]);
+  });
+});
+
+describe('changed since review', () => {
+  it('brings a moved application back as changed, field by field, until it is reviewed again', async () => {
+    const [applicationId] = sandbox.demo.accountApplications;
+    if (applicationId === undefined) throw new Error('no demo application');
+    const syncApplication = async (): Promise<void> => {
+      const outcome = await services.sync.start({ kind: 'account-application', profileId: profile.id, applicationId })
+        .done;
+      expect(outcome.state).toBe('done');
+    };
+    await syncApplication();
+    const before = services.cache.accountApplications.get(profile.id, applicationId)?.application.status;
+    await cliJson(
+      'review',
+      'set',
+      '--profile',
+      'Sandbox',
+      '--kind',
+      'application',
+      '--ref',
+      applicationId,
+      '--disposition',
+      'cleared',
+    );
+    // A resync that brings the same record changes nothing.
+    await syncApplication();
+    expect(services.reviews.detail(profile.id, 'application', applicationId).review?.state).toBe('cleared');
+
+    let moved: string | null = null;
+    for (const status of ['submitted', 'kyc', 'processing', 'manual_review', 'approved', 'rejected', 'canceled']) {
+      if (status === before) continue;
+      try {
+        await simulate(sandbox, 'account_application.update_status', { account_application_id: applicationId, status });
+        moved = status;
+        break;
+      } catch {
+        // Not an allowed move from the current status: try the next.
+      }
+    }
+    if (moved === null) throw new Error('the sandbox allowed no move of the application');
+    await syncApplication();
+
+    const changed = await cliJson<{ rows: { ref: string; review: Review }[] }>(
+      'review',
+      'list',
+      '--profile',
+      'Sandbox',
+      '--status',
+      'changed',
+    );
+    expect(changed.rows.map((row) => row.ref)).toEqual([applicationId]);
+    const review = changed.rows[0]?.review;
+    expect(review).toMatchObject({ state: 'changed', disposition: 'cleared' });
+    expect(review?.changes).toContainEqual({
+      field: 'status',
+      before: JSON.stringify(before),
+      after: JSON.stringify(moved),
+    });
+    const detail = services.reviews.detail(profile.id, 'application', applicationId);
+    expect(detail.history.map((step) => step.state)).toEqual(['cleared', 'changed']);
+    expect((detail.reviewedRecord as { status: string }).status).toBe(before);
+    expect((detail.cachedRecord as { status: string }).status).toBe(moved);
+    expect(services.cache.accountApplications.count({ profileId: profile.id, review: 'changed' })).toBe(1);
+
+    // Reviewed again, on the new record: a further resync leaves it alone.
+    await cliJson(
+      'review',
+      'set',
+      '--profile',
+      'Sandbox',
+      '--kind',
+      'application',
+      '--ref',
+      applicationId,
+      '--disposition',
+      'escalated',
+    );
+    await syncApplication();
+    expect(services.reviews.detail(profile.id, 'application', applicationId).review).toMatchObject({
+      state: 'escalated',
+      changes: [],
+      version: 3,
+    });
+  });
+
+  it('marks a reviewed pending transaction changed when the bank no longer lists it as pending', async () => {
+    await syncPending();
+    const rows = services.cache.pendingTransactions.list({
+      profileId: profile.id,
+      accountId: account(),
+      limit: 2,
+    }).rows;
+    const gone = rows[0];
+    if (gone === undefined) throw new Error('no cached transaction');
+    services.reviews.give({
+      profileId: profile.id,
+      kind: 'pending-transaction',
+      refs: [gone.row_key],
+      disposition: 'escalated',
+    });
+    // The bank posts it: a complete resync sweeps the row the bank no longer lists.
+    services.cache.transaction(() => {
+      const { checkpoint } = services.cache.checkpoints.begin(
+        profile.id,
+        'pending-transactions',
+        'test',
+        '{}',
+        new Date().toISOString(),
+      );
+      const kept = rows.slice(1).map(({ row_key: _key, ...transaction }) => transaction);
+      services.cache.pendingTransactions.writePage(profile.id, account(), kept, checkpoint.generation);
+      services.cache.pendingTransactions.sweep(profile.id, account(), checkpoint.generation, {});
+    });
+    expect(services.reviews.afterSync(profile.id, 'pending-transactions')).toEqual({ changed: 1, flaggedByRule: {} });
+    const review = services.reviews.detail(profile.id, 'pending-transaction', gone.row_key);
+    expect(review.review).toMatchObject({ state: 'changed', disposition: 'escalated' });
+    expect(review.review?.changes).toEqual([
+      { field: '(record)', before: JSON.stringify(review.reviewedRecord), after: null },
+    ]);
+    expect(review.cachedRecord).toBeNull();
+    // Found once: the next sync does not mark it again.
+    expect(services.reviews.afterSync(profile.id, 'pending-transactions').changed).toBe(0);
+  });
+});
+
+describe('watch rules', () => {
+  it('flags matching unreviewed items after a sync, apart from a person’s flags', async () => {
+    const added = await cli(
+      'rules',
+      'add',
+      'Large debits',
+      '--profile',
+      'Sandbox',
+      '--kind',
+      'pending-transaction',
+      // A value starting with a dash is given with '=' (node:util parseArgs).
+      '--amount-beyond=-400.00',
+    );
+    expect(added).toMatchObject({ code: 0, stderr: '' });
+    const listed = await cli('rules', '--profile', 'Sandbox');
+    expect(listed.stdout).toMatch(/Large debits\s+pending-transaction\s+pending-transaction: amount ≤ -400\.00/);
+
+    await syncPending();
+    const expected = services.cache.pendingTransactions
+      .list({ profileId: profile.id, accountId: account(), limit: 1000 })
+      .rows.filter((row) => Number(row.amount) <= -400);
+    expect(expected.length).toBeGreaterThan(0);
+    const flagged = services.cache.pendingTransactions.list({
+      profileId: profile.id,
+      accountId: account(),
+      review: 'flagged',
+      limit: 1000,
+    });
+    expect(flagged.rows.map((row) => row.row_key).sort()).toEqual(expected.map((row) => row.row_key).sort());
+    const [first] = flagged.rows;
+    const byRule = services.reviews.ofRefs(profile.id, 'pending-transaction', [first?.row_key ?? '']);
+    expect([...byRule.values()][0]).toMatchObject({
+      state: 'flagged',
+      byRule: 'Large debits',
+      disposition: null,
+      reviewer: null,
+    });
+
+    // A person's review replaces the rule's flag; the rule never flags it again.
+    services.reviews.give({
+      profileId: profile.id,
+      kind: 'pending-transaction',
+      refs: [first?.row_key ?? ''],
+      disposition: 'cleared',
+    });
+    await syncPending();
+    expect(
+      services.reviews
+        .detail(profile.id, 'pending-transaction', first?.row_key ?? '')
+        .history.map((step) => [step.state, step.byRule]),
+    ).toEqual([
+      ['flagged', 'Large debits'],
+      ['cleared', null],
+    ]);
+    expect(services.reviews.counts(profile.id, 'pending-transaction')).toMatchObject({
+      cleared: 1,
+      flagged: expected.length - 1,
+    });
+  });
+});
+
+describe('the report and clearing a profile’s data', () => {
+  it('writes the report as HTML and CSV, then a clear drops the reviews but keeps the rules', async () => {
+    await syncPending();
+    const rows = services.cache.pendingTransactions.list({
+      profileId: profile.id,
+      accountId: account(),
+      limit: 3,
+    }).rows;
+    const [a, b, c] = rows.map((row) => row.row_key);
+    services.reviews.give({
+      profileId: profile.id,
+      kind: 'pending-transaction',
+      refs: [a ?? ''],
+      disposition: 'escalated',
+      note: 'Sent to <b>MLRO</b> & legal',
+    });
+    services.reviews.give({
+      profileId: profile.id,
+      kind: 'pending-transaction',
+      refs: [b ?? '', c ?? ''],
+      disposition: 'cleared',
+    });
+    services.reviews.saveRule(profile.id, { name: 'Failing sends', kind: 'webhook-send', sendStatus: 'error' });
+    const html = join(temp.folder, 'report.html');
+    const csv = join(temp.folder, 'report.csv');
+    const written = await cli('review', 'report', '--profile', 'Sandbox', '--html', html, '--csv', csv);
+    expect(written).toMatchObject({ code: 0, stderr: '' });
+    expect(written.stdout).toContain('(1 flagged, escalated or changed item)');
+    const page = readFileSync(html, 'utf8');
+    expect(page).toContain('Sent to &lt;b&gt;MLRO&lt;/b&gt; &amp; legal');
+    expect(page).not.toContain('<b>MLRO</b>');
+    expect(page).toContain(`pending-transaction ${a ?? ''}`);
+    expect(page).not.toContain(`pending-transaction ${b ?? ''}`);
+    // The audit log, with the three review entries, verifies; its head is the one `audit verify` gives.
+    const verified = await cliJson<{ ok: boolean; head: string }>('audit', 'verify');
+    expect(verified.ok).toBe(true);
+    expect(page).toContain('The audit log verified when this report was made');
+    expect(page).toContain(verified.head);
+    expect(page).toMatch(
+      /<td>pending-transaction<\/td><td class="number">2<\/td><td class="number">0<\/td><td class="number">1<\/td>/,
+    );
+    const lines = readFileSync(csv, 'utf8').split('\r\n');
+    expect(lines[0]).toBe('section,kind,ref,state,by rule,at,reviewer,note,changes,record');
+    expect(lines).toContain('summary,pending-transaction,,cleared,,,,,2,');
+    expect(lines.some((line) => line.startsWith(`item,pending-transaction,${a ?? ''},escalated,`))).toBe(true);
+
+    await services.clearCachedData(profile.id);
+    expect(services.reviews.list({ profileId: profile.id }).rows).toEqual([]);
+    expect(services.reviews.table.history(profile.id, 'pending-transaction', a ?? '')).toEqual([]);
+    expect(services.reviews.rules.list(profile.id).map((rule) => rule.name)).toEqual(['Failing sends']);
+  });
+});

@@ -1,0 +1,85 @@
+/** The scenario schema refuses what cannot run, naming the step; the lifecycle path finder. */
+import { describe, expect, it } from 'vitest';
+import { scenario } from '../../../src/shared/eventCatalog/scenario.ts';
+import { pathOf } from '../../../src/main/services/trigger/triggerActions.ts';
+import { ACH_TRANSITIONS } from '../../../src/sandbox/simulations/achLifecycle.ts';
+import { ACCOUNT_APPLICATION_TRANSITIONS } from '../../../src/sandbox/simulations/accountApplicationLifecycle.ts';
+import { SHIPPED_SCENARIOS } from '../../../src/main/services/trigger/scenarioFiles.ts';
+
+function problemsOf(value: unknown): string[] {
+  const parsed = scenario.safeParse(value);
+  return parsed.success ? [] : parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+}
+
+describe('scenario files', () => {
+  it('accepts the shipped scenarios and a step with references to earlier results', () => {
+    expect(SHIPPED_SCENARIOS.map((entry) => entry.id)).toEqual([
+      'ach-to-settlement',
+      'application-to-approval',
+      'webhook-error-recovery',
+    ]);
+    const parsed = scenario.parse({
+      name: 'refs',
+      steps: [
+        { id: 'ach', action: 'trigger', event: 'ach.create' },
+        { action: 'trigger', event: 'account.update', with: { accountId: '{{ach.object.account_id}}' } },
+        { action: 'wait_for_sends', objectId: '{{ach.objectId}}', status: 'sent' },
+      ],
+    });
+    expect(parsed.steps[2]).toMatchObject({ count: 1, timeoutMs: 60_000 });
+    expect(parsed.steps[0]).toMatchObject({ with: {} });
+  });
+
+  it.each([
+    [{ steps: [] }, /name: /],
+    [{ name: 'x', steps: [] }, /steps: must have at least one step/],
+    [{ name: 'x', steps: [{ action: 'dance' }] }, /steps.0.action: must be one of trigger, register_webhook/],
+    [{ name: 'x', steps: [{ action: 'trigger', event: 'wire.update' }] }, /event: must be one of ach.create/],
+    [
+      { name: 'x', steps: [{ action: 'trigger', event: 'ach.update', with: { achId: 'wh_1' } }] },
+      /with.achId: must be an id starting with ach_/,
+    ],
+    [
+      {
+        name: 'x',
+        steps: [
+          { action: 'trigger', event: 'ach.update', with: { achId: '{{later.objectId}}' } },
+          { id: 'later', action: 'wait', ms: 1 },
+        ],
+      },
+      /steps.0: \{\{later.objectId\}\} refers to step "later", which no earlier step names/,
+    ],
+    [
+      { name: 'x', steps: [{ action: 'trigger', event: 'ach.update', with: { achId: '{{ach}}' } }] },
+      /a reference must look like \{\{step.objectId\}\}/,
+    ],
+    [
+      {
+        name: 'x',
+        steps: [
+          { id: 'a', action: 'wait', ms: 1 },
+          { id: 'a', action: 'wait', ms: 1 },
+        ],
+      },
+      /"a" names two steps/,
+    ],
+    [{ name: 'x', steps: [{ action: 'wait', ms: 3_600_000 }] }, /ms: must be at most 60000/],
+    [{ name: 'x', steps: [{ action: 'wait', ms: 5, extra: true }] }, /Unrecognized key/],
+    [
+      { name: 'x', steps: [{ action: 'register_webhook', event: 'ach.update', url: 'ftp://x' }] },
+      /url: must be an absolute http/,
+    ],
+  ])('refuses %j', (value, message) => {
+    expect(problemsOf(value).join('\n')).toMatch(message);
+  });
+});
+
+describe('pathOf', () => {
+  it('finds the shortest chain of moves, or none', () => {
+    expect(pathOf(ACH_TRANSITIONS, 'pending', 'returned')).toEqual(['processing', 'sent', 'returned']);
+    expect(pathOf(ACH_TRANSITIONS, 'pending', 'canceled')).toEqual(['canceled']);
+    expect(pathOf(ACH_TRANSITIONS, 'sent', 'pending')).toBeNull();
+    expect(pathOf(ACH_TRANSITIONS, 'sent', 'sent')).toBeNull();
+    expect(pathOf(ACCOUNT_APPLICATION_TRANSITIONS, 'submitted', 'approved')).toEqual(['kyc', 'processing', 'approved']);
+  });
+});
