@@ -71,7 +71,7 @@ export function createReviewHandlers(services: ReviewHandlerServices): Pick<Hand
         return { removed: true as const };
       },
       reviewer: () => ledger().reviews.reviewer.get(),
-      setReviewer: ({ name }) => ledger().reviews.reviewer.set(name),
+      setReviewer: ({ name }) => ledger().reviews.setReviewer(name),
       saveReport: async ({ profileId, fromDate, toDate, format }) => {
         const services_ = ledger();
         const profile = services_.profiles.find(profileId);

@@ -5,7 +5,7 @@
  * rules flagging after a sync, the report, clearing a profile's data, and every bad input
  * refused with one line and nothing written.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { KeyringSecretStore } from '../../../src/main/services/credentials/keyringSecretStore.ts';
@@ -15,7 +15,9 @@ import { FileProfileStorage } from '../../../src/main/services/profiles/fileProf
 import type { Profile } from '../../../src/main/services/profiles/profile.ts';
 import type { Review } from '../../../src/main/services/review/reviewsTable.ts';
 import { ledger } from './support/ledgerRun.ts';
-import { simulate, startBank, type RunningSandbox } from './support/sandboxBank.ts';
+import { notificationRef } from '../../../src/shared/review/reviewTerms.ts';
+import { json, startFaultServer } from './support/faultServer.ts';
+import { deliveriesSettled, simulate, startBank, type RunningSandbox } from './support/sandboxBank.ts';
 import { makeTempFolder } from './support/tempFolder.ts';
 
 const secretServiceHere = process.env['LEDGERDESK_TEST_SECRET_SERVICE'] === '1';
@@ -63,6 +65,7 @@ async function syncPending(): Promise<void> {
     profileId: profile.id,
     accountId: account(),
   }).done;
+  expect(outcome.error ?? null).toBeNull();
   expect(outcome.state).toBe('done');
 }
 
@@ -273,7 +276,7 @@ describe('changed since review', () => {
     const syncApplication = async (): Promise<void> => {
       const outcome = await services.sync.start({ kind: 'account-application', profileId: profile.id, applicationId })
         .done;
-      expect(outcome.state).toBe('done');
+      expect(outcome).toMatchObject({ state: 'done' });
     };
     await syncApplication();
     const before = services.cache.accountApplications.get(profile.id, applicationId)?.application.status;
@@ -387,6 +390,103 @@ describe('changed since review', () => {
     expect(review.cachedRecord).toBeNull();
     // Found once: the next sync does not mark it again.
     expect(services.reviews.afterSync(profile.id, 'pending-transactions').changed).toBe(0);
+
+    // Back in the queue, the officer reviews it again though the cache no longer holds it
+    // (from the command line: a row key may start with a dash). The review keeps the record
+    // last seen, and nothing is compared any more.
+    const again = await cliJson<{ rows: Review[] }>(
+      'review',
+      'set',
+      '--profile',
+      'Sandbox',
+      '--kind',
+      'pending-transaction',
+      '--ref',
+      gone.row_key,
+      '--disposition',
+      'cleared',
+      '--note',
+      'Posted by the bank; nothing to follow.',
+    );
+    expect(again.rows[0]).toMatchObject({ state: 'cleared', version: 3, changes: [] });
+    expect(services.reviews.afterSync(profile.id, 'pending-transactions').changed).toBe(0);
+    const after = services.reviews.detail(profile.id, 'pending-transaction', gone.row_key);
+    expect(after.history.map((step) => step.state)).toEqual(['escalated', 'changed', 'cleared']);
+    expect(after.reviewedRecord).toEqual(review.reviewedRecord);
+    // A ref never reviewed and not cached is still refused.
+    expect(() =>
+      services.reviews.give({
+        profileId: profile.id,
+        kind: 'pending-transaction',
+        refs: ['-never-cached'],
+        disposition: 'cleared',
+      }),
+    ).toThrow(/No pending-transaction -never-cached is in the offline cache/);
+  });
+
+  it('brings a reviewed notification back as changed when the bank retries it', async () => {
+    let failing = true;
+    const receiver = await startFaultServer();
+    receiver.respond((_request, response) => {
+      json(response, failing ? 500 : 200, {});
+    });
+    try {
+      const webhook = await services.writes.createWebhook(profile.id, {
+        event: 'ach.create',
+        url: `${receiver.baseUrl}/hook`,
+      });
+      await simulate(sandbox, 'ach.create', { account_id: account(), amount: '12.00', direction: 'credit' });
+      const syncSends = async (): Promise<void> => {
+        const outcome = await services.sync.start({
+          kind: 'webhook-sends',
+          profileId: profile.id,
+          webhookId: webhook.id,
+          full: true,
+        }).done;
+        expect(outcome).toMatchObject({ state: 'done' });
+      };
+      // At least one failed attempt reached the cache.
+      for (let round = 0; round < 200; round += 1) {
+        await syncSends();
+        if (services.cache.webhookSends.list({ profileId: profile.id, webhookId: webhook.id }).rows.length > 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      const [group] = services.cache.webhookSends.groups({ profileId: profile.id, webhookId: webhook.id }).rows;
+      if (group === undefined) throw new Error('no notification cached');
+      const ref = notificationRef(group.webhookId, group.objectId, group.event);
+      const [attempt] = services.cache.webhookSends.list({ profileId: profile.id, webhookId: webhook.id }).rows;
+      services.reviews.give({
+        profileId: profile.id,
+        kind: 'webhook-send',
+        refs: [ref, attempt?.id ?? ''],
+        disposition: 'escalated',
+        note: 'Receiver down; ticket opened.',
+      });
+      failing = false;
+      await deliveriesSettled(sandbox);
+      await syncSends();
+
+      const detail = services.reviews.detail(profile.id, 'webhook-send', ref);
+      expect(detail.review).toMatchObject({ state: 'changed', disposition: 'escalated' });
+      const attemptsBefore = (detail.reviewedRecord as { attempts: unknown[] }).attempts.length;
+      const attemptsNow = (detail.cachedRecord as { attempts: { status: string }[] }).attempts;
+      expect(attemptsNow.length).toBeGreaterThan(attemptsBefore);
+      expect(attemptsNow.at(-1)?.status).toBe('sent');
+      expect(
+        detail.review?.changes.some((change) => change.field.startsWith(`attempts[${String(attemptsBefore)}]`)),
+      ).toBe(true);
+      // One attempt does not change when the bank retries: its own review stands.
+      expect(services.reviews.detail(profile.id, 'webhook-send', attempt?.id ?? '').review?.state).toBe('escalated');
+      expect(
+        services.cache.webhookSends.groups({
+          profileId: profile.id,
+          webhookId: webhook.id,
+          notificationReview: 'changed',
+        }).rows.length,
+      ).toBe(1);
+    } finally {
+      await receiver.close();
+    }
   });
 });
 
@@ -451,6 +551,142 @@ describe('watch rules', () => {
   });
 });
 
+describe('watch rules on sends, applications and words', () => {
+  it('flags failing sends and late attempts after a send-log sync, and an application by status', async () => {
+    const receiver = await startFaultServer();
+    receiver.respond((_request, response, index) => {
+      json(response, index < 2 ? 500 : 200, {});
+    });
+    try {
+      services.reviews.saveRule(profile.id, { name: 'Failing sends', kind: 'webhook-send', sendStatus: 'error' });
+      services.reviews.saveRule(profile.id, { name: 'Retried twice', kind: 'webhook-send', attemptAtLeast: 2 });
+      const webhook = await services.writes.createWebhook(profile.id, {
+        event: 'ach.create',
+        url: `${receiver.baseUrl}/h`,
+      });
+      await simulate(sandbox, 'ach.create', { account_id: account(), amount: '3.00', direction: 'credit' });
+      await deliveriesSettled(sandbox);
+      const synced = await services.sync.start({ kind: 'webhook-sends', profileId: profile.id, webhookId: webhook.id })
+        .done;
+      expect(synced).toMatchObject({ state: 'done' });
+      const sends = services.cache.webhookSends.list({ profileId: profile.id, webhookId: webhook.id, limit: 100 }).rows;
+      // The sandbox numbers attempts from 0.
+      expect(sends.map((send) => [send.attempt_number, send.status]).sort()).toEqual([
+        [0, 'error'],
+        [1, 'error'],
+        [2, 'sent'],
+      ]);
+      const byRef = services.reviews.ofRefs(
+        profile.id,
+        'webhook-send',
+        sends.map((send) => send.id),
+      );
+      const ruleOf = (attempt: number): string | null | undefined =>
+        byRef.get(sends.find((send) => send.attempt_number === attempt)?.id ?? '')?.byRule;
+      // Rules run in name order; the first to match an item flags it.
+      expect([ruleOf(0), ruleOf(1), ruleOf(2)]).toEqual(['Failing sends', 'Failing sends', 'Retried twice']);
+      expect([...byRef.values()].every((review) => review.state === 'flagged' && review.disposition === null)).toBe(
+        true,
+      );
+    } finally {
+      await receiver.close();
+    }
+
+    const [applicationId] = sandbox.demo.accountApplications;
+    if (applicationId === undefined) throw new Error('no demo application');
+    const first = await services.sync.start({ kind: 'account-application', profileId: profile.id, applicationId }).done;
+    expect(first).toMatchObject({ state: 'done' });
+    const status = services.cache.accountApplications.get(profile.id, applicationId)?.application.status;
+    services.reviews.saveRule(profile.id, {
+      name: 'Watch this status',
+      kind: 'application',
+      applicationStatus: status as never,
+    });
+    // Rules apply after each sync, not when saved.
+    expect(services.reviews.detail(profile.id, 'application', applicationId).review).toBeNull();
+    await services.sync.start({ kind: 'account-application', profileId: profile.id, applicationId }).done;
+    expect(services.reviews.detail(profile.id, 'application', applicationId).review).toMatchObject({
+      state: 'flagged',
+      byRule: 'Watch this status',
+    });
+    const audit = services.cache.audit.list({ profileId: profile.id, limit: 100 }).rows.map((row) => row.action);
+    expect(audit.filter((action) => action === 'review.rule-flag')).toHaveLength(3);
+  });
+
+  it('flags transactions whose description has the rule’s words, without opening a sealed body', async () => {
+    await syncPending();
+    const rows = services.cache.pendingTransactions.list({
+      profileId: profile.id,
+      accountId: account(),
+      limit: 1000,
+    }).rows;
+    const word = (rows.find((row) => typeof row.desc === 'string' && /[a-z]{4,}/i.test(row.desc))?.desc ?? '')
+      .split(/[^A-Za-z]+/)
+      .find((candidate) => candidate.length >= 4);
+    if (word === undefined) throw new Error('no word to watch');
+    services.reviews.saveRule(profile.id, { name: 'Merchant', kind: 'pending-transaction', descriptionHas: word });
+    await syncPending();
+    const searched = services.cache.pendingTransactions.list({
+      profileId: profile.id,
+      accountId: account(),
+      search: word,
+      limit: 1000,
+    }).rows;
+    expect(searched.length).toBeGreaterThan(0);
+    const flagged = services.cache.pendingTransactions.list({
+      profileId: profile.id,
+      accountId: account(),
+      review: 'flagged',
+      limit: 1000,
+    }).rows;
+    expect(flagged.map((row) => row.row_key).sort()).toEqual(searched.map((row) => row.row_key).sort());
+  });
+});
+
+describe('reviews at rest', () => {
+  it('keeps notes, the reviewer’s name and the record reviewed sealed in the cache file', async () => {
+    await syncPending();
+    const [row] = services.cache.pendingTransactions.list({
+      profileId: profile.id,
+      accountId: account(),
+      limit: 1,
+    }).rows;
+    services.reviews.setReviewer('Quentin Zebulon-Officer');
+    services.reviews.give({
+      profileId: profile.id,
+      kind: 'pending-transaction',
+      refs: [row?.row_key ?? ''],
+      disposition: 'flagged',
+      note: 'Xylophone wire to an unusual beneficiary',
+    });
+    services.reviews.saveRule(profile.id, { name: 'Words', kind: 'pending-transaction', descriptionHas: 'Quokkaland' });
+    await services.close();
+    const bytes = Buffer.concat(
+      readdirSync(join(temp.folder, 'data'))
+        .filter((file) => file.startsWith('cache.db'))
+        .map((file) => readFileSync(join(temp.folder, 'data', file))),
+    );
+    for (const secret of ['Xylophone', 'Zebulon', 'Quokkaland', row?.desc ?? 'no description']) {
+      expect(bytes.includes(Buffer.from(secret, 'utf8')), secret).toBe(false);
+    }
+    // What is in clear: the state, for filtering and counting by it.
+    expect(bytes.includes(Buffer.from('flagged', 'utf8'))).toBe(true);
+    services = await LedgerServices.open({
+      dataFolder: join(temp.folder, 'data'),
+      secretStore: secrets,
+      profileStorage: new FileProfileStorage(join(temp.folder, 'data')),
+      cacheWriter: 'inline',
+    });
+    expect(services.reviews.detail(profile.id, 'pending-transaction', row?.row_key ?? '').review).toMatchObject({
+      note: 'Xylophone wire to an unusual beneficiary',
+      reviewer: 'Quentin Zebulon-Officer',
+    });
+    const audit = services.cache.audit.list({ limit: 100 }).rows;
+    expect(audit.map((entry) => entry.action)).toContain('reviewer.set');
+    expect(JSON.stringify(audit)).not.toContain('Zebulon');
+  });
+});
+
 describe('the report and clearing a profile’s data', () => {
   it('writes the report as HTML and CSV, then a clear drops the reviews but keeps the rules', async () => {
     await syncPending();
@@ -499,6 +735,10 @@ describe('the report and clearing a profile’s data', () => {
 
     await services.clearCachedData(profile.id);
     expect(services.reviews.list({ profileId: profile.id }).rows).toEqual([]);
+    expect(services.cache.audit.list({ profileId: profile.id, limit: 1 }).rows[0]).toMatchObject({
+      action: 'reviews.drop',
+      detail: "3 reviews dropped with the profile's cached data",
+    });
     expect(services.reviews.table.history(profile.id, 'pending-transaction', a ?? '')).toEqual([]);
     expect(services.reviews.rules.list(profile.id).map((rule) => rule.name)).toEqual(['Failing sends']);
   });

@@ -408,4 +408,5 @@ export const SEALED_TABLES = [
   'reviews',
   'review_history',
   'watch_rules',
+  'review_settings',
 ] as const;

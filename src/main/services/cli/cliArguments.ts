@@ -62,7 +62,7 @@ Review (the officer's dispositions, kept in the offline cache; REF is a row's "r
   review list --profile NAME [--kind K] [--status ${REVIEW_FILTERS.join('|')}] [--account ID] [--limit N] [--cursor C]
   review report --profile NAME [--from DATE] [--to DATE] --html FILE [--csv FILE]
   rules --profile NAME                                 the profile's watch rules
-  rules add RULE --profile NAME --kind K [--amount-beyond=A] [--description-has WORDS] [--type T] [--type-source S]
+  rules add RULE --profile NAME --kind K [--amount-beyond A] [--description-has WORDS] [--type T] [--type-source S]
             [--application-status S] [--send-status S] [--attempt-at-least N]
   rules remove RULE --profile NAME
   (list … --review ${REVIEW_FILTERS.join('|')} filters any list by review; its --json rows carry ref and review)
@@ -212,11 +212,42 @@ export interface LedgerArguments {
   options: Values;
 }
 
+/** Whether a word of the command line is one of our options (`--name`, `--name=…`, `--no-name`, `-h`). */
+function isOptionWord(word: string): boolean {
+  if (word === '-h') return true;
+  if (!word.startsWith('--')) return false;
+  const name = word.slice(2).split('=')[0] ?? '';
+  return Object.hasOwn(OPTIONS, name) || (name.startsWith('no-') && Object.hasOwn(OPTIONS, name.slice(3)));
+}
+
+/**
+ * Joins an option that takes a value with a next word that starts with a dash
+ * (`--ref -Xb3…` → `--ref=-Xb3…`), unless that word is itself one of our options. Refs and
+ * cursors are base64url and may start with `-`, as may a negative amount; parseArgs would
+ * refuse them as "ambiguous" and make the user guess the `--ref=…` form.
+ */
+export function joinDashedValues(argv: readonly string[]): string[] {
+  const joined: string[] = [];
+  for (let index = 0; index < argv.length; index += 1) {
+    const word = argv[index] ?? '';
+    const next = argv[index + 1];
+    const name = word.startsWith('--') && !word.includes('=') ? word.slice(2) : null;
+    const takesValue = name !== null && Object.hasOwn(OPTIONS, name) && OPTIONS[name as OptionName].type === 'string';
+    if (takesValue && next !== undefined && next.startsWith('-') && !isOptionWord(next)) {
+      joined.push(`${word}=${next}`);
+      index += 1;
+    } else {
+      joined.push(word);
+    }
+  }
+  return joined;
+}
+
 export function parseLedgerArguments(argv: readonly string[]): LedgerArguments {
   let parsed: { values: Values; positionals: string[] };
   try {
     parsed = parseArgs({
-      args: [...argv],
+      args: joinDashedValues(argv),
       options: OPTIONS,
       allowPositionals: true,
       allowNegative: true,

@@ -4,7 +4,12 @@
  * entries (the log is chained, so a review cannot be edited afterwards unnoticed); nothing is
  * written when any item of a selection is refused.
  */
-import type { Disposition, ReviewKind, ReviewState } from '../../../shared/review/reviewTerms.ts';
+import {
+  REVIEW_KINDS,
+  type Disposition,
+  type ReviewKind,
+  type ReviewState,
+} from '../../../shared/review/reviewTerms.ts';
 import type { WatchRule, WatchRuleInput } from '../../../shared/review/watchRule.ts';
 import type { OfflineCache } from '../cache/offlineCache.ts';
 import type { SyncKind } from '../cache/syncCheckpoints.ts';
@@ -74,12 +79,15 @@ export class ReviewService {
     this.table = new ReviewsTable(options.cache.database, sealer);
     this.records = new ReviewedRecords(options.cache.database, sealer);
     this.rules = new WatchRules(options.cache.database, sealer);
-    this.reviewer = new Reviewer(options.cache.database);
+    this.reviewer = new Reviewer(options.cache.database, sealer);
   }
 
   /**
    * One disposition (and note) on every item given: each must be in the cache, or none is
    * written. The record each is given on is kept (sealed) with its digest, for "changed since".
+   * An item the cache no longer holds but that was reviewed before (a pending transaction the
+   * bank posted or released: its review is `changed`) can be reviewed again: the review keeps
+   * the record last seen and no digest, since there is nothing left to compare.
    */
   give(input: GiveReview): Review[] {
     const note = checkedNote(input.note);
@@ -93,8 +101,13 @@ export class ReviewService {
       );
     }
     const profileName = this.#profileName(input.profileId);
-    const found = this.records.find(input.profileId, input.kind, refs);
-    const missing = refs.filter((ref) => !found.has(ref));
+    const cached = this.records.find(input.profileId, input.kind, refs);
+    const gone = this.table.lastKnown(
+      input.profileId,
+      input.kind,
+      refs.filter((ref) => !cached.has(ref)),
+    );
+    const missing = refs.filter((ref) => !cached.has(ref) && !gone.has(ref));
     if (missing.length > 0) {
       const named =
         missing.slice(0, 3).join(', ') + (missing.length > 3 ? ` and ${String(missing.length - 3)} more` : '');
@@ -111,15 +124,19 @@ export class ReviewService {
         input.profileId,
         input.kind,
         refs.map((ref) => {
-          const record = found.get(ref);
-          if (record === undefined) throw new Error(`unreachable: ${ref} was found above`);
-          return {
-            ref,
-            accountId: record.accountId,
-            postedAt: record.postedAt,
-            digest: record.digest,
-            record: record.record,
-          };
+          const record = cached.get(ref);
+          if (record !== undefined) {
+            return {
+              ref,
+              accountId: record.accountId,
+              postedAt: record.postedAt,
+              digest: record.digest,
+              record: record.record,
+            };
+          }
+          const last = gone.get(ref);
+          if (last === undefined) throw new Error(`unreachable: ${ref} was found above`);
+          return { ref, ...last, digest: null };
         }),
         input.disposition,
         note,
@@ -247,11 +264,49 @@ export class ReviewService {
     });
   }
 
-  /** Forgets the profile's reviews (with its cached data) and, when the profile goes, its rules. */
+  /**
+   * Sets the name reviews are signed with (null: the OS user name again). Audited without the
+   * name itself: the log is in clear, the name is sealed with each review.
+   */
+  setReviewer(name: string | null): { name: string; source: 'os' | 'settings' } {
+    return this.#cache.transaction(() => {
+      const reviewer = this.reviewer.set(name);
+      this.#cache.audit.record({
+        profileId: '',
+        profileName: '',
+        action: 'reviewer.set',
+        target: 'reviewer',
+        result: 'ok',
+        detail: name === null ? 'back to the OS user name' : 'a name set in Settings',
+      });
+      return reviewer;
+    });
+  }
+
+  /**
+   * Forgets the profile's reviews (with its cached data) and, when the profile goes, its rules.
+   * The audit log says how many reviews went, so a report made later can be explained.
+   */
   dropProfile(profileId: string, withRules: boolean): void {
     this.#cache.transaction(() => {
+      const counts = REVIEW_KINDS.map((kind) => this.table.counts(profileId, kind));
+      const reviews = counts.reduce(
+        (sum, count) => sum + Object.values(count).reduce((total, one) => total + one, 0),
+        0,
+      );
+      const rules = withRules ? this.rules.list(profileId).length : 0;
       this.table.dropProfile(profileId);
       if (withRules) this.rules.dropProfile(profileId);
+      if (reviews > 0 || rules > 0) {
+        this.#cache.audit.record({
+          profileId,
+          profileName: this.#profileName(profileId),
+          action: 'reviews.drop',
+          target: profileId,
+          result: 'ok',
+          detail: `${reviews.toLocaleString('en-US')} ${reviews === 1 ? 'review' : 'reviews'}${withRules ? ` and ${String(rules)} watch ${rules === 1 ? 'rule' : 'rules'}` : ''} dropped with the profile's cached data`,
+        });
+      }
     });
   }
 }

@@ -1,12 +1,15 @@
 /**
  * Who reviews: the OS user name, until the officer sets another name in Settings (kept in the
- * cache, so the app and `ledger` sign reviews alike).
+ * cache, sealed like the reviews it signs, so the app and `ledger` sign reviews alike). The
+ * setting goes with the sealed tables when the data key is lost: the OS user name again.
  */
 import type { DatabaseSync } from 'node:sqlite';
 import { userInfo } from 'node:os';
+import type { RecordSealer } from '../cache/sealing.ts';
 import { ReviewProblem } from './reviewProblem.ts';
 
 const SETTING = 'reviewer';
+const IDENTITY = 'review_settings\u0000reviewer';
 export const REVIEWER_MAX = 100;
 
 /** The OS user name, or a plain word when the OS has none to give (a container without passwd). */
@@ -22,16 +25,20 @@ export function osUserName(env: NodeJS.ProcessEnv = process.env): string {
 
 export class Reviewer {
   readonly #database: DatabaseSync;
+  readonly #sealer: () => RecordSealer;
 
-  constructor(database: DatabaseSync) {
+  constructor(database: DatabaseSync, sealer: () => RecordSealer) {
     this.#database = database;
+    this.#sealer = sealer;
   }
 
   /** The name reviews are signed with, and whether it is the OS user name or one set in Settings. */
   get(): { name: string; source: 'os' | 'settings' } {
     const row = this.#database.prepare('SELECT value FROM review_settings WHERE name = ?').get(SETTING) as
       { value: string } | undefined;
-    return row === undefined ? { name: osUserName(), source: 'os' } : { name: row.value, source: 'settings' };
+    if (row === undefined) return { name: osUserName(), source: 'os' };
+    const name = this.#sealer().openJson(Buffer.from(row.value, 'base64'), IDENTITY);
+    return typeof name === 'string' ? { name, source: 'settings' } : { name: osUserName(), source: 'os' };
   }
 
   /** Sets the name (one line, 1–100 characters); null goes back to the OS user name. */
@@ -53,7 +60,7 @@ export class Reviewer {
       .prepare(
         'INSERT INTO review_settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
       )
-      .run(SETTING, trimmed);
+      .run(SETTING, this.#sealer().sealJson(trimmed, IDENTITY).toString('base64'));
     return this.get();
   }
 }

@@ -81,7 +81,15 @@ export interface NewReview {
   ref: string;
   accountId: string | null;
   postedAt: string | null;
-  digest: string;
+  /** The cached record's digest; null when the cache no longer holds it (nothing to compare). */
+  digest: string | null;
+  record: unknown;
+}
+
+/** What a review remembers of an item the cache no longer holds: where it was, and its record. */
+export interface LastKnown {
+  accountId: string | null;
+  postedAt: string | null;
   record: unknown;
 }
 
@@ -267,6 +275,27 @@ export class ReviewsTable {
     const row = this.#row(profileId, kind, ref);
     if (row === undefined) return null;
     return { ...this.#reviewOf(profileId, row), record: this.#bodyOf(profileId, row)?.record ?? null };
+  }
+
+  /**
+   * Items of these refs that were reviewed (or flagged by a rule) before: where each was and
+   * the record as last reviewed. What lets an officer review again an item the bank no longer
+   * lists (a pending transaction posted or released), which only the review still knows.
+   */
+  lastKnown(profileId: string, kind: ReviewKind, refs: readonly string[]): Map<string, LastKnown> {
+    if (refs.length === 0) return new Map();
+    const rows = this.#statements
+      .get(
+        `SELECT id, kind, ref, account_id, posted_at, state, rule_name, record_digest, version, updated_at, body
+         FROM reviews WHERE profile_id = ? AND kind = ? AND ref IN (SELECT value FROM json_each(?))`,
+      )
+      .all(profileId, kind, JSON.stringify(refs)) as unknown as ReviewRow[];
+    return new Map(
+      rows.map((row) => [
+        row.ref,
+        { accountId: row.account_id, postedAt: row.posted_at, record: this.#bodyOf(profileId, row)?.record ?? null },
+      ]),
+    );
   }
 
   /** Every step of an item's review, oldest first. */
