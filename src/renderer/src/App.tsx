@@ -10,6 +10,8 @@ import { CardArtScreen } from './features/cardArt/CardArtScreen.tsx';
 import { DocumentsScreen } from './features/documents/DocumentsScreen.tsx';
 import { ListenerScreen } from './features/listener/ListenerScreen.tsx';
 import { PendingTransactionsScreen } from './features/pendingTransactions/PendingTransactionsScreen.tsx';
+import { ReviewNoteHost } from './features/review/NoteDialog.tsx';
+import { ReviewQueueScreen } from './features/review/ReviewQueueScreen.tsx';
 import { SettingsScreen } from './features/settings/SettingsScreen.tsx';
 import { WebhookSendsScreen } from './features/webhookSends/WebhookSendsScreen.tsx';
 import { WebhooksScreen } from './features/webhooks/WebhooksScreen.tsx';
@@ -31,6 +33,7 @@ const SCREEN_VIEWS: Record<ScreenId, () => ReactNode> = {
   'account-applications': () => <AccountApplicationsScreen />,
   documents: () => <DocumentsScreen />,
   'card-art': () => <CardArtScreen />,
+  'review-queue': () => <ReviewQueueScreen />,
   webhooks: () => <WebhooksScreen />,
   'webhook-sends': () => <WebhookSendsScreen />,
   listener: () => <ListenerScreen />,
@@ -71,6 +74,7 @@ export function App() {
       </div>
       <CommandPalette />
       <ConfirmHost />
+      <ReviewNoteHost />
       <Toasts />
     </div>
   );

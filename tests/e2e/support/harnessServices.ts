@@ -22,6 +22,8 @@ export async function startHarnessServices(options: {
   rendererUrl: string;
   send: (channel: string, payload: unknown) => void;
   secretStore?: SecretStore;
+  /** Chromium's printing for the review report's PDF (the shell's printHtmlToPdf stands in the app). */
+  printToPdf?: (html: string) => Promise<Uint8Array>;
 }): Promise<HarnessServices> {
   const { folder } = options;
   const services = await startServices({
@@ -33,6 +35,7 @@ export async function startHarnessServices(options: {
     app: { name: 'Ledgerdesk', version: '0.0.0-e2e', platform: process.platform },
     send: options.send,
     chooseSavePath: (name) => Promise.resolve(join(folder, name)),
+    ...(options.printToPdf === undefined ? {} : { printToPdf: options.printToPdf }),
     openExternal: () => false,
     log: { info: () => undefined, warn: () => undefined, error: () => undefined },
   });

@@ -71,13 +71,19 @@ beforeAll(async () => {
   });
   profileId = (await api.profiles.list()).activeProfileId ?? '';
   accountId = (await api.accounts.list({ profileId })).rows[0]?.id ?? '';
+  await syncPending();
+});
+
+/** Syncs the account's pending transactions and waits (bounded) for the job to finish. */
+async function syncPending(): Promise<void> {
   const started = await api.sync.start({ profileId, job: { kind: 'pendingTransactions', accountId } });
   for (let round = 0; round < 400; round += 1) {
     const { jobs } = await api.sync.status({ profileId });
-    if (!jobs.some((job) => job.jobId === started.jobId && job.state === 'running')) break;
+    if (!jobs.some((job) => job.jobId === started.jobId && job.state === 'running')) return;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
-});
+  throw new Error('the sync did not finish');
+}
 
 afterAll(async () => {
   await services.stop();
@@ -170,14 +176,32 @@ describe('the reviews domain', () => {
       rule: { name: 'Large', kind: 'pending-transaction', amountBeyond: '-250.00' },
     });
     expect((await api.reviews.rules({ profileId })).rows).toEqual([rule]);
+    // After a sync the rule flags; the queue shows each flag with the record as cached.
+    await syncPending();
+    const flaggedByRule = (await api.reviews.list({ profileId, state: 'flagged', limit: 100 })).rows.filter(
+      (row) => row.byRule === 'Large',
+    );
+    expect(flaggedByRule.length).toBeGreaterThan(0);
+    for (const row of flaggedByRule) {
+      expect(row.disposition).toBeNull();
+      expect(Number((row.record as { amount: string }).amount)).toBeLessThanOrEqual(-250);
+    }
+    // An export of the flagged view holds exactly the flagged rows.
+    const flaggedCount = (await api.pendingTransactions.count({ profileId, accountId, review: 'flagged' })).count;
+    const exported = await api.exports.pendingTransactions({ profileId, accountId, review: 'flagged', format: 'csv' });
+    expect(exported).toMatchObject({ saved: true, rows: flaggedCount });
+    expect(flaggedCount).toBe(4 + flaggedByRule.filter((row) => row.kind === 'pending-transaction').length);
     expect(await api.reviews.setReviewer({ name: 'A. Officer' })).toEqual({ name: 'A. Officer', source: 'settings' });
     const html = await api.reviews.saveReport({ profileId, format: 'html' });
-    expect(html).toMatchObject({ saved: true, rows: 4 });
+    // The four flagged by a person and those the rule flagged.
+    expect(html).toMatchObject({ saved: true, rows: 4 + flaggedByRule.length });
     const page = readFileSync(html.path ?? '', 'utf8');
     expect(page).toContain('Card testing pattern');
     expect(page).toContain('by A. Officer');
     const csv = await api.reviews.saveReport({ profileId, format: 'csv' });
-    expect(readFileSync(csv.path ?? '', 'utf8')).toContain('summary,pending-transaction,,flagged,,,,,4,');
+    expect(readFileSync(csv.path ?? '', 'utf8')).toContain(
+      `summary,pending-transaction,,flagged,,,,,${String(4 + flaggedByRule.length)},`,
+    );
     const pdf = await api.reviews.saveReport({ profileId, format: 'pdf', fromDate: '2020-01-01' });
     expect(readFileSync(pdf.path ?? '', 'utf8')).toBe('%PDF-1.7 printed by the port\n');
     expect(printed.at(-1)).toContain('Period: 2020-01-01 to now');

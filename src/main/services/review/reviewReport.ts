@@ -57,11 +57,21 @@ export async function buildReviewReport(
       limit: PAGE,
       cursor,
     });
+    // The cached records of the page's reported items, one read per kind.
+    const cachedRecords = new Map<string, unknown>();
+    for (const kind of REVIEW_KINDS) {
+      const refs = page.rows
+        .filter((row) => row.kind === kind && REPORTED_STATES.includes(row.state))
+        .map((row) => row.ref);
+      for (const [ref, found] of reviews.records.findReviewed(options.profileId, kind, refs))
+        cachedRecords.set(`${kind}\u0000${ref}`, found.record);
+    }
     for (const listed of page.rows) {
       const { record: reviewedRecord, accountId: _accountId, ...review } = listed;
       counts[review.kind][review.state] += 1;
       if (!REPORTED_STATES.includes(review.state)) continue;
-      const cached = reviews.records.find(options.profileId, review.kind, [review.ref]).get(review.ref);
+      const key = `${review.kind}\u0000${review.ref}`;
+      const cached = cachedRecords.has(key) ? { record: cachedRecords.get(key) } : undefined;
       items.push({
         review,
         history: reviews.table.history(options.profileId, review.kind, review.ref),

@@ -157,12 +157,15 @@ export class ReviewService {
     });
   }
 
-  /** One item's review, its history, and the record as reviewed and as cached now. */
+  /**
+   * One item's review, its history, and the record as reviewed and as cached now. An item no
+   * one reviewed has no review to compare: its record is the list's row, and is not looked up
+   * (for a pending transaction that would be a walk of its profile's rows).
+   */
   detail(profileId: string, kind: ReviewKind, ref: string): ReviewDetail {
     const review = this.table.get(profileId, kind, ref);
-    const cached = this.records.find(profileId, kind, [ref]).get(ref);
-    if (review === null)
-      return { review: null, history: [], reviewedRecord: null, cachedRecord: cached?.record ?? null };
+    if (review === null) return { review: null, history: [], reviewedRecord: null, cachedRecord: null };
+    const cached = this.records.findReviewed(profileId, kind, [ref]).get(ref);
     const { record, ...standing } = review;
     return {
       review: standing,
@@ -177,8 +180,27 @@ export class ReviewService {
     return this.table.ofRefs(profileId, kind, refs);
   }
 
+  /**
+   * Reviews, most recently moved first. A rule's flag keeps no record of its own (no one
+   * reviewed it): its row shows the record as cached, found where the flag says it is.
+   */
   list(query: ReviewListQuery): ReturnType<ReviewsTable['list']> {
-    return this.table.list(query);
+    const page = this.table.list(query);
+    const bare = page.rows.filter((row) => row.record === null);
+    if (bare.length === 0) return page;
+    const cached = new Map<string, unknown>();
+    for (const kind of REVIEW_KINDS) {
+      const refs = bare.filter((row) => row.kind === kind).map((row) => row.ref);
+      if (refs.length === 0) continue;
+      for (const [ref, found] of this.records.findReviewed(query.profileId, kind, refs))
+        cached.set(`${kind}\u0000${ref}`, found.record);
+    }
+    return {
+      ...page,
+      rows: page.rows.map((row) =>
+        row.record === null ? { ...row, record: cached.get(`${row.kind}\u0000${row.ref}`) ?? null } : row,
+      ),
+    };
   }
 
   counts(profileId: string, kind: ReviewKind): Record<ReviewState, number> {

@@ -41,15 +41,58 @@ export class ReviewedRecords {
 
   /** The cached records of these refs; a ref the cache does not hold is absent from the map. */
   find(profileId: string, kind: ReviewKind, refs: readonly string[]): Map<string, ReviewedRecord> {
-    if (kind === 'pending-transaction') return this.#pending(profileId, refs);
+    if (kind === 'pending-transaction') {
+      const found = this.#pendingWhereReviewed(profileId, refs);
+      const rest = refs.filter((ref) => !found.has(ref));
+      for (const [ref, record] of this.#pending(profileId, rest)) found.set(ref, record);
+      return found;
+    }
     if (kind === 'application') return this.#applications(profileId, refs);
     return this.#sends(profileId, refs);
   }
 
   /**
-   * Pending transactions by row key. Their rows are keyed by account and time, so one walk of
-   * the profile's time index (covering: keys only, no bodies) finds every ref at once, then
-   * each body is read through that index.
+   * The cached records of reviewed items only, found where their reviews say they are: never
+   * a walk of a profile's transactions (what a page of the review queue needs, every page).
+   */
+  findReviewed(profileId: string, kind: ReviewKind, refs: readonly string[]): Map<string, ReviewedRecord> {
+    if (kind === 'pending-transaction') return this.#pendingWhereReviewed(profileId, refs);
+    return this.find(profileId, kind, refs);
+  }
+
+  /**
+   * Reviewed pending transactions: a review (or a rule's flag) keeps its row's account and
+   * time, so each is one probe of the time index.
+   */
+  #pendingWhereReviewed(profileId: string, refs: readonly string[]): Map<string, ReviewedRecord> {
+    const found = new Map<string, ReviewedRecord>();
+    if (refs.length === 0) return found;
+    const rows = this.#statements
+      .get(
+        `SELECT s.account_id, p.posted_at, p.row_key, p.body
+         FROM reviews AS r
+         CROSS JOIN pending_transaction_scopes AS s ON s.profile_id = r.profile_id AND s.account_id = r.account_id
+         CROSS JOIN pending_transactions AS p INDEXED BY pending_transactions_by_time
+           ON p.scope = s.id AND p.posted_at = r.posted_at AND p.row_key = r.ref
+         WHERE r.profile_id = ? AND r.kind = 'pending-transaction' AND r.ref IN (SELECT value FROM json_each(?))`,
+      )
+      .all(profileId, JSON.stringify(refs)) as unknown as PendingLocation[];
+    const sealer = this.#sealer();
+    for (const row of rows) {
+      found.set(row.row_key, {
+        record: sealer.openJson(row.body, pendingIdentity(profileId, row.account_id, row.row_key)),
+        digest: row.row_key,
+        accountId: row.account_id,
+        postedAt: row.posted_at,
+      });
+    }
+    return found;
+  }
+
+  /**
+   * Pending transactions by row key alone. Their rows are keyed by account and time, so one
+   * walk of the profile's time index (covering: keys only, no bodies) finds every ref at once,
+   * then each body is read through that index.
    */
   #pending(profileId: string, refs: readonly string[]): Map<string, ReviewedRecord> {
     const found = new Map<string, ReviewedRecord>();

@@ -176,6 +176,14 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>) {
     [rowHeight, scale, viewportHeight],
   );
 
+  // The active row set from outside (a list moving to the next row to review) is scrolled
+  // into view like a keyboard move; a row already in view stays where it is.
+  const revealRef = useRef(reveal);
+  revealRef.current = reveal;
+  useEffect(() => {
+    if (selectedIndex !== null) revealRef.current(selectedIndex);
+  }, [selectedIndex]);
+
   const move = useCallback(
     (to: number, extend: boolean) => {
       if (count === 0) return;

@@ -4,6 +4,7 @@
  */
 import { useMemo, useState } from 'react';
 import { Dialog } from '../components/Dialog.tsx';
+import { reviewCommands } from '../features/review/paletteCommands.ts';
 import { SCREENS } from '../lib/screens.ts';
 import { useNavigationStore } from '../stores/navigation.ts';
 import { useProfilesStore } from '../stores/profiles.ts';
@@ -56,6 +57,7 @@ function Palette() {
           navigate(screen.id);
         },
       })),
+      ...reviewCommands(),
       ...profiles.map((profile) => ({
         id: `profile-${profile.id}`,
         label: `Switch to ${profile.name}${profile.production ? ' (Production)' : ''}`,

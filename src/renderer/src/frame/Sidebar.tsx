@@ -8,6 +8,7 @@ const ICONS: Record<ScreenId, IconName> = {
   'account-applications': 'applications',
   documents: 'documents',
   'card-art': 'card',
+  'review-queue': 'check',
   webhooks: 'webhooks',
   'webhook-sends': 'sends',
   listener: 'listener',

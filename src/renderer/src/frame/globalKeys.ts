@@ -2,7 +2,7 @@
  * Shortcuts that work on every screen: Ctrl/Cmd+K the palette, / the screen's search field,
  * G then a letter to go to a screen (G P pending transactions, G W webhooks…).
  */
-import { isTypingTarget } from '../lib/keyboard.ts';
+import { isTypingTarget, setChordPending } from '../lib/keyboard.ts';
 import { SCREENS } from '../lib/screens.ts';
 import { useNavigationStore } from '../stores/navigation.ts';
 
@@ -21,6 +21,7 @@ export function installGlobalKeys(): () => void {
     if (document.querySelector('[role="dialog"][aria-modal="true"]') !== null) return;
     if (awaitingScreen) {
       awaitingScreen = false;
+      setChordPending(false);
       clearTimeout(timer);
       const screen = SCREENS.find((entry) => entry.key === event.key.toLowerCase());
       if (screen !== undefined) {
@@ -40,8 +41,10 @@ export function installGlobalKeys(): () => void {
     }
     if (event.key === 'g') {
       awaitingScreen = true;
+      setChordPending(true);
       timer = setTimeout(() => {
         awaitingScreen = false;
+        setChordPending(false);
       }, 1200);
     }
   };
@@ -49,5 +52,6 @@ export function installGlobalKeys(): () => void {
   return () => {
     window.removeEventListener('keydown', listener);
     clearTimeout(timer);
+    setChordPending(false);
   };
 }

@@ -60,3 +60,17 @@ export function isMac(): boolean {
 export function shortcutLabel(key: string): string {
   return isMac() ? `\u2318${key.toUpperCase()}` : `Ctrl+${key.toUpperCase()}`;
 }
+
+/**
+ * True between the G of a "G then a letter" chord and the letter: a list's own letter keys
+ * (c clear on a review list) must leave that letter to the chord (G C goes to Card art).
+ */
+let chordPending = false;
+
+export function setChordPending(pending: boolean): void {
+  chordPending = pending;
+}
+
+export function isChordPending(): boolean {
+  return chordPending;
+}

@@ -5,6 +5,7 @@ export const SCREENS = [
   { id: 'account-applications', label: 'Account applications', group: 'Operations', key: 'a' },
   { id: 'documents', label: 'Documents', group: 'Operations', key: 'd' },
   { id: 'card-art', label: 'Card art', group: 'Operations', key: 'c' },
+  { id: 'review-queue', label: 'Review queue', group: 'Operations', key: 'r' },
   { id: 'webhooks', label: 'Webhooks', group: 'Developers', key: 'w' },
   { id: 'webhook-sends', label: 'Webhook send log', group: 'Developers', key: 's' },
   { id: 'listener', label: 'Listener', group: 'Developers', key: 'l' },

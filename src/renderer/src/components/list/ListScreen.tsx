@@ -11,6 +11,7 @@
  * act on the selection (also offered as buttons while rows are selected).
  */
 import { useCallback, useEffect, useRef, type ReactNode, type RefObject } from 'react';
+import { isChordPending } from '../../lib/keyboard.ts';
 import type { PagedRows } from '../../lib/pagedRows.ts';
 import { formatCount } from '../../lib/time.ts';
 import { Button } from '../Button.tsx';
@@ -88,6 +89,8 @@ export function ListScreen<Row>(props: ListScreenProps<Row>) {
         selection.clear();
         return true;
       }
+      // The letter of a "G then a letter" chord is the chord's (G C: Card art), not the list's.
+      if (isChordPending()) return false;
       const binding = bindings.find((candidate) => candidate.key === key);
       if (binding === undefined || selection.count === 0) return false;
       if (binding.enabled?.(selection) !== false) binding.run(selection);

@@ -3,7 +3,7 @@
  * ones with a status filter, and for each its status history across syncs.
  */
 import { useEffect, useState, type SyntheticEvent } from 'react';
-import { ACCOUNT_APPLICATION_STATUSES, type AccountApplicationResponse } from '../../../../shared/bank/index.ts';
+import { ACCOUNT_APPLICATION_STATUSES } from '../../../../shared/bank/index.ts';
 import { BankValue } from '../../components/BankValue.tsx';
 import { Badge, StatusBadge } from '../../components/Badge.tsx';
 import { Button } from '../../components/Button.tsx';
@@ -18,11 +18,13 @@ import { formatTimestamp } from '../../lib/time.ts';
 import { useDebouncedText, useOnTransition } from '../../lib/useDebounced.ts';
 import { useActiveProfileId } from '../../stores/profiles.ts';
 import { useSyncJob } from '../../stores/sync.ts';
-import { useAccountApplicationsStore } from './store.ts';
+import { useAccountApplicationsReview } from '../review/listReviews.ts';
+import { ReviewPanel } from '../review/ReviewPanel.tsx';
+import { useAccountApplicationsStore, type CachedAccountApplication } from './store.ts';
 
 const STATUS_LABEL = (status: string): string => status.replace('_', ' ');
 
-const COLUMNS: readonly Column<AccountApplicationResponse>[] = [
+const COLUMNS: readonly Column<CachedAccountApplication>[] = [
   { key: 'status', header: 'Status', width: '124px', render: (row) => <StatusBadge status={row.status} /> },
   {
     key: 'id',
@@ -76,6 +78,7 @@ export function AccountApplicationsScreen() {
   const [lookup, setLookup] = useState('');
   const [pendingId, setPendingId] = useState<string | null>(null);
   const job = useSyncJob('accountApplication', pendingId, profileId);
+  const review = useAccountApplicationsReview();
   const [search, setSearch] = useDebouncedText(store.search, (value) => {
     setFilters({ search: value });
   });
@@ -129,6 +132,7 @@ export function AccountApplicationsScreen() {
         onActivate={store.select}
         onOpen={(_, row) => void store.showDetail(row.id)}
         drawer={store.detailId === null ? undefined : <ApplicationDrawer />}
+        extensions={[review]}
         filters={
           <ToolbarSelect
             label="Status"
@@ -153,7 +157,7 @@ export function AccountApplicationsScreen() {
 }
 
 function ApplicationDrawer() {
-  const { detailId, detail, detailLoading, detailError, closeDetail } = useAccountApplicationsStore();
+  const { profileId, detailId, detail, detailLoading, detailError, closeDetail } = useAccountApplicationsStore();
   const application = detail?.application ?? null;
   return (
     <Drawer
@@ -168,8 +172,9 @@ function ApplicationDrawer() {
           It is being fetched from the bank; it appears here when the sync is done.
         </EmptyState>
       ) : null}
-      {application === null ? null : (
+      {application === null || profileId === null || detailId === null ? null : (
         <>
+          <ReviewPanel profileId={profileId} kind="application" reference={detailId} />
           <Section title="Application">
             <Properties
               items={[

@@ -1,25 +1,31 @@
 /** Account applications: the cached list with a status filter, and one application with its history. */
 import { create } from 'zustand';
-import type { AccountApplicationResponse, AccountApplicationStatus } from '../../../../shared/bank/index.ts';
-import type { AccountApplicationDetail } from '../../../../shared/ipc/index.ts';
+import type { AccountApplicationStatus } from '../../../../shared/bank/index.ts';
+import type { AccountApplicationDetail, ApiOutput } from '../../../../shared/ipc/index.ts';
+import type { ReviewFilter } from '../../../../shared/review/reviewTerms.ts';
 import { api } from '../../lib/api.ts';
 import { cacheSource } from '../../lib/cacheSource.ts';
 import { uiErrorOf, type UiError } from '../../lib/errors.ts';
 import type { PagedRows } from '../../lib/pagedRows.ts';
 import { useSyncStore } from '../../stores/sync.ts';
 
+/** A cached application as listed, with its ref and review. */
+export type CachedAccountApplication = ApiOutput<'accountApplications', 'list'>['rows'][number];
+
 interface AccountApplicationsState {
   profileId: string | null;
   status: AccountApplicationStatus | '';
   search: string;
-  source: PagedRows<AccountApplicationResponse> | null;
+  /** The officer's review filter; '' for any. */
+  review: ReviewFilter | '';
+  source: PagedRows<CachedAccountApplication> | null;
   selected: number | null;
   detailId: string | null;
   detail: AccountApplicationDetail | null;
   detailLoading: boolean;
   detailError: UiError | null;
   open: (profileId: string) => void;
-  setFilters: (patch: { status?: AccountApplicationStatus | ''; search?: string }) => void;
+  setFilters: (patch: { status?: AccountApplicationStatus | ''; search?: string; review?: ReviewFilter | '' }) => void;
   select: (index: number | null) => void;
   showDetail: (id: string) => Promise<void>;
   closeDetail: () => void;
@@ -31,6 +37,7 @@ export const useAccountApplicationsStore = create<AccountApplicationsState>((set
   profileId: null,
   status: '',
   search: '',
+  review: '',
   source: null,
   selected: null,
   detailId: null,
@@ -38,7 +45,8 @@ export const useAccountApplicationsStore = create<AccountApplicationsState>((set
   detailLoading: false,
   detailError: null,
   open(profileId) {
-    if (get().profileId !== profileId) set({ profileId, status: '', search: '', detailId: null, detail: null });
+    if (get().profileId !== profileId)
+      set({ profileId, status: '', search: '', review: '', detailId: null, detail: null });
     get().setFilters({});
   },
   setFilters(patch) {
@@ -46,15 +54,18 @@ export const useAccountApplicationsStore = create<AccountApplicationsState>((set
     if (profileId === null) return;
     const status = patch.status ?? get().status;
     const search = patch.search ?? get().search;
+    const review = patch.review ?? get().review;
     const filter = {
       profileId,
       ...(status === '' ? {} : { status }),
       ...(search.trim() === '' ? {} : { search: search.trim() }),
+      ...(review === '' ? {} : { review }),
     };
     get().source?.close();
     set({
       status,
       search,
+      review,
       selected: null,
       source: cacheSource(
         (page) => api().accountApplications.list({ ...filter, ...page }),

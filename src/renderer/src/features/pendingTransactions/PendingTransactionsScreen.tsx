@@ -25,6 +25,8 @@ import { SyncStrip } from '../../components/SyncStrip.tsx';
 import { useDebouncedText, useOnTransition } from '../../lib/useDebounced.ts';
 import { useActiveProfileId } from '../../stores/profiles.ts';
 import { useSyncJob } from '../../stores/sync.ts';
+import { usePendingTransactionsReview } from '../review/listReviews.ts';
+import { ReviewPanel } from '../review/ReviewPanel.tsx';
 import { usePendingTransactionsStore, type CachedPendingTransaction } from './store.ts';
 
 const TYPE_LABELS: Record<string, string> = { hold_release: 'hold release' };
@@ -142,6 +144,7 @@ export function PendingTransactionsScreen() {
     return options;
   }, [store.accounts, filters.accountId]);
   const row = selected === null || source === null ? undefined : source.rowAt(selected);
+  const review = usePendingTransactionsReview();
 
   let placeholder;
   if (store.accountsError !== null && store.accounts.length === 0 && source === null) {
@@ -171,7 +174,8 @@ export function PendingTransactionsScreen() {
     filters.type !== '' ||
     filters.typeSource !== '' ||
     filters.fromDate !== '' ||
-    filters.toDate !== '';
+    filters.toDate !== '' ||
+    filters.review !== '';
 
   return (
     <Page>
@@ -209,9 +213,11 @@ export function PendingTransactionsScreen() {
           setDrawerOpen(true);
         }}
         rowClassName={(candidate) => (changesBalance(candidate) ? undefined : 'is-hold')}
+        extensions={[review]}
         drawer={
           drawerOpen && row !== undefined ? (
             <TransactionDrawer
+              profileId={profileId}
               row={row}
               related={relatedOf(row, source)}
               onClose={() => {
@@ -262,9 +268,11 @@ export function PendingTransactionsScreen() {
         placeholder={placeholder}
         emptyTitle="No pending transactions"
         emptyBody={
-          filtered
-            ? 'Nothing in the cache matches these filters.'
-            : 'Nothing cached for this account yet. Sync it from the bank.'
+          filters.review === 'changed'
+            ? 'A pending transaction changed at the bank is no longer listed as it was (posted or released): changed ones are in the Review queue.'
+            : filtered
+              ? 'Nothing in the cache matches these filters.'
+              : 'Nothing cached for this account yet. Sync it from the bank.'
         }
         emptyAction={
           <Button onClick={() => void store.sync()} icon="refresh">
@@ -322,10 +330,12 @@ function relatedOf(
 }
 
 function TransactionDrawer({
+  profileId,
   row,
   related,
   onClose,
 }: {
+  profileId: string | null;
   row: CachedPendingTransaction;
   related: CachedPendingTransaction[];
   onClose: () => void;
@@ -355,6 +365,9 @@ function TransactionDrawer({
       }
       onClose={onClose}
     >
+      {profileId === null || row.ref === undefined ? null : (
+        <ReviewPanel profileId={profileId} kind="pending-transaction" reference={row.ref} />
+      )}
       <Section title="Transaction">
         <Properties
           items={[

@@ -9,6 +9,7 @@ import type {
   PendingTransactionTypeSource,
 } from '../../../../shared/bank/index.ts';
 import type { ApiOutput } from '../../../../shared/ipc/index.ts';
+import type { ReviewFilter } from '../../../../shared/review/reviewTerms.ts';
 import { api } from '../../lib/api.ts';
 import { cacheSource } from '../../lib/cacheSource.ts';
 import { sentenceOf, uiErrorOf, type UiError } from '../../lib/errors.ts';
@@ -25,6 +26,8 @@ export interface PendingTransactionFilters {
   fromDate: string;
   toDate: string;
   search: string;
+  /** The officer's review: unreviewed, cleared, flagged, escalated, changed; '' for any. */
+  review: ReviewFilter | '';
 }
 
 export const NO_FILTERS: PendingTransactionFilters = {
@@ -34,6 +37,7 @@ export const NO_FILTERS: PendingTransactionFilters = {
   fromDate: '',
   toDate: '',
   search: '',
+  review: '',
 };
 
 interface PendingTransactionsState {
@@ -66,6 +70,7 @@ export function filterInput(profileId: string, filters: PendingTransactionFilter
     ...(filters.fromDate === '' ? {} : { fromDate: filters.fromDate }),
     ...(filters.toDate === '' ? {} : { toDate: filters.toDate }),
     ...(filters.search.trim() === '' ? {} : { search: filters.search.trim() }),
+    ...(filters.review === '' ? {} : { review: filters.review }),
   };
 }
 

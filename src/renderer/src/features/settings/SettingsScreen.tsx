@@ -22,6 +22,7 @@ import { useThemeStore, type ThemePreference } from '../../stores/theme.ts';
 import { toast } from '../../stores/toasts.ts';
 import { ListenerSetup } from '../listener/ListenerSetup.tsx';
 import { useListenerStore } from '../listener/store.ts';
+import { ReviewSettings } from '../review/ReviewSettings.tsx';
 import { AuditChainPanel } from './AuditChainPanel.tsx';
 import { ProfileForm } from './ProfileForm.tsx';
 import { installCredentialEvents, useSettingsStore, type SettingsTab } from './store.ts';
@@ -34,6 +35,7 @@ const TABS: { id: SettingsTab; label: string }[] = [
   { id: 'cache', label: 'Cache' },
   { id: 'listener', label: 'Listener defaults' },
   { id: 'audit', label: 'Audit log' },
+  { id: 'review', label: 'Review' },
   { id: 'appearance', label: 'Appearance' },
 ];
 
@@ -53,6 +55,7 @@ export function SettingsScreen() {
         {tab === 'cache' ? <CacheTab /> : null}
         {tab === 'listener' ? <ListenerDefaultsTab /> : null}
         {tab === 'audit' ? <AuditTab /> : null}
+        {tab === 'review' ? <ReviewSettings /> : null}
         {tab === 'appearance' ? <AppearanceTab /> : null}
       </TabPanel>
     </Page>

@@ -14,8 +14,9 @@ import type { PagedRows } from '../../lib/pagedRows.ts';
 import { confirmWrite } from '../../stores/confirm.ts';
 import { useProfilesStore } from '../../stores/profiles.ts';
 import { toast } from '../../stores/toasts.ts';
+import { reviewsHeld, reviewsDroppedSentence } from '../review/reviewsHeld.ts';
 
-export type SettingsTab = 'profiles' | 'cache' | 'listener' | 'audit' | 'appearance';
+export type SettingsTab = 'profiles' | 'cache' | 'listener' | 'audit' | 'review' | 'appearance';
 
 interface SettingsState {
   tab: SettingsTab;
@@ -118,10 +119,11 @@ export const useSettingsStore = create<SettingsState>((set, get) => ({
     }
   },
   async clearCache() {
+    const reviews = await reviewsHeld(useProfilesStore.getState().profiles.map((profile) => profile.id));
     const confirmation = await confirmWrite('Clear the offline cache', {
       alwaysAsk: true,
       danger: true,
-      detail: 'Everything cached is dropped; the next sync fetches it again. The audit log is kept.',
+      detail: `Everything cached is dropped for every profile; the next sync fetches it again. ${reviewsDroppedSentence(reviews)}`,
     });
     if (confirmation === null) return;
     try {

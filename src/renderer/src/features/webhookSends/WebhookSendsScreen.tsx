@@ -3,7 +3,7 @@
  * object), with filters; for one object, a timeline of its attempts and their spacing.
  */
 import { useEffect } from 'react';
-import { WEBHOOK_SEND_STATUSES, type WebhookSendResponse } from '../../../../shared/bank/index.ts';
+import { WEBHOOK_SEND_STATUSES } from '../../../../shared/bank/index.ts';
 import type { WebhookSendGroup } from '../../../../shared/ipc/index.ts';
 import { BankValue } from '../../components/BankValue.tsx';
 import { AttemptTimeline } from '../../components/AttemptTimeline.tsx';
@@ -23,14 +23,17 @@ import { useDebouncedText, useOnTransition } from '../../lib/useDebounced.ts';
 import { useActiveProfileId } from '../../stores/profiles.ts';
 import { useSyncJob } from '../../stores/sync.ts';
 import { useWebhooksStore } from '../webhooks/store.ts';
-import { useWebhookSendsStore } from './store.ts';
+import { useWebhookSendsReview } from '../review/listReviews.ts';
+import { ReviewPanel } from '../review/ReviewPanel.tsx';
+import { notificationRef } from '../../../../shared/review/reviewTerms.ts';
+import { useWebhookSendsStore, type CachedWebhookSend } from './store.ts';
 
 function RetryCell({ willRetry }: { willRetry: boolean | null | undefined }) {
   if (willRetry === undefined) return <BankValue value={willRetry} />;
   return willRetry === true ? <Badge tone="warning">will retry</Badge> : <span className="faint">—</span>;
 }
 
-const ATTEMPT_COLUMNS: readonly Column<WebhookSendResponse>[] = [
+const ATTEMPT_COLUMNS: readonly Column<CachedWebhookSend>[] = [
   { key: 'status', header: 'Status', width: '92px', render: (row) => <StatusBadge status={row.status} /> },
   {
     key: 'attempt',
@@ -123,6 +126,7 @@ export function WebhookSendsScreen() {
   const loadWebhooks = useWebhooksStore((state) => state.load);
   const { open, filters, setFilters, view } = store;
   const job = useSyncJob('webhookSends', null, profileId);
+  const review = useWebhookSendsReview();
   const [search, setSearch] = useDebouncedText(filters.search, (value) => {
     setFilters({ search: value });
   });
@@ -220,6 +224,7 @@ export function WebhookSendsScreen() {
             source={store.groups}
             columns={GROUP_COLUMNS}
             onOpen={(_, row) => void store.openTimeline(row.webhookId, row.objectId, row.event)}
+            extensions={[review.notifications]}
             {...shared}
           />
         ) : (
@@ -229,6 +234,7 @@ export function WebhookSendsScreen() {
             source={store.sends}
             columns={ATTEMPT_COLUMNS}
             onOpen={(_, row) => void store.openTimeline(row.webhook_id ?? '', row.object_id ?? '', row.event ?? null)}
+            extensions={[review.attempts]}
             {...shared}
           />
         )}
@@ -240,7 +246,16 @@ export function WebhookSendsScreen() {
 function TimelineDrawer() {
   const timeline = useWebhookSendsStore((state) => state.timeline);
   const close = useWebhookSendsStore((state) => state.closeTimeline);
+  const profileId = useWebhookSendsStore((state) => state.profileId);
+  // The review of what the drawer was opened on: the attempt, or the notification's group.
+  const attempt = useWebhookSendsStore((state) =>
+    state.view === 'attempts' && state.selected !== null ? state.sends?.rowAt(state.selected) : undefined,
+  );
   if (timeline === null) return null;
+  const reviewRef =
+    attempt !== undefined && attempt.object_id === timeline.objectId
+      ? attempt.id
+      : notificationRef(timeline.webhookId, timeline.objectId, timeline.event);
   const last = timeline.attempts[timeline.attempts.length - 1];
   return (
     <Drawer
@@ -252,6 +267,7 @@ function TimelineDrawer() {
       }
       onClose={close}
     >
+      {profileId === null ? null : <ReviewPanel profileId={profileId} kind="webhook-send" reference={reviewRef} />}
       {timeline.loading ? <LoadingState label="Loading attempts…" /> : null}
       {timeline.error === null ? null : <ErrorState what="Attempts" error={uiErrorOf(timeline.error)} />}
       {timeline.attempts.length === 0 ? null : (

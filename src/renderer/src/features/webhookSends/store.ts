@@ -4,7 +4,8 @@
  */
 import { create } from 'zustand';
 import type { WebhookSendResponse, WebhookSendStatus } from '../../../../shared/bank/index.ts';
-import type { WebhookSendGroup } from '../../../../shared/ipc/index.ts';
+import type { ApiOutput, WebhookSendGroup } from '../../../../shared/ipc/index.ts';
+import type { ReviewFilter } from '../../../../shared/review/reviewTerms.ts';
 import { api } from '../../lib/api.ts';
 import { cacheSource } from '../../lib/cacheSource.ts';
 import { uiErrorOf, type UiError } from '../../lib/errors.ts';
@@ -19,7 +20,12 @@ export interface WebhookSendFilters {
   fromDate: string;
   toDate: string;
   search: string;
+  /** The officer's review (of each send, or of each notification in the grouped view); '' for any. */
+  review: ReviewFilter | '';
 }
+
+/** A cached send as listed, with its ref and review. */
+export type CachedWebhookSend = ApiOutput<'webhookSends', 'list'>['rows'][number];
 
 export const NO_SEND_FILTERS: WebhookSendFilters = {
   webhookId: '',
@@ -28,6 +34,7 @@ export const NO_SEND_FILTERS: WebhookSendFilters = {
   fromDate: '',
   toDate: '',
   search: '',
+  review: '',
 };
 
 export type SendView = 'groups' | 'attempts';
@@ -45,7 +52,7 @@ interface WebhookSendsState {
   profileId: string | null;
   filters: WebhookSendFilters;
   view: SendView;
-  sends: PagedRows<WebhookSendResponse> | null;
+  sends: PagedRows<CachedWebhookSend> | null;
   groups: PagedRows<WebhookSendGroup> | null;
   selected: number | null;
   timeline: TimelineState | null;
@@ -68,6 +75,7 @@ export function sendFilterInput(profileId: string, filters: WebhookSendFilters) 
     ...(filters.fromDate === '' ? {} : { fromDate: filters.fromDate }),
     ...(filters.toDate === '' ? {} : { toDate: filters.toDate }),
     ...(filters.search.trim() === '' ? {} : { search: filters.search.trim() }),
+    ...(filters.review === '' ? {} : { review: filters.review }),
   };
 }
 
