@@ -1,5 +1,6 @@
 /**
- * `npm run bench -- audit`: the tamper-evident audit log at 1,000,000 entries.
+ * `npm run bench -- audit`: the tamper-evident audit log at 1,000,000 entries
+ * (LEDGERDESK_BENCH_AUDIT_ENTRIES=N for another size).
  *   1. `audit verify` (every MAC computed again from the previous one, read from the cache
  *      file in id order, the end compared with the keychain's anchor), against hashing the
  *      same bytes alone: the same HMAC-SHA256 chain over the entries' canonical bytes already
@@ -25,7 +26,8 @@ import { InMemorySecretStore } from '../../src/main/services/credentials/secretS
 import type { BenchFigure, Benchmark } from './benchmark.ts';
 import { temporaryFolder } from './sandboxChild.ts';
 
-const ENTRIES = 1_000_000;
+/** LEDGERDESK_BENCH_AUDIT_ENTRIES=N for another size (a quick look). */
+const ENTRIES = Number(process.env['LEDGERDESK_BENCH_AUDIT_ENTRIES'] ?? 1_000_000);
 const ROUNDS = 5;
 const ACTIONS = ['document.create', 'webhook.update', 'review.set', 'card_art.upload', 'webhook.delete'] as const;
 

@@ -394,6 +394,16 @@ export const CACHE_MIGRATIONS: readonly Migration[] = [
       END;
     `,
   },
+  {
+    version: 11,
+    name: 'reviews in the order of their rows',
+    sql: `
+      -- A list of pending transactions filtered by a review state walks the reviews of that
+      -- state in the list's own order (the row's time, then its key) and joins each to its
+      -- row: a page costs its own rows, however many reviews the state holds.
+      CREATE INDEX reviews_by_row_time ON reviews (profile_id, kind, account_id, state, posted_at, ref);
+    `,
+  },
 ];
 
 /** Tables whose rows are sealed with the data key: emptied when the key is lost or changed. */

@@ -290,7 +290,9 @@ export class PendingTransactionsTable {
     const sort = SORT_SQL[query.sort ?? 'newest'];
     const fingerprint = fingerprintOf(['pending-transactions', this.#filterKey(query), query.sort ?? 'newest']);
     const after = query.cursor === undefined || query.cursor === null ? null : decodeCursor(query.cursor, fingerprint);
-    const filters = this.#filters(query);
+    // A review state, in time order: walk that state's reviews in the list's order.
+    const walk = this.#reviewWalk(query, sort);
+    const filters = this.#filters(walk === null ? query : { ...query, review: undefined });
     if (filters === null) {
       // Nothing was ever cached for the account.
       const empty: CacheRead<PendingTransactionRow> = {
@@ -303,16 +305,22 @@ export class PendingTransactionsTable {
       return empty;
     }
     const { from, where, parameters } = filters;
+    const order = walk === null ? [`p.${sort.column}`, `p.${sort.tieBreak}`] : ['r.posted_at', 'r.ref'];
+    if (walk !== null) {
+      where.push(...walk.where);
+      parameters.push(...walk.parameters);
+    }
     if (after !== null) {
       const [value, tieBreaker] = after;
-      where.push(`(p.${sort.column}, p.${sort.tieBreak}) ${sort.direction === 'DESC' ? '<' : '>'} (?, ?)`);
+      where.push(`(${order[0] ?? ''}, ${order[1] ?? ''}) ${sort.direction === 'DESC' ? '<' : '>'} (?, ?)`);
       parameters.push(value, sort.tieBreak === 'id' ? wholeNumberOf(tieBreaker) : tieBreaker);
     }
+    const source = walk === null ? FROM_CLAUSE[from === '' ? 'plain' : 'hits'] : walk.from;
     const rows = this.#statements
       .get(
-        `${from} SELECT p.id, p.row_key, p.${sort.column} AS sort_value, p.body FROM ${FROM_CLAUSE[from === '' ? 'plain' : 'hits']}
+        `${walk === null ? from : ''} SELECT p.id, p.row_key, p.${sort.column} AS sort_value, p.body FROM ${source}
          WHERE ${where.join(' AND ')}
-         ORDER BY p.${sort.column} ${sort.direction}, p.${sort.tieBreak} ${sort.direction}
+         ORDER BY ${order[0] ?? ''} ${sort.direction}, ${order[1] ?? ''} ${sort.direction}
          LIMIT ?`,
       )
       .all(...parameters, limit + 1) as {
@@ -350,13 +358,19 @@ export class PendingTransactionsTable {
       const { review: _review, ...all } = query;
       return this.count(all) - this.count({ ...all, review: 'reviewed' });
     }
-    const filters = this.#filters(query);
+    // Reviewed rows are counted from their reviews (one probe of its row each), never by
+    // checking every row of the account for a review.
+    const walk = this.#reviewWalk(query, null);
+    const filters = this.#filters(walk === null ? query : { ...query, review: undefined });
     if (filters === null) return 0;
     const { from, where, parameters } = filters;
+    if (walk !== null) {
+      where.push(...walk.where);
+      parameters.push(...walk.parameters);
+    }
+    const source = walk === null ? FROM_CLAUSE[from === '' ? 'plain' : 'hits'] : walk.from;
     const row = this.#statements
-      .get(
-        `${from} SELECT COUNT(*) AS total FROM ${FROM_CLAUSE[from === '' ? 'plain' : 'hits']} WHERE ${where.join(' AND ')}`,
-      )
+      .get(`${walk === null ? from : ''} SELECT COUNT(*) AS total FROM ${source} WHERE ${where.join(' AND ')}`)
       .get(...parameters) as { total: number };
     return row.total;
   }
@@ -391,6 +405,32 @@ export class PendingTransactionsTable {
       query.toDate ?? null,
       query.review ?? null,
     ];
+  }
+
+  /**
+   * A page behind a review state, sorted by time: the state's reviews are walked in the
+   * list's order (reviews_by_row_time: account, state, the row's time and key) and each joined
+   * to its row, so a page reads about its own 100 reviews whether the state holds ten or a
+   * hundred thousand (the hits below would gather and sort them all first). The other
+   * filters stay on the row. A count (`sort` null) joins every review of the state, or of
+   * any state (`reviewed`). Null when another read serves better: a search, or an amount
+   * sort (no review index follows amounts).
+   */
+  #reviewWalk(
+    query: PendingTransactionQuery,
+    sort: (typeof SORT_SQL)[PendingTransactionSort] | null,
+  ): { from: string; where: string[]; parameters: (string | number)[] } | null {
+    const state = query.review;
+    if (state === undefined || state === 'unreviewed') return null;
+    if (query.search !== undefined || (sort !== null && (sort.column !== 'posted_at' || state === 'reviewed')))
+      return null;
+    const reviews = "r.profile_id = ? AND r.kind = 'pending-transaction' AND r.account_id = ?";
+    return {
+      from: `reviews AS r INDEXED BY reviews_by_row_time
+        CROSS JOIN pending_transactions AS p ON p.posted_at = r.posted_at AND p.row_key = r.ref`,
+      where: [state === 'reviewed' ? reviews : `${reviews} AND r.state = ?`],
+      parameters: state === 'reviewed' ? [query.profileId, query.accountId] : [query.profileId, query.accountId, state],
+    };
   }
 
   /**

@@ -1,0 +1,273 @@
+/**
+ * `npm run bench -- review`: the officer's review over a large cache of pending transactions
+ * (1,000,000 by default; LEDGERDESK_BENCH_REVIEW_ROWS=N for another size), with reviews in
+ * every state (about 1% cleared, 0.3% flagged by a person, 2% flagged by a watch rule, 0.1%
+ * escalated, 0.05% changed since review):
+ *   1. a page of 100 behind each review filter, as the list handler reads it (the cache's
+ *      keyset page, decrypted, with the review column of the page), against the same page
+ *      with no review filter and no review column;
+ *   2. the count behind each review filter, against the count with no filter;
+ *   3. one disposition on 1,000 selected rows (what Shift+J… then f sends), against reading
+ *      and opening the same 1,000 records, which any disposition must do.
+ * No figure here is asserted by a test: targets are reported, met or not.
+ */
+import type { PendingTransaction } from '../../src/shared/bank/index.ts';
+import { REVIEW_FILTERS, type ReviewFilter } from '../../src/shared/review/reviewTerms.ts';
+import { OfflineCache } from '../../src/main/services/cache/offlineCache.ts';
+import { Credentials } from '../../src/main/services/credentials/credentials.ts';
+import { InMemorySecretStore } from '../../src/main/services/credentials/secretStore.ts';
+import { withReviews } from '../../src/main/services/review/reviewColumn.ts';
+import { ReviewService } from '../../src/main/services/review/reviewService.ts';
+import { percentile, type BenchFigure, type Benchmark } from './benchmark.ts';
+import { temporaryFolder } from './sandboxChild.ts';
+
+const ROWS = Number(process.env['LEDGERDESK_BENCH_REVIEW_ROWS'] ?? 1_000_000);
+const PROFILE = 'bench';
+const ACCOUNT = 'acct_bench';
+const ROUNDS = 40;
+const SELECTION = 1000;
+
+function transactionOf(n: number): PendingTransaction {
+  const moment = new Date(Date.UTC(2025, 11, 31) - n * 20_000).toISOString();
+  const cents = (n * 7919) % 500_000;
+  return {
+    account_id: ACCOUNT,
+    ach_id: null,
+    amount: `-${String(Math.floor(cents / 100))}.${String(cents % 100).padStart(2, '0')}`,
+    balance: '1000000.00',
+    billpay_payment_id: null,
+    book_id: null,
+    card_id: `card_${String(n % 50)}`,
+    category: null,
+    check_id: null,
+    check_number: null,
+    date: moment.slice(0, 10),
+    desc: `MERCHANT${String(n % 200)} PURCHASE ${String(n % 997)}`,
+    extended_timestamp: moment.slice(0, 19) + 'Z',
+    extended_timestamp_precise: moment.slice(0, 19) + `.${String(n % 1_000_000).padStart(6, '0')}Z`,
+    fednow_id: null,
+    partner_deposit_id: null,
+    incoming_ach_id: null,
+    incoming_wire_id: null,
+    issued_check_id: null,
+    network_transfer_id: null,
+    related_transfer_ids: [],
+    summary: `Card purchase ${String(n)}`,
+    trace_id: `trace_${n.toString(36)}`,
+    type: 'charge',
+    type_source: 'card',
+    wire_id: null,
+  };
+}
+
+function timed(samples: number[], work: () => unknown): void {
+  const started = performance.now();
+  work();
+  samples.push(performance.now() - started);
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+/** Every row key of the account, newest first, read in pages (keys only: what a selection is made of). */
+function allRefs(cache: OfflineCache): string[] {
+  const refs: string[] = [];
+  let cursor: string | null = null;
+  do {
+    const page = cache.pendingTransactions.list({ profileId: PROFILE, accountId: ACCOUNT, limit: 1000, cursor });
+    for (const row of page.rows) refs.push(row.row_key);
+    cursor = page.nextCursor;
+  } while (cursor !== null);
+  return refs;
+}
+
+/** Gives `disposition` to every `every`-th row from `offset`, in selections of at most 1,000. */
+function reviewEvery(
+  reviews: ReviewService,
+  refs: readonly string[],
+  every: number,
+  offset: number,
+  disposition: 'cleared' | 'flagged' | 'escalated',
+): string[] {
+  const chosen = refs.filter((_, index) => index % every === offset);
+  for (let start = 0; start < chosen.length; start += SELECTION) {
+    reviews.give({
+      profileId: PROFILE,
+      kind: 'pending-transaction',
+      refs: chosen.slice(start, start + SELECTION),
+      disposition,
+      note: disposition === 'cleared' ? null : 'Seen twice the same day.',
+    });
+  }
+  return chosen;
+}
+
+const benchmark: Benchmark = {
+  title: `Review filter and dispositions over ${ROWS.toLocaleString('en-US')} cached pending transactions`,
+  async run(): Promise<BenchFigure[]> {
+    const temp = temporaryFolder('ledgerdesk-bench-review-');
+    const cache = await OfflineCache.open({
+      folder: temp.folder,
+      credentials: new Credentials(new InMemorySecretStore()),
+      writer: 'inline',
+    });
+    const reviews = new ReviewService({ cache, profileName: () => 'Bench' });
+    try {
+      const { checkpoint } = cache.checkpoints.begin(
+        PROFILE,
+        'pending-transactions',
+        'bench',
+        '{}',
+        new Date().toISOString(),
+      );
+      const fillStarted = performance.now();
+      for (let start = 0; start < ROWS; start += 10_000) {
+        const batch = Array.from({ length: Math.min(10_000, ROWS - start) }, (_, index) =>
+          transactionOf(start + index),
+        );
+        cache.transaction(() => cache.pendingTransactions.writePage(PROFILE, ACCOUNT, batch, checkpoint.generation));
+      }
+      const fillSeconds = (performance.now() - fillStarted) / 1000;
+
+      // Reviews in every state, spread through the list.
+      const reviewStarted = performance.now();
+      const refs = allRefs(cache);
+      reviewEvery(reviews, refs, 100, 1, 'cleared');
+      reviewEvery(reviews, refs, 333, 7, 'flagged');
+      reviewEvery(reviews, refs, 1000, 11, 'escalated');
+      const toChange = reviewEvery(reviews, refs, 2000, 13, 'cleared');
+      cache.transaction(() => {
+        for (const ref of toChange) {
+          reviews.table.markChanged(
+            PROFILE,
+            'pending-transaction',
+            ref,
+            [{ field: 'amount', before: '"-1.00"', after: '"-2.00"' }],
+            new Date().toISOString(),
+          );
+        }
+      });
+      // A watch rule flags the largest debits (about 2%) after "a sync".
+      reviews.saveRule(PROFILE, { name: 'Large debits', kind: 'pending-transaction', amountBeyond: '-4900.00' });
+      const afterSync = reviews.afterSync(PROFILE, 'pending-transactions');
+      const reviewSeconds = (performance.now() - reviewStarted) / 1000;
+      const counts = reviews.counts(PROFILE, 'pending-transaction');
+      process.stdout.write(
+        `  (${ROWS.toLocaleString('en-US')} rows filled in ${fillSeconds.toFixed(1)} s; reviews ${JSON.stringify(counts)} made in ${reviewSeconds.toFixed(1)} s, ${String(afterSync.flaggedByRule['Large debits'] ?? 0)} by the rule)\n`,
+      );
+
+      const base = { profileId: PROFILE, accountId: ACCOUNT };
+      /** The list handler's read: a page, then its review column. */
+      const page = (review: ReviewFilter | undefined, cursor: string | null) => {
+        const read = cache.pendingTransactions.list({
+          ...base,
+          ...(review === undefined ? {} : { review }),
+          limit: 100,
+          cursor,
+        });
+        withReviews(reviews, PROFILE, 'pending-transaction', read.rows, (row) => row.row_key);
+        return read.nextCursor;
+      };
+      // Rounds alternate with the baseline; each walks three pages deep.
+      const pageSamples = new Map<ReviewFilter, number[]>(REVIEW_FILTERS.map((filter) => [filter, []]));
+      const plainPages: number[] = [];
+      for (let round = 0; round < ROUNDS; round += 1) {
+        let plainCursor: string | null = null;
+        for (let depth = 0; depth < 3; depth += 1) {
+          const started = performance.now();
+          plainCursor = cache.pendingTransactions.list({ ...base, limit: 100, cursor: plainCursor }).nextCursor;
+          plainPages.push(performance.now() - started);
+        }
+        for (const filter of REVIEW_FILTERS) {
+          const samples = pageSamples.get(filter) ?? [];
+          let cursor: string | null = null;
+          for (let depth = 0; depth < 3; depth += 1) {
+            const started = performance.now();
+            cursor = page(filter, cursor);
+            samples.push(performance.now() - started);
+            if (cursor === null) break;
+          }
+        }
+      }
+      const countSamples = new Map<ReviewFilter, number[]>(REVIEW_FILTERS.map((filter) => [filter, []]));
+      const plainCounts: number[] = [];
+      for (let round = 0; round < Math.ceil(ROUNDS / 4); round += 1) {
+        timed(plainCounts, () => cache.pendingTransactions.count(base));
+        for (const filter of REVIEW_FILTERS) {
+          timed(countSamples.get(filter) ?? [], () => cache.pendingTransactions.count({ ...base, review: filter }));
+        }
+      }
+
+      // One disposition on 1,000 selected rows, five selections of rows no one has reviewed,
+      // alternating with reading and opening the same records.
+      const unreviewed = refs.filter((_, index) => index % 100 !== 1 && index % 333 !== 7 && index % 1000 !== 11);
+      const giveMs: number[] = [];
+      const readMs: number[] = [];
+      for (let round = 0; round < 5; round += 1) {
+        const start = Math.floor((unreviewed.length / 6) * (round + 1));
+        const selection = unreviewed.slice(start, start + SELECTION);
+        timed(readMs, () => reviews.records.find(PROFILE, 'pending-transaction', selection));
+        timed(giveMs, () =>
+          reviews.give({
+            profileId: PROFILE,
+            kind: 'pending-transaction',
+            refs: selection,
+            disposition: 'flagged',
+            note: 'Card testing: many small charges.',
+          }),
+        );
+      }
+
+      const plainPage95 = percentile(plainPages, 95);
+      const plainCount95 = percentile(plainCounts, 95);
+      const figures: BenchFigure[] = [];
+      for (const filter of REVIEW_FILTERS) {
+        const p95 = percentile(pageSamples.get(filter) ?? [], 95);
+        figures.push({
+          name: `page of 100 with its review column, review filter "${filter}": p95`,
+          value: p95,
+          unit: 'ms',
+          baseline: { name: 'the same page, no review filter and no review column: p95', value: plainPage95 },
+          target: 'p95 ≤ 5 ms',
+          met: p95 <= 5,
+        });
+      }
+      for (const filter of REVIEW_FILTERS) {
+        const p95 = percentile(countSamples.get(filter) ?? [], 95);
+        figures.push({
+          name: `count behind review filter "${filter}": p95`,
+          value: p95,
+          unit: 'ms',
+          baseline: { name: 'the count with no filter: p95', value: plainCount95 },
+          target: '≤ 50 ms',
+          met: p95 <= 50,
+        });
+      }
+      const give = median(giveMs);
+      figures.push({
+        name: `one disposition (with a note) on ${SELECTION.toLocaleString('en-US')} selected rows, audited (median of 5)`,
+        value: give,
+        unit: 'ms',
+        baseline: {
+          name: `finding and opening the same ${SELECTION.toLocaleString('en-US')} records (median)`,
+          value: median(readMs),
+        },
+        target: '≤ 1 s',
+        met: give <= 1000,
+      });
+      figures.push({
+        name: `filling the cache with ${ROWS.toLocaleString('en-US')} sealed, indexed transactions`,
+        value: ROWS / fillSeconds,
+        unit: 'rows/s',
+      });
+      return figures;
+    } finally {
+      await cache.close();
+      temp.remove();
+    }
+  },
+};
+
+export default benchmark;
