@@ -98,6 +98,7 @@ export function createReviewHandlers(services: ReviewHandlerServices): Pick<Hand
         if (format === 'csv') await saveFile(path, reportCsv(report));
         else if (format === 'html') await saveFile(path, html);
         else if (print !== undefined) await saveFile(path, await print(html));
+        services_.reviews.recordReport(profileId, report, format);
         return { saved: true, path, rows: report.items.length };
       },
     },

@@ -7,6 +7,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { KeyringSecretStore } from '../../../src/main/services/credentials/keyringSecretStore.ts';
 import { InMemorySecretStore, type SecretStore } from '../../../src/main/services/credentials/secretStore.ts';
@@ -712,6 +713,7 @@ describe('the report and clearing a profile’s data', () => {
     services.reviews.saveRule(profile.id, { name: 'Failing sends', kind: 'webhook-send', sendStatus: 'error' });
     const html = join(temp.folder, 'report.html');
     const csv = join(temp.folder, 'report.csv');
+    const headBefore = services.cache.audit.chainHead();
     const written = await cli('review', 'report', '--profile', 'Sandbox', '--html', html, '--csv', csv);
     expect(written).toMatchObject({ code: 0, stderr: '' });
     expect(written.stdout).toContain('(1 flagged, escalated or changed item)');
@@ -720,11 +722,15 @@ describe('the report and clearing a profile’s data', () => {
     expect(page).not.toContain('<b>MLRO</b>');
     expect(page).toContain(`pending-transaction ${a ?? ''}`);
     expect(page).not.toContain(`pending-transaction ${b ?? ''}`);
-    // The audit log, with the three review entries, verifies; its head is the one `audit verify` gives.
-    const verified = await cliJson<{ ok: boolean; head: string }>('audit', 'verify');
+    // The report quotes the chain head as it verified then; the log, with the report's own
+    // entry appended after it, still verifies (a later head, one entry on).
+    const verified = await cliJson<{ ok: boolean; head: string; lastId: number }>('audit', 'verify');
     expect(verified.ok).toBe(true);
     expect(page).toContain('The audit log verified when this report was made');
-    expect(page).toContain(verified.head);
+    expect(headBefore.head).toMatch(/^[0-9a-f]{64}$/);
+    expect(page).toContain(headBefore.head ?? 'no head');
+    expect(verified.lastId).toBe((headBefore.lastId ?? 0) + 1);
+    expect(verified.head).not.toBe(headBefore.head);
     expect(page).toMatch(
       /<td>pending-transaction<\/td><td class="number">2<\/td><td class="number">0<\/td><td class="number">1<\/td>/,
     );
@@ -732,6 +738,26 @@ describe('the report and clearing a profile’s data', () => {
     expect(lines[0]).toBe('section,kind,ref,state,by rule,at,reviewer,note,changes,record');
     expect(lines).toContain('summary,pending-transaction,,cleared,,,,,2,');
     expect(lines.some((line) => line.startsWith(`item,pending-transaction,${a ?? ''},escalated,`))).toBe(true);
+
+    // The report is in the log; an officer's entry edited in the file (triggers dropped, as
+    // someone holding only the file would) makes `audit verify` fail and name it.
+    const entries = services.cache.audit.list({ profileId: profile.id, limit: 100 }).rows;
+    expect(entries[0]).toMatchObject({
+      action: 'review.report',
+      detail: expect.stringMatching(/^html and csv: 1 item/) as string,
+    });
+    const escalated = entries.find((entry) => entry.action === 'review.escalated');
+    if (escalated === undefined) throw new Error('no review entry in the log');
+    const raw = new DatabaseSync(join(temp.folder, 'data', 'cache.db'));
+    raw.exec('DROP TRIGGER IF EXISTS audit_log_no_update; DROP TRIGGER IF EXISTS audit_log_no_delete;');
+    raw.prepare("UPDATE audit_log SET action = 'review.cleared' WHERE id = ?").run(escalated.id);
+    raw.close();
+    const tampered = await cli('audit', 'verify', '--json');
+    expect(tampered.code).toBe(1);
+    expect(JSON.parse(tampered.stdout)).toMatchObject({
+      ok: false,
+      problem: { kind: 'entry-changed', entryId: escalated.id, entry: { action: 'review.cleared' } },
+    });
 
     await services.clearCachedData(profile.id);
     expect(services.reviews.list({ profileId: profile.id }).rows).toEqual([]);

@@ -287,6 +287,25 @@ export class ReviewService {
   }
 
   /**
+   * Records that a review report was written (after it was: the report quotes the chain as
+   * it stood before this entry): who can later tell which report was made when, on what.
+   */
+  recordReport(
+    profileId: string,
+    report: { items: readonly unknown[]; chain: { lastId: number | null } },
+    format: string,
+  ): void {
+    this.#cache.audit.record({
+      profileId,
+      profileName: this.#profileName(profileId),
+      action: 'review.report',
+      target: profileId,
+      result: 'ok',
+      detail: `${format}: ${String(report.items.length)} ${report.items.length === 1 ? 'item' : 'items'}, verified up to entry #${String(report.chain.lastId ?? 0)}`,
+    });
+  }
+
+  /**
    * Sets the name reviews are signed with (null: the OS user name again). Audited without the
    * name itself: the log is in clear, the name is sealed with each review.
    */

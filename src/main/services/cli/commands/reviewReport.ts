@@ -27,6 +27,7 @@ export async function reviewReport(context: CommandContext): Promise<number> {
   });
   writeFileSync(html, reportHtml(report), { mode: 0o600 });
   if (csv !== null) writeFileSync(csv, reportCsv(report), { mode: 0o600 });
+  services.reviews.recordReport(profile.id, report, csv === null ? 'html' : 'html and csv');
   if (context.arguments.json)
     context.printJson({ html, csv, items: report.items.length, counts: report.counts, chain: report.chain });
   else
