@@ -201,15 +201,26 @@ function Changes({ review, gone }: { review: ReviewSummary; gone: boolean }) {
   );
 }
 
-/** A value as JSON text: a string or number as it is, an object or list laid out on lines. */
+/**
+ * A value as its JSON text; a whole object that came or went (a retry's attempt) one field a
+ * line, `name: value`, so it reads in a narrow column.
+ */
 function ChangeValue({ json }: { json: string | null }) {
-  if (json === null) return <span className="muted">(absent)</span>;
+  if (json === null) return <span className="muted review-absent">(absent)</span>;
   let value: unknown;
   try {
     value = JSON.parse(json);
   } catch {
     return <>{json}</>;
   }
-  if (typeof value !== 'object' || value === null) return <>{json}</>;
-  return <pre className="review-change-json">{JSON.stringify(value, null, 1)}</pre>;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return <>{json}</>;
+  return (
+    <ul className="review-change-fields">
+      {Object.entries(value).map(([name, field]) => (
+        <li key={name}>
+          <span className="muted">{name}:</span> {JSON.stringify(field)}
+        </li>
+      ))}
+    </ul>
+  );
 }
