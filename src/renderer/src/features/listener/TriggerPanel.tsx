@@ -57,11 +57,14 @@ const LABELS: Record<Exclude<Parameter, 'status'>, { label: string; placeholder:
 export function TriggerPanel() {
   const profileId = useActiveProfileId();
   const store = useTriggerStore();
-  const { loadScenarios } = store;
+  const { loadScenarios, showProfile } = store;
   useEffect(() => {
     void loadScenarios();
     return installTriggerEvents();
   }, [loadScenarios]);
+  useEffect(() => {
+    showProfile(profileId);
+  }, [profileId, showProfile]);
   const entry = catalogEntry(store.event);
   const statusChoice = STATUS_CHOICES[store.event];
   const errorField = store.error === null ? null : fieldNameOf(store.error);

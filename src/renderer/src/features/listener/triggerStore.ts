@@ -24,6 +24,8 @@ export interface ScenarioRun {
 }
 
 interface TriggerState {
+  /** The profile the result, error and finished run below belong to. */
+  profileId: string | null;
   event: TriggerableEvent;
   parameters: Record<keyof TriggerParameters, string>;
   busy: boolean;
@@ -33,6 +35,8 @@ interface TriggerState {
   scenariosError: UiError | null;
   run: ScenarioRun | null;
   runError: UiError | null;
+  /** The active profile changed: what was triggered at the other bank is not shown as this one's. */
+  showProfile: (profileId: string | null) => void;
   setEvent: (event: TriggerableEvent) => void;
   setParameter: (name: keyof TriggerParameters, value: string) => void;
   loadScenarios: () => Promise<void>;
@@ -72,6 +76,7 @@ async function withRemoteConfirmation<Result>(
 }
 
 export const useTriggerStore = create<TriggerState>((set, get) => ({
+  profileId: null,
   event: 'ach.create',
   parameters: NO_PARAMETERS,
   busy: false,
@@ -81,6 +86,12 @@ export const useTriggerStore = create<TriggerState>((set, get) => ({
   scenariosError: null,
   run: null,
   runError: null,
+  showProfile(profileId) {
+    const { run } = get();
+    if (profileId === get().profileId) return;
+    // A scenario still running keeps its steps on screen (its pushes name its own run).
+    set({ profileId, result: null, error: null, runError: null, ...(run?.state === 'running' ? {} : { run: null }) });
+  },
   setEvent(event) {
     set({ event, error: null });
   },
@@ -111,7 +122,8 @@ export const useTriggerStore = create<TriggerState>((set, get) => ({
         }),
       );
       if (result !== null) {
-        set({ result });
+        // Shown only while its profile is the active one (the user may have switched meanwhile).
+        if (get().profileId === profileId) set({ result });
         toast(
           'success',
           `Triggered ${result.event}`,
@@ -119,7 +131,7 @@ export const useTriggerStore = create<TriggerState>((set, get) => ({
         );
       }
     } catch (reason) {
-      set({ error: uiErrorOf(reason) });
+      if (get().profileId === profileId) set({ error: uiErrorOf(reason) });
     } finally {
       set({ busy: false });
     }
