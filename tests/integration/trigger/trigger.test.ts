@@ -138,7 +138,10 @@ describe('ledger trigger against the sandbox, heard by npm run listen', () => {
     ).rejects.toThrow(/is canceled: that status is final/);
     await expect(
       services.trigger.trigger(EMBEDDED_SANDBOX_PROFILE_ID, { event: 'ach.update', status: 'approved' }),
-    ).rejects.toThrow(/not an ACH status/);
+    ).rejects.toThrow('status: must be one of processing, sent, returned, canceled for ach.update.');
+    await expect(
+      services.trigger.trigger(EMBEDDED_SANDBOX_PROFILE_ID, { event: 'file.create', accountId: 'acct_1' }),
+    ).rejects.toThrow('accountId: is not used by file.create (it takes no parameter).');
     await expect(
       services.trigger.trigger(EMBEDDED_SANDBOX_PROFILE_ID, { event: 'ach.create', accountId: 'acct_nothere' }),
     ).rejects.toThrow(/no account with id acct_nothere/);

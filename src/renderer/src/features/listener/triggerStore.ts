@@ -6,7 +6,7 @@
 import { create } from 'zustand';
 import type { TriggerableEvent } from '../../../../shared/eventCatalog/eventCatalog.ts';
 import type { ScenarioStepOutcome } from '../../../../shared/eventCatalog/scenario.ts';
-import type { TriggerParameters, TriggerResult } from '../../../../shared/eventCatalog/trigger.ts';
+import { TRIGGER_FIELDS, type TriggerParameters, type TriggerResult } from '../../../../shared/eventCatalog/trigger.ts';
 import type { ApiInput, ShippedScenarioSummary } from '../../../../shared/ipc/index.ts';
 import { api } from '../../lib/api.ts';
 import { sentenceOf, uiErrorOf, type UiError } from '../../lib/errors.ts';
@@ -107,10 +107,9 @@ export const useTriggerStore = create<TriggerState>((set, get) => ({
   },
   async trigger(profileId) {
     const { event, parameters } = get();
+    // Only what this event reads: a field filled in for another event stays in the form, unsent.
     const given = Object.fromEntries(
-      Object.entries(parameters)
-        .map(([name, value]) => [name, value.trim()])
-        .filter(([, value]) => value !== ''),
+      TRIGGER_FIELDS[event].map((name) => [name, parameters[name].trim()]).filter(([, value]) => value !== ''),
     ) as Partial<Record<keyof TriggerParameters, string>>;
     set({ busy: true, error: null });
     try {
