@@ -182,6 +182,37 @@ test('triggers an event from the Listener screen and watches its notification ar
   await expect(steps).toContainText('account.create');
   await shoot(page, 'listener-trigger-scenario-light');
   expect(await axeViolations(page)).toEqual([]);
+
+  // A scenario file of one's own, from the Run a file… button: a bad one is refused before
+  // anything is sent, naming the step and the field; a good one runs with its steps shown.
+  const scenarios = page.locator('section', { has: page.getByRole('heading', { name: 'Scenarios' }) });
+  const runFile = async (steps: unknown[]): Promise<void> => {
+    const chooser = page.waitForEvent('filechooser');
+    await scenarios.getByRole('button', { name: 'Run a file…' }).click();
+    await (
+      await chooser
+    ).setFiles({
+      name: 'mine.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify({ name: 'Mine', steps })),
+    });
+  };
+  await runFile([{ action: 'trigger', event: 'ach.update', with: { status: 'approved' } }]);
+  await expect(scenarios.getByRole('alert')).toContainText(
+    'Scenario mine.json is not valid: steps[0].with.status: must be one of processing, sent, returned, canceled for ach.update.',
+  );
+  await runFile([
+    { id: 'ach', action: 'trigger', event: 'ach.create', title: 'My ACH' },
+    {
+      action: 'trigger',
+      event: 'ach.update',
+      title: 'It settles',
+      with: { achId: '{{ach.objectId}}', status: 'sent' },
+    },
+  ]);
+  await expect(page.getByText('Completed: 2 steps')).toBeVisible({ timeout: 60_000 });
+  await expect(steps).toContainText('It settles');
+  await expect(scenarios.getByRole('alert')).toBeHidden();
   await page.getByRole('tab', { name: /^Requests/ }).click();
   await expect(requests.locator('.vtable-row', { hasText: 'account_application.update' })).toHaveCount(3, {
     timeout: 30_000,
