@@ -1,0 +1,76 @@
+/**
+ * Drift, measured as answers are read (issue 14, item 3): for each resource, how many records
+ * came without a field the interface lists, and how many carried a field it does not know.
+ * Names and counts only: no value of an answer ever leaves `observeDrift`.
+ */
+import { z } from 'zod';
+import { driftOf, responseOf, type BankResponse, type FieldDrift } from '../../../shared/bank/index.ts';
+
+/** What one answer (a record, or a page of them) told about one resource. */
+export interface DriftObservation {
+  /** The resource in the bank's words (`document`, `pending_transaction`), or `<resource> list` for a list's envelope. */
+  resource: string;
+  /** Records read. */
+  records: number;
+  /** Per expected field: how many of those records came without it. */
+  missing: Record<string, number>;
+  /** Per field the interface does not list: how many records carried it. */
+  unknown: Record<string, number>;
+}
+
+export type DriftListener = (observation: DriftObservation) => void;
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a descriptor of any resource's shape
+type AnyResponse = BankResponse<any, string>;
+
+/**
+ * The list envelope as the interface's lists send it (`data`, `page_next`); `total_estimated`
+ * is known (the real service adds it) but not expected.
+ */
+export const listEnvelopeResponse = responseOf({
+  record: z.looseObject({
+    data: z.array(z.unknown()),
+    page_next: z.string().nullable(),
+    total_estimated: z.number(),
+  }),
+  required: ['data'],
+  extras: ['total_estimated'],
+});
+
+/** Records of one shape look alike: the drift of a set of field names is worked out once. */
+const SHAPES_KEPT = 256;
+const shapes = new WeakMap<AnyResponse, Map<string, FieldDrift>>();
+
+function driftOfShape(response: AnyResponse, record: Record<string, unknown>): FieldDrift {
+  const names = Object.keys(record);
+  const signature = names.join('\n');
+  let known = shapes.get(response);
+  if (known === undefined) {
+    known = new Map();
+    shapes.set(response, known);
+  }
+  let drift = known.get(signature);
+  if (drift === undefined) {
+    drift = driftOf(response, record);
+    if (known.size >= SHAPES_KEPT) known.clear();
+    known.set(signature, drift);
+  }
+  return drift;
+}
+
+/** The drift of records read as `resource`; null when there was nothing to count. */
+export function observeDrift(
+  resource: string,
+  response: AnyResponse,
+  records: readonly unknown[],
+): DriftObservation | null {
+  const observation: DriftObservation = { resource, records: 0, missing: {}, unknown: {} };
+  for (const record of records) {
+    if (typeof record !== 'object' || record === null || Array.isArray(record)) continue;
+    observation.records += 1;
+    const drift = driftOfShape(response, record as Record<string, unknown>);
+    for (const name of drift.missing) observation.missing[name] = (observation.missing[name] ?? 0) + 1;
+    for (const name of drift.unknown) observation.unknown[name] = (observation.unknown[name] ?? 0) + 1;
+  }
+  return observation.records === 0 ? null : observation;
+}
