@@ -37,7 +37,7 @@ import {
   type AccountApplicationFilters,
   type AccountApplicationResponse,
   type AccountResponse,
-  type BankResponse,
+  type FieldNames,
   type CardArtUploadRequest,
   type CardProductResponse,
   type DocumentCreateRequest,
@@ -94,9 +94,6 @@ function pathSegment(value: string): string {
   return encodeURIComponent(value);
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a descriptor of any resource's shape
-type AnyResponse = BankResponse<any, string>;
-
 /** How an answer is read: a resource of the bank (its drift measured), or a plain schema. */
 interface Reading<Schema extends z.ZodType> {
   schema: Schema;
@@ -104,11 +101,11 @@ interface Reading<Schema extends z.ZodType> {
 }
 interface ResourceOf {
   name: string;
-  response: AnyResponse;
+  response: FieldNames;
 }
 type ResourceReading<Schema extends z.ZodType> = Reading<Schema> & { resource: ResourceOf };
 
-function resourceReading<Response extends AnyResponse>(
+function resourceReading<Response extends FieldNames & { schema: z.ZodType }>(
   name: string,
   response: Response,
 ): ResourceReading<Response['schema']> {
@@ -422,7 +419,7 @@ export class BankClient {
   }
 
   /** Tells the drift of what was read; a listener that fails never fails the read. */
-  #measure(resource: string, response: AnyResponse, records: readonly unknown[]): void {
+  #measure(resource: string, response: FieldNames, records: readonly unknown[]): void {
     if (this.#onDrift === undefined) return;
     const observation = observeDrift(resource, response, records);
     if (observation === null) return;

@@ -4,7 +4,7 @@
  * Names and counts only: no value of an answer ever leaves `observeDrift`.
  */
 import { z } from 'zod';
-import { driftOf, responseOf, type BankResponse, type FieldDrift } from '../../../shared/bank/index.ts';
+import { driftOf, responseOf, type FieldDrift, type FieldNames } from '../../../shared/bank/index.ts';
 
 /** What one answer (a record, or a page of them) told about one resource. */
 export interface DriftObservation {
@@ -19,9 +19,6 @@ export interface DriftObservation {
 }
 
 export type DriftListener = (observation: DriftObservation) => void;
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a descriptor of any resource's shape
-type AnyResponse = BankResponse<any, string>;
 
 /**
  * The list envelope as the interface's lists send it (`data`, `page_next`); `total_estimated`
@@ -39,9 +36,9 @@ export const listEnvelopeResponse = responseOf({
 
 /** Records of one shape look alike: the drift of a set of field names is worked out once. */
 const SHAPES_KEPT = 256;
-const shapes = new WeakMap<AnyResponse, Map<string, FieldDrift>>();
+const shapes = new WeakMap<FieldNames, Map<string, FieldDrift>>();
 
-function driftOfShape(response: AnyResponse, record: Record<string, unknown>): FieldDrift {
+function driftOfShape(response: FieldNames, record: Record<string, unknown>): FieldDrift {
   const names = Object.keys(record);
   const signature = names.join('\n');
   let known = shapes.get(response);
@@ -61,7 +58,7 @@ function driftOfShape(response: AnyResponse, record: Record<string, unknown>): F
 /** The drift of records read as `resource`; null when there was nothing to count. */
 export function observeDrift(
   resource: string,
-  response: AnyResponse,
+  response: FieldNames,
   records: readonly unknown[],
 ): DriftObservation | null {
   const observation: DriftObservation = { resource, records: 0, missing: {}, unknown: {} };
