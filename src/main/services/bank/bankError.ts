@@ -104,6 +104,23 @@ export class BankError extends Error implements BankErrorDetails {
     if (details.unread !== undefined) this.unread = details.unread;
   }
 
+  /** The same failure with what the user can do now, said by a caller that knows more (bankWrites.ts). */
+  withRemedy(remedy: string, retryable: boolean): BankError {
+    return new BankError({
+      kind: this.kind,
+      endpoint: this.endpoint,
+      profileName: this.profileName,
+      status: this.status,
+      serverMessage: this.serverMessage,
+      retryable,
+      remedy,
+      attempts: this.attempts,
+      ...(this.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: this.retryAfterSeconds }),
+      ...(this.problems === undefined ? {} : { problems: this.problems }),
+      ...(this.unread === undefined ? {} : { unread: this.unread }),
+    });
+  }
+
   /** Whether this failure says the bank cannot be reached right now (for online/offline). */
   get meansOffline(): boolean {
     return ['unreachable', 'timeout', 'bank-offline', 'unavailable', 'gateway-timeout'].includes(this.kind);
