@@ -35,6 +35,15 @@ describe('observeDrift', () => {
     });
   });
 
+  it('bounds what a bank sending keys by the thousand can add: names cut short, at most 50 a resource', () => {
+    const record: Record<string, unknown> = { id: 'wh_1' };
+    for (let index = 0; index < 500; index += 1) record[`field_${String(index)}_${'x'.repeat(200)}`] = index;
+    const observation = observeDrift('webhook', webhookResponse, [record]);
+    const names = Object.keys(observation?.unknown ?? {});
+    expect(names).toHaveLength(50);
+    expect(Math.max(...names.map((name) => name.length))).toBe(100);
+  });
+
   it('has nothing to say about no records', () => {
     expect(observeDrift('webhook', webhookResponse, [null, 'x', []])).toBeNull();
   });

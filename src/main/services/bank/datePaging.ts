@@ -5,21 +5,26 @@
  * and filters on the records' creation date (`from_date` inclusive, `to_date` exclusive), so:
  *
  *   1. a full page whose oldest record was made on day D is complete for every day after D:
- *      those records are kept, the ones of day D are left for step 2;
+ *      those records are kept, the ones of day D are left for step 2 — unless the page holds
+ *      nothing but day D (a page of one record, or a busy day): then it is kept whole, and
+ *      step 2 skips as many records as it kept;
  *   2. day D is asked for on its own (`from_date` D, `to_date` D+1), in a page of the largest
  *      size: a short page is all of it; a full one means more than that many records on one day,
  *      which cannot be read without the bank's cursor: the walk fails and says so, rather than
  *      keep part of a day and take it for all of it;
  *   3. the walk goes on before D (`to_date` D), from step 1.
  *
- * Each step's cursor says where the walk is (`ledgerdesk-by-date:day:D`, `…:before:D`), so a
- * stopped sync resumes there like with a bank's own cursor; no record is fetched twice.
+ * Each step's cursor says where the walk is (`ledgerdesk-by-date:day:D`, `…:day:D:N` with N
+ * records of day D already kept, `…:before:D`), so a stopped sync resumes there like with a
+ * bank's own cursor. A record fetched twice is possible only when day D gains records between
+ * steps 1 and 2 and step 1 held only day D (the newest of D are then skipped as if kept, to be
+ * found by the next sync): the cache keeps a record once whatever the number of times it is read.
  */
 import { PAGE_SIZE_MAX } from '../../../shared/bank/index.ts';
 
 export const DATE_STEP_PREFIX = 'ledgerdesk-by-date:';
 
-export type DateStep = { kind: 'day'; date: string } | { kind: 'before'; date: string };
+export type DateStep = { kind: 'day'; date: string; skip: number } | { kind: 'before'; date: string };
 
 export interface DateRange {
   /** YYYY-MM-DD, inclusive. */
@@ -28,13 +33,15 @@ export interface DateRange {
   toDate?: string;
 }
 
-const STEP = /^ledgerdesk-by-date:(day|before):([0-9]{4}-[0-9]{2}-[0-9]{2})$/;
+const STEP =
+  /^ledgerdesk-by-date:(?:(day):([0-9]{4}-[0-9]{2}-[0-9]{2})(?::([0-9]{1,4}))?|(before):([0-9]{4}-[0-9]{2}-[0-9]{2}))$/;
 
 export function isDateStep(cursor: string): boolean {
   return cursor.startsWith(DATE_STEP_PREFIX);
 }
 
 export function encodeDateStep(step: DateStep): string {
+  if (step.kind === 'day' && step.skip > 0) return `${DATE_STEP_PREFIX}day:${step.date}:${String(step.skip)}`;
   return `${DATE_STEP_PREFIX}${step.kind}:${step.date}`;
 }
 
@@ -43,7 +50,8 @@ export function decodeDateStep(cursor: string | null): DateStep | null {
   if (cursor === null || !isDateStep(cursor)) return null;
   const match = STEP.exec(cursor);
   if (match === null) throw new RangeError(`Not a date cursor of Ledgerdesk: ${cursor}`);
-  return { kind: match[1] === 'day' ? 'day' : 'before', date: match[2] ?? '' };
+  if (match[1] === 'day') return { kind: 'day', date: match[2] ?? '', skip: Number(match[3] ?? 0) };
+  return { kind: 'before', date: match[5] ?? '' };
 }
 
 function dayAfter(date: string): string {
@@ -89,7 +97,8 @@ export function walkOn<Item>(
       };
     }
     const more = range.fromDate === undefined || range.fromDate < step.date;
-    return { ok: true, items: [...items], next: more ? { kind: 'before', date: step.date } : null };
+    // The newest `skip` of the day were kept from the page before.
+    return { ok: true, items: items.slice(step.skip), next: more ? { kind: 'before', date: step.date } : null };
   }
   if (!full) return { ok: true, items: [...items], next: null };
   const last = items.at(-1);
@@ -98,5 +107,8 @@ export function walkOn<Item>(
     return { ok: false, problem: 'no page_next, and the last record has no date to page on by' };
   }
   // Day `oldest` comes whole at the next step; every later day is complete here.
-  return { ok: true, items: items.filter((item) => dateOf(item) !== oldest), next: { kind: 'day', date: oldest } };
+  const complete = items.filter((item) => dateOf(item) !== oldest);
+  if (complete.length > 0) return { ok: true, items: complete, next: { kind: 'day', date: oldest, skip: 0 } };
+  // Nothing but day `oldest`: kept, and skipped at the next step.
+  return { ok: true, items: [...items], next: { kind: 'day', date: oldest, skip: items.length } };
 }

@@ -34,6 +34,18 @@ export const listEnvelopeResponse = responseOf({
   extras: ['total_estimated'],
 });
 
+/**
+ * Unknown names come from the bank: each is cut to a readable length, and one answer adds at
+ * most this many distinct ones per resource, so a bank sending keys by the thousand (or values
+ * as keys) cannot grow the counts without bound.
+ */
+const NAME_MAX = 100;
+const UNKNOWN_NAMES_MAX = 50;
+
+function nameOf(field: string): string {
+  return field.length <= NAME_MAX ? field : `${field.slice(0, NAME_MAX - 1)}…`;
+}
+
 /** Records of one shape look alike: the drift of a set of field names is worked out once. */
 const SHAPES_KEPT = 256;
 const shapes = new WeakMap<FieldNames, Map<string, FieldDrift>>();
@@ -67,7 +79,12 @@ export function observeDrift(
     observation.records += 1;
     const drift = driftOfShape(response, record as Record<string, unknown>);
     for (const name of drift.missing) observation.missing[name] = (observation.missing[name] ?? 0) + 1;
-    for (const name of drift.unknown) observation.unknown[name] = (observation.unknown[name] ?? 0) + 1;
+    for (const field of drift.unknown) {
+      const name = nameOf(field);
+      const counted = observation.unknown[name];
+      if (counted !== undefined) observation.unknown[name] = counted + 1;
+      else if (Object.keys(observation.unknown).length < UNKNOWN_NAMES_MAX) observation.unknown[name] = 1;
+    }
   }
   return observation.records === 0 ? null : observation;
 }
