@@ -65,7 +65,11 @@ const COLUMNS: readonly Column<AccountApplicationResponse>[] = [
     key: 'updated',
     header: 'Updated',
     width: '196px',
-    render: (row) => <span className="tabular muted">{formatTimestamp(row.updated_at)}</span>,
+    render: (row) => (
+      <span className="tabular muted">
+        <BankValue value={row.updated_at}>{formatTimestamp}</BankValue>
+      </span>
+    ),
   },
 ];
 
@@ -230,7 +234,11 @@ function ApplicationDrawer() {
             />
           </Section>
           <Section title="Person applications">
-            {application.person_applications === null || application.person_applications === undefined ? (
+            {application.person_applications === undefined ? (
+              <p className="muted">
+                <BankValue value={application.person_applications} />
+              </p>
+            ) : application.person_applications === null ? (
               <p className="muted">
                 None:{' '}
                 {application.ownership_type === 'business'
