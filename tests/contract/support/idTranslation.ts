@@ -12,13 +12,7 @@ import { ID_PREFIX } from '../../../src/shared/bank/index.ts';
 
 /** The kinds of object the sandbox keeps and checks, by the names of ids.ts. */
 export type KeptKind =
-  | 'account'
-  | 'accountApplication'
-  | 'personApplication'
-  | 'webhook'
-  | 'cardProduct'
-  | 'file'
-  | 'document';
+  'account' | 'accountApplication' | 'personApplication' | 'webhook' | 'cardProduct' | 'file' | 'document';
 
 const ID = /^([a-z]+_)[0-9a-z]+$/;
 
