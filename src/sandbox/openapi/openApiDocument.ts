@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import {
   account,
   accountApplication,
+  accountApplicationCreateWithNickname,
   accountApplicationFilters,
   ach,
   cardArtUploadRequest,
@@ -20,11 +21,14 @@ import {
   organizationSettings,
   organizationSettingsUpdate,
   pendingTransaction,
+  personApplication,
+  personApplicationCreateRequest,
   simulationAccepted,
   simulationRequest,
   smartRetriesApproval,
   tokenRequest,
   tokenResponse,
+  transaction,
   webhook,
   webhookCreateRequest,
   webhookNotification,
@@ -48,6 +52,10 @@ const COMPONENTS: Readonly<Record<string, z.ZodType>> = {
   CardArtUploadResponse: cardArtUploadResponse,
   CardProduct: cardProduct,
   AccountApplication: accountApplication,
+  AccountApplicationCreateRequest: accountApplicationCreateWithNickname,
+  PersonApplication: personApplication,
+  PersonApplicationCreateRequest: personApplicationCreateRequest,
+  Transaction: transaction,
   Account: account,
   Ach: ach,
   File: fileRecord,
@@ -250,10 +258,35 @@ export function openApiDocument(serverUrl: string): Record<string, unknown> {
           [pathParameter('card_product_id', 'ID of the card product to upload art for.')],
         ),
       },
+      '/account/{account_id}/transaction': {
+        get: get(
+          "List posted transactions (the real service's; not in the interface), newest first; page_cursor is the last id.",
+          ok('A page of transactions.', listOf('Transaction')),
+          [accountId, ...PAGING],
+        ),
+      },
       '/apply/account_application': {
         get: get('List account applications.', ok('Applications.', listOf('AccountApplication')), [
           ...filtersOf(accountApplicationFilters),
           ...PAGING,
+        ]),
+        post: withBody(
+          "Create an account application (the real service's; not in the interface): submitted, for a person application that exists.",
+          ref('AccountApplicationCreateRequest'),
+          { ...ok('The application.', ref('AccountApplication')), ...CONFLICT },
+        ),
+      },
+      '/apply/person_application': {
+        get: get('List person applications.', ok('Person applications.', listOf('PersonApplication')), PAGING),
+        post: withBody(
+          "Create a person application (the real service's; not in the interface): under 130 years of age.",
+          ref('PersonApplicationCreateRequest'),
+          { ...ok('The person application.', ref('PersonApplication')), ...CONFLICT },
+        ),
+      },
+      '/apply/person_application/{person_application_id}': {
+        get: get('Fetch a person application.', ok('The person application.', ref('PersonApplication')), [
+          pathParameter('person_application_id', 'ID of the person application.'),
         ]),
       },
       '/apply/account_application/{id}': {

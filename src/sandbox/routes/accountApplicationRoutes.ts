@@ -4,10 +4,8 @@
  * create_account_application_*; the interface leaves it out). A new application is
  * `submitted`, for a primary person application that exists.
  */
-import { z } from 'zod';
 import {
-  ACCOUNT_PRODUCT_NICKNAMES,
-  accountApplicationCreateFields,
+  accountApplicationCreateWithNickname,
   accountApplicationFilters,
   timestampOf,
   type AccountApplication,
@@ -26,23 +24,6 @@ import { inTransaction } from '../store/database.ts';
 
 const FILTERS = Object.keys(accountApplicationFilters.shape);
 
-/**
- * What the sandbox takes: the client's fields, plus the deprecated `product` nickname in place
- * of `account_product_id`, as the 2021 recordings create. The real service now refuses
- * `product` with 400; `--lean` (which answers as today's service) does too.
- */
-const createRequest = accountApplicationCreateFields
-  .extend({ product: z.enum(ACCOUNT_PRODUCT_NICKNAMES).optional() })
-  .superRefine((request, context) => {
-    if (request.account_product_id === undefined && request.product === undefined) {
-      context.addIssue({
-        code: 'custom',
-        path: ['account_product_id'],
-        message: 'is required (the account product)',
-      });
-    }
-  });
-
 function requireApplicant(context: SandboxContext, field: string, id: string): void {
   if (context.records.text('person_application', id) === undefined) {
     // The real service's own sentence (real-wire create_account_application_failure).
@@ -53,7 +34,7 @@ function requireApplicant(context: SandboxContext, field: string, id: string): v
 export function registerAccountApplicationRoutes(router: Router, context: SandboxContext): void {
   router.post('/apply/account_application', (request) =>
     idempotent(context, request, 'POST /apply/account_application', () => {
-      const create = bodyOf(request, createRequest);
+      const create = bodyOf(request, accountApplicationCreateWithNickname);
       if (context.lean && create.product !== undefined) {
         throw new RequestProblem(400, 'Invalid request body: product: is no longer accepted: send account_product_id.');
       }

@@ -98,5 +98,18 @@ export const accountApplicationCreateRequest = accountApplicationCreateFields.su
 });
 export type AccountApplicationCreateRequest = z.infer<typeof accountApplicationCreateRequest>;
 
+/**
+ * What the sandbox takes (and its OpenAPI document describes): the client's fields, or the
+ * deprecated `product` nickname in place of `account_product_id`, as the 2021 recordings
+ * create. The real service now refuses `product` with 400; the sandbox's `--lean` does too.
+ */
+export const accountApplicationCreateWithNickname = accountApplicationCreateFields
+  .extend({ product: z.enum(ACCOUNT_PRODUCT_NICKNAMES).optional() })
+  .superRefine((request, context) => {
+    if (request.account_product_id === undefined && request.product === undefined) {
+      context.addIssue({ code: 'custom', path: ['account_product_id'], message: 'is required (the account product)' });
+    }
+  });
+
 export const accountApplicationResponse = responseOf({ record: accountApplication, required: ['id'] });
 export type AccountApplicationResponse = z.output<typeof accountApplicationResponse.schema>;
