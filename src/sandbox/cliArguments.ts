@@ -85,8 +85,10 @@ export function parseCliArguments(argv: readonly string[]): CliRequest {
       return next;
     };
     if (flag === '--json') json = true;
-    else if (flag === '--lean') options.lean = true;
-    else if (flag === '--help' || flag === '-h') help = true;
+    else if (flag === '--lean') {
+      if (inline !== undefined) throw new Error('--lean takes no value.');
+      options.lean = true;
+    } else if (flag === '--help' || flag === '-h') help = true;
     else if (flag === '--smart-retries') {
       const setting = value();
       if (setting !== 'on' && setting !== 'off') throw new Error(`--smart-retries takes on or off, not ${setting}.`);
