@@ -17,6 +17,16 @@ describe('observeDrift', () => {
     expect(observation?.unknown).toEqual({ retention: 1 });
   });
 
+  it('counts each record by its own shape when shapes alternate within a page', () => {
+    const lean = { id: 'wh_1', event: 'ach.update' };
+    const full = { id: 'wh_2', event: 'ach.update', basic_user: null, basic_secret: null, extra: 1 };
+    const observation = observeDrift('webhook', webhookResponse, [lean, lean, full, lean, full]);
+    expect(observation?.records).toBe(5);
+    expect(observation?.missing['basic_user']).toBe(3);
+    expect(observation?.missing['url']).toBe(5);
+    expect(observation?.unknown).toEqual({ extra: 2 });
+  });
+
   it('carries names and counts only: no value of the answer', () => {
     const secretish = 'https://hooks.example/very-private-path?token=abc123';
     const observation = observeDrift('webhook', webhookResponse, [

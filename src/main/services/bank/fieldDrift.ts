@@ -50,8 +50,7 @@ function nameOf(field: string): string {
 const SHAPES_KEPT = 256;
 const shapes = new WeakMap<FieldNames, Map<string, FieldDrift>>();
 
-function driftOfShape(response: FieldNames, record: Record<string, unknown>): FieldDrift {
-  const names = Object.keys(record);
+function driftOfShape(response: FieldNames, names: readonly string[], record: Record<string, unknown>): FieldDrift {
   const signature = names.join('\n');
   let known = shapes.get(response);
   if (known === undefined) {
@@ -67,6 +66,12 @@ function driftOfShape(response: FieldNames, record: Record<string, unknown>): Fi
   return drift;
 }
 
+function sameNames(left: readonly string[], right: readonly string[]): boolean {
+  if (left.length !== right.length) return false;
+  for (let index = 0; index < left.length; index += 1) if (left[index] !== right[index]) return false;
+  return true;
+}
+
 /** The drift of records read as `resource`; null when there was nothing to count. */
 export function observeDrift(
   resource: string,
@@ -74,10 +79,20 @@ export function observeDrift(
   records: readonly unknown[],
 ): DriftObservation | null {
   const observation: DriftObservation = { resource, records: 0, missing: {}, unknown: {} };
+  // A page's records nearly always share their field names: the last shape is checked first,
+  // name by name, before any text is built (this runs for every record a sync reads).
+  let lastNames: readonly string[] = [];
+  let lastDrift: FieldDrift | null = null;
   for (const record of records) {
     if (typeof record !== 'object' || record === null || Array.isArray(record)) continue;
     observation.records += 1;
-    const drift = driftOfShape(response, record as Record<string, unknown>);
+    const names = Object.keys(record);
+    const drift: FieldDrift =
+      lastDrift !== null && sameNames(names, lastNames)
+        ? lastDrift
+        : driftOfShape(response, names, record as Record<string, unknown>);
+    lastNames = names;
+    lastDrift = drift;
     for (const name of drift.missing) observation.missing[name] = (observation.missing[name] ?? 0) + 1;
     for (const field of drift.unknown) {
       const name = nameOf(field);
