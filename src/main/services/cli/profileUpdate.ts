@@ -51,7 +51,9 @@ export async function profileUpdate(context: ProfileUpdateContext): Promise<numb
         );
   if (Object.keys(changes).length === 0 && secret === '') {
     throw new UsageProblem(
-      '`profile update` needs --base-url, --name, --production or --no-production, --lean or --no-lean, or a secret on standard input.',
+      current.kind === 'embedded-sandbox'
+        ? '`profile update` of the embedded sandbox needs --name, or --lean or --no-lean.'
+        : '`profile update` needs --base-url, --name, --production or --no-production, or a secret on standard input.',
     );
   }
   if (current.kind === 'embedded-sandbox' && secret !== '') {
