@@ -33,7 +33,8 @@ const COLUMNS: readonly Column<AccountApplicationResponse>[] = [
   {
     key: 'ownership',
     header: 'Ownership',
-    width: '100px',
+    // Wide enough for "not sent by the bank": the real service leaves ownership_type out.
+    width: '170px',
     render: (row) => (
       <span className="muted">
         <BankValue value={row.ownership_type} />
@@ -54,7 +55,7 @@ const COLUMNS: readonly Column<AccountApplicationResponse>[] = [
   {
     key: 'account',
     header: 'Account number',
-    width: '150px',
+    width: '184px',
     render: (row) => (
       <span className="mono">
         <BankValue value={row.account_number} />
