@@ -8,6 +8,7 @@
 import type {
   Account,
   AccountApplication,
+  AccountApplicationCreateRequest,
   Ach,
   CardArtUploadRequest,
   CardProduct,
@@ -18,11 +19,14 @@ import type {
   OrganizationSettings,
   OrganizationSettingsUpdate,
   PendingTransaction,
+  PersonApplication,
+  PersonApplicationCreateRequest,
   SimulationAccepted,
   SimulationRequest,
   SmartRetriesApproval,
   TokenRequest,
   TokenResponse,
+  Transaction,
   Webhook,
   WebhookCreateRequest,
   WebhookNotification,
@@ -42,6 +46,8 @@ export const EXAMPLE_IDS = {
   accountApplication: 'aact_9a4s7d2f5g8h1j',
   webhook: 'wh_3k6l9z2x5c8v1b',
   webhookSend: 'whsend_8m1n4b7v0c3x6z',
+  personApplication: 'apsn_5t8y1u4i7o0p2a',
+  transaction: 'ttx_6c9v2b5n8m1q4w',
 } as const;
 
 const CREATED_AT = '2026-03-02T14:05:09Z';
@@ -54,6 +60,7 @@ const account: Account = {
   status: 'open',
   balance: '15230.55',
   available_balance: '15105.55',
+  currency: 'USD',
   created_at: '2025-11-20T09:00:00Z',
   updated_at: UPDATED_AT,
 };
@@ -152,6 +159,71 @@ const accountApplication: AccountApplication = {
   userdata: null,
   created_at: CREATED_AT,
   updated_at: UPDATED_AT,
+};
+
+/** The applicant the account application names (the real service's; not in the interface). */
+const personApplicationCreateRequest: PersonApplicationCreateRequest = {
+  first_name: 'Dana',
+  last_name: 'Okafor',
+  date_of_birth: '1990-04-12',
+  email_address: 'dana.okafor@example.org',
+  phone_number: '2025550143',
+  citizenship: 'US',
+  physical_address: {
+    street_line_1: '1200 Example Avenue NW',
+    city: 'Washington',
+    state: 'DC',
+    postal_code: '20005',
+  },
+};
+
+const personApplication: PersonApplication = {
+  id: EXAMPLE_IDS.personApplication,
+  first_name: 'Dana',
+  middle_name: null,
+  last_name: 'Okafor',
+  date_of_birth: '1990-04-12',
+  email_address: 'dana.okafor@example.org',
+  phone_number: '2025550143',
+  citizenship: 'US',
+  physical_address: {
+    street_line_1: '1200 Example Avenue NW',
+    city: 'Washington',
+    state: 'DC',
+    postal_code: '20005',
+  },
+  mailing_address: null,
+  userdata: null,
+  bankdata: null,
+  created_at: CREATED_AT,
+  updated_at: CREATED_AT,
+};
+
+const accountApplicationCreateRequest: AccountApplicationCreateRequest = {
+  primary_person_application_id: EXAMPLE_IDS.personApplication,
+  account_product_id: 'apt_6q1w8e3r5t2y7u',
+  person_applications: [{ id: EXAMPLE_IDS.personApplication, roles: ['owner', 'signer'] }],
+};
+
+/** A posted entry: the ACH debit once it settled (the real service's; not in the interface). */
+const transaction: Transaction = {
+  id: EXAMPLE_IDS.transaction,
+  amount: '-125.00',
+  balance: '15105.55',
+  date: '2026-03-03',
+  desc: 'ACH debit: Acme Payroll',
+  summary: 'Acme Payroll',
+  type: 'withdrawal',
+  type_source: 'ach',
+  ach_id: EXAMPLE_IDS.ach,
+  billpay_payment_id: null,
+  book_id: null,
+  check_id: null,
+  check_number: null,
+  wire_id: null,
+  wire: null,
+  trace_id: null,
+  fingerprint: EXAMPLE_IDS.transaction,
 };
 
 const ach: Ach = {
@@ -261,6 +333,10 @@ export const SCHEMA_EXAMPLES = {
   CardArtUploadResponse: [{}],
   CardProduct: [cardProduct],
   AccountApplication: [accountApplication],
+  AccountApplicationCreateRequest: [accountApplicationCreateRequest],
+  PersonApplication: [personApplication],
+  PersonApplicationCreateRequest: [personApplicationCreateRequest],
+  Transaction: [transaction],
   Account: [account],
   Ach: [ach],
   File: [file],

@@ -12,6 +12,7 @@ import { z } from 'zod';
 import {
   account,
   accountApplication,
+  accountApplicationCreateWithNickname,
   accountApplicationFilters,
   ach,
   cardArtUploadRequest,
@@ -26,11 +27,14 @@ import {
   organizationSettings,
   organizationSettingsUpdate,
   pendingTransaction,
+  personApplication,
+  personApplicationCreateRequest,
   simulationAccepted,
   simulationRequest,
   smartRetriesApproval,
   tokenRequest,
   tokenResponse,
+  transaction,
   webhook,
   webhookCreateRequest,
   webhookNotification,
@@ -65,6 +69,10 @@ export const COMPONENT_SCHEMAS = {
   CardArtUploadResponse: cardArtUploadResponse,
   CardProduct: cardProduct,
   AccountApplication: accountApplication,
+  AccountApplicationCreateRequest: accountApplicationCreateWithNickname,
+  PersonApplication: personApplication,
+  PersonApplicationCreateRequest: personApplicationCreateRequest,
+  Transaction: transaction,
   Account: account,
   Ach: ach,
   File: fileRecord,
@@ -86,6 +94,8 @@ export const COMPONENT_SCHEMAS = {
 /** What clients send is described as they send it (query strings before coercion, defaults optional). */
 const SENT_BY_CLIENTS: ReadonlySet<ExampleName> = new Set([
   'DocumentCreateRequest',
+  'AccountApplicationCreateRequest',
+  'PersonApplicationCreateRequest',
   'CardArtUploadRequest',
   'WebhookCreateRequest',
   'WebhookUpdateRequest',
@@ -103,6 +113,8 @@ const LISTS = {
   FileList: { item: 'File', path: '/file' },
   CardProductList: { item: 'CardProduct', path: '/cardproduct' },
   AccountApplicationList: { item: 'AccountApplication', path: '/apply/account_application' },
+  PersonApplicationList: { item: 'PersonApplication', path: '/apply/person_application' },
+  TransactionList: { item: 'Transaction', path: `/account/${EXAMPLE_IDS.account}/transaction` },
   AchList: { item: 'Ach', path: '/ach' },
   WebhookList: { item: 'Webhook', path: '/webhook' },
   WebhookSendList: { item: 'WebhookSend', path: '/webhook_send' },
@@ -111,10 +123,12 @@ type ListName = keyof typeof LISTS;
 
 const TAGS = {
   service: 'Connectivity and this document.',
-  accounts: 'Accounts and their pending transactions (spec §4.1).',
+  accounts:
+    "Accounts and their pending transactions (spec §4.1); their posted transactions (the real service's, not in the interface).",
   documents: 'Documents that point to uploaded files (spec §4.2), and the files themselves.',
   cardProducts: 'Card products and their card art (spec §4.3).',
-  accountApplications: 'Account applications (spec §4.4).',
+  accountApplications:
+    "Account applications (spec §4.4); creating them, and the person applications they name (the real service's, not in the interface).",
   ach: 'ACH transfers: the objects ach.* notifications point at.',
   webhooks: 'Webhooks and the log of their send attempts (spec §4.5, §4.6, §6).',
   sandbox:
@@ -353,6 +367,11 @@ export function openApiDocument(serverUrl: string): Record<string, unknown> {
     'Unique identifier of the account application.',
     EXAMPLE_IDS.accountApplication,
   );
+  const personApplicationId = pathParameter(
+    'person_application_id',
+    'ID of the person application.',
+    EXAMPLE_IDS.personApplication,
+  );
   const achId = pathParameter('ach_id', 'ID of the ACH transfer.', EXAMPLE_IDS.ach);
   const webhookId = pathParameter('webhook_id', 'ID of the webhook.', EXAMPLE_IDS.webhook);
   const webhookSendId = pathParameter('webhook_send_id', 'ID of the send attempt.', EXAMPLE_IDS.webhookSend);
@@ -459,6 +478,18 @@ export function openApiDocument(serverUrl: string): Record<string, unknown> {
           errors: [...BODY, '404', '409', ...AUTHENTICATED],
         }),
       },
+      '/account/{account_id}/transaction': {
+        get: operation({
+          operationId: 'listTransactions',
+          summary:
+            "List the posted transactions of an account, newest first (the real service's; not in the interface).",
+          description: 'Posted transactions have ids (ttx_), so page_cursor is the id of the last one seen.',
+          tag: 'accounts',
+          parameters: [accountId, ...PAGING],
+          success: answer('A page of posted transactions.', 'TransactionList'),
+          errors: ['400', '404', ...AUTHENTICATED],
+        }),
+      },
       '/apply/account_application': {
         get: listOperation(
           'listAccountApplications',
@@ -466,6 +497,42 @@ export function openApiDocument(serverUrl: string): Record<string, unknown> {
           'accountApplications',
           'AccountApplicationList',
           filtersOf(accountApplicationFilters),
+        ),
+        post: operation({
+          operationId: 'createAccountApplication',
+          summary: "Create an account application (the real service's; not in the interface).",
+          description:
+            'Submitted at once, for a person application that exists (else 400 naming the id). account_product_id, or the deprecated product nickname, which the real service now refuses (and so does the sandbox with --lean).',
+          tag: 'accountApplications',
+          requestBody: jsonBody('AccountApplicationCreateRequest'),
+          success: answer('The application (emits account_application.create).', 'AccountApplication'),
+          errors: [...BODY, '409', ...AUTHENTICATED],
+        }),
+      },
+      '/apply/person_application': {
+        get: listOperation(
+          'listPersonApplications',
+          'List person applications.',
+          'accountApplications',
+          'PersonApplicationList',
+        ),
+        post: operation({
+          operationId: 'createPersonApplication',
+          summary: "Create a person application: an applicant (the real service's; not in the interface).",
+          description: 'The date of birth must be under 130 years ago, as the real service says.',
+          tag: 'accountApplications',
+          requestBody: jsonBody('PersonApplicationCreateRequest'),
+          success: answer('The person application.', 'PersonApplication'),
+          errors: [...BODY, '409', ...AUTHENTICATED],
+        }),
+      },
+      '/apply/person_application/{person_application_id}': {
+        get: fetchOperation(
+          'getPersonApplication',
+          'Fetch a person application.',
+          'accountApplications',
+          'PersonApplication',
+          personApplicationId,
         ),
       },
       '/apply/account_application/{id}': {

@@ -213,6 +213,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/account/{account_id}/transaction': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the posted transactions of an account, newest first (the real service's; not in the interface).
+     * @description Posted transactions have ids (ttx_), so page_cursor is the id of the last one seen.
+     */
+    get: operations['listTransactions'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/apply/account_application': {
     parameters: {
       query?: never;
@@ -222,6 +242,48 @@ export interface paths {
     };
     /** List account applications. */
     get: operations['listAccountApplications'];
+    put?: never;
+    /**
+     * Create an account application (the real service's; not in the interface).
+     * @description Submitted at once, for a person application that exists (else 400 naming the id). account_product_id, or the deprecated product nickname, which the real service now refuses (and so does the sandbox with --lean).
+     */
+    post: operations['createAccountApplication'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/apply/person_application': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List person applications. */
+    get: operations['listPersonApplications'];
+    put?: never;
+    /**
+     * Create a person application: an applicant (the real service's; not in the interface).
+     * @description The date of birth must be under 130 years ago, as the real service says.
+     */
+    post: operations['createPersonApplication'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/apply/person_application/{person_application_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Fetch a person application. */
+    get: operations['getPersonApplication'];
     put?: never;
     post?: never;
     delete?: never;
@@ -719,12 +781,189 @@ export interface components {
     };
     /**
      * @example {
+     *       "primary_person_application_id": "apsn_5t8y1u4i7o0p2a",
+     *       "account_product_id": "apt_6q1w8e3r5t2y7u",
+     *       "person_applications": [
+     *         {
+     *           "id": "apsn_5t8y1u4i7o0p2a",
+     *           "roles": [
+     *             "owner",
+     *             "signer"
+     *           ]
+     *         }
+     *       ]
+     *     }
+     */
+    AccountApplicationCreateRequest: {
+      primary_person_application_id: string;
+      account_product_id?: string;
+      business_application_id?: string | null;
+      person_applications?:
+        | {
+            id: string;
+            roles: ('owner' | 'signer' | 'minor')[];
+          }[]
+        | null;
+      deposit_id?: string | null;
+      account_number_reservation_id?: string | null;
+      userdata?: {
+        [key: string]: unknown;
+      } | null;
+      bankdata?: {
+        [key: string]: unknown;
+      } | null;
+      /** @enum {string} */
+      product?: 'personal_checking' | 'personal_savings' | 'business_checking' | 'business_savings';
+    };
+    /**
+     * @example {
+     *       "id": "apsn_5t8y1u4i7o0p2a",
+     *       "first_name": "Dana",
+     *       "middle_name": null,
+     *       "last_name": "Okafor",
+     *       "date_of_birth": "1990-04-12",
+     *       "email_address": "dana.okafor@example.org",
+     *       "phone_number": "2025550143",
+     *       "citizenship": "US",
+     *       "physical_address": {
+     *         "street_line_1": "1200 Example Avenue NW",
+     *         "city": "Washington",
+     *         "state": "DC",
+     *         "postal_code": "20005"
+     *       },
+     *       "mailing_address": null,
+     *       "userdata": null,
+     *       "bankdata": null,
+     *       "created_at": "2026-03-02T14:05:09Z",
+     *       "updated_at": "2026-03-02T14:05:09Z"
+     *     }
+     */
+    PersonApplication: {
+      id: string;
+      first_name: string;
+      middle_name: string | null;
+      last_name: string;
+      date_of_birth: string;
+      email_address: string;
+      phone_number: string;
+      citizenship: string;
+      physical_address: {
+        [key: string]: unknown;
+      };
+      mailing_address: {
+        [key: string]: unknown;
+      } | null;
+      userdata: {
+        [key: string]: unknown;
+      } | null;
+      bankdata: {
+        [key: string]: unknown;
+      } | null;
+      created_at: string;
+      updated_at: string;
+    } & {
+      [key: string]: unknown;
+    };
+    /**
+     * @example {
+     *       "first_name": "Dana",
+     *       "last_name": "Okafor",
+     *       "date_of_birth": "1990-04-12",
+     *       "email_address": "dana.okafor@example.org",
+     *       "phone_number": "2025550143",
+     *       "citizenship": "US",
+     *       "physical_address": {
+     *         "street_line_1": "1200 Example Avenue NW",
+     *         "city": "Washington",
+     *         "state": "DC",
+     *         "postal_code": "20005"
+     *       }
+     *     }
+     */
+    PersonApplicationCreateRequest: {
+      first_name: string;
+      middle_name?: string | null;
+      last_name: string;
+      date_of_birth: string;
+      /** Format: email */
+      email_address: string;
+      phone_number: string;
+      citizenship: string;
+      physical_address: {
+        street_line_1: string;
+        street_line_2?: string | null;
+        city: string;
+        state: string;
+        postal_code: string;
+      };
+      mailing_address?: {
+        street_line_1: string;
+        street_line_2?: string | null;
+        city: string;
+        state: string;
+        postal_code: string;
+      } | null;
+      userdata?: {
+        [key: string]: unknown;
+      };
+      bankdata?: {
+        [key: string]: unknown;
+      };
+    };
+    /**
+     * @example {
+     *       "id": "ttx_6c9v2b5n8m1q4w",
+     *       "amount": "-125.00",
+     *       "balance": "15105.55",
+     *       "date": "2026-03-03",
+     *       "desc": "ACH debit: Acme Payroll",
+     *       "summary": "Acme Payroll",
+     *       "type": "withdrawal",
+     *       "type_source": "ach",
+     *       "ach_id": "ach_4n8w2c6r0t5y1u",
+     *       "billpay_payment_id": null,
+     *       "book_id": null,
+     *       "check_id": null,
+     *       "check_number": null,
+     *       "wire_id": null,
+     *       "wire": null,
+     *       "trace_id": null,
+     *       "fingerprint": "ttx_6c9v2b5n8m1q4w"
+     *     }
+     */
+    Transaction: {
+      id: string;
+      amount: string;
+      balance: string;
+      date: string;
+      desc: string;
+      summary: string | null;
+      type:
+        ('charge' | 'deposit' | 'hold' | 'hold_release' | 'interest' | 'payment' | 'reversal' | 'withdrawal') | null;
+      type_source: ('ach' | 'bank' | 'book' | 'card' | 'check' | 'wire') | null;
+      ach_id: string | null;
+      billpay_payment_id: string | null;
+      book_id: string | null;
+      check_id: string | null;
+      check_number: string | null;
+      wire_id: string | null;
+      wire: {
+        [key: string]: unknown;
+      } | null;
+      trace_id: string | null;
+      fingerprint: string;
+    } & {
+      [key: string]: unknown;
+    };
+    /**
+     * @example {
      *       "id": "acct_0f3k9q2m7x1d5s",
      *       "name": "Operating account",
      *       "account_number": "528634472884",
      *       "status": "open",
      *       "balance": "15230.55",
      *       "available_balance": "15105.55",
+     *       "currency": "USD",
      *       "created_at": "2025-11-20T09:00:00Z",
      *       "updated_at": "2026-03-02T14:06:41Z"
      *     }
@@ -737,6 +976,7 @@ export interface components {
       status: 'open' | 'frozen' | 'closed';
       balance: string;
       available_balance: string;
+      currency: string;
       created_at: string;
       updated_at: string;
     } & {
@@ -1107,6 +1347,7 @@ export interface components {
      *           "status": "open",
      *           "balance": "15230.55",
      *           "available_balance": "15105.55",
+     *           "currency": "USD",
      *           "created_at": "2025-11-20T09:00:00Z",
      *           "updated_at": "2026-03-02T14:06:41Z"
      *         }
@@ -1304,6 +1545,82 @@ export interface components {
      */
     AccountApplicationList: {
       data: components['schemas']['AccountApplication'][];
+      /** @description Absolute URL of the next page (page_cursor set), or null when the list is exhausted. */
+      page_next: string | null;
+      /** @description How many objects the list holds, filters applied, counted up to 10000. */
+      total_estimated: number;
+    } & {
+      [key: string]: unknown;
+    };
+    /**
+     * @description A page of PersonApplication objects, newest first.
+     * @example {
+     *       "data": [
+     *         {
+     *           "id": "apsn_5t8y1u4i7o0p2a",
+     *           "first_name": "Dana",
+     *           "middle_name": null,
+     *           "last_name": "Okafor",
+     *           "date_of_birth": "1990-04-12",
+     *           "email_address": "dana.okafor@example.org",
+     *           "phone_number": "2025550143",
+     *           "citizenship": "US",
+     *           "physical_address": {
+     *             "street_line_1": "1200 Example Avenue NW",
+     *             "city": "Washington",
+     *             "state": "DC",
+     *             "postal_code": "20005"
+     *           },
+     *           "mailing_address": null,
+     *           "userdata": null,
+     *           "bankdata": null,
+     *           "created_at": "2026-03-02T14:05:09Z",
+     *           "updated_at": "2026-03-02T14:05:09Z"
+     *         }
+     *       ],
+     *       "page_next": "https://sandbox.bank.example/apply/person_application?page_size=1&page_cursor=apsn_5t8y1u4i7o0p2a",
+     *       "total_estimated": 2
+     *     }
+     */
+    PersonApplicationList: {
+      data: components['schemas']['PersonApplication'][];
+      /** @description Absolute URL of the next page (page_cursor set), or null when the list is exhausted. */
+      page_next: string | null;
+      /** @description How many objects the list holds, filters applied, counted up to 10000. */
+      total_estimated: number;
+    } & {
+      [key: string]: unknown;
+    };
+    /**
+     * @description A page of Transaction objects, newest first.
+     * @example {
+     *       "data": [
+     *         {
+     *           "id": "ttx_6c9v2b5n8m1q4w",
+     *           "amount": "-125.00",
+     *           "balance": "15105.55",
+     *           "date": "2026-03-03",
+     *           "desc": "ACH debit: Acme Payroll",
+     *           "summary": "Acme Payroll",
+     *           "type": "withdrawal",
+     *           "type_source": "ach",
+     *           "ach_id": "ach_4n8w2c6r0t5y1u",
+     *           "billpay_payment_id": null,
+     *           "book_id": null,
+     *           "check_id": null,
+     *           "check_number": null,
+     *           "wire_id": null,
+     *           "wire": null,
+     *           "trace_id": null,
+     *           "fingerprint": "ttx_6c9v2b5n8m1q4w"
+     *         }
+     *       ],
+     *       "page_next": "https://sandbox.bank.example/account/acct_0f3k9q2m7x1d5s/transaction?page_size=1&page_cursor=ttx_6c9v2b5n8m1q4w",
+     *       "total_estimated": 2
+     *     }
+     */
+    TransactionList: {
+      data: components['schemas']['Transaction'][];
       /** @description Absolute URL of the next page (page_cursor set), or null when the list is exhausted. */
       page_next: string | null;
       /** @description How many objects the list holds, filters applied, counted up to 10000. */
@@ -1645,6 +1962,7 @@ export interface operations {
            *           "status": "open",
            *           "balance": "15230.55",
            *           "available_balance": "15105.55",
+           *           "currency": "USD",
            *           "created_at": "2025-11-20T09:00:00Z",
            *           "updated_at": "2026-03-02T14:06:41Z"
            *         }
@@ -1699,6 +2017,7 @@ export interface operations {
            *       "status": "open",
            *       "balance": "15230.55",
            *       "available_balance": "15105.55",
+           *       "currency": "USD",
            *       "created_at": "2025-11-20T09:00:00Z",
            *       "updated_at": "2026-03-02T14:06:41Z"
            *     }
@@ -2411,6 +2730,93 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  listTransactions: {
+    parameters: {
+      query?: {
+        /**
+         * @description Where the page starts: the page_cursor of the previous answer's page_next (for most lists, the id of the last object seen).
+         * @example doc_5h1j8v3n6p2w9e
+         */
+        page_cursor?: string;
+        /**
+         * @description At least 1, at most 1000; default 100.
+         * @example 100
+         */
+        page_size?: number;
+        /**
+         * @description YYYY-MM-DD, inclusive.
+         * @example 2026-03-01
+         */
+        from_date?: string;
+        /**
+         * @description YYYY-MM-DD, exclusive.
+         * @example 2026-04-01
+         */
+        to_date?: string;
+      };
+      header?: never;
+      path: {
+        /**
+         * @description ID of the account.
+         * @example acct_0f3k9q2m7x1d5s
+         */
+        account_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of posted transactions. */
+      200: {
+        headers: {
+          /** @description Answers are never cached. */
+          'Cache-Control'?: 'no-cache, no-store, must-revalidate';
+          /** @description For HTTP/1.0 caches. */
+          Pragma?: 'no-cache';
+          /** @description Already expired. */
+          Expires?: '0';
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "ttx_6c9v2b5n8m1q4w",
+           *           "amount": "-125.00",
+           *           "balance": "15105.55",
+           *           "date": "2026-03-03",
+           *           "desc": "ACH debit: Acme Payroll",
+           *           "summary": "Acme Payroll",
+           *           "type": "withdrawal",
+           *           "type_source": "ach",
+           *           "ach_id": "ach_4n8w2c6r0t5y1u",
+           *           "billpay_payment_id": null,
+           *           "book_id": null,
+           *           "check_id": null,
+           *           "check_number": null,
+           *           "wire_id": null,
+           *           "wire": null,
+           *           "trace_id": null,
+           *           "fingerprint": "ttx_6c9v2b5n8m1q4w"
+           *         }
+           *       ],
+           *       "page_next": "https://sandbox.bank.example/account/acct_0f3k9q2m7x1d5s/transaction?page_size=1&page_cursor=ttx_6c9v2b5n8m1q4w",
+           *       "total_estimated": 2
+           *     }
+           */
+          'application/json': components['schemas']['TransactionList'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      421: components['responses']['MisdirectedRequest'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   listAccountApplications: {
     parameters: {
       query?: {
@@ -2524,6 +2930,310 @@ export interface operations {
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
+      421: components['responses']['MisdirectedRequest'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  createAccountApplication: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "primary_person_application_id": "apsn_5t8y1u4i7o0p2a",
+         *       "account_product_id": "apt_6q1w8e3r5t2y7u",
+         *       "person_applications": [
+         *         {
+         *           "id": "apsn_5t8y1u4i7o0p2a",
+         *           "roles": [
+         *             "owner",
+         *             "signer"
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        'application/json': components['schemas']['AccountApplicationCreateRequest'];
+      };
+    };
+    responses: {
+      /** @description The application (emits account_application.create). */
+      200: {
+        headers: {
+          /** @description Answers are never cached. */
+          'Cache-Control'?: 'no-cache, no-store, must-revalidate';
+          /** @description For HTTP/1.0 caches. */
+          Pragma?: 'no-cache';
+          /** @description Already expired. */
+          Expires?: '0';
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "aact_9a4s7d2f5g8h1j",
+           *       "account_id": null,
+           *       "account_number": null,
+           *       "account_number_reservation_id": null,
+           *       "account_product_id": "apt_6q1w8e3r5t2y7u",
+           *       "bankdata": null,
+           *       "business_application_id": null,
+           *       "deposit_id": "adpt_1z4x7c0v3b6n9m",
+           *       "ownership_type": "personal",
+           *       "person_applications": [
+           *         {
+           *           "id": "apsn_5t8y1u4i7o0p2a",
+           *           "roles": [
+           *             "owner",
+           *             "signer"
+           *           ]
+           *         }
+           *       ],
+           *       "primary_person_application_id": "apsn_5t8y1u4i7o0p2a",
+           *       "product": null,
+           *       "status": "kyc",
+           *       "userdata": null,
+           *       "created_at": "2026-03-02T14:05:09Z",
+           *       "updated_at": "2026-03-02T14:06:41Z"
+           *     }
+           */
+          'application/json': components['schemas']['AccountApplication'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['ContentTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      421: components['responses']['MisdirectedRequest'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listPersonApplications: {
+    parameters: {
+      query?: {
+        /**
+         * @description Where the page starts: the page_cursor of the previous answer's page_next (for most lists, the id of the last object seen).
+         * @example doc_5h1j8v3n6p2w9e
+         */
+        page_cursor?: string;
+        /**
+         * @description At least 1, at most 1000; default 100.
+         * @example 100
+         */
+        page_size?: number;
+        /**
+         * @description YYYY-MM-DD, inclusive.
+         * @example 2026-03-01
+         */
+        from_date?: string;
+        /**
+         * @description YYYY-MM-DD, exclusive.
+         * @example 2026-04-01
+         */
+        to_date?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of the list, newest first. */
+      200: {
+        headers: {
+          /** @description Answers are never cached. */
+          'Cache-Control'?: 'no-cache, no-store, must-revalidate';
+          /** @description For HTTP/1.0 caches. */
+          Pragma?: 'no-cache';
+          /** @description Already expired. */
+          Expires?: '0';
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "apsn_5t8y1u4i7o0p2a",
+           *           "first_name": "Dana",
+           *           "middle_name": null,
+           *           "last_name": "Okafor",
+           *           "date_of_birth": "1990-04-12",
+           *           "email_address": "dana.okafor@example.org",
+           *           "phone_number": "2025550143",
+           *           "citizenship": "US",
+           *           "physical_address": {
+           *             "street_line_1": "1200 Example Avenue NW",
+           *             "city": "Washington",
+           *             "state": "DC",
+           *             "postal_code": "20005"
+           *           },
+           *           "mailing_address": null,
+           *           "userdata": null,
+           *           "bankdata": null,
+           *           "created_at": "2026-03-02T14:05:09Z",
+           *           "updated_at": "2026-03-02T14:05:09Z"
+           *         }
+           *       ],
+           *       "page_next": "https://sandbox.bank.example/apply/person_application?page_size=1&page_cursor=apsn_5t8y1u4i7o0p2a",
+           *       "total_estimated": 2
+           *     }
+           */
+          'application/json': components['schemas']['PersonApplicationList'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      421: components['responses']['MisdirectedRequest'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  createPersonApplication: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "first_name": "Dana",
+         *       "last_name": "Okafor",
+         *       "date_of_birth": "1990-04-12",
+         *       "email_address": "dana.okafor@example.org",
+         *       "phone_number": "2025550143",
+         *       "citizenship": "US",
+         *       "physical_address": {
+         *         "street_line_1": "1200 Example Avenue NW",
+         *         "city": "Washington",
+         *         "state": "DC",
+         *         "postal_code": "20005"
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['PersonApplicationCreateRequest'];
+      };
+    };
+    responses: {
+      /** @description The person application. */
+      200: {
+        headers: {
+          /** @description Answers are never cached. */
+          'Cache-Control'?: 'no-cache, no-store, must-revalidate';
+          /** @description For HTTP/1.0 caches. */
+          Pragma?: 'no-cache';
+          /** @description Already expired. */
+          Expires?: '0';
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "apsn_5t8y1u4i7o0p2a",
+           *       "first_name": "Dana",
+           *       "middle_name": null,
+           *       "last_name": "Okafor",
+           *       "date_of_birth": "1990-04-12",
+           *       "email_address": "dana.okafor@example.org",
+           *       "phone_number": "2025550143",
+           *       "citizenship": "US",
+           *       "physical_address": {
+           *         "street_line_1": "1200 Example Avenue NW",
+           *         "city": "Washington",
+           *         "state": "DC",
+           *         "postal_code": "20005"
+           *       },
+           *       "mailing_address": null,
+           *       "userdata": null,
+           *       "bankdata": null,
+           *       "created_at": "2026-03-02T14:05:09Z",
+           *       "updated_at": "2026-03-02T14:05:09Z"
+           *     }
+           */
+          'application/json': components['schemas']['PersonApplication'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['ContentTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      421: components['responses']['MisdirectedRequest'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getPersonApplication: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description ID of the person application.
+         * @example apsn_5t8y1u4i7o0p2a
+         */
+        person_application_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The PersonApplication object. */
+      200: {
+        headers: {
+          /** @description Answers are never cached. */
+          'Cache-Control'?: 'no-cache, no-store, must-revalidate';
+          /** @description For HTTP/1.0 caches. */
+          Pragma?: 'no-cache';
+          /** @description Already expired. */
+          Expires?: '0';
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "apsn_5t8y1u4i7o0p2a",
+           *       "first_name": "Dana",
+           *       "middle_name": null,
+           *       "last_name": "Okafor",
+           *       "date_of_birth": "1990-04-12",
+           *       "email_address": "dana.okafor@example.org",
+           *       "phone_number": "2025550143",
+           *       "citizenship": "US",
+           *       "physical_address": {
+           *         "street_line_1": "1200 Example Avenue NW",
+           *         "city": "Washington",
+           *         "state": "DC",
+           *         "postal_code": "20005"
+           *       },
+           *       "mailing_address": null,
+           *       "userdata": null,
+           *       "bankdata": null,
+           *       "created_at": "2026-03-02T14:05:09Z",
+           *       "updated_at": "2026-03-02T14:05:09Z"
+           *     }
+           */
+          'application/json': components['schemas']['PersonApplication'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
       421: components['responses']['MisdirectedRequest'];
       429: components['responses']['TooManyRequests'];
       503: components['responses']['ServiceUnavailable'];

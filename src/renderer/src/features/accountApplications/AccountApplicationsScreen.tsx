@@ -33,7 +33,8 @@ const COLUMNS: readonly Column<AccountApplicationResponse>[] = [
   {
     key: 'ownership',
     header: 'Ownership',
-    width: '100px',
+    // Wide enough for "not sent by the bank": the real service leaves ownership_type out.
+    width: '170px',
     render: (row) => (
       <span className="muted">
         <BankValue value={row.ownership_type} />
@@ -54,7 +55,7 @@ const COLUMNS: readonly Column<AccountApplicationResponse>[] = [
   {
     key: 'account',
     header: 'Account number',
-    width: '150px',
+    width: '184px',
     render: (row) => (
       <span className="mono">
         <BankValue value={row.account_number} />
@@ -65,7 +66,11 @@ const COLUMNS: readonly Column<AccountApplicationResponse>[] = [
     key: 'updated',
     header: 'Updated',
     width: '196px',
-    render: (row) => <span className="tabular muted">{formatTimestamp(row.updated_at)}</span>,
+    render: (row) => (
+      <span className="tabular muted">
+        <BankValue value={row.updated_at}>{formatTimestamp}</BankValue>
+      </span>
+    ),
   },
 ];
 
@@ -230,7 +235,11 @@ function ApplicationDrawer() {
             />
           </Section>
           <Section title="Person applications">
-            {application.person_applications === null || application.person_applications === undefined ? (
+            {application.person_applications === undefined ? (
+              <p className="muted">
+                <BankValue value={application.person_applications} />
+              </p>
+            ) : application.person_applications === null ? (
               <p className="muted">
                 None:{' '}
                 {application.ownership_type === 'business'

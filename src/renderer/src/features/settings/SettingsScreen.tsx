@@ -23,6 +23,7 @@ import { toast } from '../../stores/toasts.ts';
 import { ListenerSetup } from '../listener/ListenerSetup.tsx';
 import { useListenerStore } from '../listener/store.ts';
 import { AuditChainPanel } from './AuditChainPanel.tsx';
+import { BankCompatibilityPanel } from './BankCompatibilityPanel.tsx';
 import { ProfileForm } from './ProfileForm.tsx';
 import { installCredentialEvents, useSettingsStore, type SettingsTab } from './store.ts';
 
@@ -234,6 +235,7 @@ function ProfilesTab() {
           </tbody>
         </table>
       </Panel>
+      <BankCompatibilityPanel />
       {editing === null ? null : (
         <Dialog
           title={editing === 'new' ? 'Add profile' : `Edit ${editing.name}`}

@@ -68,14 +68,21 @@ const ATTEMPT_COLUMNS: readonly Column<WebhookSendResponse>[] = [
     key: 'error',
     header: 'Error',
     width: 'minmax(160px, 1.4fr)',
-    render: (row) =>
-      row.error === null ? <span className="faint">—</span> : <span className="muted">{row.error}</span>,
+    render: (row) => (
+      <span className="muted">
+        <BankValue value={row.error} />
+      </span>
+    ),
   },
   {
     key: 'at',
     header: 'Time',
     width: '196px',
-    render: (row) => <span className="tabular muted">{formatTimestamp(row.created_at)}</span>,
+    render: (row) => (
+      <span className="tabular muted">
+        <BankValue value={row.created_at}>{formatTimestamp}</BankValue>
+      </span>
+    ),
   },
 ];
 
