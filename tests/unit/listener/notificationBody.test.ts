@@ -34,7 +34,7 @@ describe('readNotification', () => {
     const secretish = 'hunter2-api-secret-value';
     const bodies = [
       `{"token": "${secretish}" oops}`,
-      `${secretish}`,
+      secretish,
       `{"token": "${secretish}`,
       `{"token": "${secretish}",`,
       `[${secretish}]`,
