@@ -162,6 +162,13 @@ const accountApplication: AccountApplication = {
 };
 
 /** The applicant the account application names (the real service's; not in the interface). */
+const applicantAddress = {
+  street_line_1: '1200 Example Avenue NW',
+  city: 'Washington',
+  state: 'DC',
+  postal_code: '20005',
+};
+
 const personApplicationCreateRequest: PersonApplicationCreateRequest = {
   first_name: 'Dana',
   last_name: 'Okafor',
@@ -169,12 +176,7 @@ const personApplicationCreateRequest: PersonApplicationCreateRequest = {
   email_address: 'dana.okafor@example.org',
   phone_number: '2025550143',
   citizenship: 'US',
-  physical_address: {
-    street_line_1: '1200 Example Avenue NW',
-    city: 'Washington',
-    state: 'DC',
-    postal_code: '20005',
-  },
+  physical_address: applicantAddress,
 };
 
 const personApplication: PersonApplication = {
@@ -186,12 +188,7 @@ const personApplication: PersonApplication = {
   email_address: 'dana.okafor@example.org',
   phone_number: '2025550143',
   citizenship: 'US',
-  physical_address: {
-    street_line_1: '1200 Example Avenue NW',
-    city: 'Washington',
-    state: 'DC',
-    postal_code: '20005',
-  },
+  physical_address: applicantAddress,
   mailing_address: null,
   userdata: null,
   bankdata: null,
