@@ -7,7 +7,7 @@
  * watches a delivery arrive, forces failures and watches the retries in the send log, then
  * stops the bank and keeps browsing the cache with the offline state shown.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -20,6 +20,7 @@ import { ACCOUNT_APPLICATION_TRANSITIONS } from '../../src/sandbox/simulations/a
 import { startHarnessServices } from './support/harnessServices.ts';
 import { HARNESS_WEB_CONTENTS_ID, installLedgerdesk, type LedgerdeskPage } from './support/ledgerdeskPage.ts';
 import { serveRenderer, type RendererServer } from './support/rendererServer.ts';
+import { shoot } from './support/screens.ts';
 
 // Timeouts only stop a hung run; nothing here measures time.
 test.describe.configure({ mode: 'serial', timeout: 240_000 });
@@ -29,7 +30,6 @@ const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
   'base64',
 );
-const SCREENS_FOLDER = join(process.cwd(), 'test-results', 'screens');
 const SCREENS = [
   'pending-transactions',
   'account-applications',
@@ -77,12 +77,6 @@ async function openApp(browser: Browser, theme: 'light' | 'dark'): Promise<{ con
 async function go(page: Page, screen: (typeof SCREENS)[number]): Promise<void> {
   await page.goto(`${renderer.url}#/${screen}`);
   await expect(page.locator('.nav-item.is-active')).toHaveAttribute('href', `#/${screen}`);
-}
-
-async function shoot(page: Page, name: string): Promise<void> {
-  // Let spinners and toasts settle so the picture shows the screen, not its transition.
-  await page.waitForTimeout(300);
-  await page.screenshot({ path: join(SCREENS_FOLDER, `${name}.png`) });
 }
 
 async function simulate(body: unknown): Promise<void> {
@@ -134,7 +128,6 @@ async function startLocalHandler(): Promise<LocalHandler> {
 }
 
 test.beforeAll(async () => {
-  mkdirSync(SCREENS_FOLDER, { recursive: true });
   folder = mkdtempSync(join(tmpdir(), 'ledgerdesk-e2e-'));
   renderer = await serveRenderer();
   sandbox = await startSandbox({

@@ -24,7 +24,8 @@ export function PageHeader({
   return (
     <div className="page-header">
       <div>
-        <h1>{title}</h1>
+        {/* Focusable by script only: where focus lands when the screen opens (navigation, skip link). */}
+        <h1 tabIndex={-1}>{title}</h1>
         {description === undefined ? null : <p className="page-description">{description}</p>}
       </div>
       {actions === undefined ? null : <div className="page-actions">{actions}</div>}

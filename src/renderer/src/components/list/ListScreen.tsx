@@ -5,7 +5,8 @@
  * the keys of the list, and the detail drawer beside the list (never over the toolbar).
  *
  * Focus never gets lost: closing the drawer, or Escape in the search box, gives focus back
- * to the grid, whose active descendant is the row the drawer showed.
+ * to the grid, whose active descendant is the row the drawer showed (or, for a drawer opened
+ * by a button, to that button). The drawer sits beside the list, so it never covers a control.
  *
  * Screens add to it through `extensions`: more columns, more toolbar filters, and keys that
  * act on the selection (also offered as buttons while rows are selected).
@@ -14,6 +15,7 @@ import { useCallback, useEffect, useRef, type ReactNode, type RefObject } from '
 import type { PagedRows } from '../../lib/pagedRows.ts';
 import { formatCount } from '../../lib/time.ts';
 import { Button } from '../Button.tsx';
+import { focusFirstLive, focusIsLost } from '../focus/focusTargets.ts';
 import { ListView } from '../ListView.tsx';
 import { SearchInput, Toolbar } from '../Page.tsx';
 import { VirtualTable, type Column } from '../VirtualTable.tsx';
@@ -110,7 +112,7 @@ export function ListScreen<Row>(props: ListScreenProps<Row>) {
             <SearchInput
               {...search}
               onEscape={() => {
-                grid.current?.focus();
+                focusFirstLive([grid.current]);
               }}
             />
           )}
@@ -156,15 +158,20 @@ export function ListScreen<Row>(props: ListScreenProps<Row>) {
 }
 
 /**
- * When the drawer closes with focus inside it (now gone) or nowhere, focus goes back to the
- * grid, on the row the drawer showed.
+ * Focus never gets lost when the drawer closes: if it was in the drawer (now gone) or nowhere,
+ * it goes back to what opened the drawer when that is still live (the grid, whose active
+ * descendant is the row the drawer showed; or a button such as "Open"), else to the grid.
  */
 function useFocusBackOnClose(open: boolean, grid: RefObject<HTMLDivElement | null>): void {
+  const opener = useRef<Element | null>(null);
   const wasOpen = useRef(open);
   useEffect(() => {
-    if (wasOpen.current && !open) {
-      const focused = document.activeElement;
-      if (focused === null || focused === document.body || !focused.isConnected) grid.current?.focus();
+    if (!wasOpen.current && open) {
+      // Opened now: remember from where (the drawer does not take focus when it opens).
+      opener.current = focusIsLost() ? null : document.activeElement;
+    } else if (wasOpen.current && !open) {
+      if (focusIsLost()) focusFirstLive([opener.current, grid.current]);
+      opener.current = null;
     }
     wasOpen.current = open;
   }, [open, grid]);
