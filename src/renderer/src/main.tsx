@@ -4,6 +4,7 @@ import { App } from './App.tsx';
 import './styles/tokens.css';
 import './styles/base.css';
 import './styles/app.css';
+import './styles/narrow.css';
 import './styles/preferences.css';
 
 const container = document.getElementById('root');

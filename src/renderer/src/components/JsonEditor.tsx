@@ -89,7 +89,7 @@ export function JsonEditor({ label, value, onChange, error, hint, rows = 5, opti
  * A read-only JSON block. It scrolls, so it is a Tab stop of its own (keyboard users scroll it
  * with the arrows), named as a region so that stop means something when announced.
  */
-export function JsonView({ value, label = 'JSON' }: { value: unknown; label?: string }) {
+export function JsonView({ value, label }: { value: unknown; label: string }) {
   return (
     <pre className="json-view" tabIndex={0} role="region" aria-label={label}>
       {JSON.stringify(value, null, 2)}

@@ -11,7 +11,7 @@
  * Screens add to it through `extensions`: more columns, more toolbar filters, and keys that
  * act on the selection (also offered as buttons while rows are selected).
  */
-import { useCallback, useEffect, useRef, type ReactNode, type RefObject } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import type { PagedRows } from '../../lib/pagedRows.ts';
 import { formatCount } from '../../lib/time.ts';
 import { Button } from '../Button.tsx';
@@ -40,11 +40,19 @@ export interface ListExtension<Row> {
   keys?: readonly RowKeyBinding<Row>[];
 }
 
-export interface ListSearch {
+/** The words of a list's search box: its accessible name and its placeholder. */
+export interface ListSearchBox {
   label: string;
   placeholder: string;
-  value: string;
-  onChange: (value: string) => void;
+}
+
+/**
+ * Where a screen keeps its list's active row: its feature store (so the drawer, rendered from
+ * the store, follows the keyboard). Every list screen's store has these two.
+ */
+export interface ActiveRowStore {
+  selected: number | null;
+  select: (index: number) => void;
 }
 
 export interface ListScreenProps<Row> {
@@ -55,14 +63,24 @@ export interface ListScreenProps<Row> {
   /** Null while there is no list to show (no account yet): `placeholder` stands in its place. */
   source: PagedRows<Row> | null;
   columns: readonly Column<Row>[];
-  /** The active row, kept by the screen's store so the drawer can follow it. */
-  active: number | null;
-  onActivate: (index: number) => void;
+  /** The store that keeps the active row (its `selected` and `select`). */
+  activeRow?: ActiveRowStore;
+  /**
+   * Or the active row and its setter, given one by one. A list given neither (no drawer to
+   * follow the row) keeps its active row itself.
+   */
+  active?: number | null;
+  onActivate?: (index: number) => void;
   onOpen?: (index: number, row: Row) => void;
   /** The open detail drawer, or nothing. */
   drawer?: ReactNode;
   filters?: ReactNode;
-  search?: ListSearch;
+  /** A search box for the list: shown with `onSearch`. */
+  searchBox?: ListSearchBox;
+  /** The search in force. */
+  search?: string;
+  /** Gets the search once typing pauses (not at every letter). */
+  onSearch?: (search: string) => void;
   /** Between the toolbar and the list: a sync's progress. */
   banner?: ReactNode;
   placeholder?: ReactNode;
@@ -75,8 +93,19 @@ export interface ListScreenProps<Row> {
   extensions?: readonly (ListExtension<Row> | null | undefined)[];
 }
 
+/**
+ * What a list is, fixed for its screen: its name, columns, how its rows are marked and what
+ * its empty state says. Declared once beside the columns and spread into ListScreen, so a
+ * screen's JSX holds only what changes (rows, active row, drawer, filters).
+ */
+export type ListDefinition<Row> = Pick<ListScreenProps<Row>, 'label' | 'columns'> &
+  Partial<Pick<ListScreenProps<Row>, 'what' | 'rowClassName' | 'searchBox' | 'emptyTitle' | 'emptyBody' | 'fromBank'>>;
+
 export function ListScreen<Row>(props: ListScreenProps<Row>) {
-  const { label, source, columns, active, onActivate, onOpen, drawer, search, extensions = [] } = props;
+  const { label, source, columns, onOpen, drawer, searchBox, onSearch, extensions = [] } = props;
+  const [ownActive, setOwnActive] = useState<number | null>(null);
+  const active = props.activeRow?.selected ?? (props.active === undefined ? ownActive : props.active);
+  const onActivate = props.activeRow?.select ?? props.onActivate ?? setOwnActive;
   const grid = useRef<HTMLDivElement>(null);
   const selection = useRowSelection(source, active, onActivate);
   const added = extensions.filter((extension) => extension != null);
@@ -108,9 +137,11 @@ export function ListScreen<Row>(props: ListScreenProps<Row>) {
           {added.map((extension, index) =>
             extension.filters == null ? null : <span key={index}>{extension.filters}</span>,
           )}
-          {search === undefined ? null : (
+          {searchBox === undefined || onSearch === undefined ? null : (
             <SearchInput
-              {...search}
+              {...searchBox}
+              value={props.search ?? ''}
+              onChange={onSearch}
               onEscape={() => {
                 focusFirstLive([grid.current]);
               }}

@@ -80,7 +80,7 @@ export function DocumentsScreen() {
                   ]}
                 />
                 <div style={{ marginTop: 12 }}>
-                  <JsonView value={store.created.fields} />
+                  <JsonView value={store.created.fields} label="Fields of the document" />
                 </div>
               </Panel>
             )}
