@@ -19,6 +19,7 @@ import { HARNESS_WEB_CONTENTS_ID, type LedgerdeskPage } from './support/ledgerde
 import { serveRenderer, type RendererServer } from './support/rendererServer.ts';
 import {
   animationsDone,
+  busyWatchResult,
   describeFocus,
   dropFocus,
   forcedColorsActive,
@@ -26,6 +27,7 @@ import {
   holdsFocus,
   lostContent,
   styleOf,
+  watchBusy,
 } from './support/pageProbes.ts';
 import { shoot } from './support/screens.ts';
 
@@ -346,9 +348,13 @@ test('K2: focus stays on a busy button and inside the top dialog; Escape closes 
   await go(page, 'pending-transactions');
   const sync = page.getByRole('button', { name: 'Sync', exact: true });
   await sync.focus();
+  await sync.evaluate(watchBusy);
   await page.keyboard.press('Enter');
-  await expect(sync).toBeFocused();
-  await expect(page.locator('.sync-strip')).toBeVisible({ timeout: 30_000 });
+  // The sync is quick: watched from inside the page, it turned unavailable and kept focus.
+  await expect.poll(async () => (await page.evaluate(busyWatchResult))?.unavailable ?? 0).toBeGreaterThan(0);
+  await expect(sync).not.toHaveAttribute('aria-disabled', 'true', { timeout: 60_000 });
+  const watched = await page.evaluate(busyWatchResult);
+  expect(watched?.keptFocus).toBe(watched?.unavailable);
   await expect(sync).toBeFocused();
 
   await page.getByRole('combobox', { name: 'Profile' }).selectOption(productionId);
@@ -670,9 +676,7 @@ test('forced colours: focus, the active row and selections stay visible (picture
   }
 });
 
-test('at the default window and at 200% zoom, every screen keeps all its content and controls', async ({
-  browser,
-}) => {
+test('at the default window and at 200% zoom, every screen keeps all its content and controls', async ({ browser }) => {
   for (const [size, options] of [
     ['default', {}],
     ['zoom200', ZOOM_200],

@@ -16,12 +16,12 @@ interface ProbeRect {
 
 interface ProbeElement {
   tagName: string;
-  className: string;
   textContent: string | null;
   scrollWidth: number;
   clientWidth: number;
   classList: { contains(name: string): boolean };
   getAttribute(name: string): string | null;
+  hasAttribute(name: string): boolean;
   closest(selector: string): ProbeElement | null;
   parentElement: ProbeElement | null;
   contains(other: ProbeElement | null): boolean;
@@ -38,7 +38,17 @@ declare const document: {
   querySelectorAll(selector: string): Iterable<ProbeElement>;
   elementFromPoint(x: number, y: number): ProbeElement | null;
 };
-declare const window: { innerWidth: number; innerHeight: number };
+declare const window: { innerWidth: number; innerHeight: number; ledgerdeskBusyWatch?: BusyWatch };
+declare class MutationObserver {
+  constructor(callback: () => void);
+  observe(target: ProbeElement, options: { attributes: boolean; attributeFilter: string[] }): void;
+}
+
+/** What watchBusy saw: each time the control became unavailable, whether it still had focus. */
+interface BusyWatch {
+  unavailable: number;
+  keptFocus: number;
+}
 declare function matchMedia(query: string): { matches: boolean };
 declare function getComputedStyle(element: ProbeElement): {
   overflowX: string;
@@ -73,6 +83,24 @@ export function forcedColorsActive(): boolean {
   return matchMedia('(forced-colors: active)').matches;
 }
 
+/**
+ * Starts watching `element` (a button): every time it turns aria-disabled (busy, or disabled
+ * while its job runs), note whether it still has focus. Read with busyWatchResult.
+ */
+export function watchBusy(element: ProbeElement): void {
+  const watch: BusyWatch = { unavailable: 0, keptFocus: 0 };
+  window.ledgerdeskBusyWatch = watch;
+  new MutationObserver(() => {
+    if (element.getAttribute('aria-disabled') !== 'true' && !element.hasAttribute('disabled')) return;
+    watch.unavailable += 1;
+    if (document.activeElement === element) watch.keptFocus += 1;
+  }).observe(element, { attributes: true, attributeFilter: ['aria-disabled', 'disabled'] });
+}
+
+export function busyWatchResult(): BusyWatch | null {
+  return window.ledgerdeskBusyWatch ?? null;
+}
+
 /** True when focus is on `element` or inside it. */
 export function holdsFocus(element: ProbeElement): boolean {
   return element.contains(document.activeElement);
@@ -102,7 +130,7 @@ export function hiddenControls(exceptSelector: string | null): string[] {
     const shown = drawn !== null && (element.contains(drawn) || drawn.contains(element));
     if (!inWindow || !shown) {
       const name = element.getAttribute('aria-label') ?? element.textContent?.trim().slice(0, 30) ?? '';
-      const over = drawn === null ? 'nothing' : `${drawn.tagName.toLowerCase()}.${drawn.className}`;
+      const over = drawn === null ? 'nothing' : `${drawn.tagName.toLowerCase()}.${drawn.getAttribute('class') ?? ''}`;
       problems.push(`${element.tagName.toLowerCase()} "${name}" ${inWindow ? `under ${over}` : 'out of the window'}`);
     }
   }
@@ -118,8 +146,11 @@ export function hiddenControls(exceptSelector: string | null): string[] {
  */
 export function lostContent(): string[] {
   const problems: string[] = [];
-  const describe = (element: ProbeElement): string =>
-    `${element.tagName.toLowerCase()}${element.className === '' ? '' : `.${element.className.split(' ').join('.')}`}`;
+  // getAttribute, not className: an SVG icon's className is not a string.
+  const describe = (element: ProbeElement): string => {
+    const classes = (element.getAttribute('class') ?? '').trim();
+    return `${element.tagName.toLowerCase()}${classes === '' ? '' : `.${classes.split(/\s+/).join('.')}`}`;
+  };
   for (const element of document.querySelectorAll('#root *')) {
     if (element.closest('[inert]') !== null || !element.checkVisibility()) continue;
     // Out of sight until focused, by design (checked by the skip link's own test).
