@@ -521,6 +521,11 @@ test('K6: the grid is the focusable element, names its rows and counts, and poin
   await expect(grid.locator('#vtable-row-599')).toHaveCount(1);
   await page.keyboard.press('Home');
   await expect(grid).toHaveAttribute('aria-activedescendant', 'vtable-row-0');
+  // Opening the drawer leaves focus on the grid, so its opening is said in a live region.
+  await page.keyboard.press('Enter');
+  const title = (await page.getByRole('complementary', { name: 'Details' }).locator('h2').textContent()) ?? '';
+  await expect(page.locator('.list-screen > [role="status"]')).toHaveText(`Details: ${title}`);
+  await expect(grid).toBeFocused();
   await context.close();
 });
 

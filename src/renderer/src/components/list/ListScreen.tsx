@@ -128,9 +128,11 @@ export function ListScreen<Row>(props: ListScreenProps<Row>) {
   );
 
   useFocusBackOnClose(drawer != null, grid);
+  const root = useRef<HTMLDivElement>(null);
+  const opened = useDrawerAnnouncement(drawer != null, root);
 
   return (
-    <div className="list-screen">
+    <div className="list-screen" ref={root}>
       <div className="list-screen-main">
         <Toolbar>
           {props.filters}
@@ -184,6 +186,10 @@ export function ListScreen<Row>(props: ListScreenProps<Row>) {
         )}
       </div>
       {drawer}
+      {/* Focus stays on the list when the drawer opens: this says that it did, and what it shows. */}
+      <span className="visually-hidden" role="status">
+        {opened}
+      </span>
     </div>
   );
 }
@@ -206,6 +212,23 @@ function useFocusBackOnClose(open: boolean, grid: RefObject<HTMLDivElement | nul
     }
     wasOpen.current = open;
   }, [open, grid]);
+}
+
+/**
+ * "Details: CHECK 2939" once, when the drawer opens (not as j/k move it from row to row, which
+ * the grid's active row already announces).
+ */
+function useDrawerAnnouncement(open: boolean, root: RefObject<HTMLDivElement | null>): string {
+  const [text, setText] = useState('');
+  useEffect(() => {
+    if (!open) {
+      setText('');
+      return;
+    }
+    const title = root.current?.querySelector('.drawer-title')?.textContent.trim() ?? '';
+    setText(title === '' ? 'Details shown' : `Details: ${title}`);
+  }, [open, root]);
+  return text;
 }
 
 /** How many rows are selected (announced as it changes) and what can be done with them. */
