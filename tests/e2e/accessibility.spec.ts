@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { expect, test, type Browser, type BrowserContextOptions, type Locator, type Page } from '@playwright/test';
 import type { Router } from '../../src/main/ipc/routerCore.ts';
 import type { RunningServices } from '../../src/main/shell/services.ts';
+import { SCREENS as SCREEN_LIST, type ScreenId } from '../../src/renderer/src/lib/screens.ts';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.ts';
 import { startTestServices } from '../support/testServices.ts';
 import { harnessRouter, openHarnessPage } from './support/harnessRouter.ts';
@@ -29,22 +30,13 @@ import {
   styleOf,
   watchBusy,
 } from './support/pageProbes.ts';
+import { simulate } from './support/sandboxSimulation.ts';
 import { shoot } from './support/screens.ts';
 
 // Timeouts only stop a hung run; nothing here measures time.
 test.describe.configure({ mode: 'serial', timeout: 240_000 });
 
-const SCREENS = [
-  'pending-transactions',
-  'account-applications',
-  'documents',
-  'card-art',
-  'webhooks',
-  'webhook-sends',
-  'listener',
-  'settings',
-] as const;
-type ScreenId = (typeof SCREENS)[number];
+const SCREENS: readonly ScreenId[] = SCREEN_LIST.map((screen) => screen.id);
 const THEMES = ['light', 'dark'] as const;
 /** The app's default window (windowState.ts) at 200% zoom: half the CSS pixels, twice the density. */
 const ZOOM_200: BrowserContextOptions = { viewport: { width: 640, height: 400 }, deviceScaleFactor: 2 };
@@ -73,18 +65,6 @@ async function go(page: Page, screen: ScreenId): Promise<void> {
   await expect(page.locator('.nav-item.is-active')).toHaveAttribute('href', `#/${screen}`);
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await expect(page.locator('.state .spinner-lg')).toHaveCount(0, { timeout: 30_000 });
-}
-
-async function simulate(body: unknown): Promise<void> {
-  const response = await fetch(`${sandbox.baseUrl}/simulation`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      authorization: `Basic ${Buffer.from(`${sandbox.keyId}:${sandbox.keySecret}`).toString('base64')}`,
-    },
-    body: JSON.stringify(body),
-  });
-  expect(response.status, await response.clone().text()).toBe(202);
 }
 
 async function focused(page: Page): Promise<string> {
@@ -156,7 +136,7 @@ test('seeds what the screens show: pending transactions, listener requests with 
   await rule.getByLabel('Status', { exact: true }).fill('503');
   await page.getByRole('button', { name: 'Save rules' }).click();
   await expect(page.getByText('Response rules saved')).toBeVisible();
-  await simulate({
+  await simulate(sandbox, {
     type: 'ach.create',
     simulation: { account_id: sandbox.demo.accounts[0], amount: '12.34', direction: 'credit' },
   });
