@@ -38,7 +38,18 @@ export function JsonEditor({ label, value, onChange, error, hint, rows = 5, opti
   const tabLeaves = useRef(false);
   const keysId = `${id}-keys`;
   return (
-    <FieldFrame label={label} id={id} error={problem} hint={hint} optional={optional}>
+    <FieldFrame
+      label={label}
+      id={id}
+      error={problem}
+      hint={hint}
+      optional={optional}
+      footnote={
+        <div className="field-hint" id={keysId}>
+          {JSON_EDITOR_KEYS}
+        </div>
+      }
+    >
       <textarea
         id={id}
         className="input json-editor"
@@ -78,9 +89,6 @@ export function JsonEditor({ label, value, onChange, error, hint, rows = 5, opti
           });
         }}
       />
-      <div className="field-hint" id={keysId}>
-        {JSON_EDITOR_KEYS}
-      </div>
     </FieldFrame>
   );
 }
