@@ -6,11 +6,10 @@
  * on a remote profile the trigger asks first (and sends nothing when told no), on a
  * production one it is refused. Screenshots (light and dark) go to test-results/screens/.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { createRouter, type Router } from '../../src/main/ipc/routerCore.ts';
 import { startServices, type RunningServices } from '../../src/main/shell/services.ts';
@@ -19,11 +18,10 @@ import { InMemoryProfileStorage } from '../../src/main/services/profiles/profile
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.ts';
 import { HARNESS_WEB_CONTENTS_ID, installLedgerdesk, type LedgerdeskPage } from './support/ledgerdeskPage.ts';
 import { serveRenderer, type RendererServer } from './support/rendererServer.ts';
+import { shoot } from './support/screens.ts';
 
 // Timeouts only stop a hung run; nothing here measures time.
 test.describe.configure({ mode: 'serial', timeout: 180_000 });
-
-const SCREENS_FOLDER = join(process.cwd(), 'test-results', 'screens');
 
 let folder: string;
 let sandbox: RunningSandbox;
@@ -49,30 +47,11 @@ async function openListener(
   return { context, page };
 }
 
-async function shoot(page: Page, name: string): Promise<void> {
-  // Toasts stack over the result panel for seconds: dismiss them so the picture shows the screen.
+/** Toasts stack over the result panel for seconds: dismiss them so the picture shows the screen. */
+async function shootWithoutToasts(page: Page, name: string): Promise<void> {
   const dismiss = page.locator('.toasts').getByRole('button', { name: 'Dismiss' });
   while ((await dismiss.count()) > 0) await dismiss.first().click();
-  // Let spinners settle so the picture shows the screen, not its transition.
-  await page.waitForTimeout(300);
-  await page.screenshot({ path: join(SCREENS_FOLDER, `${name}.png`) });
-}
-
-/**
- * WCAG 2 A/AA violations in the Listener's open tab panel (what this spec adds), as readable
- * lines. The shared Badge and optional-field marker are left out of it: their colours are the
- * shared tokens', checked by the accessibility gate of the list screens.
- */
-async function axeViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page })
-    .include('[role="tabpanel"]')
-    .exclude('.badge')
-    .exclude('.field-optional')
-    .withTags(['wcag2a', 'wcag2aa'])
-    .analyze();
-  return results.violations.map(
-    (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
-  );
+  await shoot(page, name);
 }
 
 async function register(page: Page, event: string): Promise<void> {
@@ -82,7 +61,6 @@ async function register(page: Page, event: string): Promise<void> {
 }
 
 test.beforeAll(async () => {
-  mkdirSync(SCREENS_FOLDER, { recursive: true });
   folder = mkdtempSync(join(tmpdir(), 'ledgerdesk-e2e-trigger-'));
   renderer = await serveRenderer();
   sandbox = await startSandbox({ port: 0, dataFile: join(folder, 'sandbox.db'), retryBaseMs: 40, accounts: 2 });
@@ -156,14 +134,14 @@ test('triggers an event from the Listener screen and watches its notification ar
   await expect(page.getByLabel('The object now')).toContainText('"status": "sent"');
   const achId = (await page.getByLabel('The object now').textContent())?.match(/"id": "(ach_\w+)"/)?.[1] ?? '';
   expect(achId).toMatch(/^ach_/);
-  await shoot(page, 'listener-trigger-result-light');
+  await shootWithoutToasts(page, 'listener-trigger-result-light');
 
   // The notifications arrive at the listener, verified.
   await page.getByRole('tab', { name: /^Requests/ }).click();
   const requests = page.getByRole('grid', { name: 'Requests' });
   await expect(requests.locator('.vtable-row', { hasText: achId })).toHaveCount(3, { timeout: 30_000 });
   await expect(requests.locator('.vtable-row', { hasText: 'ach.update' }).first()).toContainText('ok');
-  await shoot(page, 'listener-trigger-arrived-light');
+  await shootWithoutToasts(page, 'listener-trigger-arrived-light');
 
   // A bad id is refused beside its field, nothing sent.
   await page.getByRole('tab', { name: 'Trigger' }).click();
@@ -180,8 +158,7 @@ test('triggers an event from the Listener screen and watches its notification ar
   await expect(steps.locator('.trigger-step.is-ok')).toHaveCount(7);
   await expect(steps).toContainText('Approved: the account opens');
   await expect(steps).toContainText('account.create');
-  await shoot(page, 'listener-trigger-scenario-light');
-  expect(await axeViolations(page)).toEqual([]);
+  await shootWithoutToasts(page, 'listener-trigger-scenario-light');
 
   // A scenario file of one's own, from the Run a file… button: a bad one is refused before
   // anything is sent, naming the step and the field; a good one runs with its steps shown.
@@ -227,8 +204,7 @@ test('the events catalog, in dark, leads to the trigger', async ({ browser }) =>
   await expect(catalog.getByRole('listitem')).toHaveCount(16);
   await expect(page.getByLabel('Example of webhook.update')).toContainText('"op": "update"');
   await expect(catalog).toContainText('real service only');
-  await shoot(page, 'listener-events-dark');
-  expect(await axeViolations(page)).toEqual([]);
+  await shootWithoutToasts(page, 'listener-events-dark');
   // The listener hears webhook.update too: the trigger moves another webhook (not this one).
   await register(page, 'webhook.update');
   await page.getByRole('button', { name: 'Trigger webhook.update' }).click();
@@ -240,7 +216,7 @@ test('the events catalog, in dark, leads to the trigger', async ({ browser }) =>
   await expect(caused.getByRole('listitem')).toHaveCount(2);
   const webhookId = (await caused.getByRole('listitem').first().textContent())?.match(/wh_[0-9a-z]{14}/)?.[0] ?? '';
   expect(webhookId).toMatch(/^wh_/);
-  await shoot(page, 'listener-trigger-dark');
+  await shootWithoutToasts(page, 'listener-trigger-dark');
 
   // Both moves (into error, and back) arrive at the listener, verified.
   await page.getByRole('tab', { name: /^Requests/ }).click();
@@ -250,7 +226,7 @@ test('the events catalog, in dark, leads to the trigger', async ({ browser }) =>
     await expect(row).toContainText('webhook.update');
     await expect(row).toContainText('ok');
   }
-  await shoot(page, 'listener-trigger-arrived-dark');
+  await shootWithoutToasts(page, 'listener-trigger-arrived-dark');
   await context.close();
   expect(problems).toEqual([]);
 });
@@ -287,7 +263,7 @@ test('on a remote profile the trigger asks first, and a production profile is re
   await form.getByRole('button', { name: 'Trigger' }).click();
   const asked = page.getByRole('dialog', { name: 'Trigger at a remote bank?' });
   await expect(asked).toContainText('Partner sandbox is a remote bank');
-  await shoot(page, 'listener-trigger-remote-confirm-light');
+  await shootWithoutToasts(page, 'listener-trigger-remote-confirm-light');
   await asked.getByRole('button', { name: 'Cancel' }).click();
   await expect(asked).toBeHidden();
   expect(await files()).toBe(before);
@@ -311,7 +287,7 @@ test('on a remote profile the trigger asks first, and a production profile is re
   await expect(form).toContainText('is a production profile: trigger file.create is never run against production');
   await expect(page.getByRole('dialog')).toBeHidden();
   expect(await files()).toBe(before + 1);
-  await shoot(page, 'listener-trigger-production-light');
+  await shootWithoutToasts(page, 'listener-trigger-production-light');
   const embedded = (
     await services.handlers.profiles.list({}, { webContentsId: 1, channel: 'profiles.list' })
   ).profiles.find((profile) => profile.kind === 'embedded');

@@ -96,7 +96,7 @@ export function DocumentsScreen() {
                       Fields: <BankValue value={store.created.fields} />
                     </p>
                   ) : (
-                    <JsonView value={store.created.fields} />
+                    <JsonView value={store.created.fields} label="Fields of the document" />
                   )}
                 </div>
               </Panel>
