@@ -29,6 +29,17 @@ export default defineConfig({
         },
       },
       {
+        // The recorded real traffic (../shared/real-wire) against the real BankClient and the
+        // real sandbox, on loopback; no keychain.
+        test: {
+          name: 'contract',
+          include: ['tests/contract/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
         // The renderer's stores, components and forms, in jsdom with Testing Library. Files
         // end in .test.tsx so the node-only unit project above does not pick them up.
         plugins: [react()],

@@ -17,7 +17,13 @@ import {
   APP_SCHEME_PRIVILEGES,
   createAppProtocolHandler,
 } from './shell/appProtocol.ts';
-import { startEmbeddedSandbox, type EmbeddedSandbox, type SandboxChild } from './shell/embeddedSandbox.ts';
+import {
+  embeddedSandboxIsLean,
+  startEmbeddedSandbox,
+  type EmbeddedSandbox,
+  type SandboxChild,
+} from './shell/embeddedSandbox.ts';
+import { LEAN_SANDBOX_VARIABLE } from './services/cli/embeddedSandbox.ts';
 import { appMenuTemplate } from './shell/appMenu.ts';
 import { devToolsAllowed } from './shell/devTools.ts';
 import { denyAllPermissions, hardenWebContents, openInBrowserIfSafe } from './shell/hardening.ts';
@@ -156,6 +162,8 @@ async function start(): Promise<void> {
   );
 
   const secretStore = new KeyringSecretStore();
+  // Profiles and the active profile, in config.json (the layout the `ledger` CLI shares).
+  const settings = new Store<Record<string, unknown>>({ name: 'config' });
   let sandbox: EmbeddedSandbox | null = null;
   try {
     const key = await embeddedSandboxKey(secretStore);
@@ -164,6 +172,7 @@ async function start(): Promise<void> {
       fork: forkSandbox,
       dataFile: join(dataFolder, 'sandbox.db'),
       key: { keyId: key.keyId, keySecret: key.keySecret },
+      lean: process.env[LEAN_SANDBOX_VARIABLE] === '1' || embeddedSandboxIsLean(settings),
     });
     sandbox.onExit((code) => {
       log.error(`the embedded sandbox bank stopped (exit code ${code}); the cache stays readable.`);
@@ -176,8 +185,7 @@ async function start(): Promise<void> {
     dataFolder,
     sandbox,
     secretStore,
-    // Profiles and the active profile, in config.json (the layout the `ledger` CLI shares).
-    settings: new Store<Record<string, unknown>>({ name: 'config' }),
+    settings,
     keychain: () => detectKeychain(),
     app: { name: app.getName(), version: app.getVersion(), platform: process.platform },
     send: (channel, payload) => {

@@ -17,7 +17,13 @@ function report(message: SandboxReport): void {
 port.on('message', (event: { data: unknown }) => {
   const command = event.data as SandboxCommand;
   if (command.type === 'start' && running === null) {
-    startSandbox({ port: 0, dataFile: command.dataFile, keyId: command.keyId, keySecret: command.keySecret })
+    startSandbox({
+      port: 0,
+      dataFile: command.dataFile,
+      keyId: command.keyId,
+      keySecret: command.keySecret,
+      lean: command.lean === true,
+    })
       .then((sandbox) => {
         running = sandbox;
         report({ type: 'ready', baseUrl: sandbox.baseUrl, keyId: sandbox.keyId, keySecret: sandbox.keySecret });

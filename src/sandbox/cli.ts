@@ -12,7 +12,7 @@ function bannerOf(sandbox: RunningSandbox): string {
   const secret = sandbox.keyGenerated ? sandbox.keySecret : '(as given by --key-secret)';
   return (
     [
-      `Sandbox listening on ${sandbox.baseUrl}`,
+      `Sandbox listening on ${sandbox.baseUrl}${sandbox.lean ? " (lean: answers in the real service's shapes)" : ''}`,
       `API key id:     ${sandbox.keyId}`,
       `API key secret: ${secret}`,
       `Accounts:              ${sandbox.demo.accounts.slice(0, 3).join(', ')}`,
@@ -32,6 +32,7 @@ function jsonLineOf(sandbox: RunningSandbox): string {
       keyId: sandbox.keyId,
       keySecret: sandbox.keySecret,
       bearerToken: sandbox.bearerToken,
+      lean: sandbox.lean,
       accounts: sandbox.demo.accounts,
       accountApplications: sandbox.demo.accountApplications,
       cardProducts: sandbox.demo.cardProducts,

@@ -3,7 +3,7 @@
  * [--pending-per-account N] [--key-id ID --key-secret SECRET] [--allow-host NAME]...
  * [--allow-origin ORIGIN]... [--retry-base-ms MS]
  * [--retry-cap-ms MS] [--error-threshold N] [--error-window-ms MS] [--smart-retries on|off]
- * [--delivery-timeout-ms MS] [--rate-limit N] [--json]`, parsed into SandboxOptions. Pure, so it is unit-tested.
+ * [--delivery-timeout-ms MS] [--rate-limit N] [--lean] [--json]`, parsed into SandboxOptions. Pure, so it is unit-tested.
  */
 import { allowedHostEntry, allowedOriginEntry } from '../shared/security/localServerGuard.ts';
 import type { SandboxOptions } from './options.ts';
@@ -34,6 +34,9 @@ export const USAGE = `Usage: npm run sandbox -- [options]
   --smart-retries on|off   Smart Webhook Retries: retry non-200/202 answers too (default on)
   --delivery-timeout-ms MS deadline of one delivery attempt (default 10000)
   --rate-limit N           at most N requests a second per API key; beyond, 429 with Retry-After (default: no limit)
+  --lean                   answer in the real service's shapes: leave out or null what it does
+                           (account_number, ownership_type, product, partner_deposit_id, a document's
+                           bank_id/organization_id/description, page_next of those lists...)
   --json                   print one JSON line with the address, key, token and demo ids
   --help                   this text
 `;
@@ -82,7 +85,10 @@ export function parseCliArguments(argv: readonly string[]): CliRequest {
       return next;
     };
     if (flag === '--json') json = true;
-    else if (flag === '--help' || flag === '-h') help = true;
+    else if (flag === '--lean') {
+      if (inline !== undefined) throw new Error('--lean takes no value.');
+      options.lean = true;
+    } else if (flag === '--help' || flag === '-h') help = true;
     else if (flag === '--smart-retries') {
       const setting = value();
       if (setting !== 'on' && setting !== 'off') throw new Error(`--smart-retries takes on or off, not ${setting}.`);

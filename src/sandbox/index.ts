@@ -40,6 +40,8 @@ export interface RunningSandbox {
   keyGenerated: boolean;
   /** A valid demo HS256 JWT for the key (24 h). */
   bearerToken: string;
+  /** Whether it answers in the real service's lean shapes (`--lean`). */
+  lean: boolean;
   demo: DemoIds;
   /** Deliveries still owed (first attempts and scheduled retries), and attempts in flight. */
   deliveryBacklog(): { owed: number; inFlight: number };
@@ -58,7 +60,9 @@ function hostForUrl(host: string): string {
 
 function demoIdsOf(database: Database): DemoIds | undefined {
   const stored = readMeta(database, 'demo');
-  return stored === undefined ? undefined : (JSON.parse(stored) as DemoIds);
+  if (stored === undefined) return undefined;
+  // Files seeded before applicants were have none to list.
+  return { personApplications: [], ...(JSON.parse(stored) as Partial<DemoIds>) } as DemoIds;
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
@@ -134,6 +138,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       ...(settings.rateLimit === undefined ? {} : { rateLimiter: createRateLimiter(settings.rateLimit) }),
       checkBasic: (header) => authenticator.checkBasic(header),
       baseUrl: () => baseUrl,
+      lean: settings.lean,
     };
     // Set once the port is known; nothing is answered before listen() returns.
     let guard: LocalServerGuard = () => ({ status: 421, error: 'The sandbox is still starting.' });
@@ -156,6 +161,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       keySecret: key.keySecret,
       keyGenerated: settings.key === null,
       bearerToken: mintToken(key.keyId, key.keySecret, DEMO_TOKEN_LIFETIME_SECONDS),
+      lean: settings.lean,
       demo,
       deliveryBacklog: () => dispatcher.backlog(),
       close() {

@@ -43,6 +43,8 @@ export interface SandboxOptions {
   pageCacheEntries?: number;
   /** Requests a second per API key, beyond which the answer is 429 with Retry-After; default none. */
   rateLimit?: number;
+  /** Answer in the real service's shapes, leaving out what it leaves out (lean/leanAnswers.ts); default false. */
+  lean?: boolean;
 }
 
 export interface ResolvedOptions {
@@ -65,6 +67,7 @@ export interface ResolvedOptions {
   deliveryConcurrency: number;
   pageCacheEntries: number;
   rateLimit: number | undefined;
+  lean: boolean;
 }
 
 function wholeNumber(name: string, value: number | undefined, fallback: number, minimum: number): number {
@@ -108,5 +111,6 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     deliveryConcurrency: wholeNumber('deliveryConcurrency', options.deliveryConcurrency, 16, 1),
     pageCacheEntries: wholeNumber('pageCacheEntries', options.pageCacheEntries, 1024, 0),
     rateLimit: options.rateLimit === undefined ? undefined : wholeNumber('rateLimit', options.rateLimit, 1, 1),
+    lean: options.lean ?? false,
   };
 }

@@ -33,4 +33,6 @@ export interface SandboxContext {
   checkBasic(header: string | undefined): Authentication;
   /** http://host:port of this run, no trailing slash. */
   baseUrl(): string;
+  /** `--lean`: answers in the real service's shapes (lean/leanAnswers.ts). */
+  lean: boolean;
 }

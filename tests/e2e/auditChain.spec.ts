@@ -5,7 +5,7 @@
  * triggers dropped), Verify names that entry. Screenshots in light and dark under
  * test-results/screens/.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -18,11 +18,11 @@ import type { RunningServices } from '../../src/main/shell/services.ts';
 import { startHarnessServices } from './support/harnessServices.ts';
 import { installLedgerdesk, type LedgerdeskPage } from './support/ledgerdeskPage.ts';
 import { serveRenderer, type RendererServer } from './support/rendererServer.ts';
+import { shoot } from './support/screens.ts';
 
 // Timeouts only stop a hung run; nothing here measures time.
 test.describe.configure({ mode: 'serial', timeout: 120_000 });
 
-const SCREENS_FOLDER = join(process.cwd(), 'test-results', 'screens');
 const ENTRIES = 12;
 
 let folder: string;
@@ -34,7 +34,6 @@ const harnesses: LedgerdeskPage[] = [];
 const problems: string[] = [];
 
 test.beforeAll(async () => {
-  mkdirSync(SCREENS_FOLDER, { recursive: true });
   folder = mkdtempSync(join(tmpdir(), 'ledgerdesk-e2e-audit-'));
   const secretStore = new InMemorySecretStore();
   // A log written by earlier sessions: writes and review actions of two profiles.
@@ -84,11 +83,6 @@ async function openAuditTab(
   await page.getByRole('tab', { name: 'Audit log' }).click();
   await expect(page.getByRole('grid', { name: 'Audit log' })).toContainText('document.create');
   return { context, page };
-}
-
-async function shoot(page: Page, name: string): Promise<void> {
-  await page.waitForTimeout(300);
-  await page.screenshot({ path: join(SCREENS_FOLDER, `${name}.png`) });
 }
 
 /** Verify, pressed from the keyboard: focus stays on the button while it runs and after. */

@@ -5,7 +5,7 @@
  * asks before it is switched off and is audited (item 7). A catcher server plays the new
  * host and proves that nothing reaches it until a secret is entered for it.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -18,11 +18,10 @@ import { InMemoryProfileStorage } from '../../src/main/services/profiles/profile
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.ts';
 import { HARNESS_WEB_CONTENTS_ID, installLedgerdesk, type LedgerdeskPage } from './support/ledgerdeskPage.ts';
 import { serveRenderer, type RendererServer } from './support/rendererServer.ts';
+import { shoot } from './support/screens.ts';
 
 // Timeouts only stop a hung run; nothing here measures time.
 test.describe.configure({ mode: 'serial', timeout: 120_000 });
-
-const SCREENS_FOLDER = join(process.cwd(), 'test-results', 'screens');
 
 let folder: string;
 let sandbox: RunningSandbox;
@@ -56,12 +55,6 @@ async function openApp(browser: Browser, theme: 'light' | 'dark'): Promise<{ con
   return { context, page };
 }
 
-async function shoot(page: Page, name: string): Promise<void> {
-  // Let toasts and spinners settle so the picture shows the screen, not its transition.
-  await page.waitForTimeout(300);
-  await page.screenshot({ path: join(SCREENS_FOLDER, `${name}.png`) });
-}
-
 /** Adds a Basic profile on the sandbox bank through the Settings form; returns its row. */
 async function addSandboxProfile(page: Page, name: string, production = false): Promise<Locator> {
   await page.getByRole('button', { name: 'Add profile' }).click();
@@ -82,7 +75,6 @@ function basic(secret: string): string {
 }
 
 test.beforeAll(async () => {
-  mkdirSync(SCREENS_FOLDER, { recursive: true });
   folder = mkdtempSync(join(tmpdir(), 'ledgerdesk-e2e-profiles-'));
   renderer = await serveRenderer();
   sandbox = await startSandbox({ port: 0, dataFile: ':memory:', accounts: 1, pendingTransactionsPerAccount: 5 });

@@ -7,7 +7,7 @@
  * watches a delivery arrive, forces failures and watches the retries in the send log, then
  * stops the bank and keeps browsing the cache with the offline state shown.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -20,6 +20,8 @@ import { ACCOUNT_APPLICATION_TRANSITIONS } from '../../src/sandbox/simulations/a
 import { startHarnessServices } from './support/harnessServices.ts';
 import { HARNESS_WEB_CONTENTS_ID, installLedgerdesk, type LedgerdeskPage } from './support/ledgerdeskPage.ts';
 import { serveRenderer, type RendererServer } from './support/rendererServer.ts';
+import { simulate } from './support/sandboxSimulation.ts';
+import { shoot } from './support/screens.ts';
 
 // Timeouts only stop a hung run; nothing here measures time.
 test.describe.configure({ mode: 'serial', timeout: 240_000 });
@@ -29,7 +31,6 @@ const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
   'base64',
 );
-const SCREENS_FOLDER = join(process.cwd(), 'test-results', 'screens');
 const SCREENS = [
   'pending-transactions',
   'account-applications',
@@ -79,24 +80,6 @@ async function go(page: Page, screen: (typeof SCREENS)[number]): Promise<void> {
   await expect(page.locator('.nav-item.is-active')).toHaveAttribute('href', `#/${screen}`);
 }
 
-async function shoot(page: Page, name: string): Promise<void> {
-  // Let spinners and toasts settle so the picture shows the screen, not its transition.
-  await page.waitForTimeout(300);
-  await page.screenshot({ path: join(SCREENS_FOLDER, `${name}.png`) });
-}
-
-async function simulate(body: unknown): Promise<void> {
-  const response = await fetch(`${sandbox.baseUrl}/simulation`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      authorization: `Basic ${Buffer.from(`${sandbox.keyId}:${sandbox.keySecret}`).toString('base64')}`,
-    },
-    body: JSON.stringify(body),
-  });
-  expect(response.status, await response.clone().text()).toBe(202);
-}
-
 /** A developer's own webhook handler on this machine: keeps what it receives, answers 200. */
 interface LocalHandler {
   url: string;
@@ -134,7 +117,6 @@ async function startLocalHandler(): Promise<LocalHandler> {
 }
 
 test.beforeAll(async () => {
-  mkdirSync(SCREENS_FOLDER, { recursive: true });
   folder = mkdtempSync(join(tmpdir(), 'ledgerdesk-e2e-'));
   renderer = await serveRenderer();
   sandbox = await startSandbox({
@@ -253,7 +235,7 @@ test('registers the listener with the bank and watches a delivery arrive', async
   await page.getByRole('button', { name: 'Register with bank' }).click();
   await expect(page.getByText('Registered with the bank')).toBeVisible();
 
-  await simulate({
+  await simulate(sandbox, {
     type: 'ach.create',
     simulation: { account_id: sandbox.demo.accounts[0], amount: '12.34', direction: 'credit' },
   });
@@ -369,7 +351,7 @@ test('forces failures with a response rule and watches the retries in the send l
   await expect(page.getByText('Response rules saved')).toBeVisible();
   await shoot(page, 'listener-rules-light');
 
-  await simulate({
+  await simulate(sandbox, {
     type: 'ach.create',
     simulation: { account_id: sandbox.demo.accounts[0], amount: '50.00', direction: 'debit' },
   });
@@ -528,7 +510,7 @@ test('opens an account application by id and shows the statuses seen across sync
   const first = (await drawer.locator('.history li').first().getAttribute('data-status')) ?? '';
   const next = ACCOUNT_APPLICATION_TRANSITIONS[first as keyof typeof ACCOUNT_APPLICATION_TRANSITIONS][0];
   if (next !== undefined) {
-    await simulate({
+    await simulate(sandbox, {
       type: 'account_application.update_status',
       simulation: { account_application_id: id, status: next },
     });

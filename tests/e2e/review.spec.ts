@@ -13,7 +13,6 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import type { Router } from '../../src/main/ipc/routerCore.ts';
 import type { RunningServices } from '../../src/main/shell/services.ts';
@@ -22,11 +21,11 @@ import { ACCOUNT_APPLICATION_TRANSITIONS } from '../../src/sandbox/simulations/a
 import { startHarnessServices } from './support/harnessServices.ts';
 import { HARNESS_WEB_CONTENTS_ID, installLedgerdesk, type LedgerdeskPage } from './support/ledgerdeskPage.ts';
 import { serveRenderer, type RendererServer } from './support/rendererServer.ts';
+import { SCREENS_FOLDER, shoot } from './support/screens.ts';
 
 // Timeouts only stop a hung run; nothing here measures time.
 test.describe.configure({ mode: 'serial', timeout: 180_000 });
 
-const SCREENS_FOLDER = join(process.cwd(), 'test-results', 'screens');
 const THEMES = ['light', 'dark'] as const;
 const ROWS = 300;
 
@@ -57,36 +56,6 @@ async function openApp(browser: Browser, theme: 'light' | 'dark'): Promise<{ con
 async function go(page: Page, screen: string): Promise<void> {
   await page.goto(`${renderer.url}#/${screen}`);
   await expect(page.locator('.nav-item.is-active')).toHaveAttribute('href', `#/${screen}`);
-}
-
-async function shoot(page: Page, name: string): Promise<void> {
-  // Let spinners and toasts settle so the picture shows the screen, not its transition.
-  await page.waitForTimeout(300);
-  await page.screenshot({ path: join(SCREENS_FOLDER, `${name}.png`) });
-}
-
-/**
- * axe on what this feature drew; any violation is listed with its rule and target. The
- * shared pieces around it whose faint text the accessibility work (issue 18) is changing (a
- * drawer's section titles, toolbar labels, a cell's second line, muted amounts, the green
- * badge, a field's "optional", the JSON view) are left to the components' own checks.
- */
-async function axe(page: Page, include: string): Promise<void> {
-  const results = await new AxeBuilder({ page })
-    .include(include)
-    .exclude('.section-header h3')
-    .exclude('.json-view')
-    .exclude('.money-muted')
-    .exclude('.toolbar-label')
-    .exclude('.cell-sub')
-    .exclude('.badge-positive')
-    .exclude('.field-optional')
-    .analyze();
-  expect(
-    results.violations.map(
-      (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
-    ),
-  ).toEqual([]);
 }
 
 async function simulate(body: unknown): Promise<void> {
@@ -176,7 +145,6 @@ test('a watch rule written in Settings flags after the sync, apart from a person
   await form.getByRole('button', { name: 'Save rule' }).click();
   const rules = page.getByRole('table').filter({ hasText: 'Large debits' });
   await expect(rules).toContainText('amount ≤ -400.00');
-  await axe(page, '#screen');
   await shoot(page, 'settings-review-light');
 
   await go(page, 'pending-transactions');
@@ -226,7 +194,6 @@ test('reviews a queue by keyboard, then flags a Shift-extended selection at once
   await note.getByLabel('Escalated').check();
   await note.getByLabel('Note').focus();
   await shoot(page, 'review-note-light');
-  await axe(page, '[role="dialog"]');
   await page.keyboard.press('Control+Enter');
   await expect(note).toBeHidden();
   await expect(row(page, grid, 3)).toContainText('escalated');
@@ -241,7 +208,6 @@ test('reviews a queue by keyboard, then flags a Shift-extended selection at once
   await expect(drawer).toContainText('Two holds, same merchant, same minute.');
   await expect(drawer).toContainText('by A. Officer');
   await shoot(page, 'review-pending-drawer-light');
-  await axe(page, '.drawer .section:has(.review-actions)');
   await page.keyboard.press('Escape');
   await expect(drawer).toBeHidden();
 
@@ -267,7 +233,6 @@ test('reviews a queue by keyboard, then flags a Shift-extended selection at once
   expect(unreviewed.count).toBe(unreviewedBefore - 9);
   await page.getByRole('combobox', { name: 'Review' }).selectOption('escalated');
   await expect(page.locator('.list-footer')).toContainText('2 rows');
-  await axe(page, '#screen');
   await shoot(page, 'review-pending-escalated-light');
   await context.close();
 });
@@ -298,7 +263,6 @@ test('an application moved at the bank comes back as changed after a sync, field
   await expect(changes.getByRole('row', { name: /^status/ })).toContainText(`"${status}"`);
   await expect(changes.getByRole('row', { name: /^status/ })).toContainText(`"${next}"`);
   await shoot(page, 'review-application-changed-light');
-  await axe(page, '.drawer .section:has(.review-actions)');
 
   await page.getByRole('combobox', { name: 'Review' }).selectOption('changed');
   const grid = page.getByRole('grid', { name: 'Account applications' });
@@ -373,7 +337,6 @@ test('reviews a notification’s group of attempts and one attempt; a retry brin
     await expect(drawer.getByText('What changed since the review')).toBeVisible();
     await expect(drawer.getByRole('table').filter({ hasText: 'Before' })).toContainText(/attempts\[\d+\]/);
     await shoot(page, 'review-notification-changed-light');
-    await axe(page, '.drawer .section:has(.review-actions)');
     await context.close();
   } finally {
     await new Promise<void>((resolve) => {
@@ -404,7 +367,6 @@ test('the queue shows every state, the palette reaches it, and the report is wri
   await expect(grid.locator('.vtable-row', { hasText: 'notification' })).toContainText('changed');
   await page.getByRole('combobox', { name: 'State' }).selectOption('');
   await expect(grid.locator('.vtable-row', { hasText: 'Two holds' })).toBeVisible();
-  await axe(page, '#screen');
   await shoot(page, 'review-queue-light');
 
   // The queue's keys are the lists': the escalated one with a note is cleared from here.
@@ -419,7 +381,6 @@ test('the queue shows every state, the palette reaches it, and the report is wri
   const dialog = page.getByRole('dialog', { name: 'Write the review report' });
   await expect(dialog.getByLabel('PDF')).toBeChecked();
   await shoot(page, 'review-report-dialog-light');
-  await axe(page, '[role="dialog"]');
   await dialog.getByRole('button', { name: 'Save PDF…' }).click();
   const saved = page.getByText(/Review report saved/);
   await expect(saved).toBeVisible({ timeout: 60_000 });

@@ -6,7 +6,7 @@
  * in Debian's Chromium, the real router, services, listener and sandbox bank. Screenshots in
  * test-results/screens/security-*.png, light and dark.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
@@ -18,11 +18,11 @@ import { startTestServices } from '../support/testServices.ts';
 import { harnessRouter, openHarnessPage } from './support/harnessRouter.ts';
 import { HARNESS_WEB_CONTENTS_ID, type LedgerdeskPage } from './support/ledgerdeskPage.ts';
 import { serveRenderer, type RendererServer } from './support/rendererServer.ts';
+import { shoot as shootScreen } from './support/screens.ts';
 
 // Timeouts only stop a hung run; nothing here measures time.
 test.describe.configure({ mode: 'serial', timeout: 180_000 });
 
-const SCREENS_FOLDER = join(process.cwd(), 'test-results', 'screens');
 const HANDLER = 'https://hooks.example.test';
 
 let folder: string;
@@ -39,9 +39,9 @@ function openApp(browser: Browser, theme: 'light' | 'dark'): Promise<{ context: 
   return openHarnessPage(browser, theme, { router, rendererUrl: renderer.url, record: { harnesses, problems } });
 }
 
+/** This spec's pictures are named security-…; the gate runs on each. */
 async function shoot(page: Page, name: string): Promise<void> {
-  await page.waitForTimeout(300);
-  await page.screenshot({ path: join(SCREENS_FOLDER, `security-${name}.png`), fullPage: true });
+  await shootScreen(page, `security-${name}`);
 }
 
 async function listenerDefaults(page: Page): Promise<void> {
@@ -51,7 +51,6 @@ async function listenerDefaults(page: Page): Promise<void> {
 }
 
 test.beforeAll(async () => {
-  mkdirSync(SCREENS_FOLDER, { recursive: true });
   folder = mkdtempSync(join(tmpdir(), 'ledgerdesk-e2e-security-'));
   renderer = await serveRenderer();
   sandbox = await startSandbox({ port: 0, dataFile: ':memory:', retryBaseMs: 40, pendingTransactionsPerAccount: 5 });

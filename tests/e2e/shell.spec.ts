@@ -1,6 +1,7 @@
 /** The built renderer loads in real Chromium under its strict CSP and draws the shell. */
 import { expect, test } from '@playwright/test';
 import { serveRenderer, type RendererServer } from './support/rendererServer.ts';
+import { shoot } from './support/screens.ts';
 
 let renderer: RendererServer;
 
@@ -20,6 +21,6 @@ test('the window shows Ledgerdesk with no console errors or CSP violations', asy
   page.on('pageerror', (error) => problems.push(error.message));
   await page.goto(renderer.url);
   await expect(page.getByRole('heading', { name: 'Ledgerdesk' })).toBeVisible();
-  await page.screenshot({ path: 'test-results/screens/shell-placeholder.png' });
+  await shoot(page, 'shell-placeholder');
   expect(problems).toEqual([]);
 });

@@ -2,14 +2,14 @@
  * Listener → Trigger and Events end to end, in Debian's Chromium on the real IPC router, the
  * real services, the real listener and a real sandbox bank: register the listener, trigger
  * an event from the panel and watch its notification arrive verified; run a shipped scenario
- * and watch each step's outcome appear; browse the events catalog and jump to the trigger.
- * Screenshots (light and dark) go to test-results/screens/.
+ * and watch each step's outcome appear; browse the events catalog and jump to the trigger;
+ * on a remote profile the trigger asks first (and sends nothing when told no), on a
+ * production one it is refused. Screenshots (light and dark) go to test-results/screens/.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { createRouter, type Router } from '../../src/main/ipc/routerCore.ts';
 import { startServices, type RunningServices } from '../../src/main/shell/services.ts';
@@ -18,11 +18,10 @@ import { InMemoryProfileStorage } from '../../src/main/services/profiles/profile
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.ts';
 import { HARNESS_WEB_CONTENTS_ID, installLedgerdesk, type LedgerdeskPage } from './support/ledgerdeskPage.ts';
 import { serveRenderer, type RendererServer } from './support/rendererServer.ts';
+import { shoot } from './support/screens.ts';
 
 // Timeouts only stop a hung run; nothing here measures time.
 test.describe.configure({ mode: 'serial', timeout: 180_000 });
-
-const SCREENS_FOLDER = join(process.cwd(), 'test-results', 'screens');
 
 let folder: string;
 let sandbox: RunningSandbox;
@@ -48,27 +47,11 @@ async function openListener(
   return { context, page };
 }
 
-async function shoot(page: Page, name: string): Promise<void> {
-  // Let spinners and toasts settle so the picture shows the screen, not its transition.
-  await page.waitForTimeout(300);
-  await page.screenshot({ path: join(SCREENS_FOLDER, `${name}.png`) });
-}
-
-/**
- * WCAG 2 A/AA violations in the Listener's open tab panel (what this spec adds), as readable
- * lines. The shared Badge and optional-field marker are left out of it: their colours are the
- * shared tokens', checked by the accessibility gate of the list screens.
- */
-async function axeViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page })
-    .include('[role="tabpanel"]')
-    .exclude('.badge')
-    .exclude('.field-optional')
-    .withTags(['wcag2a', 'wcag2aa'])
-    .analyze();
-  return results.violations.map(
-    (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
-  );
+/** Toasts stack over the result panel for seconds: dismiss them so the picture shows the screen. */
+async function shootWithoutToasts(page: Page, name: string): Promise<void> {
+  const dismiss = page.locator('.toasts').getByRole('button', { name: 'Dismiss' });
+  while ((await dismiss.count()) > 0) await dismiss.first().click();
+  await shoot(page, name);
 }
 
 async function register(page: Page, event: string): Promise<void> {
@@ -78,7 +61,6 @@ async function register(page: Page, event: string): Promise<void> {
 }
 
 test.beforeAll(async () => {
-  mkdirSync(SCREENS_FOLDER, { recursive: true });
   folder = mkdtempSync(join(tmpdir(), 'ledgerdesk-e2e-trigger-'));
   renderer = await serveRenderer();
   sandbox = await startSandbox({ port: 0, dataFile: join(folder, 'sandbox.db'), retryBaseMs: 40, accounts: 2 });
@@ -152,14 +134,14 @@ test('triggers an event from the Listener screen and watches its notification ar
   await expect(page.getByLabel('The object now')).toContainText('"status": "sent"');
   const achId = (await page.getByLabel('The object now').textContent())?.match(/"id": "(ach_\w+)"/)?.[1] ?? '';
   expect(achId).toMatch(/^ach_/);
-  await shoot(page, 'listener-trigger-result-light');
+  await shootWithoutToasts(page, 'listener-trigger-result-light');
 
   // The notifications arrive at the listener, verified.
   await page.getByRole('tab', { name: /^Requests/ }).click();
   const requests = page.getByRole('grid', { name: 'Requests' });
   await expect(requests.locator('.vtable-row', { hasText: achId })).toHaveCount(3, { timeout: 30_000 });
   await expect(requests.locator('.vtable-row', { hasText: 'ach.update' }).first()).toContainText('ok');
-  await shoot(page, 'listener-trigger-arrived-light');
+  await shootWithoutToasts(page, 'listener-trigger-arrived-light');
 
   // A bad id is refused beside its field, nothing sent.
   await page.getByRole('tab', { name: 'Trigger' }).click();
@@ -176,8 +158,38 @@ test('triggers an event from the Listener screen and watches its notification ar
   await expect(steps.locator('.trigger-step.is-ok')).toHaveCount(7);
   await expect(steps).toContainText('Approved: the account opens');
   await expect(steps).toContainText('account.create');
-  await shoot(page, 'listener-trigger-scenario-light');
-  expect(await axeViolations(page)).toEqual([]);
+  await shootWithoutToasts(page, 'listener-trigger-scenario-light');
+
+  // A scenario file of one's own, from the Run a file… button: a bad one is refused before
+  // anything is sent, naming the step and the field; a good one runs with its steps shown.
+  const scenarios = page.locator('section', { has: page.getByRole('heading', { name: 'Scenarios' }) });
+  const runFile = async (steps: unknown[]): Promise<void> => {
+    const chooser = page.waitForEvent('filechooser');
+    await scenarios.getByRole('button', { name: 'Run a file…' }).click();
+    await (
+      await chooser
+    ).setFiles({
+      name: 'mine.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify({ name: 'Mine', steps })),
+    });
+  };
+  await runFile([{ action: 'trigger', event: 'ach.update', with: { status: 'approved' } }]);
+  await expect(scenarios.getByRole('alert')).toContainText(
+    'Scenario mine.json is not valid: steps[0].with.status: must be one of processing, sent, returned, canceled for ach.update.',
+  );
+  await runFile([
+    { id: 'ach', action: 'trigger', event: 'ach.create', title: 'My ACH' },
+    {
+      action: 'trigger',
+      event: 'ach.update',
+      title: 'It settles',
+      with: { achId: '{{ach.objectId}}', status: 'sent' },
+    },
+  ]);
+  await expect(page.getByText('Completed: 2 steps')).toBeVisible({ timeout: 60_000 });
+  await expect(steps).toContainText('It settles');
+  await expect(scenarios.getByRole('alert')).toBeHidden();
   await page.getByRole('tab', { name: /^Requests/ }).click();
   await expect(requests.locator('.vtable-row', { hasText: 'account_application.update' })).toHaveCount(3, {
     timeout: 30_000,
@@ -192,15 +204,94 @@ test('the events catalog, in dark, leads to the trigger', async ({ browser }) =>
   await expect(catalog.getByRole('listitem')).toHaveCount(16);
   await expect(page.getByLabel('Example of webhook.update')).toContainText('"op": "update"');
   await expect(catalog).toContainText('real service only');
-  await shoot(page, 'listener-events-dark');
-  expect(await axeViolations(page)).toEqual([]);
+  await shootWithoutToasts(page, 'listener-events-dark');
+  // The listener hears webhook.update too: the trigger moves another webhook (not this one).
+  await register(page, 'webhook.update');
   await page.getByRole('button', { name: 'Trigger webhook.update' }).click();
   const form = page.getByRole('form', { name: 'Trigger an event' });
   await expect(form.getByRole('combobox', { name: 'Event' })).toHaveValue('webhook.update');
   await expect(form.getByRole('combobox', { name: 'Move to' })).toBeVisible();
   await form.getByRole('button', { name: 'Trigger' }).click();
-  await expect(page.getByRole('list', { name: 'Events caused' }).getByRole('listitem')).toHaveCount(2);
-  await shoot(page, 'listener-trigger-dark');
+  const caused = page.getByRole('list', { name: 'Events caused' });
+  await expect(caused.getByRole('listitem')).toHaveCount(2);
+  const webhookId = (await caused.getByRole('listitem').first().textContent())?.match(/wh_[0-9a-z]{14}/)?.[0] ?? '';
+  expect(webhookId).toMatch(/^wh_/);
+  await shootWithoutToasts(page, 'listener-trigger-dark');
+
+  // Both moves (into error, and back) arrive at the listener, verified.
+  await page.getByRole('tab', { name: /^Requests/ }).click();
+  const heard = page.getByRole('grid', { name: 'Requests' }).locator('.vtable-row', { hasText: webhookId });
+  await expect(heard).toHaveCount(2, { timeout: 30_000 });
+  for (const row of await heard.all()) {
+    await expect(row).toContainText('webhook.update');
+    await expect(row).toContainText('ok');
+  }
+  await shootWithoutToasts(page, 'listener-trigger-arrived-dark');
+  await context.close();
+  expect(problems).toEqual([]);
+});
+
+test('on a remote profile the trigger asks first, and a production profile is refused', async ({ browser }) => {
+  const files = async (): Promise<number> => {
+    const answer = await fetch(`${sandbox.baseUrl}/file`, {
+      headers: { authorization: `Basic ${Buffer.from(`${sandbox.keyId}:${sandbox.keySecret}`).toString('base64')}` },
+    });
+    return ((await answer.json()) as { total_estimated: number }).total_estimated;
+  };
+  const caller = { webContentsId: HARNESS_WEB_CONTENTS_ID, channel: 'profiles.create' } as const;
+  const profileOn = async (name: string, production: boolean): Promise<string> => {
+    const profile = await services.handlers.profiles.create(
+      { name, baseUrl: sandbox.baseUrl, authScheme: 'basic', keyId: sandbox.keyId, production },
+      caller,
+    );
+    await services.handlers.credentials.set(
+      { profileId: profile.id, secret: sandbox.keySecret },
+      { webContentsId: HARNESS_WEB_CONTENTS_ID, channel: 'credentials.set' },
+    );
+    return profile.id;
+  };
+  const remoteId = await profileOn('Partner sandbox', false);
+  const productionId = await profileOn('Acme Production', true);
+  const { context, page } = await openListener(browser, 'light');
+  await page.getByRole('combobox', { name: 'Profile' }).selectOption(remoteId);
+  await page.getByRole('tab', { name: 'Trigger' }).click();
+  const form = page.getByRole('form', { name: 'Trigger an event' });
+  await form.getByRole('combobox', { name: 'Event' }).selectOption('file.create');
+  const before = await files();
+
+  // Told no: nothing happens at the bank.
+  await form.getByRole('button', { name: 'Trigger' }).click();
+  const asked = page.getByRole('dialog', { name: 'Trigger at a remote bank?' });
+  await expect(asked).toContainText('Partner sandbox is a remote bank');
+  await shootWithoutToasts(page, 'listener-trigger-remote-confirm-light');
+  await asked.getByRole('button', { name: 'Cancel' }).click();
+  await expect(asked).toBeHidden();
+  expect(await files()).toBe(before);
+
+  // Told yes (by keyboard): the file is made.
+  await form.getByRole('button', { name: 'Trigger' }).click();
+  await expect(asked).toBeVisible();
+  await asked.getByRole('button', { name: 'Yes, trigger there' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { name: /^Triggered file\.create: file_/ })).toBeVisible();
+  expect(await files()).toBe(before + 1);
+
+  // Production: one sentence, nothing asked, nothing made.
+  await page.getByRole('combobox', { name: 'Profile' }).selectOption(productionId);
+  await page.getByRole('tab', { name: 'Trigger' }).click();
+  // What was triggered at the other bank is not shown as this profile's.
+  await expect(page.getByRole('heading', { name: /^Triggered / })).toBeHidden();
+  await expect(page.getByText('Nothing triggered yet')).toBeVisible();
+  await form.getByRole('combobox', { name: 'Event' }).selectOption('file.create');
+  await form.getByRole('button', { name: 'Trigger' }).click();
+  await expect(form).toContainText('is a production profile: trigger file.create is never run against production');
+  await expect(page.getByRole('dialog')).toBeHidden();
+  expect(await files()).toBe(before + 1);
+  await shootWithoutToasts(page, 'listener-trigger-production-light');
+  const embedded = (
+    await services.handlers.profiles.list({}, { webContentsId: 1, channel: 'profiles.list' })
+  ).profiles.find((profile) => profile.kind === 'embedded');
+  await page.getByRole('combobox', { name: 'Profile' }).selectOption(embedded?.id ?? '');
   await context.close();
   expect(problems).toEqual([]);
 });

@@ -3,6 +3,7 @@
  * handler's failures are translated from the services' error classes to the contract's
  * codes (serviceErrors.ts); the router does the rest (validation, error shape, scrubbing).
  */
+import { createDriftHandlers } from './driftHandlers.ts';
 import type { Handlers } from './handlerTypes.ts';
 import { createLedgerHandlers, type LedgerHandlerServices } from './ledgerHandlers.ts';
 import { createListenerHandlers, type ListenerHandlerServices } from './listenerHandlers.ts';
@@ -41,5 +42,6 @@ export function createHandlers(services: HandlerServices): Handlers {
     reviews: createReviewHandlers(services).reviews,
     exports: { ...ledger.exports, listenerRequests: listener.exports.listenerRequests },
     ...createTriggerHandlers(services),
+    ...createDriftHandlers(services),
   });
 }

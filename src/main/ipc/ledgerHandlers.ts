@@ -543,7 +543,15 @@ export function createLedgerHandlers(services: LedgerHandlerServices): LedgerHan
         });
         const words = (input.search ?? '').trim().toLowerCase();
         const rows =
-          words === '' ? page.rows : page.rows.filter((row) => `${row.event} ${row.url}`.toLowerCase().includes(words));
+          words === ''
+            ? page.rows
+            : page.rows.filter((row) =>
+                [row.event, row.url]
+                  .filter((text) => typeof text === 'string')
+                  .join(' ')
+                  .toLowerCase()
+                  .includes(words),
+              );
         return { ...page, rows };
       },
       create: ({ profileId, request, confirmProduction }) =>

@@ -7,6 +7,8 @@
 import { BankClients } from './bank/bankClients.ts';
 import type { BankTimeouts } from './bank/bankHttp.ts';
 import type { RetryPolicy } from './bank/retryPolicy.ts';
+import { BANK_COMPAT_MIGRATIONS, BANK_COMPAT_MIGRATIONS_TABLE } from './cache/bankCompatMigrations.ts';
+import { applyMigrations } from './cache/migrations.ts';
 import { OfflineCache } from './cache/offlineCache.ts';
 import { Credentials } from './credentials/credentials.ts';
 import type { SecretStore } from './credentials/secretStore.ts';
@@ -17,7 +19,9 @@ import { ProfileRefused, Profiles } from './profiles/profiles.ts';
 import { ReviewService } from './review/reviewService.ts';
 import { SyncService } from './sync/syncService.ts';
 import { TriggerService } from './trigger/triggerService.ts';
+import { DriftLedger } from './drift/driftLedger.ts';
 import { BankWrites } from './writes/bankWrites.ts';
+import { UnsettledWrites } from './writes/unsettledWrites.ts';
 
 export interface LedgerServicesOptions {
   /** The app data folder: the cache database lives here. */
@@ -59,15 +63,24 @@ export class LedgerServices {
   /** `ledger trigger` and the Trigger panel: make the bank send events. */
   readonly trigger: TriggerService;
   readonly reviews: ReviewService;
+  /** What the bank's answers showed of drift, per profile and resource (`ledger drift`, Settings). */
+  readonly drift: DriftLedger;
+  /** Creates whose answer was not understood, with the idempotency key their next try reuses. */
+  readonly unsettledWrites: UnsettledWrites;
 
   private constructor(options: LedgerServicesOptions, credentials: Credentials, cache: OfflineCache) {
     const now = options.now ?? (() => new Date());
     this.credentials = credentials;
     this.cache = cache;
     this.profiles = new Profiles(options.profileStorage, now);
+    this.drift = new DriftLedger(cache.database, now);
+    this.unsettledWrites = new UnsettledWrites(cache.database, (text) => cache.sealer.keyedHash(text), now);
     this.clients = new BankClients({
       profiles: this.profiles,
       credentials,
+      onDrift: (profileId, observation) => {
+        this.drift.observe(profileId, observation);
+      },
       ...(options.embeddedBaseUrl ? { embeddedBaseUrl: options.embeddedBaseUrl } : {}),
       ...(options.timeouts ? { timeouts: options.timeouts } : {}),
       ...(options.retry ? { retry: options.retry } : {}),
@@ -80,7 +93,13 @@ export class LedgerServices {
       ...(options.syncParallelism === undefined ? {} : { parallelism: options.syncParallelism }),
       now,
     });
-    this.writes = new BankWrites({ profiles: this.profiles, clients: this.clients, cache, now });
+    this.writes = new BankWrites({
+      profiles: this.profiles,
+      clients: this.clients,
+      cache,
+      unsettled: this.unsettledWrites,
+      now,
+    });
     this.trigger = new TriggerService({ profiles: this.profiles, clients: this.clients, audit: () => cache.audit });
     this.reviews = new ReviewService({ cache, profileName: (profileId) => this.#profileName(profileId), now });
     // After every finished sync: reviews whose record changed come back, and watch rules flag
@@ -113,6 +132,13 @@ export class LedgerServices {
       ...(options.cacheWriter ? { writer: options.cacheWriter } : {}),
       ...(options.cacheSizeLimitBytes === undefined ? {} : { sizeLimitBytes: options.cacheSizeLimitBytes }),
     });
+    try {
+      // Drift and unsettled writes keep their own bookkeeping beside the cache's (bankCompatMigrations.ts).
+      applyMigrations(cache.database, BANK_COMPAT_MIGRATIONS, BANK_COMPAT_MIGRATIONS_TABLE);
+    } catch (error) {
+      await cache.close();
+      throw error;
+    }
     return new LedgerServices(options, credentials, cache);
   }
 
@@ -214,6 +240,8 @@ export class LedgerServices {
     this.clients.forget(removed.id);
     await this.clearCachedData(removed.id);
     this.reviews.dropProfile(removed.id, true);
+    this.drift.reset(removed.id);
+    this.unsettledWrites.dropProfile(removed.id);
     this.cache.audit.record({
       profileId: removed.id,
       profileName: removed.name,
@@ -227,6 +255,7 @@ export class LedgerServices {
   async close(): Promise<void> {
     await this.sync.stopAll();
     this.clients.close();
+    this.drift.close();
     await this.cache.close();
   }
 }

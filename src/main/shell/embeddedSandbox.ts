@@ -4,13 +4,18 @@
  * the main process. This is the parent's side of the conversation, free of Electron: the
  * shell passes a `fork` that returns the utility process.
  *
- *   parent → child: { type: 'start', dataFile, keyId, keySecret }   { type: 'stop' }
+ *   parent → child: { type: 'start', dataFile, keyId, keySecret, lean }   { type: 'stop' }
  *   child → parent: { type: 'ready', baseUrl, keyId, keySecret }   { type: 'failed', message }
  *                   { type: 'stopped' }
  */
 
+import type { ProfileStorage } from '../services/profiles/profileStorage.ts';
+import { EMBEDDED_SANDBOX_PROFILE_ID } from '../services/profiles/profile.ts';
+import { Profiles } from '../services/profiles/profiles.ts';
+
 /** The key comes from the parent (kept in the keychain): the child never makes or stores one. */
-export type SandboxCommand = { type: 'start'; dataFile: string; keyId: string; keySecret: string } | { type: 'stop' };
+export type SandboxCommand =
+  { type: 'start'; dataFile: string; keyId: string; keySecret: string; lean?: boolean } | { type: 'stop' };
 
 export type SandboxReport =
   | { type: 'ready'; baseUrl: string; keyId: string; keySecret: string }
@@ -40,6 +45,8 @@ export interface EmbeddedSandboxOptions {
   dataFile: string;
   /** The sandbox's API key (embeddedSandboxKey). */
   key: { keyId: string; keySecret: string };
+  /** Answer in the real service's lean shapes (the profile's `lean`, or LEDGERDESK_SANDBOX_LEAN=1). */
+  lean?: boolean;
   startTimeoutMs?: number;
   stopTimeoutMs?: number;
 }
@@ -130,6 +137,17 @@ export function startEmbeddedSandbox(options: EmbeddedSandboxOptions): Promise<E
       dataFile: options.dataFile,
       keyId: options.key.keyId,
       keySecret: options.key.keySecret,
+      lean: options.lean === true,
     });
   });
+}
+
+/** Whether the embedded sandbox's profile asks for the real service's lean shapes (`ledger profile update … --lean`). */
+export function embeddedSandboxIsLean(storage: ProfileStorage): boolean {
+  try {
+    return new Profiles(storage).find(EMBEDDED_SANDBOX_PROFILE_ID).lean === true;
+  } catch {
+    // Unreadable settings: the sandbox starts in its own shapes, and the app says what is wrong elsewhere.
+    return false;
+  }
 }

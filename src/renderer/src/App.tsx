@@ -1,6 +1,6 @@
 /**
- * The window: production banner, sidebar, top bar, the current screen; the command palette,
- * confirmations and toasts above them.
+ * The window: a skip link, production banner, sidebar, top bar, the current screen; the command
+ * palette, confirmations and toasts above them (dialogs and toasts in layers of their own).
  */
 import { useEffect, type ReactNode } from 'react';
 import { StateMessage } from './components/States.tsx';
@@ -19,10 +19,12 @@ import { CommandPalette } from './frame/CommandPalette.tsx';
 import { ConfirmHost } from './frame/ConfirmHost.tsx';
 import { installGlobalKeys } from './frame/globalKeys.ts';
 import { ProductionBanner } from './frame/ProductionBanner.tsx';
+import { useScreenArrival } from './frame/screenArrival.ts';
 import { Sidebar } from './frame/Sidebar.tsx';
+import { SkipLink } from './frame/SkipLink.tsx';
 import { TopBar } from './frame/TopBar.tsx';
 import { hasBridge } from './lib/api.ts';
-import type { ScreenId } from './lib/screens.ts';
+import { screenOf, type ScreenId } from './lib/screens.ts';
 import { installNavigation, useNavigationStore } from './stores/navigation.ts';
 import { installProfiles, useProfilesStore } from './stores/profiles.ts';
 import { installSync } from './stores/sync.ts';
@@ -60,15 +62,23 @@ export function App() {
       </main>
     );
   }
+  return <Frame />;
+}
+
+function Frame() {
+  const screen = useNavigationStore((state) => state.screen);
+  useScreenArrival(screen);
   return (
     <div className="app">
+      <SkipLink screen={screen} />
       <ProductionBanner />
       <div className="app-body">
         <Sidebar />
         <div className="app-main">
           <TopBar />
-          <main className="screen" id="screen">
-            <CurrentScreen />
+          {/* tabIndex -1: focus lands here when a screen has no heading (no profile yet). */}
+          <main className="screen" id="screen" tabIndex={-1} aria-label={screenOf(screen)?.label}>
+            <CurrentScreen screen={screen} />
           </main>
         </div>
       </div>
@@ -80,8 +90,7 @@ export function App() {
   );
 }
 
-function CurrentScreen() {
-  const screen = useNavigationStore((state) => state.screen);
+function CurrentScreen({ screen }: { screen: ScreenId }) {
   const status = useProfilesStore((state) => state.status);
   const error = useProfilesStore((state) => state.error);
   const activeProfileId = useProfilesStore((state) => state.activeProfileId);

@@ -4,6 +4,8 @@ import { App } from './App.tsx';
 import './styles/tokens.css';
 import './styles/base.css';
 import './styles/app.css';
+import './styles/narrow.css';
+import './styles/preferences.css';
 
 const container = document.getElementById('root');
 if (container === null) throw new Error('The page has no #root element to draw Ledgerdesk into.');

@@ -40,7 +40,14 @@ function patternOf(path: string): RegExp {
   return new RegExp(`^${escaped}$`);
 }
 
-export function createRouter(app: FastifyInstance): Router {
+/**
+ * `present` sees every answer a route returns (not the errors it throws), with the path the
+ * route was registered under: the sandbox's `--lean` shapes (lean/leanAnswers.ts).
+ */
+export function createRouter(
+  app: FastifyInstance,
+  present: (routePath: string, answer: Answer) => Answer = (_path, answer) => answer,
+): Router {
   const patterns: { pattern: RegExp; method: Method }[] = [];
 
   function routerOn(target: FastifyInstance): Router {
@@ -49,7 +56,7 @@ export function createRouter(app: FastifyInstance): Router {
       target.route({
         method,
         url: path,
-        handler: async (request, reply) => sendAnswer(reply, await handler(request)),
+        handler: async (request, reply) => sendAnswer(reply, present(path, await handler(request))),
       });
     };
     return {

@@ -7,6 +7,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest }
 import type { LocalServerGuard } from '../../shared/security/localServerGuard.ts';
 import { RequestProblem } from '../requestProblem.ts';
 import type { SandboxContext } from '../sandboxContext.ts';
+import { leanAnswer } from '../lean/leanAnswers.ts';
 import { json } from './answer.ts';
 import { createRouter, sendAnswer, type Router } from './router.ts';
 
@@ -168,7 +169,7 @@ export function buildServer(
     return sendAnswer(reply, answerForError(error, request));
   });
 
-  const router = createRouter(app);
+  const router = createRouter(app, context.lean ? leanAnswer : undefined);
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?', 1)[0] ?? '';
     const allowed = router.allowedMethods(path);

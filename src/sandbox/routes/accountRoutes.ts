@@ -1,9 +1,10 @@
 /**
- * Accounts (so clients can discover them) and their pending transactions (spec §4.1). A page
- * of pending transactions is served from the page cache when it was built before and no
- * write has touched the account since.
+ * Accounts (so clients can discover them), their pending transactions (spec §4.1) and their
+ * posted transactions (the real service's `GET /account/{id}/transaction`). A page of pending
+ * transactions is served from the page cache when it was built before and no write has
+ * touched the account since.
  */
-import { listQuery } from '../../shared/bank/index.ts';
+import { listQuery, type PendingTransaction } from '../../shared/bank/index.ts';
 import { jsonText } from '../http/answer.ts';
 import { listBody, pageNextOf } from '../http/listPage.ts';
 import { recordOr404, listRecords } from '../http/recordList.ts';
@@ -14,6 +15,7 @@ import { RequestProblem } from '../requestProblem.ts';
 import type { SandboxContext } from '../sandboxContext.ts';
 import { microsOfDate } from '../seed/clock.ts';
 import { TOTAL_ESTIMATE_MAX } from '../store/records.ts';
+import { positionOfTransactionId, transactionIdOf, transactionOf } from '../transactions/transactionRecord.ts';
 
 export function registerAccountRoutes(router: Router, context: SandboxContext): void {
   router.get('/account', (request) => listRecords(context, request, { kind: 'account', path: '/account' }));
@@ -59,5 +61,48 @@ export function registerAccountRoutes(router: Router, context: SandboxContext): 
     );
     context.pageCache.set(accountId, cacheKey, bytes);
     return jsonText(200, bytes);
+  });
+
+  router.get('/account/:account_id/transaction', (request) => {
+    const accountId = pathParameter(request, 'account_id');
+    const query = queryOf(queryRecord(request), listQuery);
+    let beforePosition: number | undefined;
+    if (query.page_cursor !== undefined) {
+      const position = positionOfTransactionId(query.page_cursor, accountId);
+      if (position === null) {
+        throw new RequestProblem(
+          400,
+          `Invalid query: page_cursor ${JSON.stringify(query.page_cursor)} names no transaction of account ${accountId}.`,
+        );
+      }
+      beforePosition = position;
+    }
+    const page = context.pendingTransactions.postedPage({
+      accountId,
+      beforePosition,
+      pageSize: query.page_size,
+      fromMicros: query.from_date === undefined ? undefined : microsOfDate(query.from_date),
+      toMicros: query.to_date === undefined ? undefined : microsOfDate(query.to_date),
+    });
+    if (page.rows.length === 0 && context.records.text('account', accountId) === undefined) {
+      throw new RequestProblem(404, `No account with id ${accountId}.`);
+    }
+    const bodies = page.rows.map((row) =>
+      JSON.stringify(
+        transactionOf(transactionIdOf(accountId, row.position), JSON.parse(row.body) as PendingTransaction),
+      ),
+    );
+    const last = page.rows.at(-1);
+    const pageNext = pageNextOf(
+      originOf(request, context.baseUrl()),
+      `/account/${encodeURIComponent(accountId)}/transaction`,
+      { page_size: query.page_size, from_date: query.from_date, to_date: query.to_date },
+      page.more && last !== undefined ? transactionIdOf(accountId, last.position) : null,
+    );
+    // An estimate, as the real service's is: holds are counted too.
+    return jsonText(
+      200,
+      listBody(bodies, pageNext, Math.min(context.pendingTransactions.count(accountId), TOTAL_ESTIMATE_MAX)),
+    );
   });
 }

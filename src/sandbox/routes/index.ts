@@ -9,6 +9,7 @@ import { registerDocumentRoutes } from './documentRoutes.ts';
 import { registerFileRoutes } from './fileRoutes.ts';
 import { registerOpenApiRoutes } from './openApiRoutes.ts';
 import { registerOrganizationRoutes } from './organizationRoutes.ts';
+import { registerPersonApplicationRoutes } from './personApplicationRoutes.ts';
 import { registerPingRoutes } from './pingRoutes.ts';
 import { registerSimulationRoutes } from './simulationRoutes.ts';
 import { registerWebhookRoutes } from './webhookRoutes.ts';
@@ -22,6 +23,7 @@ export const SANDBOX_ROUTES: readonly RouteRegistration[] = [
   registerFileRoutes,
   registerCardProductRoutes,
   registerAccountApplicationRoutes,
+  registerPersonApplicationRoutes,
   registerAchRoutes,
   registerWebhookRoutes,
   registerWebhookSendRoutes,

@@ -12,6 +12,7 @@ import type {
   CardProduct,
   Document,
   FileRecord,
+  PersonApplication,
 } from '../../shared/bank/index.ts';
 import { ACCOUNT_APPLICATION_STATUSES, ACH_STATUSES } from '../../shared/bank/index.ts';
 import { SANDBOX_BANK_ID, SANDBOX_ORGANIZATION_ID } from '../bankIdentity.ts';
@@ -38,6 +39,8 @@ export interface DemoIds {
   files: string[];
   documents: string[];
   achs: string[];
+  /** The applicants the seeded applications name (absent in data files seeded before they were). */
+  personApplications: string[];
 }
 
 /** Seeded data ends here: fixed, so a seed means the same bank on every machine and day. */
@@ -88,7 +91,15 @@ export async function seedBank(
   plan: SeedPlan,
 ): Promise<DemoIds> {
   const random = seededRandom(plan.seed);
-  const demo: DemoIds = { accounts: [], accountApplications: [], cardProducts: [], files: [], documents: [], achs: [] };
+  const demo: DemoIds = {
+    accounts: [],
+    accountApplications: [],
+    cardProducts: [],
+    files: [],
+    documents: [],
+    achs: [],
+    personApplications: [],
+  };
 
   // Accounts and their pending transactions.
   const accountIds = Array.from({ length: plan.accounts }, () => random.id('account'));
@@ -230,8 +241,55 @@ export async function seedBank(
       };
     });
     insertAll(records, 'ach', achs, demo.achs);
+
+    // The applicants the applications name, so new applications can be made for them. Last, so
+    // the ids made before stay what they were before applicants were seeded.
+    const applicantIds = [
+      ...new Set(
+        applications.flatMap((application) => [
+          application.primary_person_application_id,
+          ...(application.person_applications ?? []).map((person) => person.id),
+        ]),
+      ),
+    ];
+    insertAll(
+      records,
+      'person_application',
+      applicantIds.map((id) => personApplicationOf(random, id)),
+      demo.personApplications,
+    );
   });
   return demo;
+}
+
+const FIRST_NAMES = ['Ada', 'Alan', 'Grace', 'Edsger', 'Barbara', 'Donald', 'Frances', 'John'] as const;
+const LAST_NAMES = ['Lovelace', 'Turing', 'Hopper', 'Dijkstra', 'Liskov', 'Knuth', 'Allen', 'Backus'] as const;
+
+function personApplicationOf(random: SeededRandom, id: string): PersonApplication {
+  const created = timestampBefore(random, 120);
+  const first = random.pick(FIRST_NAMES);
+  const last = random.pick(LAST_NAMES);
+  return {
+    id,
+    first_name: first,
+    middle_name: null,
+    last_name: last,
+    date_of_birth: `19${String(random.integer(50, 99))}-0${String(random.integer(1, 9))}-1${String(random.integer(0, 9))}`,
+    email_address: `${first}.${last}@example.com`.toLowerCase(),
+    phone_number: `202555${String(random.integer(1000, 9999))}`,
+    citizenship: 'US',
+    physical_address: {
+      street_line_1: `${String(random.integer(1, 999))} Main St`,
+      city: 'Washington',
+      state: 'DC',
+      postal_code: '20500',
+    },
+    mailing_address: null,
+    userdata: null,
+    bankdata: null,
+    created_at: created,
+    updated_at: created,
+  };
 }
 
 function applicationOf(

@@ -1,10 +1,11 @@
 /**
- * The small resources (accounts, ACHs, documents, files, card products, account
+ * The small resources (accounts, ACHs, documents, files, card products, account and person
  * applications, webhooks), each kept as the JSON the API serves.
  */
 import type { Database } from './database.ts';
 
-export type RecordKind = 'account' | 'ach' | 'document' | 'file' | 'card_product' | 'account_application' | 'webhook';
+export type RecordKind =
+  'account' | 'ach' | 'document' | 'file' | 'card_product' | 'account_application' | 'person_application' | 'webhook';
 
 export interface RecordListQuery {
   /** Field equality filters on the served JSON; names come from a schema, never a client. */

@@ -15,10 +15,13 @@ export const account = z.looseObject({
   status: z.enum(ACCOUNT_STATUSES),
   balance: money,
   available_balance: money,
+  /** The sandbox's: the account's currency (USD). */
+  currency: z.string(),
   created_at: timestamp,
   updated_at: timestamp,
 });
 export type Account = z.infer<typeof account>;
 
-export const accountResponse = responseOf({ record: account, required: ['id'] });
+/** `currency` is known (the sandbox sends it) but not expected of a bank. */
+export const accountResponse = responseOf({ record: account, required: ['id'], extras: ['currency'] });
 export type AccountResponse = z.output<typeof accountResponse.schema>;

@@ -11,6 +11,8 @@ export * from './pendingTransaction.ts';
 export * from './document.ts';
 export * from './cardArt.ts';
 export * from './accountApplication.ts';
+export * from './personApplication.ts';
+export * from './transaction.ts';
 export * from './webhook.ts';
 export * from './webhookNotification.ts';
 export * from './webhookSend.ts';

@@ -98,8 +98,15 @@ export interface FieldDrift {
   unknown: string[];
 }
 
+/** What drift is measured against: the names a resource expects and knows (any BankResponse). */
+export interface FieldNames {
+  readonly expectedFields: readonly string[];
+  readonly knownFields: readonly string[];
+  readonly aliases: Readonly<Record<string, string>>;
+}
+
 /** Names only: the values of an answer never leave this function. */
-export function driftOf(response: BankResponse<Shape, string>, body: unknown): FieldDrift {
+export function driftOf(response: FieldNames, body: unknown): FieldDrift {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return { missing: [], unknown: [] };
   const sent = Object.keys(body);
   const present = new Set(sent.map((name) => response.aliases[name] ?? name));

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { eventName, idOf, WEBHOOK_SEND_STATUSES, webhookUrl } from '../bank/index.ts';
-import { triggerEvent, triggerParameters } from './trigger.ts';
+import { triggerEvent, triggerFieldProblems, triggerParameters } from './trigger.ts';
 
 /** `{{step.objectId}}` or `{{step.object.field.path}}`. */
 export const REFERENCE = /^\{\{([a-z][a-z0-9_-]*)\.(objectId|object(?:\.[A-Za-z0-9_]+)+)\}\}$/;
@@ -52,12 +52,20 @@ const common = {
 export const scenarioStep = z.discriminatedUnion(
   'action',
   [
-    z.strictObject({
-      ...common,
-      action: z.literal('trigger'),
-      event: triggerEvent,
-      with: scenarioTriggerParameters.default({}),
-    }),
+    z
+      .strictObject({
+        ...common,
+        action: z.literal('trigger'),
+        event: triggerEvent,
+        with: scenarioTriggerParameters.default({}),
+      })
+      .superRefine((step, context) => {
+        // What the event does not read, or a status it cannot reach, is refused before anything is sent.
+        const literal = (value: unknown) => typeof value !== 'string' || !REFERENCE.test(value);
+        for (const problem of triggerFieldProblems(step.event, step.with, literal)) {
+          context.addIssue({ code: 'custom', path: ['with', problem.field], message: problem.message });
+        }
+      }),
     z.strictObject({
       ...common,
       action: z.literal('register_webhook'),

@@ -10,6 +10,7 @@ import { accountApplicationsOperations } from './domains/accountApplications.ts'
 import { auditOperations } from './domains/audit.ts';
 import { credentialsEvents, credentialsOperations } from './domains/credentials.ts';
 import { cardArtOperations, documentsOperations, filesOperations } from './domains/documents.ts';
+import { driftOperations } from './domains/drift.ts';
 import { exportsOperations } from './domains/exports.ts';
 import { listenerEvents, listenerOperations } from './domains/listener.ts';
 import { accountsOperations, pendingTransactionsOperations } from './domains/pendingTransactions.ts';
@@ -44,6 +45,7 @@ export const operations = {
   cache: cacheOperations,
   reviews: reviewsOperations,
   trigger: triggerOperations,
+  drift: driftOperations,
 } as const satisfies Record<string, Record<string, OperationSchema>>;
 
 export const events = {

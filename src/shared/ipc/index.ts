@@ -16,3 +16,4 @@ export * from './domains/listener.ts';
 export * from './domains/exports.ts';
 export * from './domains/audit.ts';
 export * from './domains/trigger.ts';
+export * from './domains/drift.ts';

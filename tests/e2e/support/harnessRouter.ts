@@ -1,5 +1,5 @@
 /** The real IPC router for the harness's page (it trusts only that page, served from the renderer's origin), and opening such a page. */
-import { expect, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { expect, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from '@playwright/test';
 import { createRouter, type Router } from '../../../src/main/ipc/routerCore.ts';
 import type { RunningServices } from '../../../src/main/shell/services.ts';
 import { HARNESS_WEB_CONTENTS_ID, installLedgerdesk, type LedgerdeskPage } from './ledgerdeskPage.ts';
@@ -21,13 +21,21 @@ export interface HarnessRecord {
   problems: string[];
 }
 
-/** A fresh window (context) at the app's default size, on the real router, with its console watched. */
+/**
+ * A fresh window (context) at the app's default size, on the real router, with its console
+ * watched. `options` adds to the context: forced colours, reduced motion, another viewport.
+ */
 export async function openHarnessPage(
   browser: Browser,
   theme: 'light' | 'dark',
   at: { router: Router; rendererUrl: string; record: HarnessRecord },
+  options: BrowserContextOptions = {},
 ): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ colorScheme: theme, viewport: { width: 1280, height: 800 } });
+  const context = await browser.newContext({
+    colorScheme: theme,
+    viewport: { width: 1280, height: 800 },
+    ...options,
+  });
   at.record.harnesses.push(await installLedgerdesk(context, at.router));
   const page = await context.newPage();
   page.on('console', (message) => {

@@ -108,6 +108,31 @@ describe('the trigger channels', () => {
     expect(await api.trigger.cancelScenario({ runId })).toEqual({ cancelled: false });
   });
 
+  it('stops a running scenario when asked, in the middle of a wait, and runs nothing after', async () => {
+    const runId = crypto.randomUUID();
+    const text = JSON.stringify({
+      name: 'long wait',
+      steps: [
+        { action: 'trigger', event: 'file.create' },
+        { action: 'wait', ms: 60_000 },
+        { action: 'trigger', event: 'file.create' },
+      ],
+    });
+    const running = api.trigger.runScenario({ profileId, runId, source: { kind: 'file', name: 'long.json', text } });
+    for (let round = 0; !steps.some((step) => step.runId === runId && step.index === 1); round += 1) {
+      if (round > 2000) throw new Error('the wait step never started');
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    expect(await api.trigger.cancelScenario({ runId })).toEqual({ cancelled: true });
+    const result = await running;
+    expect(result.state).toBe('cancelled');
+    expect(result.steps.map((step) => [step.state, step.detail])).toEqual([
+      ['ok', expect.stringMatching(/^file file_\w+$/) as unknown],
+      ['failed', 'Stopped.'],
+    ]);
+    expect(await api.trigger.cancelScenario({ runId })).toEqual({ cancelled: false });
+  });
+
   it('says what is wrong with a scenario file, and with an unknown shipped one', async () => {
     const runId = crypto.randomUUID();
     const notJson = await rejectionOf(

@@ -59,10 +59,11 @@ describe('sandbox CLI', () => {
         'files',
         'keyId',
         'keySecret',
+        'lean',
       ].sort(),
     );
     expect(line.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:[0-9]+$/);
-    expect(line).toMatchObject({ keyId: 'cli_key', keySecret: 'cli_secret_123' });
+    expect(line).toMatchObject({ keyId: 'cli_key', keySecret: 'cli_secret_123', lean: false });
     const baseUrl = String(line.baseUrl);
     const accounts = await request(`${baseUrl}/account`, {
       headers: { authorization: basicOf('cli_key', 'cli_secret_123') },

@@ -12,7 +12,8 @@ import type { LedgerServices } from '../../../src/main/services/ledgerServices.t
 import { EMBEDDED_SANDBOX_PROFILE_ID } from '../../../src/main/services/profiles/profile.ts';
 import { SHIPPED_SCENARIOS } from '../../../src/main/services/trigger/scenarioFiles.ts';
 import { TriggerNeedsConfirmation, TriggerRefused } from '../../../src/main/services/trigger/triggerService.ts';
-import { servicesOn, startBank, type RunningSandbox } from '../services/support/sandboxBank.ts';
+import { json, startFaultServer } from '../services/support/faultServer.ts';
+import { basicOf, servicesOn, startBank, type RunningSandbox } from '../services/support/sandboxBank.ts';
 import { makeTempFolder } from '../services/support/tempFolder.ts';
 import { servicesOnEmbedded, startListen, subscribe, type ListenProcess } from './support.ts';
 
@@ -137,7 +138,10 @@ describe('ledger trigger against the sandbox, heard by npm run listen', () => {
     ).rejects.toThrow(/is canceled: that status is final/);
     await expect(
       services.trigger.trigger(EMBEDDED_SANDBOX_PROFILE_ID, { event: 'ach.update', status: 'approved' }),
-    ).rejects.toThrow(/not an ACH status/);
+    ).rejects.toThrow('status: must be one of processing, sent, returned, canceled for ach.update.');
+    await expect(
+      services.trigger.trigger(EMBEDDED_SANDBOX_PROFILE_ID, { event: 'file.create', accountId: 'acct_1' }),
+    ).rejects.toThrow('accountId: is not used by file.create (it takes no parameter).');
     await expect(
       services.trigger.trigger(EMBEDDED_SANDBOX_PROFILE_ID, { event: 'ach.create', accountId: 'acct_nothere' }),
     ).rejects.toThrow(/no account with id acct_nothere/);
@@ -221,10 +225,25 @@ describe('the guard', () => {
 
   it('asks for a yes on a remote sandbox that answers /simulation, then triggers', async () => {
     const remote = await servicesOn(sandbox, join(temp.folder, 'remote'));
+    const files = async (): Promise<number> =>
+      (
+        (await (await fetch(`${sandbox.baseUrl}/file`, { headers: { authorization: basicOf(sandbox) } })).json()) as {
+          total_estimated: number;
+        }
+      ).total_estimated;
     try {
+      const before = await files();
       await expect(remote.services.trigger.trigger(remote.profile.id, { event: 'file.create' })).rejects.toThrow(
         TriggerNeedsConfirmation,
       );
+      await expect(
+        remote.services.trigger.runScenario(remote.profile.id, {
+          name: 'one file',
+          steps: [{ action: 'trigger', event: 'file.create', with: {} }],
+        }),
+      ).rejects.toThrow(TriggerNeedsConfirmation);
+      // Asking made nothing at the bank.
+      expect(await files()).toBe(before);
       const result = await remote.services.trigger.trigger(
         remote.profile.id,
         { event: 'file.create' },
@@ -239,4 +258,45 @@ describe('the guard', () => {
       await remote.services.close();
     }
   });
+
+  it.each([404, 405])(
+    'refuses a remote bank whose POST /simulation answers %i, confirmed or not, and sends nothing else',
+    async (status) => {
+      // A bank without simulations: every route it does not have answers 404 (or 405).
+      const bank = await startFaultServer();
+      bank.respond((_request, response) => {
+        json(response, status, { error: 'No such route.' });
+      });
+      const remote = await servicesOn(
+        { baseUrl: bank.baseUrl, keyId: 'key_live', keySecret: 'a-secret' } as RunningSandbox,
+        join(temp.folder, `no-simulation-${String(status)}`),
+      );
+      try {
+        for (const confirmRemote of [false, true]) {
+          await expect(
+            remote.services.trigger.trigger(remote.profile.id, { event: 'ach.create' }, { confirmRemote }),
+          ).rejects.toThrow(
+            /does not answer POST \/simulation, so it cannot be made to send events: only sandboxes can/,
+          );
+        }
+        await expect(
+          remote.services.trigger.runScenario(
+            remote.profile.id,
+            (SHIPPED_SCENARIOS[0] as (typeof SHIPPED_SCENARIOS)[number]).scenario,
+            { confirmRemote: true },
+          ),
+        ).rejects.toThrow(TriggerRefused);
+        // Only the probe (an empty body, which a bank with simulations refuses as bad input).
+        const asked = bank.requests.filter((request) => !request.url.startsWith('/ping'));
+        expect(asked.map((request) => `${request.method} ${request.url} ${request.body}`)).toEqual([
+          'POST /simulation {}',
+          'POST /simulation {}',
+          'POST /simulation {}',
+        ]);
+      } finally {
+        await remote.services.close();
+        await bank.close();
+      }
+    },
+  );
 });

@@ -153,8 +153,21 @@ describe('ledger trigger', () => {
     [['trigger', 'wire.update', '--profile', 'X'], /EVENT wire\.update: must be one of ach\.create/],
     [['trigger', 'ach.create', '--profile', 'X', '--account', 'nope'], /--account: must be an id starting with acct_/],
     [['trigger', 'ach.create', '--profile', 'X', '--amount=-1.00'], /--amount: must be greater than 0\.00/],
-    [['trigger', 'ach.create', '--profile', 'X', '--status', 'asleep'], /--status: must be one of pending/],
+    [['trigger', 'ach.update', '--profile', 'X', '--status', 'asleep'], /--status: must be one of processing, sent/],
+    [['trigger', 'ach.create', '--profile', 'X', '--status', 'sent'], /--status: is not used by ach\.create/],
     [['trigger', 'ach.create', '--scenario', 'a', '--profile', 'X'], /either an EVENT or --scenario FILE, not both/],
+    [
+      ['trigger', 'file.create', '--profile', 'X', '--account', 'acct_1'],
+      /^ledger: --account: is not used by file\.create \(it takes no parameter\)/,
+    ],
+    [
+      ['trigger', 'ach.update', '--profile', 'X', '--status', 'approved'],
+      /--status: must be one of processing, sent, returned, canceled for ach\.update/,
+    ],
+    [
+      ['trigger', 'webhook.update', '--profile', 'X', '--application', 'aact_1', '--status', 'sent'],
+      /--application: is not used by webhook\.update \(it reads webhookId, status\); --status: must be one of error, enabled/,
+    ],
   ])('%j is a usage mistake', async (argv, message) => {
     const answer = await ledger([...data, ...argv], secrets);
     expect(answer.code).toBe(2);

@@ -30,6 +30,29 @@ describe('readNotification', () => {
     expect(readNotification(json('text'), 'application/json').problem).toMatch(/not an object \(string\)/);
   });
 
+  it('says where malformed JSON breaks without quoting the body (kept in clear beside the sealed body)', () => {
+    const secretish = 'hunter2-api-secret-value';
+    const bodies = [
+      `{"token": "${secretish}" oops}`,
+      secretish,
+      `{"token": "${secretish}`,
+      `{"token": "${secretish}",`,
+      `[${secretish}]`,
+    ];
+    for (const body of bodies) {
+      const problem = readNotification(Buffer.from(body), 'application/json').problem ?? '';
+      expect(problem).toMatch(/^body is not JSON \(Content-Type application\/json\): /);
+      expect(problem).not.toContain('hunter2');
+      expect(problem).not.toContain('token');
+    }
+    expect(readNotification(Buffer.from(`{"token": "${secretish}" oops}`), 'application/json').problem).toMatch(
+      /syntax error at character 37 of 42/,
+    );
+    expect(readNotification(Buffer.from('{"event": "ach.update",'), 'application/json').problem).toMatch(
+      /ends before the JSON does \(23 characters\)/,
+    );
+  });
+
   it('names the fields of a JSON object that is not a notification, and still keeps its event and id', () => {
     const reading = readNotification(json({ event: 'ach.update', op: 'create', id: 'ach_2' }), 'application/json');
     expect(reading.notification).toBeNull();

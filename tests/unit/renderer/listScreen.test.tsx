@@ -164,4 +164,116 @@ describe('ListScreen', () => {
     await settle();
     expect(document.activeElement).toBe(screen.getByRole('grid', { name: 'Numbers' }));
   });
+
+  it('binds to the store that keeps the active row, or keeps the row itself', async () => {
+    const store = { selected: null as number | null, select: vi.fn() };
+    const { rerender } = render(
+      <ListScreen label="Numbers" source={numbers(10)} columns={COLUMNS} activeRow={store} emptyTitle="Nothing" />,
+    );
+    await settle();
+    const grid = screen.getByRole('grid', { name: 'Numbers' });
+    fireEvent.keyDown(grid, { key: 'j' });
+    expect(store.select).toHaveBeenCalledWith(0);
+    rerender(
+      <ListScreen
+        label="Numbers"
+        source={numbers(10)}
+        columns={COLUMNS}
+        activeRow={{ ...store, selected: 3 }}
+        emptyTitle="Nothing"
+      />,
+    );
+    await settle();
+    // A new source: the list draws a new grid.
+    expect(screen.getByRole('grid', { name: 'Numbers' }).getAttribute('aria-activedescendant')).toBe('vtable-row-3');
+
+    // No store, no active/onActivate: the list keeps its active row itself.
+    rerender(<ListScreen label="Own" source={numbers(10)} columns={COLUMNS} emptyTitle="Nothing" />);
+    await settle();
+    const own = screen.getByRole('grid', { name: 'Own' });
+    fireEvent.keyDown(own, { key: 'j' });
+    fireEvent.keyDown(own, { key: 'j' });
+    expect(own.getAttribute('aria-activedescendant')).toBe('vtable-row-1');
+  });
+
+  it('passes the search on once typing pauses, and Escape there gives focus to the grid', async () => {
+    const onSearch = vi.fn();
+    render(
+      <ListScreen
+        label="Numbers"
+        source={numbers(10)}
+        columns={COLUMNS}
+        searchBox={{ label: 'Search numbers', placeholder: 'Search' }}
+        search=""
+        onSearch={onSearch}
+        emptyTitle="Nothing"
+      />,
+    );
+    await settle();
+    vi.useFakeTimers();
+    try {
+      const box = screen.getByRole('searchbox', { name: 'Search numbers' });
+      fireEvent.change(box, { target: { value: '4' } });
+      fireEvent.change(box, { target: { value: '42' } });
+      expect(onSearch).not.toHaveBeenCalled();
+      act(() => {
+        vi.advanceTimersByTime(300);
+      });
+      expect(onSearch.mock.calls).toEqual([['42']]);
+      box.focus();
+      fireEvent.keyDown(box, { key: 'Escape' });
+      expect(document.activeElement).toBe(screen.getByRole('grid', { name: 'Numbers' }));
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('gives focus back to the button that opened the drawer (the lookup form’s Open)', async () => {
+    function Lookup() {
+      const [open, setOpen] = useState(false);
+      return (
+        <>
+          <button
+            type="button"
+            onClick={() => {
+              setOpen(true);
+            }}
+          >
+            Open
+          </button>
+          <ListScreen
+            label="Numbers"
+            source={numbers(10)}
+            columns={COLUMNS}
+            emptyTitle="Nothing"
+            drawer={
+              open ? (
+                <aside aria-label="Details">
+                  <button
+                    type="button"
+                    onClick={() => {
+                      setOpen(false);
+                    }}
+                  >
+                    Close
+                  </button>
+                </aside>
+              ) : undefined
+            }
+          />
+        </>
+      );
+    }
+    render(<Lookup />);
+    await settle();
+    const open = screen.getByRole('button', { name: 'Open' });
+    open.focus();
+    fireEvent.click(open);
+    await settle();
+    const close = screen.getByRole('button', { name: 'Close' });
+    close.focus();
+    fireEvent.click(close);
+    await settle();
+    expect(document.activeElement).toBe(open);
+  });
 });

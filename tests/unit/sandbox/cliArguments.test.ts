@@ -56,6 +56,12 @@ describe('sandbox command line', () => {
     });
   });
 
+  it("reads --lean: the real service's shapes", () => {
+    expect(parseCliArguments(['--lean', '--json'])).toEqual({ json: true, help: false, options: { lean: true } });
+    expect(parseCliArguments([]).options.lean).toBeUndefined();
+    expect(() => parseCliArguments(['--lean=yes'])).toThrow('--lean takes no value.');
+  });
+
   it('reads --allow-host and --allow-origin, repeatable, normalized, and refuses bad ones', () => {
     const { options } = parseCliArguments([
       '--allow-host',

@@ -20,12 +20,13 @@ describe('nextPageOf', () => {
     expect(nextPageOf({ data: ids(2) }, 3, BASE)).toEqual({ ok: true, cursor: null, how: 'end' });
   });
 
-  it('without page_next, ends a full page whose items have no id (pending transactions)', () => {
+  it('without page_next, says a full page whose items have no id (pending transactions) has no cursor to go on with', () => {
     expect(nextPageOf({ data: [{ amount: '1.00' }, { amount: '2.00' }] }, 2, BASE)).toEqual({
       ok: true,
       cursor: null,
-      how: 'end',
+      how: 'no-cursor',
     });
+    expect(nextPageOf({ data: [{ amount: '1.00' }] }, 2, BASE)).toEqual({ ok: true, cursor: null, how: 'end' });
   });
 
   it('ends at an empty page whatever page_next says', () => {

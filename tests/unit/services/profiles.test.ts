@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { EMBEDDED_SANDBOX_PROFILE_ID, profileAttention } from '../../../src/main/services/profiles/profile.ts';
+import {
+  describeProfile,
+  EMBEDDED_SANDBOX_PROFILE_ID,
+  profileAttention,
+} from '../../../src/main/services/profiles/profile.ts';
 import { InMemoryProfileStorage } from '../../../src/main/services/profiles/profileStorage.ts';
 import {
   ProductionWriteNotConfirmed,
@@ -220,6 +224,21 @@ describe('Profiles', () => {
     expect(byName('Clear').baseUrl).toBe('http://bank.example');
     const fixed = all.update('Clear', { baseUrl: 'https://bank.example' });
     expect(profileAttention(fixed)).toBeNull();
+  });
+
+  it('lets only the embedded sandbox answer lean (development), and says so when described', () => {
+    const all = profiles();
+    const lean = all.update(EMBEDDED_SANDBOX_PROFILE_ID, { lean: true });
+    expect(lean.lean).toBe(true);
+    expect(describeProfile(lean)).toBe("Local sandbox (embedded sandbox, lean: the real service's shapes)");
+    expect(all.update(EMBEDDED_SANDBOX_PROFILE_ID, { lean: false }).lean).toBe(false);
+    const remote = all.addRemote({
+      name: 'Staging',
+      baseUrl: 'https://sandbox.bank.example',
+      authScheme: 'basic',
+      keyId: 'key_1',
+    });
+    expect(() => all.update(remote.id, { lean: true })).toThrow(ProfileRefused);
   });
 
   it('records and clears why a secret was dropped', () => {

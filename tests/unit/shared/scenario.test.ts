@@ -4,7 +4,7 @@ import { scenario } from '../../../src/shared/eventCatalog/scenario.ts';
 import { pathOf } from '../../../src/main/services/trigger/triggerActions.ts';
 import { ACH_TRANSITIONS } from '../../../src/sandbox/simulations/achLifecycle.ts';
 import { ACCOUNT_APPLICATION_TRANSITIONS } from '../../../src/sandbox/simulations/accountApplicationLifecycle.ts';
-import { SHIPPED_SCENARIOS } from '../../../src/main/services/trigger/scenarioFiles.ts';
+import { scenarioOf, SHIPPED_SCENARIOS } from '../../../src/main/services/trigger/scenarioFiles.ts';
 
 function problemsOf(value: unknown): string[] {
   const parsed = scenario.safeParse(value);
@@ -71,6 +71,56 @@ describe('scenario files', () => {
     ],
   ])('refuses %j', (value, message) => {
     expect(problemsOf(value).join('\n')).toMatch(message);
+  });
+});
+
+describe('a scenario file, as its author reads the mistakes', () => {
+  it.each([
+    [{ name: 'x', steps: [{ action: 'wait' }] }, 'steps[0].ms: is required'],
+    [{ steps: [{ action: 'wait', ms: 1 }] }, 'name: is required'],
+    [
+      { name: 'x', steps: [{ action: 'wait', ms: 5, extra: true }] },
+      'steps[0]: unknown field "extra" (see docs/scenarios.md for what a step takes)',
+    ],
+    [
+      { name: 'x', steps: [{ action: 'trigger', event: 'ach.create', with: { acount: 'acct_1' } }] },
+      'steps[0].with: unknown field "acount"',
+    ],
+    [
+      { name: 'x', steps: [{ action: 'trigger', event: 'ach.update', with: { status: 'approved' } }] },
+      'steps[0].with.status: must be one of processing, sent, returned, canceled for ach.update',
+    ],
+    [
+      { name: 'x', steps: [{ action: 'trigger', event: 'webhook.update', with: { status: 'disabled' } }] },
+      'steps[0].with.status: must be one of error, enabled for webhook.update',
+    ],
+    [
+      { name: 'x', steps: [{ action: 'trigger', event: 'document.create', with: { accountId: 'acct_1' } }] },
+      'steps[0].with.accountId: is not used by document.create (it takes no parameter)',
+    ],
+    [
+      {
+        name: 'x',
+        steps: [{ action: 'trigger', event: 'account_application.update', with: { achId: 'ach_1', status: 'kyc' } }],
+      },
+      'steps[0].with.achId: is not used by account_application.update (it reads applicationId, status)',
+    ],
+  ])('says what is wrong with %j', (value, message) => {
+    expect(() => scenarioOf(value, 'mine.json')).toThrow(`Scenario mine.json is not valid: ${message}`);
+  });
+
+  it('leaves a status given by reference to be checked once it is known', () => {
+    const parsed = scenarioOf(
+      {
+        name: 'x',
+        steps: [
+          { id: 'a', action: 'trigger', event: 'ach.create' },
+          { action: 'trigger', event: 'ach.update', with: { achId: '{{a.objectId}}', status: '{{a.object.status}}' } },
+        ],
+      },
+      'mine.json',
+    );
+    expect(parsed.steps).toHaveLength(2);
   });
 });
 

@@ -1,7 +1,10 @@
 /** The parent's side of the sandbox utility process: start, report, stop cleanly or kill. */
 import { EventEmitter } from 'node:events';
 import { describe, expect, it, vi } from 'vitest';
+import { Profiles } from '../../../src/main/services/profiles/profiles.ts';
+import { InMemoryProfileStorage } from '../../../src/main/services/profiles/profileStorage.ts';
 import {
+  embeddedSandboxIsLean,
   startEmbeddedSandbox,
   type SandboxChild,
   type SandboxCommand,
@@ -42,8 +45,38 @@ describe('startEmbeddedSandbox', () => {
     expect(sandbox.baseUrl).toBe('http://127.0.0.1:5000');
     await sandbox.stop();
     // The key is the parent's (kept in the keychain): the child is told it, never makes one.
-    expect(posted).toEqual([{ type: 'start', dataFile: '/data/sandbox.db', ...KEY }, { type: 'stop' }]);
+    expect(posted).toEqual([{ type: 'start', dataFile: '/data/sandbox.db', ...KEY, lean: false }, { type: 'stop' }]);
     expect(kill).not.toHaveBeenCalled();
+  });
+
+  it("tells the child to answer in the real service's lean shapes when asked", async () => {
+    const { child, posted } = fakeChild((command, emitter) => {
+      if (command.type === 'start') {
+        queueMicrotask(() =>
+          emitter.emit('message', { type: 'ready', baseUrl: 'http://127.0.0.1:5001', keyId: 'k', keySecret: 's' }),
+        );
+      } else {
+        queueMicrotask(() => emitter.emit('message', { type: 'stopped' }));
+      }
+    });
+    const sandbox = await startEmbeddedSandbox({ fork: () => child, dataFile: '/d.db', key: KEY, lean: true });
+    await sandbox.stop();
+    expect(posted[0]).toEqual({ type: 'start', dataFile: '/d.db', ...KEY, lean: true });
+  });
+
+  it("reads the embedded sandbox profile's lean setting, and starts full when the settings cannot be read", () => {
+    const storage = new InMemoryProfileStorage();
+    expect(embeddedSandboxIsLean(storage)).toBe(false);
+    new Profiles(storage).update('local-sandbox', { lean: true });
+    expect(embeddedSandboxIsLean(storage)).toBe(true);
+    expect(
+      embeddedSandboxIsLean({
+        get: () => {
+          throw new Error('unreadable');
+        },
+        set: () => undefined,
+      }),
+    ).toBe(false);
   });
 
   it('rejects with the reason when the sandbox cannot start', async () => {

@@ -3,11 +3,15 @@
  * before they are sent; answers are read with the tolerant response schemas of
  * src/shared/bank (response.ts: only an object's id and a list's data are required, unknown
  * fields kept). A field that is present with the wrong type is a BankError that names the
- * field and the endpoint. Lists are async iterators; listPaging.ts decides where a list goes on.
+ * field and the endpoint. Lists are async iterators; listPaging.ts decides where a list goes on
+ * (datePaging.ts for records without ids when the bank sends no page_next). Every resource
+ * read is measured for drift (fieldDrift.ts) and told to `onDrift`: names and counts only.
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import {
+  accountApplicationCreateRequest,
+  accountApplicationFilters,
   accountResponse,
   accountApplicationResponse,
   cardArtUploadRequest,
@@ -21,19 +25,28 @@ import {
   parseOrThrow,
   parseWith,
   pendingTransactionResponse,
+  personApplicationCreateRequest,
+  personApplicationResponse,
+  transactionResponse,
   webhookCreateRequest,
   webhookResponse,
   webhookSendFilters,
   webhookSendResponse,
   webhookUpdateRequest,
+  type AccountApplicationCreateRequest,
+  type AccountApplicationFilters,
   type AccountApplicationResponse,
   type AccountResponse,
+  type FieldNames,
   type CardArtUploadRequest,
   type CardProductResponse,
   type DocumentCreateRequest,
   type DocumentResponse,
   type FileResponse,
   type PendingTransactionResponse,
+  type PersonApplicationCreateRequest,
+  type PersonApplicationResponse,
+  type TransactionResponse,
   type WebhookCreateRequest,
   type WebhookResponse,
   type WebhookSendFilters,
@@ -42,6 +55,8 @@ import {
 } from '../../../shared/bank/index.ts';
 import { BankError } from './bankError.ts';
 import { BankHttp, type BankHttpOptions, type BankRequest } from './bankHttp.ts';
+import { decodeDateStep, encodeDateStep, requestOfStep, walkOn, type DateStep } from './datePaging.ts';
+import { listEnvelopeResponse, observeDrift, type DriftListener } from './fieldDrift.ts';
 import { nextPageOf } from './listPaging.ts';
 
 /** One page of a list, and the cursor that resumes after it (null at the end). */
@@ -79,11 +94,43 @@ function pathSegment(value: string): string {
   return encodeURIComponent(value);
 }
 
+/** How an answer is read: a resource of the bank (its drift measured), or a plain schema. */
+interface Reading<Schema extends z.ZodType> {
+  schema: Schema;
+  resource?: ResourceOf;
+}
+interface ResourceOf {
+  name: string;
+  response: FieldNames;
+}
+type ResourceReading<Schema extends z.ZodType> = Reading<Schema> & { resource: ResourceOf };
+
+function resourceReading<Response extends FieldNames & { schema: z.ZodType }>(
+  name: string,
+  response: Response,
+): ResourceReading<Response['schema']> {
+  return { schema: response.schema, resource: { name, response } };
+}
+
+/** A pending transaction's creation date, as its list's date filters see it (UTC). */
+function pendingTransactionDateOf(item: PendingTransactionResponse): string | null {
+  const stamp = item.extended_timestamp ?? item.extended_timestamp_precise ?? null;
+  if (typeof stamp === 'string' && stamp.length >= 10) return stamp.slice(0, 10);
+  return typeof item.date === 'string' ? item.date : null;
+}
+
+export interface BankClientReading {
+  /** Told what each answer showed of drift: fields left out, fields not in the interface. */
+  onDrift?: DriftListener;
+}
+
 export class BankClient {
   readonly #http: BankHttp;
+  readonly #onDrift: DriftListener | undefined;
 
-  constructor(options: BankHttpOptions | BankHttp) {
+  constructor(options: BankHttpOptions | BankHttp, reading: BankClientReading = {}) {
     this.#http = options instanceof BankHttp ? options : new BankHttp(options);
+    this.#onDrift = reading.onDrift;
   }
 
   get profileName(): string {
@@ -106,7 +153,7 @@ export class BankClient {
   async ping(signal?: AbortSignal): Promise<void> {
     await this.#call(
       { method: 'GET', path: '/ping', endpoint: 'GET /ping', ...(signal ? { signal } : {}) },
-      pingAnswer,
+      { schema: pingAnswer },
     );
   }
 
@@ -123,7 +170,7 @@ export class BankClient {
   }
 
   async *accountPages(options: PageOptions = {}): AsyncGenerator<Page<AccountResponse>> {
-    yield* this.#pages('GET /account', '/account', accountResponse.schema, {}, options);
+    yield* this.#pages('GET /account', '/account', resourceReading('account', accountResponse), {}, options);
   }
 
   async listAccounts(signal?: AbortSignal): Promise<AccountResponse[]> {
@@ -138,9 +185,10 @@ export class BankClient {
     yield* this.#pages(
       'GET /account/{account_id}/pending_transaction',
       `/account/${pathSegment(accountId)}/pending_transaction`,
-      pendingTransactionResponse.schema,
-      { from_date: range.fromDate, to_date: range.toDate },
+      resourceReading('pending_transaction', pendingTransactionResponse),
+      {},
       options,
+      { range, dateOf: pendingTransactionDateOf },
     );
   }
 
@@ -156,7 +204,7 @@ export class BankClient {
     const body = parseOrThrow(documentCreateRequest, request, 'Document');
     return this.#call(
       { method: 'POST', path: '/document', endpoint: 'POST /document', json: body, ...this.#writeOptions(options) },
-      documentResponse.schema,
+      resourceReading('document', documentResponse),
     );
   }
 
@@ -170,7 +218,7 @@ export class BankClient {
         bytes: { data, contentType },
         ...this.#writeOptions(options),
       },
-      fileResponse.schema,
+      resourceReading('file', fileResponse),
     );
   }
 
@@ -188,12 +236,18 @@ export class BankClient {
         json: body,
         ...this.#writeOptions(options),
       },
-      cardArtUploadResponse,
+      { schema: cardArtUploadResponse },
     );
   }
 
   async *cardProductPages(options: PageOptions = {}): AsyncGenerator<Page<CardProductResponse>> {
-    yield* this.#pages('GET /cardproduct', '/cardproduct', cardProductResponse.schema, {}, options);
+    yield* this.#pages(
+      'GET /cardproduct',
+      '/cardproduct',
+      resourceReading('card_product', cardProductResponse),
+      {},
+      options,
+    );
   }
 
   async listCardProducts(signal?: AbortSignal): Promise<CardProductResponse[]> {
@@ -208,7 +262,72 @@ export class BankClient {
         endpoint: 'GET /apply/account_application/{id}',
         ...(signal ? { signal } : {}),
       },
-      accountApplicationResponse.schema,
+      resourceReading('account_application', accountApplicationResponse),
+    );
+  }
+
+  async *accountApplicationPages(
+    filters: AccountApplicationFilters = {},
+    options: PageOptions = {},
+  ): AsyncGenerator<Page<AccountApplicationResponse>> {
+    const valid = parseOrThrow(accountApplicationFilters, filters, 'Account application filters');
+    yield* this.#pages(
+      'GET /apply/account_application',
+      '/apply/account_application',
+      resourceReading('account_application', accountApplicationResponse),
+      { ...valid },
+      options,
+    );
+  }
+
+  /** Not in the interface: the real service's `POST /apply/account_application` (it answers 200). */
+  async createAccountApplication(
+    request: AccountApplicationCreateRequest,
+    options: WriteOptions = {},
+  ): Promise<AccountApplicationResponse> {
+    const body = parseOrThrow(accountApplicationCreateRequest, request, 'Account application');
+    return this.#call(
+      {
+        method: 'POST',
+        path: '/apply/account_application',
+        endpoint: 'POST /apply/account_application',
+        json: body,
+        ...this.#writeOptions(options),
+      },
+      resourceReading('account_application', accountApplicationResponse),
+    );
+  }
+
+  /** Not in the interface: the real service's `POST /apply/person_application`. */
+  async createPersonApplication(
+    request: PersonApplicationCreateRequest,
+    options: WriteOptions = {},
+  ): Promise<PersonApplicationResponse> {
+    const body = parseOrThrow(personApplicationCreateRequest, request, 'Person application');
+    return this.#call(
+      {
+        method: 'POST',
+        path: '/apply/person_application',
+        endpoint: 'POST /apply/person_application',
+        json: body,
+        ...this.#writeOptions(options),
+      },
+      resourceReading('person_application', personApplicationResponse),
+    );
+  }
+
+  /** Posted transactions (not in the interface; the real service's `GET /account/{id}/transaction`). */
+  async *transactionPages(
+    accountId: string,
+    range: DateRange = {},
+    options: PageOptions = {},
+  ): AsyncGenerator<Page<TransactionResponse>> {
+    yield* this.#pages(
+      'GET /account/{account_id}/transaction',
+      `/account/${pathSegment(accountId)}/transaction`,
+      resourceReading('transaction', transactionResponse),
+      { from_date: range.fromDate, to_date: range.toDate },
+      options,
     );
   }
 
@@ -221,14 +340,14 @@ export class BankClient {
     yield* this.#pages(
       'GET /webhook_send',
       '/webhook_send',
-      webhookSendResponse.schema,
+      resourceReading('webhook_send', webhookSendResponse),
       { ...valid, from_date: range.fromDate, to_date: range.toDate },
       options,
     );
   }
 
   async *webhookPages(options: PageOptions = {}): AsyncGenerator<Page<WebhookResponse>> {
-    yield* this.#pages('GET /webhook', '/webhook', webhookResponse.schema, {}, options);
+    yield* this.#pages('GET /webhook', '/webhook', resourceReading('webhook', webhookResponse), {}, options);
   }
 
   async listWebhooks(signal?: AbortSignal): Promise<WebhookResponse[]> {
@@ -243,7 +362,7 @@ export class BankClient {
         endpoint: 'GET /webhook/{id}',
         ...(signal ? { signal } : {}),
       },
-      webhookResponse.schema,
+      resourceReading('webhook', webhookResponse),
     );
   }
 
@@ -251,7 +370,7 @@ export class BankClient {
     const body = parseOrThrow(webhookCreateRequest, request, 'Webhook');
     return this.#call(
       { method: 'POST', path: '/webhook', endpoint: 'POST /webhook', json: body, ...this.#writeOptions(options) },
-      webhookResponse.schema,
+      resourceReading('webhook', webhookResponse),
     );
   }
 
@@ -266,7 +385,7 @@ export class BankClient {
         json: body,
         ...(signal ? { signal } : {}),
       },
-      webhookResponse.schema,
+      resourceReading('webhook', webhookResponse),
     );
   }
 
@@ -292,19 +411,42 @@ export class BankClient {
     };
   }
 
-  async #call<Schema extends z.ZodType>(request: BankRequest, schema: Schema): Promise<z.output<Schema>> {
+  async #call<Schema extends z.ZodType>(request: BankRequest, reading: Reading<Schema>): Promise<z.output<Schema>> {
     const answer = await this.#http.send(request);
-    return this.#validate(request.endpoint, schema, answer.body, answer.attempts);
+    const value = this.#validate(request.endpoint, reading.schema, answer.body, answer.attempts, answer.status);
+    if (reading.resource !== undefined) this.#measure(reading.resource.name, reading.resource.response, [answer.body]);
+    return value;
   }
 
+  /** Tells the drift of what was read; a listener that fails never fails the read. */
+  #measure(resource: string, response: FieldNames, records: readonly unknown[]): void {
+    if (this.#onDrift === undefined) return;
+    const observation = observeDrift(resource, response, records);
+    if (observation === null) return;
+    try {
+      this.#onDrift(observation);
+    } catch {
+      // Drift is a measurement: losing one is better than losing the answer it came with.
+    }
+  }
+
+  /**
+   * @param answeredStatus the bank's status when it is a success: an answer that cannot be
+   *   read then still says the bank acted, with the id the answer named when it has one
+   */
   #validate<Schema extends z.ZodType>(
     endpoint: string,
     schema: Schema,
     body: unknown,
     attempts: number,
+    answeredStatus?: number,
   ): z.output<Schema> {
     const parsed = parseWith(schema, body);
     if (parsed.ok) return parsed.value;
+    const objectId =
+      typeof body === 'object' && body !== null && 'id' in body && typeof body.id === 'string' && body.id !== ''
+        ? body.id
+        : null;
     throw new BankError({
       kind: 'schema-violation',
       endpoint,
@@ -315,66 +457,93 @@ export class BankClient {
       remedy: 'The bank sent data this version of Ledgerdesk cannot read; tell the bank or update Ledgerdesk.',
       problems: parsed.problems,
       attempts,
+      ...(answeredStatus === undefined ? {} : { unread: { status: answeredStatus, objectId } }),
     });
   }
 
+  #pagingError(endpoint: string, problem: string, attempts: number): BankError {
+    return new BankError({
+      kind: 'schema-violation',
+      endpoint,
+      profileName: this.profileName,
+      status: null,
+      serverMessage: `the answer does not match the interface: ${problem}`,
+      retryable: false,
+      remedy: 'Tell the bank: its paging is broken.',
+      problems: [problem],
+      attempts,
+    });
+  }
+
+  /**
+   * @param byDate for records without ids: how to page on when the bank sends no page_next
+   *   (datePaging.ts); the range is then the walk's, not the query's
+   */
   async *#pages<Item extends z.ZodType>(
     endpoint: string,
     path: string,
-    item: Item,
+    reading: ResourceReading<Item>,
     query: Record<string, string | number | undefined>,
     options: PageOptions,
+    byDate?: { range: DateRange; dateOf: (item: z.output<Item>) => string | null },
   ): AsyncGenerator<Page<z.output<Item>>> {
-    const envelope = listResponseOf(item);
+    const envelope = listResponseOf(reading.schema);
     const pageSize = options.pageSize ?? PAGE_SIZE_DEFAULT;
     let cursor = options.startAfter ?? null;
     const seen = new Set<string>();
     // Bounded: each page must move the cursor forward, and a cursor never repeats.
     for (;;) {
+      let step: DateStep | null;
+      try {
+        step = byDate === undefined ? null : decodeDateStep(cursor);
+      } catch (error) {
+        throw this.#pagingError(endpoint, (error as Error).message, 0);
+      }
+      const asked = byDate === undefined ? { range: {}, pageSize } : requestOfStep(step, byDate.range, pageSize);
       const answer = await this.#http.send({
         method: 'GET',
         path,
         endpoint,
         query: {
           ...query,
+          ...(byDate === undefined ? {} : { from_date: asked.range.fromDate, to_date: asked.range.toDate }),
           // Always sent: a list without page_next pages on only after a full page of this size.
-          page_size: pageSize,
-          ...(cursor === null ? {} : { page_cursor: cursor }),
+          page_size: asked.pageSize,
+          ...(cursor === null || step !== null ? {} : { page_cursor: cursor }),
         },
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.onRetry ? { onRetry: options.onRetry } : {}),
       });
       const page = this.#validate(endpoint, envelope, answer.body, answer.attempts);
-      const next = nextPageOf(page, pageSize, this.baseUrl);
-      if (!next.ok) {
+      this.#measure(`${reading.resource.name} list`, listEnvelopeResponse, [answer.body]);
+      this.#measure(reading.resource.name, reading.resource.response, page.data);
+      const next = nextPageOf(page, asked.pageSize, this.baseUrl);
+      if (!next.ok) throw this.#pagingError(endpoint, next.problem, answer.attempts);
+      let items: z.output<Item>[] = page.data;
+      let nextCursor: string | null = next.cursor;
+      if (byDate !== undefined && (next.how === 'no-cursor' || step !== null)) {
+        // No cursor from the bank for these records: walk on by date.
+        const walk = walkOn(page.data, page.data.length >= asked.pageSize, step, byDate.range, byDate.dateOf);
+        if (!walk.ok) throw this.#pagingError(endpoint, walk.problem, answer.attempts);
+        items = walk.items;
+        nextCursor = walk.next === null ? null : encodeDateStep(walk.next);
+      }
+      if (nextCursor !== null && seen.has(nextCursor)) {
         throw new BankError({
           kind: 'schema-violation',
           endpoint,
           profileName: this.profileName,
           status: null,
-          serverMessage: `the answer does not match the interface: ${next.problem}`,
-          retryable: false,
-          remedy: 'Tell the bank: its paging is broken.',
-          problems: [next.problem],
-          attempts: answer.attempts,
-        });
-      }
-      if (next.cursor !== null && seen.has(next.cursor)) {
-        throw new BankError({
-          kind: 'schema-violation',
-          endpoint,
-          profileName: this.profileName,
-          status: null,
-          serverMessage: `the next page repeats the cursor ${next.cursor}, so the list would never end`,
+          serverMessage: `the next page repeats the cursor ${nextCursor}, so the list would never end`,
           retryable: false,
           remedy: 'Tell the bank: its paging is broken.',
           attempts: answer.attempts,
         });
       }
-      if (next.cursor !== null) seen.add(next.cursor);
-      yield { items: page.data, nextCursor: next.cursor };
-      if (next.cursor === null) return;
-      cursor = next.cursor;
+      if (nextCursor !== null) seen.add(nextCursor);
+      yield { items, nextCursor };
+      if (nextCursor === null) return;
+      cursor = nextCursor;
     }
   }
 }

@@ -11,6 +11,7 @@ import type { Profiles } from '../profiles/profiles.ts';
 import { Connectivity, type ConnectivityState } from '../sync/connectivity.ts';
 import { BankClient } from './bankClient.ts';
 import type { BankHttpOptions, BankTimeouts } from './bankHttp.ts';
+import type { DriftObservation } from './fieldDrift.ts';
 import type { RetryPolicy } from './retryPolicy.ts';
 
 export class ProfileNotReady extends Error {
@@ -29,6 +30,8 @@ export interface BankClientsOptions {
   retry?: Partial<RetryPolicy>;
   /** The backed-off ping while offline: first and longest wait. */
   ping?: { firstDelayMs?: number; maxDelayMs?: number };
+  /** Told what each answer of a profile's bank showed of drift (fieldDrift.ts). */
+  onDrift?: (profileId: string, observation: DriftObservation) => void;
 }
 
 type ConnectivityListener = (profileId: string, state: ConnectivityState) => void;
@@ -101,16 +104,26 @@ export class BankClients {
 
   #build(profile: Profile, baseUrl: string, extra: Partial<BankHttpOptions>): BankClient {
     const credentials = this.#options.credentials;
-    return new BankClient({
-      profileName: profile.name,
-      authScheme: profile.authScheme,
-      baseUrl,
-      // Bound to the address this client sends to: a secret entered for another origin is refused.
-      authorization: () => credentials.authorizationFor({ ...profile, baseUrl }),
-      ...(this.#options.timeouts ? { timeouts: this.#options.timeouts } : {}),
-      ...(this.#options.retry ? { retry: this.#options.retry } : {}),
-      ...extra,
-    });
+    const onDrift = this.#options.onDrift;
+    return new BankClient(
+      {
+        profileName: profile.name,
+        authScheme: profile.authScheme,
+        baseUrl,
+        // Bound to the address this client sends to: a secret entered for another origin is refused.
+        authorization: () => credentials.authorizationFor({ ...profile, baseUrl }),
+        ...(this.#options.timeouts ? { timeouts: this.#options.timeouts } : {}),
+        ...(this.#options.retry ? { retry: this.#options.retry } : {}),
+        ...extra,
+      },
+      onDrift === undefined
+        ? {}
+        : {
+            onDrift: (observation) => {
+              onDrift(profile.id, observation);
+            },
+          },
+    );
   }
 
   #refuseIfWaiting(profile: Profile): void {

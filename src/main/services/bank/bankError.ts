@@ -40,6 +40,12 @@ export interface BankErrorDetails {
   problems?: string[];
   /** How many attempts were made. */
   attempts: number;
+  /**
+   * For an answer that could not be read (malformed or not matching): the bank's own success
+   * status, so a caller knows the bank acted (a create made its object), and the id the
+   * answer named, when one could be found in it.
+   */
+  unread?: { status: number; objectId: string | null };
 }
 
 function describe(details: BankErrorDetails): string {
@@ -80,6 +86,7 @@ export class BankError extends Error implements BankErrorDetails {
   readonly retryAfterSeconds?: number;
   readonly problems?: string[];
   readonly attempts: number;
+  readonly unread?: { status: number; objectId: string | null };
 
   constructor(details: BankErrorDetails) {
     super(describe(details));
@@ -94,6 +101,24 @@ export class BankError extends Error implements BankErrorDetails {
     if (details.retryAfterSeconds !== undefined) this.retryAfterSeconds = details.retryAfterSeconds;
     if (details.problems !== undefined) this.problems = details.problems;
     this.attempts = details.attempts;
+    if (details.unread !== undefined) this.unread = details.unread;
+  }
+
+  /** The same failure with what the user can do now, said by a caller that knows more (bankWrites.ts). */
+  withRemedy(remedy: string, retryable: boolean): BankError {
+    return new BankError({
+      kind: this.kind,
+      endpoint: this.endpoint,
+      profileName: this.profileName,
+      status: this.status,
+      serverMessage: this.serverMessage,
+      retryable,
+      remedy,
+      attempts: this.attempts,
+      ...(this.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: this.retryAfterSeconds }),
+      ...(this.problems === undefined ? {} : { problems: this.problems }),
+      ...(this.unread === undefined ? {} : { unread: this.unread }),
+    });
   }
 
   /** Whether this failure says the bank cannot be reached right now (for online/offline). */

@@ -247,15 +247,18 @@ export class BankHttp {
     try {
       return { status: answer.status, body: JSON.parse(text) as unknown, attempts };
     } catch {
-      throw this.#error(
-        request,
-        'malformed-response',
-        answer.status,
-        null,
+      throw new BankError({
+        kind: 'malformed-response',
+        endpoint: request.endpoint,
+        profileName: this.profileName,
+        status: answer.status,
+        serverMessage: null,
+        retryable: false,
+        remedy: 'The bank answered something that is not JSON: try later, and tell the bank if it persists.',
         attempts,
-        false,
-        'The bank answered something that is not JSON: try later, and tell the bank if it persists.',
-      );
+        // A success status says the bank acted, whatever its body: a create made its object.
+        unread: { status: answer.status, objectId: objectIdInText(text) },
+      });
     }
   }
 
@@ -281,6 +284,20 @@ export class BankHttp {
       ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
     });
   }
+}
+
+/**
+ * The id an unreadable answer names, when its text still shows one: a body cut short usually
+ * keeps its first fields. Only a top-level `"id"` after plain fields (no nested object before it)
+ * counts, so an id inside another object is never taken for the answer's own.
+ */
+export function objectIdInText(text: string): string | null {
+  const match =
+    /^\s*\{\s*(?:"[^"\\]*"\s*:\s*(?:"(?:[^"\\]|\\.)*"|[-0-9.eE+]+|true|false|null)\s*,\s*)*"id"\s*:\s*"([A-Za-z0-9_.:-]{1,100})"/.exec(
+      // The first fields are enough, and a bounded text keeps the match cheap on any body.
+      text.slice(0, 4096),
+    );
+  return match?.[1] ?? null;
 }
 
 function headerOf(answer: AxiosResponse, name: string): string | undefined {

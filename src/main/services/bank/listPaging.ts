@@ -5,15 +5,19 @@
  * - `page_next` present: its `page_cursor` is the next cursor; null ends the list;
  * - `page_next` absent: a FULL page (as many items as asked for) pages on with
  *   `page_cursor` = the id of its last item, as the convention defines the cursor; a short
- *   page, an empty page, or a full page whose last item has no id ends the list (a pending
- *   transaction has no id, so such a list is read as the one page it is);
+ *   page or an empty page ends the list; a full page whose last item has no id (a pending
+ *   transaction has none) has no cursor to go on with: `no-cursor`, and the caller pages on by
+ *   date (datePaging.ts) instead of taking the page for the whole list;
  * - an empty page always ends the list, whatever page_next says.
  * We never request page_next itself: the Authorization header goes only to the profile's own
  * base address, so only its cursor is taken.
  */
+import { isDateStep } from './datePaging.ts';
 
 export type NextPage =
-  { ok: true; cursor: string | null; how: 'page_next' | 'last-id' | 'end' } | { ok: false; problem: string };
+  | { ok: true; cursor: string; how: 'page_next' | 'last-id' }
+  | { ok: true; cursor: null; how: 'end' | 'no-cursor' }
+  | { ok: false; problem: string };
 
 export interface PageSeen {
   data: readonly unknown[];
@@ -33,7 +37,7 @@ export function nextPageOf(page: PageSeen, pageSizeAsked: number, baseUrl: strin
   if (page.page_next === undefined) {
     if (page.data.length < pageSizeAsked) return { ok: true, cursor: null, how: 'end' };
     const cursor = lastIdOf(page.data);
-    return cursor === null ? { ok: true, cursor: null, how: 'end' } : { ok: true, cursor, how: 'last-id' };
+    return cursor === null ? { ok: true, cursor: null, how: 'no-cursor' } : { ok: true, cursor, how: 'last-id' };
   }
   let cursor: string | null;
   try {
@@ -41,6 +45,8 @@ export function nextPageOf(page: PageSeen, pageSizeAsked: number, baseUrl: strin
   } catch {
     cursor = null;
   }
-  if (cursor === null || cursor === '') return { ok: false, problem: 'page_next: must be a URL with a page_cursor' };
+  if (cursor === null || cursor === '' || isDateStep(cursor)) {
+    return { ok: false, problem: 'page_next: must be a URL with a page_cursor' };
+  }
   return { ok: true, cursor, how: 'page_next' };
 }

@@ -1,9 +1,11 @@
 /**
  * CSV export of the cache's views: the same named queries and filters as the screens, with
  * the columns of each resource in the interface's words. Extra fields the bank may add are
- * not columns (the file's shape stays fixed for spreadsheets and scripts).
+ * not columns (the file's shape stays fixed for spreadsheets and scripts). A field the bank
+ * did not send reads "not sent by the bank", as on screen; null is an empty cell.
  */
 import {
+  NOT_SENT_TEXT,
   PENDING_TRANSACTION_ORIGIN_FIELDS,
   type AccountApplicationResponse,
   type WebhookSendResponse,
@@ -29,7 +31,13 @@ interface Column<Row> {
 }
 
 function fields<Row>(names: readonly string[]): Column<Row>[] {
-  return names.map((name) => ({ header: name, value: (row: Row) => (row as Record<string, unknown>)[name] }));
+  return names.map((name) => ({
+    header: name,
+    value: (row: Row) => {
+      const record = row as Record<string, unknown>;
+      return name in record ? record[name] : NOT_SENT_TEXT;
+    },
+  }));
 }
 
 export const PENDING_TRANSACTION_COLUMNS = fields<PendingTransactionRow>([

@@ -98,6 +98,11 @@ function postedAtOf(transaction: PendingTransactionResponse): string {
   return textKeyOf(transaction.extended_timestamp_precise ?? transaction.extended_timestamp ?? transaction.date);
 }
 
+/** The text a transaction is found by: its description and summary, as far as the bank sent them. */
+function wordsOf(transaction: PendingTransactionResponse): string {
+  return [transaction.desc, transaction.summary].filter((text) => typeof text === 'string').join(' ');
+}
+
 export function identityOf(profileId: string, accountId: string, rowKey: string): string {
   return `pending_transaction\u0000${profileId}\u0000${accountId}\u0000${rowKey}`;
 }
@@ -222,7 +227,8 @@ export class PendingTransactionsTable {
         texts[index] ?? '',
       ]);
       identitiesOfInserts.push(identityOf(profileId, accountId, rowKey));
-      tokens.push([search.tokensOf(`${transaction.desc} ${transaction.summary}`)]);
+      // Only the words the bank sent: a field left out adds none (never the word "undefined").
+      tokens.push([search.tokensOf(wordsOf(transaction))]);
     });
     return {
       rowKeys: new Map(rowKeys.map((rowKey) => [rowKey, true])),

@@ -25,6 +25,8 @@ Profiles (the secret is read from standard input, never from an argument):
   profile update NAME [--base-url URL] [--name NEW] [--production|--no-production]
                                                                  a new origin drops the secret; a new one
                                                                  on stdin is kept, else the profile waits
+  profile update "Local sandbox" --lean|--no-lean                the embedded sandbox answers in the real
+                                                                 service's lean shapes (development)
   profile list
   profile remove NAME
 
@@ -67,6 +69,9 @@ Review (the officer's dispositions, kept in the offline cache; REF is a row's "r
   rules remove RULE --profile NAME
   (list … --review ${REVIEW_FILTERS.join('|')} filters any list by review; its --json rows carry ref and review)
 
+  drift --profile NAME                                what the bank left out of its answers and sent beyond the
+                                                      interface, per resource (field names and counts only)
+  drift reset --profile NAME                          start those counts over
   audit [--profile NAME] [--limit N] [--cursor C]     the log of every write made from this app
   audit verify                                        check the log's hash chain: ok with its entries and head,
                                                       or the first entry that breaks it (exit 1)
@@ -92,6 +97,7 @@ const OPTIONS = {
   'key-id': { type: 'string' },
   bearer: { type: 'boolean' },
   production: { type: 'boolean' },
+  lean: { type: 'boolean' },
   profile: { type: 'string' },
   account: { type: 'string' },
   from: { type: 'string' },
@@ -155,7 +161,7 @@ const COMMANDS: Record<
   { accepts: OptionName[]; requires: OptionName[]; names?: string; nameOptional?: boolean }
 > = {
   'profile add': { accepts: ['base-url', 'key-id', 'bearer', 'production'], requires: ['base-url'], names: 'NAME' },
-  'profile update': { accepts: ['base-url', 'name', 'production'], requires: [], names: 'NAME' },
+  'profile update': { accepts: ['base-url', 'name', 'production', 'lean'], requires: [], names: 'NAME' },
   'profile list': { accepts: [], requires: [] },
   'profile remove': { accepts: [], requires: [], names: 'NAME' },
   accounts: { accepts: ['profile'], requires: ['profile'] },
@@ -183,6 +189,8 @@ const COMMANDS: Record<
   'export audit': { accepts: ['profile', 'csv'], requires: ['csv'] },
   audit: { accepts: ['profile', ...PAGING], requires: [] },
   'audit verify': { accepts: [], requires: [] },
+  drift: { accepts: ['profile'], requires: ['profile'] },
+  'drift reset': { accepts: ['profile'], requires: ['profile'] },
   keychain: { accepts: [], requires: [] },
   trigger: {
     accepts: ['profile', 'account', 'application', 'webhook', 'ach', 'status', 'amount', 'scenario', 'yes'],

@@ -9,6 +9,9 @@ import { startSandbox } from '../../../sandbox/index.ts';
 
 export const EMBEDDED_SANDBOX_FILE = 'sandbox.db';
 
+/** `LEDGERDESK_SANDBOX_LEAN=1`: the embedded sandbox answers lean whatever its profile says (development). */
+export const LEAN_SANDBOX_VARIABLE = 'LEDGERDESK_SANDBOX_LEAN';
+
 export interface EmbeddedSandbox {
   baseUrl: string;
   keyId: string;
@@ -25,10 +28,20 @@ export interface EmbeddedSandbox {
 const DELIVERY_WAIT_ROUNDS = 200;
 const DELIVERY_WAIT_MS = 25;
 
-export async function startEmbeddedSandbox(dataFolder: string): Promise<EmbeddedSandbox> {
+/**
+ * @param lean answer in the real service's lean shapes (the profile's `lean`, or
+ *   LEDGERDESK_SANDBOX_LEAN=1 in development)
+ */
+export async function startEmbeddedSandbox(dataFolder: string, lean = false): Promise<EmbeddedSandbox> {
   const keyId = `key_ledger_${randomBytes(6).toString('hex')}`;
   const keySecret = randomBytes(24).toString('base64url');
-  const sandbox = await startSandbox({ port: 0, dataFile: join(dataFolder, EMBEDDED_SANDBOX_FILE), keyId, keySecret });
+  const sandbox = await startSandbox({
+    port: 0,
+    dataFile: join(dataFolder, EMBEDDED_SANDBOX_FILE),
+    keyId,
+    keySecret,
+    lean,
+  });
   return {
     baseUrl: sandbox.baseUrl,
     keyId,

@@ -27,6 +27,7 @@ export async function profileUpdate(context: ProfileUpdateContext): Promise<numb
     ...(typeof options.name === 'string' ? { name: options.name } : {}),
     ...(typeof options['base-url'] === 'string' ? { baseUrl: options['base-url'] } : {}),
     ...(typeof options.production === 'boolean' ? { production: options.production } : {}),
+    ...(typeof options.lean === 'boolean' ? { lean: options.lean } : {}),
   };
   const services = await context.open();
   const current = services.profiles.find(name ?? '');
@@ -50,7 +51,9 @@ export async function profileUpdate(context: ProfileUpdateContext): Promise<numb
         );
   if (Object.keys(changes).length === 0 && secret === '') {
     throw new UsageProblem(
-      '`profile update` needs --base-url, --name, --production or --no-production, or a secret on standard input.',
+      current.kind === 'embedded-sandbox'
+        ? '`profile update` of the embedded sandbox needs --name, or --lean or --no-lean.'
+        : '`profile update` needs --base-url, --name, --production or --no-production, or a secret on standard input.',
     );
   }
   if (current.kind === 'embedded-sandbox' && secret !== '') {
@@ -65,6 +68,11 @@ export async function profileUpdate(context: ProfileUpdateContext): Promise<numb
     return 0;
   }
   const lines = [`Updated profile ${describeProfile(result.profile)}.`];
+  if (changes.lean !== undefined) {
+    lines.push(
+      `It answers in ${changes.lean ? "the real service's lean shapes" : 'its own full shapes'} from its next start.`,
+    );
+  }
   if (movesOrigin) lines.push(`Its old ${what.toLowerCase()} was dropped: it is never sent to the new address.`);
   if (result.waitingForSecret) {
     lines.push(

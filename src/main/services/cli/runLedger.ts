@@ -28,7 +28,8 @@ import { appDataFolder } from './appDataFolder.ts';
 import { auditVerifyCommand } from './auditVerifyCommand.ts';
 import { defined, parseLedgerArguments, read, UsageProblem, USAGE, type LedgerArguments } from './cliArguments.ts';
 import { ago, table } from './cliOutput.ts';
-import { startEmbeddedSandbox, type EmbeddedSandbox } from './embeddedSandbox.ts';
+import { LEAN_SANDBOX_VARIABLE, startEmbeddedSandbox, type EmbeddedSandbox } from './embeddedSandbox.ts';
+import { driftReport, driftReset } from './commands/drift.ts';
 import { reviewList } from './commands/reviewList.ts';
 import { reviewReport } from './commands/reviewReport.ts';
 import { reviewSet } from './commands/reviewSet.ts';
@@ -141,6 +142,10 @@ class Ledger {
         return this.#audit();
       case 'audit verify':
         return auditVerifyCommand(await this.#open(), this.#arguments.json, this.#io.stdout);
+      case 'drift':
+        return driftReport(this.#commandContext());
+      case 'drift reset':
+        return driftReset(this.#commandContext());
       case 'trigger':
         return runTrigger(this.#commandContext());
       case 'events':
@@ -185,7 +190,10 @@ class Ledger {
   async #profile(services: LedgerServices, needsBank: boolean): Promise<Profile> {
     const profile = services.profiles.find(String(this.#arguments.options.profile));
     if (needsBank && profile.kind === 'embedded-sandbox' && this.#sandbox === null) {
-      this.#sandbox = await startEmbeddedSandbox(this.#dataFolder);
+      this.#sandbox = await startEmbeddedSandbox(
+        this.#dataFolder,
+        profile.lean === true || this.#io.env[LEAN_SANDBOX_VARIABLE] === '1',
+      );
       services.credentials.useSessionCredentials(profile.id, this.#sandbox.keyId, this.#sandbox.keySecret);
     }
     return profile;

@@ -43,22 +43,22 @@ function triggerOptions(context: CommandContext) {
     amount: text('amount'),
   });
   const parsed = parseWith(triggerParameters, parameters);
-  if (!parsed.ok) {
-    const flags: Record<string, string> = {
-      accountId: 'account',
-      applicationId: 'application',
-      webhookId: 'webhook',
-      achId: 'ach',
-      status: 'status',
-      amount: 'amount',
-    };
-    throw new UsageProblem(
-      parsed.problems
-        .map((problem) => problem.replace(/^(\w+): /, (_, field: string) => `--${flags[field] ?? field}: `))
-        .join('; '),
-    );
-  }
+  if (!parsed.ok) throw new UsageProblem(asFlags(parsed.problems).join('; '));
   return parsed.value;
+}
+
+const FLAGS: Readonly<Record<string, string>> = {
+  accountId: 'account',
+  applicationId: 'application',
+  webhookId: 'webhook',
+  achId: 'ach',
+  status: 'status',
+  amount: 'amount',
+};
+
+/** `accountId: must be …` → `--account: must be …`: the problem named as the user typed it. */
+function asFlags(problems: readonly string[]): string[] {
+  return problems.map((problem) => problem.replace(/^(\w+): /, (_, field: string) => `--${FLAGS[field] ?? field}: `));
 }
 
 function printResult(context: CommandContext, result: TriggerResult): void {
@@ -122,8 +122,14 @@ export async function runTrigger(context: CommandContext): Promise<number> {
     return result.state === 'completed' ? EXIT_OK : EXIT_FAILED;
   }
   const parsed = parseWith(triggerRequest, { event: name, ...triggerOptions(context) });
-  if (!parsed.ok)
-    throw new UsageProblem(`EVENT ${String(name)}: ${parsed.problems.join('; ').replace(/^event: /, '')}`);
+  if (!parsed.ok) {
+    const [eventProblem] = parsed.problems.filter((problem) => problem.startsWith('event: '));
+    throw new UsageProblem(
+      eventProblem === undefined
+        ? asFlags(parsed.problems).join('; ')
+        : `EVENT ${String(name)}: ${eventProblem.replace(/^event: /, '')}`,
+    );
+  }
   const services = await context.open();
   const profile = await context.profile(services);
   const result = await services.trigger.trigger(profile.id, parsed.value, {

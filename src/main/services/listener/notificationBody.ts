@@ -29,6 +29,24 @@ function keyOf(value: unknown): string | null {
   return typeof value === 'string' && value.length > 0 && value.length <= MAX_KEY_LENGTH ? value : null;
 }
 
+/**
+ * Where JSON.parse stopped, never what it read there: V8's message quotes the body ("Unexpected
+ * token 'x', "{"secret…" is not valid JSON"), and this sentence is kept in clear beside the
+ * sealed body (security review L5). The position is enough to find the fault in the body,
+ * which the drawer shows once unsealed.
+ */
+export function jsonSyntaxProblem(error: unknown, length: number): string {
+  const message = error instanceof Error ? error.message : '';
+  const at = /at position (\d+)/.exec(message)?.[1];
+  const position = at === undefined ? null : Number(at);
+  if (position !== null && position < length)
+    return `syntax error at character ${String(position)} of ${String(length)}`;
+  if (position !== null || /end of (JSON )?input|Unterminated/i.test(message)) {
+    return `ends before the JSON does (${String(length)} characters)`;
+  }
+  return `syntax error (${String(length)} characters)`;
+}
+
 function unreadable(problem: string): NotificationReading {
   return { notification: null, problem, event: null, objectId: null, op: null };
 }
@@ -68,7 +86,7 @@ export function readNotification(body: Buffer, contentType: string | undefined):
     json = JSON.parse(text);
   } catch (error) {
     const type = contentType === undefined ? 'no Content-Type' : `Content-Type ${contentType.slice(0, 80)}`;
-    return unreadable(`body is not JSON (${type}): ${error instanceof Error ? error.message : String(error)}`);
+    return unreadable(`body is not JSON (${type}): ${jsonSyntaxProblem(error, text.length)}`);
   }
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
     return unreadable(`body is JSON but not an object (${Array.isArray(json) ? 'array' : typeof json})`);

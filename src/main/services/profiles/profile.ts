@@ -42,6 +42,11 @@ export const profile = z.strictObject({
    * one is entered: the profile makes no call meanwhile. Absent when nothing was dropped.
    */
   secretDropped: z.string().optional(),
+  /**
+   * The embedded sandbox only, for development: it answers in the real service's lean shapes
+   * (the sandbox's `--lean`), from the next start. Absent: its own full shapes.
+   */
+  lean: z.boolean().optional(),
 });
 export type Profile = z.infer<typeof profile>;
 
@@ -74,13 +79,16 @@ export const profileChanges = z
     baseUrl: baseUrl.optional(),
     keyId: z.string().trim().min(1, { message: 'must not be empty' }).optional(),
     production: z.boolean().optional(),
+    lean: z.boolean().optional(),
   })
   .refine((changes) => Object.keys(changes).length > 0, { message: 'must change at least one field' });
 export type ProfileChanges = z.input<typeof profileChanges>;
 
 /** The address of the spec's Production environment is not published: a name says it. */
 export function describeProfile(profile: Profile): string {
-  if (profile.kind === 'embedded-sandbox') return `${profile.name} (embedded sandbox)`;
+  if (profile.kind === 'embedded-sandbox') {
+    return `${profile.name} (embedded sandbox${profile.lean === true ? ", lean: the real service's shapes" : ''})`;
+  }
   return `${profile.name} (${profile.production ? 'production, ' : ''}${profile.baseUrl ?? ''})`;
 }
 

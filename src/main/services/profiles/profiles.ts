@@ -116,7 +116,12 @@ export class Profiles {
     const valid = parseOrThrow(profileChanges, changes, 'Profile changes');
     const current = this.find(nameOrId);
     if (current.kind === 'embedded-sandbox' && (valid.baseUrl !== undefined || valid.keyId !== undefined)) {
-      throw new ProfileRefused('The embedded sandbox chooses its own address and key; only its name can change.');
+      throw new ProfileRefused(
+        'The embedded sandbox chooses its own address and key; only its name and its lean shapes can change.',
+      );
+    }
+    if (current.kind !== 'embedded-sandbox' && valid.lean !== undefined) {
+      throw new ProfileRefused(`Only the embedded sandbox answers lean; ${current.name} is a real bank.`);
     }
     if (current.authScheme === 'bearer' && valid.keyId !== undefined) {
       throw new ProfileRefused(`Profile ${current.name} uses a Bearer token and has no key id.`);
@@ -131,6 +136,7 @@ export class Profiles {
       ...(valid.baseUrl === undefined ? {} : { baseUrl: valid.baseUrl.replace(/\/+$/, '') }),
       ...(valid.keyId === undefined ? {} : { keyId: valid.keyId }),
       ...(valid.production === undefined ? {} : { production: valid.production }),
+      ...(valid.lean === undefined ? {} : { lean: valid.lean }),
       updatedAt: this.#now().toISOString(),
     };
     this.#write(all.map((entry) => (entry.id === current.id ? updated : entry)));

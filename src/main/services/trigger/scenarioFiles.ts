@@ -4,6 +4,7 @@
  * sentence naming the step and the field.
  */
 import { readFile } from 'node:fs/promises';
+import type { z } from 'zod';
 import { scenario, type Scenario } from '../../../shared/eventCatalog/scenario.ts';
 import achToSettlement from './scenarios/ach-to-settlement.json' with { type: 'json' };
 import applicationToApproval from './scenarios/application-to-approval.json' with { type: 'json' };
@@ -22,9 +23,19 @@ export interface ShippedScenario {
   scenario: Scenario;
 }
 
+/** zod's words for a missing field and an unknown one, said the way a person writing the file thinks of them. */
+function plainProblem(issue: z.core.$ZodRawIssue): string | undefined {
+  if (issue.code === 'invalid_type' && issue.input === undefined) return 'is required';
+  if (issue.code === 'unrecognized_keys') {
+    const keys = issue.keys.map((key) => JSON.stringify(key)).join(', ');
+    return `unknown field${issue.keys.length === 1 ? '' : 's'} ${keys} (see docs/scenarios.md for what a step takes)`;
+  }
+  return undefined;
+}
+
 /** Checks a scenario's JSON value; `source` names it in the message. */
 export function scenarioOf(value: unknown, source: string): Scenario {
-  const parsed = scenario.safeParse(value);
+  const parsed = scenario.safeParse(value, { error: plainProblem });
   if (parsed.success) return parsed.data;
   const problems = parsed.error.issues.slice(0, 3).map((issue) => {
     const where = issue.path.map((part) => (typeof part === 'number' ? `[${String(part)}]` : `.${String(part)}`));

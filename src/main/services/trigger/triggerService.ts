@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { TriggerRequest, TriggerResult } from '../../../shared/eventCatalog/trigger.ts';
 import { triggerRequest } from '../../../shared/eventCatalog/trigger.ts';
+import { parseWith } from '../../../shared/bank/index.ts';
 import {
   REFERENCE,
   type Scenario,
@@ -77,7 +78,7 @@ export class TriggerService {
   }
 
   async trigger(profileId: string, request: TriggerRequest, options: TriggerOptions = {}): Promise<TriggerResult> {
-    const valid = triggerRequest.parse(request);
+    const valid = checkedRequest(request);
     const profile = this.#options.profiles.find(profileId);
     await this.#allow(profile, `trigger ${valid.event}`, options);
     const outcome = await this.#audited(profile, `trigger.${valid.event}`, () =>
@@ -147,7 +148,7 @@ export class TriggerService {
     const actions = new TriggerActions(this.#client(profile), signal);
     switch (step.action) {
       case 'trigger': {
-        const request = triggerRequest.parse({
+        const request = checkedRequest({
           event: step.event,
           ...Object.fromEntries(Object.entries(step.with).map(([name, value]) => [name, resolve(value)])),
         });
@@ -264,6 +265,13 @@ export class TriggerService {
   #client(profile: Profile) {
     return this.#options.clients.clientFor(profile.id);
   }
+}
+
+/** A trigger request checked as the command line and the app check it: a mistake is one sentence naming the field. */
+function checkedRequest(value: unknown): TriggerRequest {
+  const parsed = parseWith(triggerRequest, value);
+  if (!parsed.ok) throw new TriggerProblem(`${parsed.problems.join('; ')}.`);
+  return parsed.value;
 }
 
 /** `{{step.objectId}}` / `{{step.object.a.b}}` → the earlier result's value; other text as is. */

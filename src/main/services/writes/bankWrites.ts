@@ -3,7 +3,13 @@
  * or delete a webhook. Each one checks the production guard (a production profile needs an
  * explicit confirmation), is recorded in the audit log whatever its result, and keeps what it
  * made in the cache so it shows offline.
+ *
+ * A create is never made twice (issue 14, item 4): when its answer cannot be read, or none
+ * comes in time, its idempotency key is kept (unsettledWrites.ts) and the next try of the same
+ * write sends it again, so the bank answers with the object it made the first time. The audit
+ * entry of an unreadable answer says "created; the answer was not understood", with the id.
  */
+import { createHash } from 'node:crypto';
 import type {
   CardArtUploadRequest,
   DocumentResponse,
@@ -13,10 +19,12 @@ import type {
   WebhookCreateRequest,
   WebhookUpdateRequest,
 } from '../../../shared/bank/index.ts';
+import { BankError } from '../bank/bankError.ts';
 import type { BankClients } from '../bank/bankClients.ts';
 import type { OfflineCache } from '../cache/offlineCache.ts';
 import type { Profile } from '../profiles/profile.ts';
 import { requireWriteConfirmation, type Profiles } from '../profiles/profiles.ts';
+import type { UnsettledWrites } from './unsettledWrites.ts';
 
 export interface WriteConfirmation {
   /** Required (true) for every write against a production profile. */
@@ -30,7 +38,33 @@ export interface BankWritesOptions {
   profiles: Profiles;
   clients: BankClients;
   cache: OfflineCache;
+  /** Creates whose answer was not understood, and their idempotency keys. */
+  unsettled: UnsettledWrites;
   now?: () => Date;
+}
+
+/** A request as text with its keys in order, so the same write always reads the same. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, entry]) => entry !== undefined)
+      .sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0));
+    return `{${entries.map(([name, entry]) => `${JSON.stringify(name)}:${canonical(entry)}`).join(',')}}`;
+  }
+  // JSON has no text for undefined; a request's fields are strings, numbers, booleans and null.
+  return value === undefined ? 'null' : JSON.stringify(value);
+}
+
+/** The past tense of an action's operation, for the audit log: `document.create` → created. */
+function doneVerbOf(action: string): string {
+  const operation = action.slice(action.lastIndexOf('.') + 1);
+  return operation.endsWith('e') ? `${operation}d` : `${operation}ed`;
+}
+
+/** A failure after which the bank may have made the object: no answer in time, or the connection dropped after sending. */
+function answerMayBeLost(error: BankError): boolean {
+  return error.kind === 'timeout' || error.kind === 'unreachable' || error.kind === 'gateway-timeout';
 }
 
 export class BankWrites {
@@ -47,8 +81,9 @@ export class BankWrites {
     request: DocumentCreateRequest,
     confirmation: WriteConfirmation = {},
   ): Promise<DocumentResponse> {
-    return this.#audited(profileId, 'document.create', request.file_id, confirmation, async (profile) => {
-      const document = await this.#client(profile).createDocument(request, this.#writeOptions(confirmation));
+    const write = canonical(request);
+    return this.#audited(profileId, 'document.create', request.file_id, confirmation, write, async (profile, key) => {
+      const document = await this.#client(profile).createDocument(request, this.#writeOptions(confirmation, key));
       this.#options.cache.transaction(() => {
         this.#options.cache.uploads.recordDocument(profile.id, document);
       });
@@ -62,8 +97,9 @@ export class BankWrites {
     contentType: string,
     confirmation: WriteConfirmation = {},
   ): Promise<FileResponse> {
-    return this.#audited(profileId, 'file.create', contentType, confirmation, async (profile) => {
-      const file = await this.#client(profile).uploadFile(data, contentType, this.#writeOptions(confirmation));
+    const write = `${contentType}\n${createHash('sha256').update(data).digest('hex')}`;
+    return this.#audited(profileId, 'file.create', contentType, confirmation, write, async (profile, key) => {
+      const file = await this.#client(profile).uploadFile(data, contentType, this.#writeOptions(confirmation, key));
       return { result: file, target: file.id };
     });
   }
@@ -75,8 +111,9 @@ export class BankWrites {
     confirmation: WriteConfirmation = {},
   ): Promise<void> {
     const target = `${cardProductId}/${request.asset_type}`;
-    await this.#audited(profileId, 'card_art.upload', target, confirmation, async (profile) => {
-      await this.#client(profile).uploadCardArt(cardProductId, request, this.#writeOptions(confirmation));
+    const write = `${cardProductId}\n${canonical(request)}`;
+    await this.#audited(profileId, 'card_art.upload', target, confirmation, write, async (profile, key) => {
+      await this.#client(profile).uploadCardArt(cardProductId, request, this.#writeOptions(confirmation, key));
       this.#options.cache.transaction(() => {
         this.#options.cache.uploads.recordCardArt(profile.id, {
           cardProductId,
@@ -94,8 +131,9 @@ export class BankWrites {
     request: WebhookCreateRequest,
     confirmation: WriteConfirmation = {},
   ): Promise<WebhookResponse> {
-    return this.#audited(profileId, 'webhook.create', request.event, confirmation, async (profile) => {
-      const webhook = await this.#client(profile).createWebhook(request, this.#writeOptions(confirmation));
+    const write = canonical(request);
+    return this.#audited(profileId, 'webhook.create', request.event, confirmation, write, async (profile, key) => {
+      const webhook = await this.#client(profile).createWebhook(request, this.#writeOptions(confirmation, key));
       this.#keepWebhook(profile.id, webhook);
       return { result: webhook, target: webhook.id };
     });
@@ -107,7 +145,7 @@ export class BankWrites {
     changes: WebhookUpdateRequest,
     confirmation: WriteConfirmation = {},
   ): Promise<WebhookResponse> {
-    return this.#audited(profileId, 'webhook.update', webhookId, confirmation, async (profile) => {
+    return this.#audited(profileId, 'webhook.update', webhookId, confirmation, null, async (profile) => {
       const webhook = await this.#client(profile).updateWebhook(webhookId, changes, confirmation.signal);
       this.#keepWebhook(profile.id, webhook);
       return { result: webhook, target: webhookId };
@@ -115,7 +153,7 @@ export class BankWrites {
   }
 
   async deleteWebhook(profileId: string, webhookId: string, confirmation: WriteConfirmation = {}): Promise<void> {
-    await this.#audited(profileId, 'webhook.delete', webhookId, confirmation, async (profile) => {
+    await this.#audited(profileId, 'webhook.delete', webhookId, confirmation, null, async (profile) => {
       await this.#client(profile).deleteWebhook(webhookId, confirmation.signal);
       this.#options.cache.transaction(() => {
         this.#options.cache.webhooks.remove(profile.id, webhookId);
@@ -140,49 +178,89 @@ export class BankWrites {
     return this.#options.clients.clientFor(profile.id);
   }
 
-  #writeOptions(confirmation: WriteConfirmation) {
+  #writeOptions(confirmation: WriteConfirmation, idempotencyKey: string | null) {
     return {
-      ...(confirmation.idempotencyKey === undefined ? {} : { idempotencyKey: confirmation.idempotencyKey }),
+      ...(idempotencyKey === null ? {} : { idempotencyKey }),
       ...(confirmation.signal === undefined ? {} : { signal: confirmation.signal }),
     };
   }
 
+  /**
+   * @param write the write's canonical request for a create (whose idempotency key is kept
+   *   when its answer is not understood), null for a write that has none (PATCH, DELETE)
+   */
   async #audited<Result>(
     profileId: string,
     action: string,
     provisionalTarget: string,
     confirmation: WriteConfirmation,
-    write: (profile: Profile) => Promise<{ result: Result; target: string }>,
+    write: string | null,
+    run: (profile: Profile, idempotencyKey: string | null) => Promise<{ result: Result; target: string }>,
   ): Promise<Result> {
     const profile = this.#options.profiles.find(profileId);
     const audit = this.#options.cache.audit;
+    const unsettled = this.#options.unsettled;
+    const entry = { profileId: profile.id, profileName: profile.name, action };
     try {
       requireWriteConfirmation(profile, action, confirmation.confirmProduction);
     } catch (error) {
-      audit.record({
-        profileId: profile.id,
-        profileName: profile.name,
-        action,
-        target: provisionalTarget,
-        result: 'refused',
-        detail: (error as Error).message,
-      });
+      audit.record({ ...entry, target: provisionalTarget, result: 'refused', detail: (error as Error).message });
       throw error;
     }
+    const attempt = write === null ? null : unsettled.attempt(profile.id, action, write);
+    const key = confirmation.idempotencyKey ?? attempt?.idempotencyKey ?? null;
     try {
-      const { result, target } = await write(profile);
-      audit.record({ profileId: profile.id, profileName: profile.name, action, target, result: 'ok' });
+      const { result, target } = await run(profile, key);
+      const earlier = attempt?.earlier ?? null;
+      if (write !== null && earlier !== null) unsettled.settle(profile.id, action, write);
+      audit.record({
+        ...entry,
+        target,
+        result: 'ok',
+        ...(earlier === null
+          ? {}
+          : {
+              detail: `the same write again, with the idempotency key of ${earlier.tries === 1 ? 'a try' : `${String(earlier.tries)} tries`} whose answer was not understood: the bank answered with the object it had made`,
+            }),
+      });
       return result;
     } catch (error) {
-      audit.record({
-        profileId: profile.id,
-        profileName: profile.name,
-        action,
-        target: provisionalTarget,
-        result: 'failed',
-        detail: error instanceof Error ? error.message : String(error),
-      });
+      if (write === null || key === null || !(error instanceof BankError)) {
+        audit.record({ ...entry, target: provisionalTarget, result: 'failed', detail: messageOf(error) });
+        throw error;
+      }
+      if (error.unread !== undefined) {
+        // A success status whose body could not be read: the bank acted.
+        const objectId = error.unread.objectId;
+        unsettled.keep(profile.id, action, write, key, 'unread', objectId);
+        const problems = (error.problems ?? [error.kind]).slice(0, 3).join('; ');
+        audit.record({
+          ...entry,
+          target: objectId ?? provisionalTarget,
+          result: 'ok',
+          detail: `${doneVerbOf(action)}; the answer was not understood${objectId === null ? ' (it named no id)' : ` (id ${objectId})`}: ${problems}. Trying again reuses its idempotency key.`,
+        });
+        throw error.withRemedy(
+          `The bank ${doneVerbOf(action)} it${objectId === null ? '' : ` (${objectId})`}, but its answer could not be read. Trying again returns that same object instead of making a second one.`,
+          true,
+        );
+      }
+      if (answerMayBeLost(error)) {
+        unsettled.keep(profile.id, action, write, key, 'no-answer', null);
+        audit.record({
+          ...entry,
+          target: provisionalTarget,
+          result: 'failed',
+          detail: `${messageOf(error)} The bank may have acted: trying again reuses its idempotency key.`,
+        });
+        throw error;
+      }
+      audit.record({ ...entry, target: provisionalTarget, result: 'failed', detail: messageOf(error) });
       throw error;
     }
   }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

@@ -1,4 +1,12 @@
-/** Buttons: one primary action per view; secondary and ghost for the rest; danger to delete. */
+/**
+ * Buttons: one primary action per view; secondary and ghost for the rest; danger to delete.
+ *
+ * A disabled or busy button is `aria-disabled`, not `disabled`: it stays focusable and in the
+ * Tab order, so pressing Sync or Create (which then waits) never drops focus to <body>, and a
+ * screen reader still finds it and hears that it is unavailable. Its clicks are ignored here,
+ * and default-prevented, so a disabled submit button does not submit its form either (Enter in
+ * a field clicks the form's default button; the prevented click cancels the submission).
+ */
 import type { ButtonHTMLAttributes, ReactNode } from 'react';
 import { Icon, type IconName } from './Icon.tsx';
 
@@ -15,16 +23,26 @@ export function Button({
   size = 'md',
   icon,
   busy = false,
+  disabled = false,
   children,
   className,
+  onClick,
   ...rest
 }: ButtonProps) {
+  const unavailable = disabled || busy;
   return (
     <button
       type="button"
       {...rest}
-      disabled={rest.disabled === true || busy}
+      aria-disabled={unavailable || undefined}
       aria-busy={busy || undefined}
+      onClick={(event) => {
+        if (unavailable) {
+          event.preventDefault();
+          return;
+        }
+        onClick?.(event);
+      }}
       className={`button button-${variant} button-${size}${children === undefined ? ' button-icon-only' : ''}${className === undefined ? '' : ' ' + className}`}
     >
       {busy ? (

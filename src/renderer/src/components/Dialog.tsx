@@ -1,9 +1,13 @@
 /**
- * A modal dialog: focus moves in and is trapped, Esc or Cancel closes it, focus returns
- * to where it was. Used to confirm deletions and every write against a Production profile.
+ * A modal dialog, drawn in its own layer above the page. While it is open the rest of the page
+ * is inert, Tab stays inside, Escape closes it (the top one, when dialogs are stacked) and
+ * closing gives focus back to a live element: see focus/modalStack.ts. Used to confirm
+ * deletions and every write against a Production profile, and for forms that float.
  */
 import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
 import { Button } from './Button.tsx';
+import { openModal } from './focus/modalStack.ts';
 
 export interface DialogProps {
   title: string;
@@ -15,15 +19,24 @@ export interface DialogProps {
 
 export function Dialog({ title, children, onClose, footer, tone = 'default' }: DialogProps) {
   const titleId = useId();
+  const backdrop = useRef<HTMLDivElement>(null);
   const panel = useRef<HTMLDivElement>(null);
+  // The latest onClose, so the layer opened once still calls what the parent passes now.
+  const close = useRef(onClose);
+  close.current = onClose;
   useEffect(() => {
-    const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    const first = panel.current?.querySelector<HTMLElement>('[data-autofocus], input, select, textarea, button');
-    first?.focus();
-    return () => previous?.focus();
+    if (backdrop.current === null || panel.current === null) return undefined;
+    return openModal({
+      root: backdrop.current,
+      panel: panel.current,
+      close: () => {
+        close.current();
+      },
+    });
   }, []);
-  return (
+  return createPortal(
     <div
+      ref={backdrop}
       className="dialog-backdrop"
       onMouseDown={(event) => {
         if (event.target === event.currentTarget) onClose();
@@ -35,14 +48,7 @@ export function Dialog({ title, children, onClose, footer, tone = 'default' }: D
         role="dialog"
         aria-modal="true"
         aria-labelledby={titleId}
-        onKeyDown={(event) => {
-          if (event.key === 'Escape') {
-            event.preventDefault();
-            event.stopPropagation();
-            onClose();
-          }
-          if (event.key === 'Tab') trapFocus(event.nativeEvent, panel.current);
-        }}
+        tabIndex={-1}
       >
         <h2 id={titleId} className="dialog-title">
           {title}
@@ -50,25 +56,9 @@ export function Dialog({ title, children, onClose, footer, tone = 'default' }: D
         <div className="dialog-body">{children}</div>
         {footer === undefined ? null : <div className="dialog-footer">{footer}</div>}
       </div>
-    </div>
+    </div>,
+    document.body,
   );
-}
-
-function trapFocus(event: KeyboardEvent, container: HTMLElement | null): void {
-  if (container === null) return;
-  const focusable = [
-    ...container.querySelectorAll<HTMLElement>('button, input, select, textarea, [tabindex]:not([tabindex="-1"])'),
-  ].filter((element) => !element.hasAttribute('disabled'));
-  const first = focusable[0];
-  const last = focusable[focusable.length - 1];
-  if (first === undefined || last === undefined) return;
-  if (event.shiftKey && document.activeElement === first) {
-    event.preventDefault();
-    last.focus();
-  } else if (!event.shiftKey && document.activeElement === last) {
-    event.preventDefault();
-    first.focus();
-  }
 }
 
 export interface ConfirmDialogProps {
@@ -81,6 +71,10 @@ export interface ConfirmDialogProps {
   onCancel: () => void;
 }
 
+/**
+ * A yes/no question. Focus starts on Cancel, on purpose: every confirmation here guards a
+ * Production write or a deletion, so a stray Enter must answer no.
+ */
 export function ConfirmDialog({
   title,
   children,
@@ -97,8 +91,10 @@ export function ConfirmDialog({
       onClose={onCancel}
       footer={
         <>
-          <Button onClick={onCancel}>Cancel</Button>
-          <Button variant={tone === 'danger' ? 'danger' : 'primary'} busy={busy} onClick={onConfirm} data-autofocus>
+          <Button onClick={onCancel} data-autofocus>
+            Cancel
+          </Button>
+          <Button variant={tone === 'danger' ? 'danger' : 'primary'} busy={busy} onClick={onConfirm}>
             {confirmLabel}
           </Button>
         </>

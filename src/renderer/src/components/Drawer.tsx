@@ -1,9 +1,11 @@
 /**
- * The detail drawer on the right. Not modal: the list stays usable, so j/k move through
- * rows while the drawer follows. Esc closes it and gives focus back to the list.
+ * The detail drawer, beside the list (never over it: see .list-screen in app.css). Not
+ * modal: the list stays usable, so j/k move through rows while the drawer follows. Escape
+ * closes it; ListScreen gives focus back to the list (or to what opened the drawer).
  */
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useId, type ReactNode } from 'react';
 import { Button } from './Button.tsx';
+import { isModalOpen } from '../lib/keyboard.ts';
 
 export interface DrawerProps {
   title: ReactNode;
@@ -14,11 +16,10 @@ export interface DrawerProps {
 }
 
 export function Drawer({ title, subtitle, onClose, actions, children }: DrawerProps) {
-  const panel = useRef<HTMLElement>(null);
+  const titleId = useId();
   useEffect(() => {
     const listener = (event: KeyboardEvent): void => {
-      if (event.key !== 'Escape' || event.defaultPrevented) return;
-      if (document.querySelector('[role="dialog"][aria-modal="true"]') !== null) return;
+      if (event.key !== 'Escape' || event.defaultPrevented || isModalOpen()) return;
       event.preventDefault();
       onClose();
     };
@@ -28,16 +29,21 @@ export function Drawer({ title, subtitle, onClose, actions, children }: DrawerPr
     };
   }, [onClose]);
   return (
-    <aside ref={panel} className="drawer" role="complementary" aria-label="Details">
+    <aside className="drawer" role="complementary" aria-label="Details">
       <header className="drawer-header">
         <div className="drawer-titles">
-          <h2 className="drawer-title">{title}</h2>
+          <h2 className="drawer-title" id={titleId}>
+            {title}
+          </h2>
           {subtitle === undefined ? null : <div className="drawer-subtitle">{subtitle}</div>}
         </div>
         {actions}
         <Button variant="ghost" size="sm" icon="close" aria-label="Close details (Esc)" onClick={onClose} />
       </header>
-      <div className="drawer-body">{children}</div>
+      {/* It scrolls: a Tab stop of its own, named by the drawer's title. */}
+      <div className="drawer-body" tabIndex={0} role="region" aria-labelledby={titleId}>
+        {children}
+      </div>
     </aside>
   );
 }

@@ -11,9 +11,11 @@ interface FieldFrameProps {
   hint?: ReactNode;
   children: ReactNode;
   optional?: boolean;
+  /** Below the hint or error: how the field works (a JSON editor's keys). */
+  footnote?: ReactNode;
 }
 
-export function FieldFrame({ label, id, error, hint, children, optional = false }: FieldFrameProps) {
+export function FieldFrame({ label, id, error, hint, children, optional = false, footnote }: FieldFrameProps) {
   return (
     <div className={`field${error === undefined ? '' : ' has-error'}`}>
       <label className="field-label" htmlFor={id}>
@@ -32,6 +34,7 @@ export function FieldFrame({ label, id, error, hint, children, optional = false 
           {error}
         </div>
       )}
+      {footnote}
     </div>
   );
 }

@@ -1,8 +1,13 @@
 /**
- * A JSON editor for bankdata, userdata and the like: monospaced, tab inserts spaces, and
- * the text is checked as you type (valid JSON, an object, and the caller's own rule).
+ * A JSON editor for bankdata, userdata and the like: monospaced, checked as you type (valid
+ * JSON, an object, and the caller's own rule).
+ *
+ * Keyboard, as code editors do it: Tab indents (two spaces) and Shift+Tab leaves backwards;
+ * Escape, then Tab, leaves forwards. The field's hint says so. The Escape that releases Tab is
+ * used by the editor (default prevented), so it does not also close the dialog around it; a
+ * second Escape does.
  */
-import { useId } from 'react';
+import { useId, useRef } from 'react';
 import { parseJsonObjectText } from '../lib/jsonText.ts';
 import { FieldFrame } from './Field.tsx';
 
@@ -17,6 +22,9 @@ export interface JsonEditorProps {
   optional?: boolean;
 }
 
+/** What the editor says about its keys, in every JSON editor's description. */
+export const JSON_EDITOR_KEYS = 'Tab indents. Press Esc, then Tab, to move to the next field.';
+
 /** The JSON problem of a text, or undefined when it is a JSON object (or blank). */
 export function jsonObjectProblem(text: string): string | undefined {
   const parsed = parseJsonObjectText(text);
@@ -26,8 +34,22 @@ export function jsonObjectProblem(text: string): string | undefined {
 export function JsonEditor({ label, value, onChange, error, hint, rows = 5, optional }: JsonEditorProps) {
   const id = useId();
   const problem = jsonObjectProblem(value) ?? error;
+  // After Escape the next Tab moves focus instead of indenting; any other key re-arms it.
+  const tabLeaves = useRef(false);
+  const keysId = `${id}-keys`;
   return (
-    <FieldFrame label={label} id={id} error={problem} hint={hint} optional={optional}>
+    <FieldFrame
+      label={label}
+      id={id}
+      error={problem}
+      hint={hint}
+      optional={optional}
+      footnote={
+        <div className="field-hint" id={keysId}>
+          {JSON_EDITOR_KEYS}
+        </div>
+      }
+    >
       <textarea
         id={id}
         className="input json-editor"
@@ -36,12 +58,27 @@ export function JsonEditor({ label, value, onChange, error, hint, rows = 5, opti
         value={value}
         placeholder="{}"
         aria-invalid={problem === undefined ? undefined : true}
-        aria-describedby={problem === undefined ? undefined : `${id}-error`}
+        aria-describedby={[problem === undefined ? (hint === undefined ? null : `${id}-hint`) : `${id}-error`, keysId]
+          .filter((part) => part !== null)
+          .join(' ')}
+        onBlur={() => {
+          tabLeaves.current = false;
+        }}
         onChange={(event) => {
           onChange(event.target.value);
         }}
         onKeyDown={(event) => {
-          if (event.key !== 'Tab' || event.shiftKey) return;
+          if (event.key === 'Escape') {
+            if (tabLeaves.current) return; // Already released: this Escape is the dialog's.
+            tabLeaves.current = true;
+            event.preventDefault();
+            return;
+          }
+          if (event.key !== 'Tab') {
+            if (event.key !== 'Shift') tabLeaves.current = false;
+            return;
+          }
+          if (event.shiftKey || tabLeaves.current || event.ctrlKey || event.altKey || event.metaKey) return;
           event.preventDefault();
           const area = event.currentTarget;
           const { selectionStart, selectionEnd } = area;
@@ -56,7 +93,14 @@ export function JsonEditor({ label, value, onChange, error, hint, rows = 5, opti
   );
 }
 
-/** A read-only JSON block. */
-export function JsonView({ value }: { value: unknown }) {
-  return <pre className="json-view">{JSON.stringify(value, null, 2)}</pre>;
+/**
+ * A read-only JSON block. It scrolls, so it is a Tab stop of its own (keyboard users scroll it
+ * with the arrows), named as a region so that stop means something when announced.
+ */
+export function JsonView({ value, label }: { value: unknown; label: string }) {
+  return (
+    <pre className="json-view" tabIndex={0} role="region" aria-label={label}>
+      {JSON.stringify(value, null, 2)}
+    </pre>
+  );
 }

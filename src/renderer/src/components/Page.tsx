@@ -1,5 +1,7 @@
 /** The layout of a screen: a header with title and actions, a toolbar of filters, the body. */
-import type { ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
+import { useDebouncedText } from '../lib/useDebounced.ts';
+import { useScrollStop } from './focus/useScrollStop.ts';
 import { Select } from './Field.tsx';
 import { Icon } from './Icon.tsx';
 
@@ -24,7 +26,8 @@ export function PageHeader({
   return (
     <div className="page-header">
       <div>
-        <h1>{title}</h1>
+        {/* Focusable by script only: where focus lands when the screen opens (navigation, skip link). */}
+        <h1 tabIndex={-1}>{title}</h1>
         {description === undefined ? null : <p className="page-description">{description}</p>}
       </div>
       {actions === undefined ? null : <div className="page-actions">{actions}</div>}
@@ -42,7 +45,9 @@ export function Toolbar({ children }: { children: ReactNode }) {
 
 /**
  * The screen's search box: `/` focuses it from anywhere; Escape hands focus back (to the
- * list, through `onEscape`), never to nowhere.
+ * list, through `onEscape`), never to nowhere. Like every typed filter, it keeps what is
+ * typed and passes it on (`onChange`) once the typing pauses, so a list is not queried for
+ * each letter; `value` is the search in force.
  */
 export function SearchInput({
   value,
@@ -57,6 +62,7 @@ export function SearchInput({
   label: string;
   onEscape?: () => void;
 }) {
+  const [text, setText] = useDebouncedText(value, onChange);
   return (
     <div className="search-input">
       <Icon name="search" size={14} />
@@ -65,9 +71,9 @@ export function SearchInput({
         data-search
         aria-label={label}
         placeholder={placeholder}
-        value={value}
+        value={text}
         onChange={(event) => {
-          onChange(event.target.value);
+          setText(event.target.value);
         }}
         onKeyDown={(event) => {
           if (event.key === 'Escape' && onEscape !== undefined) {
@@ -91,7 +97,10 @@ export function ToolbarItem({ label, children }: { label: string; children: Reac
   );
 }
 
-/** A toolbar filter typed as text: an id or a path prefix, in monospace. */
+/**
+ * A toolbar filter typed as text: an id or a path prefix, in monospace. Passed on once the
+ * typing pauses, like the search box.
+ */
 export function ToolbarText({
   label,
   ariaLabel,
@@ -105,15 +114,16 @@ export function ToolbarText({
   onChange: (value: string) => void;
   placeholder: string;
 }) {
+  const [text, setText] = useDebouncedText(value, onChange, 400);
   return (
     <ToolbarItem label={label}>
       <input
         className="input mono"
         aria-label={ariaLabel}
         placeholder={placeholder}
-        value={value}
+        value={text}
         onChange={(event) => {
-          onChange(event.target.value);
+          setText(event.target.value);
         }}
         style={{ width: 150 }}
       />
@@ -167,6 +177,9 @@ export function Panel({
   actions?: ReactNode;
   className?: string;
 }) {
+  const body = useRef<HTMLDivElement>(null);
+  // A flush panel holds a table that may be wider than the window (at 200% zoom).
+  useScrollStop(body, () => title ?? body.current?.querySelector('table')?.getAttribute('aria-label') ?? 'Table');
   return (
     <section className={`panel${className === undefined ? '' : ' ' + className}`}>
       {title === undefined && actions === undefined ? null : (
@@ -175,7 +188,9 @@ export function Panel({
           {actions}
         </div>
       )}
-      <div className="panel-body">{children}</div>
+      <div className="panel-body" ref={body}>
+        {children}
+      </div>
     </section>
   );
 }

@@ -1,12 +1,17 @@
-/** The corner where toasts appear; announced to screen readers politely. */
+/**
+ * The corner where toasts appear; announced to screen readers politely. Drawn in a layer of
+ * its own, exempt from the inert page behind a modal dialog, so a toast raised while a dialog
+ * is open is still announced.
+ */
+import { createPortal } from 'react-dom';
 import { useToastStore } from '../stores/toasts.ts';
 import { Icon } from './Icon.tsx';
 
 export function Toasts() {
   const toasts = useToastStore((state) => state.toasts);
   const dismiss = useToastStore((state) => state.dismiss);
-  return (
-    <div className="toasts" aria-live="polite" aria-relevant="additions">
+  return createPortal(
+    <div className="toasts" aria-live="polite" aria-relevant="additions" data-modal-exempt>
       {toasts.map((toast) => (
         <div key={toast.id} className={`toast toast-${toast.tone}`} role={toast.tone === 'error' ? 'alert' : 'status'}>
           <Icon
@@ -31,6 +36,7 @@ export function Toasts() {
           </button>
         </div>
       ))}
-    </div>
+    </div>,
+    document.body,
   );
 }

@@ -8,7 +8,8 @@
  * aria-activedescendant, so a screen reader announces each row as the keyboard moves.
  * Keyboard: ↑/↓ or j/k move the selection (with Shift they extend it), Enter opens it,
  * Home/End and PageUp/PageDown jump. With `globalKeys`, j/k/Enter also work while nothing is
- * focused, and never on a control.
+ * focused (or the screen's heading or text is), and never on a control, a link, or outside the
+ * screen: see isScreenKeyTarget.
  */
 import {
   memo,
@@ -23,7 +24,7 @@ import {
   type RefObject,
 } from 'react';
 import type { PagedRows } from '../lib/pagedRows.ts';
-import { isInteractiveTarget, isModalOpen } from '../lib/keyboard.ts';
+import { isModalOpen, isScreenKeyTarget } from '../lib/keyboard.ts';
 
 export interface Column<Row> {
   key: string;
@@ -241,8 +242,9 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>) {
     if (!globalKeys) return undefined;
     const listener = (event: KeyboardEvent): void => {
       if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
-      // Focus on a control (or in the grid, which handles its own keys): the keys are its own.
-      if (isInteractiveTarget(event.target) || isModalOpen()) return;
+      // Focus on a control (or in the grid, which handles its own keys), or outside the screen:
+      // the keys are not the list's.
+      if (!isScreenKeyTarget(event.target) || isModalOpen()) return;
       if (handleKey(event, true)) event.preventDefault();
     };
     window.addEventListener('keydown', listener);

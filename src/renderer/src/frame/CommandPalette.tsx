@@ -1,6 +1,7 @@
 /**
  * Ctrl/Cmd+K: go to any screen, switch profile or theme, by typing a few letters.
- * ↑/↓ choose, Enter runs, Esc closes.
+ * ↑/↓ choose, Enter runs, Esc closes. Going to a screen moves focus to its heading and names it
+ * in the window title (App's useScreenArrival), so the change is announced.
  */
 import { useMemo, useState } from 'react';
 import { Dialog } from '../components/Dialog.tsx';
@@ -103,10 +104,14 @@ function Palette() {
   return (
     <Dialog title="Command palette" onClose={close}>
       <div className="palette">
+        {/* The ARIA combobox pattern: focus stays in the input, which names the chosen option. */}
         <input
           className="palette-input"
           placeholder="Type a command or a screen…"
+          role="combobox"
           aria-label="Command"
+          aria-expanded="true"
+          aria-autocomplete="list"
           aria-controls="palette-list"
           aria-activedescendant={shown[selected] === undefined ? undefined : `palette-${shown[selected].id}`}
           value={query}

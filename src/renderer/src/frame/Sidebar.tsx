@@ -38,6 +38,8 @@ export function Sidebar() {
                   href={`#/${entry.id}`}
                   className={`nav-item${entry.id === screen ? ' is-active' : ''}`}
                   aria-current={entry.id === screen ? 'page' : undefined}
+                  // A small or zoomed window shows only the icons: the name as a tooltip.
+                  title={entry.label}
                   onClick={(event) => {
                     event.preventDefault();
                     navigate(entry.id);

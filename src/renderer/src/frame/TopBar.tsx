@@ -4,7 +4,7 @@
  */
 import { useEffect, useState } from 'react';
 import { Icon } from '../components/Icon.tsx';
-import { shortcutLabel } from '../lib/keyboard.ts';
+import { isMac, shortcutLabel } from '../lib/keyboard.ts';
 import { screenOf } from '../lib/screens.ts';
 import { ageOf, formatTimestamp } from '../lib/time.ts';
 import { useNavigationStore } from '../stores/navigation.ts';
@@ -114,13 +114,16 @@ export function TopBar() {
         >
           <Icon name={theme === 'dark' ? 'sun' : 'moon'} />
         </button>
+        {/* Named by what it shows ("Go to… Ctrl+K"), so speech input can say what it sees. */}
         <button
           type="button"
           className="topbar-search"
           onClick={() => {
             setPaletteOpen(true);
           }}
-          aria-label="Open the command palette"
+          aria-keyshortcuts={isMac() ? 'Meta+K' : 'Control+K'}
+          aria-haspopup="dialog"
+          title="Command palette"
         >
           <Icon name="search" size={14} />
           <span>Go to…</span>

@@ -47,6 +47,17 @@ export function isInteractiveTarget(target: EventTarget | null): boolean {
   return target.closest(INTERACTIVE) !== null;
 }
 
+/**
+ * Where a screen's list may take j/k/Enter from outside its grid: focus nowhere (<body>), or on
+ * something inside the screen (#screen: its heading, a drawer's text, a JSON view) that does
+ * not answer keys itself. Never the sidebar, the top bar, a dialog or a toast.
+ */
+export function isScreenKeyTarget(target: EventTarget | null): boolean {
+  if (target === document.body || target === document.documentElement) return true;
+  if (!(target instanceof Element) || isInteractiveTarget(target)) return false;
+  return target.closest('#screen') !== null;
+}
+
 /** True while a modal dialog (the palette, a confirmation) is open: the page beneath is out of play. */
 export function isModalOpen(): boolean {
   return document.querySelector('[role="dialog"][aria-modal="true"], [role="alertdialog"][aria-modal="true"]') !== null;

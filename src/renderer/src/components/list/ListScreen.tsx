@@ -5,16 +5,18 @@
  * the keys of the list, and the detail drawer beside the list (never over the toolbar).
  *
  * Focus never gets lost: closing the drawer, or Escape in the search box, gives focus back
- * to the grid, whose active descendant is the row the drawer showed.
+ * to the grid, whose active descendant is the row the drawer showed (or, for a drawer opened
+ * by a button, to that button). The drawer sits beside the list, so it never covers a control.
  *
  * Screens add to it through `extensions`: more columns, more toolbar filters, and keys that
  * act on the selection (also offered as buttons while rows are selected).
  */
-import { useCallback, useEffect, useRef, type ReactNode, type RefObject } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { isChordPending } from '../../lib/keyboard.ts';
 import type { PagedRows } from '../../lib/pagedRows.ts';
 import { formatCount } from '../../lib/time.ts';
 import { Button } from '../Button.tsx';
+import { focusFirstLive, focusIsLost } from '../focus/focusTargets.ts';
 import { ListView } from '../ListView.tsx';
 import { SearchInput, Toolbar } from '../Page.tsx';
 import { VirtualTable, type Column } from '../VirtualTable.tsx';
@@ -39,11 +41,19 @@ export interface ListExtension<Row> {
   keys?: readonly RowKeyBinding<Row>[];
 }
 
-export interface ListSearch {
+/** The words of a list's search box: its accessible name and its placeholder. */
+export interface ListSearchBox {
   label: string;
   placeholder: string;
-  value: string;
-  onChange: (value: string) => void;
+}
+
+/**
+ * Where a screen keeps its list's active row: its feature store (so the drawer, rendered from
+ * the store, follows the keyboard). Every list screen's store has these two.
+ */
+export interface ActiveRowStore {
+  selected: number | null;
+  select: (index: number) => void;
 }
 
 export interface ListScreenProps<Row> {
@@ -54,14 +64,24 @@ export interface ListScreenProps<Row> {
   /** Null while there is no list to show (no account yet): `placeholder` stands in its place. */
   source: PagedRows<Row> | null;
   columns: readonly Column<Row>[];
-  /** The active row, kept by the screen's store so the drawer can follow it. */
-  active: number | null;
-  onActivate: (index: number) => void;
+  /** The store that keeps the active row (its `selected` and `select`). */
+  activeRow?: ActiveRowStore;
+  /**
+   * Or the active row and its setter, given one by one. A list given neither (no drawer to
+   * follow the row) keeps its active row itself.
+   */
+  active?: number | null;
+  onActivate?: (index: number) => void;
   onOpen?: (index: number, row: Row) => void;
   /** The open detail drawer, or nothing. */
   drawer?: ReactNode;
   filters?: ReactNode;
-  search?: ListSearch;
+  /** A search box for the list: shown with `onSearch`. */
+  searchBox?: ListSearchBox;
+  /** The search in force. */
+  search?: string;
+  /** Gets the search once typing pauses (not at every letter). */
+  onSearch?: (search: string) => void;
   /** Between the toolbar and the list: a sync's progress. */
   banner?: ReactNode;
   placeholder?: ReactNode;
@@ -74,8 +94,19 @@ export interface ListScreenProps<Row> {
   extensions?: readonly (ListExtension<Row> | null | undefined)[];
 }
 
+/**
+ * What a list is, fixed for its screen: its name, columns, how its rows are marked and what
+ * its empty state says. Declared once beside the columns and spread into ListScreen, so a
+ * screen's JSX holds only what changes (rows, active row, drawer, filters).
+ */
+export type ListDefinition<Row> = Pick<ListScreenProps<Row>, 'label' | 'columns'> &
+  Partial<Pick<ListScreenProps<Row>, 'what' | 'rowClassName' | 'searchBox' | 'emptyTitle' | 'emptyBody' | 'fromBank'>>;
+
 export function ListScreen<Row>(props: ListScreenProps<Row>) {
-  const { label, source, columns, active, onActivate, onOpen, drawer, search, extensions = [] } = props;
+  const { label, source, columns, onOpen, drawer, searchBox, onSearch, extensions = [] } = props;
+  const [ownActive, setOwnActive] = useState<number | null>(null);
+  const active = props.activeRow?.selected ?? (props.active === undefined ? ownActive : props.active);
+  const onActivate = props.activeRow?.select ?? props.onActivate ?? setOwnActive;
   const grid = useRef<HTMLDivElement>(null);
   const selection = useRowSelection(source, active, onActivate);
   const added = extensions.filter((extension) => extension != null);
@@ -100,20 +131,24 @@ export function ListScreen<Row>(props: ListScreenProps<Row>) {
   );
 
   useFocusBackOnClose(drawer != null, grid);
+  const root = useRef<HTMLDivElement>(null);
+  const opened = useDrawerAnnouncement(drawer != null, root);
 
   return (
-    <div className="list-screen">
+    <div className="list-screen" ref={root}>
       <div className="list-screen-main">
         <Toolbar>
           {props.filters}
           {added.map((extension, index) =>
             extension.filters == null ? null : <span key={index}>{extension.filters}</span>,
           )}
-          {search === undefined ? null : (
+          {searchBox === undefined || onSearch === undefined ? null : (
             <SearchInput
-              {...search}
+              {...searchBox}
+              value={props.search ?? ''}
+              onChange={onSearch}
               onEscape={() => {
-                grid.current?.focus();
+                focusFirstLive([grid.current]);
               }}
             />
           )}
@@ -154,23 +189,49 @@ export function ListScreen<Row>(props: ListScreenProps<Row>) {
         )}
       </div>
       {drawer}
+      {/* Focus stays on the list when the drawer opens: this says that it did, and what it shows. */}
+      <span className="visually-hidden" role="status">
+        {opened}
+      </span>
     </div>
   );
 }
 
 /**
- * When the drawer closes with focus inside it (now gone) or nowhere, focus goes back to the
- * grid, on the row the drawer showed.
+ * Focus never gets lost when the drawer closes: if it was in the drawer (now gone) or nowhere,
+ * it goes back to what opened the drawer when that is still live (the grid, whose active
+ * descendant is the row the drawer showed; or a button such as "Open"), else to the grid.
  */
 function useFocusBackOnClose(open: boolean, grid: RefObject<HTMLDivElement | null>): void {
+  const opener = useRef<Element | null>(null);
   const wasOpen = useRef(open);
   useEffect(() => {
-    if (wasOpen.current && !open) {
-      const focused = document.activeElement;
-      if (focused === null || focused === document.body || !focused.isConnected) grid.current?.focus();
+    if (!wasOpen.current && open) {
+      // Opened now: remember from where (the drawer does not take focus when it opens).
+      opener.current = focusIsLost() ? null : document.activeElement;
+    } else if (wasOpen.current && !open) {
+      if (focusIsLost()) focusFirstLive([opener.current, grid.current]);
+      opener.current = null;
     }
     wasOpen.current = open;
   }, [open, grid]);
+}
+
+/**
+ * "Details: CHECK 2939" once, when the drawer opens (not as j/k move it from row to row, which
+ * the grid's active row already announces).
+ */
+function useDrawerAnnouncement(open: boolean, root: RefObject<HTMLDivElement | null>): string {
+  const [text, setText] = useState('');
+  useEffect(() => {
+    if (!open) {
+      setText('');
+      return;
+    }
+    const title = root.current?.querySelector('.drawer-title')?.textContent.trim() ?? '';
+    setText(title === '' ? 'Details shown' : `Details: ${title}`);
+  }, [open, root]);
+  return text;
 }
 
 /** How many rows are selected (announced as it changes) and what can be done with them. */

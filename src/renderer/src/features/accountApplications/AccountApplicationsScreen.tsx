@@ -9,13 +9,14 @@ import { Badge, StatusBadge } from '../../components/Badge.tsx';
 import { Button } from '../../components/Button.tsx';
 import { Drawer, Properties, Section } from '../../components/Drawer.tsx';
 import { JsonView } from '../../components/JsonEditor.tsx';
-import { ListScreen } from '../../components/list/ListScreen.tsx';
+import { fieldColumn, timeColumn } from '../../components/list/columns.tsx';
+import { ListScreen, type ListDefinition } from '../../components/list/ListScreen.tsx';
 import { Page, PageHeader, ToolbarSelect } from '../../components/Page.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../../components/States.tsx';
 import { SyncStrip } from '../../components/SyncStrip.tsx';
 import { type Column } from '../../components/VirtualTable.tsx';
 import { formatTimestamp } from '../../lib/time.ts';
-import { useDebouncedText, useOnTransition } from '../../lib/useDebounced.ts';
+import { useOnTransition } from '../../lib/useDebounced.ts';
 import { useActiveProfileId } from '../../stores/profiles.ts';
 import { useSyncJob } from '../../stores/sync.ts';
 import { useAccountApplicationsReview } from '../review/listReviews.ts';
@@ -26,50 +27,24 @@ const STATUS_LABEL = (status: string): string => status.replace('_', ' ');
 
 const COLUMNS: readonly Column<CachedAccountApplication>[] = [
   { key: 'status', header: 'Status', width: '124px', render: (row) => <StatusBadge status={row.status} /> },
-  {
-    key: 'id',
-    header: 'Application',
-    width: 'minmax(180px, 1fr)',
-    render: (row) => <span className="mono">{row.id}</span>,
-  },
-  {
-    key: 'ownership',
-    header: 'Ownership',
-    width: '100px',
-    render: (row) => (
-      <span className="muted">
-        <BankValue value={row.ownership_type} />
-      </span>
-    ),
-  },
-  {
-    key: 'persons',
-    header: 'Persons',
-    width: '80px',
+  fieldColumn('id', 'Application', 'minmax(180px, 1fr)', (row) => row.id, { className: 'mono' }),
+  fieldColumn('ownership', 'Ownership', '170px', (row) => row.ownership_type, { className: 'muted' }),
+  fieldColumn('persons', 'Persons', '80px', (row) => row.person_applications, {
+    className: 'tabular',
     align: 'end',
-    render: (row) => (
-      <span className="tabular">
-        <BankValue value={row.person_applications}>{(people) => String(people.length)}</BankValue>
-      </span>
-    ),
-  },
-  {
-    key: 'account',
-    header: 'Account number',
-    width: '150px',
-    render: (row) => (
-      <span className="mono">
-        <BankValue value={row.account_number} />
-      </span>
-    ),
-  },
-  {
-    key: 'updated',
-    header: 'Updated',
-    width: '196px',
-    render: (row) => <span className="tabular muted">{formatTimestamp(row.updated_at)}</span>,
-  },
+    format: (people) => String(people.length),
+  }),
+  fieldColumn('account', 'Account number', '184px', (row) => row.account_number, { className: 'mono' }),
+  timeColumn('updated', 'Updated', (row) => row.updated_at),
 ];
+
+const APPLICATIONS = {
+  label: 'Account applications',
+  columns: COLUMNS,
+  searchBox: { label: 'Search applications', placeholder: 'Search application, account, person ids' },
+  emptyTitle: 'No account applications cached',
+  emptyBody: 'Open an application by its id to fetch it from the bank.',
+} satisfies ListDefinition<CachedAccountApplication>;
 
 export function AccountApplicationsScreen() {
   const profileId = useActiveProfileId();
@@ -79,9 +54,6 @@ export function AccountApplicationsScreen() {
   const [pendingId, setPendingId] = useState<string | null>(null);
   const job = useSyncJob('accountApplication', pendingId, profileId);
   const review = useAccountApplicationsReview();
-  const [search, setSearch] = useDebouncedText(store.search, (value) => {
-    setFilters({ search: value });
-  });
 
   useEffect(() => {
     if (profileId !== null) open(profileId);
@@ -125,11 +97,9 @@ export function AccountApplicationsScreen() {
         {job === null ? null : <SyncStrip job={job} what={`application ${pendingId ?? ''}`} />}
       </form>
       <ListScreen
-        label="Account applications"
+        {...APPLICATIONS}
         source={store.source}
-        columns={COLUMNS}
-        active={store.selected}
-        onActivate={store.select}
+        activeRow={store}
         onOpen={(_, row) => void store.showDetail(row.id)}
         drawer={store.detailId === null ? undefined : <ApplicationDrawer />}
         extensions={[review]}
@@ -143,14 +113,10 @@ export function AccountApplicationsScreen() {
             options={ACCOUNT_APPLICATION_STATUSES.map((status) => ({ value: status, label: STATUS_LABEL(status) }))}
           />
         }
-        search={{
-          label: 'Search applications',
-          placeholder: 'Search application, account, person ids',
-          value: search,
-          onChange: setSearch,
+        search={store.search}
+        onSearch={(search) => {
+          setFilters({ search });
         }}
-        emptyTitle="No account applications cached"
-        emptyBody="Open an application by its id to fetch it from the bank."
       />
     </Page>
   );
@@ -235,7 +201,11 @@ function ApplicationDrawer() {
             />
           </Section>
           <Section title="Person applications">
-            {application.person_applications === null || application.person_applications === undefined ? (
+            {application.person_applications === undefined ? (
+              <p className="muted">
+                <BankValue value={application.person_applications} />
+              </p>
+            ) : application.person_applications === null ? (
               <p className="muted">
                 None:{' '}
                 {application.ownership_type === 'business'
@@ -273,7 +243,7 @@ function ApplicationDrawer() {
             </ol>
           </Section>
           <Section title="Every field">
-            <JsonView value={application} />
+            <JsonView value={application} label="Every field" />
           </Section>
         </>
       )}

@@ -76,7 +76,7 @@ export function CardArtForm({ products, onSubmit, upload }: CardArtFormProps) {
   return (
     <form className="form" onSubmit={(event) => void submit(event)} noValidate aria-label="Upload card art">
       {errors.form === null ? null : <InlineError error={errors.form} />}
-      <div className="card-art-preview" aria-label="Preview">
+      <div className="card-art-preview" role="group" aria-label="Preview">
         {preview === null ? <span>PNG preview</span> : <img src={preview} alt="Chosen card art" />}
       </div>
       <SelectField

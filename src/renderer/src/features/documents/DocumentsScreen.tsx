@@ -29,9 +29,15 @@ const HISTORY: HistoryView<DocumentResponse> = {
           <span className="mono muted">{document.id}</span>
         </span>
       </td>
-      <td>{document.type}</td>
-      <td className="mono muted">{document.file_id}</td>
-      <td className="tabular muted wraps">{formatTimestamp(document.created_at)}</td>
+      <td>
+        <BankValue value={document.type} />
+      </td>
+      <td className="mono muted">
+        <BankValue value={document.file_id} />
+      </td>
+      <td className="tabular muted wraps">
+        <BankValue value={document.created_at}>{formatTimestamp}</BankValue>
+      </td>
     </>
   ),
 };
@@ -56,31 +62,42 @@ export function DocumentsScreen() {
               <Panel title="Created" actions={<span className="mono muted">{store.created.id}</span>}>
                 <Properties
                   items={[
-                    ['Type', store.created.type],
-                    ['Name', store.created.name],
+                    ['Type', <BankValue key="t" value={store.created.type} />],
+                    ['Name', <BankValue key="n" value={store.created.name} />],
                     [
                       'File',
                       <span key="f" className="mono">
-                        {store.created.file_id}
+                        <BankValue value={store.created.file_id} />
                       </span>,
                     ],
-                    ['Created', formatTimestamp(store.created.created_at)],
+                    [
+                      'Created',
+                      <BankValue key="c" value={store.created.created_at}>
+                        {formatTimestamp}
+                      </BankValue>,
+                    ],
                     [
                       'Bank',
                       <span key="b" className="mono">
-                        {store.created.bank_id}
+                        <BankValue value={store.created.bank_id} />
                       </span>,
                     ],
                     [
                       'Organization',
                       <span key="o" className="mono">
-                        {store.created.organization_id}
+                        <BankValue value={store.created.organization_id} />
                       </span>,
                     ],
                   ]}
                 />
                 <div style={{ marginTop: 12 }}>
-                  <JsonView value={store.created.fields} />
+                  {store.created.fields === undefined || store.created.fields === null ? (
+                    <p className="muted">
+                      Fields: <BankValue value={store.created.fields} />
+                    </p>
+                  ) : (
+                    <JsonView value={store.created.fields} label="Fields of the document" />
+                  )}
                 </div>
               </Panel>
             )}

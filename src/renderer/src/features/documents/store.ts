@@ -1,6 +1,11 @@
 /** Documents created from this app (history) and the one just created. */
 import { create } from 'zustand';
-import type { DocumentResponse, DocumentCreateRequest, FileResponse } from '../../../../shared/bank/index.ts';
+import {
+  shownField,
+  type DocumentResponse,
+  type DocumentCreateRequest,
+  type FileResponse,
+} from '../../../../shared/bank/index.ts';
 import { api } from '../../lib/api.ts';
 import { uiErrorOf } from '../../lib/errors.ts';
 import { confirmWrite } from '../../stores/confirm.ts';
@@ -42,7 +47,7 @@ export const useDocumentsStore = create<DocumentsState>((set, get) => ({
     if (confirmation === null) return null;
     const document = await api().documents.create({ profileId, request, ...confirmation });
     set({ created: document });
-    toast('success', 'Document created', `${document.id} · ${document.name}`);
+    toast('success', 'Document created', `${document.id} · ${shownField(document.name)}`);
     void get().load(profileId);
     return document;
   },

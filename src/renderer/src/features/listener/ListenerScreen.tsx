@@ -14,13 +14,14 @@ import {
 import { Badge, HttpStatusBadge, StatusBadge } from '../../components/Badge.tsx';
 import { Button } from '../../components/Button.tsx';
 import { Select } from '../../components/Field.tsx';
-import { ListScreen } from '../../components/list/ListScreen.tsx';
+import { timeColumn } from '../../components/list/columns.tsx';
+import { ListScreen, type ListDefinition } from '../../components/list/ListScreen.tsx';
 import { TabPanel, Tabs } from '../../components/Tabs.tsx';
 import { Page, PageHeader, Panel, ToolbarSelect, ToolbarText } from '../../components/Page.tsx';
 import { ErrorState, LoadingState, StateMessage } from '../../components/States.tsx';
 import { type Column } from '../../components/VirtualTable.tsx';
 import { formatTimestamp } from '../../lib/time.ts';
-import { useDebouncedText, useOnTransition } from '../../lib/useDebounced.ts';
+import { useOnTransition } from '../../lib/useDebounced.ts';
 import { useSyncJob } from '../../stores/sync.ts';
 import { useActiveProfileId } from '../../stores/profiles.ts';
 import { EventsCatalog } from './EventsCatalog.tsx';
@@ -32,12 +33,7 @@ import { EVERY_LISTENER_WEBHOOK, installListenerEvents, useListenerStore, type L
 import { useWebhooksStore } from '../webhooks/store.ts';
 
 const COLUMNS: readonly Column<ListenerRequestSummary>[] = [
-  {
-    key: 'time',
-    header: 'Received',
-    width: '196px',
-    render: (row) => <span className="tabular muted">{formatTimestamp(row.receivedAt)}</span>,
-  },
+  timeColumn('time', 'Received', (row) => row.receivedAt),
   { key: 'verdict', header: 'Verdict', width: '128px', render: (row) => <StatusBadge status={row.verdict} /> },
   { key: 'event', header: 'Event', width: '160px', render: (row) => <span className="mono">{row.event ?? '—'}</span> },
   {
@@ -71,6 +67,13 @@ const COLUMNS: readonly Column<ListenerRequestSummary>[] = [
     render: (row) => <span className="tabular muted">{row.durationMs.toFixed(0)} ms</span>,
   },
 ];
+
+const REQUESTS = {
+  label: 'Requests',
+  columns: COLUMNS,
+  searchBox: { label: 'Search requests', placeholder: 'Search paths, events, ids, bodies' },
+  fromBank: false,
+} satisfies ListDefinition<ListenerRequestSummary>;
 
 const TABS: { id: ListenerTab; label: string }[] = [
   { id: 'requests', label: 'Requests' },
@@ -217,12 +220,6 @@ export function ListenerScreen() {
 function RequestsTab() {
   const store = useListenerStore();
   const { setFilters } = store;
-  const [search, setSearch] = useDebouncedText(store.filters.search, (value) => {
-    setFilters({ search: value });
-  });
-  const [pathPrefix, setPathPrefix] = useDebouncedText(store.filters.pathPrefix, (value) => {
-    setFilters({ pathPrefix: value });
-  });
   if (store.requests === null) return null;
   const filtered =
     store.filters.verdict !== '' ||
@@ -231,11 +228,9 @@ function RequestsTab() {
     store.filters.duplicatesOnly;
   return (
     <ListScreen
-      label="Requests"
+      {...REQUESTS}
       source={store.requests}
-      columns={COLUMNS}
-      active={store.selected}
-      onActivate={store.select}
+      activeRow={store}
       onOpen={(_, row) => void store.openRequest(row.id)}
       drawer={store.detail === null && store.detailError === null ? undefined : <RequestDrawer />}
       filters={
@@ -252,8 +247,10 @@ function RequestsTab() {
             label="Path"
             ariaLabel="Path starts with"
             placeholder="/webhooks/"
-            value={pathPrefix}
-            onChange={setPathPrefix}
+            value={store.filters.pathPrefix}
+            onChange={(pathPrefix) => {
+              setFilters({ pathPrefix });
+            }}
           />
           <label className="toolbar-item toolbar-toggle">
             <input
@@ -270,13 +267,10 @@ function RequestsTab() {
           </Button>
         </>
       }
-      search={{
-        label: 'Search requests',
-        placeholder: 'Search paths, events, ids, bodies',
-        value: search,
-        onChange: setSearch,
+      search={store.filters.search}
+      onSearch={(search) => {
+        setFilters({ search });
       }}
-      fromBank={false}
       emptyTitle={filtered ? 'No matching requests' : 'No requests yet'}
       emptyBody={
         filtered

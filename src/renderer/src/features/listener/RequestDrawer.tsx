@@ -134,7 +134,7 @@ export function RequestDrawer() {
             <p className="muted" style={{ marginBottom: 6 }}>
               Fetched {formatTimestamp(detail.hydrated.fetchedAt)}: the latest data of the object.
             </p>
-            <JsonView value={detail.hydrated.object} />
+            <JsonView value={detail.hydrated.object} label="Hydrated object" />
           </>
         )}
       </Section>

@@ -4,14 +4,17 @@
  * scenario — shipped or from a file — with each step's outcome shown as it happens.
  */
 import { useEffect, useRef, type ChangeEvent } from 'react';
-import { ACCOUNT_APPLICATION_STATUSES, ACH_STATUSES } from '../../../../shared/bank/index.ts';
 import {
   catalogEntry,
   TRIGGERABLE_EVENTS,
   type TriggerableEvent,
 } from '../../../../shared/eventCatalog/eventCatalog.ts';
 import type { ScenarioStepOutcome } from '../../../../shared/eventCatalog/scenario.ts';
-import type { TriggerParameters } from '../../../../shared/eventCatalog/trigger.ts';
+import {
+  TRIGGER_FIELDS,
+  TRIGGER_STATUS_CHOICES,
+  type TriggerParameters,
+} from '../../../../shared/eventCatalog/trigger.ts';
 import { Badge } from '../../components/Badge.tsx';
 import { Button } from '../../components/Button.tsx';
 import { SelectField, TextField } from '../../components/Field.tsx';
@@ -25,25 +28,11 @@ import './trigger.css';
 
 type Parameter = keyof TriggerParameters;
 
-/** Which fields each event reads, and what its status choice means. */
-const FIELDS: Record<TriggerableEvent, Parameter[]> = {
-  'ach.create': ['accountId', 'amount'],
-  'ach.update': ['achId', 'status', 'accountId'],
-  'account.update': ['accountId', 'amount'],
-  'account_application.create': [],
-  'account_application.update': ['applicationId', 'status'],
-  'document.create': [],
-  'file.create': [],
-  'webhook.update': ['webhookId', 'status'],
-};
-
-const STATUS_CHOICES: Partial<Record<TriggerableEvent, { none: string; options: readonly string[] }>> = {
-  'ach.update': { none: 'Next step', options: ACH_STATUSES.filter((status) => status !== 'pending') },
-  'account_application.update': {
-    none: 'Next step toward approval',
-    options: ACCOUNT_APPLICATION_STATUSES.filter((status) => status !== 'unsubmitted'),
-  },
-  'webhook.update': { none: 'Into error, then back', options: ['error', 'enabled'] },
+/** What leaving the status empty does, for the events that move an object (their choices are shared). */
+const STATUS_NONE: Partial<Record<TriggerableEvent, string>> = {
+  'ach.update': 'Next step',
+  'account_application.update': 'Next step toward approval',
+  'webhook.update': 'Into error, then back',
 };
 
 const LABELS: Record<Exclude<Parameter, 'status'>, { label: string; placeholder: string }> = {
@@ -57,13 +46,17 @@ const LABELS: Record<Exclude<Parameter, 'status'>, { label: string; placeholder:
 export function TriggerPanel() {
   const profileId = useActiveProfileId();
   const store = useTriggerStore();
-  const { loadScenarios } = store;
+  const { loadScenarios, showProfile } = store;
   useEffect(() => {
     void loadScenarios();
     return installTriggerEvents();
   }, [loadScenarios]);
+  useEffect(() => {
+    showProfile(profileId);
+  }, [profileId, showProfile]);
   const entry = catalogEntry(store.event);
-  const statusChoice = STATUS_CHOICES[store.event];
+  const statusOptions = TRIGGER_STATUS_CHOICES[store.event];
+  const statusNone = STATUS_NONE[store.event];
   const errorField = store.error === null ? null : fieldNameOf(store.error);
 
   return (
@@ -89,9 +82,9 @@ export function TriggerPanel() {
               options={TRIGGERABLE_EVENTS}
               hint={entry?.trigger ?? undefined}
             />
-            {FIELDS[store.event].map((name) =>
+            {TRIGGER_FIELDS[store.event].map((name) =>
               name === 'status' ? (
-                statusChoice === undefined ? null : (
+                statusOptions === undefined ? null : (
                   <SelectField
                     key={name}
                     label="Move to"
@@ -99,8 +92,8 @@ export function TriggerPanel() {
                     onChange={(value) => {
                       store.setParameter('status', value);
                     }}
-                    placeholder={statusChoice.none}
-                    options={statusChoice.options}
+                    placeholder={statusNone ?? 'Next step'}
+                    options={statusOptions}
                     error={errorField === 'status' ? store.error?.message : undefined}
                   />
                 )

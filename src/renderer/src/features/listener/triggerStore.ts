@@ -6,7 +6,7 @@
 import { create } from 'zustand';
 import type { TriggerableEvent } from '../../../../shared/eventCatalog/eventCatalog.ts';
 import type { ScenarioStepOutcome } from '../../../../shared/eventCatalog/scenario.ts';
-import type { TriggerParameters, TriggerResult } from '../../../../shared/eventCatalog/trigger.ts';
+import { TRIGGER_FIELDS, type TriggerParameters, type TriggerResult } from '../../../../shared/eventCatalog/trigger.ts';
 import type { ApiInput, ShippedScenarioSummary } from '../../../../shared/ipc/index.ts';
 import { api } from '../../lib/api.ts';
 import { sentenceOf, uiErrorOf, type UiError } from '../../lib/errors.ts';
@@ -24,6 +24,8 @@ export interface ScenarioRun {
 }
 
 interface TriggerState {
+  /** The profile the result, error and finished run below belong to. */
+  profileId: string | null;
   event: TriggerableEvent;
   parameters: Record<keyof TriggerParameters, string>;
   busy: boolean;
@@ -33,6 +35,8 @@ interface TriggerState {
   scenariosError: UiError | null;
   run: ScenarioRun | null;
   runError: UiError | null;
+  /** The active profile changed: what was triggered at the other bank is not shown as this one's. */
+  showProfile: (profileId: string | null) => void;
   setEvent: (event: TriggerableEvent) => void;
   setParameter: (name: keyof TriggerParameters, value: string) => void;
   loadScenarios: () => Promise<void>;
@@ -72,6 +76,7 @@ async function withRemoteConfirmation<Result>(
 }
 
 export const useTriggerStore = create<TriggerState>((set, get) => ({
+  profileId: null,
   event: 'ach.create',
   parameters: NO_PARAMETERS,
   busy: false,
@@ -81,6 +86,12 @@ export const useTriggerStore = create<TriggerState>((set, get) => ({
   scenariosError: null,
   run: null,
   runError: null,
+  showProfile(profileId) {
+    const { run } = get();
+    if (profileId === get().profileId) return;
+    // A scenario still running keeps its steps on screen (its pushes name its own run).
+    set({ profileId, result: null, error: null, runError: null, ...(run?.state === 'running' ? {} : { run: null }) });
+  },
   setEvent(event) {
     set({ event, error: null });
   },
@@ -96,10 +107,9 @@ export const useTriggerStore = create<TriggerState>((set, get) => ({
   },
   async trigger(profileId) {
     const { event, parameters } = get();
+    // Only what this event reads: a field filled in for another event stays in the form, unsent.
     const given = Object.fromEntries(
-      Object.entries(parameters)
-        .map(([name, value]) => [name, value.trim()])
-        .filter(([, value]) => value !== ''),
+      TRIGGER_FIELDS[event].map((name) => [name, parameters[name].trim()]).filter(([, value]) => value !== ''),
     ) as Partial<Record<keyof TriggerParameters, string>>;
     set({ busy: true, error: null });
     try {
@@ -111,7 +121,8 @@ export const useTriggerStore = create<TriggerState>((set, get) => ({
         }),
       );
       if (result !== null) {
-        set({ result });
+        // Shown only while its profile is the active one (the user may have switched meanwhile).
+        if (get().profileId === profileId) set({ result });
         toast(
           'success',
           `Triggered ${result.event}`,
@@ -119,7 +130,7 @@ export const useTriggerStore = create<TriggerState>((set, get) => ({
         );
       }
     } catch (reason) {
-      set({ error: uiErrorOf(reason) });
+      if (get().profileId === profileId) set({ error: uiErrorOf(reason) });
     } finally {
       set({ busy: false });
     }

@@ -14,7 +14,8 @@ import { Button } from '../../components/Button.tsx';
 import { DateRangeFilter } from '../../components/DateRangeFilter.tsx';
 import { Drawer, Properties, Section } from '../../components/Drawer.tsx';
 import { JsonView } from '../../components/JsonEditor.tsx';
-import { ListScreen } from '../../components/list/ListScreen.tsx';
+import { fieldColumn } from '../../components/list/columns.tsx';
+import { ListScreen, type ListDefinition } from '../../components/list/ListScreen.tsx';
 import { BankValue } from '../../components/BankValue.tsx';
 import { Money } from '../../components/Money.tsx';
 import { formatMoney } from '../../lib/money.ts';
@@ -22,7 +23,7 @@ import { Page, PageHeader, ToolbarSelect } from '../../components/Page.tsx';
 import { ErrorState, StateMessage } from '../../components/States.tsx';
 import { type Column } from '../../components/VirtualTable.tsx';
 import { SyncStrip } from '../../components/SyncStrip.tsx';
-import { useDebouncedText, useOnTransition } from '../../lib/useDebounced.ts';
+import { useOnTransition } from '../../lib/useDebounced.ts';
 import { useActiveProfileId } from '../../stores/profiles.ts';
 import { useSyncJob } from '../../stores/sync.ts';
 import { usePendingTransactionsReview } from '../review/listReviews.ts';
@@ -49,16 +50,7 @@ function TypeCell({ row }: { row: CachedPendingTransaction }) {
 }
 
 const COLUMNS: readonly Column<CachedPendingTransaction>[] = [
-  {
-    key: 'date',
-    header: 'Date',
-    width: '104px',
-    render: (row) => (
-      <span className="tabular">
-        <BankValue value={row.date} />
-      </span>
-    ),
-  },
+  fieldColumn('date', 'Date', '104px', (row) => row.date, { className: 'tabular' }),
   {
     key: 'desc',
     header: 'Description',
@@ -75,16 +67,7 @@ const COLUMNS: readonly Column<CachedPendingTransaction>[] = [
     ),
   },
   { key: 'type', header: 'Type', width: '112px', render: (row) => <TypeCell row={row} /> },
-  {
-    key: 'source',
-    header: 'Source',
-    width: '72px',
-    render: (row) => (
-      <span className="muted">
-        <BankValue value={row.type_source} />
-      </span>
-    ),
-  },
+  fieldColumn('source', 'Source', '72px', (row) => row.type_source, { className: 'muted' }),
   {
     key: 'amount',
     header: 'Amount',
@@ -104,28 +87,28 @@ const COLUMNS: readonly Column<CachedPendingTransaction>[] = [
       </BankValue>
     ),
   },
-  {
-    key: 'balance',
-    header: 'Balance',
-    width: '132px',
+  fieldColumn('balance', 'Balance', '132px', (row) => row.balance, {
+    className: 'tabular muted',
     align: 'end',
-    render: (row) => (
-      <span className="tabular muted">
-        <BankValue value={row.balance}>{formatMoney}</BankValue>
-      </span>
-    ),
-  },
+    format: formatMoney,
+  }),
   { key: 'trace', header: 'Trace', width: '84px', render: (row) => <TraceChip traceId={row.trace_id} /> },
 ];
+
+const PENDING_TRANSACTIONS = {
+  label: 'Pending transactions',
+  columns: COLUMNS,
+  // Holds are marked: they carry an amount but never change the balance.
+  rowClassName: (row) => (changesBalance(row) ? undefined : 'is-hold'),
+  searchBox: { label: 'Search descriptions and summaries', placeholder: 'Search text' },
+  emptyTitle: 'No pending transactions',
+} satisfies ListDefinition<CachedPendingTransaction>;
 
 export function PendingTransactionsScreen() {
   const profileId = useActiveProfileId();
   const store = usePendingTransactionsStore();
-  const { open, filters, setFilters, source, selected, select, drawerOpen, setDrawerOpen } = store;
+  const { open, filters, setFilters, source, selected, drawerOpen, setDrawerOpen } = store;
   const job = useSyncJob('pendingTransactions', filters.accountId === '' ? null : filters.accountId, profileId);
-  const [search, setSearch] = useDebouncedText(filters.search, (value) => {
-    setFilters({ search: value });
-  });
 
   useEffect(() => {
     if (profileId !== null) void open(profileId);
@@ -204,15 +187,12 @@ export function PendingTransactionsScreen() {
         }
       />
       <ListScreen
-        label="Pending transactions"
+        {...PENDING_TRANSACTIONS}
         source={source}
-        columns={COLUMNS}
-        active={selected}
-        onActivate={select}
+        activeRow={store}
         onOpen={() => {
           setDrawerOpen(true);
         }}
-        rowClassName={(candidate) => (changesBalance(candidate) ? undefined : 'is-hold')}
         extensions={[review]}
         drawer={
           drawerOpen && row !== undefined ? (
@@ -258,15 +238,12 @@ export function PendingTransactionsScreen() {
             <DateRangeFilter range={filters} onChange={setFilters} />
           </>
         }
-        search={{
-          label: 'Search descriptions and summaries',
-          placeholder: 'Search text',
-          value: search,
-          onChange: setSearch,
+        search={filters.search}
+        onSearch={(search) => {
+          setFilters({ search });
         }}
         banner={job === null ? null : <SyncStrip job={job} what="pending transactions" />}
         placeholder={placeholder}
-        emptyTitle="No pending transactions"
         emptyBody={
           filters.review === 'changed'
             ? 'A pending transaction changed at the bank is no longer listed as it was (posted or released): changed ones are in the Review queue.'
@@ -445,7 +422,7 @@ function TransactionDrawer({
         </Section>
       )}
       <Section title="Every field">
-        <JsonView value={row} />
+        <JsonView value={row} label="Every field" />
       </Section>
     </Drawer>
   );

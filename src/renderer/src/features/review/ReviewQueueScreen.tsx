@@ -208,7 +208,10 @@ export function ReviewQueueScreen() {
             >
               <ReviewPanel profileId={profileId} kind={row.kind} reference={row.ref} />
               <Section title={row.byRule === null ? 'The record as reviewed' : 'The record as cached'}>
-                <JsonView value={row.record} />
+                <JsonView
+                  value={row.record}
+                  label={row.byRule === null ? 'The record as reviewed' : 'The record as cached'}
+                />
               </Section>
             </Drawer>
           ) : undefined

@@ -8,14 +8,14 @@ import { Badge, StatusBadge } from '../../components/Badge.tsx';
 import { Button } from '../../components/Button.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
 import { Properties } from '../../components/Drawer.tsx';
-import { ListScreen } from '../../components/list/ListScreen.tsx';
+import { timeColumn } from '../../components/list/columns.tsx';
+import { ListScreen, type ListDefinition } from '../../components/list/ListScreen.tsx';
 import { TabPanel, Tabs } from '../../components/Tabs.tsx';
 import { Page, PageHeader, Panel } from '../../components/Page.tsx';
 import { ErrorState, LoadingState } from '../../components/States.tsx';
 import { type Column } from '../../components/VirtualTable.tsx';
 import { api } from '../../lib/api.ts';
-import { formatBytes, formatTimestamp } from '../../lib/time.ts';
-import { useDebouncedText } from '../../lib/useDebounced.ts';
+import { formatBytes } from '../../lib/time.ts';
 import { useProfilesStore } from '../../stores/profiles.ts';
 import { confirmProfileChange } from './profileChangeConfirm.ts';
 import { useThemeStore, type ThemePreference } from '../../stores/theme.ts';
@@ -24,6 +24,7 @@ import { ListenerSetup } from '../listener/ListenerSetup.tsx';
 import { useListenerStore } from '../listener/store.ts';
 import { ReviewSettings } from '../review/ReviewSettings.tsx';
 import { AuditChainPanel } from './AuditChainPanel.tsx';
+import { BankCompatibilityPanel } from './BankCompatibilityPanel.tsx';
 import { ProfileForm } from './ProfileForm.tsx';
 import { installCredentialEvents, useSettingsStore, type SettingsTab } from './store.ts';
 
@@ -237,6 +238,7 @@ function ProfilesTab() {
           </tbody>
         </table>
       </Panel>
+      <BankCompatibilityPanel />
       {editing === null ? null : (
         <Dialog
           title={editing === 'new' ? 'Add profile' : `Edit ${editing.name}`}
@@ -342,12 +344,7 @@ function ListenerDefaultsTab() {
 }
 
 const AUDIT_COLUMNS: readonly Column<AuditEntry>[] = [
-  {
-    key: 'at',
-    header: 'Time',
-    width: '196px',
-    render: (row) => <span className="tabular muted">{formatTimestamp(row.at)}</span>,
-  },
+  timeColumn('at', 'Time', (row) => row.at),
   {
     key: 'result',
     header: 'Result',
@@ -375,12 +372,17 @@ const AUDIT_COLUMNS: readonly Column<AuditEntry>[] = [
   },
 ];
 
+const AUDIT_LOG = {
+  label: 'Audit log',
+  columns: AUDIT_COLUMNS,
+  fromBank: false,
+  searchBox: { label: 'Search the audit log', placeholder: 'Search actions, targets' },
+  emptyTitle: 'No writes yet',
+  emptyBody: 'Every change you make to a bank is recorded here.',
+} satisfies ListDefinition<AuditEntry>;
+
 function AuditTab() {
   const { audit, loadAudit, exportAudit, auditSearch } = useSettingsStore();
-  const [selected, setSelected] = useState<number | null>(null);
-  const [search, setSearch] = useDebouncedText(auditSearch, (value) => {
-    loadAudit(value);
-  });
   useEffect(() => {
     loadAudit();
   }, [loadAudit]);
@@ -389,25 +391,15 @@ function AuditTab() {
     <>
       <AuditChainPanel />
       <ListScreen
-        label="Audit log"
+        {...AUDIT_LOG}
         source={audit}
-        columns={AUDIT_COLUMNS}
-        active={selected}
-        onActivate={setSelected}
         filters={
           <Button size="sm" icon="download" onClick={() => void exportAudit()}>
             Export CSV
           </Button>
         }
-        search={{
-          label: 'Search the audit log',
-          placeholder: 'Search actions, targets',
-          value: search,
-          onChange: setSearch,
-        }}
-        fromBank={false}
-        emptyTitle="No writes yet"
-        emptyBody="Every change you make to a bank is recorded here."
+        search={auditSearch}
+        onSearch={loadAudit}
       />
     </>
   );

@@ -11,6 +11,7 @@ import { Badge, StatusBadge } from '../../components/Badge.tsx';
 import { Button } from '../../components/Button.tsx';
 import { DateRangeFilter } from '../../components/DateRangeFilter.tsx';
 import { Drawer, Properties, Section } from '../../components/Drawer.tsx';
+import { fieldColumn, timeColumn } from '../../components/list/columns.tsx';
 import { ListScreen } from '../../components/list/ListScreen.tsx';
 import { TabPanel, Tabs } from '../../components/Tabs.tsx';
 import { Page, PageHeader, ToolbarSelect, ToolbarText } from '../../components/Page.tsx';
@@ -19,7 +20,7 @@ import { SyncStrip } from '../../components/SyncStrip.tsx';
 import { type Column } from '../../components/VirtualTable.tsx';
 import { uiErrorOf } from '../../lib/errors.ts';
 import { formatTimestamp } from '../../lib/time.ts';
-import { useDebouncedText, useOnTransition } from '../../lib/useDebounced.ts';
+import { useOnTransition } from '../../lib/useDebounced.ts';
 import { useActiveProfileId } from '../../stores/profiles.ts';
 import { useSyncJob } from '../../stores/sync.ts';
 import { useWebhooksStore } from '../webhooks/store.ts';
@@ -35,83 +36,23 @@ function RetryCell({ willRetry }: { willRetry: boolean | null | undefined }) {
 
 const ATTEMPT_COLUMNS: readonly Column<CachedWebhookSend>[] = [
   { key: 'status', header: 'Status', width: '92px', render: (row) => <StatusBadge status={row.status} /> },
-  {
-    key: 'attempt',
-    header: 'Attempt',
-    width: '84px',
-    align: 'end',
-    render: (row) => (
-      <span className="tabular">
-        <BankValue value={row.attempt_number} />
-      </span>
-    ),
-  },
-  {
-    key: 'event',
-    header: 'Event',
-    width: '150px',
-    render: (row) => (
-      <span className="mono">
-        <BankValue value={row.event ?? row.operation} />
-      </span>
-    ),
-  },
-  {
-    key: 'object',
-    header: 'Object',
-    width: 'minmax(140px, 1fr)',
-    render: (row) => (
-      <span className="mono">
-        <BankValue value={row.object_id} />
-      </span>
-    ),
-  },
+  fieldColumn('attempt', 'Attempt', '84px', (row) => row.attempt_number, { className: 'tabular', align: 'end' }),
+  fieldColumn('event', 'Event', '150px', (row) => row.event ?? row.operation, { className: 'mono' }),
+  fieldColumn('object', 'Object', 'minmax(140px, 1fr)', (row) => row.object_id, { className: 'mono' }),
   { key: 'retry', header: 'Retry', width: '108px', render: (row) => <RetryCell willRetry={row.will_retry} /> },
-  {
-    key: 'error',
-    header: 'Error',
-    width: 'minmax(160px, 1.4fr)',
-    render: (row) =>
-      row.error === null ? <span className="faint">—</span> : <span className="muted">{row.error}</span>,
-  },
-  {
-    key: 'at',
-    header: 'Time',
-    width: '196px',
-    render: (row) => <span className="tabular muted">{formatTimestamp(row.created_at)}</span>,
-  },
+  fieldColumn('error', 'Error', 'minmax(160px, 1.4fr)', (row) => row.error, { className: 'muted' }),
+  timeColumn('at', 'Time', (row) => row.created_at),
 ];
 
+/** A notification's attempts as one row: figures the cache computed, not fields the bank sent. */
 const GROUP_COLUMNS: readonly Column<WebhookSendGroup>[] = [
   { key: 'status', header: 'Last status', width: '100px', render: (row) => <StatusBadge status={row.lastStatus} /> },
-  { key: 'event', header: 'Event', width: '150px', render: (row) => <span className="mono">{row.event ?? '—'}</span> },
-  {
-    key: 'object',
-    header: 'Object',
-    width: 'minmax(140px, 1fr)',
-    render: (row) => <span className="mono">{row.objectId}</span>,
-  },
-  {
-    key: 'attempts',
-    header: 'Attempts',
-    width: '80px',
-    align: 'end',
-    render: (row) => <span className="tabular">{row.attempts}</span>,
-  },
+  fieldColumn('event', 'Event', '150px', (row) => row.event, { className: 'mono' }),
+  fieldColumn('object', 'Object', 'minmax(140px, 1fr)', (row) => row.objectId, { className: 'mono' }),
+  fieldColumn('attempts', 'Attempts', '80px', (row) => row.attempts, { className: 'tabular', align: 'end' }),
   { key: 'retry', header: 'Retry', width: '108px', render: (row) => <RetryCell willRetry={row.willRetry} /> },
-  {
-    key: 'error',
-    header: 'Last error',
-    width: 'minmax(160px, 1.4fr)',
-    render: (row) =>
-      row.lastError === null ? <span className="faint">—</span> : <span className="muted">{row.lastError}</span>,
-  },
-  {
-    key: 'last',
-    header: 'Last attempt',
-    width: '196px',
-    render: (row) => <span className="tabular muted">{formatTimestamp(row.lastAttemptAt)}</span>,
-  },
+  fieldColumn('error', 'Last error', 'minmax(160px, 1.4fr)', (row) => row.lastError, { className: 'muted' }),
+  timeColumn('last', 'Last attempt', (row) => row.lastAttemptAt),
 ];
 
 const VIEWS = [
@@ -127,16 +68,6 @@ export function WebhookSendsScreen() {
   const { open, filters, setFilters, view } = store;
   const job = useSyncJob('webhookSends', null, profileId);
   const review = useWebhookSendsReview();
-  const [search, setSearch] = useDebouncedText(filters.search, (value) => {
-    setFilters({ search: value });
-  });
-  const [objectId, setObjectId] = useDebouncedText(
-    filters.objectId,
-    (value) => {
-      setFilters({ objectId: value });
-    },
-    400,
-  );
 
   useEffect(() => {
     if (profileId === null) return;
@@ -150,17 +81,15 @@ export function WebhookSendsScreen() {
   // The two views share everything but their rows: filters, search, drawer, empty state.
   const shared = {
     drawer: store.timeline === null ? undefined : <TimelineDrawer />,
-    active: store.selected,
-    onActivate: store.select,
+    activeRow: store,
     what: 'Webhook sends',
     emptyTitle: 'No webhook sends',
     emptyBody: 'Nothing cached matches. Sync the send log from the bank.',
     banner: job === null ? null : <SyncStrip job={job} what="webhook sends" />,
-    search: {
-      label: 'Search object ids, events and errors',
-      placeholder: 'Search ids, events, errors',
-      value: search,
-      onChange: setSearch,
+    searchBox: { label: 'Search object ids, events and errors', placeholder: 'Search ids, events, errors' },
+    search: filters.search,
+    onSearch: (search: string) => {
+      setFilters({ search });
     },
     filters: (
       <>
@@ -181,7 +110,15 @@ export function WebhookSendsScreen() {
           }}
           options={WEBHOOK_SEND_STATUSES}
         />
-        <ToolbarText label="Object" ariaLabel="Object id" placeholder="ach_…" value={objectId} onChange={setObjectId} />
+        <ToolbarText
+          label="Object"
+          ariaLabel="Object id"
+          placeholder="ach_…"
+          value={filters.objectId}
+          onChange={(objectId) => {
+            setFilters({ objectId });
+          }}
+        />
         <DateRangeFilter range={filters} onChange={setFilters} />
       </>
     ),

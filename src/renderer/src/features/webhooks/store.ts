@@ -1,6 +1,11 @@
 /** Webhooks of the active profile: the cached list, and create, enable, disable, delete. */
 import { create } from 'zustand';
-import type { WebhookResponse, WebhookCreateRequest, WebhookStatus } from '../../../../shared/bank/index.ts';
+import {
+  shownField,
+  type WebhookResponse,
+  type WebhookCreateRequest,
+  type WebhookStatus,
+} from '../../../../shared/bank/index.ts';
 import { api } from '../../lib/api.ts';
 import { uiErrorOf, type UiError } from '../../lib/errors.ts';
 import { confirmWrite } from '../../stores/confirm.ts';
@@ -59,7 +64,7 @@ export const useWebhooksStore = create<WebhooksState>((set, get) => ({
     const confirmation = await confirmWrite(`Create a webhook for ${request.event}`);
     if (confirmation === null) return null;
     const webhook = await api().webhooks.create({ profileId, request, ...confirmation });
-    toast('success', 'Webhook created', `${webhook.event} → ${webhook.url}`);
+    toast('success', 'Webhook created', `${shownField(webhook.event)} → ${shownField(webhook.url)}`);
     await get().load(profileId);
     return webhook;
   },
@@ -91,7 +96,7 @@ export const useWebhooksStore = create<WebhooksState>((set, get) => ({
     const confirmation = await confirmWrite('Delete the webhook', {
       alwaysAsk: true,
       danger: true,
-      detail: `${webhook.event} → ${webhook.url} stops receiving notifications.`,
+      detail: `${shownField(webhook.event)} → ${shownField(webhook.url)} stops receiving notifications.`,
     });
     if (confirmation === null) return;
     set({ busyId: webhook.id });

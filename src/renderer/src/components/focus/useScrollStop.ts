@@ -1,0 +1,36 @@
+/**
+ * A box that scrolls sideways or down only when the window is small (a wide table at 200%
+ * zoom) must then be reachable by keyboard, or its hidden columns are lost to anyone without
+ * a mouse. While its content overflows, the box becomes a Tab stop named as a region (the
+ * arrow keys then scroll it); when everything fits it is left out of the Tab order.
+ */
+import { useLayoutEffect, type RefObject } from 'react';
+
+export function useScrollStop(box: RefObject<HTMLElement | null>, label: () => string): void {
+  useLayoutEffect(() => {
+    const element = box.current;
+    if (element === null) return undefined;
+    const update = (): void => {
+      const overflows =
+        element.scrollWidth > element.clientWidth + 1 || element.scrollHeight > element.clientHeight + 1;
+      if (overflows) {
+        element.tabIndex = 0;
+        element.setAttribute('role', 'region');
+        element.setAttribute('aria-label', label());
+      } else if (element.hasAttribute('tabindex')) {
+        element.removeAttribute('tabindex');
+        element.removeAttribute('role');
+        element.removeAttribute('aria-label');
+      }
+    };
+    update();
+    if (typeof ResizeObserver === 'undefined') return undefined;
+    const observer = new ResizeObserver(update);
+    observer.observe(element);
+    // The content changes size too (rows arriving): watch the first child as well.
+    if (element.firstElementChild !== null) observer.observe(element.firstElementChild);
+    return () => {
+      observer.disconnect();
+    };
+  });
+}
