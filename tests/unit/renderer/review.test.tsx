@@ -229,7 +229,13 @@ describe('the review keys on a list', () => {
     expect(screen.getByLabelText<HTMLInputElement>('Flagged').checked).toBe(true);
     fireEvent.change(note, { target: { value: `${'x'.repeat(3999)}🙂🙂` } });
     expect(dialog.textContent).toContain('4,001 / 4,000 characters: too long');
-    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Flag with this note' }).disabled).toBe(true);
+    const flag = screen.getByRole('button', { name: 'Flag with this note' });
+    expect(flag.getAttribute('aria-disabled')).toBe('true');
+    // Unavailable, not removed: it stays focusable, and a click on it sends nothing.
+    fireEvent.click(flag);
+    fireEvent.keyDown(note, { key: 'Enter', ctrlKey: true });
+    await settle();
+    expect(given).toEqual([]);
     fireEvent.change(note, { target: { value: 'Same device, two applicants.' } });
     fireEvent.click(screen.getByLabelText('Escalated'));
     fireEvent.keyDown(note, { key: 'Enter', ctrlKey: true });
