@@ -26,7 +26,7 @@ import { useAccountApplicationsStore, type CachedAccountApplication } from './st
 const STATUS_LABEL = (status: string): string => status.replace('_', ' ');
 
 const COLUMNS: readonly Column<CachedAccountApplication>[] = [
-  { key: 'status', header: 'Status', width: '124px', render: (row) => <StatusBadge status={row.status} /> },
+  { key: 'status', header: 'Status', width: '144px', render: (row) => <StatusBadge status={row.status} /> },
   fieldColumn('id', 'Application', 'minmax(180px, 1fr)', (row) => row.id, { className: 'mono' }),
   fieldColumn('ownership', 'Ownership', '170px', (row) => row.ownership_type, { className: 'muted' }),
   fieldColumn('persons', 'Persons', '80px', (row) => row.person_applications, {
