@@ -15,8 +15,9 @@ import { OfflineCache } from '../../src/main/services/cache/offlineCache.ts';
 import { Credentials } from '../../src/main/services/credentials/credentials.ts';
 import { InMemorySecretStore } from '../../src/main/services/credentials/secretStore.ts';
 import type { RunningServices } from '../../src/main/shell/services.ts';
+import { openHarnessPage } from './support/harnessRouter.ts';
 import { startHarnessServices } from './support/harnessServices.ts';
-import { installLedgerdesk, type LedgerdeskPage } from './support/ledgerdeskPage.ts';
+import type { LedgerdeskPage } from './support/ledgerdeskPage.ts';
 import { serveRenderer, type RendererServer } from './support/rendererServer.ts';
 import { shoot } from './support/screens.ts';
 
@@ -72,17 +73,16 @@ async function openAuditTab(
   browser: Browser,
   theme: 'light' | 'dark',
 ): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ colorScheme: theme, viewport: { width: 1280, height: 800 } });
-  harnesses.push(await installLedgerdesk(context, router));
-  const page = await context.newPage();
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`${theme}: ${message.text()}`);
+  const opened = await openHarnessPage(browser, theme, {
+    router,
+    rendererUrl: renderer.url,
+    record: { harnesses, problems },
   });
-  page.on('pageerror', (error) => problems.push(`${theme}: ${error.message}`));
+  const { page } = opened;
   await page.goto(`${renderer.url}#/settings`);
   await page.getByRole('tab', { name: 'Audit log' }).click();
   await expect(page.getByRole('grid', { name: 'Audit log' })).toContainText('document.create');
-  return { context, page };
+  return opened;
 }
 
 /** Verify, pressed from the keyboard: focus stays on the button while it runs and after. */

@@ -13,11 +13,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Page } from '@playwright/test';
 import type { Router } from '../../src/main/ipc/routerCore.ts';
 import type { RunningServices } from '../../src/main/shell/services.ts';
+import { openHarnessPage, showScreen } from './support/harnessRouter.ts';
 import { startHarnessServices } from './support/harnessServices.ts';
-import { installLedgerdesk, type LedgerdeskPage } from './support/ledgerdeskPage.ts';
+import type { LedgerdeskPage } from './support/ledgerdeskPage.ts';
 import { serveRenderer, type RendererServer } from './support/rendererServer.ts';
 
 test.describe.configure({ mode: 'serial', timeout: 240_000 });
@@ -94,22 +95,12 @@ function startLeanSandbox(dataFile: string): Promise<LeanSandbox> {
   });
 }
 
-async function openApp(browser: Browser, theme: 'light' | 'dark'): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ colorScheme: theme, viewport: { width: 1280, height: 800 } });
-  harnesses.push(await installLedgerdesk(context, router));
-  const page = await context.newPage();
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`${theme}: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => problems.push(`${theme}: ${error.message}`));
-  await page.goto(renderer.url);
-  await expect(page.getByRole('navigation', { name: 'Screens' })).toBeVisible();
-  return { context, page };
+function openApp(browser: Browser, theme: 'light' | 'dark') {
+  return openHarnessPage(browser, theme, { router, rendererUrl: renderer.url, record: { harnesses, problems } });
 }
 
-async function go(page: Page, screen: (typeof SCREENS)[number]): Promise<void> {
-  await page.goto(`${renderer.url}#/${screen}`);
-  await expect(page.locator('.nav-item.is-active')).toHaveAttribute('href', `#/${screen}`);
+function go(page: Page, screen: (typeof SCREENS)[number]): Promise<void> {
+  return showScreen(page, renderer.url, screen);
 }
 
 async function shoot(page: Page, name: string): Promise<void> {

@@ -11,12 +11,13 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
-import { createRouter, type Router } from '../../src/main/ipc/routerCore.ts';
+import type { Router } from '../../src/main/ipc/routerCore.ts';
 import { startServices, type RunningServices } from '../../src/main/shell/services.ts';
 import { InMemorySecretStore } from '../../src/main/services/credentials/secretStore.ts';
 import { InMemoryProfileStorage } from '../../src/main/services/profiles/profileStorage.ts';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.ts';
-import { HARNESS_WEB_CONTENTS_ID, installLedgerdesk, type LedgerdeskPage } from './support/ledgerdeskPage.ts';
+import { harnessRouter } from './support/harnessRouter.ts';
+import { installLedgerdesk, type LedgerdeskPage } from './support/ledgerdeskPage.ts';
 import { serveRenderer, type RendererServer } from './support/rendererServer.ts';
 import { shoot } from './support/screens.ts';
 
@@ -102,14 +103,7 @@ test.beforeAll(async () => {
     openExternal: () => false,
     log: { info: () => undefined, warn: () => undefined, error: () => undefined },
   });
-  router = createRouter({
-    handlers: services.handlers,
-    senderPolicy: {
-      isOwnWindow: (id) => id === HARNESS_WEB_CONTENTS_ID,
-      allowedOrigins: [new URL(renderer.url).origin],
-    },
-    knownSecrets: () => services.knownSecrets(),
-  });
+  router = harnessRouter(services, renderer.url);
 });
 
 test.afterAll(async () => {

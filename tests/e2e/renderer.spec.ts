@@ -12,13 +12,14 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
 import type { Router } from '../../src/main/ipc/routerCore.ts';
 import type { RunningServices } from '../../src/main/shell/services.ts';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.ts';
 import { ACCOUNT_APPLICATION_TRANSITIONS } from '../../src/sandbox/simulations/accountApplicationLifecycle.ts';
+import { openHarnessPage, showScreen } from './support/harnessRouter.ts';
 import { startHarnessServices } from './support/harnessServices.ts';
-import { HARNESS_WEB_CONTENTS_ID, installLedgerdesk, type LedgerdeskPage } from './support/ledgerdeskPage.ts';
+import { HARNESS_WEB_CONTENTS_ID, type LedgerdeskPage } from './support/ledgerdeskPage.ts';
 import { serveRenderer, type RendererServer } from './support/rendererServer.ts';
 import { simulate } from './support/sandboxSimulation.ts';
 import { shoot } from './support/screens.ts';
@@ -61,23 +62,13 @@ async function overflowOf(table: Locator): Promise<number> {
   );
 }
 
-async function openApp(browser: Browser, theme: 'light' | 'dark'): Promise<{ context: BrowserContext; page: Page }> {
-  // The app's default window size (windowState.ts DEFAULT_BOUNDS): what a user first sees.
-  const context = await browser.newContext({ colorScheme: theme, viewport: { width: 1280, height: 800 } });
-  harnesses.push(await installLedgerdesk(context, router));
-  const page = await context.newPage();
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`${theme}: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => problems.push(`${theme}: ${error.message}`));
-  await page.goto(renderer.url);
-  await expect(page.getByRole('navigation', { name: 'Screens' })).toBeVisible();
-  return { context, page };
+/** A window at the app's default size (windowState.ts DEFAULT_BOUNDS): what a user first sees. */
+function openApp(browser: Browser, theme: 'light' | 'dark') {
+  return openHarnessPage(browser, theme, { router, rendererUrl: renderer.url, record: { harnesses, problems } });
 }
 
-async function go(page: Page, screen: (typeof SCREENS)[number]): Promise<void> {
-  await page.goto(`${renderer.url}#/${screen}`);
-  await expect(page.locator('.nav-item.is-active')).toHaveAttribute('href', `#/${screen}`);
+function go(page: Page, screen: (typeof SCREENS)[number]): Promise<void> {
+  return showScreen(page, renderer.url, screen);
 }
 
 /** A developer's own webhook handler on this machine: keeps what it receives, answers 200. */

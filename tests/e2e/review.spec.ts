@@ -13,13 +13,14 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Page } from '@playwright/test';
 import type { Router } from '../../src/main/ipc/routerCore.ts';
 import type { RunningServices } from '../../src/main/shell/services.ts';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.ts';
 import { ACCOUNT_APPLICATION_TRANSITIONS } from '../../src/sandbox/simulations/accountApplicationLifecycle.ts';
+import { openHarnessPage, showScreen } from './support/harnessRouter.ts';
 import { startHarnessServices } from './support/harnessServices.ts';
-import { HARNESS_WEB_CONTENTS_ID, installLedgerdesk, type LedgerdeskPage } from './support/ledgerdeskPage.ts';
+import { HARNESS_WEB_CONTENTS_ID, type LedgerdeskPage } from './support/ledgerdeskPage.ts';
 import { serveRenderer, type RendererServer } from './support/rendererServer.ts';
 import { SCREENS_FOLDER, shoot } from './support/screens.ts';
 
@@ -40,22 +41,12 @@ const problems: string[] = [];
 
 const context1 = { webContentsId: HARNESS_WEB_CONTENTS_ID, channel: 'tests' };
 
-async function openApp(browser: Browser, theme: 'light' | 'dark'): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ colorScheme: theme, viewport: { width: 1280, height: 800 } });
-  harnesses.push(await installLedgerdesk(context, router));
-  const page = await context.newPage();
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`${theme}: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => problems.push(`${theme}: ${error.message}`));
-  await page.goto(renderer.url);
-  await expect(page.getByRole('navigation', { name: 'Screens' })).toBeVisible();
-  return { context, page };
+function openApp(browser: Browser, theme: 'light' | 'dark') {
+  return openHarnessPage(browser, theme, { router, rendererUrl: renderer.url, record: { harnesses, problems } });
 }
 
-async function go(page: Page, screen: string): Promise<void> {
-  await page.goto(`${renderer.url}#/${screen}`);
-  await expect(page.locator('.nav-item.is-active')).toHaveAttribute('href', `#/${screen}`);
+function go(page: Page, screen: string): Promise<void> {
+  return showScreen(page, renderer.url, screen);
 }
 
 async function simulate(body: unknown): Promise<void> {

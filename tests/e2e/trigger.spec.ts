@@ -11,12 +11,13 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
-import { createRouter, type Router } from '../../src/main/ipc/routerCore.ts';
+import type { Router } from '../../src/main/ipc/routerCore.ts';
 import { startServices, type RunningServices } from '../../src/main/shell/services.ts';
 import { InMemorySecretStore } from '../../src/main/services/credentials/secretStore.ts';
 import { InMemoryProfileStorage } from '../../src/main/services/profiles/profileStorage.ts';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.ts';
-import { HARNESS_WEB_CONTENTS_ID, installLedgerdesk, type LedgerdeskPage } from './support/ledgerdeskPage.ts';
+import { harnessRouter, openHarnessPage, showScreen } from './support/harnessRouter.ts';
+import { HARNESS_WEB_CONTENTS_ID, type LedgerdeskPage } from './support/ledgerdeskPage.ts';
 import { serveRenderer, type RendererServer } from './support/rendererServer.ts';
 import { shoot } from './support/screens.ts';
 
@@ -35,16 +36,13 @@ async function openListener(
   browser: Browser,
   theme: 'light' | 'dark',
 ): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ colorScheme: theme, viewport: { width: 1280, height: 800 } });
-  harnesses.push(await installLedgerdesk(context, router));
-  const page = await context.newPage();
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`${theme}: ${message.text()}`);
+  const opened = await openHarnessPage(browser, theme, {
+    router,
+    rendererUrl: renderer.url,
+    record: { harnesses, problems },
   });
-  page.on('pageerror', (error) => problems.push(`${theme}: ${error.message}`));
-  await page.goto(`${renderer.url}#/listener`);
-  await expect(page.locator('.nav-item.is-active')).toHaveAttribute('href', '#/listener');
-  return { context, page };
+  await showScreen(opened.page, renderer.url, 'listener');
+  return opened;
 }
 
 /** Toasts stack over the result panel for seconds: dismiss them so the picture shows the screen. */
@@ -78,14 +76,7 @@ test.beforeAll(async () => {
     openExternal: () => false,
     log: { info: () => undefined, warn: () => undefined, error: () => undefined },
   });
-  router = createRouter({
-    handlers: services.handlers,
-    senderPolicy: {
-      isOwnWindow: (id) => id === HARNESS_WEB_CONTENTS_ID,
-      allowedOrigins: [new URL(renderer.url).origin],
-    },
-    knownSecrets: () => services.knownSecrets(),
-  });
+  router = harnessRouter(services, renderer.url);
 });
 
 /** A port free right now: the listener's remembered default may be taken by another run on this machine. */

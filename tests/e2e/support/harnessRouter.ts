@@ -46,3 +46,9 @@ export async function openHarnessPage(
   await expect(page.getByRole('navigation', { name: 'Screens' })).toBeVisible();
   return { context, page };
 }
+
+/** Goes to a screen by its address and waits until the sidebar marks it as the one shown. */
+export async function showScreen(page: Page, rendererUrl: string, screen: string): Promise<void> {
+  await page.goto(`${rendererUrl}#/${screen}`);
+  await expect(page.locator('.nav-item.is-active')).toHaveAttribute('href', `#/${screen}`);
+}
