@@ -161,6 +161,53 @@ describe('opening', () => {
     }
   });
 
+  it('migration 12 marks which reviews of an earlier build still have their row, and the trigger keeps it', () => {
+    const raw = new DatabaseSync(join(temp.folder, 'cache.db'));
+    try {
+      applyMigrations(raw, CACHE_MIGRATIONS.slice(0, 11), 'cache_migrations');
+      const scope = raw
+        .prepare('INSERT INTO pending_transaction_scopes (profile_id, account_id) VALUES (?, ?)')
+        .run(PROFILE, ACCOUNT).lastInsertRowid;
+      raw
+        .prepare(
+          `INSERT INTO pending_transactions (scope, row_key, posted_at, date, amount_cents, type, seen_generation, body)
+           VALUES (?, 'kept', '2026-01-01T00:00:00.000000Z', '2026-01-01', 100, 'charge', 1, x'00')`,
+        )
+        .run(scope);
+      const review = raw.prepare(
+        `INSERT INTO reviews (profile_id, kind, ref, account_id, posted_at, state, version, updated_at)
+         VALUES (?, ?, ?, ?, ?, 'cleared', 1, '2026-01-02T00:00:00Z')`,
+      );
+      review.run(PROFILE, 'pending-transaction', 'kept', ACCOUNT, '2026-01-01T00:00:00.000000Z');
+      // Its row was posted and left the cache before the upgrade.
+      review.run(PROFILE, 'pending-transaction', 'posted', ACCOUNT, '2026-01-01T00:00:00.000000Z');
+      // Same key, another profile: not this row.
+      review.run('prof_other', 'pending-transaction', 'kept', ACCOUNT, '2026-01-01T00:00:00.000000Z');
+      review.run(PROFILE, 'application', 'app_1', null, null);
+
+      expect(applyMigrations(raw, CACHE_MIGRATIONS, 'cache_migrations').applied).toEqual(
+        CACHE_MIGRATIONS.slice(11).map((migration) => migration.version),
+      );
+      const listed = (): unknown[] =>
+        raw
+          .prepare('SELECT profile_id, kind, ref, account_id, row_listed FROM reviews ORDER BY id')
+          .all()
+          .map((row) => ({ ...row }));
+      expect(listed()).toEqual([
+        { profile_id: PROFILE, kind: 'pending-transaction', ref: 'kept', account_id: ACCOUNT, row_listed: 1 },
+        { profile_id: PROFILE, kind: 'pending-transaction', ref: 'posted', account_id: ACCOUNT, row_listed: 0 },
+        { profile_id: 'prof_other', kind: 'pending-transaction', ref: 'kept', account_id: ACCOUNT, row_listed: 0 },
+        { profile_id: PROFILE, kind: 'application', ref: 'app_1', account_id: null, row_listed: 1 },
+      ]);
+
+      raw.exec("DELETE FROM pending_transactions WHERE row_key = 'kept'");
+      expect((listed()[0] as { row_listed: number }).row_listed).toBe(0);
+      expect((listed()[3] as { row_listed: number }).row_listed).toBe(1);
+    } finally {
+      raw.close();
+    }
+  });
+
   it('makes new files with 16 KB pages, and keeps using a file made with 4 KB pages', async () => {
     const pageSizeOf = (file: string): number => {
       const raw = new DatabaseSync(file, { readOnly: true });

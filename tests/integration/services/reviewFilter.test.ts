@@ -192,3 +192,87 @@ describe('the review filter of pending transactions', () => {
     ).toThrow();
   });
 });
+
+describe('the count behind a review filter when rows leave the cache and come back', () => {
+  const OTHER = 'acct_review_swept';
+
+  function rowsOf(transactions: PendingTransaction[], key: string): void {
+    const { checkpoint } = cache.checkpoints.begin(
+      PROFILE,
+      'pending-transactions',
+      key,
+      '{}',
+      new Date().toISOString(),
+    );
+    cache.transaction(() => {
+      cache.pendingTransactions.writePage(PROFILE, OTHER, transactions, checkpoint.generation);
+      cache.pendingTransactions.sweep(PROFILE, OTHER, checkpoint.generation, {});
+    });
+  }
+
+  /** What each filter must count: the account's cached rows, each with its review's state. */
+  function expectedCounts(): Record<string, number> {
+    const keys: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = cache.pendingTransactions.list({ profileId: PROFILE, accountId: OTHER, limit: 1000, cursor });
+      keys.push(...page.rows.map((row) => row.row_key));
+      cursor = page.nextCursor;
+    } while (cursor !== null);
+    const states = reviews.table.ofRefs(PROFILE, 'pending-transaction', keys);
+    const counts: Record<string, number> = { reviewed: states.size };
+    for (const review of REVIEW_FILTERS) {
+      counts[review] = keys.filter((key) => (states.get(key)?.state ?? 'unreviewed') === review).length;
+    }
+    return counts;
+  }
+
+  function counted(): Record<string, number> {
+    const counts: Record<string, number> = {};
+    for (const review of [...REVIEW_FILTERS, 'reviewed'] as const) {
+      counts[review] = cache.pendingTransactions.count({ profileId: PROFILE, accountId: OTHER, review });
+    }
+    return counts;
+  }
+
+  it('counts only reviews whose row is cached, and counts them again when the bank lists them again', () => {
+    const all = Array.from({ length: 30 }, (_, n) => ({ ...transactionOf(5000 + n), account_id: OTHER }));
+    rowsOf(all, 'swept-1');
+    const oldest = cache.pendingTransactions.list({
+      profileId: PROFILE,
+      accountId: OTHER,
+      limit: 100,
+      sort: 'oldest',
+    }).rows;
+    const keys = oldest.map((row) => row.row_key);
+    expect(keys).toHaveLength(30);
+    // The ten oldest rows reviewed, five of them about to leave the cache.
+    reviews.give({ profileId: PROFILE, kind: 'pending-transaction', refs: keys.slice(0, 5), disposition: 'cleared' });
+    reviews.give({ profileId: PROFILE, kind: 'pending-transaction', refs: keys.slice(5, 10), disposition: 'flagged' });
+    expect(counted()).toEqual({ ...expectedCounts(), cleared: 5, flagged: 5, unreviewed: 20, reviewed: 10 });
+
+    // The bank stops listing the oldest three (posted): their reviews stay, their rows go.
+    const posted = new Set(oldest.slice(0, 3).map((row) => row.summary));
+    rowsOf(
+      all.filter((transaction) => !posted.has(transaction.summary)),
+      'swept-2',
+    );
+    reviews.afterSync(PROFILE, 'pending-transactions');
+    const afterSweep = counted();
+    expect(afterSweep).toEqual(expectedCounts());
+    expect(afterSweep.reviewed).toBe(7);
+    expect(afterSweep.unreviewed).toBe(20);
+
+    // An item the bank no longer lists, reviewed again from the queue, is not a row of the list.
+    reviews.give({ profileId: PROFILE, kind: 'pending-transaction', refs: [keys[0] ?? ''], disposition: 'escalated' });
+    expect(reviews.table.get(PROFILE, 'pending-transaction', keys[0] ?? '')?.state).toBe('escalated');
+    expect(counted()).toEqual(afterSweep);
+
+    // They come back the same: once the sync is done, their reviews count with the list again.
+    rowsOf(all, 'swept-3');
+    reviews.afterSync(PROFILE, 'pending-transactions');
+    expect(counted()).toEqual(expectedCounts());
+    expect(counted().reviewed).toBe(10);
+    expect(counted().unreviewed).toBe(20);
+  });
+});

@@ -216,6 +216,7 @@ export class ReviewService {
     const kind = REVIEW_KIND_OF_SYNC[syncKind];
     const result: AfterSync = { changed: 0, flaggedByRule: {} };
     if (kind === undefined) return result;
+    if (kind === 'pending-transaction') this.table.relistPendingTransactions(profileId);
     const rules = this.rules.list(profileId).filter((rule) => rule.kind === kind);
     const refs = changedRefs(this.#cache.database, this.records, profileId, kind);
     if (refs.length === 0 && rules.length === 0) return result;

@@ -117,6 +117,15 @@ function stepIdentity(profileId: string, kind: ReviewKind, ref: string, version:
   return `review_history\u0000${profileId}\u0000${kind}\u0000${ref}\u0000${String(version)}`;
 }
 
+/** True when the pending transaction a review (`reviews`) names is a row of the cache. */
+const ROW_CACHED = `EXISTS (SELECT 1 FROM pending_transaction_scopes AS s CROSS JOIN pending_transactions AS p
+  ON p.scope = s.id AND p.posted_at = reviews.posted_at AND p.row_key = reviews.ref
+  WHERE s.profile_id = reviews.profile_id AND s.account_id = reviews.account_id)`;
+
+/** Says whether a pending transaction's review, just given, has its row in the cache. */
+const LISTED_SQL = `UPDATE reviews SET row_listed = ${ROW_CACHED}
+  WHERE profile_id = ? AND kind = 'pending-transaction' AND ref = ?`;
+
 export class ReviewsTable {
   readonly #sealer: () => RecordSealer;
   readonly #statements: Statements;
@@ -156,6 +165,7 @@ export class ReviewsTable {
     const step = this.#statements.get(
       'INSERT INTO review_history (profile_id, kind, ref, version, at, state, rule_name, body) VALUES (?, ?, ?, ?, ?, ?, NULL, ?)',
     );
+    const listed = kind === 'pending-transaction' ? this.#statements.get(LISTED_SQL) : null;
     return items.map((item) => {
       const version = (versions.get(item.ref) ?? 0) + 1;
       const body: ReviewBody = { disposition, note, reviewer, reviewedAt: at, record: item.record, changes: [] };
@@ -171,6 +181,8 @@ export class ReviewsTable {
         at,
         sealer.sealJson(body, reviewIdentity(profileId, kind, item.ref)),
       );
+      // An item the bank no longer lists can be reviewed too (from the queue): it is not a row.
+      listed?.run(profileId, item.ref);
       const stepBody: StepBody = { note, reviewer, changes: [] };
       step.run(
         profileId,
@@ -256,6 +268,22 @@ export class ReviewsTable {
     );
     for (const { ref } of inserted) step.run(profileId, kind, ref, at, ruleName);
     return inserted.length;
+  }
+
+  /**
+   * After a sync of pending transactions: a row the bank lists again (it left, then came back
+   * the same) has its review counted with the list again. Only reviews marked as without a
+   * row are looked at, which are few (the trigger that unmarks them: migration 12).
+   */
+  relistPendingTransactions(profileId: string): number {
+    return Number(
+      this.#statements
+        .get(
+          `UPDATE reviews SET row_listed = 1
+           WHERE profile_id = ? AND kind = 'pending-transaction' AND row_listed = 0 AND ${ROW_CACHED}`,
+        )
+        .run(profileId).changes,
+    );
   }
 
   /** The reviews of these refs (the review column of a page of rows). */
