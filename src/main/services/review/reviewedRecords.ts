@@ -65,8 +65,7 @@ export class ReviewedRecords {
    * time, so each is one probe of the time index.
    */
   #pendingWhereReviewed(profileId: string, refs: readonly string[]): Map<string, ReviewedRecord> {
-    const found = new Map<string, ReviewedRecord>();
-    if (refs.length === 0) return found;
+    if (refs.length === 0) return new Map();
     const rows = this.#statements
       .get(
         `SELECT s.account_id, p.posted_at, p.row_key, p.body
@@ -77,16 +76,7 @@ export class ReviewedRecords {
          WHERE r.profile_id = ? AND r.kind = 'pending-transaction' AND r.ref IN (SELECT value FROM json_each(?))`,
       )
       .all(profileId, JSON.stringify(refs)) as unknown as PendingLocation[];
-    const sealer = this.#sealer();
-    for (const row of rows) {
-      found.set(row.row_key, {
-        record: sealer.openJson(row.body, pendingIdentity(profileId, row.account_id, row.row_key)),
-        digest: row.row_key,
-        accountId: row.account_id,
-        postedAt: row.posted_at,
-      });
-    }
-    return found;
+    return this.#openPending(profileId, rows);
   }
 
   /**
@@ -95,8 +85,7 @@ export class ReviewedRecords {
    * then each body is read through that index.
    */
   #pending(profileId: string, refs: readonly string[]): Map<string, ReviewedRecord> {
-    const found = new Map<string, ReviewedRecord>();
-    if (refs.length === 0) return found;
+    if (refs.length === 0) return new Map();
     const rows = this.#statements
       .get(
         `SELECT s.account_id, p.posted_at, p.row_key, p.body
@@ -105,6 +94,12 @@ export class ReviewedRecords {
          WHERE s.profile_id = ? AND p.row_key IN (SELECT value FROM json_each(?))`,
       )
       .all(profileId, JSON.stringify(refs)) as unknown as PendingLocation[];
+    return this.#openPending(profileId, rows);
+  }
+
+  /** Opens found rows of pending transactions, keyed by row key. */
+  #openPending(profileId: string, rows: readonly PendingLocation[]): Map<string, ReviewedRecord> {
+    const found = new Map<string, ReviewedRecord>();
     const sealer = this.#sealer();
     for (const row of rows) {
       found.set(row.row_key, {
