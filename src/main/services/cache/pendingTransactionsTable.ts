@@ -384,20 +384,16 @@ export class PendingTransactionsTable {
   }
 
   /**
-   * The count behind a review filter when nothing else filters the rows: from the reviews that
-   * still have their row (reviews_by_listed_state, one index range), and for the unreviewed,
-   * every row less those. Null when another filter is on (then each review's row is checked
-   * against it, below).
+   * The count behind a review state (or any review) when nothing else filters the rows: the
+   * reviews that still have their row (reviews_by_listed_state, one index range); the
+   * unreviewed are counted from it, above. Null when another filter is on (then each review's
+   * row is checked against it).
    */
   #listedReviewCount(query: PendingTransactionQuery): number | null {
     const { review } = query;
-    if (review === undefined) return null;
+    if (review === undefined || review === 'unreviewed') return null;
     if ([query.type, query.typeSource, query.search, query.fromDate, query.toDate].some((value) => value !== undefined))
       return null;
-    if (review === 'unreviewed') {
-      const { review: _review, ...all } = query;
-      return this.count(all) - this.count({ ...all, review: 'reviewed' });
-    }
     const state = review === 'reviewed' ? '' : ' AND state = ?';
     const row = this.#statements
       .get(
