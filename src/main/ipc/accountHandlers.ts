@@ -1,0 +1,26 @@
+/** Handlers of the `accounts` domain: the bank's accounts (live) and those with cached pending transactions. */
+import type { Handlers } from './handlerTypes.ts';
+import { clockOf, ledgerOf, type LedgerHandlerServices } from './ledgerAccess.ts';
+
+export function createAccountHandlers(services: LedgerHandlerServices): Pick<Handlers, 'accounts'> {
+  const now = clockOf(services);
+  return {
+    accounts: {
+      list: async ({ profileId }) => {
+        const ledger = ledgerOf(services);
+        return {
+          rows: await ledger.clients.clientFor(ledger.profiles.find(profileId).id).listAccounts(),
+          asOf: now().toISOString(),
+          source: 'bank' as const,
+        };
+      },
+      cached: ({ profileId }) => {
+        const ledger = ledgerOf(services);
+        return {
+          accountIds: ledger.cache.pendingTransactions.accounts(ledger.profiles.find(profileId).id),
+          source: 'cache' as const,
+        };
+      },
+    },
+  };
+}

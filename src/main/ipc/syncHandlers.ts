@@ -1,0 +1,106 @@
+/** Handlers of the `sync` domain: start, cancel and follow the jobs that fill the cache. */
+import type {
+  SyncJob as ContractSyncJob,
+  SyncKind,
+  SyncProgress as ContractProgress,
+} from '../../shared/ipc/domains/sync.ts';
+import type { SyncRequest } from '../services/sync/syncService.ts';
+import type { SyncProgress as ServiceProgress } from '../services/sync/syncProgress.ts';
+import type { Handlers } from './handlerTypes.ts';
+import { ledgerOf, type LedgerHandlerServices } from './ledgerAccess.ts';
+
+const SYNC_KIND_NAMES: Record<ServiceProgress['kind'], SyncKind> = {
+  'pending-transactions': 'pendingTransactions',
+  'webhook-sends': 'webhookSends',
+  'account-application': 'accountApplication',
+  webhooks: 'webhooks',
+};
+
+/** The profile a sync key belongs to: keys are `<kind>/<profileId>/…`. */
+function profileOfKey(key: string): string | undefined {
+  return key.split('/')[1];
+}
+
+export function toContractProgress(progress: ServiceProgress): ContractProgress {
+  const profileId = profileOfKey(progress.key);
+  return {
+    jobId: progress.jobId,
+    ...(profileId === undefined ? {} : { profileId }),
+    kind: SYNC_KIND_NAMES[progress.kind],
+    key: progress.key,
+    fetched: progress.fetched,
+    written: progress.written,
+    pages: progress.pages,
+    windowsDone: progress.windowsDone,
+    windowsTotal: progress.windowsTotal,
+    parallelism: progress.parallelism,
+    ratePerSecond: progress.ratePerSecond,
+    etaSeconds: progress.etaSeconds,
+    state: progress.state,
+    ...(progress.error === undefined ? {} : { error: progress.error }),
+  };
+}
+
+function toSyncRequest(profileId: string, job: ContractSyncJob): SyncRequest {
+  switch (job.kind) {
+    case 'pendingTransactions':
+      return {
+        kind: 'pending-transactions',
+        profileId,
+        accountId: job.accountId,
+        ...(job.fromDate === undefined ? {} : { fromDate: job.fromDate }),
+        ...(job.toDate === undefined ? {} : { toDate: job.toDate }),
+      };
+    case 'webhookSends':
+      return {
+        kind: 'webhook-sends',
+        profileId,
+        ...(job.webhookId === undefined ? {} : { webhookId: job.webhookId }),
+        ...(job.objectId === undefined ? {} : { objectId: job.objectId }),
+        ...(job.status === undefined ? {} : { status: job.status }),
+      };
+    case 'accountApplication':
+      return { kind: 'account-application', profileId, applicationId: job.id };
+    case 'webhooks':
+      return { kind: 'webhooks', profileId };
+  }
+}
+
+export function createSyncHandlers(services: LedgerHandlerServices): Pick<Handlers, 'sync'> {
+  const ledger = () => ledgerOf(services);
+  return {
+    sync: {
+      start: ({ profileId, job }) => {
+        const profile = ledger().profiles.find(profileId);
+        const started = ledger().sync.start(toSyncRequest(profile.id, job));
+        const running = ledger()
+          .sync.running()
+          .find((progress) => progress.jobId === started.jobId);
+        return running === undefined
+          ? {
+              jobId: started.jobId,
+              profileId: profile.id,
+              kind: SYNC_KIND_NAMES[started.kind],
+              key: started.key,
+              fetched: 0,
+              written: 0,
+              pages: 0,
+              windowsDone: 0,
+              windowsTotal: 0,
+              parallelism: 0,
+              ratePerSecond: 0,
+              etaSeconds: null,
+              state: 'running' as const,
+            }
+          : toContractProgress(running);
+      },
+      cancel: ({ jobId }) => ({ cancelled: ledger().sync.cancel(jobId) }),
+      status: ({ profileId }) => ({
+        jobs: ledger()
+          .sync.running()
+          .map(toContractProgress)
+          .filter((progress) => profileId === undefined || progress.profileId === profileId),
+      }),
+    },
+  };
+}
