@@ -231,6 +231,16 @@ export class LedgerServices {
     await this.sync.stopProfile(profileId);
     this.cache.dropProfile(profileId);
     this.reviews.dropProfile(profileId, false);
+    // Clearing is itself evidence: an entry, and its head in the keychain before this returns.
+    this.cache.audit.record({
+      profileId,
+      profileName: this.#profileName(profileId),
+      action: 'cache.clear',
+      target: profileId,
+      result: 'ok',
+      detail: "the profile's cached records and reviews were dropped (they re-sync; watch rules stay)",
+    });
+    await this.cache.audit.settled();
   }
 
   /** Removes a profile, its secret and its cached data; the audit log keeps its history. */

@@ -23,6 +23,13 @@ import {
   type ChainedFields,
 } from './auditChain.ts';
 import { verifyAuditChain, type AuditVerification } from './auditVerify.ts';
+import { earlierLogMissing, missingEarlierLogs, type FolderRecord } from './folderLogs.ts';
+
+/** The data folder's record as verify reads it: which log the keychain says this folder has. */
+export interface FolderView {
+  cacheId: string;
+  read(): Promise<FolderRecord | null>;
+}
 
 export type AuditResult = 'ok' | 'failed' | 'refused';
 
@@ -57,12 +64,20 @@ export class AuditLog {
   readonly #key: KeyObject;
   readonly #anchor: AnchorKeeper;
   readonly #now: () => Date;
+  readonly #folder: FolderView | null;
   /** Prepared once: an append runs them for every write and review action. */
   readonly #lastEntry: StatementSync;
   readonly #insert: StatementSync;
 
-  constructor(database: DatabaseSync, key: KeyObject, anchor: AnchorKeeper, now: () => Date = () => new Date()) {
+  constructor(
+    database: DatabaseSync,
+    key: KeyObject,
+    anchor: AnchorKeeper,
+    now: () => Date = () => new Date(),
+    folder: FolderView | null = null,
+  ) {
     this.#database = database;
+    this.#folder = folder;
     this.#key = key;
     this.#anchor = anchor;
     this.#now = now;
@@ -137,9 +152,40 @@ export class AuditLog {
    */
   async verify(): Promise<AuditVerification> {
     await this.#anchor.settled();
-    const verification = await verifyAuditChain(this.#database, this.#key, await this.#anchor.read(), this.#now);
+    let verification = await verifyAuditChain(this.#database, this.#key, await this.#anchor.read(), this.#now);
     const problem = this.#anchor.problem;
-    return problem === null ? verification : { ...verification, notes: [...verification.notes, problem] };
+    if (problem !== null) verification = { ...verification, notes: [...verification.notes, problem] };
+    return this.#folder === null ? verification : this.#againstFolder(verification, this.#folder);
+  }
+
+  /**
+   * The keychain decides which log this data folder has: a file holding another log, or a
+   * folder whose earlier log (with anchored entries) is not in this file, does not verify,
+   * whatever the chain of the file says about itself.
+   */
+  async #againstFolder(verification: AuditVerification, folder: FolderView): Promise<AuditVerification> {
+    const record = await folder.read();
+    if (record === null) {
+      return {
+        ...verification,
+        notes: [...verification.notes, "The keychain holds no record of this data folder's audit log yet."],
+      };
+    }
+    let message: string | null = null;
+    if (record.cacheId !== folder.cacheId) {
+      message = `The audit log does not verify: the keychain records cache ${record.cacheId} as this data folder's log, and this file holds cache ${folder.cacheId}.`;
+    } else {
+      const missing = missingEarlierLogs(record).at(-1);
+      if (missing !== undefined) message = earlierLogMissing(missing, folder.cacheId);
+    }
+    if (message === null || verification.problem !== null) return verification;
+    const firstId = (this.#database.prepare('SELECT min(id) AS id FROM audit_log').get() as { id: number | null }).id;
+    return {
+      ...verification,
+      ok: false,
+      head: null,
+      problem: { kind: 'log-replaced', entryId: firstId ?? 1, entry: null, message },
+    };
   }
 
   /** Resolves once the head has been copied to the keychain. */

@@ -34,7 +34,11 @@ export type AuditChainProblemKind =
   /** The entry the keychain recorded as the last differs from the one in the log. */
   | 'head-changed'
   /** Entries chained with a key the keychain no longer has: they cannot be verified. */
-  | 'key-lost';
+  | 'key-lost'
+  /** The file holds another log than the keychain records for this data folder (folderLogs.ts). */
+  | 'log-replaced'
+  /** A review's clear columns do not match their MAC: changed outside Ledgerdesk (reviewIntegrity.ts). */
+  | 'review-altered';
 
 export interface AuditChainProblem {
   kind: AuditChainProblemKind;

@@ -11,6 +11,7 @@
 import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import type { AuditLog } from '../audit/auditLog.ts';
+import { folderKeyOf, parseFolderRecord } from '../audit/folderLogs.ts';
 import { openAuditLog } from '../audit/openAuditLog.ts';
 import type { Credentials } from '../credentials/credentials.ts';
 import { AccountApplicationsTable } from './accountApplicationsTable.ts';
@@ -110,8 +111,16 @@ export class OfflineCache {
     const { database, setAsideAs, corruption } = openCacheFile(file, now, options.sizeLimitBytes);
     try {
       applyMigrations(database, CACHE_MIGRATIONS, CACHE_MIGRATIONS_TABLE);
-      const { cacheId, sealer, reset } = await resolveDataKey(database, options.credentials);
-      const audit = await openAuditLog(database, options.credentials, cacheId, now);
+      // The keychain decides which log this data folder has (audit/folderLogs.ts).
+      const credentials = options.credentials;
+      const folderKey = folderKeyOf(options.folder);
+      const store = {
+        read: () => credentials.readAuditFolderRecord(folderKey),
+        write: (text: string) => credentials.writeAuditFolderRecord(folderKey, text),
+      };
+      const folderCacheId = setAsideAs === null ? (parseFolderRecord(await store.read())?.cacheId ?? null) : null;
+      const { cacheId, sealer, reset, restored } = await resolveDataKey(database, credentials, folderCacheId);
+      const audit = await openAuditLog(database, credentials, cacheId, now, { store, restored, setAsideAs });
       const messages: string[] = [];
       if (setAsideAs !== null) {
         messages.push(

@@ -104,6 +104,10 @@ export function auditChainKeyAccount(cacheId: string): string {
 export function auditChainHeadAccount(cacheId: string): string {
   return `audit:chain-head:${cacheId}`;
 }
+/** The record of a data folder's audit logs (audit/folderLogs.ts), named by the folder's key. */
+export function auditFolderAccount(folderKey: string): string {
+  return `audit:folder:${folderKey}`;
+}
 
 function checkSecret(secret: string): void {
   if (secret.length === 0) throw new InvalidSecret('it is empty');
@@ -262,6 +266,15 @@ export class Credentials {
 
   async writeAuditChainHead(cacheId: string, head: string): Promise<void> {
     await this.#store.set(auditChainHeadAccount(cacheId), head);
+  }
+
+  /** Which audit log a data folder has, and the ones it had (not a secret; see folderLogs.ts). */
+  async readAuditFolderRecord(folderKey: string): Promise<string | null> {
+    return this.#store.get(auditFolderAccount(folderKey));
+  }
+
+  async writeAuditFolderRecord(folderKey: string, record: string): Promise<void> {
+    await this.#store.set(auditFolderAccount(folderKey), record);
   }
 
   /** A 32-byte key kept as base64; null when absent or not 32 bytes (never a stand-in). */

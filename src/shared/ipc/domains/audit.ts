@@ -36,6 +36,8 @@ export const AUDIT_CHAIN_PROBLEMS = [
   'tail-deleted',
   'head-changed',
   'key-lost',
+  'log-replaced',
+  'review-altered',
 ] as const;
 
 /** The answer of `audit verify`: ok with the entries and the chain head, or the first break. */
