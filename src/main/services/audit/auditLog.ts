@@ -22,7 +22,10 @@ import {
   macText,
   type ChainedFields,
 } from './auditChain.ts';
-import { verifyAuditChain, type AuditVerification } from './auditVerify.ts';
+import { verifyAuditChain, type AuditChainProblem, type AuditVerification } from './auditVerify.ts';
+
+/** A check `verify` runs after the chain's: the rows the log vouches for (cache/rowMacs.ts). */
+export type AuditCheck = () => AuditChainProblem | null;
 import { earlierLogMissing, missingEarlierLogs, type FolderRecord } from './folderLogs.ts';
 
 /** The data folder's record as verify reads it: which log the keychain says this folder has. */
@@ -65,6 +68,7 @@ export class AuditLog {
   readonly #anchor: AnchorKeeper;
   readonly #now: () => Date;
   readonly #folder: FolderView | null;
+  readonly #checks: AuditCheck[] = [];
   /** Prepared once: an append runs them for every write and review action. */
   readonly #lastEntry: StatementSync;
   readonly #insert: StatementSync;
@@ -155,7 +159,18 @@ export class AuditLog {
     let verification = await verifyAuditChain(this.#database, this.#key, await this.#anchor.read(), this.#now);
     const problem = this.#anchor.problem;
     if (problem !== null) verification = { ...verification, notes: [...verification.notes, problem] };
-    return this.#folder === null ? verification : this.#againstFolder(verification, this.#folder);
+    if (this.#folder !== null) verification = await this.#againstFolder(verification, this.#folder);
+    for (const check of this.#checks) {
+      if (verification.problem !== null) break;
+      const problem = check();
+      if (problem !== null) verification = { ...verification, ok: false, head: null, problem };
+    }
+    return verification;
+  }
+
+  /** Adds a check that `verify` runs once the chain verifies (the first problem found is the answer). */
+  addCheck(check: AuditCheck): void {
+    this.#checks.push(check);
   }
 
   /**

@@ -429,6 +429,18 @@ export const CACHE_MIGRATIONS: readonly Migration[] = [
       END;
     `,
   },
+  {
+    version: 13,
+    name: 'authenticated clear columns of reviews and watch rules',
+    sql: `
+      -- A MAC over every clear column the app reads and the sealed body's tag (cache/rowMacs.ts),
+      -- under a key derived from the data key: a state, rule, version or time changed in the
+      -- file is found when read and by audit verify. Filled for earlier rows on the first open.
+      ALTER TABLE reviews ADD COLUMN row_mac TEXT;
+      ALTER TABLE review_history ADD COLUMN row_mac TEXT;
+      ALTER TABLE watch_rules ADD COLUMN row_mac TEXT;
+    `,
+  },
 ];
 
 /** Tables whose rows are sealed with the data key: emptied when the key is lost or changed. */

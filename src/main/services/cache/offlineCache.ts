@@ -22,6 +22,7 @@ import { CACHE_MIGRATIONS, CACHE_MIGRATIONS_TABLE } from './cacheMigrations.ts';
 import { resolveDataKey, type DataKeyReset } from './dataKey.ts';
 import { applyMigrations } from './migrations.ts';
 import { PendingTransactionsTable } from './pendingTransactionsTable.ts';
+import { alteredRowsProblem, RowMacs } from './rowMacs.ts';
 import type { RecordSealer } from './sealing.ts';
 import { registerSealedSearch } from './sealedSearch.ts';
 import { SearchTokens } from './searchTokens.ts';
@@ -69,6 +70,8 @@ export class OfflineCache {
   readonly webhooks: WebhooksTable;
   readonly uploads: UploadsTable;
   readonly audit: AuditLog;
+  /** The MACs of the clear columns of reviews and watch rules (rowMacs.ts). */
+  readonly rowMacs: RowMacs;
   /** Runs planned bulk writes (sync pages) off the main thread. */
   readonly writer: CacheWriter;
   readonly #database: DatabaseSync;
@@ -93,6 +96,9 @@ export class OfflineCache {
     const sealerOf = (): RecordSealer => this.#live(this.#sealer);
     const searchOf = (): SearchTokens => this.#searchTokens;
     registerSealedSearch(database, sealerOf);
+    this.rowMacs = new RowMacs(sealerOf);
+    this.rowMacs.install(database);
+    audit.addCheck(() => alteredRowsProblem(this.database));
     this.checkpoints = new SyncCheckpoints(database);
     this.windowCheckpoints = new SyncWindowCheckpoints(database);
     this.creationDays = new CreationDays(database);
