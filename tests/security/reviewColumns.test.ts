@@ -47,8 +47,16 @@ describe.skipIf(!secretServiceHere)('N2: a review changed in the file is caught'
       disposition: 'escalated',
       note: 'Suspected structuring: report to compliance',
     });
-    await api.reviews.give({ profileId, kind: 'pending-transaction', refs: [rows[1]?.ref ?? ''], disposition: 'cleared' });
-    await api.reviews.saveRule({ profileId, rule: { name: 'Everything', kind: 'pending-transaction', amountBeyond: '-0.01' } });
+    await api.reviews.give({
+      profileId,
+      kind: 'pending-transaction',
+      refs: [rows[1]?.ref ?? ''],
+      disposition: 'cleared',
+    });
+    await api.reviews.saveRule({
+      profileId,
+      rule: { name: 'Everything', kind: 'pending-transaction', amountBeyond: '-0.01' },
+    });
     await syncPending(api, profileId, accountId);
     await harness.stop();
     const raw = new DatabaseSync(file);
@@ -115,7 +123,9 @@ describe.skipIf(!secretServiceHere)('N2: a review changed in the file is caught'
       const detail = await refusal(api.reviews.detail({ profileId, kind: 'pending-transaction', ref: escalatedRef }));
       expect(detail.code).toBe('storage_error');
       expect(detail.message).toMatch(/changed in the cache file outside Ledgerdesk/);
-      const listed = await refusal(api.pendingTransactions.list({ profileId, accountId, review: 'cleared', limit: 10 }));
+      const listed = await refusal(
+        api.pendingTransactions.list({ profileId, accountId, review: 'cleared', limit: 10 }),
+      );
       expect(listed.code).toBe('storage_error');
       const report = await api.reviews.saveReport({ profileId, format: 'csv' });
       const csv = readFileSync(report.path ?? '', 'utf8');

@@ -162,6 +162,7 @@ function toAuditEntry(entry: AuditEntry): ContractAuditEntry {
     target: entry.target,
     result: entry.result,
     message: entry.detail,
+    actor: entry.actor ?? null,
   };
 }
 

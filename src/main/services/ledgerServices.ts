@@ -4,6 +4,7 @@
  * in-memory in tests), the ProfileStorage (electron-store in the app, a JSON file for the
  * command line) — so the same code runs in Electron and in plain Node.
  */
+import { actorText, type ActorProgram } from './audit/actor.ts';
 import { BankClients } from './bank/bankClients.ts';
 import type { BankTimeouts } from './bank/bankHttp.ts';
 import type { RetryPolicy } from './bank/retryPolicy.ts';
@@ -41,6 +42,8 @@ export interface LedgerServicesOptions {
   cacheWriter?: 'worker' | 'inline';
   /** A cap on the cache file's size (none by default). */
   cacheSizeLimitBytes?: number;
+  /** Which program acts, for the audit log's actor (audit/actor.ts); the app by default. */
+  actor?: ActorProgram;
   /** Told each stored profile secret as a request uses it (the app's IPC scrubber). */
   onSecretUsed?: (secret: string) => void;
   now?: () => Date;
@@ -102,6 +105,9 @@ export class LedgerServices {
     });
     this.trigger = new TriggerService({ profiles: this.profiles, clients: this.clients, audit: () => cache.audit });
     this.reviews = new ReviewService({ cache, profileName: (profileId) => this.#profileName(profileId), now });
+    // Every entry from here on names who acted: this program, the OS user and the reviewer.
+    const program = options.actor ?? 'app';
+    cache.audit.setActor(() => actorText(program, this.reviews.reviewer.get().name));
     // After every finished sync: reviews whose record changed come back, and watch rules flag
     // what no one has reviewed. Keys are `<kind>/<profileId>/…`. Done before the job's outcome
     // is handed out, so whoever waited for the sync sees its reviews already updated.

@@ -20,7 +20,11 @@ export interface Harness {
   stop(): Promise<void>;
 }
 
-export async function startHarness(folder: string, sandbox: RunningSandbox | null, store: SecretStore): Promise<Harness> {
+export async function startHarness(
+  folder: string,
+  sandbox: RunningSandbox | null,
+  store: SecretStore,
+): Promise<Harness> {
   const confirmAnswer = { value: false };
   const services = await startServices({
     dataFolder: folder,

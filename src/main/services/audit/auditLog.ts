@@ -41,7 +41,11 @@ export interface AuditEntry extends ChainedFields {
   result: AuditResult;
 }
 
-export type NewAuditEntry = Omit<AuditEntry, 'id' | 'at' | 'detail'> & { detail?: string | null };
+export type NewAuditEntry = Omit<AuditEntry, 'id' | 'at' | 'detail' | 'actor'> & {
+  detail?: string | null;
+  /** Who acted; by default the log's own actor (setActor). */
+  actor?: string | null;
+};
 
 /** The chain's head as stored, without checking the chain (for the review report's footer). */
 export interface AuditChainHead {
@@ -69,6 +73,7 @@ export class AuditLog {
   readonly #now: () => Date;
   readonly #folder: FolderView | null;
   readonly #checks: AuditCheck[] = [];
+  #actor: () => string | null = () => null;
   /** Prepared once: an append runs them for every write and review action. */
   readonly #lastEntry: StatementSync;
   readonly #insert: StatementSync;
@@ -87,14 +92,17 @@ export class AuditLog {
     this.#now = now;
     this.#lastEntry = database.prepare('SELECT id, mac FROM audit_log ORDER BY id DESC LIMIT 1');
     this.#insert = database.prepare(
-      `INSERT INTO audit_log (id, profile_id, profile_name, action, target, at, result, detail, mac)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO audit_log (id, profile_id, profile_name, action, target, at, result, detail, actor, mac)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
   }
 
   /** Appends an entry, chained to the last one. */
   record(entry: NewAuditEntry): AuditEntry {
-    const appended = this.#append({ ...entry, detail: entry.detail ?? null }, null);
+    const appended = this.#append(
+      { ...entry, detail: entry.detail ?? null, actor: entry.actor ?? this.#actor() },
+      null,
+    );
     this.#anchor.follow();
     return appended;
   }
@@ -105,7 +113,10 @@ export class AuditLog {
    * before it as unverifiable.
    */
   restartChain(entry: NewAuditEntry): AuditEntry {
-    const appended = this.#append({ ...entry, detail: entry.detail ?? null }, CHAIN_GENESIS);
+    const appended = this.#append(
+      { ...entry, detail: entry.detail ?? null, actor: entry.actor ?? this.#actor() },
+      CHAIN_GENESIS,
+    );
     this.#anchor.follow();
     return appended;
   }
@@ -166,6 +177,11 @@ export class AuditLog {
       if (problem !== null) verification = { ...verification, ok: false, head: null, problem };
     }
     return verification;
+  }
+
+  /** Who acts through this log from now on (actor.ts): every entry records it. */
+  setActor(actor: () => string | null): void {
+    this.#actor = actor;
   }
 
   /** Adds a check that `verify` runs once the chain verifies (the first problem found is the answer). */
@@ -230,6 +246,7 @@ export class AuditLog {
         at,
         entry.result,
         entry.detail,
+        entry.actor ?? null,
         mac,
       );
       return appended;
@@ -283,9 +300,9 @@ export class AuditLog {
     if (search !== '') {
       where.push(
         `(instr(lower(action), ?) > 0 OR instr(lower(target), ?) > 0 OR instr(lower(profile_name), ?) > 0
-          OR instr(lower(COALESCE(detail, '')), ?) > 0)`,
+          OR instr(lower(COALESCE(detail, '')), ?) > 0 OR instr(lower(COALESCE(actor, '')), ?) > 0)`,
       );
-      parameters.push(search, search, search, search);
+      parameters.push(search, search, search, search, search);
     }
     if (query.cursor !== undefined && query.cursor !== null) {
       const [, id] = decodeCursor(query.cursor, fingerprint);

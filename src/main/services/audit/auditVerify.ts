@@ -76,6 +76,7 @@ type Row = [
   at: string,
   result: string,
   detail: string | null,
+  actor: string | null,
   mac: Uint8Array | null,
 ];
 
@@ -83,8 +84,8 @@ type Row = [
 const BATCH = 5_000;
 
 function fieldsOf(row: Row): ChainedFields {
-  const [id, profileId, profileName, action, target, at, result, detail] = row;
-  return { id, profileId, profileName, action, target, at, result, detail };
+  const [id, profileId, profileName, action, target, at, result, detail, actor] = row;
+  return { id, profileId, profileName, action, target, at, result, detail, actor };
 }
 
 function entryOf(row: Row): AuditEntry {
@@ -128,7 +129,7 @@ export async function verifyAuditChain(
     for (const row of rows) {
       entries += 1;
       const id = row[0];
-      const mac = row[8];
+      const mac = row[9];
       const canonical = canonicalEntryBytes(fieldsOf(row));
       if (mac === null) {
         problem ??= {

@@ -173,6 +173,7 @@ class Ledger {
     if (this.#services !== null) return this.#services;
     mkdirSync(this.#dataFolder, { recursive: true, mode: 0o700 });
     this.#services = await LedgerServices.open({
+      actor: 'cli',
       dataFolder: this.#dataFolder,
       secretStore: this.#io.secretStore ?? new KeyringSecretStore(),
       profileStorage: new FileProfileStorage(this.#dataFolder),

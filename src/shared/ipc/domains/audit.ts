@@ -19,6 +19,8 @@ export const auditEntry = z.object({
   result: z.enum(AUDIT_RESULTS),
   /** The error sentence when the write failed or was refused. */
   message: z.string().nullable(),
+  /** Who acted: the app instance or the command line, the OS user, the reviewer (null in older entries). */
+  actor: z.string().nullable().optional(),
 });
 export type AuditEntry = z.infer<typeof auditEntry>;
 
