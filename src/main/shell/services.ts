@@ -211,6 +211,19 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
       return { saved: true, path, rows: await writeLines(path, lines) };
     },
     confirm: options.confirm ?? (() => Promise.resolve(false)),
+    audit: (entry) => {
+      if (ledger === null) return;
+      const services = ledger;
+      let profileName = '';
+      if (entry.profileId !== null) {
+        try {
+          profileName = services.profiles.find(entry.profileId).name;
+        } catch {
+          profileName = entry.profileId;
+        }
+      }
+      services.cache.audit.record({ ...entry, profileId: entry.profileId ?? '', profileName });
+    },
     requireConfirmation: (profileId, action, confirmed) => {
       if (ledger === null) throw new IpcFailure('not_available', ledgerProblem ?? 'The services are not running.');
       requireWriteConfirmation(ledger.profiles.find(profileId), action, confirmed);
