@@ -17,6 +17,8 @@ export interface Harness {
   services: RunningServices;
   /** What the main-process confirmation answers next. */
   confirmAnswer: { value: boolean };
+  /** What the save dialog answers next (null: `<folder>/<default name>`). */
+  nextSavePath: { value: string | null };
   stop(): Promise<void>;
 }
 
@@ -26,6 +28,7 @@ export async function startHarness(
   store: SecretStore,
 ): Promise<Harness> {
   const confirmAnswer = { value: false };
+  const nextSavePath: { value: string | null } = { value: null };
   const services = await startServices({
     dataFolder: folder,
     sandbox,
@@ -34,7 +37,7 @@ export async function startHarness(
     keychain: () => Promise.resolve({ available: true, backend: 'secret-service' }),
     app: { name: 'Ledgerdesk', version: '0.0.0-test', platform: process.platform },
     send: () => undefined,
-    chooseSavePath: (name) => Promise.resolve(join(folder, name)),
+    chooseSavePath: (name) => Promise.resolve(nextSavePath.value ?? join(folder, name)),
     printToPdf: () => Promise.resolve(Buffer.from('%PDF-1.7 stand-in\n')),
     confirm: () => Promise.resolve(confirmAnswer.value),
     openExternal: () => false,
@@ -50,7 +53,7 @@ export async function startHarness(
       router.dispatch({ webContentsId: 1, isMainFrame: true, frameUrl: 'app://ledgerdesk/index.html' }, channel, input),
     on: () => () => undefined,
   });
-  return { api, services, confirmAnswer, stop: () => services.stop() };
+  return { api, services, confirmAnswer, nextSavePath, stop: () => services.stop() };
 }
 
 /** Syncs an account's pending transactions and waits (bounded) for the job to finish. */
