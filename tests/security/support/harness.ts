@@ -67,6 +67,23 @@ export async function syncPending(api: LedgerdeskApi, profileId: string, account
   throw new Error('the sync did not finish');
 }
 
+/** Makes the sandbox bank add a pending transaction with this description (its /simulation). */
+export async function simulatePending(sandbox: RunningSandbox, accountId: string, desc: string): Promise<void> {
+  const answer = await fetch(`${sandbox.baseUrl}/simulation`, {
+    method: 'POST',
+    headers: {
+      authorization: `Basic ${Buffer.from(`${sandbox.keyId}:${sandbox.keySecret}`).toString('base64')}`,
+      'content-type': 'application/json',
+      'idempotency-key': crypto.randomUUID(),
+    },
+    body: JSON.stringify({
+      type: 'account.pending_transaction',
+      simulation: { account_id: accountId, amount: '-1.00', desc },
+    }),
+  });
+  if (answer.status >= 300) throw new Error(`the simulation was refused: ${String(answer.status)}`);
+}
+
 /** The refusal a call ended with (its code and sentence); throws when it succeeded. */
 export async function refusal(promise: Promise<unknown>): Promise<{ code: string; message: string }> {
   try {
