@@ -108,7 +108,12 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
       onSecretUsed: (secret) => secrets.add(secret),
     });
     if (sandbox !== null) {
-      ledger.credentials.useSessionCredentials(EMBEDDED_SANDBOX_PROFILE_ID, sandbox.keyId, sandbox.keySecret);
+      ledger.credentials.useSessionCredentials(
+        EMBEDDED_SANDBOX_PROFILE_ID,
+        sandbox.keyId,
+        sandbox.keySecret,
+        sandbox.baseUrl,
+      );
     }
     for (const message of ledger.cache.opened.messages) log.warn(`cache: ${message}`);
   } catch (error) {

@@ -195,7 +195,12 @@ class Ledger {
         this.#dataFolder,
         profile.lean === true || this.#io.env[LEAN_SANDBOX_VARIABLE] === '1',
       );
-      services.credentials.useSessionCredentials(profile.id, this.#sandbox.keyId, this.#sandbox.keySecret);
+      services.credentials.useSessionCredentials(
+        profile.id,
+        this.#sandbox.keyId,
+        this.#sandbox.keySecret,
+        this.#sandbox.baseUrl,
+      );
     }
     return profile;
   }
