@@ -35,7 +35,7 @@ export interface ListenerHandlerServices {
     lines: Iterable<string>,
   ): Promise<{ saved: boolean; path: string | null; rows: number }>;
   /** Profile guard: throws when a write on a Production profile is not confirmed. */
-  requireConfirmation(profileId: string, action: string, confirmed: boolean | undefined): void;
+  requireConfirmation(profileId: string, action: string, confirmed: boolean | undefined): Promise<void>;
   /** Asks the user in the main process (a native dialog in the app): the renderer cannot answer it. */
   confirm(question: ConfirmQuestion): Promise<boolean>;
   /**
@@ -539,7 +539,7 @@ export function createListenerHandlers(services: ListenerHandlerServices): Liste
         };
       },
       register: async ({ profileId, event, confirmProduction }, _context: HandlerContext) => {
-        services.requireConfirmation(profileId, 'listener.register', confirmProduction);
+        await services.requireConfirmation(profileId, 'listener.register', confirmProduction);
         await connectBank(profileId);
         const registration = await auditedAtBank(services, profileId, 'webhook.register', event, () =>
           listener().register({ event }),
@@ -561,7 +561,7 @@ export function createListenerHandlers(services: ListenerHandlerServices): Liste
         };
       },
       unregister: async ({ profileId, webhookId, confirmProduction }) => {
-        services.requireConfirmation(profileId, 'listener.unregister', confirmProduction);
+        await services.requireConfirmation(profileId, 'listener.unregister', confirmProduction);
         await connectBank(profileId);
         const removed = await auditedAtBank(services, profileId, 'webhook.unregister', webhookId, () =>
           listener().unregister(webhookId),

@@ -23,6 +23,7 @@ import { TriggerService } from './trigger/triggerService.ts';
 import { DriftLedger } from './drift/driftLedger.ts';
 import { BankWrites } from './writes/bankWrites.ts';
 import { UnsettledWrites } from './writes/unsettledWrites.ts';
+import type { WriteConfirmer } from './writes/writeConfirmer.ts';
 
 export interface LedgerServicesOptions {
   /** The app data folder: the cache database lives here. */
@@ -42,6 +43,8 @@ export interface LedgerServicesOptions {
   cacheWriter?: 'worker' | 'inline';
   /** A cap on the cache file's size (none by default). */
   cacheSizeLimitBytes?: number;
+  /** Main's question before a Production write (writes/writeConfirmer.ts); none: the caller's flag decides. */
+  writeConfirmer?: WriteConfirmer | null;
   /** Which program acts, for the audit log's actor (audit/actor.ts); the app by default. */
   actor?: ActorProgram;
   /** Told each stored profile secret as a request uses it (the app's IPC scrubber). */
@@ -101,6 +104,7 @@ export class LedgerServices {
       clients: this.clients,
       cache,
       unsettled: this.unsettledWrites,
+      confirmer: options.writeConfirmer ?? null,
       now,
     });
     this.trigger = new TriggerService({ profiles: this.profiles, clients: this.clients, audit: () => cache.audit });

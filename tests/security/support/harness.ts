@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import { createRouter } from '../../../src/main/ipc/routerCore.ts';
 import type { SecretStore } from '../../../src/main/services/credentials/secretStore.ts';
+import type { WriteConfirmer } from '../../../src/main/services/writes/writeConfirmer.ts';
 import { FileProfileStorage } from '../../../src/main/services/profiles/fileProfileStorage.ts';
 import { startServices, type RunningServices } from '../../../src/main/shell/services.ts';
 import type { RunningSandbox } from '../../../src/sandbox/index.ts';
@@ -26,6 +27,8 @@ export async function startHarness(
   folder: string,
   sandbox: RunningSandbox | null,
   store: SecretStore,
+  /** Main's question before a Production write (a real implementation that answers). */
+  writeConfirmer?: WriteConfirmer,
 ): Promise<Harness> {
   const confirmAnswer = { value: false };
   const nextSavePath: { value: string | null } = { value: null };
@@ -40,6 +43,7 @@ export async function startHarness(
     chooseSavePath: (name) => Promise.resolve(nextSavePath.value ?? join(folder, name)),
     printToPdf: () => Promise.resolve(Buffer.from('%PDF-1.7 stand-in\n')),
     confirm: () => Promise.resolve(confirmAnswer.value),
+    ...(writeConfirmer === undefined ? {} : { writeConfirmer }),
     openExternal: () => false,
     log: { info: () => undefined, warn: () => undefined, error: () => undefined },
   });
