@@ -20,7 +20,9 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
-          include: ['tests/integration/**/*.test.ts'],
+          // tests/security: the security review's reproductions, run as an attacker would
+          // (real cache file, keychain and servers), so they need what integration tests need.
+          include: ['tests/integration/**/*.test.ts', 'tests/security/**/*.test.ts'],
           environment: 'node',
           testTimeout: 120_000,
           hookTimeout: 120_000,

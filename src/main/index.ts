@@ -38,6 +38,7 @@ import { detectKeychain } from './services/credentials/keychainStatus.ts';
 import { embeddedSandboxKey } from './services/credentials/sandboxKey.ts';
 import { createRouter } from './ipc/routerCore.ts';
 import { registerRouter } from './ipc/router.ts';
+import { dialogWriteConfirmer } from './services/writes/writeConfirmer.ts';
 
 const log = createLogger();
 
@@ -203,6 +204,8 @@ async function start(): Promise<void> {
     printToPdf: printHtmlToPdf,
     openExternal: (url) => openInBrowserIfSafe(url, { openInBrowser, log: log.warn }),
     confirm: (question) => confirmInDialog(question),
+    // Every write to a Production bank is asked here, in main, whatever the window said (I1).
+    writeConfirmer: dialogWriteConfirmer(confirmInDialog),
     log,
   });
 

@@ -14,6 +14,7 @@ export function toAuditEntry(entry: AuditEntry): ContractAuditEntry {
     target: entry.target,
     result: entry.result,
     message: entry.detail,
+    actor: entry.actor ?? null,
   };
 }
 

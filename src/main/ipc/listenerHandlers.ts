@@ -35,9 +35,23 @@ export interface ListenerHandlerServices {
     lines: Iterable<string>,
   ): Promise<{ saved: boolean; path: string | null; rows: number }>;
   /** Profile guard: throws when a write on a Production profile is not confirmed. */
-  requireConfirmation(profileId: string, action: string, confirmed: boolean | undefined): void;
+  requireConfirmation(profileId: string, action: string, confirmed: boolean | undefined): Promise<void>;
   /** Asks the user in the main process (a native dialog in the app): the renderer cannot answer it. */
   confirm(question: ConfirmQuestion): Promise<boolean>;
+  /**
+   * Writes an entry to the audit log (N13, issue 23): registrations at the bank and every change
+   * of what the listener accepts or where it sends. Never a secret's value.
+   */
+  audit(entry: ListenerAuditEntry): void;
+}
+
+/** An audit entry of the listener: `profileId` null for its own settings. */
+export interface ListenerAuditEntry {
+  profileId: string | null;
+  action: string;
+  target: string;
+  result: 'ok' | 'failed' | 'refused';
+  detail?: string | null;
 }
 
 /** What a main-process confirmation shows. */
@@ -254,6 +268,7 @@ export function createListenerHandlers(services: ListenerHandlerServices): Liste
       configure: async (input) => {
         const current = listener();
         const retention = input.retention;
+        const changes = configureChanges(input);
         try {
           current.configure({
             ...(input.host === undefined ? {} : { host: input.host }),
@@ -274,6 +289,13 @@ export function createListenerHandlers(services: ListenerHandlerServices): Liste
         } catch (error) {
           // A forward address off the allow-list: said beside the field, with what to do.
           if (error instanceof Error && error.name === 'TargetRefused') {
+            services.audit({
+              profileId: null,
+              action: 'listener.configure',
+              target: 'listener',
+              result: 'refused',
+              detail: `${changes}: ${error.message}`,
+            });
             throw new IpcFailure('invalid_input', error.message, { field: 'forwardTo' });
           }
           throw error;
@@ -288,6 +310,15 @@ export function createListenerHandlers(services: ListenerHandlerServices): Liste
             });
           }
           await current.setCredentials(user, input.expectedBasicSecret);
+        }
+        if (changes !== '') {
+          services.audit({
+            profileId: null,
+            action: 'listener.configure',
+            target: 'listener',
+            result: 'ok',
+            detail: changes,
+          });
         }
         return config();
       },
@@ -405,15 +436,26 @@ export function createListenerHandlers(services: ListenerHandlerServices): Liste
               'Allow it only if it is your own handler. You can remove it in Settings → Listener defaults.',
             confirmLabel: `Allow ${new URL(origin).host}`,
           });
-          if (!allowed)
+          if (!allowed) {
+            services.audit({
+              profileId: null,
+              action: 'listener.allow-target',
+              target: origin,
+              result: 'refused',
+              detail: 'declined in the main-process dialog',
+            });
             throw new IpcFailure('cancelled', `Not allowed: you declined to let the listener send to ${origin}.`);
+          }
         }
         current.allowTarget(origin);
+        services.audit({ profileId: null, action: 'listener.allow-target', target: origin, result: 'ok' });
         return { origin, allowedTargets: current.allowedTargets };
       },
       forgetTarget: ({ origin }) => {
         const current = listener();
         const removed = current.forgetTarget(origin);
+        if (removed)
+          services.audit({ profileId: null, action: 'listener.forget-target', target: origin, result: 'ok' });
         return { removed, allowedTargets: current.allowedTargets };
       },
       replay: async (input) => {
@@ -497,9 +539,11 @@ export function createListenerHandlers(services: ListenerHandlerServices): Liste
         };
       },
       register: async ({ profileId, event, confirmProduction }, _context: HandlerContext) => {
-        services.requireConfirmation(profileId, 'listener.register', confirmProduction);
+        await services.requireConfirmation(profileId, 'listener.register', confirmProduction);
         await connectBank(profileId);
-        const registration = await listener().register({ event });
+        const registration = await auditedAtBank(services, profileId, 'webhook.register', event, () =>
+          listener().register({ event }),
+        );
         return {
           webhook: {
             id: registration.webhookId,
@@ -517,9 +561,11 @@ export function createListenerHandlers(services: ListenerHandlerServices): Liste
         };
       },
       unregister: async ({ profileId, webhookId, confirmProduction }) => {
-        services.requireConfirmation(profileId, 'listener.unregister', confirmProduction);
+        await services.requireConfirmation(profileId, 'listener.unregister', confirmProduction);
         await connectBank(profileId);
-        const removed = await listener().unregister(webhookId);
+        const removed = await auditedAtBank(services, profileId, 'webhook.unregister', webhookId, () =>
+          listener().unregister(webhookId),
+        );
         return { deleted: true as const, id: removed.webhookId };
       },
     },
@@ -533,4 +579,59 @@ export function createListenerHandlers(services: ListenerHandlerServices): Liste
       },
     },
   };
+}
+
+/** What a configure call changes, in words for the audit log (the expected secret never). */
+function configureChanges(input: {
+  host?: string | undefined;
+  allowNonLoopback?: boolean | undefined;
+  port?: number | null | undefined;
+  rejectUnauthenticated?: boolean | undefined;
+  forwardTo?: string | null | undefined;
+  expectedBasicUser?: string | null | undefined;
+  expectedBasicSecret?: string | null | undefined;
+  retention?: unknown;
+}): string {
+  const parts: string[] = [];
+  if (input.host !== undefined) parts.push(`host ${input.host}`);
+  if (input.allowNonLoopback !== undefined)
+    parts.push(`non-loopback ${input.allowNonLoopback ? 'allowed' : 'refused'}`);
+  if (input.port !== undefined) parts.push(`port ${input.port === null ? 'default' : String(input.port)}`);
+  if (input.rejectUnauthenticated !== undefined) {
+    parts.push(`unverified notifications ${input.rejectUnauthenticated ? 'answered 401' : 'kept'}`);
+  }
+  if (input.forwardTo !== undefined) parts.push(`forward to ${input.forwardTo ?? 'nowhere'}`);
+  if (input.expectedBasicUser === null || input.expectedBasicSecret === null)
+    parts.push('expected credentials cleared');
+  else if (input.expectedBasicSecret !== undefined) {
+    parts.push(
+      `expected credentials set (user ${input.expectedBasicUser ?? 'as before'}; the secret is in the keychain)`,
+    );
+  }
+  if (input.retention !== undefined) parts.push('retention changed');
+  return parts.join('; ');
+}
+
+/** Runs a write at the bank and audits it: ok with its object, or failed with the error's sentence. */
+async function auditedAtBank<Result extends { webhookId: string }>(
+  services: ListenerHandlerServices,
+  profileId: string,
+  action: string,
+  target: string,
+  work: () => Promise<Result>,
+): Promise<Result> {
+  try {
+    const result = await work();
+    services.audit({ profileId, action, target: result.webhookId, result: 'ok' });
+    return result;
+  } catch (error) {
+    services.audit({
+      profileId,
+      action,
+      target,
+      result: 'failed',
+      detail: error instanceof Error ? error.message : String(error),
+    });
+    throw error;
+  }
 }

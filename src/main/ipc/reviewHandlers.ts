@@ -3,7 +3,7 @@
  * the reviewer's name, and the report saved where the user chooses. The PDF is printed by
  * Chromium in the shell (printToPdf, an injected port), from the same HTML the CLI writes.
  */
-import { rename, rm, writeFile } from 'node:fs/promises';
+import { writeWholeFile } from '../services/files/partialFile.ts';
 import type { LedgerServices } from '../services/ledgerServices.ts';
 import { reportCsv } from '../services/review/reportCsv.ts';
 import { reportHtml } from '../services/review/reportHtml.ts';
@@ -20,16 +20,9 @@ export interface ReviewHandlerServices {
   now?: () => Date;
 }
 
-/** Writes to `<file>.partial` then renames, so a failed save never leaves half a file. */
+/** Writes without following a link at `<file>.partial` or at the file (review N6). */
 async function saveFile(file: string, content: string | Uint8Array): Promise<void> {
-  const partial = `${file}.partial`;
-  try {
-    await writeFile(partial, content, { mode: 0o600 });
-    await rename(partial, file);
-  } catch (error) {
-    await rm(partial, { force: true });
-    throw error;
-  }
+  await writeWholeFile(file, content);
 }
 
 export function createReviewHandlers(services: ReviewHandlerServices): Pick<Handlers, 'reviews'> {

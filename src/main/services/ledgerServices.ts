@@ -4,6 +4,7 @@
  * in-memory in tests), the ProfileStorage (electron-store in the app, a JSON file for the
  * command line) — so the same code runs in Electron and in plain Node.
  */
+import { actorText, type ActorProgram } from './audit/actor.ts';
 import { BankClients } from './bank/bankClients.ts';
 import type { BankTimeouts } from './bank/bankHttp.ts';
 import type { RetryPolicy } from './bank/retryPolicy.ts';
@@ -22,6 +23,7 @@ import { TriggerService } from './trigger/triggerService.ts';
 import { DriftLedger } from './drift/driftLedger.ts';
 import { BankWrites } from './writes/bankWrites.ts';
 import { UnsettledWrites } from './writes/unsettledWrites.ts';
+import type { WriteConfirmer } from './writes/writeConfirmer.ts';
 
 export interface LedgerServicesOptions {
   /** The app data folder: the cache database lives here. */
@@ -41,6 +43,10 @@ export interface LedgerServicesOptions {
   cacheWriter?: 'worker' | 'inline';
   /** A cap on the cache file's size (none by default). */
   cacheSizeLimitBytes?: number;
+  /** Main's question before a Production write (writes/writeConfirmer.ts); none: the caller's flag decides. */
+  writeConfirmer?: WriteConfirmer | null;
+  /** Which program acts, for the audit log's actor (audit/actor.ts); the app by default. */
+  actor?: ActorProgram;
   /** Told each stored profile secret as a request uses it (the app's IPC scrubber). */
   onSecretUsed?: (secret: string) => void;
   now?: () => Date;
@@ -98,10 +104,14 @@ export class LedgerServices {
       clients: this.clients,
       cache,
       unsettled: this.unsettledWrites,
+      confirmer: options.writeConfirmer ?? null,
       now,
     });
     this.trigger = new TriggerService({ profiles: this.profiles, clients: this.clients, audit: () => cache.audit });
     this.reviews = new ReviewService({ cache, profileName: (profileId) => this.#profileName(profileId), now });
+    // Every entry from here on names who acted: this program, the OS user and the reviewer.
+    const program = options.actor ?? 'app';
+    cache.audit.setActor(() => actorText(program, this.reviews.reviewer.get().name));
     // After every finished sync: reviews whose record changed come back, and watch rules flag
     // what no one has reviewed. Keys are `<kind>/<profileId>/…`. Done before the job's outcome
     // is handed out, so whoever waited for the sync sees its reviews already updated.
@@ -231,6 +241,16 @@ export class LedgerServices {
     await this.sync.stopProfile(profileId);
     this.cache.dropProfile(profileId);
     this.reviews.dropProfile(profileId, false);
+    // Clearing is itself evidence: an entry, and its head in the keychain before this returns.
+    this.cache.audit.record({
+      profileId,
+      profileName: this.#profileName(profileId),
+      action: 'cache.clear',
+      target: profileId,
+      result: 'ok',
+      detail: "the profile's cached records and reviews were dropped (they re-sync; watch rules stay)",
+    });
+    await this.cache.audit.settled();
   }
 
   /** Removes a profile, its secret and its cached data; the audit log keeps its history. */

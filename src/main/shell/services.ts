@@ -12,7 +12,8 @@ import type { KeychainStatus } from '../services/credentials/keychainStatus.ts';
 import type { SecretStore } from '../services/credentials/secretStore.ts';
 import type { ProfileStorage } from '../services/profiles/profileStorage.ts';
 import { EMBEDDED_SANDBOX_PROFILE_ID } from '../services/profiles/profile.ts';
-import { requireWriteConfirmation } from '../services/profiles/profiles.ts';
+import { confirmProductionWrite } from '../services/profiles/profiles.ts';
+import type { WriteConfirmer } from '../services/writes/writeConfirmer.ts';
 import { openListener, type Listener, type ListenerEvent } from '../services/listener/listener.ts';
 import type { Batch } from '../services/listener/eventBatcher.ts';
 import { bankClientPort } from '../services/listener/bankClientPort.ts';
@@ -51,6 +52,11 @@ export interface ServicesOptions {
    * listener may send to another host. Without one, every such question is answered no.
    */
   confirm?: (question: ConfirmQuestion) => Promise<boolean>;
+  /**
+   * Main's own question before any write to a Production bank (review I1): the Electron app
+   * passes its native dialog; none leaves the renderer's confirmation flag to decide (harnesses).
+   */
+  writeConfirmer?: WriteConfirmer;
   log: Logger;
 }
 
@@ -107,9 +113,15 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
       embeddedBaseUrl: () => sandbox?.baseUrl ?? null,
       // Secrets stored in earlier sessions join the scrub list the moment a request uses them.
       onSecretUsed: (secret) => secrets.add(secret),
+      ...(options.writeConfirmer === undefined ? {} : { writeConfirmer: options.writeConfirmer }),
     });
     if (sandbox !== null) {
-      ledger.credentials.useSessionCredentials(EMBEDDED_SANDBOX_PROFILE_ID, sandbox.keyId, sandbox.keySecret);
+      ledger.credentials.useSessionCredentials(
+        EMBEDDED_SANDBOX_PROFILE_ID,
+        sandbox.keyId,
+        sandbox.keySecret,
+        sandbox.baseUrl,
+      );
     }
     for (const message of ledger.cache.opened.messages) log.warn(`cache: ${message}`);
   } catch (error) {
@@ -212,9 +224,23 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
       return { saved: true, path, rows: await writeLines(path, lines) };
     },
     confirm: options.confirm ?? (() => Promise.resolve(false)),
-    requireConfirmation: (profileId, action, confirmed) => {
+    audit: (entry) => {
+      if (ledger === null) return;
+      const services = ledger;
+      let profileName = '';
+      if (entry.profileId !== null) {
+        try {
+          profileName = services.profiles.find(entry.profileId).name;
+        } catch {
+          profileName = entry.profileId;
+        }
+      }
+      services.cache.audit.record({ ...entry, profileId: entry.profileId ?? '', profileName });
+    },
+    requireConfirmation: async (profileId, action, confirmed) => {
       if (ledger === null) throw new IpcFailure('not_available', ledgerProblem ?? 'The services are not running.');
-      requireWriteConfirmation(ledger.profiles.find(profileId), action, confirmed);
+      const profile = ledger.profiles.find(profileId);
+      await confirmProductionWrite(profile, action, null, confirmed, options.writeConfirmer ?? null);
     },
   });
 

@@ -139,7 +139,7 @@ export function buildServer(
   });
 
   app.addHook('onRequest', async (request, reply) => {
-    const refusal = admit(request.headers);
+    const refusal = admit(request.headers, request.raw.rawHeaders);
     if (refusal !== null) {
       sendAnswer(reply, { ...json(refusal.status, { error: refusal.error }), headers: { connection: 'close' } });
       return reply;

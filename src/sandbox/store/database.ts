@@ -1,10 +1,18 @@
 /** Opens the sandbox's SQLite database (a file, or ':memory:') and creates its tables. */
+import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { SCHEMA_SQL, SCHEMA_VERSION } from './schema.ts';
 
 export type Database = DatabaseSync;
 
 export function openDatabase(dataFile: string): Database {
+  if (dataFile !== ':memory:') {
+    // It holds registrations' Basic secrets and the sandbox's key: its owner's only (review I7).
+    mkdirSync(dirname(dataFile), { recursive: true, mode: 0o700 });
+    closeSync(openSync(dataFile, 'a', 0o600));
+    chmodSync(dataFile, 0o600);
+  }
   const database = new DatabaseSync(dataFile);
   if (dataFile !== ':memory:') {
     // WAL keeps reads fast while the dispatcher writes; NORMAL is durable enough for a sandbox.

@@ -32,11 +32,24 @@ export interface GuardedHeaders {
 }
 
 export interface Refusal {
-  status: 421 | 403;
+  status: 400 | 421 | 403;
   error: string;
 }
 
-export type LocalServerGuard = (headers: GuardedHeaders) => Refusal | null;
+/**
+ * `rawHeaders` (Node's name/value list) lets the guard see what `headers` folds away: a second
+ * Host header, which Node drops (review I5; RFC 9112 §3.2 asks for a 400).
+ */
+export type LocalServerGuard = (headers: GuardedHeaders, rawHeaders?: readonly string[]) => Refusal | null;
+
+/** How many Host headers a request carries, from Node's raw name/value list. */
+function hostHeaderCount(rawHeaders: readonly string[]): number {
+  let count = 0;
+  for (let index = 0; index < rawHeaders.length; index += 2) {
+    if (rawHeaders[index]?.toLowerCase() === 'host') count += 1;
+  }
+  return count;
+}
 
 const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
 const HTTP_DEFAULT_PORT = 80;
@@ -109,7 +122,10 @@ export function createLocalServerGuard(options: LocalServerGuardOptions): LocalS
   const portText = String(ownPort);
   const ownAddresses = `127.0.0.1:${portText}, localhost:${portText} or [::1]:${portText}`;
 
-  return (headers) => {
+  return (headers, rawHeaders) => {
+    if (rawHeaders !== undefined && hostHeaderCount(rawHeaders) > 1) {
+      return { status: 400, error: 'The request has more than one Host header.' };
+    }
     const host = headers.host;
     const parts = host === undefined ? null : splitHost(host);
     const port = parts?.port ?? HTTP_DEFAULT_PORT;

@@ -137,7 +137,8 @@ describe('replay', () => {
     // Back to the listener itself, signed: it verifies.
     const [signed] = await current.listener.replay({
       requestIds: [answer.requestId],
-      url: current.url.replace('127.0.0.1', 'localhost') + '/in',
+      // The exact address the listener is bound to (review N4: not another loopback name).
+      url: current.url + '/in',
       basicAuth: { user: 'bank', secretAccount: 'listener:default' },
       edit,
     });

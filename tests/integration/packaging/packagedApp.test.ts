@@ -29,7 +29,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAsar, type AsarArchive } from './asarArchive.ts';
 
 const root = process.cwd();
-const ELECTRON_VERSION = '45.4.1';
+/** The Electron the project pins (package.json), so the stand-in says the same version. */
+const ELECTRON_VERSION =
+  (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> })
+    .devDependencies['electron'] ?? '';
 /** Only stops a hung packaging run; nothing here measures time. */
 const HANG_GUARD_MS = 600_000;
 

@@ -153,11 +153,19 @@ describe('forward and replay by default', () => {
     expect(toHandler.message).toMatch(/sent only to the listener itself/);
     expect(loopback.received.length).toBe(before);
 
-    // Back to the listener under another of its loopback names: signed, so it verifies again.
+    // Back to the listener at the exact address it is bound to: signed, so it verifies again.
+    // Another loopback name at its port (localhost, 127.0.0.2, [::1]) may be another server
+    // (review N4): the secret does not go there.
     const port = new URL(listenerUrl).port;
+    for (const other of [`http://localhost:${port}`, `http://127.0.0.2:${port}`, `http://[::1]:${port}`]) {
+      const refused = await refusal(
+        api.listener.replay({ requestIds: [id], targetUrl: `${other}/webhooks/in`, applyBasicAuth: true }),
+      );
+      expect(refused.message).toMatch(/sent only to the listener itself/);
+    }
     const self = await api.listener.replay({
       requestIds: [id],
-      targetUrl: `http://localhost:${port}/webhooks/in`,
+      targetUrl: `http://127.0.0.1:${port}/webhooks/in`,
       applyBasicAuth: true,
     });
     expect(self.results[0]).toMatchObject({ status: 200 });

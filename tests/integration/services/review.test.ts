@@ -761,7 +761,10 @@ describe('the report and clearing a profile’s data', () => {
 
     await services.clearCachedData(profile.id);
     expect(services.reviews.list({ profileId: profile.id }).rows).toEqual([]);
-    expect(services.cache.audit.list({ profileId: profile.id, limit: 1 }).rows[0]).toMatchObject({
+    // The clearing itself is audited (and anchored) after the reviews it dropped.
+    const [cleared, dropped] = services.cache.audit.list({ profileId: profile.id, limit: 2 }).rows;
+    expect(cleared).toMatchObject({ action: 'cache.clear', target: profile.id });
+    expect(dropped).toMatchObject({
       action: 'reviews.drop',
       detail: "3 reviews dropped with the profile's cached data",
     });

@@ -145,6 +145,11 @@ export async function servicesOnEmbedded(sandbox: RunningSandbox, folder: string
     embeddedBaseUrl: () => sandbox.baseUrl,
     retry: { baseDelayMs: 5, maxDelayMs: 20 },
   });
-  services.credentials.useSessionCredentials(EMBEDDED_SANDBOX_PROFILE_ID, sandbox.keyId, sandbox.keySecret);
+  services.credentials.useSessionCredentials(
+    EMBEDDED_SANDBOX_PROFILE_ID,
+    sandbox.keyId,
+    sandbox.keySecret,
+    sandbox.baseUrl,
+  );
   return services;
 }

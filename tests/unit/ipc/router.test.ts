@@ -246,7 +246,9 @@ describe('secrets never leave', () => {
     const planted = {
       ...samplePendingTransaction(),
       desc: `charge for key ${secret}`,
-      summary: 'sent with Authorization: Basic dXNlcjpzM2NyZXQ=',
+      // Bank text is never matched against words (review N11); a credential echoed in an error is.
+      summary: 'Basic Checking monthly fee',
+      error: 'sent with Authorization: Basic dXNlcjpzM2NyZXQ=',
       apiKey: 'another-secret-value',
       nested: { basic_secret: 'hunter2hunter2', token: 'eyJhbGciOiJIUzI1NiJ9.e30.sig' },
     };
@@ -267,6 +269,7 @@ describe('secrets never leave', () => {
       expect(text).not.toContain(leaked);
     }
     expect(text).toContain('[redacted]');
+    expect(text).toContain('Basic Checking monthly fee');
     expect(logged.join('\n')).toContain('withheld');
   });
 

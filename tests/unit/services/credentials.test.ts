@@ -124,18 +124,28 @@ describe('Credentials', () => {
   it('keeps the embedded sandbox key in memory only', async () => {
     const store = new InMemorySecretStore();
     const credentials = new Credentials(store);
-    credentials.useSessionCredentials('local-sandbox', 'key_demo', 'demo-secret-1');
+    credentials.useSessionCredentials('local-sandbox', 'key_demo', 'demo-secret-1', 'http://127.0.0.1:4010');
     const header = (
       await credentials.authorizationFor({
         id: 'local-sandbox',
         name: 'Local',
         authScheme: 'basic',
         keyId: null,
-        baseUrl: null,
+        baseUrl: 'http://127.0.0.1:4010',
       })
     ).header;
     expect(header).toBe(`Basic ${Buffer.from('key_demo:demo-secret-1').toString('base64')}`);
     expect(await store.has('profile:local-sandbox')).toBe(false);
+    // Never to another origin, whatever the profile says (review N5).
+    await expect(
+      credentials.authorizationFor({
+        id: 'local-sandbox',
+        name: 'Local',
+        authScheme: 'basic',
+        keyId: null,
+        baseUrl: 'http://127.0.0.1:4011',
+      }),
+    ).rejects.toThrow(/goes only to the embedded sandbox at http:\/\/127\.0\.0\.1:4010/);
   });
 
   it('stores a listener secret where the listener reads it', async () => {

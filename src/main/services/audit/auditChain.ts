@@ -17,6 +17,8 @@ export const AUDIT_MAC_BYTES = 32;
 export const CHAIN_GENESIS: Buffer = Buffer.alloc(AUDIT_MAC_BYTES);
 
 const VERSION_TAG = Buffer.from('ledgerdesk-audit-entry-v1\u0000', 'utf8');
+/** Entries that name their actor: the same encoding with the actor as a ninth field. */
+const VERSION_TAG_WITH_ACTOR = Buffer.from('ledgerdesk-audit-entry-v2\u0000', 'utf8');
 const NULL_LENGTH = 0xffffffff;
 
 /** The fields of an entry that its MAC covers: every column of the row but the MAC itself. */
@@ -34,11 +36,16 @@ export interface ChainedFields {
   result: string;
   /** The error sentence when it failed or was refused. */
   detail: string | null;
+  /**
+   * Who acted (actor.ts): the app instance or the command line, the OS user and the reviewer.
+   * Null (or absent) in entries written before actors were recorded.
+   */
+  actor?: string | null;
 }
 
 /** The audit_log columns that ChainedFields names, in its order (a SELECT list). */
 export const CHAINED_COLUMNS =
-  'id, profile_id AS profileId, profile_name AS profileName, action, target, at, result, detail';
+  'id, profile_id AS profileId, profile_name AS profileName, action, target, at, result, detail, actor';
 
 /** The entry's canonical bytes: the input of its MAC after the previous MAC. */
 export function canonicalEntryBytes(entry: ChainedFields): Buffer {
@@ -52,10 +59,14 @@ export function canonicalEntryBytes(entry: ChainedFields): Buffer {
     entry.result,
     entry.detail,
   ];
-  let size = VERSION_TAG.length;
+  const actor = entry.actor ?? null;
+  // An entry without an actor encodes as before (v1), so entries written earlier still verify.
+  const tag = actor === null ? VERSION_TAG : VERSION_TAG_WITH_ACTOR;
+  if (actor !== null) fields.push(actor);
+  let size = tag.length;
   for (const field of fields) size += 4 + (field === null ? 0 : Buffer.byteLength(field, 'utf8'));
   const bytes = Buffer.allocUnsafe(size);
-  let offset = VERSION_TAG.copy(bytes, 0);
+  let offset = tag.copy(bytes, 0);
   for (const field of fields) {
     if (field === null) {
       offset = bytes.writeUInt32BE(NULL_LENGTH, offset);

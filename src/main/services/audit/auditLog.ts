@@ -22,7 +22,17 @@ import {
   macText,
   type ChainedFields,
 } from './auditChain.ts';
-import { verifyAuditChain, type AuditVerification } from './auditVerify.ts';
+import { verifyAuditChain, type AuditChainProblem, type AuditVerification } from './auditVerify.ts';
+
+/** A check `verify` runs after the chain's: the rows the log vouches for (cache/rowMacs.ts). */
+export type AuditCheck = () => AuditChainProblem | null;
+import { earlierLogMissing, missingEarlierLogs, type FolderRecord } from './folderLogs.ts';
+
+/** The data folder's record as verify reads it: which log the keychain says this folder has. */
+export interface FolderView {
+  cacheId: string;
+  read(): Promise<FolderRecord | null>;
+}
 
 export type AuditResult = 'ok' | 'failed' | 'refused';
 
@@ -31,7 +41,11 @@ export interface AuditEntry extends ChainedFields {
   result: AuditResult;
 }
 
-export type NewAuditEntry = Omit<AuditEntry, 'id' | 'at' | 'detail'> & { detail?: string | null };
+export type NewAuditEntry = Omit<AuditEntry, 'id' | 'at' | 'detail' | 'actor'> & {
+  detail?: string | null;
+  /** Who acted; by default the log's own actor (setActor). */
+  actor?: string | null;
+};
 
 /** The chain's head as stored, without checking the chain (for the review report's footer). */
 export interface AuditChainHead {
@@ -57,25 +71,38 @@ export class AuditLog {
   readonly #key: KeyObject;
   readonly #anchor: AnchorKeeper;
   readonly #now: () => Date;
+  readonly #folder: FolderView | null;
+  readonly #checks: AuditCheck[] = [];
+  #actor: () => string | null = () => null;
   /** Prepared once: an append runs them for every write and review action. */
   readonly #lastEntry: StatementSync;
   readonly #insert: StatementSync;
 
-  constructor(database: DatabaseSync, key: KeyObject, anchor: AnchorKeeper, now: () => Date = () => new Date()) {
+  constructor(
+    database: DatabaseSync,
+    key: KeyObject,
+    anchor: AnchorKeeper,
+    now: () => Date = () => new Date(),
+    folder: FolderView | null = null,
+  ) {
     this.#database = database;
+    this.#folder = folder;
     this.#key = key;
     this.#anchor = anchor;
     this.#now = now;
     this.#lastEntry = database.prepare('SELECT id, mac FROM audit_log ORDER BY id DESC LIMIT 1');
     this.#insert = database.prepare(
-      `INSERT INTO audit_log (id, profile_id, profile_name, action, target, at, result, detail, mac)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO audit_log (id, profile_id, profile_name, action, target, at, result, detail, actor, mac)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
   }
 
   /** Appends an entry, chained to the last one. */
   record(entry: NewAuditEntry): AuditEntry {
-    const appended = this.#append({ ...entry, detail: entry.detail ?? null }, null);
+    const appended = this.#append(
+      { ...entry, detail: entry.detail ?? null, actor: entry.actor ?? this.#actor() },
+      null,
+    );
     this.#anchor.follow();
     return appended;
   }
@@ -86,7 +113,10 @@ export class AuditLog {
    * before it as unverifiable.
    */
   restartChain(entry: NewAuditEntry): AuditEntry {
-    const appended = this.#append({ ...entry, detail: entry.detail ?? null }, CHAIN_GENESIS);
+    const appended = this.#append(
+      { ...entry, detail: entry.detail ?? null, actor: entry.actor ?? this.#actor() },
+      CHAIN_GENESIS,
+    );
     this.#anchor.follow();
     return appended;
   }
@@ -137,9 +167,56 @@ export class AuditLog {
    */
   async verify(): Promise<AuditVerification> {
     await this.#anchor.settled();
-    const verification = await verifyAuditChain(this.#database, this.#key, await this.#anchor.read(), this.#now);
+    let verification = await verifyAuditChain(this.#database, this.#key, await this.#anchor.read(), this.#now);
     const problem = this.#anchor.problem;
-    return problem === null ? verification : { ...verification, notes: [...verification.notes, problem] };
+    if (problem !== null) verification = { ...verification, notes: [...verification.notes, problem] };
+    if (this.#folder !== null) verification = await this.#againstFolder(verification, this.#folder);
+    for (const check of this.#checks) {
+      if (verification.problem !== null) break;
+      const problem = check();
+      if (problem !== null) verification = { ...verification, ok: false, head: null, problem };
+    }
+    return verification;
+  }
+
+  /** Who acts through this log from now on (actor.ts): every entry records it. */
+  setActor(actor: () => string | null): void {
+    this.#actor = actor;
+  }
+
+  /** Adds a check that `verify` runs once the chain verifies (the first problem found is the answer). */
+  addCheck(check: AuditCheck): void {
+    this.#checks.push(check);
+  }
+
+  /**
+   * The keychain decides which log this data folder has: a file holding another log, or a
+   * folder whose earlier log (with anchored entries) is not in this file, does not verify,
+   * whatever the chain of the file says about itself.
+   */
+  async #againstFolder(verification: AuditVerification, folder: FolderView): Promise<AuditVerification> {
+    const record = await folder.read();
+    if (record === null) {
+      return {
+        ...verification,
+        notes: [...verification.notes, "The keychain holds no record of this data folder's audit log yet."],
+      };
+    }
+    let message: string | null = null;
+    if (record.cacheId !== folder.cacheId) {
+      message = `The audit log does not verify: the keychain records cache ${record.cacheId} as this data folder's log, and this file holds cache ${folder.cacheId}.`;
+    } else {
+      const missing = missingEarlierLogs(record).at(-1);
+      if (missing !== undefined) message = earlierLogMissing(missing, folder.cacheId);
+    }
+    if (message === null || verification.problem !== null) return verification;
+    const firstId = (this.#database.prepare('SELECT min(id) AS id FROM audit_log').get() as { id: number | null }).id;
+    return {
+      ...verification,
+      ok: false,
+      head: null,
+      problem: { kind: 'log-replaced', entryId: firstId ?? 1, entry: null, message },
+    };
   }
 
   /** Resolves once the head has been copied to the keychain. */
@@ -169,6 +246,7 @@ export class AuditLog {
         at,
         entry.result,
         entry.detail,
+        entry.actor ?? null,
         mac,
       );
       return appended;
@@ -222,9 +300,9 @@ export class AuditLog {
     if (search !== '') {
       where.push(
         `(instr(lower(action), ?) > 0 OR instr(lower(target), ?) > 0 OR instr(lower(profile_name), ?) > 0
-          OR instr(lower(COALESCE(detail, '')), ?) > 0)`,
+          OR instr(lower(COALESCE(detail, '')), ?) > 0 OR instr(lower(COALESCE(actor, '')), ?) > 0)`,
       );
-      parameters.push(search, search, search, search);
+      parameters.push(search, search, search, search, search);
     }
     if (query.cursor !== undefined && query.cursor !== null) {
       const [, id] = decodeCursor(query.cursor, fingerprint);

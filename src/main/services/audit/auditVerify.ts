@@ -34,7 +34,11 @@ export type AuditChainProblemKind =
   /** The entry the keychain recorded as the last differs from the one in the log. */
   | 'head-changed'
   /** Entries chained with a key the keychain no longer has: they cannot be verified. */
-  | 'key-lost';
+  | 'key-lost'
+  /** The file holds another log than the keychain records for this data folder (folderLogs.ts). */
+  | 'log-replaced'
+  /** A review's clear columns do not match their MAC: changed outside Ledgerdesk (reviewIntegrity.ts). */
+  | 'review-altered';
 
 export interface AuditChainProblem {
   kind: AuditChainProblemKind;
@@ -72,6 +76,7 @@ type Row = [
   at: string,
   result: string,
   detail: string | null,
+  actor: string | null,
   mac: Uint8Array | null,
 ];
 
@@ -79,8 +84,8 @@ type Row = [
 const BATCH = 5_000;
 
 function fieldsOf(row: Row): ChainedFields {
-  const [id, profileId, profileName, action, target, at, result, detail] = row;
-  return { id, profileId, profileName, action, target, at, result, detail };
+  const [id, profileId, profileName, action, target, at, result, detail, actor] = row;
+  return { id, profileId, profileName, action, target, at, result, detail, actor };
 }
 
 function entryOf(row: Row): AuditEntry {
@@ -124,7 +129,7 @@ export async function verifyAuditChain(
     for (const row of rows) {
       entries += 1;
       const id = row[0];
-      const mac = row[8];
+      const mac = row[9];
       const canonical = canonicalEntryBytes(fieldsOf(row));
       if (mac === null) {
         problem ??= {

@@ -17,6 +17,8 @@ import { AnchorKeeper } from './auditAnchor.ts';
 import { chainKeyOf } from './auditChain.ts';
 import { AuditLog } from './auditLog.ts';
 import { KEY_LOST_ACTION } from './auditVerify.ts';
+import { bindToFolder, type FolderOpen } from './folderBinding.ts';
+import { parseFolderRecord } from './folderLogs.ts';
 
 /** The profile fields of the log's own entries (they belong to no profile). */
 const LOG_ITSELF = { profileId: '', profileName: '' } as const;
@@ -36,6 +38,8 @@ export async function openAuditLog(
   credentials: Credentials,
   cacheId: string,
   now: () => Date = () => new Date(),
+  /** The data folder's record in the keychain (folderLogs.ts); without it only the cache id's anchor is checked. */
+  folder: FolderOpen | null = null,
 ): Promise<OpenedAuditLog> {
   const anchor = new AnchorKeeper(database, {
     read: () => credentials.readAuditChainHead(cacheId),
@@ -44,7 +48,9 @@ export async function openAuditLog(
   let key = await credentials.readAuditChainKey(cacheId);
   const created = key === null;
   key ??= await credentials.createAuditChainKey(cacheId);
-  const log = new AuditLog(database, chainKeyOf(key), anchor, now);
+  const folderView =
+    folder === null ? null : { cacheId, read: async () => parseFolderRecord(await folder.store.read()) };
+  const log = new AuditLog(database, chainKeyOf(key), anchor, now, folderView);
   const messages: string[] = [];
   // Only a new key or a missing anchor can mean "not chained yet"; otherwise skip the scans.
   if (created || (await anchor.read()) === null) {
@@ -74,6 +80,7 @@ export async function openAuditLog(
       }
     }
   }
+  if (folder !== null) messages.push(...(await bindToFolder(log, credentials, cacheId, folder, now)));
   anchor.follow();
   await anchor.settled();
   return { log, messages };

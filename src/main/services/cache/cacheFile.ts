@@ -3,7 +3,7 @@
  * never deleted, so nothing is destroyed) and replaced by an empty one. The cache only holds
  * copies of the bank's data, so a rebuilt cache is refilled by the next sync.
  */
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { CacheError, SQLITE_CORRUPT, SQLITE_NOTADB, sqliteCodeOf } from './cacheError.ts';
@@ -71,6 +71,9 @@ function setAside(file: string, now: Date): string {
 
 export function openCacheFile(file: string, now: () => Date = () => new Date(), sizeLimitBytes?: number): OpenedFile {
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  // Readable by its owner only (review N9), whatever the umask; -wal and -shm follow its mode.
+  closeSync(openSync(file, 'a', 0o600));
+  chmodSync(file, 0o600);
   let corruption: string;
   let database: DatabaseSync | null = null;
   try {
@@ -94,6 +97,7 @@ export function openCacheFile(file: string, now: () => Date = () => new Date(), 
     // A corrupt file may refuse to close cleanly; it is being set aside anyway.
   }
   const setAsideAs = setAside(file, now());
+  closeSync(openSync(file, 'a', 0o600));
   const fresh = new DatabaseSync(file);
   configure(fresh, sizeLimitBytes);
   return { database: fresh, setAsideAs, corruption };

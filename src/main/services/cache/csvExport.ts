@@ -8,9 +8,20 @@ import { rename, rm } from 'node:fs/promises';
 import type { CacheRead } from './cacheRead.ts';
 import { createPartialFile } from '../files/partialFile.ts';
 
-/** Cells a spreadsheet would run as a formula start with one of these (CSV injection). */
-const FORMULA_START = /^[=+\-@\t\r]/;
+/**
+ * Formula injection (ASVS 5.0 1.2.10, review N8). A spreadsheet runs a cell as a formula when it
+ * starts with = + - @ (tab, CR and NUL too, and their full-width forms in some locales); and an
+ * importer that splits on `;` or tab (Excel in many European locales) starts a new cell after
+ * each. So each formula character at the start of the text or right after a separator (`,` `;`
+ * tab CR LF NUL, spaces allowed between) gets a `'` before it, and a cell holding a separator is
+ * quoted so importers that honour quotes keep it whole. Left as they are: a plain number (`-12.34`)
+ * and an id of the bank's shape (`-tUtjY2NPLCSz0MRoOSNV6`: letters, digits, `_`, `-`, at least 10
+ * long, no operator or space a formula could use), so amounts and ids export unchanged.
+ */
+const FORMULA_AFTER_SEPARATOR = /(?<=(?:^|[,;\t\r\n\0]) *)([=+\-@\t\r\0\uFF1D\uFF0B\uFF0D\uFF20])/g;
 const NUMBER = /^-?[0-9]+([.][0-9]+)?$/;
+const BANK_ID = /^-[A-Za-z0-9_-]{9,}$/;
+const NEEDS_QUOTES = /[",;\t\r\n\0]/;
 
 export function csvCell(value: unknown): string {
   let text: string;
@@ -20,8 +31,8 @@ export function csvCell(value: unknown): string {
   else if (typeof value === 'string') text = value;
   else if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') text = String(value);
   else text = '';
-  if (FORMULA_START.test(text) && !NUMBER.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  if (!NUMBER.test(text) && !BANK_ID.test(text)) text = text.replace(FORMULA_AFTER_SEPARATOR, "'$1");
+  return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 export function csvLine(cells: readonly unknown[]): string {

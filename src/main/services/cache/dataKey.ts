@@ -44,12 +44,23 @@ export interface ResolvedDataKey {
   cacheId: string;
   sealer: RecordSealer;
   reset: DataKeyReset | null;
+  /** The file had no cache id and got back the one the keychain names for its folder. */
+  restored: boolean;
 }
 
-export async function resolveDataKey(database: DatabaseSync, credentials: Credentials): Promise<ResolvedDataKey> {
+/**
+ * `folderCacheId`: the cache id the keychain records for this data folder (audit/folderLogs.ts),
+ * given back to a file that has lost its own; a new id is made only when the keychain has none.
+ */
+export async function resolveDataKey(
+  database: DatabaseSync,
+  credentials: Credentials,
+  folderCacheId: string | null = null,
+): Promise<ResolvedDataKey> {
   let cacheId = metaOf(database, 'cache_id');
+  const restored = cacheId === null && folderCacheId !== null;
   if (cacheId === null) {
-    cacheId = randomUUID();
+    cacheId = folderCacheId ?? randomUUID();
     setMeta(database, 'cache_id', cacheId);
   }
   const keyCheck = metaOf(database, 'key_check');
@@ -72,5 +83,5 @@ export async function resolveDataKey(database: DatabaseSync, credentials: Creden
     dropSealedData(database);
     setMeta(database, 'key_check', sealer.seal(KEY_CHECK_TEXT, KEY_CHECK_IDENTITY).toString('base64'));
   }
-  return { cacheId, sealer, reset };
+  return { cacheId, sealer, reset, restored };
 }

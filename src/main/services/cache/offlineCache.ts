@@ -11,6 +11,7 @@
 import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import type { AuditLog } from '../audit/auditLog.ts';
+import { folderKeyOf, parseFolderRecord } from '../audit/folderLogs.ts';
 import { openAuditLog } from '../audit/openAuditLog.ts';
 import type { Credentials } from '../credentials/credentials.ts';
 import { AccountApplicationsTable } from './accountApplicationsTable.ts';
@@ -21,6 +22,7 @@ import { CACHE_MIGRATIONS, CACHE_MIGRATIONS_TABLE } from './cacheMigrations.ts';
 import { resolveDataKey, type DataKeyReset } from './dataKey.ts';
 import { applyMigrations } from './migrations.ts';
 import { PendingTransactionsTable } from './pendingTransactionsTable.ts';
+import { alteredRowsProblem, RowMacs } from './rowMacs.ts';
 import type { RecordSealer } from './sealing.ts';
 import { registerSealedSearch } from './sealedSearch.ts';
 import { SearchTokens } from './searchTokens.ts';
@@ -68,6 +70,8 @@ export class OfflineCache {
   readonly webhooks: WebhooksTable;
   readonly uploads: UploadsTable;
   readonly audit: AuditLog;
+  /** The MACs of the clear columns of reviews and watch rules (rowMacs.ts). */
+  readonly rowMacs: RowMacs;
   /** Runs planned bulk writes (sync pages) off the main thread. */
   readonly writer: CacheWriter;
   readonly #database: DatabaseSync;
@@ -92,6 +96,9 @@ export class OfflineCache {
     const sealerOf = (): RecordSealer => this.#live(this.#sealer);
     const searchOf = (): SearchTokens => this.#searchTokens;
     registerSealedSearch(database, sealerOf);
+    this.rowMacs = new RowMacs(sealerOf);
+    this.rowMacs.install(database);
+    audit.addCheck(() => alteredRowsProblem(this.database));
     this.checkpoints = new SyncCheckpoints(database);
     this.windowCheckpoints = new SyncWindowCheckpoints(database);
     this.creationDays = new CreationDays(database);
@@ -110,8 +117,16 @@ export class OfflineCache {
     const { database, setAsideAs, corruption } = openCacheFile(file, now, options.sizeLimitBytes);
     try {
       applyMigrations(database, CACHE_MIGRATIONS, CACHE_MIGRATIONS_TABLE);
-      const { cacheId, sealer, reset } = await resolveDataKey(database, options.credentials);
-      const audit = await openAuditLog(database, options.credentials, cacheId, now);
+      // The keychain decides which log this data folder has (audit/folderLogs.ts).
+      const credentials = options.credentials;
+      const folderKey = folderKeyOf(options.folder);
+      const store = {
+        read: () => credentials.readAuditFolderRecord(folderKey),
+        write: (text: string) => credentials.writeAuditFolderRecord(folderKey, text),
+      };
+      const folderCacheId = setAsideAs === null ? (parseFolderRecord(await store.read())?.cacheId ?? null) : null;
+      const { cacheId, sealer, reset, restored } = await resolveDataKey(database, credentials, folderCacheId);
+      const audit = await openAuditLog(database, credentials, cacheId, now, { store, restored, setAsideAs });
       const messages: string[] = [];
       if (setAsideAs !== null) {
         messages.push(

@@ -40,6 +40,8 @@ export class RecordSealer {
   readonly #hashKey: KeyObject;
   /** The secret prefix of record digests (hex of its own derived key). */
   readonly #digestPrefix: string;
+  /** The secret prefix of row MACs (rowMacs.ts), a key of its own. */
+  readonly #rowMacPrefix: string;
 
   constructor(dataKey: Buffer, cacheId: string) {
     if (dataKey.length !== 32) throw new Error('The cache data key must be 32 bytes.');
@@ -51,6 +53,9 @@ export class RecordSealer {
     );
     this.#digestPrefix = Buffer.from(
       hkdfSync('sha256', dataKey, cacheId, 'ledgerdesk cache: record digests v1', 32),
+    ).toString('hex');
+    this.#rowMacPrefix = Buffer.from(
+      hkdfSync('sha256', dataKey, cacheId, 'ledgerdesk cache: row macs v1', 32),
     ).toString('hex');
   }
 
@@ -117,6 +122,15 @@ export class RecordSealer {
    */
   recordDigest(text: string): string {
     return hash('sha256', this.#digestPrefix + text, 'base64url').slice(0, 22);
+  }
+
+  /**
+   * A row's MAC (rowMacs.ts): the same construction as recordDigest (secret prefix, SHA-256,
+   * 132 bits kept) under its own derived key. One native call, so authenticating the clear
+   * columns of a page of rows costs about a microsecond a row.
+   */
+  rowMac(canonical: string): string {
+    return hash('sha256', this.#rowMacPrefix + canonical, 'base64url').slice(0, 22);
   }
 
   /** A keyed hash (HMAC-SHA-256), base64url, truncated to `bytes`. */

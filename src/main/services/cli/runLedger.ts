@@ -173,6 +173,7 @@ class Ledger {
     if (this.#services !== null) return this.#services;
     mkdirSync(this.#dataFolder, { recursive: true, mode: 0o700 });
     this.#services = await LedgerServices.open({
+      actor: 'cli',
       dataFolder: this.#dataFolder,
       secretStore: this.#io.secretStore ?? new KeyringSecretStore(),
       profileStorage: new FileProfileStorage(this.#dataFolder),
@@ -194,7 +195,12 @@ class Ledger {
         this.#dataFolder,
         profile.lean === true || this.#io.env[LEAN_SANDBOX_VARIABLE] === '1',
       );
-      services.credentials.useSessionCredentials(profile.id, this.#sandbox.keyId, this.#sandbox.keySecret);
+      services.credentials.useSessionCredentials(
+        profile.id,
+        this.#sandbox.keyId,
+        this.#sandbox.keySecret,
+        this.#sandbox.baseUrl,
+      );
     }
     return profile;
   }

@@ -85,6 +85,8 @@ export interface Authorization {
 interface SessionCredentials {
   keyId: string;
   secret: string;
+  /** The embedded sandbox's own origin: the only one these are sent to (review N5). */
+  origin: string;
 }
 
 const DATA_KEY_BYTES = 32;
@@ -103,6 +105,10 @@ export function auditChainKeyAccount(cacheId: string): string {
 }
 export function auditChainHeadAccount(cacheId: string): string {
   return `audit:chain-head:${cacheId}`;
+}
+/** The record of a data folder's audit logs (audit/folderLogs.ts), named by the folder's key. */
+export function auditFolderAccount(folderKey: string): string {
+  return `audit:folder:${folderKey}`;
 }
 
 function checkSecret(secret: string): void {
@@ -163,10 +169,15 @@ export class Credentials {
     return this.#store.delete(profileAccount(profileId));
   }
 
-  /** The embedded sandbox's key for this run: kept in memory only, gone when the app quits. */
-  useSessionCredentials(profileId: string, keyId: string, secret: string): void {
+  /**
+   * The embedded sandbox's key for this run: kept in memory only, gone when the app quits, and
+   * sent only to `baseUrl`'s origin (the sandbox's own), whatever the profile says (review N5).
+   */
+  useSessionCredentials(profileId: string, keyId: string, secret: string, baseUrl: string): void {
     checkSecret(secret);
-    this.#session.set(profileId, { keyId, secret });
+    const origin = originOf(baseUrl);
+    if (origin === null) throw new InvalidSecret('the embedded sandbox has no valid address to bind it to');
+    this.#session.set(profileId, { keyId, secret, origin });
   }
 
   forgetSessionCredentials(profileId: string): void {
@@ -180,7 +191,16 @@ export class Credentials {
    */
   async authorizationFor(profile: ProfileIdentity): Promise<Authorization> {
     const session = this.#session.get(profile.id);
-    if (session !== undefined) return { header: basicHeader(session.keyId, session.secret), expiresAt: null };
+    if (session !== undefined) {
+      const origin = profile.baseUrl === null ? null : originOf(profile.baseUrl);
+      if (origin !== session.origin) {
+        throw new SecretNeedsReentry(
+          profile.name,
+          `the embedded sandbox's key goes only to the embedded sandbox at ${session.origin}, and the profile points at ${origin ?? 'no valid address'}`,
+        );
+      }
+      return { header: basicHeader(session.keyId, session.secret), expiresAt: null };
+    }
     const stored = await this.#store.get(profileAccount(profile.id));
     const what = profile.authScheme === 'bearer' ? 'bearer token' : 'API key secret';
     if (stored === null) throw new MissingCredentials(profile.name, what);
@@ -262,6 +282,15 @@ export class Credentials {
 
   async writeAuditChainHead(cacheId: string, head: string): Promise<void> {
     await this.#store.set(auditChainHeadAccount(cacheId), head);
+  }
+
+  /** Which audit log a data folder has, and the ones it had (not a secret; see folderLogs.ts). */
+  async readAuditFolderRecord(folderKey: string): Promise<string | null> {
+    return this.#store.get(auditFolderAccount(folderKey));
+  }
+
+  async writeAuditFolderRecord(folderKey: string, record: string): Promise<void> {
+    await this.#store.set(auditFolderAccount(folderKey), record);
   }
 
   /** A 32-byte key kept as base64; null when absent or not 32 bytes (never a stand-in). */

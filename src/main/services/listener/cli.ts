@@ -114,7 +114,11 @@ async function main(): Promise<number> {
     const basic = listener.credentialsConfigured
       ? `expects Basic user "${options.basic?.user ?? ''}"`
       : 'no Basic credentials expected (verdict: not_configured)';
-    write(`Listening on ${url} (any path; ${basic}). Kept in ${dataFolder}. Ctrl+C to stop.`);
+    // This command has no keychain key to seal with (review N9): the banner says so.
+    write(
+      `Listening on ${url} (any path; ${basic}). Kept in ${dataFolder}, bodies and headers in clear ` +
+        '(readable by your user only; the app seals them). Ctrl+C to stop.',
+    );
   }
 
   await stopRequested;

@@ -35,6 +35,7 @@ import { replay, type ReplayRequest } from './replay.ts';
 import { RequestLog, type ListenerSealer } from './requestLog.ts';
 import { ResponseRules, type ResponseRule } from './responseRules.ts';
 import { exportLines, type ExportFormat } from './trafficExport.ts';
+import { ListenerUserError } from './listenerUserError.ts';
 
 export interface ListenerState {
   running: boolean;
@@ -249,8 +250,14 @@ export class Listener extends EventEmitter<{ batch: [Batch<ListenerEvent>] }> {
 
   /** Expect these Basic credentials; the secret goes to the SecretStore, never to the database. */
   async setCredentials(user: string, secret: string): Promise<void> {
-    if (user === '' || user.includes(':')) throw new Error('The Basic user must be non-empty and contain no colon.');
-    if (secret === '') throw new Error('The Basic secret must not be empty.');
+    if (user === '' || user.includes(':'))
+      throw new ListenerUserError(
+        'invalid_input',
+        'The Basic user must be non-empty and contain no colon.',
+        'expectedBasicUser',
+      );
+    if (secret === '')
+      throw new ListenerUserError('invalid_input', 'The Basic secret must not be empty.', 'expectedBasicSecret');
     await this.#secrets.set(listenerSecretAccount(this.id), secret);
     this.#settings = { ...this.#settings, basicUser: user };
     this.#save();
@@ -365,10 +372,12 @@ export class Listener extends EventEmitter<{ batch: [Batch<ListenerEvent>] }> {
   /** Forward one kept request now, to `url` or the configured handler. */
   async forward(requestId: number, url?: string): Promise<Delivery> {
     const target = url ?? this.#settings.forwardTo;
-    if (target === null) throw new Error('No forward address: give one, or set forwardTo.');
+    if (target === null)
+      throw new ListenerUserError('invalid_input', 'No forward address: give one, or set forwardTo.', 'url');
     this.#targetKind(target);
     const request = this.#log.get(requestId);
-    if (request === null) throw new Error(`Request ${requestId} is not kept (any more).`);
+    if (request === null)
+      throw new ListenerUserError('not_found', `Request ${requestId} is not kept (any more).`, 'requestId');
     const headers = request.headers.filter(([name]) => !isHopByHop(name) && name.toLowerCase() !== 'authorization');
     headers.push(['x-ledgerdesk-request', String(request.id)]);
     const body =
@@ -470,7 +479,8 @@ export class Listener extends EventEmitter<{ batch: [Batch<ListenerEvent>] }> {
   /** Create a webhook for `event` pointing at this listener (or `publicUrl`, e.g. a tunnel), with fresh credentials. */
   async register(options: { event: string; publicUrl?: string }): Promise<Registration> {
     const listenerUrl = options.publicUrl ?? this.#state.url;
-    if (listenerUrl === null) throw new Error('Start the listener first: the webhook must point at its address.');
+    if (listenerUrl === null)
+      throw new ListenerUserError('invalid_input', 'Start the listener first: the webhook must point at its address.');
     return registerWebhook(this.#registrationContext(), options.event, listenerUrl);
   }
 
@@ -529,7 +539,8 @@ export class Listener extends EventEmitter<{ batch: [Batch<ListenerEvent>] }> {
   }
 
   #requireBank(): BankPort {
-    if (this.#bank === null) throw new Error('No bank profile is connected to the listener.');
+    if (this.#bank === null)
+      throw new ListenerUserError('invalid_input', 'No bank profile is connected to the listener.', 'profileId');
     return this.#bank;
   }
 

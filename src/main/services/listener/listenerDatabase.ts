@@ -5,7 +5,7 @@
  * synchronous=NORMAL survives a crash of the app (not of the OS) without a flush per
  * commit; the WAL is checkpointed from a worker thread (walCheckpointer.ts).
  */
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -21,7 +21,11 @@ export interface ListenerDatabase {
 }
 
 export function openListenerDatabase(file: string): ListenerDatabase {
-  mkdirSync(dirname(file), { recursive: true });
+  // The folder 0700 and the file 0600 from the first write (review N9): SQLite gives its -wal
+  // and -shm files the database file's mode.
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  closeSync(openSync(file, 'a', 0o600));
+  chmodSync(file, 0o600);
   const database = new DatabaseSync(file);
   database.exec('PRAGMA journal_mode = WAL');
   database.exec('PRAGMA synchronous = NORMAL');

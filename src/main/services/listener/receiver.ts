@@ -7,7 +7,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import type { LocalServerGuard } from '../../../shared/security/localServerGuard.ts';
+import type { GuardedHeaders, LocalServerGuard } from '../../../shared/security/localServerGuard.ts';
 import type { RequestOutcome } from './receivedRequest.ts';
 
 export interface ReceiverLimits {
@@ -86,6 +86,8 @@ export class Receiver {
   /** Who may talk to the listener at all; until the port is known, nobody. */
   #guard: LocalServerGuard = () => ({ status: 421, error: 'The listener is still starting.' });
   #refused = 0;
+  /** Requests Node could not parse that were kept lately (N3: a page cannot flood the log). */
+  readonly #badRequests = new RecentCount(BAD_REQUESTS_KEPT_PER_MINUTE, 60_000);
 
   constructor(limits: ReceiverLimits, handlers: ReceiverHandlers) {
     this.#limits = limits;
@@ -140,7 +142,7 @@ export class Receiver {
   }
 
   #onRequest(request: IncomingMessage, response: ServerResponse): void {
-    const refusal = this.#guard(request.headers);
+    const refusal = this.#guard(request.headers, request.rawHeaders);
     if (refusal !== null) {
       // Answered before the body is read, and the connection closed: nothing of it is kept.
       this.#refused += 1;
@@ -305,6 +307,26 @@ export class Receiver {
     const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
     const status = timedOut ? 408 : error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
     const raw = error.rawPacket ?? Buffer.alloc(0);
+    // The same guard as every request (review N3): the Host/Origin lines read from the raw
+    // packet; one without its own Host line is refused. Refused, or over the rate of kept bad
+    // requests, it is answered and counted, never kept.
+    const seen = headersOfRawPacket(raw);
+    const refusal = this.#guard(seen.headers, seen.rawHeaders);
+    if (refusal !== null || !this.#badRequests.admit(Date.now())) {
+      this.#refused += 1;
+      const answer = refusal ?? { status: 429, error: 'Too many requests that are not valid HTTP.' };
+      if (socket.writable) {
+        const body = errorBody(answer.error);
+        socket.end(
+          `HTTP/1.1 ${String(answer.status)} Refused\r\nContent-Type: ${JSON_TYPE}\r\n` +
+            `Content-Length: ${String(body.length)}\r\nConnection: close\r\n\r\n${body.toString()}`,
+        );
+      } else {
+        socket.destroy();
+      }
+      return;
+    }
+    const kept = Math.min(raw.length, this.#limits.keepBodyBytes, BAD_REQUEST_KEPT_BYTES);
     const arrival: Arrival = {
       startedAt: performance.now(),
       receivedAt: Date.now(),
@@ -315,10 +337,10 @@ export class Receiver {
       rawHeaders: [],
       authorization: undefined,
       contentType: undefined,
-      body: raw.subarray(0, Math.min(raw.length, this.#limits.keepBodyBytes)),
+      body: raw.subarray(0, kept),
       bodyBytes: raw.length,
       declaredBytes: null,
-      bodyTruncated: raw.length > this.#limits.keepBodyBytes,
+      bodyTruncated: raw.length > kept,
       failure: timedOut ? 'timeout' : 'bad_request',
       failureDetail: `${error.code ?? 'error'}: ${error.message}`,
     };
@@ -344,4 +366,48 @@ export class Receiver {
       }
     });
   }
+}
+
+/** What a request Node could not parse keeps at most (N3): enough to see what it was. */
+const BAD_REQUEST_KEPT_BYTES = 2048;
+/** How many such requests are kept in any minute; more are answered, counted and dropped. */
+const BAD_REQUESTS_KEPT_PER_MINUTE = 20;
+
+/** A sliding count of events over a window: `admit` says whether one more fits. */
+class RecentCount {
+  readonly #max: number;
+  readonly #windowMs: number;
+  readonly #times: number[] = [];
+
+  constructor(max: number, windowMs: number) {
+    this.#max = max;
+    this.#windowMs = windowMs;
+  }
+
+  admit(now: number): boolean {
+    while (this.#times.length > 0 && (this.#times[0] ?? 0) <= now - this.#windowMs) this.#times.shift();
+    if (this.#times.length >= this.#max) return false;
+    this.#times.push(now);
+    return true;
+  }
+}
+
+/** The header lines of a raw request, read as well as they can be (up to 64 KiB of it). */
+function headersOfRawPacket(raw: Buffer): { headers: GuardedHeaders; rawHeaders: string[] } {
+  const text = raw.subarray(0, 65_536).toString('latin1');
+  const end = text.indexOf('\r\n\r\n');
+  const lines = (end === -1 ? text : text.slice(0, end)).split(/\r?\n/).slice(1);
+  const rawHeaders: string[] = [];
+  const headers: GuardedHeaders = {};
+  for (const line of lines) {
+    const colon = line.indexOf(':');
+    if (colon <= 0) continue;
+    const name = line.slice(0, colon).trim().toLowerCase();
+    const value = line.slice(colon + 1).trim();
+    rawHeaders.push(name, value);
+    if (name === 'host') headers.host ??= value;
+    else if (name === 'origin') headers.origin ??= value;
+    else if (name === 'sec-fetch-site') headers['sec-fetch-site'] ??= value;
+  }
+  return { headers, rawHeaders };
 }

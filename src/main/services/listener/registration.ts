@@ -10,6 +10,7 @@ import { eventName } from '../../../shared/bank/index.ts';
 import type { SecretStore } from '../credentials/secretStore.ts';
 import type { BankPort } from './bankPort.ts';
 import { routeSecretAccount, type ExpectedCredentials } from './expectedCredentials.ts';
+import { ListenerUserError } from './listenerUserError.ts';
 
 export interface Registration {
   webhookId: string;
@@ -136,7 +137,9 @@ export async function registerWebhook(
 /** Delete the webhook on the bank, then its secret and route. Unknown ids are refused. */
 export async function unregisterWebhook(context: RegistrationContext, webhookId: string): Promise<Registration> {
   const registration = context.registrations.find(webhookId);
-  if (registration === null) throw new Error(`Webhook ${webhookId} was not registered by this listener.`);
+  if (registration === null) {
+    throw new ListenerUserError('not_found', `Webhook ${webhookId} was not registered by this listener.`, 'webhookId');
+  }
   await context.bank.deleteWebhook(webhookId);
   context.registrations.remove(webhookId);
   context.credentials.removeRoute(registration.path);

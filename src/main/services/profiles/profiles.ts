@@ -4,6 +4,7 @@
  * handled here: removing a profile's secret is the caller's job (see ledgerServices.ts),
  * because only the credentials layer touches the keychain.
  */
+import type { WriteConfirmer } from '../writes/writeConfirmer.ts';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { parseOrThrow, parseWith } from '../../../shared/bank/index.ts';
@@ -50,6 +51,24 @@ export class ProductionWriteNotConfirmed extends Error {
 /** Every write against a production profile needs `confirmed: true` from the caller. */
 export function requireWriteConfirmation(profile: Profile, action: string, confirmed: boolean | undefined): void {
   if (profile.production && confirmed !== true) throw new ProductionWriteNotConfirmed(profile.name, action);
+}
+
+/**
+ * The caller's flag first (the window asked), then, when main has a WriteConfirmer, the user's
+ * own answer to main's question (review I1): a renderer's flag alone never sends to Production.
+ */
+export async function confirmProductionWrite(
+  profile: Profile,
+  action: string,
+  target: string | null,
+  confirmed: boolean | undefined,
+  confirmer: WriteConfirmer | null,
+): Promise<void> {
+  requireWriteConfirmation(profile, action, confirmed);
+  if (!profile.production || confirmer === null) return;
+  if (!(await confirmer.confirm({ profileName: profile.name, action, target }))) {
+    throw new ProductionWriteNotConfirmed(profile.name, action);
+  }
 }
 
 export class Profiles {

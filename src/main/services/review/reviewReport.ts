@@ -48,15 +48,21 @@ export async function buildReviewReport(
     REVIEW_KINDS.map((kind) => [kind, Object.fromEntries(REVIEW_STATES.map((state) => [state, 0]))]),
   ) as Record<ReviewKind, Record<ReviewState, number>>;
   const items: ReportedItem[] = [];
+  // Reviews changed in the file are not printed as items: audit verify (below) names them and
+  // the report then says it is not verified.
+  const altered: string[] = [];
   let cursor: string | null = null;
   do {
-    const page = reviews.list({
-      profileId: options.profileId,
-      ...(options.from === undefined ? {} : { fromDate: options.from }),
-      ...(options.to === undefined ? {} : { toDate: options.to }),
-      limit: PAGE,
-      cursor,
-    });
+    const page = reviews.list(
+      {
+        profileId: options.profileId,
+        ...(options.from === undefined ? {} : { fromDate: options.from }),
+        ...(options.to === undefined ? {} : { toDate: options.to }),
+        limit: PAGE,
+        cursor,
+      },
+      (item) => altered.push(`${item.kind} ${item.ref}`),
+    );
     // The cached records of the page's reported items, one read per kind.
     const cachedRecords = new Map<string, unknown>();
     for (const kind of REVIEW_KINDS) {
@@ -82,6 +88,9 @@ export async function buildReviewReport(
     cursor = page.nextCursor;
   } while (cursor !== null);
   const verification = await cache.audit.verify();
+  const problem =
+    verification.problem?.message ??
+    (altered.length === 0 ? null : `The reviews of ${altered.join(', ')} were changed outside Ledgerdesk.`);
   return {
     profile: { id: options.profileId, name: options.profileName },
     from: options.from ?? null,
@@ -91,11 +100,11 @@ export async function buildReviewReport(
     counts,
     items,
     chain: {
-      ok: verification.ok,
+      ok: verification.ok && altered.length === 0,
       entries: verification.entries,
       head: verification.head,
       lastId: verification.lastId,
-      problem: verification.problem?.message ?? null,
+      problem,
     },
   };
 }

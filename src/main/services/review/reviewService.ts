@@ -76,9 +76,9 @@ export class ReviewService {
     this.#profileName = options.profileName;
     this.#now = options.now ?? (() => new Date());
     const sealer = () => options.cache.sealer;
-    this.table = new ReviewsTable(options.cache.database, sealer);
+    this.table = new ReviewsTable(options.cache.database, sealer, options.cache.rowMacs);
     this.records = new ReviewedRecords(options.cache.database, sealer);
-    this.rules = new WatchRules(options.cache.database, sealer);
+    this.rules = new WatchRules(options.cache.database, sealer, options.cache.rowMacs);
     this.reviewer = new Reviewer(options.cache.database, sealer);
   }
 
@@ -184,8 +184,11 @@ export class ReviewService {
    * Reviews, most recently moved first. A rule's flag keeps no record of its own (no one
    * reviewed it): its row shows the record as cached, found where the flag says it is.
    */
-  list(query: ReviewListQuery): ReturnType<ReviewsTable['list']> {
-    const page = this.table.list(query);
+  list(
+    query: ReviewListQuery,
+    onAltered?: (altered: { kind: ReviewKind; ref: string }) => void,
+  ): ReturnType<ReviewsTable['list']> {
+    const page = this.table.list(query, onAltered);
     const bare = page.rows.filter((row) => row.record === null);
     if (bare.length === 0) return page;
     const cached = new Map<string, unknown>();

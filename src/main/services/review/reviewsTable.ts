@@ -10,6 +10,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import type { Disposition, ReviewKind, ReviewState } from '../../../shared/review/reviewTerms.ts';
 import { pageLimitOf, type CacheRead } from '../cache/cacheRead.ts';
 import { decodeCursor, encodeCursor, fingerprintOf, wholeNumberOf } from '../cache/keysetCursor.ts';
+import { ROW_MAC_FUNCTION, type RowMacs } from '../cache/rowMacs.ts';
 import type { RecordSealer } from '../cache/sealing.ts';
 import { Statements } from '../cache/statements.ts';
 import type { FieldChange } from './recordChanges.ts';
@@ -64,6 +65,7 @@ interface StepBody {
 
 interface ReviewRow {
   id: number;
+  profile_id: string;
   kind: ReviewKind;
   ref: string;
   account_id: string | null;
@@ -74,6 +76,17 @@ interface ReviewRow {
   version: number;
   updated_at: string;
   body: Uint8Array | null;
+  /** The MAC of the clear columns and the body's tag (cache/rowMacs.ts). */
+  row_mac: string | null;
+}
+
+/** Every column a review's reads need, its MAC included. */
+const REVIEW_COLUMNS =
+  'id, profile_id, kind, ref, account_id, posted_at, state, rule_name, record_digest, version, updated_at, body, row_mac';
+
+/** What names a review in a sentence. */
+function itemOf(kind: ReviewKind, ref: string): string {
+  return `The review of ${kind} ${ref}`;
 }
 
 /** A disposition to keep for one item. */
@@ -129,10 +142,12 @@ const LISTED_SQL = `UPDATE reviews SET row_listed = ${ROW_CACHED}
 export class ReviewsTable {
   readonly #sealer: () => RecordSealer;
   readonly #statements: Statements;
+  readonly #macs: RowMacs;
 
-  constructor(database: DatabaseSync, sealer: () => RecordSealer) {
+  constructor(database: DatabaseSync, sealer: () => RecordSealer, macs: RowMacs) {
     this.#sealer = sealer;
     this.#statements = new Statements(database);
+    this.#macs = macs;
   }
 
   /**
@@ -155,20 +170,21 @@ export class ReviewsTable {
       items.map((item) => item.ref),
     );
     const upsert = this.#statements.get(
-      `INSERT INTO reviews (profile_id, kind, ref, account_id, posted_at, state, rule_name, record_digest, version, updated_at, body)
-       VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?)
+      `INSERT INTO reviews (profile_id, kind, ref, account_id, posted_at, state, rule_name, record_digest, version, updated_at, body, row_mac)
+       VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?)
        ON CONFLICT (profile_id, kind, ref) DO UPDATE SET
          account_id = excluded.account_id, posted_at = excluded.posted_at, state = excluded.state, rule_name = NULL,
          record_digest = excluded.record_digest, version = excluded.version, updated_at = excluded.updated_at,
-         body = excluded.body`,
+         body = excluded.body, row_mac = excluded.row_mac`,
     );
     const step = this.#statements.get(
-      'INSERT INTO review_history (profile_id, kind, ref, version, at, state, rule_name, body) VALUES (?, ?, ?, ?, ?, ?, NULL, ?)',
+      'INSERT INTO review_history (profile_id, kind, ref, version, at, state, rule_name, body, row_mac) VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?)',
     );
     const listed = kind === 'pending-transaction' ? this.#statements.get(LISTED_SQL) : null;
     return items.map((item) => {
       const version = (versions.get(item.ref) ?? 0) + 1;
       const body: ReviewBody = { disposition, note, reviewer, reviewedAt: at, record: item.record, changes: [] };
+      const sealed = sealer.sealJson(body, reviewIdentity(profileId, kind, item.ref));
       upsert.run(
         profileId,
         kind,
@@ -179,11 +195,25 @@ export class ReviewsTable {
         item.digest,
         version,
         at,
-        sealer.sealJson(body, reviewIdentity(profileId, kind, item.ref)),
+        sealed,
+        this.#macs.of('reviews', [
+          profileId,
+          kind,
+          item.ref,
+          item.accountId,
+          item.postedAt,
+          disposition,
+          null,
+          item.digest,
+          version,
+          at,
+          sealed,
+        ]),
       );
       // An item the bank no longer lists can be reviewed too (from the queue): it is not a row.
       listed?.run(profileId, item.ref);
       const stepBody: StepBody = { note, reviewer, changes: [] };
+      const sealedStep = sealer.sealJson(stepBody, stepIdentity(profileId, kind, item.ref, version));
       step.run(
         profileId,
         kind,
@@ -191,7 +221,8 @@ export class ReviewsTable {
         version,
         at,
         disposition,
-        sealer.sealJson(stepBody, stepIdentity(profileId, kind, item.ref, version)),
+        sealedStep,
+        this.#macs.of('review_history', [profileId, kind, item.ref, version, at, disposition, null, sealedStep]),
       );
       return {
         kind,
@@ -220,13 +251,28 @@ export class ReviewsTable {
     const sealer = this.#sealer();
     const body = sealer.openJson(row.body, reviewIdentity(profileId, kind, ref)) as ReviewBody;
     const version = row.version + 1;
+    const sealed = sealer.sealJson({ ...body, changes }, reviewIdentity(profileId, kind, ref));
+    const mac = this.#macs.of('reviews', [
+      profileId,
+      kind,
+      ref,
+      row.account_id,
+      row.posted_at,
+      'changed',
+      row.rule_name,
+      row.record_digest,
+      version,
+      at,
+      sealed,
+    ]);
     this.#statements
-      .get('UPDATE reviews SET state = ?, version = ?, updated_at = ?, body = ? WHERE id = ?')
-      .run('changed', version, at, sealer.sealJson({ ...body, changes }, reviewIdentity(profileId, kind, ref)), row.id);
+      .get('UPDATE reviews SET state = ?, version = ?, updated_at = ?, body = ?, row_mac = ? WHERE id = ?')
+      .run('changed', version, at, sealed, mac, row.id);
     const stepBody: StepBody = { note: null, reviewer: null, changes };
+    const sealedStep = sealer.sealJson(stepBody, stepIdentity(profileId, kind, ref, version));
     this.#statements
       .get(
-        'INSERT INTO review_history (profile_id, kind, ref, version, at, state, rule_name, body) VALUES (?, ?, ?, ?, ?, ?, NULL, ?)',
+        'INSERT INTO review_history (profile_id, kind, ref, version, at, state, rule_name, body, row_mac) VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?)',
       )
       .run(
         profileId,
@@ -235,7 +281,8 @@ export class ReviewsTable {
         version,
         at,
         'changed',
-        sealer.sealJson(stepBody, stepIdentity(profileId, kind, ref, version)),
+        sealedStep,
+        this.#macs.of('review_history', [profileId, kind, ref, version, at, 'changed', null, sealedStep]),
       );
   }
 
@@ -254,19 +301,25 @@ export class ReviewsTable {
   ): number {
     const inserted = this.#statements
       .get(
-        `INSERT INTO reviews (profile_id, kind, ref, account_id, posted_at, state, rule_name, record_digest, version, updated_at, body)
-         SELECT ?, ?, matched.ref, matched.account_id, matched.posted_at, 'flagged', ?, NULL, 1, ?, NULL
-         FROM (${select.sql}) AS matched
+        `INSERT INTO reviews (profile_id, kind, ref, account_id, posted_at, state, rule_name, record_digest, version, updated_at, body, row_mac)
+         SELECT given.profile, given.kind, matched.ref, matched.account_id, matched.posted_at, 'flagged', given.rule,
+           NULL, 1, given.at, NULL,
+           ${ROW_MAC_FUNCTION}('reviews', given.profile, given.kind, matched.ref, matched.account_id, matched.posted_at,
+             'flagged', given.rule, NULL, 1, given.at, NULL)
+         FROM (SELECT ? AS profile, ? AS kind, ? AS rule, ? AS at) AS given CROSS JOIN (${select.sql}) AS matched
          WHERE NOT EXISTS (SELECT 1 FROM reviews AS r WHERE r.profile_id = ? AND r.kind = ? AND r.ref = matched.ref)
          ON CONFLICT DO NOTHING
          RETURNING ref`,
       )
       .all(profileId, kind, ruleName, at, ...select.parameters, profileId, kind) as { ref: string }[];
     const step = this.#statements.get(
-      `INSERT INTO review_history (profile_id, kind, ref, version, at, state, rule_name, body)
-       VALUES (?, ?, ?, 1, ?, 'flagged', ?, NULL)`,
+      `INSERT INTO review_history (profile_id, kind, ref, version, at, state, rule_name, body, row_mac)
+       VALUES (?, ?, ?, 1, ?, 'flagged', ?, NULL, ?)`,
     );
-    for (const { ref } of inserted) step.run(profileId, kind, ref, at, ruleName);
+    for (const { ref } of inserted) {
+      const mac = this.#macs.of('review_history', [profileId, kind, ref, 1, at, 'flagged', ruleName, null]);
+      step.run(profileId, kind, ref, at, ruleName, mac);
+    }
     return inserted.length;
   }
 
@@ -291,11 +344,11 @@ export class ReviewsTable {
     if (refs.length === 0) return new Map();
     const rows = this.#statements
       .get(
-        `SELECT id, kind, ref, account_id, posted_at, state, rule_name, record_digest, version, updated_at, body
+        `SELECT ${REVIEW_COLUMNS}
          FROM reviews WHERE profile_id = ? AND kind = ? AND ref IN (SELECT value FROM json_each(?))`,
       )
       .all(profileId, kind, JSON.stringify(refs)) as unknown as ReviewRow[];
-    return new Map(rows.map((row) => [row.ref, this.#reviewOf(profileId, row)]));
+    return new Map(rows.map((row) => [row.ref, this.#reviewOf(profileId, this.#checked(row))]));
   }
 
   /** One item's review with the record as reviewed, or null when it was never reviewed. */
@@ -314,14 +367,18 @@ export class ReviewsTable {
     if (refs.length === 0) return new Map();
     const rows = this.#statements
       .get(
-        `SELECT id, kind, ref, account_id, posted_at, state, rule_name, record_digest, version, updated_at, body
+        `SELECT ${REVIEW_COLUMNS}
          FROM reviews WHERE profile_id = ? AND kind = ? AND ref IN (SELECT value FROM json_each(?))`,
       )
       .all(profileId, kind, JSON.stringify(refs)) as unknown as ReviewRow[];
     return new Map(
       rows.map((row) => [
         row.ref,
-        { accountId: row.account_id, postedAt: row.posted_at, record: this.#bodyOf(profileId, row)?.record ?? null },
+        {
+          accountId: this.#checked(row).account_id,
+          postedAt: row.posted_at,
+          record: this.#bodyOf(profileId, row)?.record ?? null,
+        },
       ]),
     );
   }
@@ -330,7 +387,7 @@ export class ReviewsTable {
   history(profileId: string, kind: ReviewKind, ref: string): ReviewStep[] {
     const rows = this.#statements
       .get(
-        `SELECT version, at, state, rule_name, body FROM review_history
+        `SELECT profile_id, kind, ref, version, at, state, rule_name, body, row_mac FROM review_history
          WHERE profile_id = ? AND kind = ? AND ref = ? ORDER BY version`,
       )
       .all(profileId, kind, ref) as {
@@ -342,6 +399,11 @@ export class ReviewsTable {
     }[];
     const sealer = this.#sealer();
     return rows.map((row) => {
+      this.#macs.check(
+        'review_history',
+        row,
+        () => `Step ${String(row.version)} of ${itemOf(kind, ref).toLowerCase()}`,
+      );
       const body =
         row.body === null
           ? null
@@ -358,8 +420,15 @@ export class ReviewsTable {
     });
   }
 
-  /** Reviews, the most recently moved first, keyset-paged; `asOf` is null (reviews are local). */
-  list(query: ReviewListQuery): CacheRead<ListedReview> {
+  /**
+   * Reviews, the most recently moved first, keyset-paged; `asOf` is null (reviews are local).
+   * A review altered in the file throws RowAltered, unless `onAltered` is given: then it is
+   * left out of the page and handed to `onAltered` (the report lists such items apart).
+   */
+  list(
+    query: ReviewListQuery,
+    onAltered?: (altered: { kind: ReviewKind; ref: string }) => void,
+  ): CacheRead<ListedReview> {
     const limit = pageLimitOf(query.limit);
     const fingerprint = fingerprintOf([
       'reviews',
@@ -395,15 +464,20 @@ export class ReviewsTable {
     }
     const rows = this.#statements
       .get(
-        `SELECT id, kind, ref, account_id, posted_at, state, rule_name, record_digest, version, updated_at, body
+        `SELECT ${REVIEW_COLUMNS}
          FROM reviews WHERE ${where.join(' AND ')} ORDER BY updated_at DESC, id DESC LIMIT ?`,
       )
       .all(...parameters, limit + 1) as unknown as ReviewRow[];
     const page = rows.slice(0, limit);
     const last = page.at(-1);
+    const authentic = page.filter((row) => {
+      if (onAltered === undefined || this.#macs.holds('reviews', row)) return true;
+      onAltered({ kind: row.kind, ref: row.ref });
+      return false;
+    });
     return {
-      rows: page.map((row) => ({
-        ...this.#reviewOf(query.profileId, row),
+      rows: authentic.map((row) => ({
+        ...this.#reviewOf(query.profileId, this.#checked(row)),
         accountId: row.account_id,
         record: this.#bodyOf(query.profileId, row)?.record ?? null,
       })),
@@ -424,28 +498,29 @@ export class ReviewsTable {
     return counts;
   }
 
-  /** A person's reviews still in a disposition, with the digest they were given on: what a sync checks. */
+  /**
+   * A person's reviews still in a disposition, with the digest they were given on: what a sync
+   * checks. A review altered in the file is left out (nothing is decided on it; audit verify
+   * names it).
+   */
   standing(
     profileId: string,
     kind: ReviewKind,
   ): { ref: string; accountId: string | null; postedAt: string | null; digest: string }[] {
     const rows = this.#statements
       .get(
-        `SELECT ref, account_id, posted_at, record_digest FROM reviews
+        `SELECT ${REVIEW_COLUMNS} FROM reviews
          WHERE profile_id = ? AND kind = ? AND state != 'changed' AND record_digest IS NOT NULL`,
       )
-      .all(profileId, kind) as {
-      ref: string;
-      account_id: string | null;
-      posted_at: string | null;
-      record_digest: string;
-    }[];
-    return rows.map((row) => ({
-      ref: row.ref,
-      accountId: row.account_id,
-      postedAt: row.posted_at,
-      digest: row.record_digest,
-    }));
+      .all(profileId, kind) as unknown as ReviewRow[];
+    return rows
+      .filter((row) => this.#macs.holds('reviews', row))
+      .map((row) => ({
+        ref: row.ref,
+        accountId: row.account_id,
+        postedAt: row.posted_at,
+        digest: row.record_digest ?? '',
+      }));
   }
 
   /** Forgets a profile's reviews and their history (inside the caller's transaction). */
@@ -455,21 +530,28 @@ export class ReviewsTable {
   }
 
   #row(profileId: string, kind: ReviewKind, ref: string): ReviewRow | undefined {
-    return this.#statements
+    const row = this.#statements
       .get(
-        `SELECT id, kind, ref, account_id, posted_at, state, rule_name, record_digest, version, updated_at, body
+        `SELECT ${REVIEW_COLUMNS}
          FROM reviews WHERE profile_id = ? AND kind = ? AND ref = ?`,
       )
       .get(profileId, kind, ref) as ReviewRow | undefined;
+    return row === undefined ? undefined : this.#checked(row);
+  }
+
+  /** The row, once its clear columns are known to be authentic (RowAltered otherwise). */
+  #checked(row: ReviewRow): ReviewRow {
+    this.#macs.check('reviews', row, () => itemOf(row.kind, row.ref));
+    return row;
   }
 
   #versions(profileId: string, kind: ReviewKind, refs: readonly string[]): Map<string, number> {
     const rows = this.#statements
       .get(
-        'SELECT ref, version FROM reviews WHERE profile_id = ? AND kind = ? AND ref IN (SELECT value FROM json_each(?))',
+        `SELECT ${REVIEW_COLUMNS} FROM reviews WHERE profile_id = ? AND kind = ? AND ref IN (SELECT value FROM json_each(?))`,
       )
-      .all(profileId, kind, JSON.stringify(refs)) as { ref: string; version: number }[];
-    return new Map(rows.map((row) => [row.ref, row.version]));
+      .all(profileId, kind, JSON.stringify(refs)) as unknown as ReviewRow[];
+    return new Map(rows.map((row) => [row.ref, this.#checked(row).version]));
   }
 
   #bodyOf(profileId: string, row: ReviewRow): ReviewBody | null {

@@ -8,6 +8,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import { parseWith } from '../../../shared/bank/index.ts';
 import { watchRule, type WatchRule, type WatchRuleInput } from '../../../shared/review/watchRule.ts';
 import { centsOf } from '../cache/money.ts';
+import type { RowMacs } from '../cache/rowMacs.ts';
 import type { RecordSealer } from '../cache/sealing.ts';
 import { SearchTokens } from '../cache/searchTokens.ts';
 import { Statements } from '../cache/statements.ts';
@@ -26,19 +27,26 @@ export interface RuleSelect {
 export class WatchRules {
   readonly #sealer: () => RecordSealer;
   readonly #statements: Statements;
+  readonly #macs: RowMacs;
 
-  constructor(database: DatabaseSync, sealer: () => RecordSealer) {
+  constructor(database: DatabaseSync, sealer: () => RecordSealer, macs: RowMacs) {
     this.#sealer = sealer;
     this.#statements = new Statements(database);
+    this.#macs = macs;
   }
 
   /** A profile's rules, by name. */
   list(profileId: string): WatchRule[] {
     const rows = this.#statements
-      .get('SELECT name, body FROM watch_rules WHERE profile_id = ? ORDER BY name')
+      .get(
+        'SELECT profile_id, name, kind, created_at, body, row_mac FROM watch_rules WHERE profile_id = ? ORDER BY name',
+      )
       .all(profileId) as { name: string; body: Uint8Array }[];
     const sealer = this.#sealer();
-    return rows.map((row) => sealer.openJson(row.body, ruleIdentity(profileId, row.name)) as WatchRule);
+    return rows.map((row) => {
+      this.#macs.check('watch_rules', row, () => 'A watch rule');
+      return sealer.openJson(row.body, ruleIdentity(profileId, row.name)) as WatchRule;
+    });
   }
 
   /** Adds a rule, or replaces the one of the same name; refuses an invalid one, naming the field. */
@@ -47,12 +55,24 @@ export class WatchRules {
     if (!parsed.ok)
       throw new ReviewProblem('bad-rule', 'rule', `The watch rule is not valid: ${parsed.problems.join('; ')}`);
     const rule = parsed.value;
+    const body = this.#sealer().sealJson(rule, ruleIdentity(profileId, rule.name));
+    const kept = this.#statements
+      .get('SELECT created_at FROM watch_rules WHERE profile_id = ? AND name = ?')
+      .get(profileId, rule.name) as { created_at: string } | undefined;
+    const createdAt = kept?.created_at ?? at;
     this.#statements
       .get(
-        `INSERT INTO watch_rules (profile_id, name, kind, created_at, body) VALUES (?, ?, ?, ?, ?)
-         ON CONFLICT (profile_id, name) DO UPDATE SET kind = excluded.kind, body = excluded.body`,
+        `INSERT INTO watch_rules (profile_id, name, kind, created_at, body, row_mac) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (profile_id, name) DO UPDATE SET kind = excluded.kind, body = excluded.body, row_mac = excluded.row_mac`,
       )
-      .run(profileId, rule.name, rule.kind, at, this.#sealer().sealJson(rule, ruleIdentity(profileId, rule.name)));
+      .run(
+        profileId,
+        rule.name,
+        rule.kind,
+        createdAt,
+        body,
+        this.#macs.of('watch_rules', [profileId, rule.name, rule.kind, createdAt, body]),
+      );
     return rule;
   }
 

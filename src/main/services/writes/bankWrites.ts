@@ -23,7 +23,8 @@ import { BankError } from '../bank/bankError.ts';
 import type { BankClients } from '../bank/bankClients.ts';
 import type { OfflineCache } from '../cache/offlineCache.ts';
 import type { Profile } from '../profiles/profile.ts';
-import { requireWriteConfirmation, type Profiles } from '../profiles/profiles.ts';
+import { confirmProductionWrite, type Profiles } from '../profiles/profiles.ts';
+import type { WriteConfirmer } from './writeConfirmer.ts';
 import type { UnsettledWrites } from './unsettledWrites.ts';
 
 export interface WriteConfirmation {
@@ -40,6 +41,8 @@ export interface BankWritesOptions {
   cache: OfflineCache;
   /** Creates whose answer was not understood, and their idempotency keys. */
   unsettled: UnsettledWrites;
+  /** Main's own question before a Production write (writeConfirmer.ts); none: the caller's flag decides. */
+  confirmer?: WriteConfirmer | null;
   now?: () => Date;
 }
 
@@ -202,7 +205,13 @@ export class BankWrites {
     const unsettled = this.#options.unsettled;
     const entry = { profileId: profile.id, profileName: profile.name, action };
     try {
-      requireWriteConfirmation(profile, action, confirmation.confirmProduction);
+      await confirmProductionWrite(
+        profile,
+        action,
+        provisionalTarget,
+        confirmation.confirmProduction,
+        this.#options.confirmer ?? null,
+      );
     } catch (error) {
       audit.record({ ...entry, target: provisionalTarget, result: 'refused', detail: (error as Error).message });
       throw error;

@@ -19,6 +19,8 @@ export const auditEntry = z.object({
   result: z.enum(AUDIT_RESULTS),
   /** The error sentence when the write failed or was refused. */
   message: z.string().nullable(),
+  /** Who acted: the app instance or the command line, the OS user, the reviewer (null in older entries). */
+  actor: z.string().nullable().optional(),
 });
 export type AuditEntry = z.infer<typeof auditEntry>;
 
@@ -36,6 +38,8 @@ export const AUDIT_CHAIN_PROBLEMS = [
   'tail-deleted',
   'head-changed',
   'key-lost',
+  'log-replaced',
+  'review-altered',
 ] as const;
 
 /** The answer of `audit verify`: ok with the entries and the chain head, or the first break. */

@@ -2,8 +2,8 @@
  * `ledger review report`: the review report of a profile over a date range, as a printable
  * HTML page (and CSV with --csv). The app prints the same page to PDF.
  */
-import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { writeWholeFile } from '../../files/partialFile.ts';
 import { reportCsv } from '../../review/reportCsv.ts';
 import { reportHtml } from '../../review/reportHtml.ts';
 import { buildReviewReport } from '../../review/reviewReport.ts';
@@ -25,8 +25,9 @@ export async function reviewReport(context: CommandContext): Promise<number> {
     profileName: profile.name,
     ...defined({ from, to }),
   });
-  writeFileSync(html, reportHtml(report), { mode: 0o600 });
-  if (csv !== null) writeFileSync(csv, reportCsv(report), { mode: 0o600 });
+  // Never through a link, at the file or its temporary (review N6).
+  await writeWholeFile(html, reportHtml(report));
+  if (csv !== null) await writeWholeFile(csv, reportCsv(report));
   services.reviews.recordReport(profile.id, report, csv === null ? 'html' : 'html and csv');
   if (context.arguments.json)
     context.printJson({ html, csv, items: report.items.length, counts: report.counts, chain: report.chain });

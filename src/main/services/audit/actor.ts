@@ -1,0 +1,27 @@
+/**
+ * Who acted, as every audit entry records it (issue 23, "who did it"): the running program (the
+ * app, with this run's instance id, or the `ledger` command line), the OS user it runs as, and
+ * the reviewer name the officer signs reviews with (the OS user name unless set in Settings).
+ * One line, chained with the entry (auditChain.ts), so it cannot be edited afterwards unnoticed.
+ *
+ * The reviewer name is in clear here like the profile name: the audit log is the record of who
+ * did what, readable without the keychain (docs/security.md, "Who did it").
+ */
+import { randomUUID } from 'node:crypto';
+import { osUserName } from '../review/reviewer.ts';
+
+export type ActorProgram = 'app' | 'cli';
+
+/** This process's instance: the pid and a random id, so two runs at once are told apart. */
+const INSTANCE = `${String(process.pid)}-${randomUUID().slice(0, 8)}`;
+
+/** Control characters would let a name forge another line in an export: they are dropped. */
+function oneLine(text: string): string {
+  // eslint-disable-next-line no-control-regex -- the actor is one line of plain text
+  return text.replace(/[\u0000-\u001f\u007f]/g, ' ').slice(0, 200);
+}
+
+export function actorText(program: ActorProgram, reviewer: string): string {
+  const where = program === 'app' ? `app instance ${INSTANCE}` : `ledger command line ${INSTANCE}`;
+  return oneLine(`${where}; OS user ${osUserName()}; reviewer ${reviewer}`);
+}
