@@ -13,6 +13,8 @@ import { ExposureRefusedError, PortTakenError } from './listenAddress.ts';
 import { openListener, type Listener } from './listener.ts';
 import { TargetRefused } from './outboundTargets.ts';
 import { defaultDataFolder, LISTENER_DATABASE_FILE, openListenerDatabase } from './listenerDatabase.ts';
+import type { ListenerBank, RegisteredWebhook } from './cliBank.ts';
+import { EVENT_CATALOG } from '../../../shared/eventCatalog/eventCatalog.ts';
 
 function write(line: string): void {
   process.stdout.write(line + '\n');
@@ -22,7 +24,8 @@ function tell(line: string): void {
   process.stderr.write(line + '\n');
 }
 
-async function configure(listener: Listener, options: ListenArguments): Promise<void> {
+async function configure(listener: Listener, options: ListenArguments, bank: ListenerBank | null): Promise<void> {
+  listener.setBank(bank?.port ?? null);
   if (options.basic === null) await listener.clearCredentials();
   else await listener.setCredentials(options.basic.user, options.basic.secret);
   listener.setRules(options.rule === null ? [] : [options.rule]);
@@ -33,8 +36,8 @@ async function configure(listener: Listener, options: ListenArguments): Promise<
     allowedHosts: options.allowedHosts,
     allowedOrigins: options.allowedOrigins,
     rejectUnverified: options.rejectUnverified,
-    // No bank profile on the command line: nothing to hydrate from.
-    hydrate: false,
+    // Each verified notification's url is fetched from the --profile's bank; without one, nothing to hydrate from.
+    hydrate: bank !== null,
     ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
     ...(options.bodyTimeoutMs === undefined ? {} : { bodyTimeoutMs: options.bodyTimeoutMs }),
   });
@@ -68,6 +71,17 @@ async function main(): Promise<number> {
     return 0;
   }
   const dataFolder = options.dataFolder ?? defaultDataFolder();
+  let bank: ListenerBank | null = null;
+  if (options.profile !== null) {
+    // Loaded only when asked for: a listener without a bank opens no keychain and no cache.
+    const { openListenerBank } = await import('./cliBank.ts');
+    try {
+      bank = await openListenerBank(dataFolder, options.profile);
+    } catch (error) {
+      tell(`listen: ${error instanceof Error ? error.message : String(error)}`);
+      return 2;
+    }
+  }
   const opened = openListenerDatabase(join(dataFolder, LISTENER_DATABASE_FILE));
   const listener = await openListener({
     database: opened.database,
@@ -83,13 +97,16 @@ async function main(): Promise<number> {
         const line = humanDeliveryLineOf(event.delivery);
         if (options.json) tell(line);
         else write(line);
+      } else if (event.type === 'snapshot') {
+        if (options.json) write(JSON.stringify({ snapshot: event }));
+        else write(snapshotLineOf(event));
       } else if (event.type === 'warning' || event.type === 'failure') tell(`listen: ${event.message}`);
     }
   });
 
   let state;
   try {
-    await configure(listener, options);
+    await configure(listener, options, bank);
     state = await listener.start({
       ...(options.port === undefined ? {} : { port: options.port }),
       ...(options.host === undefined ? {} : { host: options.host }),
@@ -98,6 +115,7 @@ async function main(): Promise<number> {
   } catch (error) {
     await listener.close();
     await opened.close();
+    await bank?.close();
     if (error instanceof PortTakenError || error instanceof ExposureRefusedError || error instanceof TargetRefused) {
       tell(`listen: ${error.message}`);
       return 2;
@@ -116,12 +134,55 @@ async function main(): Promise<number> {
       : 'no Basic credentials expected (verdict: not_configured)';
     write(`Listening on ${url} (any path; ${basic}). Kept in ${dataFolder}. Ctrl+C to stop.`);
   }
+  let registered: RegisteredWebhook[] = [];
+  if (bank !== null && options.register !== null && options.basic !== null) {
+    const events =
+      options.register.events === 'all' ? EVENT_CATALOG.map((entry) => entry.event) : options.register.events;
+    try {
+      registered = await bank.register(events, options.register.publicUrl ?? url, options.basic);
+    } catch (error) {
+      tell(`listen: ${error instanceof Error ? error.message : String(error)}`);
+      await listener.close();
+      await opened.close();
+      await bank.close();
+      return 1;
+    }
+    if (options.json) write(JSON.stringify({ registered }));
+    else {
+      write(
+        `Registered with ${bank.profile.name}: ${String(registered.length)} webhook${registered.length === 1 ? '' : 's'} posting to ${registered[0]?.url ?? url} as Basic user "${options.basic.user}" (removed at Ctrl+C):`,
+      );
+      for (const webhook of registered) write(`  ${webhook.event.padEnd(28)} ${webhook.id}`);
+    }
+  } else if (bank !== null && !options.json) {
+    write(`Each verified notification's url is fetched from ${bank.profile.name}.`);
+  }
 
   await stopRequested;
+  if (bank !== null && registered.length > 0) {
+    const { removed, failed } = await bank.unregister();
+    if (options.json) write(JSON.stringify({ unregistered: removed, failed }));
+    if (removed.length > 0 && !options.json)
+      tell(
+        `Removed the ${String(removed.length)} webhook${removed.length === 1 ? '' : 's'} registered at start: ${removed.map((webhook) => `${webhook.id} (${webhook.event})`).join(', ')}.`,
+      );
+    for (const { webhook, reason } of failed) {
+      tell(
+        `listen: webhook ${webhook.id} (${webhook.event}) is still at the bank: ${reason} Remove it with: npm run ledger -- webhooks remove ${webhook.id} --profile "${bank.profile.name}"`,
+      );
+    }
+  }
   await listener.close();
   await opened.close();
+  await bank?.close();
   if (!options.json) tell('Stopped. Every request received is kept.');
   return 0;
+}
+
+function snapshotLineOf(event: { requestId: number; ok: boolean; error: string | null }): string {
+  return event.ok
+    ? `  <- object of request ${String(event.requestId)} fetched from the bank (its url answered)`
+    : `  <- object of request ${String(event.requestId)} not fetched: ${event.error ?? 'unknown failure'}`;
 }
 
 main().then(
