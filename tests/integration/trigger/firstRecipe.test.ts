@@ -64,11 +64,11 @@ function run(line: string, env: NodeJS.ProcessEnv): Running {
   const wake = (): void => {
     for (const waker of wakers) waker();
   };
-  child.stdout?.setEncoding('utf8').on('data', (text: string) => {
+  child.stdout.setEncoding('utf8').on('data', (text: string) => {
     stdout += text;
     wake();
   });
-  child.stderr?.setEncoding('utf8').on('data', (text: string) => {
+  child.stderr.setEncoding('utf8').on('data', (text: string) => {
     stderr += text;
     wake();
   });

@@ -33,6 +33,7 @@ async function configure(listener: Listener, options: ListenArguments, bank: Lis
   if (options.forwardTo !== null) listener.allowTarget(options.forwardTo);
   listener.configure({
     forwardTo: options.forwardTo,
+    forwardUnverified: !options.forwardVerifiedOnly,
     allowedHosts: options.allowedHosts,
     allowedOrigins: options.allowedOrigins,
     rejectUnverified: options.rejectUnverified,

@@ -19,7 +19,11 @@ and prints one line per request.
   --allow-origin URL  also keep requests made by a web page of this origin; repeatable (others: 403)
   --basic USER:SECRET expect this Basic user and secret (or set LEDGERDESK_LISTENER_BASIC)
   --reject-unverified answer 401 when the verdict is not ok
-  --forward-to URL    forward each request to a local handler and show its answer
+  --forward-to URL    forward each request to a local handler and show its answer: method, path and
+                      query (under URL's path), body and headers as received (Authorization included),
+                      plus X-Ledgerdesk-Verdict and X-Ledgerdesk-Request. Another host than loopback
+                      is allowed because you typed it here
+  --forward-verified-only  forward only requests whose verdict is ok (default: all, marked by the verdict)
   --respond STATUS    answer this status instead of 200
   --times N           with --respond: fail the first N arrivals of each notification, then 200
   --delay MS          answer after this delay
@@ -50,6 +54,7 @@ export interface ListenArguments {
   basic: { user: string; secret: string } | null;
   rejectUnverified: boolean;
   forwardTo: string | null;
+  forwardVerifiedOnly: boolean;
   rule: ResponseRule | null;
   maxBodyBytes: number | undefined;
   bodyTimeoutMs: number | undefined;
@@ -148,6 +153,7 @@ export function readListenArguments(argv: string[], environment: NodeJS.ProcessE
         basic: { type: 'string' },
         'reject-unverified': { type: 'boolean' },
         'forward-to': { type: 'string' },
+        'forward-verified-only': { type: 'boolean' },
         respond: { type: 'string' },
         times: { type: 'string' },
         delay: { type: 'string' },
@@ -205,6 +211,7 @@ export function readListenArguments(argv: string[], environment: NodeJS.ProcessE
     basic,
     rejectUnverified: values['reject-unverified'] === true,
     forwardTo,
+    forwardVerifiedOnly: values['forward-verified-only'] === true,
     rule: ruleOf({ ...values, event: ruleEvent }, registering),
     maxBodyBytes: wholeNumber('max-body', values['max-body'], 1, 64 * 1024 * 1024),
     bodyTimeoutMs: wholeNumber('body-timeout', values['body-timeout'], 1, 600_000),

@@ -29,6 +29,8 @@ export interface SettledRequest {
     query: string | null;
     contentType: string | undefined;
     authorization: string | undefined;
+    /** Node's rawHeaders as received (Authorization in clear): what a forward re-sends, never kept. */
+    rawHeaders: string[];
     body: Buffer;
   } | null;
   /** The notification's object address, when it is a notification whose sender verified (`ok`). */
@@ -220,6 +222,7 @@ export class Intake {
               query: arrival.query,
               contentType: arrival.contentType,
               authorization: arrival.authorization,
+              rawHeaders: arrival.rawHeaders,
               body: arrival.body,
             },
         objectUrl: verified && reading.notification !== null ? reading.notification.url : null,
