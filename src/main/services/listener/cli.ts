@@ -7,7 +7,8 @@
  */
 import { join } from 'node:path';
 import { InMemorySecretStore } from '../credentials/secretStore.ts';
-import { humanDeliveryLineOf, humanLineOf, jsonLineOf } from './cliOutput.ts';
+import { humanDeliveryLineOf, humanLineOf, jsonLineOf, pairingLineOf } from './cliOutput.ts';
+import { SendLogPairing } from './sendLogPairing.ts';
 import { LISTEN_USAGE, readListenArguments, UsageError, type ListenArguments } from './cliArguments.ts';
 import { ExposureRefusedError, PortTakenError } from './listenAddress.ts';
 import { openListener, type Listener } from './listener.ts';
@@ -90,11 +91,28 @@ async function main(): Promise<number> {
     listenerId: options.listenerId,
     batching: { flushMs: 20 },
   });
+  let registered: RegisteredWebhook[] = [];
+  // With a bank, each verified arrival is also paired with the bank's send log: its word on retry or new event.
+  const pairing =
+    bank === null
+      ? null
+      : new SendLogPairing(bank.port, {
+          webhookFor: (event) => registered.find((webhook) => webhook.event === event)?.id ?? null,
+        });
   listener.on('batch', ({ items, dropped }) => {
     if (dropped > 0) tell(`(${dropped} lines skipped: the terminal fell behind; every request is kept)`);
     for (const event of items) {
-      if (event.type === 'request') write(options.json ? jsonLineOf(event.request) : humanLineOf(event.request));
-      else if (event.type === 'delivery') {
+      if (event.type === 'request') {
+        write(options.json ? jsonLineOf(event.request) : humanLineOf(event.request));
+        const request = event.request;
+        void pairing?.pair(request)?.then((result) => {
+          write(
+            options.json
+              ? JSON.stringify({ pairing: { requestId: request.id, ...result } })
+              : pairingLineOf(request.id, result),
+          );
+        });
+      } else if (event.type === 'delivery') {
         const line = humanDeliveryLineOf(event.delivery);
         if (options.json) tell(line);
         else write(line);
@@ -135,7 +153,6 @@ async function main(): Promise<number> {
       : 'no Basic credentials expected (verdict: not_configured)';
     write(`Listening on ${url} (any path; ${basic}). Kept in ${dataFolder}. Ctrl+C to stop.`);
   }
-  let registered: RegisteredWebhook[] = [];
   if (bank !== null && options.register !== null && options.basic !== null) {
     const events =
       options.register.events === 'all' ? EVENT_CATALOG.map((entry) => entry.event) : options.register.events;
