@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { InMemorySecretStore } from '../credentials/secretStore.ts';
 import { humanDeliveryLineOf, humanLineOf, jsonLineOf, pairingLineOf } from './cliOutput.ts';
 import { SendLogPairing } from './sendLogPairing.ts';
+import { refusalLineOf } from './refusal.ts';
 import { LISTEN_USAGE, readListenArguments, UsageError, type ListenArguments } from './cliArguments.ts';
 import { ExposureRefusedError, PortTakenError } from './listenAddress.ts';
 import { openListener, type Listener } from './listener.ts';
@@ -105,6 +106,7 @@ async function main(): Promise<number> {
       if (event.type === 'request') {
         write(options.json ? jsonLineOf(event.request) : humanLineOf(event.request));
         const request = event.request;
+        if (options.printBody) write(bodyLinesOf(listener, request.id, options.json));
         void pairing?.pair(request)?.then((result) => {
           write(
             options.json
@@ -116,6 +118,8 @@ async function main(): Promise<number> {
         const line = humanDeliveryLineOf(event.delivery);
         if (options.json) tell(line);
         else write(line);
+      } else if (event.type === 'refused') {
+        write(options.json ? JSON.stringify({ refused: event.refusal }) : refusalLineOf(event.refusal));
       } else if (event.type === 'snapshot') {
         if (options.json) write(JSON.stringify({ snapshot: event }));
         else write(snapshotLineOf(event));
@@ -195,6 +199,32 @@ async function main(): Promise<number> {
   await bank?.close();
   if (!options.json) tell('Stopped. Every request received is kept.');
   return 0;
+}
+
+/** Control characters shown as `?`: a body cannot move the terminal's cursor or change its colours. */
+function withoutControls(line: string): string {
+  let shown = '';
+  for (let index = 0; index < line.length; index += 1) {
+    const code = line.charCodeAt(index);
+    shown += (code < 0x20 && code !== 0x09) || code === 0x7f ? '?' : line.charAt(index);
+  }
+  return shown;
+}
+
+/** The kept body under its request line: text indented, anything else as base64; --json: one object. */
+function bodyLinesOf(listener: Listener, requestId: number, json: boolean): string {
+  const kept = listener.request(requestId);
+  const text = kept?.bodyText ?? null;
+  const base64 = kept?.bodyBase64 ?? null;
+  if (json) return JSON.stringify({ body: { requestId, text, base64, truncated: kept?.bodyTruncated ?? false } });
+  const shown = text ?? (base64 === null ? '(no body kept)' : `(not UTF-8; base64) ${base64}`);
+  const cut = kept?.bodyTruncated === true ? '\n    (kept only in part)' : '';
+  return (
+    shown
+      .split('\n')
+      .map((line) => `    ${withoutControls(line)}`)
+      .join('\n') + cut
+  );
 }
 
 function snapshotLineOf(event: { requestId: number; ok: boolean; error: string | null }): string {

@@ -41,6 +41,7 @@ and prints one line per request.
   --body-timeout MS   refuse bodies that take longer with 408 (default 10000)
   --data DIR          where requests are kept (default: Ledgerdesk's data folder)
   --listener ID       keep several listeners apart in one data folder (default "cli")
+  --print-body        print each request's body (as kept: up to 256 KiB) under its line
   --json              one JSON object per line ({"listening": URL} first, then one per request)
   --help              this text
 `;
@@ -64,6 +65,7 @@ export interface ListenArguments {
   /** With --register: the events to subscribe to; null without --register. */
   register: { events: string[] | 'all'; publicUrl: string | null } | null;
   listenerId: string;
+  printBody: boolean;
   json: boolean;
   help: boolean;
 }
@@ -168,6 +170,7 @@ export function readListenArguments(argv: string[], environment: NodeJS.ProcessE
         'body-timeout': { type: 'string' },
         data: { type: 'string' },
         listener: { type: 'string' },
+        'print-body': { type: 'boolean' },
         json: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -219,6 +222,7 @@ export function readListenArguments(argv: string[], environment: NodeJS.ProcessE
     profile: values.profile ?? null,
     register,
     listenerId,
+    printBody: values['print-body'] === true,
     json: values.json === true,
     help: values.help === true,
   };

@@ -38,7 +38,11 @@ export function humanLineOf(request: ReceivedRequestSummary): string {
     request.ruleId === null ? '' : `rule ${request.ruleId}`,
     request.outcome === 'answered' || request.outcome === 'no_answer' || request.outcome === 'dropped'
       ? ''
-      : request.outcome.replace('_', ' '),
+      : request.outcome === 'too_large'
+        ? 'too large: allow more with --max-body BYTES'
+        : request.outcome === 'timeout'
+          ? 'body too slow: allow more time with --body-timeout MS'
+          : request.outcome.replace('_', ' '),
     request.bodyProblem === null ? '' : request.bodyProblem.slice(0, 120),
   ].filter((note) => note !== '');
   return [

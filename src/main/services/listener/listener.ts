@@ -21,6 +21,7 @@ import { ListenerSettingsRow, patchSettings, type ListenerSettings } from './lis
 import { migrateListenerTables } from './migrations.ts';
 import { allowListEntry, classifyTarget, isLoopbackHost, TargetRefused, type TargetKind } from './outboundTargets.ts';
 import { forwardRequest } from './forwardRequest.ts';
+import { describeRefusal, type Refusal } from './refusal.ts';
 import type {
   Delivery,
   ObjectGroup,
@@ -52,6 +53,8 @@ export type ListenerEvent =
   | { type: 'delivery'; delivery: Delivery }
   | { type: 'snapshot'; requestId: number; ok: boolean; error: string | null }
   | { type: 'state'; state: ListenerState }
+  /** A request refused before it was read (wrong Host, a web page's): never kept, only told. */
+  | { type: 'refused'; refusal: Refusal }
   | { type: 'warning'; message: string }
   | { type: 'failure'; message: string };
 
@@ -562,14 +565,23 @@ export class Listener extends EventEmitter<{ batch: [Batch<ListenerEvent>] }> {
     };
   }
 
-  /** Only requests addressed to this listener, and none made by a web page (unless its origin is allowed). */
+  /**
+   * Only requests addressed to this listener, and none made by a web page (unless its origin
+   * is allowed). Each refusal is also told to subscribers (with the option that would allow
+   * it), so a tunnel set up without --allow-host does not fail silently; it is not kept.
+   */
   #guardFor(host: string, port: number): LocalServerGuard {
-    return createLocalServerGuard({
+    const guard = createLocalServerGuard({
       port,
       hosts: boundHostNames(host),
       allowedHosts: this.#settings.allowedHosts,
       allowedOrigins: this.#settings.allowedOrigins,
     });
+    return (headers) => {
+      const refusal = guard(headers);
+      if (refusal !== null) this.#batcher.add({ type: 'refused', refusal: describeRefusal(refusal.status, headers) });
+      return refusal;
+    };
   }
 
   #save(): void {
