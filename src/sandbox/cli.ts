@@ -4,7 +4,7 @@
  * stops it cleanly: in-flight requests finish, pending webhook retries stay in the data file.
  */
 import { parseCliArguments, USAGE, type CliRequest } from './cliArguments.ts';
-import { startSandbox, type RunningSandbox } from './index.ts';
+import { startSandbox, trafficLineOf, type RunningSandbox, type SandboxTraffic } from './index.ts';
 
 function bannerOf(sandbox: RunningSandbox): string {
   // The data file's own secret is printed (the user has no other way to learn it); a secret
@@ -20,7 +20,7 @@ function bannerOf(sandbox: RunningSandbox): string {
       `Card products:         ${sandbox.demo.cardProducts.join(', ')}`,
       `Files:                 ${sandbox.demo.files.slice(0, 3).join(', ')}`,
       `Try: curl -u ${sandbox.keyId}:<secret> ${sandbox.baseUrl}/account`,
-      'Ctrl+C stops it.',
+      'Ctrl+C stops it. One line per request and per delivery attempt follows (--quiet: none).',
     ].join('\n') + '\n'
   );
 }
@@ -93,7 +93,10 @@ async function main(): Promise<void> {
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 
-  const sandbox = await startSandbox(request.options);
+  const traffic = (entry: SandboxTraffic): void => {
+    process.stdout.write((request.json ? JSON.stringify(entry) : trafficLineOf(entry)) + '\n');
+  };
+  const sandbox = await startSandbox(request.quiet ? request.options : { ...request.options, traffic });
   running.sandbox = sandbox;
   process.stdout.write(request.json ? jsonLineOf(sandbox) : bannerOf(sandbox));
   if (stopSignal !== undefined) stop(stopSignal);

@@ -11,6 +11,8 @@ import type { SandboxOptions } from './options.ts';
 export interface CliRequest {
   options: SandboxOptions;
   json: boolean;
+  /** --quiet: no line per request and per delivery attempt. */
+  quiet: boolean;
   help: boolean;
 }
 
@@ -37,7 +39,10 @@ export const USAGE = `Usage: npm run sandbox -- [options]
   --lean                   answer in the real service's shapes: leave out or null what it does
                            (account_number, ownership_type, product, partner_deposit_id, a document's
                            bank_id/organization_id/description, page_next of those lists...)
-  --json                   print one JSON line with the address, key, token and demo ids
+  --json                   print one JSON line with the address, key, token and demo ids, then one
+                           JSON object per request and per delivery attempt
+  --quiet                  print no line per request (time, method, path, status, ms, key id) and
+                           per delivery attempt (event, url, status, attempt, next retry)
   --help                   this text
 `;
 
@@ -71,6 +76,7 @@ export function parseCliArguments(argv: readonly string[]): CliRequest {
   const options: Record<string, unknown> = {};
   const lists = { allowedHosts: [] as string[], allowedOrigins: [] as string[] };
   let json = false;
+  let quiet = false;
   let help = false;
   for (let index = 0; index < argv.length; index += 1) {
     const raw = argv[index] ?? '';
@@ -85,6 +91,7 @@ export function parseCliArguments(argv: readonly string[]): CliRequest {
       return next;
     };
     if (flag === '--json') json = true;
+    else if (flag === '--quiet') quiet = true;
     else if (flag === '--lean') {
       if (inline !== undefined) throw new Error('--lean takes no value.');
       options.lean = true;
@@ -117,5 +124,5 @@ export function parseCliArguments(argv: readonly string[]): CliRequest {
   }
   if (lists.allowedHosts.length > 0) options.allowedHosts = lists.allowedHosts;
   if (lists.allowedOrigins.length > 0) options.allowedOrigins = lists.allowedOrigins;
-  return { options, json, help };
+  return { options, json, quiet, help };
 }

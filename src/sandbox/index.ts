@@ -30,6 +30,7 @@ import { createNotificationPoster } from './webhooks/postNotification.ts';
 import { createWebhookRegistry } from './webhooks/webhookRegistry.ts';
 
 export type { SandboxOptions } from './options.ts';
+export { trafficLineOf, type SandboxTraffic } from './traffic.ts';
 
 export interface RunningSandbox {
   /** http://127.0.0.1:PORT, no trailing slash. */
@@ -113,6 +114,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       deliveryTimeoutMs: settings.deliveryTimeoutMs,
       smartRetriesOn: () => organization.smartRetriesOn(),
       baseUrl: () => baseUrl,
+      ...(options.traffic === undefined ? {} : { traffic: options.traffic }),
     });
     wakeDispatcher = () => {
       dispatcher.wake();
@@ -139,6 +141,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       checkBasic: (header) => authenticator.checkBasic(header),
       baseUrl: () => baseUrl,
       lean: settings.lean,
+      ...(options.traffic === undefined ? {} : { traffic: options.traffic }),
     };
     // Set once the port is known; nothing is answered before listen() returns.
     let guard: LocalServerGuard = () => ({ status: 421, error: 'The sandbox is still starting.' });

@@ -1,4 +1,5 @@
 /** The sandbox's settings and their defaults (README "The sandbox bank" documents them). */
+import type { TrafficListener } from './traffic.ts';
 import { allowedHostEntry, allowedOriginEntry } from '../shared/security/localServerGuard.ts';
 import { RETRY_BASE_MS_DEFAULT, RETRY_CAP_FACTOR } from './webhooks/retrySchedule.ts';
 
@@ -45,6 +46,8 @@ export interface SandboxOptions {
   rateLimit?: number;
   /** Answer in the real service's shapes, leaving out what it leaves out (lean/leanAnswers.ts); default false. */
   lean?: boolean;
+  /** Told each API request answered and each delivery attempt made (`npm run sandbox` prints them). */
+  traffic?: TrafficListener;
 }
 
 export interface ResolvedOptions {

@@ -1,4 +1,5 @@
 /** Everything a route needs, built once per running sandbox. */
+import type { TrafficListener } from './traffic.ts';
 import type { Authentication } from './auth/authenticate.ts';
 import type { OrganizationSettingsStore } from './organizationSettings.ts';
 import type { RateLimiter } from './http/rateLimit.ts';
@@ -35,4 +36,6 @@ export interface SandboxContext {
   baseUrl(): string;
   /** `--lean`: answers in the real service's shapes (lean/leanAnswers.ts). */
   lean: boolean;
+  /** Told each request answered (npm run sandbox prints them); absent, nothing is told. */
+  traffic?: TrafficListener;
 }

@@ -138,6 +138,24 @@ export function buildServer(
     }
   });
 
+  // The key that authenticated each request, for the traffic line (weakly held: gone with the request).
+  const keyIds = new WeakMap<object, string>();
+  const traffic = context.traffic;
+  if (traffic !== undefined) {
+    app.addHook('onResponse', (request, reply, done) => {
+      traffic({
+        kind: 'request',
+        time: new Date().toISOString(),
+        method: request.method,
+        path: request.url.split('?', 1)[0] ?? '',
+        status: reply.statusCode,
+        ms: reply.elapsedTime,
+        keyId: keyIds.get(request) ?? null,
+      });
+      done();
+    });
+  }
+
   app.addHook('onRequest', async (request, reply) => {
     const refusal = admit(request.headers, request.raw.rawHeaders);
     if (refusal !== null) {
@@ -150,6 +168,7 @@ export function buildServer(
       sendAnswer(reply, { ...json(401, { error: who.reason }), headers: { 'www-authenticate': WWW_AUTHENTICATE } });
       return reply;
     }
+    if (traffic !== undefined) keyIds.set(request, who.keyId);
     const waitSeconds = context.rateLimiter?.take(who.keyId) ?? null;
     if (waitSeconds !== null) {
       sendAnswer(reply, {

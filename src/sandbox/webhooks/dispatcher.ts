@@ -7,6 +7,7 @@
  * only while Smart Webhook Retries is on. After WEBHOOK_MAX_RETRIES retries the event ends.
  * A webhook with `errorThreshold` failed attempts within `errorWindowMs` moves to `error`.
  */
+import type { TrafficListener } from '../traffic.ts';
 import { WEBHOOK_MAX_RETRIES, type Webhook } from '../../shared/bank/index.ts';
 import { inTransaction, type Database } from '../store/database.ts';
 import type { Delivery, DeliveryStore } from '../store/deliveryStore.ts';
@@ -25,6 +26,8 @@ export interface DispatcherSettings {
   smartRetriesOn: () => boolean;
   /** The API's base URL now (it changes across restarts): notifications carry absolute URLs. */
   baseUrl: () => string;
+  /** Told each attempt made (npm run sandbox prints them). */
+  traffic?: TrafficListener;
 }
 
 export interface Dispatcher {
@@ -146,6 +149,29 @@ export function createDispatcher(
     record(delivery, webhooks.get(delivery.webhookId), outcome, true);
   }
 
+  /** One traffic entry per attempt made (not for a delivery skipped without an attempt). */
+  function told(
+    delivery: Delivery,
+    webhook: Webhook | undefined,
+    outcome: DeliveryOutcome,
+    atMs: number,
+    nextAtMs: number | null,
+  ): void {
+    settings.traffic?.({
+      kind: 'delivery',
+      time: new Date(atMs).toISOString(),
+      event: delivery.event,
+      objectId: delivery.objectId,
+      webhookId: delivery.webhookId,
+      url: webhook?.url ?? '',
+      status: outcome.kind === 'no_answer' ? null : outcome.status,
+      result: outcome.kind === 'delivered' ? 'sent' : 'error',
+      attempt: delivery.attemptNumber + 1,
+      nextRetryAt: nextAtMs === null ? null : new Date(nextAtMs).toISOString(),
+      error: outcome.kind === 'delivered' ? null : outcome.reason,
+    });
+  }
+
   function record(delivery: Delivery, webhook: Webhook | undefined, outcome: DeliveryOutcome, attempted: boolean) {
     const now = Date.now();
     inTransaction(database, () => {
@@ -160,6 +186,7 @@ export function createDispatcher(
       if (outcome.kind === 'delivered') {
         sends.record({ ...base, status: 'sent', willRetry: false, error: null });
         deliveries.finish(delivery.id);
+        if (attempted) told(delivery, webhook, outcome, now, null);
         return;
       }
       const stillEnabled = webhook?.status === 'enabled';
@@ -170,12 +197,15 @@ export function createDispatcher(
       const willRetry =
         attempted && stillEnabled && retryable && !entersError && delivery.attemptNumber < WEBHOOK_MAX_RETRIES;
       sends.record({ ...base, status: 'error', willRetry, error: outcome.reason });
+      let nextAtMs: number | null = null;
       if (willRetry) {
         const delay = retryDelayMs(delivery.attemptNumber, settings.retryBaseMs, settings.retryCapMs, Math.random);
-        deliveries.reschedule(delivery.id, delivery.attemptNumber + 1, now + delay);
+        nextAtMs = now + delay;
+        deliveries.reschedule(delivery.id, delivery.attemptNumber + 1, nextAtMs);
       } else {
         deliveries.finish(delivery.id);
       }
+      if (attempted) told(delivery, webhook, outcome, now, nextAtMs);
       if (entersError) {
         webhooks.moveToError(
           delivery.webhookId,

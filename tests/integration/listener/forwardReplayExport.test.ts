@@ -68,12 +68,12 @@ describe('forwarding', () => {
     expect(handler.handled).toHaveLength(1);
     expect(handler.handled[0]).toMatchObject({
       method: 'POST',
-      url: '/webhooks',
+      url: '/webhooks/in',
       body: JSON.stringify(notificationOf('ach_1')),
     });
-    // The handler verifies like the bank's receiver would: it gets the header as sent.
-    // The bank's webhook credential never leaves for a handler (issue 15): only the listener itself gets it.
-    expect(handler.handled[0]?.headers.authorization).toBeUndefined();
+    // The handler verifies like the bank's receiver would: it gets the header as sent (issue 27).
+    expect(handler.handled[0]?.headers.authorization).toBe(basicHeader('bank', 's'));
+    expect(handler.handled[0]?.headers['x-ledgerdesk-verdict']).toBe('ok');
     expect(handler.handled[0]?.headers['x-ledgerdesk-request']).toBe(String(answer.requestId));
     const [delivery] = current.listener.deliveries(answer.requestId);
     expect(delivery).toMatchObject({ kind: 'forward', status: 201, excerpt: 'handled 1', error: null });
@@ -102,7 +102,8 @@ describe('forwarding', () => {
     const answer = await postNotification(current.url + '/in', notificationOf('ach_5'));
     const delivery = await current.listener.forward(answer.requestId, handler.url + '/again');
     expect(delivery).toMatchObject({ status: 200, kind: 'forward' });
-    expect(handler.handled[0]).toMatchObject({ url: '/again', body: JSON.stringify(notificationOf('ach_5')) });
+    expect(handler.handled[0]).toMatchObject({ url: '/again/in', body: JSON.stringify(notificationOf('ach_5')) });
+    expect(handler.handled[0]?.headers['x-ledgerdesk-verdict']).toBe('not_configured');
   });
 });
 

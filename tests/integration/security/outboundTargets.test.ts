@@ -118,7 +118,7 @@ afterAll(async () => {
 });
 
 describe('forward and replay by default', () => {
-  it('reach loopback handlers, never passing on the bank’s Authorization, and show a capped answer', async () => {
+  it('reach loopback handlers with the request as received (forwards: the bank’s Authorization included, issue 27; replays: never), and show a capped answer', async () => {
     const id = await keptNotification('ach_loop');
     const forwarded = await api.listener.forward({ requestId: id, url: `${loopback.url}/manual` });
     expect(forwarded.status).toBe(200);
@@ -126,13 +126,16 @@ describe('forward and replay by default', () => {
 
     await api.listener.configure({ forwardTo: `${loopback.url}/auto` });
     await keptNotification('ach_auto');
-    await eventually(() => loopback.received.some((entry) => entry.path === '/auto'));
+    await eventually(() => loopback.received.some((entry) => entry.path === '/auto/webhooks/in'));
     await api.listener.configure({ forwardTo: null });
-    const automatic = loopback.received.find((entry) => entry.path === '/auto');
+    const automatic = loopback.received.find((entry) => entry.path === '/auto/webhooks/in');
     expect(JSON.parse(automatic?.body ?? '{}')).toMatchObject({ id: 'ach_auto' });
-    // A loopback handler is not the listener: the bank's webhook credential stays here.
-    expect(automatic?.headers.authorization).toBeUndefined();
-    expect(loopback.received.every((entry) => entry.headers.authorization === undefined)).toBe(true);
+    // A forward is the request as the bank sent it: a handler that checks Basic auth must see it (issue 27).
+    expect(automatic?.headers.authorization).toBe(basicHeader('bank_user', 'bank-webhook-secret'));
+    expect(automatic?.headers['x-ledgerdesk-verdict']).toBe('ok');
+    // The manual forward of a kept request: the header is made again from the keychain (the verdict was ok).
+    const manual = loopback.received.find((entry) => entry.path === '/manual/webhooks/in');
+    expect(manual?.headers.authorization).toBe(basicHeader('bank_user', 'bank-webhook-secret'));
 
     const replayed = await api.listener.replay({
       requestIds: [id],
@@ -141,6 +144,8 @@ describe('forward and replay by default', () => {
     });
     expect(replayed.results[0]).toMatchObject({ status: 200 });
     expect(replayed.results[0]?.bodyExcerpt).toHaveLength(EXCERPT_BYTES);
+    // A replay is a new request of the user's: it never carries the bank's credential elsewhere.
+    expect(loopback.received.find((entry) => entry.path === '/edited')?.headers.authorization).toBeUndefined();
   });
 
   it('applies the listener’s own Basic secret only when replaying to the listener itself', async () => {
@@ -207,7 +212,7 @@ describe.skipIf(OTHER_HOST === undefined)('another host', () => {
     expect((await api.listener.getConfig()).allowedTargets).toEqual([]);
   });
 
-  it('once confirmed, is reached by forward, replay and forward-to, never with the bank’s Authorization or the listener’s secret', async () => {
+  it('once confirmed, is reached by forward, replay and forward-to; forwards carry the bank’s Authorization as received, replays never the listener’s secret', async () => {
     const target = other as Catcher;
     answer = true;
     const asked = questions.length;
@@ -229,10 +234,14 @@ describe.skipIf(OTHER_HOST === undefined)('another host', () => {
 
     await api.listener.configure({ forwardTo: `${target.url}/auto` });
     await keptNotification('ach_allowed_auto');
-    await eventually(() => target.received.some((entry) => entry.path === '/auto'));
+    await eventually(() => target.received.some((entry) => entry.path === '/auto/webhooks/in'));
     await api.listener.configure({ forwardTo: null });
-    expect(target.received.map((entry) => entry.path).sort()).toEqual(['/auto', '/f', '/r']);
-    expect(target.received.every((entry) => entry.headers.authorization === undefined)).toBe(true);
+    expect(target.received.map((entry) => entry.path).sort()).toEqual(['/auto/webhooks/in', '/f/webhooks/in', '/r']);
+    for (const entry of target.received) {
+      expect(entry.headers.authorization).toBe(
+        entry.path === '/r' ? undefined : basicHeader('bank_user', 'bank-webhook-secret'),
+      );
+    }
   });
 
   it('is forgotten on request, and a forward address saved earlier is then skipped with the reason', async () => {

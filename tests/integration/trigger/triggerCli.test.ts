@@ -122,6 +122,12 @@ describe('ledger trigger', () => {
       ),
       '[2/2] Trigger ach.update …',
       expect.stringMatching(/^\[2\/2\] ok: ACH ach_\w+ processing \(caused ach\.update ach_\w+\)$/),
+      // Who receives each event caused: here nobody, said plainly with the command that subscribes a listener.
+      '  ach.create: no webhook receives it',
+      '  account.update: no webhook receives it',
+      '  ach.update: no webhook receives it',
+      'No webhook receives ach.create, account.update, ach.update: nothing was sent for them. Subscribe a listener with:',
+      '  npm run listen -- --basic USER:SECRET --register --profile Remote --event ach.create --event account.update --event ach.update',
       'Scenario "two moves" completed.',
     ]);
 

@@ -36,6 +36,7 @@ describe('sandbox command line', () => {
     ]);
     expect(parsed).toEqual({
       json: true,
+      quiet: false,
       help: false,
       options: {
         port: 0,
@@ -57,7 +58,12 @@ describe('sandbox command line', () => {
   });
 
   it("reads --lean: the real service's shapes", () => {
-    expect(parseCliArguments(['--lean', '--json'])).toEqual({ json: true, help: false, options: { lean: true } });
+    expect(parseCliArguments(['--lean', '--json'])).toEqual({
+      json: true,
+      quiet: false,
+      help: false,
+      options: { lean: true },
+    });
     expect(parseCliArguments([]).options.lean).toBeUndefined();
     expect(() => parseCliArguments(['--lean=yes'])).toThrow('--lean takes no value.');
   });
@@ -83,7 +89,8 @@ describe('sandbox command line', () => {
       port: 8080,
       smartRetries: true,
     });
-    expect(parseCliArguments([])).toEqual({ options: {}, json: false, help: false });
+    expect(parseCliArguments([])).toEqual({ options: {}, json: false, quiet: false, help: false });
+    expect(parseCliArguments(['--quiet', '--json'])).toMatchObject({ json: true, quiet: true });
   });
 
   it('refuses unknown flags, missing values, bad numbers and half a key', () => {

@@ -58,6 +58,12 @@ Make the bank send an event (sandbox profiles; a remote sandbox needs --yes; nev
   trigger EVENT --profile NAME [--account ID] [--application ID] [--webhook ID] [--ach ID] [--status S] [--amount 0.00] [--yes]
   trigger --scenario FILE|NAME --profile NAME [--yes]   a scenario file (docs/scenarios.md) or a shipped one
   events                                              every event: what causes it, the notification body, an example
+
+Webhooks at the bank (one per event; --basic reads its secret from standard input; production needs --yes):
+  webhooks list --profile NAME [--event E]            grouped by the address they post to
+  webhooks add --profile NAME --url URL --event E [--event E2 ...] [--basic USER]
+  webhooks update ID --profile NAME [--url URL] [--event E] [--status enabled|disabled] [--basic USER]
+  webhooks remove ID|--url URL --profile NAME         one webhook, or every webhook posting to URL
 Review (the officer's dispositions, kept in the offline cache; REF is a row's "ref" in list --json):
   review set --profile NAME --kind ${REVIEW_KINDS.join('|')} --ref REF [--ref REF…]
              --disposition ${DISPOSITIONS.join('|')} [--note TEXT]
@@ -111,7 +117,10 @@ const OPTIONS = {
   cursor: { type: 'string' },
   sort: { type: 'string' },
   object: { type: 'string' },
-  event: { type: 'string' },
+  // Repeatable for `webhooks add`; every other command takes one (parseLedgerArguments).
+  event: { type: 'string', multiple: true },
+  url: { type: 'string' },
+  basic: { type: 'string' },
   ownership: { type: 'string' },
   product: { type: 'string' },
   csv: { type: 'string' },
@@ -208,7 +217,18 @@ const COMMANDS: Record<
   rules: { accepts: ['profile'], requires: ['profile'] },
   'rules add': { accepts: ['profile', ...RULE_CONDITIONS], requires: ['profile', 'kind'], names: 'RULE' },
   'rules remove': { accepts: ['profile'], requires: ['profile'], names: 'RULE' },
+  'webhooks list': { accepts: ['profile', 'event'], requires: ['profile'] },
+  'webhooks add': { accepts: ['profile', 'url', 'event', 'basic', 'yes'], requires: ['profile', 'url', 'event'] },
+  'webhooks update': {
+    accepts: ['profile', 'url', 'event', 'status', 'basic', 'yes'],
+    requires: ['profile'],
+    names: 'ID',
+  },
+  'webhooks remove': { accepts: ['profile', 'url', 'yes'], requires: ['profile'], names: 'ID', nameOptional: true },
 };
+
+/** Commands that take --event more than once (as a list); the others take one, as a plain value. */
+const REPEATED_EVENT = new Set(['webhooks add', 'webhooks list']);
 
 export interface LedgerArguments {
   command: string;
@@ -292,6 +312,11 @@ export function parseLedgerArguments(argv: readonly string[]): LedgerArguments {
   for (const [option, value] of Object.entries(values) as [OptionName, string | boolean | string[]][]) {
     if (option === 'data' || option === 'json' || option === 'help') continue;
     if (!spec.accepts.includes(option)) throw new UsageProblem(`\`${command}\` has no option --${option}.`);
+    if (option === 'event' && Array.isArray(value) && !REPEATED_EVENT.has(command)) {
+      if (value.length > 1) throw new UsageProblem(`\`${command}\` takes one --event.`);
+      options[option] = value[0] ?? '';
+      continue;
+    }
     options[option] = value;
   }
   if (!help) {

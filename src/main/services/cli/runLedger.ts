@@ -34,6 +34,7 @@ import { reviewList } from './commands/reviewList.ts';
 import { reviewReport } from './commands/reviewReport.ts';
 import { reviewSet } from './commands/reviewSet.ts';
 import { rulesAdd, rulesList, rulesRemove } from './commands/rules.ts';
+import { webhooksAdd, webhooksList, webhooksRemove, webhooksUpdate } from './commands/webhooks.ts';
 import { ProgressBar } from './progressBar.ts';
 import { profileUpdate } from './profileUpdate.ts';
 import { readSecret, SecretInputProblem } from './readSecret.ts';
@@ -162,6 +163,14 @@ class Ledger {
         return rulesAdd(this.#commandContext());
       case 'rules remove':
         return rulesRemove(this.#commandContext());
+      case 'webhooks list':
+        return webhooksList(this.#commandContext());
+      case 'webhooks add':
+        return webhooksAdd({ ...this.#commandContext(), stdin: this.#io.stdin, prompt: this.#io.stderr });
+      case 'webhooks update':
+        return webhooksUpdate({ ...this.#commandContext(), stdin: this.#io.stdin, prompt: this.#io.stderr });
+      case 'webhooks remove':
+        return webhooksRemove(this.#commandContext());
       default:
         if (command.startsWith('list ')) return this.#list();
         if (command.startsWith('export ')) return this.#export();

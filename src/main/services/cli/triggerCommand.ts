@@ -11,6 +11,7 @@ import type { LedgerServices } from '../ledgerServices.ts';
 import type { Profile } from '../profiles/profile.ts';
 import { loadScenario, SHIPPED_SCENARIOS } from '../trigger/scenarioFiles.ts';
 import { defined, UsageProblem, type LedgerArguments } from './cliArguments.ts';
+import { describeSubscribers, subscribeCommand, subscribersOf, type EventSubscribers } from './webhookSubscriptions.ts';
 
 export interface CommandContext {
   arguments: LedgerArguments;
@@ -61,9 +62,46 @@ function asFlags(problems: readonly string[]): string[] {
   return problems.map((problem) => problem.replace(/^(\w+): /, (_, field: string) => `--${FLAGS[field] ?? field}: `));
 }
 
-function printResult(context: CommandContext, result: TriggerResult): void {
+/**
+ * Per event caused, how many webhooks the bank will post it to; null when the bank's webhook
+ * list cannot be read (the trigger itself succeeded: that is said, not thrown).
+ */
+async function subscribersFor(
+  context: CommandContext,
+  services: LedgerServices,
+  profile: Profile,
+  events: readonly string[],
+): Promise<EventSubscribers[] | null> {
+  if (events.length === 0) return [];
+  try {
+    return subscribersOf(await services.clients.clientFor(profile.id).listWebhooks(context.signal), events);
+  } catch {
+    return null;
+  }
+}
+
+/** Which events nobody receives, and the command that subscribes a listener to them. */
+function printUnheard(context: CommandContext, profile: Profile, subscribers: EventSubscribers[] | null): void {
+  if (subscribers === null) {
+    context.print("(The bank's webhook list could not be read: whether a webhook receives these events is unknown.)");
+    return;
+  }
+  const unheard = subscribers.filter((entry) => entry.enabled === 0).map((entry) => entry.event);
+  if (unheard.length === 0) return;
+  context.print(
+    `No webhook receives ${unheard.join(', ')}: nothing was sent for ${unheard.length === 1 ? 'it' : 'them'}. Subscribe a listener with:`,
+  );
+  context.print(`  ${subscribeCommand(profile.name, unheard)}`);
+}
+
+function printResult(
+  context: CommandContext,
+  profile: Profile,
+  result: TriggerResult,
+  subscribers: EventSubscribers[] | null,
+): void {
   if (context.arguments.json) {
-    context.printJson(result);
+    context.printJson({ ...result, subscribers });
     return;
   }
   context.print(`Triggered ${result.event} on profile ${result.profileName}: ${result.objectId}.`);
@@ -71,8 +109,12 @@ function printResult(context: CommandContext, result: TriggerResult): void {
   context.print('Events caused (sent to the webhooks subscribed to them):');
   const width = Math.max(...result.caused.map((notification) => notification.event.length));
   for (const notification of result.caused) {
-    context.print(`  ${notification.event.padEnd(width)}  ${notification.id}  ${notification.url}`);
+    const heard = subscribers?.find((entry) => entry.event === notification.event);
+    context.print(
+      `  ${notification.event.padEnd(width)}  ${notification.id}  ${notification.url}${heard === undefined ? '' : `  (${describeSubscribers(heard)})`}`,
+    );
   }
+  printUnheard(context, profile, subscribers);
   context.print('The object now:');
   context.print(JSON.stringify(result.object, null, 2));
 }
@@ -107,18 +149,30 @@ export async function runTrigger(context: CommandContext): Promise<number> {
   const confirmRemote = options.yes === true;
   if (scenarioName !== undefined) {
     const scenario = await loadScenario(scenarioName);
+    const causedEvents: { event: string }[] = [];
     const services = await context.open();
     const profile = await context.profile(services);
     const result = await services.trigger.runScenario(profile.id, scenario, {
       confirmRemote,
       onStep: (outcome) => {
+        causedEvents.push(...outcome.caused);
         printStep(context, outcome);
       },
       ...(context.signal === undefined ? {} : { signal: context.signal }),
     });
     const owed = await context.deliveriesMade();
-    if (context.arguments.json) context.printJson({ scenario: result.name, state: result.state, owed });
-    else context.print(`Scenario "${result.name}" ${result.state}.${owed === null ? '' : ` ${owed}`}`);
+    const subscribers = await subscribersFor(
+      context,
+      services,
+      profile,
+      causedEvents.map((notification) => notification.event),
+    );
+    if (context.arguments.json) context.printJson({ scenario: result.name, state: result.state, owed, subscribers });
+    else {
+      for (const entry of subscribers ?? []) context.print(`  ${entry.event}: ${describeSubscribers(entry)}`);
+      printUnheard(context, profile, subscribers);
+      context.print(`Scenario "${result.name}" ${result.state}.${owed === null ? '' : ` ${owed}`}`);
+    }
     return result.state === 'completed' ? EXIT_OK : EXIT_FAILED;
   }
   const parsed = parseWith(triggerRequest, { event: name, ...triggerOptions(context) });
@@ -136,7 +190,13 @@ export async function runTrigger(context: CommandContext): Promise<number> {
     confirmRemote,
     ...(context.signal === undefined ? {} : { signal: context.signal }),
   });
-  printResult(context, result);
+  const subscribers = await subscribersFor(
+    context,
+    services,
+    profile,
+    result.caused.map((notification) => notification.event),
+  );
+  printResult(context, profile, result, subscribers);
   const owed = await context.deliveriesMade();
   if (owed !== null && !context.arguments.json) context.print(owed);
   return EXIT_OK;

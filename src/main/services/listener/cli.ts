@@ -7,12 +7,16 @@
  */
 import { join } from 'node:path';
 import { InMemorySecretStore } from '../credentials/secretStore.ts';
-import { humanDeliveryLineOf, humanLineOf, jsonLineOf } from './cliOutput.ts';
+import { humanDeliveryLineOf, humanLineOf, jsonLineOf, pairingLineOf } from './cliOutput.ts';
+import { SendLogPairing } from './sendLogPairing.ts';
+import { refusalLineOf } from './refusal.ts';
 import { LISTEN_USAGE, readListenArguments, UsageError, type ListenArguments } from './cliArguments.ts';
 import { ExposureRefusedError, PortTakenError } from './listenAddress.ts';
 import { openListener, type Listener } from './listener.ts';
 import { TargetRefused } from './outboundTargets.ts';
 import { defaultDataFolder, LISTENER_DATABASE_FILE, openListenerDatabase } from './listenerDatabase.ts';
+import type { ListenerBank, RegisteredWebhook } from './cliBank.ts';
+import { EVENT_CATALOG } from '../../../shared/eventCatalog/eventCatalog.ts';
 
 function write(line: string): void {
   process.stdout.write(line + '\n');
@@ -22,7 +26,8 @@ function tell(line: string): void {
   process.stderr.write(line + '\n');
 }
 
-async function configure(listener: Listener, options: ListenArguments): Promise<void> {
+async function configure(listener: Listener, options: ListenArguments, bank: ListenerBank | null): Promise<void> {
+  listener.setBank(bank?.port ?? null);
   if (options.basic === null) await listener.clearCredentials();
   else await listener.setCredentials(options.basic.user, options.basic.secret);
   listener.setRules(options.rule === null ? [] : [options.rule]);
@@ -30,11 +35,12 @@ async function configure(listener: Listener, options: ListenArguments): Promise<
   if (options.forwardTo !== null) listener.allowTarget(options.forwardTo);
   listener.configure({
     forwardTo: options.forwardTo,
+    forwardUnverified: !options.forwardVerifiedOnly,
     allowedHosts: options.allowedHosts,
     allowedOrigins: options.allowedOrigins,
     rejectUnverified: options.rejectUnverified,
-    // No bank profile on the command line: nothing to hydrate from.
-    hydrate: false,
+    // Each verified notification's url is fetched from the --profile's bank; without one, nothing to hydrate from.
+    hydrate: bank !== null,
     ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
     ...(options.bodyTimeoutMs === undefined ? {} : { bodyTimeoutMs: options.bodyTimeoutMs }),
   });
@@ -68,6 +74,17 @@ async function main(): Promise<number> {
     return 0;
   }
   const dataFolder = options.dataFolder ?? defaultDataFolder();
+  let bank: ListenerBank | null = null;
+  if (options.profile !== null) {
+    // Loaded only when asked for: a listener without a bank opens no keychain and no cache.
+    const { openListenerBank } = await import('./cliBank.ts');
+    try {
+      bank = await openListenerBank(dataFolder, options.profile);
+    } catch (error) {
+      tell(`listen: ${error instanceof Error ? error.message : String(error)}`);
+      return 2;
+    }
+  }
   const opened = openListenerDatabase(join(dataFolder, LISTENER_DATABASE_FILE));
   const listener = await openListener({
     database: opened.database,
@@ -75,21 +92,44 @@ async function main(): Promise<number> {
     listenerId: options.listenerId,
     batching: { flushMs: 20 },
   });
+  let registered: RegisteredWebhook[] = [];
+  // With a bank, each verified arrival is also paired with the bank's send log: its word on retry or new event.
+  const pairing =
+    bank === null
+      ? null
+      : new SendLogPairing(bank.port, {
+          webhookFor: (event) => registered.find((webhook) => webhook.event === event)?.id ?? null,
+        });
   listener.on('batch', ({ items, dropped }) => {
     if (dropped > 0) tell(`(${dropped} lines skipped: the terminal fell behind; every request is kept)`);
     for (const event of items) {
-      if (event.type === 'request') write(options.json ? jsonLineOf(event.request) : humanLineOf(event.request));
-      else if (event.type === 'delivery') {
+      if (event.type === 'request') {
+        write(options.json ? jsonLineOf(event.request) : humanLineOf(event.request));
+        const request = event.request;
+        if (options.printBody) write(bodyLinesOf(listener, request.id, options.json));
+        void pairing?.pair(request)?.then((result) => {
+          write(
+            options.json
+              ? JSON.stringify({ pairing: { requestId: request.id, ...result } })
+              : pairingLineOf(request.id, result),
+          );
+        });
+      } else if (event.type === 'delivery') {
         const line = humanDeliveryLineOf(event.delivery);
         if (options.json) tell(line);
         else write(line);
+      } else if (event.type === 'refused') {
+        write(options.json ? JSON.stringify({ refused: event.refusal }) : refusalLineOf(event.refusal));
+      } else if (event.type === 'snapshot') {
+        if (options.json) write(JSON.stringify({ snapshot: event }));
+        else write(snapshotLineOf(event));
       } else if (event.type === 'warning' || event.type === 'failure') tell(`listen: ${event.message}`);
     }
   });
 
   let state;
   try {
-    await configure(listener, options);
+    await configure(listener, options, bank);
     state = await listener.start({
       ...(options.port === undefined ? {} : { port: options.port }),
       ...(options.host === undefined ? {} : { host: options.host }),
@@ -98,6 +138,7 @@ async function main(): Promise<number> {
   } catch (error) {
     await listener.close();
     await opened.close();
+    await bank?.close();
     if (error instanceof PortTakenError || error instanceof ExposureRefusedError || error instanceof TargetRefused) {
       tell(`listen: ${error.message}`);
       return 2;
@@ -120,12 +161,80 @@ async function main(): Promise<number> {
         '(readable by your user only; the app seals them). Ctrl+C to stop.',
     );
   }
+  if (bank !== null && options.register !== null && options.basic !== null) {
+    const events =
+      options.register.events === 'all' ? EVENT_CATALOG.map((entry) => entry.event) : options.register.events;
+    try {
+      registered = await bank.register(events, options.register.publicUrl ?? url, options.basic);
+    } catch (error) {
+      tell(`listen: ${error instanceof Error ? error.message : String(error)}`);
+      await listener.close();
+      await opened.close();
+      await bank.close();
+      return 1;
+    }
+    if (options.json) write(JSON.stringify({ registered }));
+    else {
+      write(
+        `Registered with ${bank.profile.name}: ${String(registered.length)} webhook${registered.length === 1 ? '' : 's'} posting to ${registered[0]?.url ?? url} as Basic user "${options.basic.user}" (removed at Ctrl+C):`,
+      );
+      for (const webhook of registered) write(`  ${webhook.event.padEnd(28)} ${webhook.id}`);
+    }
+  } else if (bank !== null && !options.json) {
+    write(`Each verified notification's url is fetched from ${bank.profile.name}.`);
+  }
 
   await stopRequested;
+  if (bank !== null && registered.length > 0) {
+    const { removed, failed } = await bank.unregister();
+    if (options.json) write(JSON.stringify({ unregistered: removed, failed }));
+    if (removed.length > 0 && !options.json)
+      tell(
+        `Removed the ${String(removed.length)} webhook${removed.length === 1 ? '' : 's'} registered at start: ${removed.map((webhook) => `${webhook.id} (${webhook.event})`).join(', ')}.`,
+      );
+    for (const { webhook, reason } of failed) {
+      tell(
+        `listen: webhook ${webhook.id} (${webhook.event}) is still at the bank: ${reason} Remove it with: npm run ledger -- webhooks remove ${webhook.id} --profile "${bank.profile.name}"`,
+      );
+    }
+  }
   await listener.close();
   await opened.close();
+  await bank?.close();
   if (!options.json) tell('Stopped. Every request received is kept.');
   return 0;
+}
+
+/** Control characters shown as `?`: a body cannot move the terminal's cursor or change its colours. */
+function withoutControls(line: string): string {
+  let shown = '';
+  for (let index = 0; index < line.length; index += 1) {
+    const code = line.charCodeAt(index);
+    shown += (code < 0x20 && code !== 0x09) || code === 0x7f ? '?' : line.charAt(index);
+  }
+  return shown;
+}
+
+/** The kept body under its request line: text indented, anything else as base64; --json: one object. */
+function bodyLinesOf(listener: Listener, requestId: number, json: boolean): string {
+  const kept = listener.request(requestId);
+  const text = kept?.bodyText ?? null;
+  const base64 = kept?.bodyBase64 ?? null;
+  if (json) return JSON.stringify({ body: { requestId, text, base64, truncated: kept?.bodyTruncated ?? false } });
+  const shown = text ?? (base64 === null ? '(no body kept)' : `(not UTF-8; base64) ${base64}`);
+  const cut = kept?.bodyTruncated === true ? '\n    (kept only in part)' : '';
+  return (
+    shown
+      .split('\n')
+      .map((line) => `    ${withoutControls(line)}`)
+      .join('\n') + cut
+  );
+}
+
+function snapshotLineOf(event: { requestId: number; ok: boolean; error: string | null }): string {
+  return event.ok
+    ? `  <- object of request ${String(event.requestId)} fetched from the bank (its url answered)`
+    : `  <- object of request ${String(event.requestId)} not fetched: ${event.error ?? 'unknown failure'}`;
 }
 
 main().then(

@@ -19,17 +19,29 @@ and prints one line per request.
   --allow-origin URL  also keep requests made by a web page of this origin; repeatable (others: 403)
   --basic USER:SECRET expect this Basic user and secret (or set LEDGERDESK_LISTENER_BASIC)
   --reject-unverified answer 401 when the verdict is not ok
-  --forward-to URL    forward each request to a local handler and show its answer
+  --forward-to URL    forward each request to a local handler and show its answer: method, path and
+                      query (under URL's path), body and headers as received (Authorization included),
+                      plus X-Ledgerdesk-Verdict and X-Ledgerdesk-Request. Another host than loopback
+                      is allowed because you typed it here
+  --forward-verified-only  forward only requests whose verdict is ok (default: all, marked by the verdict)
   --respond STATUS    answer this status instead of 200
   --times N           with --respond: fail the first N arrivals of each notification, then 200
   --delay MS          answer after this delay
   --no-answer         never answer (the sender times out)
   --drop              close the connection without answering
-  --event EVENT       apply --respond/--delay/--no-answer/--drop only to this event (ach.* for a prefix)
+  --event EVENT       apply --respond/--delay/--no-answer/--drop only to this event (ach.* for a prefix);
+                      with --register, an event to subscribe to (repeatable)
+  --profile NAME      the bank profile (as \`ledger profile list\` names it) whose objects each verified
+                      notification's url is fetched from
+  --register          with --profile and --basic: subscribe this listener to the --event(s) at start
+                      (one webhook per event, with the --basic credentials); removed again at Ctrl+C
+  --all-events        with --register: every event of \`ledger events\`
+  --public-url URL    with --register: the address the bank posts to (a tunnel's), default the listener's
   --max-body BYTES    refuse larger bodies with 413 (default 1048576)
   --body-timeout MS   refuse bodies that take longer with 408 (default 10000)
   --data DIR          where requests are kept (default: Ledgerdesk's data folder)
   --listener ID       keep several listeners apart in one data folder (default "cli")
+  --print-body        print each request's body (as kept: up to 256 KiB) under its line
   --json              one JSON object per line ({"listening": URL} first, then one per request)
   --help              this text
 `;
@@ -43,11 +55,17 @@ export interface ListenArguments {
   basic: { user: string; secret: string } | null;
   rejectUnverified: boolean;
   forwardTo: string | null;
+  forwardVerifiedOnly: boolean;
   rule: ResponseRule | null;
   maxBodyBytes: number | undefined;
   bodyTimeoutMs: number | undefined;
   dataFolder: string | undefined;
+  /** The bank profile to hydrate from (and register with); null without --profile. */
+  profile: string | null;
+  /** With --register: the events to subscribe to; null without --register. */
+  register: { events: string[] | 'all'; publicUrl: string | null } | null;
   listenerId: string;
+  printBody: boolean;
   json: boolean;
   help: boolean;
 }
@@ -86,14 +104,17 @@ function basicOf(text: string | undefined): { user: string; secret: string } | n
   return { user: text.slice(0, colon), secret: text.slice(colon + 1) };
 }
 
-function ruleOf(values: {
-  respond?: string | undefined;
-  times?: string | undefined;
-  delay?: string | undefined;
-  'no-answer'?: boolean | undefined;
-  drop?: boolean | undefined;
-  event?: string | undefined;
-}): ResponseRule | null {
+function ruleOf(
+  values: {
+    respond?: string | undefined;
+    times?: string | undefined;
+    delay?: string | undefined;
+    'no-answer'?: boolean | undefined;
+    drop?: boolean | undefined;
+    event?: string | undefined;
+  },
+  registering: boolean,
+): ResponseRule | null {
   const status = wholeNumber('respond', values.respond, 100, 599);
   const times = wholeNumber('times', values.times, 1, 1000);
   const delayMs = wholeNumber('delay', values.delay, 0, 600_000);
@@ -113,8 +134,8 @@ function ruleOf(values: {
   }
   if (status !== undefined) return { id: 'cli', ...scope, action: { kind: 'status', status, ...delay } };
   if (delayMs !== undefined) return { id: 'cli', ...scope, action: { kind: 'delay', delayMs } };
-  if (values.event !== undefined)
-    throw new UsageError('--event scopes a rule: add --respond, --delay, --no-answer or --drop.');
+  if (values.event !== undefined && !registering)
+    throw new UsageError('--event scopes a rule: add --respond, --delay, --no-answer or --drop (or --register).');
   return null;
 }
 
@@ -134,16 +155,22 @@ export function readListenArguments(argv: string[], environment: NodeJS.ProcessE
         basic: { type: 'string' },
         'reject-unverified': { type: 'boolean' },
         'forward-to': { type: 'string' },
+        'forward-verified-only': { type: 'boolean' },
         respond: { type: 'string' },
         times: { type: 'string' },
         delay: { type: 'string' },
         'no-answer': { type: 'boolean' },
         drop: { type: 'boolean' },
-        event: { type: 'string' },
+        event: { type: 'string', multiple: true },
+        profile: { type: 'string' },
+        register: { type: 'boolean' },
+        'all-events': { type: 'boolean' },
+        'public-url': { type: 'string' },
         'max-body': { type: 'string' },
         'body-timeout': { type: 'string' },
         data: { type: 'string' },
         listener: { type: 'string' },
+        'print-body': { type: 'boolean' },
         json: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -160,21 +187,73 @@ export function readListenArguments(argv: string[], environment: NodeJS.ProcessE
   if (!/^[A-Za-z0-9_.-]{1,64}$/.test(listenerId)) {
     throw new UsageError('--listener must be 1 to 64 letters, digits, dots, dashes or underscores.');
   }
+  const registering = values.register === true;
+  const events = values.event ?? [];
+  const badEvent = events.find((event) => !/^[a-z][a-z_]*[.](create|update|delete)$/.test(event));
+  if (registering && badEvent !== undefined) {
+    throw new UsageError(`--event ${badEvent}: must be an event name like ach.update (see \`ledger events\`).`);
+  }
+  if (!registering && events.length > 1) {
+    throw new UsageError('--event is given once to scope a rule (several only with --register).');
+  }
+  const register = registerOf(values, registering, events);
+  const basic = basicOf(values.basic ?? environment.LEDGERDESK_LISTENER_BASIC);
+  if (register !== null && basic === null) {
+    throw new UsageError(
+      '--register needs --basic USER:SECRET: the bank sends them with each notification, so each one verifies.',
+    );
+  }
+  // A rule scoped by --event: one event; with --register and several, the rule applies to all of them.
+  const ruleEvent = events.length === 1 ? events[0] : undefined;
   return {
     port: wholeNumber('port', values.port, 0, 65_535),
     host: values.host,
     expose: values.expose === true,
     allowedHosts: entriesOf('allow-host', values['allow-host'], allowedHostEntry),
     allowedOrigins: entriesOf('allow-origin', values['allow-origin'], allowedOriginEntry),
-    basic: basicOf(values.basic ?? environment.LEDGERDESK_LISTENER_BASIC),
+    basic,
     rejectUnverified: values['reject-unverified'] === true,
     forwardTo,
-    rule: ruleOf(values),
+    forwardVerifiedOnly: values['forward-verified-only'] === true,
+    rule: ruleOf({ ...values, event: ruleEvent }, registering),
     maxBodyBytes: wholeNumber('max-body', values['max-body'], 1, 64 * 1024 * 1024),
     bodyTimeoutMs: wholeNumber('body-timeout', values['body-timeout'], 1, 600_000),
     dataFolder: values.data,
+    profile: values.profile ?? null,
+    register,
     listenerId,
+    printBody: values['print-body'] === true,
     json: values.json === true,
     help: values.help === true,
   };
+}
+
+function registerOf(
+  values: {
+    profile?: string | undefined;
+    basic?: string | undefined;
+    'all-events'?: boolean | undefined;
+    'public-url'?: string | undefined;
+  },
+  registering: boolean,
+  events: string[],
+): ListenArguments['register'] {
+  const allEvents = values['all-events'] === true;
+  const publicUrl = values['public-url'] ?? null;
+  if (!registering) {
+    if (allEvents || publicUrl !== null) throw new UsageError('--all-events and --public-url go with --register.');
+    return null;
+  }
+  if (values.profile === undefined) {
+    throw new UsageError('--register needs --profile NAME: the bank to subscribe the listener at.');
+  }
+  if (allEvents === events.length > 0) {
+    throw new UsageError(
+      '--register needs the events to subscribe to: --event E (repeatable) or --all-events, one of the two.',
+    );
+  }
+  if (publicUrl !== null && !/^https?:\/\/[^/]/.test(publicUrl)) {
+    throw new UsageError(`--public-url must be an http:// or https:// URL, not "${publicUrl}".`);
+  }
+  return { events: allEvents ? 'all' : [...new Set(events)], publicUrl };
 }

@@ -1,5 +1,7 @@
 /** What `npm run listen` prints: one line per request, for people or (with --json) for programs. */
 import type { Delivery, ReceivedRequestSummary } from './receivedRequest.ts';
+import { describeLabel } from './retryLabels.ts';
+import type { PairingResult } from './sendLogPairing.ts';
 
 /** The --json line of one request: at least time, path, verdict, event, id (the object's), status, durationMs. */
 export function jsonLineOf(request: ReceivedRequestSummary): string {
@@ -15,6 +17,7 @@ export function jsonLineOf(request: ReceivedRequestSummary): string {
     outcome: request.outcome,
     requestId: request.id,
     duplicate: request.duplicate,
+    label: request.label ?? null,
     outOfOrder: request.outOfOrder,
     rule: request.ruleId,
     bodyProblem: request.bodyProblem,
@@ -26,15 +29,20 @@ function statusText(request: ReceivedRequestSummary): string {
   return request.outcome === 'no_answer' ? 'held' : request.outcome === 'dropped' ? 'dropped' : 'none';
 }
 
-/** `15:06:08.469  ok               ach.update     ach_1   200    3.1 ms  POST /hook  duplicate` */
+/** `15:06:08.469  ok               ach.update     ach_1   200    3.1 ms  POST /hook  (attempt 2 (by body: …))` */
 export function humanLineOf(request: ReceivedRequestSummary): string {
   const notes = [
-    request.duplicate ? `duplicate #${request.occurrence}` : '',
+    // Retry or new event, decided in this run (never a count from the kept log).
+    request.label === undefined ? '' : describeLabel(request.label),
     request.outOfOrder ? 'out of order' : '',
     request.ruleId === null ? '' : `rule ${request.ruleId}`,
     request.outcome === 'answered' || request.outcome === 'no_answer' || request.outcome === 'dropped'
       ? ''
-      : request.outcome.replace('_', ' '),
+      : request.outcome === 'too_large'
+        ? 'too large: allow more with --max-body BYTES'
+        : request.outcome === 'timeout'
+          ? 'body too slow: allow more time with --body-timeout MS'
+          : request.outcome.replace('_', ' '),
     request.bodyProblem === null ? '' : request.bodyProblem.slice(0, 120),
   ].filter((note) => note !== '');
   return [
@@ -55,4 +63,11 @@ export function humanDeliveryLineOf(delivery: Delivery): string {
       ? `failed: ${delivery.error}`
       : `${String(delivery.status)} in ${(delivery.durationMs ?? 0).toFixed(1)} ms: ${(delivery.excerpt ?? '').slice(0, 80).replaceAll('\n', ' ')}`;
   return `  -> ${delivery.kind} of request ${delivery.requestId} to ${delivery.url}: ${result}`;
+}
+
+/** `  = request 3: attempt 2 (bank: send ws_… follows 1 earlier attempt)`, or why the bank could not say. */
+export function pairingLineOf(requestId: number, result: PairingResult): string {
+  return result.paired
+    ? `  = request ${String(requestId)}: ${describeLabel(result.label)}`
+    : `  = request ${String(requestId)}: the bank could not say (${result.reason}); the label above is by body`;
 }

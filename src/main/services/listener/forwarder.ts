@@ -6,6 +6,7 @@
  * skipped, so a flood cannot grow memory.
  */
 import type { SettledRequest } from './intake.ts';
+import { forwardRequest, headerPairs } from './forwardRequest.ts';
 import { sendOutbound, type OutboundRequest } from './outbound.ts';
 import type { Delivery } from './receivedRequest.ts';
 import type { RequestLog } from './requestLog.ts';
@@ -46,18 +47,19 @@ export class Forwarder {
   }
 
   /**
-   * Forward a request that just settled, with its content type. The bank's Authorization
-   * header (its webhook credential) is passed on only when `withAuthorization`: the target
-   * is the listener itself.
+   * Forward a request that just settled, as it was received (forwardRequest.ts): its
+   * headers, the bank's Authorization included, plus the verdict and the request's id.
    */
-  enqueue(settled: SettledRequest, url: string, timeoutMs: number, withAuthorization: boolean): void {
+  enqueue(settled: SettledRequest, url: string, timeoutMs: number): void {
     const content = settled.content;
     if (content === null) return;
-    const headers: [string, string][] = [['x-ledgerdesk-request', String(settled.summary.id)]];
-    if (content.contentType !== undefined) headers.push(['content-type', content.contentType]);
-    if (withAuthorization && content.authorization !== undefined)
-      headers.push(['authorization', content.authorization]);
-    const request: OutboundRequest = { url, method: content.method, headers, body: content.body, timeoutMs };
+    const request = forwardRequest(
+      { ...content, headers: headerPairs(content.rawHeaders) },
+      settled.summary.verdict,
+      settled.summary.id,
+      url,
+      timeoutMs,
+    );
     if (this.#queue.length >= this.#options.maxQueued) {
       this.#delivered(
         this.skip(settled.summary.id, url, `${this.#queue.length} forwards already waiting for the handler`),

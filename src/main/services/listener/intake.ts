@@ -18,6 +18,7 @@ import type { Answer, Arrival } from './receiver.ts';
 import type { ReceivedRequestSummary, RequestOutcome } from './receivedRequest.ts';
 import type { ArrivalRecord, RequestLog } from './requestLog.ts';
 import type { ResponseRules } from './responseRules.ts';
+import { RetryLabels } from './retryLabels.ts';
 
 /** A request whose exchange is over, with what forwarding and hydration need (held in memory only). */
 export interface SettledRequest {
@@ -29,6 +30,8 @@ export interface SettledRequest {
     query: string | null;
     contentType: string | undefined;
     authorization: string | undefined;
+    /** Node's rawHeaders as received (Authorization in clear): what a forward re-sends, never kept. */
+    rawHeaders: string[];
     body: Buffer;
   } | null;
   /** The notification's object address, when it is a notification whose sender verified (`ok`). */
@@ -83,6 +86,8 @@ export class Intake {
   readonly #settings: () => ListenerSettings;
   readonly #settled: (request: SettledRequest) => void;
   readonly #pending = new Map<number, Pending>();
+  /** Retry or new event, by what this run has seen (never from the kept log). */
+  readonly #labels = new RetryLabels();
   #queue: Queued[] = [];
   #flushScheduled = false;
 
@@ -160,6 +165,9 @@ export class Intake {
             ? 'no_answer'
             : 'answered';
     const answersNow = behaviour === 'answer' && failure !== 'client_aborted';
+    const label = failed
+      ? null
+      : this.#labels.observe(arrival.path, reading.event, reading.objectId, arrival.body, answersNow ? status : null);
     const record: ArrivalRecord = {
       receivedAt: arrival.receivedAt,
       method: arrival.method,
@@ -211,6 +219,7 @@ export class Intake {
           outOfOrder,
           bodyBytes: record.bodyBytes,
           bodyTruncated: record.bodyTruncated,
+          ...(label === null ? {} : { label }),
         },
         content: failed
           ? null
@@ -220,6 +229,7 @@ export class Intake {
               query: arrival.query,
               contentType: arrival.contentType,
               authorization: arrival.authorization,
+              rawHeaders: arrival.rawHeaders,
               body: arrival.body,
             },
         objectUrl: verified && reading.notification !== null ? reading.notification.url : null,

@@ -20,7 +20,8 @@ import { bind, DEFAULT_LISTENER_PORT, ExposureRefusedError, isLoopback } from '.
 import { ListenerSettingsRow, patchSettings, type ListenerSettings } from './listenerSettings.ts';
 import { migrateListenerTables } from './migrations.ts';
 import { allowListEntry, classifyTarget, isLoopbackHost, TargetRefused, type TargetKind } from './outboundTargets.ts';
-import { isHopByHop } from './outbound.ts';
+import { forwardRequest } from './forwardRequest.ts';
+import { describeRefusal, type Refusal } from './refusal.ts';
 import type {
   Delivery,
   ObjectGroup,
@@ -53,6 +54,8 @@ export type ListenerEvent =
   | { type: 'delivery'; delivery: Delivery }
   | { type: 'snapshot'; requestId: number; ok: boolean; error: string | null }
   | { type: 'state'; state: ListenerState }
+  /** A request refused before it was read (wrong Host, a web page's): never kept, only told. */
+  | { type: 'refused'; refusal: Refusal }
   | { type: 'warning'; message: string }
   | { type: 'failure'; message: string };
 
@@ -369,7 +372,12 @@ export class Listener extends EventEmitter<{ batch: [Batch<ListenerEvent>] }> {
     return this.#log.clear();
   }
 
-  /** Forward one kept request now, to `url` or the configured handler. */
+  /**
+   * Forward one kept request now, to `url` or the configured handler, as it was received
+   * (forwardRequest.ts). The kept headers hold no secret: when the verdict was ok, the
+   * Authorization the bank sent is the one the listener expects on that path, so it is made
+   * again from the SecretStore; otherwise it is left out (the verdict header says why).
+   */
   async forward(requestId: number, url?: string): Promise<Delivery> {
     const target = url ?? this.#settings.forwardTo;
     if (target === null)
@@ -378,21 +386,36 @@ export class Listener extends EventEmitter<{ batch: [Batch<ListenerEvent>] }> {
     const request = this.#log.get(requestId);
     if (request === null)
       throw new ListenerUserError('not_found', `Request ${requestId} is not kept (any more).`, 'requestId');
-    const headers = request.headers.filter(([name]) => !isHopByHop(name) && name.toLowerCase() !== 'authorization');
-    headers.push(['x-ledgerdesk-request', String(request.id)]);
+    const authorization = request.verdict === 'ok' ? await this.#expectedAuthorization(request.path) : null;
+    const headers = request.headers.flatMap(([name, value]): [string, string][] =>
+      name.toLowerCase() !== 'authorization' ? [[name, value]] : authorization === null ? [] : [[name, authorization]],
+    );
     const body =
       request.bodyText !== null
         ? Buffer.from(request.bodyText)
         : request.bodyBase64 !== null
           ? Buffer.from(request.bodyBase64, 'base64')
           : null;
-    return this.#forwarder.forwardNow(requestId, {
-      url: target,
-      method: request.method === '' ? 'POST' : request.method,
-      headers,
-      body,
-      timeoutMs: this.#settings.forwardTimeoutMs,
-    });
+    return this.#forwarder.forwardNow(
+      requestId,
+      forwardRequest(
+        { method: request.method, path: request.path, query: request.query, headers, body },
+        request.verdict,
+        request.id,
+        target,
+        this.#settings.forwardTimeoutMs,
+      ),
+    );
+  }
+
+  /** `Basic …` as the listener expects it on `path` (a registration's own pair, else its own); null when none is set. */
+  async #expectedAuthorization(path: string): Promise<string | null> {
+    const registration = this.#registrations.list().find((candidate) => candidate.path === path);
+    const user = registration?.basicUser ?? this.#settings.basicUser;
+    const account = registration?.secretAccount ?? listenerSecretAccount(this.id);
+    if (user === null) return null;
+    const secret = await this.#secrets.get(account);
+    return secret === null ? null : `Basic ${Buffer.from(`${user}:${secret}`).toString('base64')}`;
   }
 
   /**
@@ -553,14 +576,23 @@ export class Listener extends EventEmitter<{ batch: [Batch<ListenerEvent>] }> {
     };
   }
 
-  /** Only requests addressed to this listener, and none made by a web page (unless its origin is allowed). */
+  /**
+   * Only requests addressed to this listener, and none made by a web page (unless its origin
+   * is allowed). Each refusal is also told to subscribers (with the option that would allow
+   * it), so a tunnel set up without --allow-host does not fail silently; it is not kept.
+   */
   #guardFor(host: string, port: number): LocalServerGuard {
-    return createLocalServerGuard({
+    const guard = createLocalServerGuard({
       port,
       hosts: boundHostNames(host),
       allowedHosts: this.#settings.allowedHosts,
       allowedOrigins: this.#settings.allowedOrigins,
     });
+    return (headers) => {
+      const refusal = guard(headers);
+      if (refusal !== null) this.#batcher.add({ type: 'refused', refusal: describeRefusal(refusal.status, headers) });
+      return refusal;
+    };
   }
 
   #save(): void {
@@ -581,9 +613,12 @@ export class Listener extends EventEmitter<{ batch: [Batch<ListenerEvent>] }> {
       }
       if (kind === null) {
         this.#batcher.add({ type: 'delivery', delivery: this.#forwarder.skip(settled.summary.id, forwardTo, refused) });
+      } else if (settled.summary.verdict !== 'ok' && !this.#settings.forwardUnverified) {
+        const reason = `verdict ${settled.summary.verdict}, and unverified requests are not forwarded`;
+        this.#batcher.add({ type: 'delivery', delivery: this.#forwarder.skip(settled.summary.id, forwardTo, reason) });
       } else {
-        // The bank's Authorization header goes only back to the listener itself, never elsewhere.
-        this.#forwarder.enqueue(settled, forwardTo, this.#settings.forwardTimeoutMs, kind === 'listener');
+        // As received, Authorization included: the target is the listener, loopback or an origin the user confirmed.
+        this.#forwarder.enqueue(settled, forwardTo, this.#settings.forwardTimeoutMs);
       }
     }
     if (settled.objectUrl !== null && this.#settings.hydrate && this.#bank !== null) {

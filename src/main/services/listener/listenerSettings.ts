@@ -62,6 +62,11 @@ export const listenerSettings = z.strictObject({
   /** Forward each notification to this local handler (like `stripe listen --forward-to`). */
   forwardTo: z.url({ protocol: /^https?$/, message: 'must be an http:// or https:// URL' }).nullable(),
   forwardTimeoutMs: z.number().int().min(1).max(600_000),
+  /**
+   * Forward requests whose verdict is not ok too (on by default: the handler decides, told by
+   * X-Ledgerdesk-Verdict); off, they are recorded as not forwarded.
+   */
+  forwardUnverified: z.boolean(),
   /** Names besides its own address the listener answers to (a tunnel's host): `name` at any port, `name:port`. */
   allowedHosts: z.array(normalized(allowedHostEntry)).max(50),
   /** Web page origins whose requests are kept; none by default (a page's request gets 403). */
@@ -95,6 +100,7 @@ export const DEFAULT_LISTENER_SETTINGS: ListenerSettings = {
   noAnswerHoldMs: 120_000,
   forwardTo: null,
   forwardTimeoutMs: 10_000,
+  forwardUnverified: true,
   allowedHosts: [],
   allowedOrigins: [],
   allowedTargets: [],

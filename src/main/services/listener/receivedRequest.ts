@@ -1,6 +1,7 @@
 /** What the listener keeps of each request it received, as the rest of the app sees it. */
 import type { WebhookNotification } from '../../../shared/bank/index.ts';
 import type { Verdict } from './basicAuth.ts';
+import type { ArrivalLabel } from './retryLabels.ts';
 
 /**
  * How a request ended: answered (with `status`), refused before its body was read in full
@@ -45,6 +46,11 @@ export interface ReceivedRequestSummary {
   outOfOrder: boolean;
   bodyBytes: number;
   bodyTruncated: boolean;
+  /**
+   * Retry or new event, as decided when it arrived (retryLabels.ts). Only on requests pushed
+   * live: it is never kept, so no count outlives the run.
+   */
+  label?: ArrivalLabel;
 }
 
 /** Everything kept of one request. */

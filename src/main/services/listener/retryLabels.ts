@@ -1,0 +1,106 @@
+/**
+ * Telling a retry from a new event without the bank: what the listener itself can know. A
+ * notification names no status (`{event, op, id, url}`), so two real changes of one ACH send
+ * the same body; what tells a retry is that the bank had a reason to send again: the same body
+ * as the previous arrival of that event for that object on that path, which was not answered
+ * 2xx. Anything else is a new event. Each label says which way it decided.
+ *
+ * In memory, for this run only: a count carried across restarts (or from the kept log) would
+ * call the first arrival after a restart a retry of something the bank finished long ago.
+ * When the bank can be asked, its send log decides instead (sendLogPairing.ts).
+ */
+import { createHash } from 'node:crypto';
+
+export interface ArrivalLabel {
+  kind: 'new_event' | 'retry';
+  /** 1 for a new event; for a retry, which attempt (2 for the first retry). */
+  attempt: number;
+  /** Why, in words: what the decision rested on. */
+  basis: string;
+  /** Who decided: the listener alone, or the bank's send log. */
+  source: 'listener' | 'bank';
+}
+
+interface Previous {
+  digest: string;
+  attempt: number;
+  /** The status answered; null when none was (held, dropped, cut short). */
+  answered: number | null;
+}
+
+const CAPACITY = 50_000;
+
+function answerText(status: number | null): string {
+  return status === null ? 'got no answer' : `was answered ${String(status)}`;
+}
+
+export class RetryLabels {
+  readonly #previous = new Map<string, Previous>();
+
+  /**
+   * Label one arrival and remember it. `answered` is the status this arrival is answered with
+   * (null when it gets none), for the label of the next one.
+   */
+  observe(
+    path: string,
+    event: string | null,
+    objectId: string | null,
+    body: Buffer,
+    answered: number | null,
+  ): ArrivalLabel | null {
+    if (event === null || objectId === null) return null;
+    const key = `${path}\n${event}\n${objectId}`;
+    const digest = createHash('sha256').update(body).digest('base64');
+    const previous = this.#previous.get(key);
+    let label: ArrivalLabel;
+    if (previous === undefined) {
+      label = {
+        kind: 'new_event',
+        attempt: 1,
+        basis: 'first arrival of it since the listener started',
+        source: 'listener',
+      };
+    } else if (previous.digest !== digest) {
+      label = {
+        kind: 'new_event',
+        attempt: 1,
+        basis: "its body differs from the previous arrival's",
+        source: 'listener',
+      };
+    } else if (previous.answered !== null && previous.answered >= 200 && previous.answered < 300) {
+      label = {
+        kind: 'new_event',
+        attempt: 1,
+        basis: `the previous arrival ${answerText(previous.answered)}`,
+        source: 'listener',
+      };
+    } else {
+      label = {
+        kind: 'retry',
+        attempt: previous.attempt + 1,
+        basis: `same body as the previous arrival, which ${answerText(previous.answered)}`,
+        source: 'listener',
+      };
+    }
+    // Re-inserted so the map's order is recency: the oldest entry goes first when it is full.
+    this.#previous.delete(key);
+    this.#previous.set(key, { digest, attempt: label.attempt, answered });
+    if (this.#previous.size > CAPACITY) {
+      const oldest = this.#previous.keys().next();
+      if (oldest.done !== true) this.#previous.delete(oldest.value);
+    }
+    return label;
+  }
+
+  reset(): void {
+    this.#previous.clear();
+  }
+}
+
+/** `attempt 3 (…)` or `new event (…)`, for a request line. */
+export function describeLabel(label: ArrivalLabel): string {
+  const who = label.source === 'bank' ? 'bank' : 'by body';
+  return label.kind === 'retry'
+    ? `attempt ${String(label.attempt)} (${who}: ${label.basis})`
+    : `new event (${who}: ${label.basis})`;
+}
