@@ -350,6 +350,10 @@ const simulationRequests: SimulationRequest[] = [
     simulation: { account_application_id: EXAMPLE_IDS.accountApplication, status: 'kyc' },
   },
   { type: 'account_application.create', simulation: { ownership_type: 'personal' } },
+  {
+    type: 'person_application.update',
+    simulation: { person_application_id: EXAMPLE_IDS.personApplication, phone_number: '2025550199' },
+  },
   { type: 'webhook.error', simulation: { webhook_id: EXAMPLE_IDS.webhook, reason: 'too many failed deliveries' } },
 ];
 
