@@ -1424,6 +1424,13 @@ export interface components {
      *       }
      *     }
      * @example {
+     *       "type": "person_application.update",
+     *       "simulation": {
+     *         "person_application_id": "apsn_5t8y1u4i7o0p2a",
+     *         "phone_number": "2025550199"
+     *       }
+     *     }
+     * @example {
      *       "type": "webhook.error",
      *       "simulation": {
      *         "webhook_id": "wh_3k6l9z2x5c8v1b",
@@ -1489,6 +1496,23 @@ export interface components {
         }
       | {
           /** @constant */
+          type: 'person_application.update';
+          simulation: {
+            person_application_id: string;
+            physical_address?: {
+              street_line_1: string;
+              street_line_2?: string | null;
+              city: string;
+              state: string;
+              postal_code: string;
+            };
+            phone_number?: string;
+            /** Format: email */
+            email_address?: string;
+          };
+        }
+      | {
+          /** @constant */
           type: 'webhook.error';
           simulation: {
             webhook_id: string;
@@ -1510,6 +1534,7 @@ export interface components {
         | 'account.pending_transaction'
         | 'account_application.update_status'
         | 'account_application.create'
+        | 'person_application.update'
         | 'webhook.error';
       object_id: string;
       status: string | null;
