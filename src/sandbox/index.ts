@@ -63,7 +63,7 @@ function demoIdsOf(database: Database): DemoIds | undefined {
   const stored = readMeta(database, 'demo');
   if (stored === undefined) return undefined;
   // Files seeded before applicants were have none to list.
-  return { personApplications: [], ...(JSON.parse(stored) as Partial<DemoIds>) } as DemoIds;
+  return { personApplications: [], businessApplications: [], ...(JSON.parse(stored) as Partial<DemoIds>) } as DemoIds;
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {

@@ -13,6 +13,7 @@ const SYNC_KIND_NAMES: Record<ServiceProgress['kind'], SyncKind> = {
   'pending-transactions': 'pendingTransactions',
   'webhook-sends': 'webhookSends',
   'account-application': 'accountApplication',
+  applications: 'applications',
   webhooks: 'webhooks',
 };
 
@@ -61,6 +62,14 @@ function toSyncRequest(profileId: string, job: ContractSyncJob): SyncRequest {
       };
     case 'accountApplication':
       return { kind: 'account-application', profileId, applicationId: job.id };
+    case 'applications':
+      return {
+        kind: 'applications',
+        profileId,
+        ...(job.status === undefined ? {} : { status: job.status }),
+        ...(job.fromDate === undefined ? {} : { fromDate: job.fromDate }),
+        ...(job.toDate === undefined ? {} : { toDate: job.toDate }),
+      };
     case 'webhooks':
       return { kind: 'webhooks', profileId };
   }

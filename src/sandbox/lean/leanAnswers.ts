@@ -8,6 +8,8 @@
  * - documents: no `bank_id`, `organization_id` or `description`;
  * - card products: the real record only (no `name`, no `card_art`);
  * - webhooks: no `basic_user` / `basic_secret` keys;
+ * - person and business applications: no `document_ids` (the vendor's reference lists the
+ *   field, but none of its example answers carries it: docs/business-applications.md);
  * - lists of those resources: no `page_next` (`{data, total_estimated}`, and pending
  *   transactions just `{data}`): a client pages on by the last id, or by date for records
  *   without one.
@@ -16,7 +18,14 @@
  */
 import { JSON_CONTENT_TYPE, type Answer } from '../http/answer.ts';
 
-type Resource = 'account_application' | 'pending_transaction' | 'document' | 'card_product' | 'webhook';
+type Resource =
+  | 'account_application'
+  | 'pending_transaction'
+  | 'document'
+  | 'card_product'
+  | 'webhook'
+  | 'person_application'
+  | 'business_application';
 
 interface LeanRoute {
   resource: Resource;
@@ -38,6 +47,16 @@ const LEAN_ROUTES: Readonly<Record<string, LeanRoute>> = {
   '/cardproduct/:card_product_id': { resource: 'card_product', envelope: 'total_estimated' },
   '/webhook': { resource: 'webhook', envelope: 'total_estimated' },
   '/webhook/:webhook_id': { resource: 'webhook', envelope: 'total_estimated' },
+  '/apply/person_application': { resource: 'person_application', envelope: 'total_estimated' },
+  '/apply/person_application/:person_application_id': {
+    resource: 'person_application',
+    envelope: 'total_estimated',
+  },
+  '/apply/business_application': { resource: 'business_application', envelope: 'total_estimated' },
+  '/apply/business_application/:business_application_id': {
+    resource: 'business_application',
+    envelope: 'total_estimated',
+  },
 };
 
 /** The fields each resource loses. */
@@ -47,6 +66,8 @@ const LEFT_OUT: Readonly<Record<Resource, readonly string[]>> = {
   document: ['bank_id', 'organization_id', 'description'],
   card_product: ['name', 'card_art'],
   webhook: ['basic_user', 'basic_secret'],
+  person_application: ['document_ids'],
+  business_application: ['document_ids'],
 };
 
 function isObject(value: unknown): value is Record<string, unknown> {

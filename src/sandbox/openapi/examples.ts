@@ -10,6 +10,8 @@ import type {
   AccountApplication,
   AccountApplicationCreateRequest,
   Ach,
+  BusinessApplication,
+  BusinessApplicationCreateRequest,
   CardArtUploadRequest,
   CardProduct,
   Document,
@@ -47,6 +49,7 @@ export const EXAMPLE_IDS = {
   webhook: 'wh_3k6l9z2x5c8v1b',
   webhookSend: 'whsend_8m1n4b7v0c3x6z',
   personApplication: 'apsn_5t8y1u4i7o0p2a',
+  businessApplication: 'abus_1z4x7c0v3b6n9m',
   transaction: 'ttx_6c9v2b5n8m1q4w',
 } as const;
 
@@ -190,8 +193,56 @@ const personApplication: PersonApplication = {
   citizenship: 'US',
   physical_address: applicantAddress,
   mailing_address: null,
+  document_ids: [EXAMPLE_IDS.document],
   userdata: null,
   bankdata: null,
+  created_at: CREATED_AT,
+  updated_at: CREATED_AT,
+};
+
+const businessAddress = { ...applicantAddress, country: 'US' };
+
+const businessApplicationCreateRequest: BusinessApplicationCreateRequest = {
+  name: 'Okafor Office Supply LLC',
+  established_on: '2018-08-01',
+  incorporation_state: 'DE',
+  legal_structure: 'llc',
+  tin: '11-3344555',
+  naics: '42',
+  naics_description: 'Wholesale Trade',
+  phone_number: '+1 202-555-0143',
+  urls: ['https://okafor-supply.example.org'],
+  physical_address: businessAddress,
+  person_applications: [
+    { id: EXAMPLE_IDS.personApplication, roles: ['control_person', 'signer'], ownership_percentage: 100, title: 'CEO' },
+  ],
+  document_ids: [EXAMPLE_IDS.document],
+};
+
+const businessApplication: BusinessApplication = {
+  id: EXAMPLE_IDS.businessApplication,
+  name: 'Okafor Office Supply LLC',
+  dba: null,
+  description: null,
+  established_on: '2018-08-01',
+  incorporation_state: 'DE',
+  legal_structure: 'llc',
+  tin: '11-3344555',
+  identification_number: null,
+  identification_number_type: null,
+  naics: '42',
+  naics_description: 'Wholesale Trade',
+  phone_number: '+1 202-555-0143',
+  urls: ['https://okafor-supply.example.org'],
+  physical_address: businessAddress,
+  mailing_address: null,
+  person_applications: [
+    { id: EXAMPLE_IDS.personApplication, roles: ['control_person', 'signer'], ownership_percentage: 100, title: 'CEO' },
+  ],
+  document_ids: [EXAMPLE_IDS.document],
+  bank_id: 'bank_sandbox',
+  bankdata: null,
+  userdata: null,
   created_at: CREATED_AT,
   updated_at: CREATED_AT,
 };
@@ -299,6 +350,10 @@ const simulationRequests: SimulationRequest[] = [
     simulation: { account_application_id: EXAMPLE_IDS.accountApplication, status: 'kyc' },
   },
   { type: 'account_application.create', simulation: { ownership_type: 'personal' } },
+  {
+    type: 'person_application.update',
+    simulation: { person_application_id: EXAMPLE_IDS.personApplication, phone_number: '2025550199' },
+  },
   { type: 'webhook.error', simulation: { webhook_id: EXAMPLE_IDS.webhook, reason: 'too many failed deliveries' } },
 ];
 
@@ -333,6 +388,8 @@ export const SCHEMA_EXAMPLES = {
   AccountApplicationCreateRequest: [accountApplicationCreateRequest],
   PersonApplication: [personApplication],
   PersonApplicationCreateRequest: [personApplicationCreateRequest],
+  BusinessApplication: [businessApplication],
+  BusinessApplicationCreateRequest: [businessApplicationCreateRequest],
   Transaction: [transaction],
   Account: [account],
   Ach: [ach],

@@ -15,6 +15,8 @@ import {
   accountApplicationCreateWithNickname,
   accountApplicationFilters,
   ach,
+  businessApplication,
+  businessApplicationCreateRequest,
   cardArtUploadRequest,
   cardArtUploadResponse,
   cardProduct,
@@ -72,6 +74,8 @@ export const COMPONENT_SCHEMAS = {
   AccountApplicationCreateRequest: accountApplicationCreateWithNickname,
   PersonApplication: personApplication,
   PersonApplicationCreateRequest: personApplicationCreateRequest,
+  BusinessApplication: businessApplication,
+  BusinessApplicationCreateRequest: businessApplicationCreateRequest,
   Transaction: transaction,
   Account: account,
   Ach: ach,
@@ -96,6 +100,7 @@ const SENT_BY_CLIENTS: ReadonlySet<ExampleName> = new Set([
   'DocumentCreateRequest',
   'AccountApplicationCreateRequest',
   'PersonApplicationCreateRequest',
+  'BusinessApplicationCreateRequest',
   'CardArtUploadRequest',
   'WebhookCreateRequest',
   'WebhookUpdateRequest',
@@ -114,6 +119,7 @@ const LISTS = {
   CardProductList: { item: 'CardProduct', path: '/cardproduct' },
   AccountApplicationList: { item: 'AccountApplication', path: '/apply/account_application' },
   PersonApplicationList: { item: 'PersonApplication', path: '/apply/person_application' },
+  BusinessApplicationList: { item: 'BusinessApplication', path: '/apply/business_application' },
   TransactionList: { item: 'Transaction', path: `/account/${EXAMPLE_IDS.account}/transaction` },
   AchList: { item: 'Ach', path: '/ach' },
   WebhookList: { item: 'Webhook', path: '/webhook' },
@@ -372,6 +378,11 @@ export function openApiDocument(serverUrl: string): Record<string, unknown> {
     'ID of the person application.',
     EXAMPLE_IDS.personApplication,
   );
+  const businessApplicationId = pathParameter(
+    'business_application_id',
+    'ID of the business application.',
+    EXAMPLE_IDS.businessApplication,
+  );
   const achId = pathParameter('ach_id', 'ID of the ACH transfer.', EXAMPLE_IDS.ach);
   const webhookId = pathParameter('webhook_id', 'ID of the webhook.', EXAMPLE_IDS.webhook);
   const webhookSendId = pathParameter('webhook_send_id', 'ID of the send attempt.', EXAMPLE_IDS.webhookSend);
@@ -533,6 +544,34 @@ export function openApiDocument(serverUrl: string): Record<string, unknown> {
           'accountApplications',
           'PersonApplication',
           personApplicationId,
+        ),
+      },
+      '/apply/business_application': {
+        get: listOperation(
+          'listBusinessApplications',
+          'List business applications.',
+          'accountApplications',
+          'BusinessApplicationList',
+        ),
+        post: operation({
+          operationId: 'createBusinessApplication',
+          summary:
+            "Create a business application: the business behind a business account (the real service's; not in the interface).",
+          description:
+            'The people it names must be person applications and its documents documents of this bank, else 400 naming the id.',
+          tag: 'accountApplications',
+          requestBody: jsonBody('BusinessApplicationCreateRequest'),
+          success: answer('The business application.', 'BusinessApplication'),
+          errors: [...BODY, '409', ...AUTHENTICATED],
+        }),
+      },
+      '/apply/business_application/{business_application_id}': {
+        get: fetchOperation(
+          'getBusinessApplication',
+          'Fetch a business application.',
+          'accountApplications',
+          'BusinessApplication',
+          businessApplicationId,
         ),
       },
       '/apply/account_application/{id}': {

@@ -4,6 +4,7 @@ import { registerAccountApplicationRoutes } from './accountApplicationRoutes.ts'
 import { registerAccountRoutes } from './accountRoutes.ts';
 import { registerAchRoutes } from './achRoutes.ts';
 import { registerAuthRoutes } from './authRoutes.ts';
+import { registerBusinessApplicationRoutes } from './businessApplicationRoutes.ts';
 import { registerCardProductRoutes } from './cardProductRoutes.ts';
 import { registerDocumentRoutes } from './documentRoutes.ts';
 import { registerFileRoutes } from './fileRoutes.ts';
@@ -24,6 +25,7 @@ export const SANDBOX_ROUTES: readonly RouteRegistration[] = [
   registerCardProductRoutes,
   registerAccountApplicationRoutes,
   registerPersonApplicationRoutes,
+  registerBusinessApplicationRoutes,
   registerAchRoutes,
   registerWebhookRoutes,
   registerWebhookSendRoutes,

@@ -9,6 +9,7 @@ import { json, jsonText } from '../http/answer.ts';
 import { idempotent } from '../http/idempotency.ts';
 import { listRecords, recordOr404 } from '../http/recordList.ts';
 import { bodyOf, pathParameter } from '../http/requestInput.ts';
+import { requireRecord } from './businessApplicationRoutes.ts';
 import type { Router } from '../http/router.ts';
 import { freshId } from '../random.ts';
 import { RequestProblem } from '../requestProblem.ts';
@@ -42,6 +43,9 @@ export function registerPersonApplicationRoutes(router: Router, context: Sandbox
       const now = new Date();
       const problem = ageProblemOf(create.date_of_birth, now);
       if (problem !== null) throw new RequestProblem(400, problem);
+      for (const [index, documentId] of (create.document_ids ?? []).entries()) {
+        requireRecord(context, 'document', `document_ids[${String(index)}]`, documentId);
+      }
       const created = timestampOf(now);
       const person: PersonApplication = {
         id: freshId('personApplication'),
@@ -54,6 +58,7 @@ export function registerPersonApplicationRoutes(router: Router, context: Sandbox
         citizenship: create.citizenship,
         physical_address: create.physical_address,
         mailing_address: create.mailing_address ?? null,
+        document_ids: create.document_ids ?? [],
         userdata: create.userdata ?? null,
         bankdata: create.bankdata ?? null,
         created_at: created,

@@ -9,6 +9,7 @@ import type {
   AccountApplication,
   AccountApplicationStatus,
   Ach,
+  BusinessApplication,
   CardProduct,
   Document,
   FileRecord,
@@ -41,6 +42,8 @@ export interface DemoIds {
   achs: string[];
   /** The applicants the seeded applications name (absent in data files seeded before they were). */
   personApplications: string[];
+  /** The businesses the seeded business applications name (absent in data files seeded before they were). */
+  businessApplications: string[];
 }
 
 /** Seeded data ends here: fixed, so a seed means the same bank on every machine and day. */
@@ -99,6 +102,7 @@ export async function seedBank(
     documents: [],
     achs: [],
     personApplications: [],
+    businessApplications: [],
   };
 
   // Accounts and their pending transactions.
@@ -252,12 +256,47 @@ export async function seedBank(
         ]),
       ),
     ];
-    insertAll(
-      records,
-      'person_application',
-      applicantIds.map((id) => personApplicationOf(random, id)),
-      demo.personApplications,
+    const people = applicantIds.map((id) => personApplicationOf(random, id));
+
+    // Then the businesses the business applications name, and the documents linked to people
+    // and businesses (an identity document each; formation papers for a business), as the real
+    // service links them (`document_ids`). After everything above, so no earlier id changes.
+    const businesses = applications.flatMap((application) =>
+      application.business_application_id === null
+        ? []
+        : [
+            businessApplicationOf(
+              random,
+              application.business_application_id,
+              application.primary_person_application_id,
+            ),
+          ],
     );
+    const linked: Document[] = [];
+    for (const person of people) {
+      const passport = random.chance(0.5);
+      const identity = linkedDocumentOf(random, {
+        type: passport ? 'passport' : 'drivers_license',
+        name: `${passport ? 'Passport' : "Driver's license"} of ${person.first_name} ${person.last_name}`,
+        fileId: (passport ? passportScan : licenseScan) ?? '',
+        fields: { date_of_birth: person.date_of_birth },
+      });
+      person.document_ids = [identity.id];
+      linked.push(identity);
+    }
+    for (const business of businesses) {
+      const formation = linkedDocumentOf(random, {
+        type: 'other',
+        name: `Certificate of formation of ${business.name}`,
+        fileId: licenseScan ?? '',
+        fields: { established_on: business.established_on },
+      });
+      business.document_ids = [formation.id];
+      linked.push(formation);
+    }
+    insertAll(records, 'document', linked, demo.documents);
+    insertAll(records, 'person_application', people, demo.personApplications);
+    insertAll(records, 'business_application', businesses, demo.businessApplications);
   });
   return demo;
 }
@@ -285,8 +324,74 @@ function personApplicationOf(random: SeededRandom, id: string): PersonApplicatio
       postal_code: '20500',
     },
     mailing_address: null,
+    document_ids: [],
     userdata: null,
     bankdata: null,
+    created_at: created,
+    updated_at: created,
+  };
+}
+
+const BUSINESS_NAMES = ['Analytical Engines', 'Compiler Works', 'Semaphore Supply', 'Typesetting Guild'] as const;
+const LEGAL_STRUCTURES = ['llc', 'ccorp', 'scorp', 'partnership', 'sole_proprietorship'] as const;
+
+function businessApplicationOf(random: SeededRandom, id: string, personId: string): BusinessApplication {
+  const created = timestampBefore(random, 120);
+  const name = `${random.pick(BUSINESS_NAMES)} ${random.pick(['LLC', 'Inc', 'Co'] as const)}`;
+  const address = {
+    street_line_1: `${String(random.integer(1, 999))} K St NW`,
+    city: 'Washington',
+    state: 'DC',
+    postal_code: '20006',
+    country: 'US',
+  };
+  return {
+    id,
+    name,
+    dba: random.chance(0.3) ? (name.split(' ')[0] ?? null) : null,
+    description: 'Sells and services office machinery.',
+    established_on: `20${String(random.integer(10, 23))}-0${String(random.integer(1, 9))}-1${String(random.integer(0, 9))}`,
+    incorporation_state: random.pick(['DE', 'DC', 'VA', 'MD'] as const),
+    legal_structure: random.pick(LEGAL_STRUCTURES),
+    tin: `${String(random.integer(10, 99))}-${String(random.integer(1_000_000, 9_999_999))}`,
+    identification_number: null,
+    identification_number_type: null,
+    naics: '423420',
+    naics_description: 'Office Equipment Merchant Wholesalers',
+    phone_number: `+1 202-555-${String(random.integer(1000, 9999))}`,
+    urls: ['https://business.example.com'],
+    physical_address: address,
+    mailing_address: random.chance(0.5)
+      ? { ...address, street_line_1: `PO Box ${String(random.integer(100, 9999))}` }
+      : null,
+    person_applications: [
+      { id: personId, roles: ['control_person', 'signer'], ownership_percentage: 100, title: 'Owner' },
+    ],
+    document_ids: [],
+    bank_id: SANDBOX_BANK_ID,
+    bankdata: null,
+    userdata: null,
+    created_at: created,
+    updated_at: created,
+  };
+}
+
+function linkedDocumentOf(
+  random: SeededRandom,
+  entry: { type: Document['type']; name: string; fileId: string; fields: Record<string, unknown> },
+): Document {
+  const created = timestampBefore(random, 120);
+  return {
+    id: random.id('document'),
+    type: entry.type,
+    name: entry.name,
+    file_id: entry.fileId,
+    fields: entry.fields,
+    bankdata: {},
+    userdata: {},
+    bank_id: SANDBOX_BANK_ID,
+    organization_id: SANDBOX_ORGANIZATION_ID,
+    description: null,
     created_at: created,
     updated_at: created,
   };

@@ -10,6 +10,7 @@ import type { RecordKind } from '../store/records.ts';
 import { moveAccountApplication, submitAccountApplication } from './accountApplicationLifecycle.ts';
 import { createAch, moveAch } from './achLifecycle.ts';
 import { postPendingTransaction } from './postPendingTransaction.ts';
+import { updatePersonApplication } from './personApplicationUpdate.ts';
 import { centsOf } from '../seed/money.ts';
 
 function mustExist(context: SandboxContext, kind: RecordKind, field: string, id: string, noun: string): void {
@@ -55,6 +56,12 @@ export function runSimulation(context: SandboxContext, request: SimulationReques
     case 'account_application.create': {
       const application = submitAccountApplication(context, request.simulation.ownership_type ?? 'personal');
       return { type: request.type, object_id: application.id, status: application.status };
+    }
+    case 'person_application.update': {
+      const { person_application_id: id, ...change } = request.simulation;
+      mustExist(context, 'person_application', 'person_application_id', id, 'person application');
+      updatePersonApplication(context, id, change);
+      return { type: request.type, object_id: id, status: null };
     }
     case 'webhook.error': {
       const { webhook_id: id, reason } = request.simulation;

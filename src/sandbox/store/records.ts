@@ -5,7 +5,15 @@
 import type { Database } from './database.ts';
 
 export type RecordKind =
-  'account' | 'ach' | 'document' | 'file' | 'card_product' | 'account_application' | 'person_application' | 'webhook';
+  | 'account'
+  | 'ach'
+  | 'document'
+  | 'file'
+  | 'card_product'
+  | 'account_application'
+  | 'person_application'
+  | 'business_application'
+  | 'webhook';
 
 export interface RecordListQuery {
   /** Field equality filters on the served JSON; names come from a schema, never a client. */

@@ -12,6 +12,7 @@ export * from './document.ts';
 export * from './cardArt.ts';
 export * from './accountApplication.ts';
 export * from './personApplication.ts';
+export * from './businessApplication.ts';
 export * from './transaction.ts';
 export * from './webhook.ts';
 export * from './webhookNotification.ts';

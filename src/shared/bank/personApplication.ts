@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { isoDate, jsonObject, nonEmptyText, timestamp, userdata } from './common.ts';
+import { idOf } from './ids.ts';
 import { responseOf } from './response.ts';
 
 const text = nonEmptyText.max(200, { message: 'must be at most 200 characters' });
@@ -31,6 +32,8 @@ export const personApplicationCreateRequest = z.strictObject({
   citizenship: z.string().regex(/^[A-Z]{2}$/, { message: 'must be a two-letter country code, like US' }),
   physical_address: postalAddress,
   mailing_address: postalAddress.nullable().optional(),
+  /** Identity documents already created (`POST /document`) about this person. */
+  document_ids: z.array(idOf('document')).max(50).optional(),
   userdata: userdata.optional(),
   bankdata: jsonObject.optional(),
 });
@@ -47,6 +50,8 @@ export const personApplication = z.looseObject({
   citizenship: z.string(),
   physical_address: jsonObject,
   mailing_address: jsonObject.nullable(),
+  /** Documents about this person (identity documents): the vendor's reference lists `document_ids`. */
+  document_ids: z.array(z.string()).nullable(),
   userdata: jsonObject.nullable(),
   bankdata: jsonObject.nullable(),
   created_at: timestamp,

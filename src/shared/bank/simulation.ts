@@ -9,6 +9,7 @@ import { ACH_STATUSES } from './ach.ts';
 import { money, nonEmptyText } from './common.ts';
 import { idOf } from './ids.ts';
 import { PENDING_TRANSACTION_TYPES } from './pendingTransaction.ts';
+import { postalAddress } from './personApplication.ts';
 
 export const SIMULATION_TYPES = [
   'ach.create',
@@ -16,6 +17,7 @@ export const SIMULATION_TYPES = [
   'account.pending_transaction',
   'account_application.update_status',
   'account_application.create',
+  'person_application.update',
   'webhook.error',
 ] as const;
 export type SimulationType = (typeof SIMULATION_TYPES)[number];
@@ -75,6 +77,31 @@ export const accountApplicationCreateSimulation = z.strictObject({
 });
 
 /**
+ * The applicant changes their address (or phone, or email) at the bank
+ * (person_application.update): what a resync must notice even when no application moved.
+ */
+export const personApplicationUpdateSimulation = z.strictObject({
+  type: z.literal('person_application.update'),
+  simulation: z
+    .strictObject({
+      person_application_id: idOf('personApplication'),
+      physical_address: postalAddress.optional(),
+      phone_number: z
+        .string()
+        .regex(/^[0-9]{10}$/, { message: 'must be ten digits, like 2025551111' })
+        .optional(),
+      email_address: z.email({ message: 'must be an email address' }).optional(),
+    })
+    .refine(
+      (change) =>
+        change.physical_address !== undefined ||
+        change.phone_number !== undefined ||
+        change.email_address !== undefined,
+      { message: 'must change physical_address, phone_number or email_address' },
+    ),
+});
+
+/**
  * The service moves a webhook to `error` as it does after too many failed deliveries (spec §3.2),
  * without waiting for them (webhook.update). Only an enabled webhook can enter error.
  */
@@ -94,6 +121,7 @@ export const simulationRequest = z.discriminatedUnion(
     pendingTransactionSimulation,
     accountApplicationStatusSimulation,
     accountApplicationCreateSimulation,
+    personApplicationUpdateSimulation,
     webhookErrorSimulation,
   ],
   {

@@ -292,6 +292,44 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/apply/business_application': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List business applications. */
+    get: operations['listBusinessApplications'];
+    put?: never;
+    /**
+     * Create a business application: the business behind a business account (the real service's; not in the interface).
+     * @description The people it names must be person applications and its documents documents of this bank, else 400 naming the id.
+     */
+    post: operations['createBusinessApplication'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/apply/business_application/{business_application_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Fetch a business application. */
+    get: operations['getBusinessApplication'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/apply/account_application/{id}': {
     parameters: {
       query?: never;
@@ -832,6 +870,9 @@ export interface components {
      *         "postal_code": "20005"
      *       },
      *       "mailing_address": null,
+     *       "document_ids": [
+     *         "doc_5h1j8v3n6p2w9e"
+     *       ],
      *       "userdata": null,
      *       "bankdata": null,
      *       "created_at": "2026-03-02T14:05:09Z",
@@ -853,6 +894,7 @@ export interface components {
       mailing_address: {
         [key: string]: unknown;
       } | null;
+      document_ids: string[] | null;
       userdata: {
         [key: string]: unknown;
       } | null;
@@ -903,6 +945,178 @@ export interface components {
         state: string;
         postal_code: string;
       } | null;
+      document_ids?: string[];
+      userdata?: {
+        [key: string]: unknown;
+      };
+      bankdata?: {
+        [key: string]: unknown;
+      };
+    };
+    /**
+     * @example {
+     *       "id": "abus_1z4x7c0v3b6n9m",
+     *       "name": "Okafor Office Supply LLC",
+     *       "dba": null,
+     *       "description": null,
+     *       "established_on": "2018-08-01",
+     *       "incorporation_state": "DE",
+     *       "legal_structure": "llc",
+     *       "tin": "11-3344555",
+     *       "identification_number": null,
+     *       "identification_number_type": null,
+     *       "naics": "42",
+     *       "naics_description": "Wholesale Trade",
+     *       "phone_number": "+1 202-555-0143",
+     *       "urls": [
+     *         "https://okafor-supply.example.org"
+     *       ],
+     *       "physical_address": {
+     *         "street_line_1": "1200 Example Avenue NW",
+     *         "city": "Washington",
+     *         "state": "DC",
+     *         "postal_code": "20005",
+     *         "country": "US"
+     *       },
+     *       "mailing_address": null,
+     *       "person_applications": [
+     *         {
+     *           "id": "apsn_5t8y1u4i7o0p2a",
+     *           "roles": [
+     *             "control_person",
+     *             "signer"
+     *           ],
+     *           "ownership_percentage": 100,
+     *           "title": "CEO"
+     *         }
+     *       ],
+     *       "document_ids": [
+     *         "doc_5h1j8v3n6p2w9e"
+     *       ],
+     *       "bank_id": "bank_sandbox",
+     *       "bankdata": null,
+     *       "userdata": null,
+     *       "created_at": "2026-03-02T14:05:09Z",
+     *       "updated_at": "2026-03-02T14:05:09Z"
+     *     }
+     */
+    BusinessApplication: {
+      id: string;
+      name: string;
+      dba: string | null;
+      description: string | null;
+      established_on: string | null;
+      incorporation_state: string | null;
+      legal_structure: string | null;
+      tin: string | null;
+      identification_number: string | null;
+      identification_number_type: string | null;
+      naics: string | null;
+      naics_description: string | null;
+      phone_number: string | null;
+      urls: string[] | null;
+      physical_address: {
+        [key: string]: unknown;
+      } | null;
+      mailing_address: {
+        [key: string]: unknown;
+      } | null;
+      person_applications:
+        | ({
+            id: string;
+            roles: string[];
+            ownership_percentage: number | null;
+            title: string | null;
+          } & {
+            [key: string]: unknown;
+          })[]
+        | null;
+      document_ids: string[] | null;
+      bank_id: string;
+      bankdata: {
+        [key: string]: unknown;
+      } | null;
+      userdata: {
+        [key: string]: unknown;
+      } | null;
+      created_at: string;
+      updated_at: string;
+    } & {
+      [key: string]: unknown;
+    };
+    /**
+     * @example {
+     *       "name": "Okafor Office Supply LLC",
+     *       "established_on": "2018-08-01",
+     *       "incorporation_state": "DE",
+     *       "legal_structure": "llc",
+     *       "tin": "11-3344555",
+     *       "naics": "42",
+     *       "naics_description": "Wholesale Trade",
+     *       "phone_number": "+1 202-555-0143",
+     *       "urls": [
+     *         "https://okafor-supply.example.org"
+     *       ],
+     *       "physical_address": {
+     *         "street_line_1": "1200 Example Avenue NW",
+     *         "city": "Washington",
+     *         "state": "DC",
+     *         "postal_code": "20005",
+     *         "country": "US"
+     *       },
+     *       "person_applications": [
+     *         {
+     *           "id": "apsn_5t8y1u4i7o0p2a",
+     *           "roles": [
+     *             "control_person",
+     *             "signer"
+     *           ],
+     *           "ownership_percentage": 100,
+     *           "title": "CEO"
+     *         }
+     *       ],
+     *       "document_ids": [
+     *         "doc_5h1j8v3n6p2w9e"
+     *       ]
+     *     }
+     */
+    BusinessApplicationCreateRequest: {
+      name: string;
+      dba?: string | null;
+      description?: string | null;
+      established_on: string;
+      incorporation_state: string;
+      legal_structure: string;
+      tin?: string | null;
+      identification_number?: string | null;
+      identification_number_type?: string | null;
+      naics?: string;
+      naics_description?: string | null;
+      phone_number: string;
+      urls?: string[];
+      physical_address: {
+        street_line_1: string;
+        street_line_2?: string | null;
+        city: string;
+        state: string;
+        postal_code: string;
+        country?: string;
+      };
+      mailing_address?: {
+        street_line_1: string;
+        street_line_2?: string | null;
+        city: string;
+        state: string;
+        postal_code: string;
+        country?: string;
+      } | null;
+      person_applications: {
+        id: string;
+        roles: ('control_person' | 'signer')[];
+        ownership_percentage?: number;
+        title?: string | null;
+      }[];
+      document_ids?: string[];
       userdata?: {
         [key: string]: unknown;
       };
@@ -1210,6 +1424,13 @@ export interface components {
      *       }
      *     }
      * @example {
+     *       "type": "person_application.update",
+     *       "simulation": {
+     *         "person_application_id": "apsn_5t8y1u4i7o0p2a",
+     *         "phone_number": "2025550199"
+     *       }
+     *     }
+     * @example {
      *       "type": "webhook.error",
      *       "simulation": {
      *         "webhook_id": "wh_3k6l9z2x5c8v1b",
@@ -1275,6 +1496,23 @@ export interface components {
         }
       | {
           /** @constant */
+          type: 'person_application.update';
+          simulation: {
+            person_application_id: string;
+            physical_address?: {
+              street_line_1: string;
+              street_line_2?: string | null;
+              city: string;
+              state: string;
+              postal_code: string;
+            };
+            phone_number?: string;
+            /** Format: email */
+            email_address?: string;
+          };
+        }
+      | {
+          /** @constant */
           type: 'webhook.error';
           simulation: {
             webhook_id: string;
@@ -1296,6 +1534,7 @@ export interface components {
         | 'account.pending_transaction'
         | 'account_application.update_status'
         | 'account_application.create'
+        | 'person_application.update'
         | 'webhook.error';
       object_id: string;
       status: string | null;
@@ -1572,6 +1811,9 @@ export interface components {
      *             "postal_code": "20005"
      *           },
      *           "mailing_address": null,
+     *           "document_ids": [
+     *             "doc_5h1j8v3n6p2w9e"
+     *           ],
      *           "userdata": null,
      *           "bankdata": null,
      *           "created_at": "2026-03-02T14:05:09Z",
@@ -1584,6 +1826,69 @@ export interface components {
      */
     PersonApplicationList: {
       data: components['schemas']['PersonApplication'][];
+      /** @description Absolute URL of the next page (page_cursor set), or null when the list is exhausted. */
+      page_next: string | null;
+      /** @description How many objects the list holds, filters applied, counted up to 10000. */
+      total_estimated: number;
+    } & {
+      [key: string]: unknown;
+    };
+    /**
+     * @description A page of BusinessApplication objects, newest first.
+     * @example {
+     *       "data": [
+     *         {
+     *           "id": "abus_1z4x7c0v3b6n9m",
+     *           "name": "Okafor Office Supply LLC",
+     *           "dba": null,
+     *           "description": null,
+     *           "established_on": "2018-08-01",
+     *           "incorporation_state": "DE",
+     *           "legal_structure": "llc",
+     *           "tin": "11-3344555",
+     *           "identification_number": null,
+     *           "identification_number_type": null,
+     *           "naics": "42",
+     *           "naics_description": "Wholesale Trade",
+     *           "phone_number": "+1 202-555-0143",
+     *           "urls": [
+     *             "https://okafor-supply.example.org"
+     *           ],
+     *           "physical_address": {
+     *             "street_line_1": "1200 Example Avenue NW",
+     *             "city": "Washington",
+     *             "state": "DC",
+     *             "postal_code": "20005",
+     *             "country": "US"
+     *           },
+     *           "mailing_address": null,
+     *           "person_applications": [
+     *             {
+     *               "id": "apsn_5t8y1u4i7o0p2a",
+     *               "roles": [
+     *                 "control_person",
+     *                 "signer"
+     *               ],
+     *               "ownership_percentage": 100,
+     *               "title": "CEO"
+     *             }
+     *           ],
+     *           "document_ids": [
+     *             "doc_5h1j8v3n6p2w9e"
+     *           ],
+     *           "bank_id": "bank_sandbox",
+     *           "bankdata": null,
+     *           "userdata": null,
+     *           "created_at": "2026-03-02T14:05:09Z",
+     *           "updated_at": "2026-03-02T14:05:09Z"
+     *         }
+     *       ],
+     *       "page_next": "https://sandbox.bank.example/apply/business_application?page_size=1&page_cursor=abus_1z4x7c0v3b6n9m",
+     *       "total_estimated": 2
+     *     }
+     */
+    BusinessApplicationList: {
+      data: components['schemas']['BusinessApplication'][];
       /** @description Absolute URL of the next page (page_cursor set), or null when the list is exhausted. */
       page_next: string | null;
       /** @description How many objects the list holds, filters applied, counted up to 10000. */
@@ -3078,6 +3383,9 @@ export interface operations {
            *             "postal_code": "20005"
            *           },
            *           "mailing_address": null,
+           *           "document_ids": [
+           *             "doc_5h1j8v3n6p2w9e"
+           *           ],
            *           "userdata": null,
            *           "bankdata": null,
            *           "created_at": "2026-03-02T14:05:09Z",
@@ -3157,6 +3465,9 @@ export interface operations {
            *         "postal_code": "20005"
            *       },
            *       "mailing_address": null,
+           *       "document_ids": [
+           *         "doc_5h1j8v3n6p2w9e"
+           *       ],
            *       "userdata": null,
            *       "bankdata": null,
            *       "created_at": "2026-03-02T14:05:09Z",
@@ -3221,6 +3532,9 @@ export interface operations {
            *         "postal_code": "20005"
            *       },
            *       "mailing_address": null,
+           *       "document_ids": [
+           *         "doc_5h1j8v3n6p2w9e"
+           *       ],
            *       "userdata": null,
            *       "bankdata": null,
            *       "created_at": "2026-03-02T14:05:09Z",
@@ -3228,6 +3542,320 @@ export interface operations {
            *     }
            */
           'application/json': components['schemas']['PersonApplication'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      421: components['responses']['MisdirectedRequest'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listBusinessApplications: {
+    parameters: {
+      query?: {
+        /**
+         * @description Where the page starts: the page_cursor of the previous answer's page_next (for most lists, the id of the last object seen).
+         * @example doc_5h1j8v3n6p2w9e
+         */
+        page_cursor?: string;
+        /**
+         * @description At least 1, at most 1000; default 100.
+         * @example 100
+         */
+        page_size?: number;
+        /**
+         * @description YYYY-MM-DD, inclusive.
+         * @example 2026-03-01
+         */
+        from_date?: string;
+        /**
+         * @description YYYY-MM-DD, exclusive.
+         * @example 2026-04-01
+         */
+        to_date?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of the list, newest first. */
+      200: {
+        headers: {
+          /** @description Answers are never cached. */
+          'Cache-Control'?: 'no-cache, no-store, must-revalidate';
+          /** @description For HTTP/1.0 caches. */
+          Pragma?: 'no-cache';
+          /** @description Already expired. */
+          Expires?: '0';
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "abus_1z4x7c0v3b6n9m",
+           *           "name": "Okafor Office Supply LLC",
+           *           "dba": null,
+           *           "description": null,
+           *           "established_on": "2018-08-01",
+           *           "incorporation_state": "DE",
+           *           "legal_structure": "llc",
+           *           "tin": "11-3344555",
+           *           "identification_number": null,
+           *           "identification_number_type": null,
+           *           "naics": "42",
+           *           "naics_description": "Wholesale Trade",
+           *           "phone_number": "+1 202-555-0143",
+           *           "urls": [
+           *             "https://okafor-supply.example.org"
+           *           ],
+           *           "physical_address": {
+           *             "street_line_1": "1200 Example Avenue NW",
+           *             "city": "Washington",
+           *             "state": "DC",
+           *             "postal_code": "20005",
+           *             "country": "US"
+           *           },
+           *           "mailing_address": null,
+           *           "person_applications": [
+           *             {
+           *               "id": "apsn_5t8y1u4i7o0p2a",
+           *               "roles": [
+           *                 "control_person",
+           *                 "signer"
+           *               ],
+           *               "ownership_percentage": 100,
+           *               "title": "CEO"
+           *             }
+           *           ],
+           *           "document_ids": [
+           *             "doc_5h1j8v3n6p2w9e"
+           *           ],
+           *           "bank_id": "bank_sandbox",
+           *           "bankdata": null,
+           *           "userdata": null,
+           *           "created_at": "2026-03-02T14:05:09Z",
+           *           "updated_at": "2026-03-02T14:05:09Z"
+           *         }
+           *       ],
+           *       "page_next": "https://sandbox.bank.example/apply/business_application?page_size=1&page_cursor=abus_1z4x7c0v3b6n9m",
+           *       "total_estimated": 2
+           *     }
+           */
+          'application/json': components['schemas']['BusinessApplicationList'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      421: components['responses']['MisdirectedRequest'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  createBusinessApplication: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "name": "Okafor Office Supply LLC",
+         *       "established_on": "2018-08-01",
+         *       "incorporation_state": "DE",
+         *       "legal_structure": "llc",
+         *       "tin": "11-3344555",
+         *       "naics": "42",
+         *       "naics_description": "Wholesale Trade",
+         *       "phone_number": "+1 202-555-0143",
+         *       "urls": [
+         *         "https://okafor-supply.example.org"
+         *       ],
+         *       "physical_address": {
+         *         "street_line_1": "1200 Example Avenue NW",
+         *         "city": "Washington",
+         *         "state": "DC",
+         *         "postal_code": "20005",
+         *         "country": "US"
+         *       },
+         *       "person_applications": [
+         *         {
+         *           "id": "apsn_5t8y1u4i7o0p2a",
+         *           "roles": [
+         *             "control_person",
+         *             "signer"
+         *           ],
+         *           "ownership_percentage": 100,
+         *           "title": "CEO"
+         *         }
+         *       ],
+         *       "document_ids": [
+         *         "doc_5h1j8v3n6p2w9e"
+         *       ]
+         *     }
+         */
+        'application/json': components['schemas']['BusinessApplicationCreateRequest'];
+      };
+    };
+    responses: {
+      /** @description The business application. */
+      200: {
+        headers: {
+          /** @description Answers are never cached. */
+          'Cache-Control'?: 'no-cache, no-store, must-revalidate';
+          /** @description For HTTP/1.0 caches. */
+          Pragma?: 'no-cache';
+          /** @description Already expired. */
+          Expires?: '0';
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "abus_1z4x7c0v3b6n9m",
+           *       "name": "Okafor Office Supply LLC",
+           *       "dba": null,
+           *       "description": null,
+           *       "established_on": "2018-08-01",
+           *       "incorporation_state": "DE",
+           *       "legal_structure": "llc",
+           *       "tin": "11-3344555",
+           *       "identification_number": null,
+           *       "identification_number_type": null,
+           *       "naics": "42",
+           *       "naics_description": "Wholesale Trade",
+           *       "phone_number": "+1 202-555-0143",
+           *       "urls": [
+           *         "https://okafor-supply.example.org"
+           *       ],
+           *       "physical_address": {
+           *         "street_line_1": "1200 Example Avenue NW",
+           *         "city": "Washington",
+           *         "state": "DC",
+           *         "postal_code": "20005",
+           *         "country": "US"
+           *       },
+           *       "mailing_address": null,
+           *       "person_applications": [
+           *         {
+           *           "id": "apsn_5t8y1u4i7o0p2a",
+           *           "roles": [
+           *             "control_person",
+           *             "signer"
+           *           ],
+           *           "ownership_percentage": 100,
+           *           "title": "CEO"
+           *         }
+           *       ],
+           *       "document_ids": [
+           *         "doc_5h1j8v3n6p2w9e"
+           *       ],
+           *       "bank_id": "bank_sandbox",
+           *       "bankdata": null,
+           *       "userdata": null,
+           *       "created_at": "2026-03-02T14:05:09Z",
+           *       "updated_at": "2026-03-02T14:05:09Z"
+           *     }
+           */
+          'application/json': components['schemas']['BusinessApplication'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['ContentTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      421: components['responses']['MisdirectedRequest'];
+      429: components['responses']['TooManyRequests'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getBusinessApplication: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description ID of the business application.
+         * @example abus_1z4x7c0v3b6n9m
+         */
+        business_application_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The BusinessApplication object. */
+      200: {
+        headers: {
+          /** @description Answers are never cached. */
+          'Cache-Control'?: 'no-cache, no-store, must-revalidate';
+          /** @description For HTTP/1.0 caches. */
+          Pragma?: 'no-cache';
+          /** @description Already expired. */
+          Expires?: '0';
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "abus_1z4x7c0v3b6n9m",
+           *       "name": "Okafor Office Supply LLC",
+           *       "dba": null,
+           *       "description": null,
+           *       "established_on": "2018-08-01",
+           *       "incorporation_state": "DE",
+           *       "legal_structure": "llc",
+           *       "tin": "11-3344555",
+           *       "identification_number": null,
+           *       "identification_number_type": null,
+           *       "naics": "42",
+           *       "naics_description": "Wholesale Trade",
+           *       "phone_number": "+1 202-555-0143",
+           *       "urls": [
+           *         "https://okafor-supply.example.org"
+           *       ],
+           *       "physical_address": {
+           *         "street_line_1": "1200 Example Avenue NW",
+           *         "city": "Washington",
+           *         "state": "DC",
+           *         "postal_code": "20005",
+           *         "country": "US"
+           *       },
+           *       "mailing_address": null,
+           *       "person_applications": [
+           *         {
+           *           "id": "apsn_5t8y1u4i7o0p2a",
+           *           "roles": [
+           *             "control_person",
+           *             "signer"
+           *           ],
+           *           "ownership_percentage": 100,
+           *           "title": "CEO"
+           *         }
+           *       ],
+           *       "document_ids": [
+           *         "doc_5h1j8v3n6p2w9e"
+           *       ],
+           *       "bank_id": "bank_sandbox",
+           *       "bankdata": null,
+           *       "userdata": null,
+           *       "created_at": "2026-03-02T14:05:09Z",
+           *       "updated_at": "2026-03-02T14:05:09Z"
+           *     }
+           */
+          'application/json': components['schemas']['BusinessApplication'];
         };
       };
       400: components['responses']['BadRequest'];

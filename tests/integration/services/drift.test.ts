@@ -51,6 +51,8 @@ describe('drift', () => {
       'document',
       'pending_transaction',
       'pending_transaction list',
+      // The application's applicants, fetched with it (issue 24).
+      'person_application',
       'webhook',
       'webhook list',
       'webhook_send list',
@@ -83,6 +85,8 @@ describe('drift', () => {
       document: ['bank_id', 'description', 'organization_id'],
       pending_transaction: ['partner_deposit_id'],
       'pending_transaction list': ['page_next'],
+      // Fetched with its application (issue 24); the lean shape has no document links.
+      person_application: ['document_ids'],
       webhook: ['basic_secret', 'basic_user'],
       'webhook list': ['page_next'],
     };

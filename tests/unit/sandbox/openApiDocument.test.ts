@@ -72,6 +72,7 @@ describe('the OpenAPI document', () => {
       'account.pending_transaction',
       'account_application.update_status',
       'account_application.create',
+      'person_application.update',
       'webhook.error',
     ]);
   });

@@ -16,6 +16,8 @@ export interface DriftObservation {
   missing: Record<string, number>;
   /** Per field the interface does not list: how many records carried it. */
   unknown: Record<string, number>;
+  /** Per field: how many records carried it in a form the interface does not allow (kept as received). */
+  malformed?: Record<string, number>;
 }
 
 export type DriftListener = (observation: DriftObservation) => void;

@@ -2,7 +2,7 @@
  * Cached account applications: the latest version of each, and every distinct version ever
  * fetched, so the UI can show how an application's status moved over time.
  */
-import type { DatabaseSync } from 'node:sqlite';
+import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import type {
   AccountApplicationResponse,
   AccountApplicationStatus,
@@ -14,6 +14,54 @@ import { reviewClause, type ReviewSelection } from './reviewFilterSql.ts';
 import { foldText, SEALED_MATCHES_FUNCTION } from './sealedSearch.ts';
 import type { RecordSealer } from './sealing.ts';
 import { textKeyOf } from './absentKeys.ts';
+import type { ApplicantsTable } from './applicantsTable.ts';
+import type { InFlightKeys } from '../sync/pageWriter.ts';
+import type { WriteBatch } from './writeBatch.ts';
+
+const UPSERT_SQL = `INSERT INTO account_applications
+    (profile_id, application_id, status, ownership_type, account_product_id, account_id,
+     created_at, updated_at, fetched_at, body_digest, body)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+  ON CONFLICT (profile_id, application_id) DO UPDATE SET
+    status = excluded.status, ownership_type = excluded.ownership_type,
+    account_product_id = excluded.account_product_id, account_id = excluded.account_id,
+    created_at = excluded.created_at, updated_at = excluded.updated_at, fetched_at = excluded.fetched_at,
+    body_digest = excluded.body_digest, body = excluded.body`;
+const UPSERT_BODY_COLUMN = 10;
+const VERSION_SQL = `INSERT INTO account_application_versions
+    (profile_id, application_id, version, status, updated_at, fetched_at, body)
+  VALUES (?, ?, ?, ?, ?, ?, ?)`;
+const VERSION_BODY_COLUMN = 6;
+const TOUCH_SQL = 'UPDATE account_applications SET fetched_at = ? WHERE profile_id = ? AND application_id = ?';
+const UNLINK_SQL = 'DELETE FROM application_applicants WHERE profile_id = ? AND application_id = ?';
+const LINK_SQL = `INSERT INTO application_applicants (profile_id, application_id, applicant_id, kind, roles)
+  VALUES (?, ?, ?, ?, ?)
+  ON CONFLICT (profile_id, application_id, applicant_id) DO UPDATE SET roles = excluded.roles`;
+
+/**
+ * Who an application names: its people with their roles (the primary person with the roles
+ * its entry gives, else 'primary'), and its business. Ids and role names only.
+ */
+export function applicantsNamedBy(
+  application: AccountApplicationResponse,
+): { applicantId: string; kind: 'person' | 'business'; roles: string[] }[] {
+  const named = new Map<string, { applicantId: string; kind: 'person' | 'business'; roles: string[] }>();
+  for (const person of application.person_applications ?? []) {
+    if (typeof person.id !== 'string' || person.id === '') continue;
+    named.set(person.id, { applicantId: person.id, kind: 'person', roles: [...person.roles] });
+  }
+  const primary = application.primary_person_application_id;
+  if (typeof primary === 'string' && primary !== '') {
+    const entry = named.get(primary);
+    if (entry === undefined) named.set(primary, { applicantId: primary, kind: 'person', roles: ['primary'] });
+    else if (!entry.roles.includes('primary')) entry.roles.unshift('primary');
+  }
+  const business = application.business_application_id;
+  if (typeof business === 'string' && business !== '') {
+    named.set(business, { applicantId: business, kind: 'business', roles: ['business'] });
+  }
+  return [...named.values()];
+}
 
 /**
  * By creation time, by last update (the bank's updated_at), or by status (A to Z or Z to A;
@@ -69,9 +117,107 @@ export class AccountApplicationsTable {
   readonly #database: DatabaseSync;
   readonly #sealer: () => RecordSealer;
 
-  constructor(database: DatabaseSync, sealer: () => RecordSealer) {
+  readonly #applicants: (() => ApplicantsTable) | undefined;
+
+  constructor(database: DatabaseSync, sealer: () => RecordSealer, applicants?: () => ApplicantsTable) {
     this.#database = database;
     this.#sealer = sealer;
+    this.#applicants = applicants;
+  }
+
+  /**
+   * The writes of a page of the application list (the book's sync): an application new or
+   * changed since last kept is stored with a new version (its status history) and who it
+   * names; an unchanged one only has its fetch time moved.
+   */
+  planPage(
+    profileId: string,
+    applications: readonly AccountApplicationResponse[],
+    fetchedAt: string,
+    inFlight: InFlightKeys<true> = { get: () => undefined },
+  ): { batches: WriteBatch[]; added: number; keys: ReadonlyMap<string, true> } {
+    const sealer = this.#sealer();
+    const ids = JSON.stringify(applications.map((application) => application.id));
+    const known = new Map(
+      (
+        this.#database
+          .prepare(
+            `SELECT application.application_id AS id, application.body_digest AS digest,
+                    (SELECT MAX(version) FROM account_application_versions AS v
+                      WHERE v.profile_id = application.profile_id AND v.application_id = application.application_id) AS version
+             FROM account_applications AS application
+             WHERE application.profile_id = ? AND application.application_id IN (SELECT value FROM json_each(?))`,
+          )
+          .all(profileId, ids) as { id: string; digest: string; version: number | null }[]
+      ).map((row) => [row.id, row]),
+    );
+    const upserts: SQLInputValue[][] = [];
+    const upsertIdentities: string[] = [];
+    const versions: SQLInputValue[][] = [];
+    const versionIdentities: string[] = [];
+    const unlinks: SQLInputValue[][] = [];
+    const links: SQLInputValue[][] = [];
+    const touched: SQLInputValue[][] = [];
+    const keys = new Map<string, true>();
+    for (const application of applications) {
+      if (keys.has(application.id) || inFlight.get(application.id) !== undefined) continue;
+      keys.set(application.id, true);
+      const text = JSON.stringify(application);
+      const digest = sealer.keyedHash(`account application: ${text}`, 12);
+      const current = known.get(application.id);
+      if (current?.digest === digest) {
+        touched.push([fetchedAt, profileId, application.id]);
+        continue;
+      }
+      upserts.push([
+        profileId,
+        application.id,
+        textKeyOf(application.status),
+        textKeyOf(application.ownership_type),
+        textKeyOf(application.account_product_id),
+        application.account_id ?? null,
+        textKeyOf(application.created_at),
+        textKeyOf(application.updated_at),
+        fetchedAt,
+        digest,
+        text,
+      ]);
+      upsertIdentities.push(identityOf(profileId, application.id));
+      const version = (current?.version ?? 0) + 1;
+      versions.push([
+        profileId,
+        application.id,
+        version,
+        textKeyOf(application.status),
+        textKeyOf(application.updated_at),
+        fetchedAt,
+        text,
+      ]);
+      versionIdentities.push(versionIdentityOf(profileId, application.id, version));
+      unlinks.push([profileId, application.id]);
+      for (const named of applicantsNamedBy(application)) {
+        links.push([profileId, application.id, named.applicantId, named.kind, JSON.stringify(named.roles)]);
+      }
+    }
+    return {
+      keys,
+      added: upserts.length,
+      batches: [
+        { sql: TOUCH_SQL, rows: touched },
+        {
+          sql: UPSERT_SQL,
+          rows: upserts,
+          sealed: { key: sealer.sealingKey, column: UPSERT_BODY_COLUMN, identities: upsertIdentities },
+        },
+        {
+          sql: VERSION_SQL,
+          rows: versions,
+          sealed: { key: sealer.sealingKey, column: VERSION_BODY_COLUMN, identities: versionIdentities },
+        },
+        { sql: UNLINK_SQL, rows: unlinks },
+        { sql: LINK_SQL, rows: links },
+      ],
+    };
   }
 
   /** Keeps the fetched application (call inside a transaction); true when it is a new version. */
@@ -107,6 +253,12 @@ export class AccountApplicationsTable {
         digest,
         sealer.seal(text, identityOf(profileId, application.id)),
       );
+    this.#database.prepare(UNLINK_SQL).run(profileId, application.id);
+    for (const named of applicantsNamedBy(application)) {
+      this.#database
+        .prepare(LINK_SQL)
+        .run(profileId, application.id, named.applicantId, named.kind, JSON.stringify(named.roles));
+    }
     if (current?.body_digest === digest) return false;
     const next = this.#database
       .prepare(
@@ -285,12 +437,14 @@ export class AccountApplicationsTable {
     }
     const needle = foldText(query.search?.trim() ?? '');
     if (needle !== '') {
+      // The applicants' names, emails and business names, by their keyed word hashes (no record opened).
+      const applicantMatch = this.#applicants?.().applicationMatch(query.profileId, needle) ?? null;
       where.push(
         `(instr(lower(application_id), ?) > 0 OR instr(lower(COALESCE(account_id, '')), ?) > 0
           OR instr(lower(account_product_id), ?) > 0
-          OR ${SEALED_MATCHES_FUNCTION}('account_application', profile_id, application_id, body, ?))`,
+          OR ${SEALED_MATCHES_FUNCTION}('account_application', profile_id, application_id, body, ?)${applicantMatch === null ? '' : ` OR application_id IN (${applicantMatch.sql})`})`,
       );
-      parameters.push(needle, needle, needle, needle);
+      parameters.push(needle, needle, needle, needle, ...(applicantMatch?.parameters ?? []));
     }
     if (query.review !== undefined) {
       const review = reviewClause(query.profileId, 'application', query.review, 'account_applications.application_id');

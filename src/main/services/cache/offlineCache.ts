@@ -15,6 +15,7 @@ import { folderKeyOf, parseFolderRecord } from '../audit/folderLogs.ts';
 import { openAuditLog } from '../audit/openAuditLog.ts';
 import type { Credentials } from '../credentials/credentials.ts';
 import { AccountApplicationsTable } from './accountApplicationsTable.ts';
+import { ApplicantsTable } from './applicantsTable.ts';
 import { CacheError, translateWriteError } from './cacheError.ts';
 import { createCacheWriter, type CacheWriter } from './cacheWriter.ts';
 import { openCacheFile } from './cacheFile.ts';
@@ -67,6 +68,8 @@ export class OfflineCache {
   readonly pendingTransactions: PendingTransactionsTable;
   readonly webhookSends: WebhookSendsTable;
   readonly accountApplications: AccountApplicationsTable;
+  /** The people and businesses the applications name (the application book). */
+  readonly applicants: ApplicantsTable;
   readonly webhooks: WebhooksTable;
   readonly uploads: UploadsTable;
   readonly audit: AuditLog;
@@ -104,7 +107,8 @@ export class OfflineCache {
     this.creationDays = new CreationDays(database);
     this.pendingTransactions = new PendingTransactionsTable(database, sealerOf, searchOf, this.checkpoints);
     this.webhookSends = new WebhookSendsTable(database, sealerOf, this.checkpoints);
-    this.accountApplications = new AccountApplicationsTable(database, sealerOf);
+    this.applicants = new ApplicantsTable(database, sealerOf, searchOf);
+    this.accountApplications = new AccountApplicationsTable(database, sealerOf, () => this.applicants);
     this.webhooks = new WebhooksTable(database, sealerOf, this.checkpoints);
     this.uploads = new UploadsTable(database, sealerOf);
     this.audit = audit;
@@ -197,6 +201,7 @@ export class OfflineCache {
   dropProfile(profileId: string): void {
     this.transaction(() => {
       this.pendingTransactions.dropProfile(profileId);
+      this.applicants.dropProfile(profileId);
       for (const table of [
         'webhook_sends',
         'account_applications',

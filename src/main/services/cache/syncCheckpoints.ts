@@ -12,7 +12,7 @@ const DONE_SQL = `UPDATE sync_state SET state = 'done', cursor = NULL, finished_
     last_success_scope = scope, error = NULL
   WHERE profile_id = ? AND kind = ? AND key = ?`;
 
-export type SyncKind = 'pending-transactions' | 'webhook-sends' | 'account-application' | 'webhooks';
+export type SyncKind = 'pending-transactions' | 'webhook-sends' | 'account-application' | 'applications' | 'webhooks';
 export type CheckpointState = 'running' | 'done' | 'cancelled' | 'failed';
 
 export interface Checkpoint {

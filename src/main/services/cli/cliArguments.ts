@@ -39,6 +39,8 @@ Sync from the bank into the offline cache (resumes where a stopped sync left off
                      [--parallel N]
   (--parallel: date windows walked at once, 1-16, default 6; fewer while the bank answers 429)
   sync application --profile NAME --id ID
+  sync applications --profile NAME [--status S] [--from DATE] [--to DATE] [--parallel N]
+                    the application book: every application and the people and businesses it names
   sync webhooks --profile NAME
 
 Read from the offline cache (says how old it is):
@@ -49,6 +51,7 @@ Read from the offline cache (says how old it is):
   list applications --profile NAME [--status S] [--ownership personal|business] [--product ID] [--account ID]
                     [--sort ${ACCOUNT_APPLICATION_SORTS.join('|')}] [--limit N] [--cursor C]
   list application-history --profile NAME --id ID
+  list applicants --profile NAME [--search TEXT] [--limit N]   people and businesses, personal data masked
   list webhooks --profile NAME [--status S] [--event E]
 
 Export any of those lists as CSV (same filters):
@@ -183,6 +186,10 @@ const COMMANDS: Record<
     requires: ['profile'],
   },
   'sync application': { accepts: ['profile', 'id'], requires: ['profile', 'id'] },
+  'sync applications': {
+    accepts: ['profile', 'status', 'from', 'to', 'page-size', 'parallel'],
+    requires: ['profile'],
+  },
   'sync webhooks': { accepts: ['profile', 'page-size'], requires: ['profile'] },
   'list pending-transactions': {
     accepts: [...PENDING_FILTERS, ...PAGING, 'review'],
@@ -191,6 +198,7 @@ const COMMANDS: Record<
   'list webhook-sends': { accepts: [...SEND_FILTERS, ...PAGING, 'review'], requires: ['profile'] },
   'list applications': { accepts: [...APPLICATION_FILTERS, ...PAGING, 'review'], requires: ['profile'] },
   'list application-history': { accepts: ['profile', 'id'], requires: ['profile', 'id'] },
+  'list applicants': { accepts: ['profile', 'search', 'limit'], requires: ['profile'] },
   'list webhooks': { accepts: ['profile', 'status', 'event'], requires: ['profile'] },
   'export pending-transactions': { accepts: [...PENDING_FILTERS, 'csv'], requires: ['profile', 'account', 'csv'] },
   'export webhook-sends': { accepts: [...SEND_FILTERS, 'csv'], requires: ['profile', 'csv'] },

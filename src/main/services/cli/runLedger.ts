@@ -4,6 +4,7 @@
  * answers in text or, with --json, one JSON object. Any failure is one line on standard
  * error and a non-zero exit code (2 for a usage mistake).
  */
+import { listApplicants } from './commands/applicants.ts';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
@@ -133,8 +134,11 @@ class Ledger {
       case 'sync pending-transactions':
       case 'sync webhook-sends':
       case 'sync application':
+      case 'sync applications':
       case 'sync webhooks':
         return this.#sync();
+      case 'list applicants':
+        return listApplicants(this.#commandContext());
       case 'list application-history':
         return this.#applicationHistory();
       case 'list webhooks':
@@ -388,6 +392,16 @@ class Ledger {
         };
       case 'sync application':
         return { kind: 'account-application', profileId: profile.id, applicationId: String(options.id) };
+      case 'sync applications':
+        return {
+          kind: 'applications',
+          profileId: profile.id,
+          ...defined({
+            status: read.applicationStatus(options),
+            fromDate: read.date(options, 'from'),
+            toDate: read.date(options, 'to'),
+          }),
+        };
       default:
         return { kind: 'webhooks', profileId: profile.id };
     }

@@ -21,6 +21,8 @@ export interface ResourceDrift {
   records: number;
   missing: FieldCount[];
   unknown: FieldCount[];
+  /** Fields records carried in a form the interface does not allow (the records kept as received). */
+  malformed: FieldCount[];
   firstSeen: string;
   lastSeen: string;
 }
@@ -33,7 +35,7 @@ export interface DriftReport {
   since: string | null;
 }
 
-type Kind = 'read' | 'missing' | 'unknown';
+type Kind = 'read' | 'missing' | 'unknown' | 'malformed';
 
 interface Pending {
   count: number;
@@ -74,6 +76,9 @@ export class DriftLedger {
     }
     for (const [field, count] of Object.entries(observation.unknown)) {
       this.#add(profileId, observation.resource, 'unknown', field, count, at);
+    }
+    for (const [field, count] of Object.entries(observation.malformed ?? {})) {
+      this.#add(profileId, observation.resource, 'malformed', field, count, at);
     }
     this.#timer ??= setTimeout(() => {
       this.#timer = null;
@@ -148,6 +153,7 @@ export class DriftLedger {
           records: 0,
           missing: [],
           unknown: [],
+          malformed: [],
           firstSeen: row.first_seen,
           lastSeen: row.last_seen,
         };

@@ -16,6 +16,7 @@ import type { WriteBatch } from '../cache/writeBatch.ts';
 import { writePages } from './pageWriter.ts';
 import { etaFromDates, etaFromShare, type SyncProgress, type SyncState } from './syncProgress.ts';
 import { syncInWindows, type WindowedProgress } from './windowedSync.ts';
+import { fetchApplicants, syncApplicationBook, type ApplicationBookRequest } from './applicationBookSync.ts';
 
 export type SyncRequest =
   | { kind: 'pending-transactions'; profileId: string; accountId: string; fromDate?: string; toDate?: string }
@@ -32,6 +33,7 @@ export type SyncRequest =
       full?: boolean;
     }
   | { kind: 'account-application'; profileId: string; applicationId: string }
+  | ({ kind: 'applications' } & ApplicationBookRequest)
   | { kind: 'webhooks'; profileId: string };
 
 export interface SyncOutcome {
@@ -120,6 +122,14 @@ export function keyOf(request: SyncRequest): { key: string; scope: Record<string
         key: `account-application/${request.profileId}/${request.applicationId}`,
         scope: { applicationId: request.applicationId },
       };
+    case 'applications': {
+      const scope = { status: request.status, fromDate: request.fromDate, toDate: request.toDate };
+      const named = Object.entries(scope)
+        .filter(([, value]) => value !== undefined)
+        .map(([name, value]) => `${name}=${String(value)}`)
+        .join('&');
+      return { key: `applications/${request.profileId}/${named === '' ? 'all' : named}`, scope };
+    }
     case 'webhooks':
       return { key: `webhooks/${request.profileId}`, scope: {} };
   }
@@ -516,6 +526,56 @@ export class SyncService {
             () => (this.#cache.accountApplications.record(request.profileId, application, this.#stamp()) ? 1 : 0),
             () => 0,
           );
+          // Opened by id: its people and business too, one by one (a handful of requests).
+          await fetchApplicants({
+            cache: this.#cache,
+            client,
+            profileId: request.profileId,
+            applicationId: application.id,
+            parallelism: this.#parallelism,
+            signal,
+            now: () => this.#stamp(),
+          });
+          break;
+        }
+        case 'applications': {
+          // Each walk reports its own counts; the job's are the sum of the walks so far.
+          let walkBase = { fetched: progress.fetched, pages: 0 };
+          let walkNow = { fetched: 0, pages: 0, walk: '' };
+          const book = await syncApplicationBook({
+            cache: this.#cache,
+            client,
+            request,
+            key,
+            // Walks completed since the book was last complete belong to this unfinished run.
+            sinceLastComplete: checkpoint.lastSuccessAt ?? '',
+            parallelism: this.#parallelism,
+            pageSize: this.#pageSize,
+            signal,
+            now: () => this.#stamp(),
+            resumable: (pagesAfter, after) => this.#resumable(pagesAfter, after),
+            onWalkProgress: (walk, event) => {
+              if (walk !== walkNow.walk) {
+                walkBase = {
+                  fetched: walkBase.fetched + walkNow.fetched,
+                  pages: walkBase.pages + walkNow.pages,
+                };
+                walkNow = { fetched: 0, pages: 0, walk };
+              }
+              walkNow.fetched = event.fetched;
+              walkNow.pages = event.pages;
+              windowedProgress({
+                ...event,
+                fetched: walkBase.fetched - checkpoint.fetched + event.fetched,
+                pages: walkBase.pages + event.pages,
+              });
+            },
+            onWritten: (added) => {
+              progress.written += added;
+              report();
+            },
+          });
+          if (book.complete) completeWithoutPage(() => 0);
           break;
         }
         case 'webhooks': {

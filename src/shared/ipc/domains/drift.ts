@@ -17,6 +17,8 @@ export const resourceDrift = z.object({
   records: z.number().int().nonnegative(),
   missing: z.array(fieldCount),
   unknown: z.array(fieldCount),
+  /** Fields records carried in a form the interface does not allow (those records kept as received). */
+  malformed: z.array(fieldCount).optional(),
   firstSeen: z.string(),
   lastSeen: z.string(),
 });

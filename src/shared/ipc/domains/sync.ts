@@ -3,16 +3,22 @@
  * resumable, cancellable; progress arrives as events.
  */
 import { z } from 'zod';
-import { isoDate, WEBHOOK_SEND_STATUSES } from '../../bank/index.ts';
+import { ACCOUNT_APPLICATION_STATUSES, isoDate, WEBHOOK_SEND_STATUSES } from '../../bank/index.ts';
 import { idText, profileId } from '../common.ts';
 
-export const SYNC_KINDS = ['pendingTransactions', 'webhookSends', 'accountApplication', 'webhooks'] as const;
+export const SYNC_KINDS = [
+  'pendingTransactions',
+  'webhookSends',
+  'accountApplication',
+  'applications',
+  'webhooks',
+] as const;
 export type SyncKind = (typeof SYNC_KINDS)[number];
 
 export const SYNC_STATES = ['running', 'done', 'cancelled', 'failed'] as const;
 export type SyncState = (typeof SYNC_STATES)[number];
 
-/** What to sync: one of the four jobs of the services. */
+/** What to sync: one of the jobs of the services. */
 export const syncJob = z.discriminatedUnion('kind', [
   z.strictObject({
     kind: z.literal('pendingTransactions'),
@@ -27,6 +33,13 @@ export const syncJob = z.discriminatedUnion('kind', [
     status: z.enum(WEBHOOK_SEND_STATUSES).optional(),
   }),
   z.strictObject({ kind: z.literal('accountApplication'), id: idText }),
+  /** The application book: every application (of a status, created in a range) and the people and businesses they name. */
+  z.strictObject({
+    kind: z.literal('applications'),
+    status: z.enum(ACCOUNT_APPLICATION_STATUSES).optional(),
+    fromDate: isoDate.optional(),
+    toDate: isoDate.optional(),
+  }),
   z.strictObject({ kind: z.literal('webhooks') }),
 ]);
 export type SyncJob = z.infer<typeof syncJob>;

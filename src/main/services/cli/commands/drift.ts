@@ -15,7 +15,8 @@ export function driftTable(report: DriftReport): string {
   const rows: string[][] = [];
   for (const resource of report.resources) {
     const read = String(resource.records);
-    if (resource.missing.length === 0 && resource.unknown.length === 0) {
+    const malformed = resource.malformed;
+    if (resource.missing.length === 0 && resource.unknown.length === 0 && malformed.length === 0) {
       rows.push([resource.resource, read, '', 'as the interface lists it', '']);
       continue;
     }
@@ -24,6 +25,9 @@ export function driftTable(report: DriftReport): string {
     }
     for (const field of resource.unknown) {
       rows.push([resource.resource, read, field.field, 'not in the interface', String(field.count)]);
+    }
+    for (const field of malformed) {
+      rows.push([resource.resource, read, field.field, 'malformed (record kept as received)', String(field.count)]);
     }
   }
   return table(['RESOURCE', 'READ', 'FIELD', 'DRIFT', 'RECORDS'], rows);
@@ -41,7 +45,9 @@ export async function driftReport(context: CommandContext): Promise<number> {
     context.print(`Nothing read from ${profile.name}'s bank yet: sync or browse, then ask again.`);
     return 0;
   }
-  const drifting = report.resources.filter((resource) => resource.missing.length + resource.unknown.length > 0);
+  const drifting = report.resources.filter(
+    (resource) => resource.missing.length + resource.unknown.length + resource.malformed.length > 0,
+  );
   context.print(
     `Bank compatibility of ${profile.name}, since ${report.since ?? '?'} (field names and record counts only): ` +
       `${plural(report.resources.length, 'resource', 'resources')} read, ${String(drifting.length)} not as the interface lists ${drifting.length === 1 ? 'it' : 'them'}.`,
