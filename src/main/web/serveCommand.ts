@@ -44,7 +44,7 @@ async function keychainOrSessionStore(log: Logger): Promise<SecretStore> {
   const status = await detectKeychain();
   if (status.available) return new KeyringSecretStore();
   log.warn(
-    `no keychain (${status.message}): secrets and the offline cache's key are kept in memory for this run only; ` +
+    `${status.message} Secrets and the offline cache's key are kept in memory for this run only; ` +
       'the cache is synced again next time.',
   );
   return new InMemorySecretStore();
