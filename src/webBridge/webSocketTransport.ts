@@ -71,6 +71,8 @@ export function webSocketTransport(page: BrowserSide): BridgeTransport {
         page.showConnection('open');
         const resumed = message.known || !everReady;
         everReady = true;
+        // Listeners added between the hello and now are not in the hello: all are said again.
+        if (listeners.size > 0) send({ type: 'subscribe', channels: [...listeners.keys()] });
         for (const [id, call] of pending) {
           if (resumed) {
             sendCall(id, call);

@@ -75,7 +75,7 @@ export function lockDataFolder(folder: string, pid: number = process.pid): DataF
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const holder = readHolder(file);
-      if (holder !== null && holder.pid !== pid && alive(holder.pid)) throw new DataFolderInUse(folder, holder);
+      if (holder !== null && alive(holder.pid)) throw new DataFolderInUse(folder, holder);
       // Left by a process that is gone (or unreadable): taken over.
       rmSync(file, { force: true });
     }

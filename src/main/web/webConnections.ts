@@ -144,6 +144,14 @@ export class WebConnections {
     return this.#options.confirmations.redeem(answer, 'ask', question);
   }
 
+  /**
+   * Cuts every socket at once, without a closing handshake, as a network drop would: the pages
+   * reconnect and resume. For fault tests and for a machine whose network was just reset.
+   */
+  dropSockets(): void {
+    for (const connection of this.#connections.values()) connection.socket.terminate();
+  }
+
   /** Stops taking calls, waits for the calls in flight, then closes every socket. */
   async close(): Promise<void> {
     this.#closing = true;
