@@ -12,6 +12,10 @@ serveSandboxCommands({
     process.on('message', (message) => {
       listener(message as SandboxCommand);
     });
+    // The parent is gone without saying stop (killed): close the sandbox the same clean way.
+    process.on('disconnect', () => {
+      listener({ type: 'stop' });
+    });
   },
   report: (message) => {
     const sent = new Promise<void>((resolve) => {
