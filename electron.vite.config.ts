@@ -38,7 +38,14 @@ export default defineConfig({
     build: {
       outDir: 'out/renderer',
       rollupOptions: {
-        input: { index: resolve(import.meta.dirname, 'src/renderer/index.html') },
+        input: {
+          index: resolve(import.meta.dirname, 'src/renderer/index.html'),
+          // Web mode's preload (src/webBridge): the web shell adds it to index.html, under a fixed name.
+          'web-bridge': resolve(import.meta.dirname, 'src/webBridge/index.ts'),
+        },
+        output: {
+          entryFileNames: (chunk) => (chunk.name === 'web-bridge' ? 'web-bridge.js' : 'assets/[name]-[hash].js'),
+        },
       },
     },
   },

@@ -3,8 +3,9 @@
  * tests/unit/lintBoundaries.test.ts, which proves each rule fails on a deliberate violation.
  *
  *   renderer -> shared      preload -> shared      main -> shared, sandbox
- *   sandbox -> shared       shared -> nothing of ours
- *   electron: only the shell files of src/main (outside src/main/services) and src/preload.
+ *   sandbox -> shared       shared -> nothing of ours      webBridge -> shared
+ *   electron: only the shell files of src/main (outside src/main/services, src/main/common,
+ *   src/main/web and the shell files both shells share) and src/preload.
  */
 import { builtinModules } from 'node:module';
 
@@ -60,7 +61,7 @@ export const boundaries = [
               group: ['react', 'react-dom', 'react/*', 'zustand', 'axios', 'fastify'],
               message: 'src/shared imports no UI or network library.',
             },
-            ...layer('src/shared', 'main', 'preload', 'renderer', 'sandbox'),
+            ...layer('src/shared', 'main', 'preload', 'renderer', 'sandbox', 'webBridge'),
           ],
         },
       ],
@@ -72,14 +73,20 @@ export const boundaries = [
     rules: {
       'no-restricted-imports': [
         'error',
-        { paths: noElectron, patterns: [nodeImports, ...layer('The renderer', 'main', 'preload', 'sandbox')] },
+        {
+          paths: noElectron,
+          patterns: [nodeImports, ...layer('The renderer', 'main', 'preload', 'sandbox', 'webBridge')],
+        },
       ],
     },
   },
   {
     files: ['src/preload/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [...layer('The preload', 'main', 'renderer', 'sandbox')] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [...layer('The preload', 'main', 'renderer', 'sandbox', 'webBridge')] },
+      ],
     },
   },
   {
@@ -87,14 +94,17 @@ export const boundaries = [
     rules: {
       'no-restricted-imports': [
         'error',
-        { paths: noElectron, patterns: [...layer('The sandbox', 'main', 'preload', 'renderer')] },
+        { paths: noElectron, patterns: [...layer('The sandbox', 'main', 'preload', 'renderer', 'webBridge')] },
       ],
     },
   },
   {
     files: ['src/main/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [...layer('The main process', 'preload', 'renderer')] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [...layer('The main process', 'preload', 'renderer', 'webBridge')] },
+      ],
     },
   },
   {
@@ -104,7 +114,41 @@ export const boundaries = [
         'error',
         {
           paths: noElectron,
-          patterns: [...layer('The main-process services', 'preload', 'renderer')],
+          patterns: [...layer('The main-process services', 'preload', 'renderer', 'webBridge')],
+        },
+      ],
+    },
+  },
+  {
+    // What both shells share, and web mode (the second shell): plain Node, never electron.
+    files: [
+      'src/main/common/**/*.ts',
+      'src/main/web/**/*.ts',
+      'src/main/shell/services.ts',
+      'src/main/shell/embeddedSandbox.ts',
+      'src/main/shell/appProtocol.ts',
+      'src/main/shell/externalLinks.ts',
+      'src/main/shell/log.ts',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: noElectron,
+          patterns: [...layer('What both shells share', 'preload', 'renderer', 'webBridge')],
+        },
+      ],
+    },
+  },
+  {
+    // Web mode's preload runs in a browser tab: the contract's bridge builder, nothing of Node or Electron.
+    files: ['src/webBridge/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: noElectron,
+          patterns: [nodeImports, ...layer("Web mode's preload", 'main', 'preload', 'renderer', 'sandbox')],
         },
       ],
     },

@@ -11,6 +11,10 @@ export default defineConfig({
   workers: 1,
   retries: 0,
   reporter: [['list']],
+  // Waits follow the app's own signals (a row drawn, a status shown, the socket open); on a busy
+  // machine (two cores, load 4+) those come later than Playwright's default 5 s allows: a wait
+  // that gives up is a false failure, and a wait that succeeds costs no more for being allowed longer.
+  expect: { timeout: 30_000 },
   use: {
     headless: true,
     viewport: { width: 1280, height: 800 },

@@ -1,6 +1,7 @@
-// `npm start`: build, then launch Electron on the embedded sandbox bank. Where the Electron
-// binary is missing and cannot be downloaded (as on the project's build machines), stop
-// with a clear message instead of a stack trace.
+// `npm start`: build, then show the app. Where Electron runs, the desktop app on the embedded
+// sandbox bank. Where its binary is missing and cannot be downloaded (the project's build
+// machines, many locked-down laptops), or there is no display for a window, say so in one plain
+// sentence and open the same app in the browser instead (web mode, `npm run serve`).
 import { spawnSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -8,6 +9,7 @@ import { dirname, join } from 'node:path';
 
 const require = createRequire(import.meta.url);
 const electronDir = dirname(require.resolve('electron/package.json'));
+const electronVersion = require('electron/package.json').version;
 
 function run(command, args, options = {}) {
   return spawnSync(command, args, { stdio: 'inherit', ...options });
@@ -26,35 +28,42 @@ function electronBinary() {
   return existsSync(binary) ? binary : null;
 }
 
-function explainMissingElectron() {
-  process.stderr.write(`
-Ledgerdesk cannot start: the Electron ${require('electron/package.json').version} binary is not installed,
-and downloading it failed (this machine cannot reach the Electron download host).
+/** Linux without X11 or Wayland has nowhere to put a window. */
+function hasDisplay() {
+  if (process.platform !== 'linux') return true;
+  return Boolean(process.env.DISPLAY) || Boolean(process.env.WAYLAND_DISPLAY);
+}
 
-To fix it, on a machine with network access to a mirror:
-  ELECTRON_MIRROR=https://your-mirror.example/electron/ npx install-electron
-or point at an Electron build you already have:
-  ELECTRON_OVERRIDE_DIST_PATH=/path/to/electron/dist npm start
+const HOW_TO_GET_ELECTRON = `To get the desktop app: ELECTRON_MIRROR=https://your-mirror.example/electron/ npx install-electron
+(on a machine that can reach a mirror), or ELECTRON_OVERRIDE_DIST_PATH=/path/to/electron/dist npm start.`;
 
-These work without Electron:
-  npm run sandbox    the embedded sandbox bank, as a standalone HTTP server
-  npm run listen     the local webhook listener
-  npm run ledger     the headless command line (profiles, sync, lists, exports)
-  npm test           the whole test suite (renderer in Chromium, services in Node)
-`);
-  process.exit(1);
+function startWebMode(reason) {
+  process.stdout.write(`\n${reason} Ledgerdesk opens in your browser instead (web mode).\n${HOW_TO_GET_ELECTRON}\n\n`);
+  const child = spawn(process.execPath, [join('src', 'main', 'web', 'serve.ts'), ...process.argv.slice(2)], {
+    stdio: 'inherit',
+  });
+  // Ctrl+C reaches web mode too (same process group): it stops in order; this script waits for it.
+  process.on('SIGINT', () => undefined);
+  process.on('SIGTERM', () => child.kill('SIGTERM'));
+  child.on('exit', (code) => process.exit(code ?? 0));
 }
 
 const build = run(process.execPath, [join('node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build']);
 if (build.status !== 0) process.exit(build.status ?? 1);
 
 let binary = electronBinary();
-if (binary === null) {
-  process.stdout.write('Electron binary not found; trying to download it once...\n');
-  const download = run(process.execPath, [join(electronDir, 'install.js')], { timeout: 120_000 });
+if (binary === null && hasDisplay()) {
+  process.stdout.write(`Electron ${electronVersion} is not installed; trying to download it once...\n`);
+  // Its output is a stack trace when the download host is unreachable: kept out of the terminal.
+  const download = run(process.execPath, [join(electronDir, 'install.js')], { timeout: 120_000, stdio: 'pipe' });
   binary = download.status === 0 ? electronBinary() : null;
 }
-if (binary === null) explainMissingElectron();
 
-const child = spawn(binary, ['.', ...process.argv.slice(2)], { stdio: 'inherit' });
-child.on('exit', (code) => process.exit(code ?? 0));
+if (!hasDisplay()) {
+  startWebMode('This machine has no display for the desktop window (no DISPLAY or WAYLAND_DISPLAY).');
+} else if (binary === null) {
+  startWebMode(`Electron ${electronVersion} is not installed here and could not be downloaded.`);
+} else {
+  const child = spawn(binary, ['.', ...process.argv.slice(2)], { stdio: 'inherit' });
+  child.on('exit', (code) => process.exit(code ?? 0));
+}

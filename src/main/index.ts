@@ -3,7 +3,8 @@
  * serving the renderer from app://ledgerdesk; the embedded sandbox bank in a utility process;
  * the services on the app data folder; the IPC router as the only door between them. On quit,
  * everything stops in order: the window's pushes, sync jobs, the listener (keeping what is in
- * flight), the cache, then the sandbox.
+ * flight), the cache, then the sandbox. What web mode shares with this shell (the sandbox, the
+ * services, the router) starts in common/startLedgerdesk.ts; here is only what needs Electron.
  */
 import Store from 'electron-store';
 import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, screen, session, shell, utilityProcess } from 'electron';
@@ -17,13 +18,7 @@ import {
   APP_SCHEME_PRIVILEGES,
   createAppProtocolHandler,
 } from './shell/appProtocol.ts';
-import {
-  embeddedSandboxIsLean,
-  startEmbeddedSandbox,
-  type EmbeddedSandbox,
-  type SandboxChild,
-} from './shell/embeddedSandbox.ts';
-import { LEAN_SANDBOX_VARIABLE } from './services/cli/embeddedSandbox.ts';
+import type { SandboxChild } from './shell/embeddedSandbox.ts';
 import { appMenuTemplate } from './shell/appMenu.ts';
 import { devToolsAllowed } from './shell/devTools.ts';
 import { denyAllPermissions, hardenWebContents, openInBrowserIfSafe } from './shell/hardening.ts';
@@ -31,12 +26,10 @@ import { secureWebPreferences } from './shell/webPreferences.ts';
 import { restoreBounds, trackWindowState } from './shell/windowState.ts';
 import { openWindowStateStore } from './shell/windowStateStore.ts';
 import { printHtmlToPdf } from './shell/pdfPrinter.ts';
-import { startServices, type RunningServices } from './shell/services.ts';
+import { startLedgerdesk } from './common/startLedgerdesk.ts';
 import type { ConfirmQuestion } from './ipc/listenerHandlers.ts';
 import { KeyringSecretStore } from './services/credentials/keyringSecretStore.ts';
 import { detectKeychain } from './services/credentials/keychainStatus.ts';
-import { embeddedSandboxKey } from './services/credentials/sandboxKey.ts';
-import { createRouter } from './ipc/routerCore.ts';
 import { registerRouter } from './ipc/router.ts';
 import { dialogWriteConfirmer } from './services/writes/writeConfirmer.ts';
 
@@ -162,33 +155,20 @@ async function start(): Promise<void> {
     }),
   );
 
-  const secretStore = new KeyringSecretStore();
   // Profiles and the active profile, in config.json (the layout the `ledger` CLI shares).
   const settings = new Store<Record<string, unknown>>({ name: 'config' });
-  let sandbox: EmbeddedSandbox | null = null;
-  try {
-    const key = await embeddedSandboxKey(secretStore);
-    if (!key.kept) log.warn('embedded sandbox: the keychain could not keep its key; a new one is used for this run.');
-    sandbox = await startEmbeddedSandbox({
-      fork: forkSandbox,
-      dataFile: join(dataFolder, 'sandbox.db'),
-      key: { keyId: key.keyId, keySecret: key.keySecret },
-      lean: process.env[LEAN_SANDBOX_VARIABLE] === '1' || embeddedSandboxIsLean(settings),
-    });
-    sandbox.onExit((code) => {
-      log.error(`the embedded sandbox bank stopped (exit code ${code}); the cache stays readable.`);
-    });
-  } catch (error) {
-    log.error(`embedded sandbox: ${error instanceof Error ? error.message : String(error)}`);
-  }
-
-  const services: RunningServices = await startServices({
+  const devOrigin = devServerOrigin();
+  const ledgerdesk = await startLedgerdesk({
     dataFolder,
-    sandbox,
-    secretStore,
+    forkSandbox,
+    secretStore: new KeyringSecretStore(),
     settings,
     keychain: () => detectKeychain(),
     app: { name: app.getName(), version: app.getVersion(), platform: process.platform },
+    senderPolicy: {
+      isOwnWindow: (id) => trustedWindows.has(id),
+      allowedOrigins: devOrigin === null ? [APP_ORIGIN] : [APP_ORIGIN, devOrigin],
+    },
     send: (channel, payload) => {
       for (const window of trustedWindows.values()) {
         if (!window.isDestroyed()) window.webContents.send(channel, payload);
@@ -208,18 +188,7 @@ async function start(): Promise<void> {
     writeConfirmer: dialogWriteConfirmer(confirmInDialog),
     log,
   });
-
-  const devOrigin = devServerOrigin();
-  const origins = devOrigin === null ? [APP_ORIGIN] : [APP_ORIGIN, devOrigin];
-  const router = createRouter({
-    handlers: services.handlers,
-    senderPolicy: { isOwnWindow: (id) => trustedWindows.has(id), allowedOrigins: origins },
-    knownSecrets: () => services.knownSecrets(),
-    log: (entry) => {
-      log[entry.level](`ipc ${entry.channel}: ${entry.message}`);
-    },
-  });
-  const unregister = registerRouter(ipcMain, router);
+  const unregister = registerRouter(ipcMain, ledgerdesk.router);
 
   createMainWindow();
 
@@ -231,8 +200,7 @@ async function start(): Promise<void> {
     void (async () => {
       try {
         unregister();
-        await services.stop();
-        await sandbox?.stop();
+        await ledgerdesk.stop();
       } catch (error) {
         log.error(`shutdown: ${error instanceof Error ? error.message : String(error)}`);
       } finally {

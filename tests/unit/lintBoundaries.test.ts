@@ -48,6 +48,17 @@ describe('lint enforces the import boundaries', () => {
     ['src/preload/x.ts', "import { router } from '../main/ipc/router.ts';"],
     ['src/main/x.ts', "import { App } from '../renderer/src/App.tsx';"],
     ['tests/unit/x.test.ts', "import { app } from 'electron';"],
+    ['src/main/web/x.ts', "import { app } from 'electron';"],
+    ['src/main/web/x.ts', "import Store from 'electron-store';"],
+    ['src/main/common/x.ts', "import { utilityProcess } from 'electron';"],
+    ['src/main/shell/services.ts', "import { app } from 'electron';"],
+    ['src/main/web/x.ts', "import '../../webBridge/index.ts';"],
+    ['src/webBridge/x.ts', "import { readFile } from 'node:fs/promises';"],
+    ['src/webBridge/x.ts', "import { ipcRenderer } from 'electron';"],
+    ['src/webBridge/x.ts', "import { createRouter } from '../main/ipc/routerCore.ts';"],
+    ['src/webBridge/x.ts', "import { App } from '../renderer/src/App.tsx';"],
+    ['src/renderer/src/x.tsx', "import '../../webBridge/index.ts';"],
+    ['src/shared/ipc/x.ts', "import '../../webBridge/index.ts';"],
   ])('%s: %s fails', async (filePath, code) => {
     const found = await violations(filePath, code);
     expect(found.length, `expected a violation in ${filePath}`).toBeGreaterThan(0);
@@ -64,6 +75,9 @@ describe('lint enforces the import boundaries', () => {
     ['src/renderer/src/x.tsx', "import { pendingTransaction } from '../../shared/bank/index.ts';"],
     ['src/shared/ipc/x.ts', "import { pendingTransaction } from '../bank/index.ts';"],
     ['src/shared/bank/x.ts', "import { z } from 'zod';"],
+    ['src/main/web/x.ts', "import { createServer } from 'node:http';"],
+    ['src/main/web/x.ts', "import { createRouter } from '../ipc/routerCore.ts';"],
+    ['src/webBridge/x.ts', "import { buildLedgerdeskApi } from '../shared/ipc/bridge.ts';"],
   ])('%s: %s is allowed', async (filePath, code) => {
     expect(await violations(filePath, code)).toEqual([]);
   });

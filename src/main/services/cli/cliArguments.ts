@@ -85,6 +85,7 @@ Review (the officer's dispositions, kept in the offline cache; REF is a row's "r
   audit verify                                        check the log's hash chain: ok with its entries and head,
                                                       or the first entry that breaks it (exit 1)
   keychain                                            whether secrets can be kept, and what to do if not
+  serve [--no-open] [--json] [--port N]               the app in your browser (web mode; serve --help)
 
 Global: --data DIR (default: the app data folder), --json (machine-readable output), --help.
 Dates are YYYY-MM-DD (--from inclusive, --to exclusive). Errors: one line on standard error, exit code 1 (2 for usage).

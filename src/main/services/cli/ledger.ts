@@ -10,7 +10,14 @@ process.on('SIGINT', () => {
   interrupt.abort();
 });
 
-process.exitCode = await runLedger(process.argv.slice(2), {
+const args = process.argv.slice(2);
+// `ledger serve` is web mode (src/main/web): a shell of its own, with its own Ctrl+C handling.
+if (args[0] === 'serve') {
+  const { runServeFromTerminal } = await import('../../web/serve.ts');
+  await runServeFromTerminal(args.slice(1));
+}
+
+process.exitCode = await runLedger(args, {
   stdin: process.stdin,
   stdout: process.stdout,
   stderr: process.stderr,

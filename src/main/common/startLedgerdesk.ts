@@ -1,0 +1,128 @@
+/**
+ * What both shells start, in the same order, on one data folder: the embedded sandbox bank in
+ * its own process (its key kept in the keychain), the services (profiles, keychain, cache,
+ * sync, listener, review, audit), and the router core in front of their handlers. The Electron
+ * shell (index.ts) and web mode (web/webShell.ts) differ only in what they pass in: how the
+ * sandbox process is forked, where settings live, who may call, how events reach the page,
+ * and how the user is asked. `stop()` ends everything in the order nothing is lost: the
+ * services (listener keeps what is in flight, sync pages finish, the cache closes), then the
+ * sandbox (deliveries in flight finish).
+ */
+import { join } from 'node:path';
+import type { KeychainStatus } from '../services/credentials/keychainStatus.ts';
+import { embeddedSandboxKey } from '../services/credentials/sandboxKey.ts';
+import type { SecretStore } from '../services/credentials/secretStore.ts';
+import { LEAN_SANDBOX_VARIABLE, EMBEDDED_SANDBOX_FILE } from '../services/cli/embeddedSandbox.ts';
+import type { ProfileStorage } from '../services/profiles/profileStorage.ts';
+import type { ConfirmQuestion } from '../ipc/listenerHandlers.ts';
+import { createRouter, type Router, type RouterLogEntry } from '../ipc/routerCore.ts';
+import type { SenderPolicy } from '../ipc/senderPolicy.ts';
+import {
+  embeddedSandboxIsLean,
+  startEmbeddedSandbox,
+  type EmbeddedSandbox,
+  type SandboxChild,
+} from '../shell/embeddedSandbox.ts';
+import type { Logger } from '../shell/log.ts';
+import { startServices, type RunningServices } from '../shell/services.ts';
+
+export interface LedgerdeskOptions {
+  dataFolder: string;
+  /** Starts the sandbox's own process (a utilityProcess in Electron, a Node child in web mode). */
+  forkSandbox: () => SandboxChild;
+  secretStore: SecretStore;
+  settings: ProfileStorage;
+  keychain: () => Promise<KeychainStatus>;
+  app: { name: string; version: string; platform: string };
+  /** Who may call: the shell's own windows (Electron) or its own sockets (web mode). */
+  senderPolicy: SenderPolicy;
+  send: (channel: string, payload: unknown) => void;
+  chooseSavePath: (defaultName: string) => Promise<string | null>;
+  printToPdf?: (html: string) => Promise<Uint8Array>;
+  openExternal: (url: string) => boolean;
+  confirm?: (question: ConfirmQuestion) => Promise<boolean>;
+  environment?: NodeJS.ProcessEnv;
+  log: Logger;
+}
+
+export interface RunningLedgerdesk {
+  services: RunningServices;
+  router: Router;
+  sandbox: EmbeddedSandbox | null;
+  /** Ends the services, then the sandbox; never throws (problems are logged). */
+  stop(): Promise<void>;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+async function startSandboxOf(options: LedgerdeskOptions): Promise<EmbeddedSandbox | null> {
+  const { log } = options;
+  try {
+    const key = await embeddedSandboxKey(options.secretStore);
+    if (!key.kept) log.warn('embedded sandbox: the keychain could not keep its key; a new one is used for this run.');
+    const sandbox = await startEmbeddedSandbox({
+      fork: options.forkSandbox,
+      dataFile: join(options.dataFolder, EMBEDDED_SANDBOX_FILE),
+      key: { keyId: key.keyId, keySecret: key.keySecret },
+      lean:
+        (options.environment ?? process.env)[LEAN_SANDBOX_VARIABLE] === '1' || embeddedSandboxIsLean(options.settings),
+    });
+    sandbox.onExit((code) => {
+      log.error(`the embedded sandbox bank stopped (exit code ${String(code)}); the cache stays readable.`);
+    });
+    return sandbox;
+  } catch (error) {
+    log.error(`embedded sandbox: ${messageOf(error)}`);
+    return null;
+  }
+}
+
+export async function startLedgerdesk(options: LedgerdeskOptions): Promise<RunningLedgerdesk> {
+  const { log } = options;
+  const sandbox = await startSandboxOf(options);
+  const services = await startServices({
+    dataFolder: options.dataFolder,
+    sandbox,
+    secretStore: options.secretStore,
+    settings: options.settings,
+    keychain: options.keychain,
+    app: options.app,
+    send: options.send,
+    chooseSavePath: options.chooseSavePath,
+    ...(options.printToPdf === undefined ? {} : { printToPdf: options.printToPdf }),
+    openExternal: options.openExternal,
+    ...(options.confirm === undefined ? {} : { confirm: options.confirm }),
+    log,
+  });
+  const router = createRouter({
+    handlers: services.handlers,
+    senderPolicy: options.senderPolicy,
+    knownSecrets: () => services.knownSecrets(),
+    log: (entry: RouterLogEntry) => {
+      log[entry.level](`ipc ${entry.channel}: ${entry.message}`);
+    },
+  });
+  let stopping: Promise<void> | null = null;
+  return {
+    services,
+    router,
+    sandbox,
+    stop() {
+      stopping ??= (async () => {
+        try {
+          await services.stop();
+        } catch (error) {
+          log.error(`shutdown: ${messageOf(error)}`);
+        }
+        try {
+          await sandbox?.stop();
+        } catch (error) {
+          log.error(`shutdown: ${messageOf(error)}`);
+        }
+      })();
+      return stopping;
+    },
+  };
+}

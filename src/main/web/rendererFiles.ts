@@ -1,0 +1,47 @@
+/**
+ * The built renderer (out/renderer) as web mode serves it: the same files, the same path checks
+ * and the same headers (CSP included) as the Electron shell's app:// protocol, with one
+ * difference: index.html loads the web bridge (web-bridge.js, web mode's preload) before the
+ * renderer's own script, so `window.ledgerdesk` exists when the app starts.
+ */
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { APP_ORIGIN, appResponseHeaders, resolveAppFile } from '../shell/appProtocol.ts';
+
+/** The web bridge's bundle, at the root of out/renderer (electron.vite.config.ts). */
+export const WEB_BRIDGE_FILE = 'web-bridge.js';
+
+export interface RendererFile {
+  body: Uint8Array;
+  headers: Record<string, string>;
+}
+
+/** index.html with the web bridge's script first: module scripts run in document order. */
+export function withWebBridge(indexHtml: string): string {
+  const tag = `<script type="module" src="./${WEB_BRIDGE_FILE}"></script>`;
+  const at = indexHtml.indexOf('<script');
+  if (at < 0) return indexHtml.replace('</head>', `${tag}\n</head>`);
+  return `${indexHtml.slice(0, at)}${tag}\n    ${indexHtml.slice(at)}`;
+}
+
+/**
+ * The file a request path names, with its headers; null when there is none (or the path tries
+ * to leave the folder). The path is checked by the app protocol's own resolver, given as an
+ * app:// address so it meets exactly the same rules.
+ */
+export async function rendererFile(root: string, requestPath: string): Promise<RendererFile | null> {
+  if (!requestPath.startsWith('/')) return null;
+  const file = resolveAppFile(root, `${APP_ORIGIN}${requestPath}`);
+  if (file === null) return null;
+  let bytes: Uint8Array;
+  try {
+    bytes = new Uint8Array(await readFile(file));
+  } catch {
+    return null;
+  }
+  const headers = appResponseHeaders(file);
+  if (basename(file) === 'index.html') {
+    return { body: new TextEncoder().encode(withWebBridge(new TextDecoder().decode(bytes))), headers };
+  }
+  return { body: bytes, headers };
+}

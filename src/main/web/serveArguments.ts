@@ -1,0 +1,70 @@
+/** `ledger serve` / `npm run serve`'s options, checked: a typo is one clear line naming the option. */
+import { parseArgs } from 'node:util';
+
+export const SERVE_USAGE = `Usage: npm run serve -- [options]      (or: npm run ledger -- serve [options])
+
+Starts Ledgerdesk in web mode: the same services as the desktop app, shown in your browser.
+  --data DIR        the data folder (default: the app's own, shared with the desktop app and ledger)
+  --port N          the port (default: a free one)
+  --no-open         do not open the browser; open the printed address yourself
+  --json            one JSON line when open ({"event":"open","url":…}) and one when stopped
+  --expose ADDRESS  listen on ADDRESS (e.g. 0.0.0.0) instead of 127.0.0.1: other machines can then
+                    reach the login page; only the printed address's token lets anyone in
+  --help
+Ctrl+C stops it: work in flight finishes first, nothing is lost.`;
+
+export interface ServeArguments {
+  dataFolder: string | null;
+  port: number;
+  open: boolean;
+  json: boolean;
+  host: string;
+  exposed: boolean;
+  help: boolean;
+}
+
+export class ServeUsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ServeUsageError';
+  }
+}
+
+export function parseServeArguments(args: readonly string[]): ServeArguments {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...args],
+      options: {
+        data: { type: 'string' },
+        port: { type: 'string' },
+        'no-open': { type: 'boolean', default: false },
+        json: { type: 'boolean', default: false },
+        expose: { type: 'string' },
+        help: { type: 'boolean', default: false },
+      },
+      allowPositionals: false,
+      strict: true,
+    });
+  } catch (error) {
+    throw new ServeUsageError(error instanceof Error ? error.message : String(error));
+  }
+  const { values } = parsed;
+  const portText = values.port ?? '0';
+  if (!/^[0-9]{1,5}$/.test(portText) || Number(portText) > 65_535) {
+    throw new ServeUsageError(`--port must be a number from 0 to 65535, not ${JSON.stringify(portText)}.`);
+  }
+  const expose = values.expose;
+  if (expose !== undefined && !/^(?:[0-9.]+|[0-9a-f:]+|[a-z0-9.-]+)$/i.test(expose)) {
+    throw new ServeUsageError(`--expose needs an address to listen on (e.g. 0.0.0.0), not ${JSON.stringify(expose)}.`);
+  }
+  return {
+    dataFolder: values.data ?? null,
+    port: Number(portText),
+    open: !values['no-open'],
+    json: values.json,
+    host: expose ?? '127.0.0.1',
+    exposed: expose !== undefined,
+    help: values.help,
+  };
+}

@@ -1,0 +1,146 @@
+/**
+ * `npm run serve` and `ledger serve`: web mode from a terminal. The first line says where the app
+ * is open, with the address's one-time token; nothing printed or logged after it ever holds the
+ * token. Ctrl+C (or SIGTERM) stops it cleanly; a second Ctrl+C ends it at once.
+ */
+import { join } from 'node:path';
+import { appDataFolder } from '../services/cli/appDataFolder.ts';
+import { detectKeychain } from '../services/credentials/keychainStatus.ts';
+import { KeyringSecretStore } from '../services/credentials/keyringSecretStore.ts';
+import { InMemorySecretStore, type SecretStore } from '../services/credentials/secretStore.ts';
+import { FileProfileStorage } from '../services/profiles/fileProfileStorage.ts';
+import { isSafeExternalUrl } from '../shell/externalLinks.ts';
+import { createLogger, type Logger } from '../shell/log.ts';
+import { DataFolderInUse } from './dataFolderLock.ts';
+import { defaultDownloadsFolder } from './downloads.ts';
+import { forkSandboxChild } from './forkSandbox.ts';
+import { openInDefaultBrowser } from './openBrowser.ts';
+import { parseServeArguments, SERVE_USAGE, ServeUsageError } from './serveArguments.ts';
+import { RendererNotBuilt, startWebShell, type RunningWebShell } from './webShell.ts';
+
+/** The project's out/renderer, next to src/ (web mode runs from the source tree with Node 24). */
+export const DEFAULT_RENDERER_ROOT = join(import.meta.dirname, '..', '..', '..', 'out', 'renderer');
+
+export interface ServeIo {
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
+  env: NodeJS.ProcessEnv;
+  /** Resolves when the user asks to stop (Ctrl+C, SIGTERM). */
+  stopRequested: Promise<void>;
+  secretStore?: SecretStore;
+  rendererRoot?: string;
+  openBrowser?: (url: string) => boolean;
+  /** Called once the app is open (tests and `npm start` use it). */
+  onOpen?: (shell: RunningWebShell) => void;
+}
+
+/**
+ * The OS keychain where there is one. Where there is none (a server, a container, a build
+ * machine), secrets and the cache's key live in this process's memory for this run only, and
+ * the app says the keychain is unavailable: the cache is dropped and synced again next run,
+ * never kept under a key written to disk.
+ */
+async function keychainOrSessionStore(log: Logger): Promise<SecretStore> {
+  const status = await detectKeychain();
+  if (status.available) return new KeyringSecretStore();
+  log.warn(
+    `${status.message} Secrets and the offline cache's key are kept in memory for this run only; ` +
+      'the cache is synced again next time.',
+  );
+  return new InMemorySecretStore();
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export async function runServe(args: readonly string[], io: ServeIo): Promise<number> {
+  let options;
+  try {
+    options = parseServeArguments(args);
+  } catch (error) {
+    if (error instanceof ServeUsageError) {
+      io.stderr.write(`ledger serve: ${error.message}\n${SERVE_USAGE}\n`);
+      return 2;
+    }
+    throw error;
+  }
+  if (options.help) {
+    io.stdout.write(`${SERVE_USAGE}\n`);
+    return 0;
+  }
+  const log: Logger = createLogger((line) => io.stderr.write(`${line}\n`));
+  const dataFolder = options.dataFolder ?? appDataFolder(process.platform, io.env);
+  const secretStore = io.secretStore ?? (await keychainOrSessionStore(log));
+  let shell: RunningWebShell;
+  try {
+    shell = await startWebShell({
+      dataFolder,
+      rendererRoot: io.rendererRoot ?? DEFAULT_RENDERER_ROOT,
+      host: options.host,
+      port: options.port,
+      secretStore,
+      settings: new FileProfileStorage(dataFolder),
+      keychain: () => detectKeychain(),
+      forkSandbox: forkSandboxChild,
+      downloadsFolder: defaultDownloadsFolder(io.env),
+      // A link in the app opens in the user's browser, after the same check the desktop app makes.
+      openExternal: (url) => isSafeExternalUrl(url) && (io.openBrowser ?? openInDefaultBrowser)(url),
+      app: { name: 'Ledgerdesk', version: process.env['npm_package_version'] ?? '0.1.0', platform: process.platform },
+      environment: io.env,
+      log,
+    });
+  } catch (error) {
+    if (error instanceof DataFolderInUse || error instanceof RendererNotBuilt) {
+      if (options.json) {
+        io.stdout.write(
+          JSON.stringify({
+            event: 'refused',
+            reason: error.name,
+            message: error.message,
+            ...(error instanceof DataFolderInUse ? { address: error.address } : {}),
+          }) + '\n',
+        );
+      } else {
+        io.stderr.write(`${error.message}\n`);
+      }
+      return 1;
+    }
+    io.stderr.write(`Ledgerdesk could not start in web mode: ${messageOf(error)}\n`);
+    return 1;
+  }
+
+  const opened =
+    options.open && (io.openBrowser ?? ((url: string) => openInDefaultBrowser(url, io.env)))(shell.entryUrl);
+  if (options.json) {
+    io.stdout.write(
+      JSON.stringify({ event: 'open', url: shell.entryUrl, origin: shell.origin, dataFolder, browserOpened: opened }) +
+        '\n',
+    );
+  } else {
+    io.stdout.write(`Ledgerdesk is open at ${shell.entryUrl}\n`);
+    io.stdout.write(
+      (opened
+        ? 'Opened in your browser. '
+        : options.open
+          ? 'No browser to open here: open the address above in one. '
+          : 'Open the address above in your browser. ') +
+        'It works once (it logs that browser in); tabs of that browser can then use ' +
+        `${shell.origin}/.\nData folder: ${dataFolder}\nCtrl+C stops Ledgerdesk.\n`,
+    );
+  }
+  if (options.exposed) {
+    io.stderr.write(
+      `Warning: Ledgerdesk listens on ${options.host}, not only on this machine: anyone who can reach it can try ` +
+        'to log in. Only the address above lets a browser in, and it works once; keep it to yourself.\n',
+    );
+  }
+  io.onOpen?.(shell);
+
+  await io.stopRequested;
+  if (!options.json) io.stdout.write('Stopping: finishing the work in flight…\n');
+  await shell.stop();
+  if (options.json) io.stdout.write(JSON.stringify({ event: 'stopped' }) + '\n');
+  else io.stdout.write('Ledgerdesk stopped. Nothing was lost.\n');
+  return 0;
+}

@@ -1,0 +1,175 @@
+/**
+ * Web mode: the second shell. The same sandbox, services and router core the Electron shell
+ * starts (common/startLedgerdesk.ts), behind a token-gated HTTP server on loopback that serves
+ * the built renderer and carries the IPC contract over one WebSocket. Never imports electron.
+ *
+ * Stopping (Ctrl+C) keeps everything: new sockets and calls are refused, calls in flight finish
+ * and are answered, then the services stop in their own order (listener, sync, cache) and the
+ * sandbox last; the data folder's lock goes at the very end.
+ */
+import { existsSync } from 'node:fs';
+import { once } from 'node:events';
+import { networkInterfaces } from 'node:os';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { KeychainStatus } from '../services/credentials/keychainStatus.ts';
+import type { SecretStore } from '../services/credentials/secretStore.ts';
+import type { ProfileStorage } from '../services/profiles/profileStorage.ts';
+import { startLedgerdesk, type RunningLedgerdesk } from '../common/startLedgerdesk.ts';
+import type { SandboxChild } from '../shell/embeddedSandbox.ts';
+import type { Logger } from '../shell/log.ts';
+import { lockDataFolder } from './dataFolderLock.ts';
+import { savePathIn } from './downloads.ts';
+import { TOKEN_PARAMETER, WebAccess } from './webAccess.ts';
+import { WebConnections } from './webConnections.ts';
+import { createWebServer, serveWebMode } from './webServer.ts';
+import { WriteConfirmations } from './writeConfirmations.ts';
+import { WEB_BRIDGE_FILE } from './rendererFiles.ts';
+
+export interface WebShellOptions {
+  dataFolder: string;
+  /** out/renderer, built by `npm run build`. */
+  rendererRoot: string;
+  /** 127.0.0.1 unless the user exposed it on purpose (`--expose`). */
+  host?: string;
+  /** 0: a free port. */
+  port?: number;
+  secretStore: SecretStore;
+  settings: ProfileStorage;
+  keychain: () => Promise<KeychainStatus>;
+  forkSandbox: () => SandboxChild;
+  /** Where exports and reports are saved (there is no save dialog in a browser tab). */
+  downloadsFolder: string;
+  openExternal: (url: string) => boolean;
+  app: { name: string; version: string; platform: string };
+  environment?: NodeJS.ProcessEnv;
+  log: Logger;
+}
+
+export interface RunningWebShell {
+  /** http://127.0.0.1:PORT: the origin, without the token. */
+  origin: string;
+  /** The address with its one-time token: shown once, on the first line, never logged. */
+  entryUrl: string;
+  ledgerdesk: RunningLedgerdesk;
+  connections: WebConnections;
+  /** Refuses new work, lets calls in flight finish, stops everything; safe to call twice. */
+  stop(): Promise<void>;
+}
+
+export class RendererNotBuilt extends Error {
+  constructor(root: string) {
+    super(`The app is not built (${join(root, 'index.html')} is missing): run npm run build first.`);
+    this.name = 'RendererNotBuilt';
+  }
+}
+
+/** host:port forms the server answers to: its bound address, and every interface's when exposed on all. */
+function ownHosts(host: string, port: number): string[] {
+  const names = new Set<string>();
+  const add = (name: string): void => {
+    names.add(`${name.includes(':') ? `[${name}]` : name}:${String(port)}`.toLowerCase());
+  };
+  if (host === '0.0.0.0' || host === '::') {
+    for (const addresses of Object.values(networkInterfaces())) {
+      for (const address of addresses ?? []) add(address.address);
+    }
+  } else {
+    add(host);
+  }
+  return [...names];
+}
+
+function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::') {
+    const external = Object.values(networkInterfaces())
+      .flatMap((addresses) => addresses ?? [])
+      .find((address) => address.family === 'IPv4' && !address.internal);
+    return external?.address ?? '127.0.0.1';
+  }
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+export async function startWebShell(options: WebShellOptions): Promise<RunningWebShell> {
+  const { log } = options;
+  if (
+    !existsSync(join(options.rendererRoot, 'index.html')) ||
+    !existsSync(join(options.rendererRoot, WEB_BRIDGE_FILE))
+  ) {
+    throw new RendererNotBuilt(options.rendererRoot);
+  }
+  const lock = lockDataFolder(options.dataFolder);
+  const host = options.host ?? '127.0.0.1';
+  // Known once the port is; the router reads it on every call.
+  const allowedOrigins: string[] = [];
+  // Events reach the sockets once they exist; the services start first.
+  let connections: WebConnections | null = null;
+  let ledgerdesk: RunningLedgerdesk;
+  try {
+    ledgerdesk = await startLedgerdesk({
+      dataFolder: options.dataFolder,
+      forkSandbox: options.forkSandbox,
+      secretStore: options.secretStore,
+      settings: options.settings,
+      keychain: options.keychain,
+      app: options.app,
+      // The router trusts a socket this server accepted, showing the page's own origin.
+      senderPolicy: { isOwnWindow: (id) => connections?.isOwnConnection(id) ?? false, allowedOrigins },
+      send: (channel, payload) => connections?.publish(channel, payload),
+      chooseSavePath: (name) => savePathIn(options.downloadsFolder, name),
+      openExternal: options.openExternal,
+      confirm: (question) => connections?.askCaller(question) ?? Promise.resolve(false),
+      ...(options.environment === undefined ? {} : { environment: options.environment }),
+      log,
+    });
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+
+  const server = createWebServer();
+  try {
+    server.listen(options.port ?? 0, host);
+    await once(server, 'listening');
+  } catch (error) {
+    await ledgerdesk.stop();
+    lock.release();
+    throw error;
+  }
+  const { port } = server.address() as AddressInfo;
+  const origin = `http://${urlHost(host)}:${String(port)}`;
+  allowedOrigins.push(origin);
+  const access = new WebAccess({ hosts: ownHosts(host, port), origin });
+  const ready = new WebConnections({
+    router: ledgerdesk.router,
+    confirmations: new WriteConfirmations(),
+    origin,
+    log: log.warn,
+  });
+  connections = ready;
+  serveWebMode(server, { access, connections: ready, rendererRoot: options.rendererRoot, log: log.error });
+  lock.announce(origin);
+
+  let stopping: Promise<void> | null = null;
+  return {
+    origin,
+    entryUrl: `${origin}/?${TOKEN_PARAMETER}=${access.token}`,
+    ledgerdesk,
+    connections: ready,
+    stop() {
+      stopping ??= (async () => {
+        const closed = new Promise<void>((resolve) => {
+          server.close(() => {
+            resolve();
+          });
+        });
+        await ready.close();
+        server.closeAllConnections();
+        await closed;
+        await ledgerdesk.stop();
+        lock.release();
+      })();
+      return stopping;
+    },
+  };
+}

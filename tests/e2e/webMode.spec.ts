@@ -1,0 +1,405 @@
+/**
+ * Web mode, on the real thing: the web shell started on a data folder with the embedded sandbox
+ * in its own process, the real services and router, the built renderer in Debian's Chromium
+ * reaching them over the WebSocket the page's own web bridge opens. Every screen, a sync, a
+ * review, a listener round trip, a dropped socket, two tabs, a restart on the same data folder,
+ * and everyone else refused: other origins, other Host names, no cookie, a spent token.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import WebSocket from 'ws';
+import { InMemorySecretStore } from '../../src/main/services/credentials/secretStore.ts';
+import type { LedgerdeskApi } from '../../src/shared/ipc/bridge.ts';
+import { DataFolderInUse } from '../../src/main/web/dataFolderLock.ts';
+import { WEB_SOCKET_PATH } from '../../src/shared/ipc/webSocketProtocol.ts';
+import { statusOf, upgradeStatus } from './support/rawRequests.ts';
+import { shoot } from './support/screens.ts';
+import { openWebMode, startWebModeApp, waitUntilConnected, type WebModeApp } from './support/webModeApp.ts';
+
+test.describe.configure({ mode: 'serial', timeout: 240_000 });
+
+let folder: string;
+const keychain = new InMemorySecretStore();
+let app: WebModeApp;
+let context: BrowserContext;
+let page: Page;
+const problems: string[] = [];
+let token: string;
+
+function portOf(origin: string): number {
+  return Number(new URL(origin).port);
+}
+
+async function sessionCookie(of: BrowserContext): Promise<string> {
+  const cookies = await of.cookies();
+  const session = cookies.find((cookie) => cookie.name === 'ledgerdesk_session');
+  if (session === undefined) throw new Error('the browser holds no session cookie');
+  return `${session.name}=${session.value}`;
+}
+
+async function go(on: Page, screen: string): Promise<void> {
+  await on.locator(`.nav-item[href="#/${screen}"]`).click();
+  await expect(on.locator('.nav-item.is-active')).toHaveAttribute('href', `#/${screen}`);
+}
+
+async function simulateAch(on: Page, amount: string): Promise<void> {
+  const sandbox = app.shell.ledgerdesk.sandbox;
+  if (sandbox === null) throw new Error('the embedded sandbox is not running');
+  const account = await on.evaluate(async () => {
+    const api = (globalThis as unknown as { ledgerdesk: LedgerdeskApi }).ledgerdesk;
+    const accounts = await api.accounts.list({ profileId: 'local-sandbox' });
+    return accounts.rows[0]?.id ?? null;
+  });
+  const response = await fetch(`${sandbox.baseUrl}/simulation`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      authorization: `Basic ${Buffer.from(`${sandbox.keyId}:${sandbox.keySecret}`).toString('base64')}`,
+    },
+    body: JSON.stringify({ type: 'ach.create', simulation: { account_id: account, amount, direction: 'credit' } }),
+  });
+  expect(response.status, await response.clone().text()).toBe(202);
+}
+
+test.beforeAll(async ({ browser }: { browser: Browser }) => {
+  folder = mkdtempSync(join(tmpdir(), 'ledgerdesk-web-'));
+  app = await startWebModeApp(folder, keychain);
+  token = new URL(app.shell.entryUrl).searchParams.get('token') ?? '';
+  expect(token).toHaveLength(43);
+  context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  page = await openWebMode(context, app.shell.entryUrl, problems);
+});
+
+test.afterAll(async () => {
+  await context.close().catch(() => undefined);
+  await app.shell.stop();
+  rmSync(folder, { recursive: true, force: true });
+});
+
+test('the printed address logs this browser in once, and leaves no token behind', async ({ browser }) => {
+  // The browser was sent on to the app: the token is not in its address bar or history.
+  expect(page.url()).toBe(`${app.shell.origin}/`);
+  const cookies = await context.cookies();
+  const session = cookies.find((cookie) => cookie.name === 'ledgerdesk_session');
+  expect(session?.httpOnly).toBe(true);
+  expect(session?.sameSite).toBe('Strict');
+  expect(session?.value).not.toContain(token);
+  expect(await page.evaluate(() => (globalThis as unknown as { document: { cookie: string } }).document.cookie)).toBe(
+    '',
+  );
+
+  // Spent: another browser with the same address gets nothing.
+  const other = await browser.newContext();
+  const answer = await other.request.get(app.shell.entryUrl, { maxRedirects: 0 });
+  expect(answer.status()).toBe(401);
+  expect(await answer.text()).toBe('');
+  await other.close();
+});
+
+test('every screen draws over the web transport, on the real services', async () => {
+  // Every screen the sidebar offers (the app's own list, so a new screen is covered too).
+  const screens: string[] = [];
+  for (const link of await page.locator('.nav-item').all()) {
+    screens.push(((await link.getAttribute('href')) ?? '').replace('#/', ''));
+  }
+  expect(screens.length).toBeGreaterThanOrEqual(9);
+  for (const screen of screens) {
+    await go(page, screen);
+    await expect(page.locator('main')).toBeVisible();
+    await expect(page.locator('.state .spinner-lg')).toHaveCount(0);
+  }
+  await go(page, 'pending-transactions');
+  await shoot(page, 'web-mode-pending-transactions-light');
+  expect(problems).toEqual([]);
+});
+
+test('syncs pending transactions from the embedded sandbox and reviews one', async () => {
+  await go(page, 'pending-transactions');
+  await page.getByRole('button', { name: 'Sync', exact: true }).click();
+  const grid = page.getByRole('grid', { name: 'Pending transactions' });
+  await expect(grid.getByRole('row').nth(3)).toBeVisible({ timeout: 120_000 });
+  await expect(page.locator('.list-footer')).not.toContainText('never synced', { timeout: 120_000 });
+
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('j');
+  await page.keyboard.press('c');
+  const first = grid.locator('.vtable-row:not(.is-placeholder)').first();
+  await expect(first).toContainText('cleared');
+  await shoot(page, 'web-mode-reviewed-light');
+});
+
+test('a listener round trip: start, register with the bank, a delivery arrives', async () => {
+  await go(page, 'listener');
+  await page.getByRole('button', { name: 'Start' }).click();
+  await expect(page.getByText('listening')).toBeVisible();
+  await page.getByRole('combobox', { name: 'Event to register' }).selectOption('ach.create');
+  await page.getByRole('button', { name: 'Register with bank' }).click();
+  await expect(page.getByText('Registered with the bank')).toBeVisible();
+  await simulateAch(page, '12.34');
+  const requests = page.getByRole('grid', { name: 'Requests' });
+  await expect(requests.getByRole('row').nth(1)).toContainText('ach.create', { timeout: 60_000 });
+  await expect(requests.getByRole('row').nth(1)).toContainText('ok');
+});
+
+test('two tabs both work, and an event reaches both', async () => {
+  const second = await context.newPage();
+  second.on('pageerror', (error) => problems.push(error.message));
+  await second.goto(`${app.shell.origin}/#/listener`);
+  await waitUntilConnected(second);
+  const rowsOf = (tab: Page) => tab.getByRole('grid', { name: 'Requests' }).locator('.vtable-row:not(.is-placeholder)');
+  await expect(rowsOf(second).first()).toBeVisible();
+  const before = [await rowsOf(page).count(), await rowsOf(second).count()];
+  expect(before[0]).toBe(before[1]);
+  await simulateAch(page, '23.45');
+  await expect(rowsOf(page)).toHaveCount((before[0] ?? 0) + 1, { timeout: 60_000 });
+  await expect(rowsOf(second)).toHaveCount((before[1] ?? 0) + 1, { timeout: 60_000 });
+  await second.close();
+});
+
+test('a dropped socket is reconnected: no answer is lost and events come again', async () => {
+  // Many calls in flight, then every socket cut at once, as a network drop would.
+  const answers = page.evaluate(async () => {
+    const calls = Array.from({ length: 40 }, () =>
+      (globalThis as unknown as { ledgerdesk: LedgerdeskApi }).ledgerdesk.profiles.list().then(
+        (list) => list.profiles.length,
+        (error: unknown) => `failed: ${JSON.stringify(error)}`,
+      ),
+    );
+    return Promise.all(calls);
+  });
+  app.shell.connections.dropSockets();
+  const results = await answers;
+  expect(results).toHaveLength(40);
+  expect(results.every((result) => typeof result === 'number' && result >= 1)).toBe(true);
+  await expect(page.locator('html')).toHaveAttribute('data-ledgerdesk-connection', 'open');
+
+  // Subscribed again: a delivery made after the drop still reaches the page.
+  await go(page, 'listener');
+  const rows = page.getByRole('grid', { name: 'Requests' }).locator('.vtable-row:not(.is-placeholder)');
+  const before = await rows.count();
+  app.shell.connections.dropSockets();
+  await expect(page.locator('html')).toHaveAttribute('data-ledgerdesk-connection', 'open');
+  await simulateAch(page, '34.56');
+  await expect(rows).toHaveCount(before + 1, { timeout: 60_000 });
+});
+
+test('a page on another origin cannot use the HTTP API or the socket, even in the logged-in browser', async () => {
+  const port = portOf(app.shell.origin);
+  // The attacker's page: another port of 127.0.0.1 (the same "site", so SameSite lets the cookie go).
+  const attacker: Server = createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>elsewhere</title>');
+  });
+  await new Promise<void>((resolve) => attacker.listen(0, '127.0.0.1', resolve));
+  const attackerOrigin = `http://127.0.0.1:${String((attacker.address() as AddressInfo).port)}`;
+  const evil = await context.newPage();
+  await evil.goto(attackerOrigin);
+  const tried = await evil.evaluate(
+    async ({ target, socketUrl }) => {
+      const read = await fetch(`${target}/`, { credentials: 'include' }).then(
+        (response) => `read ${String(response.status)}`,
+        () => 'refused',
+      );
+      const blind = await fetch(`${target}/`, { credentials: 'include', mode: 'no-cors' }).then(
+        (response) => `opaque ${response.type}`,
+        () => 'refused',
+      );
+      const socket = await new Promise<string>((resolve) => {
+        const ws = new WebSocket(socketUrl);
+        ws.onopen = () => {
+          resolve('open');
+        };
+        ws.onerror = () => {
+          resolve('refused');
+        };
+      });
+      return { read, blind, socket };
+    },
+    { target: app.shell.origin, socketUrl: `${app.shell.origin.replace('http', 'ws')}${WEB_SOCKET_PATH}` },
+  );
+  expect(tried.read).toBe('refused');
+  expect(tried.socket).toBe('refused');
+  // A blind (no-cors) request gets an opaque answer the page cannot read; the server refused it anyway:
+  const cookie = await sessionCookie(context);
+  const host = `127.0.0.1:${String(port)}`;
+  expect((await statusOf(port, '/', { host, cookie, origin: attackerOrigin })).status).toBe(403);
+  expect((await statusOf(port, '/', { host, cookie, 'sec-fetch-site': 'same-site' })).status).toBe(403);
+  expect((await statusOf(port, '/', { host, cookie, 'sec-fetch-site': 'cross-site' })).status).toBe(403);
+  expect(await upgradeStatus(port, WEB_SOCKET_PATH, { host, cookie, origin: attackerOrigin })).toBe(403);
+  expect(await upgradeStatus(port, WEB_SOCKET_PATH, { host, cookie, origin: 'null' })).toBe(403);
+  expect(await upgradeStatus(port, WEB_SOCKET_PATH, { host, cookie })).toBe(403);
+  // No CORS, ever: not even for the app's own origin.
+  const own = await statusOf(port, '/', { host, cookie, origin: app.shell.origin });
+  expect(own.status).toBe(200);
+  expect(Object.keys(own.headers).filter((name) => name.startsWith('access-control-'))).toEqual([]);
+  expect(String(own.headers['content-security-policy'])).toContain("connect-src 'self'");
+  expect(String(own.headers['content-security-policy'])).toContain("frame-ancestors 'none'");
+  await evil.close();
+  await new Promise<void>((resolve) =>
+    attacker.close(() => {
+      resolve();
+    }),
+  );
+});
+
+test('DNS-rebinding Host forms, a missing cookie and a wrong token are refused', async () => {
+  const port = portOf(app.shell.origin);
+  const cookie = await sessionCookie(context);
+  const p = String(port);
+  for (const host of [
+    `localhost:${p}`,
+    `evil.example:${p}`,
+    `127.0.0.1.nip.io:${p}`,
+    `2130706433:${p}`,
+    `0x7f000001:${p}`,
+    `[::1]:${p}`,
+    `127.0.0.1:${String(port + 1)}`,
+    '127.0.0.1',
+    `LEDGERDESK.EXAMPLE:${p}`,
+    '',
+  ]) {
+    const answer = await statusOf(port, '/', { host, cookie });
+    expect(answer.status, `Host ${host}`).toBe(421);
+    expect(answer.body).toBe('');
+    expect(await upgradeStatus(port, WEB_SOCKET_PATH, { host, cookie, origin: app.shell.origin })).toBe(421);
+  }
+  const host = `127.0.0.1:${p}`;
+  for (const path of ['/', '/index.html', '/web-bridge.js', WEB_SOCKET_PATH, '/../../etc/passwd']) {
+    const answer = await statusOf(port, path, { host });
+    expect(answer.status, path).toBe(401);
+    expect(answer.body).toBe('');
+  }
+  expect((await statusOf(port, '/', { host, cookie: 'ledgerdesk_session=forged' })).status).toBe(401);
+  expect((await statusOf(port, `/?token=${'A'.repeat(43)}`, { host })).status).toBe(401);
+  expect((await statusOf(port, `/?token=${token}`, { host })).status).toBe(401);
+  expect(await upgradeStatus(port, WEB_SOCKET_PATH, { host, origin: app.shell.origin })).toBe(401);
+  expect((await statusOf(port, '/', { host, cookie }, 'POST')).status).toBe(405);
+  expect((await statusOf(port, '/', { host, cookie }, 'OPTIONS')).status).toBe(405);
+});
+
+test('a Production write goes only with the one-time confirmation the server issued for it', async () => {
+  const port = portOf(app.shell.origin);
+  const sandbox = app.shell.ledgerdesk.sandbox;
+  if (sandbox === null) throw new Error('the embedded sandbox is not running');
+  const socket = new WebSocket(`ws://127.0.0.1:${String(port)}${WEB_SOCKET_PATH}`, {
+    headers: { cookie: await sessionCookie(context), origin: app.shell.origin },
+  });
+  const inbox: Record<string, unknown>[] = [];
+  const waiters: (() => void)[] = [];
+  socket.on('message', (data: Buffer) => {
+    inbox.push(JSON.parse(data.toString('utf8')) as Record<string, unknown>);
+    for (const wake of waiters.splice(0)) wake();
+  });
+  await new Promise<void>((resolve) =>
+    socket.on('open', () => {
+      resolve();
+    }),
+  );
+  async function next(type: string): Promise<Record<string, unknown>> {
+    for (;;) {
+      const at = inbox.findIndex((message) => message['type'] === type);
+      if (at >= 0) return inbox.splice(at, 1)[0] as Record<string, unknown>;
+      await new Promise<void>((resolve) => waiters.push(resolve));
+    }
+  }
+  const send = (message: unknown): void => {
+    socket.send(JSON.stringify(message));
+  };
+  send({ type: 'hello', session: 'production-write-test-0001', subscriptions: [] });
+  await next('ready');
+  send({
+    type: 'call',
+    id: 1,
+    channel: 'profiles.create',
+    input: {
+      name: 'Bank of Production',
+      baseUrl: sandbox.baseUrl,
+      authScheme: 'basic',
+      keyId: sandbox.keyId,
+      production: true,
+    },
+  });
+  const added = (await next('answer'))['result'] as { ok: boolean; value?: { id: string }; error?: unknown };
+  expect(added.ok, JSON.stringify(added.error)).toBe(true);
+  const profileId = added.value?.id ?? '';
+  send({ type: 'call', id: 100, channel: 'credentials.set', input: { profileId, secret: sandbox.keySecret } });
+  const stored = (await next('answer'))['result'] as { ok: boolean; error?: unknown };
+  expect(stored.ok, JSON.stringify(stored.error)).toBe(true);
+  const write = (id: number, url: string): void => {
+    send({
+      type: 'call',
+      id,
+      channel: 'webhooks.create',
+      input: { profileId, request: { url, event: 'ach.create' }, confirmProduction: true },
+    });
+  };
+  const codeOf = async (): Promise<string> => {
+    const result = (await next('answer'))['result'] as { ok: boolean; error?: { code: string } };
+    return result.ok ? 'ok' : (result.error?.code ?? '?');
+  };
+
+  // Declined: nothing is sent.
+  write(2, 'https://hooks.example/declined');
+  const declined = await next('ask');
+  expect((declined['question'] as { message: string }).message).toContain('webhooks.create');
+  expect((declined['question'] as { detail: string }).detail).toContain('https://hooks.example/declined');
+  send({ type: 'reply', askId: declined['askId'], confirmation: null });
+  expect(await codeOf()).toBe('cancelled');
+
+  // A confirmation the page made up is not one the server issued.
+  write(3, 'https://hooks.example/forged');
+  const forged = await next('ask');
+  send({ type: 'reply', askId: forged['askId'], confirmation: 'x'.repeat(43) });
+  expect(await codeOf()).toBe('confirmation_required');
+
+  // A real confirmation, for another write, does not carry over (and is spent either way).
+  write(4, 'https://hooks.example/first');
+  const first = await next('ask');
+  write(5, 'https://hooks.example/second');
+  const second = await next('ask');
+  send({ type: 'reply', askId: second['askId'], confirmation: first['confirmation'] });
+  expect(await codeOf()).toBe('confirmation_required');
+  send({ type: 'reply', askId: first['askId'], confirmation: first['confirmation'] });
+  expect(await codeOf()).toBe('confirmation_required');
+
+  // Its own confirmation, once: the write goes.
+  write(6, 'https://hooks.example/confirmed');
+  const confirmed = await next('ask');
+  send({ type: 'reply', askId: confirmed['askId'], confirmation: confirmed['confirmation'] });
+  expect(await codeOf()).toBe('ok');
+  socket.close();
+});
+
+test('a second start on the same data folder is refused with the address of the one running', async () => {
+  const second = startWebModeApp(folder, keychain);
+  await expect(second).rejects.toBeInstanceOf(DataFolderInUse);
+  await expect(second).rejects.toThrow(app.shell.origin);
+});
+
+test('restarts on the same data folder: the cache and the review are still there', async ({ browser }) => {
+  await context.close();
+  await app.shell.stop();
+  app = await startWebModeApp(folder, keychain);
+  context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  page = await openWebMode(context, app.shell.entryUrl, problems);
+  await go(page, 'pending-transactions');
+  const grid = page.getByRole('grid', { name: 'Pending transactions' });
+  await expect(grid.getByRole('row').nth(3)).toBeVisible();
+  await expect(page.locator('.list-footer')).not.toContainText('never synced');
+  await page.getByRole('combobox', { name: 'Review' }).selectOption('cleared');
+  await expect(grid.locator('.vtable-row:not(.is-placeholder)').first()).toContainText('cleared');
+});
+
+test('nothing the shell logged holds a token, a cookie or the sandbox key', async () => {
+  const cookie = (await sessionCookie(context)).split('=')[1] ?? '';
+  const sandboxSecret = app.shell.ledgerdesk.sandbox?.keySecret ?? '';
+  const all = app.logged.join('\n');
+  for (const secret of [token, new URL(app.shell.entryUrl).searchParams.get('token') ?? '', cookie, sandboxSecret]) {
+    expect(secret.length).toBeGreaterThan(20);
+    expect(all).not.toContain(secret);
+  }
+  expect(problems).toEqual([]);
+});

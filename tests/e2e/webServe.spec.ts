@@ -1,0 +1,114 @@
+/**
+ * `npm run serve` as a user runs it: the real command in its own process, on a throwaway data
+ * folder. Its first line is the only one that ever holds the token; --json speaks one line per
+ * event; a second serve on the same folder is refused with the first one's address; Ctrl+C
+ * stops it cleanly and the folder is free again.
+ */
+import { spawn, type ChildProcess, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable } from 'node:stream';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { statusOf } from './support/rawRequests.ts';
+
+test.describe.configure({ mode: 'serial', timeout: 180_000 });
+
+interface Served {
+  child: ChildProcess;
+  output: () => string;
+  errors: () => string;
+  exited: Promise<number | null>;
+}
+
+function serve(folder: string, ...args: string[]): Served {
+  const child: ChildProcessByStdio<null, Readable, Readable> = spawn(
+    process.execPath,
+    [join('src', 'main', 'web', 'serve.ts'), '--no-open', '--data', folder, ...args],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, DBUS_SESSION_BUS_ADDRESS: '' },
+    },
+  );
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
+  const exited = new Promise<number | null>((resolve) => {
+    child.on('exit', (code) => {
+      resolve(code);
+    });
+  });
+  return { child, output: () => out, errors: () => err, exited };
+}
+
+/** Waits for the app's own signal that it is open: its first line. */
+async function firstLine(served: Served): Promise<string> {
+  await expect.poll(() => served.output().includes('\n'), { timeout: 120_000 }).toBe(true);
+  return served.output().split('\n')[0] ?? '';
+}
+
+let folder: string;
+
+test.beforeAll(() => {
+  folder = mkdtempSync(join(tmpdir(), 'ledgerdesk-serve-'));
+});
+
+test.afterAll(() => {
+  rmSync(folder, { recursive: true, force: true });
+});
+
+test('prints where it is open once, refuses a second writer, stops cleanly on Ctrl+C, never repeats the token', async () => {
+  const first = serve(folder);
+  const line = await firstLine(first);
+  const match = /^Ledgerdesk is open at (http:\/\/127\.0\.0\.1:(\d+))\/\?token=([A-Za-z0-9_-]{43})$/.exec(line);
+  expect(match, line).not.toBeNull();
+  const [, origin = '', portText = '', token = ''] = match ?? [];
+  const port = Number(portText);
+
+  // The token logs a browser in once; every refusal on the way is logged nowhere with the token.
+  const host = `127.0.0.1:${portText}`;
+  expect((await statusOf(port, `/?token=${token}`, { host: `evil.example:${portText}` })).status).toBe(421);
+  const exchanged = await statusOf(port, `/?token=${token}`, { host });
+  expect(exchanged.status).toBe(303);
+  expect(String(exchanged.headers['set-cookie'])).toMatch(/HttpOnly; SameSite=Strict/);
+  expect((await statusOf(port, `/?token=${token}`, { host })).status).toBe(401);
+
+  // One writer per data folder: the second is told where the first one is.
+  const second = serve(folder, '--json');
+  expect(await second.exited).toBe(1);
+  const refusal = JSON.parse(second.output().trim()) as { event: string; address: string; message: string };
+  expect(refusal.event).toBe('refused');
+  expect(refusal.address).toBe(origin);
+  expect(refusal.message).toContain(origin);
+
+  first.child.kill('SIGINT');
+  expect(await first.exited).toBe(0);
+  expect(first.output()).toContain('Ledgerdesk stopped. Nothing was lost.');
+  const afterFirstLine =
+    first.output().split('\n').slice(1).join('\n') + first.errors() + second.output() + second.errors();
+  expect(afterFirstLine).not.toContain(token);
+
+  // The folder is free again; --json says where it is, then that it stopped.
+  const third = serve(folder, '--json');
+  const opened = JSON.parse(await firstLine(third)) as {
+    event: string;
+    url: string;
+    origin: string;
+    dataFolder: string;
+  };
+  expect(opened.event).toBe('open');
+  expect(opened.url.startsWith(`${opened.origin}/?token=`)).toBe(true);
+  expect(opened.dataFolder).toBe(folder);
+  third.child.kill('SIGTERM');
+  expect(await third.exited).toBe(0);
+  const lines = third.output().trim().split('\n');
+  expect(JSON.parse(lines[lines.length - 1] ?? '{}')).toEqual({ event: 'stopped' });
+});
+
+test('bad options get one clear line and the usage', async () => {
+  const wrong = serve(folder, '--port', 'eighty');
+  expect(await wrong.exited).toBe(2);
+  expect(wrong.errors()).toContain('--port must be a number from 0 to 65535, not "eighty".');
+  expect(wrong.errors()).toContain('Usage: npm run serve');
+});

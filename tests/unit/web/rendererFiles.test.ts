@@ -1,0 +1,46 @@
+/** Web mode serves out/renderer as app:// does, with the web bridge loaded before the renderer's own script. */
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rendererFile, withWebBridge } from '../../../src/main/web/rendererFiles.ts';
+import { CONTENT_SECURITY_POLICY } from '../../../src/shared/security/contentSecurityPolicy.ts';
+
+let root: string;
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), 'ledgerdesk-renderer-'));
+  mkdirSync(join(root, 'assets'));
+  writeFileSync(
+    join(root, 'index.html'),
+    '<html><head><script type="module" src="./assets/index.js"></script></head></html>',
+  );
+  writeFileSync(join(root, 'assets', 'index.js'), 'export {};');
+});
+afterAll(() => {
+  rmSync(root, { recursive: true, force: true });
+});
+
+describe('rendererFile', () => {
+  it('puts the web bridge first in index.html, with the app CSP', async () => {
+    const file = await rendererFile(root, '/');
+    const html = new TextDecoder().decode(file?.body);
+    expect(html.indexOf('./web-bridge.js')).toBeGreaterThan(0);
+    expect(html.indexOf('./web-bridge.js')).toBeLessThan(html.indexOf('./assets/index.js'));
+    expect(file?.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
+  });
+
+  it.each(['/../secret', '/%2e%2e/secret', '/assets/..%2findex.js', '//etc/passwd', '/.hidden', 'relative', '/a\\b'])(
+    'refuses %j',
+    async (path) => {
+      expect(await rendererFile(root, path)).toBeNull();
+    },
+  );
+
+  it('serves a file of the folder', async () => {
+    expect(new TextDecoder().decode((await rendererFile(root, '/assets/index.js'))?.body)).toBe('export {};');
+  });
+
+  it('adds the bridge even to a page without scripts', () => {
+    expect(withWebBridge('<head></head>')).toContain('<script type="module" src="./web-bridge.js"></script>\n</head>');
+  });
+});
