@@ -402,6 +402,12 @@ export class TeamMirror {
       .run(state, seq, detail, at, eventId);
   }
 
+  outboxRow(eventId: string): OutboxRow | null {
+    const row = this.#database.prepare(`SELECT ${OUTBOX_COLUMNS} FROM team_outbox WHERE event_id = ?`).get(eventId) as
+      OutboxRow | undefined;
+    return row === undefined ? null : { ...row };
+  }
+
   /** Conflicts and refusals the officer has not dismissed yet. */
   conflicts(workspace: string, limit: number): OutboxRow[] {
     return this.#database
