@@ -236,11 +236,16 @@ describe('team membership', () => {
   });
 
   it('a laptop that joins late verifies the whole history, signatures included', async () => {
+    for (let index = 0; index < 4; index += 1) await alice.session.desk.act({ kind: 'webhook-send', ref: `send_${String(index)}`, action: 'claim' });
+    await alice.session.synchronise();
     const frank = uniqueLogin('frank');
     const file = await alice.session.invite(frank, 'officer', alice.folder);
-    const late = await joinLaptop(file);
+    // Pages of 4: seqs 9, 10, 11 and 12 cross a page boundary (and a text sort would misorder them).
+    const late = await joinLaptop(file, { pullPage: 4 });
     laptops.push(late);
     const pulled = await late.session.sync.pull();
+    expect(pulled.head.seq).toBeGreaterThan(12);
+    expect(pulled.pages).toBe(Math.ceil(pulled.head.seq / 4));
     expect(pulled.head).toEqual((await alice.session.synchronise(), alice.session.status().head));
     const verified = await verifyTeamHistory(late.session);
     expect(verified).toMatchObject({ ok: true, events: pulled.head.seq });
