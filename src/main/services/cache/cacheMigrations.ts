@@ -523,6 +523,8 @@ export const CACHE_MIGRATIONS: readonly Migration[] = [
         acknowledged INTEGER NOT NULL DEFAULT 0 CHECK (acknowledged IN (0, 1))
       ) STRICT;
       CREATE INDEX team_outbox_by_state ON team_outbox (workspace, state, position);
+      -- The base version of a new action counts the officer's queued moves on that item.
+      CREATE INDEX team_outbox_by_item ON team_outbox (workspace, kind, ref, state);
     `,
   },
 ];
