@@ -197,8 +197,10 @@ function verifyMany(): Promise<BenchFigure[]> {
   ]);
 }
 
+/** LEDGERDESK_BENCH_TEAM_ONLY=verify runs only the second part (no cluster). */
+const only = process.env['LEDGERDESK_BENCH_TEAM_ONLY'];
 const benchmarks: Benchmark[] = [
-  { title: 'Team review: push and pull through a 50 ms round trip', run: pushAndPull },
+  ...(only === 'verify' ? [] : [{ title: 'Team review: push and pull through a 50 ms round trip', run: pushAndPull }]),
   { title: 'Team review: verifying a long history', run: verifyMany },
 ];
 export default benchmarks;

@@ -7,7 +7,8 @@
  * to disable the server's triggers.
  */
 import { chainHash, intentBytes, type TeamEventRow } from './crypto/teamCanonical.ts';
-import { verifyIntent } from './crypto/officerKeys.ts';
+import type { KeyObject } from 'node:crypto';
+import { publicKeyOfRaw, verifyIntent } from './crypto/officerKeys.ts';
 import { TeamProblem } from './teamProblem.ts';
 
 export type SigningKeys = ReadonlyMap<string, Uint8Array>;
@@ -15,12 +16,13 @@ export type SigningKeys = ReadonlyMap<string, Uint8Array>;
 export class ChainVerifier {
   #seq: number;
   #hash: Buffer;
-  readonly #keys: SigningKeys;
+  /** KeyObjects made once: importing a raw key for every event cost more than the verify itself. */
+  readonly #keys = new Map<string, KeyObject>();
 
   constructor(from: { seq: number; hash: Uint8Array }, keys: SigningKeys) {
     this.#seq = from.seq;
     this.#hash = Buffer.from(from.hash);
-    this.#keys = keys;
+    for (const [officer, raw] of keys) this.#keys.set(officer, publicKeyOfRaw(raw, 'Ed25519'));
   }
 
   get seq(): number {

@@ -56,9 +56,10 @@ export function signIntent(key: KeyObject, bytes: Uint8Array): Buffer {
   return sign(null, bytes, key);
 }
 
-export function verifyIntent(publicRaw: Uint8Array, bytes: Uint8Array, signature: Uint8Array): boolean {
+export function verifyIntent(publicKey: Uint8Array | KeyObject, bytes: Uint8Array, signature: Uint8Array): boolean {
   if (signature.length !== 64) return false;
-  return verify(null, bytes, publicKeyOfRaw(publicRaw, 'Ed25519'), signature);
+  const key = publicKey instanceof Uint8Array ? publicKeyOfRaw(publicKey, 'Ed25519') : publicKey;
+  return verify(null, bytes, key, signature);
 }
 
 /** A public key as people compare it: the first 16 bytes of its SHA-256, in groups of four hex digits. */
