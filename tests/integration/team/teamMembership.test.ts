@@ -236,7 +236,8 @@ describe('team membership', () => {
   });
 
   it('a laptop that joins late verifies the whole history, signatures included', async () => {
-    for (let index = 0; index < 4; index += 1) await alice.session.desk.act({ kind: 'webhook-send', ref: `send_${String(index)}`, action: 'claim' });
+    for (let index = 0; index < 4; index += 1)
+      await alice.session.desk.act({ kind: 'webhook-send', ref: `send_${String(index)}`, action: 'claim' });
     await alice.session.synchronise();
     const frank = uniqueLogin('frank');
     const file = await alice.session.invite(frank, 'officer', alice.folder);
