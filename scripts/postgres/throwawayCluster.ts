@@ -221,6 +221,9 @@ export async function startThrowawayCluster(): Promise<RunningCluster> {
           // Already gone.
         }
       }
+      // The postmaster may linger a moment after pg_ctl returns: wait (bounded) before deleting.
+      for (let tries = 0; tries < 50 && existsSync(`/proc/${String(postmasterPid)}`); tries += 1)
+        await new Promise((resolve) => setTimeout(resolve, 100));
       if (!existsSync(`/proc/${String(postmasterPid)}`)) rmSync(folder, { recursive: true, force: true });
     };
     return {
