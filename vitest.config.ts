@@ -23,11 +23,25 @@ export default defineConfig({
           // tests/security: the security review's reproductions, run as an attacker would
           // (real cache file, keychain and servers), so they need what integration tests need.
           include: ['tests/integration/**/*.test.ts', 'tests/security/**/*.test.ts'],
+          exclude: ['tests/integration/team/**'],
           environment: 'node',
           testTimeout: 120_000,
           hookTimeout: 120_000,
           // Servers and SQLite files per test file; two cores on the build machines.
           maxWorkers: 2,
+        },
+      },
+      {
+        // Team mode against a real PostgreSQL: one throwaway cluster per run (globalSetup),
+        // a database per test file made from a migrated template.
+        test: {
+          name: 'team',
+          include: ['tests/integration/team/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
+          maxWorkers: 2,
+          globalSetup: ['tests/support/team/globalSetup.ts'],
         },
       },
       {

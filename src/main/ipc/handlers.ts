@@ -9,9 +9,13 @@ import { createLedgerHandlers, type LedgerHandlerServices } from './ledgerHandle
 import { createListenerHandlers, type ListenerHandlerServices } from './listenerHandlers.ts';
 import { createReviewHandlers, type ReviewHandlerServices } from './reviewHandlers.ts';
 import { translateServiceError } from './serviceErrors.ts';
+import { createTeamHandlers, type TeamHandlerServices } from './teamHandlers.ts';
 import { createTriggerHandlers } from './triggerHandlers.ts';
 
-export type HandlerServices = LedgerHandlerServices & ListenerHandlerServices & ReviewHandlerServices;
+export type HandlerServices = LedgerHandlerServices &
+  ListenerHandlerServices &
+  ReviewHandlerServices &
+  TeamHandlerServices;
 
 type AnyHandler = (input: unknown, context: unknown) => unknown;
 
@@ -43,5 +47,6 @@ export function createHandlers(services: HandlerServices): Handlers {
     exports: { ...ledger.exports, listenerRequests: listener.exports.listenerRequests },
     ...createTriggerHandlers(services),
     ...createDriftHandlers(services),
+    ...createTeamHandlers(services),
   });
 }

@@ -117,6 +117,21 @@ export function translateServiceError(error: unknown): unknown {
         ...(field === undefined ? {} : { field }),
       });
     }
+    case 'TeamProblem': {
+      // Team mode (src/main/services/team/teamProblem.ts): a down server is "offline", actions stay queued.
+      const kind = textOf(fields['kind']);
+      const code: IpcErrorCode =
+        kind === 'unreachable'
+          ? 'offline'
+          : kind === 'invalid'
+            ? 'invalid_input'
+            : kind === 'not-joined'
+              ? 'not_available'
+              : kind === 'login-refused'
+                ? 'unauthorized'
+                : 'conflict';
+      return new IpcFailure(code, message, { retryable: kind === 'unreachable' });
+    }
     case 'SyncBusy':
       return new IpcFailure('conflict', message, { retryable: true });
     case 'CacheError': {

@@ -193,6 +193,8 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
     unsubscribers.push(() => current.off('batch', onBatch));
   }
 
+  // Team mode's one connection to the team server, once a window has used it.
+  let teamSession: { close(): Promise<void> } | null = null;
   const handlers = createHandlers({
     ledger,
     ledgerProblem,
@@ -209,6 +211,13 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
       },
     },
     chooseSavePath: options.chooseSavePath,
+    team: {
+      dataFolder: options.dataFolder,
+      secretStore,
+      onOpen: (session) => {
+        teamSession = session;
+      },
+    },
     ...(options.printToPdf === undefined ? {} : { printToPdf: options.printToPdf }),
     openLink: options.openExternal,
     publisher,
@@ -255,6 +264,7 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
           log.error(`listener: ${messageOf(error)}`);
         });
       }
+      await teamSession?.close();
       // Then sync jobs (each page is one transaction) and the cache itself.
       if (ledger !== null) {
         await ledger.close().catch((error: unknown) => {

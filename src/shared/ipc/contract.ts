@@ -17,6 +17,7 @@ import { accountsOperations, pendingTransactionsOperations } from './domains/pen
 import { profilesOperations } from './domains/profiles.ts';
 import { reviewsOperations } from './domains/reviews.ts';
 import { syncEvents, syncOperations } from './domains/sync.ts';
+import { teamOperations } from './domains/team.ts';
 import { triggerEvents, triggerOperations } from './domains/trigger.ts';
 import { webhooksOperations } from './domains/webhooks.ts';
 import { webhookSendsOperations } from './domains/webhookSends.ts';
@@ -46,6 +47,7 @@ export const operations = {
   reviews: reviewsOperations,
   trigger: triggerOperations,
   drift: driftOperations,
+  team: teamOperations,
 } as const satisfies Record<string, Record<string, OperationSchema>>;
 
 export const events = {

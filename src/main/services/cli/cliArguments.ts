@@ -84,6 +84,18 @@ Review (the officer's dispositions, kept in the offline cache; REF is a row's "r
   audit [--profile NAME] [--limit N] [--cursor C]     the log of every write made from this app
   audit verify                                        check the log's hash chain: ok with its entries and head,
                                                       or the first entry that breaks it (exit 1)
+  audit verify --team                                 re-read the team server's whole history: chain, signatures,
+                                                      this laptop's copy and anchor; names the first bad event
+
+Team review (docs/team.md; the server is PostgreSQL, every action works offline and is queued):
+  team init URL --ca FILE --workspace NAME --officer NAME [--officer NAME…] [--lead NAME] [--out DIR]
+                                                      the lead, once: schema, logins, one invite file per officer
+  team join FILE [--profile NAME]                     an officer, once per laptop
+  team status | push | pull | members | queues [--limit N]
+  team invite NAME [--role officer|lead] [--out DIR]  team remove NAME (rotates the team key)
+  review propose --kind K --ref REF --disposition cleared|flagged|escalated|closed [--note TEXT]
+  review approve|reject --kind K --ref REF [--note TEXT] (a rejection needs one)
+  review claim|release --kind K --ref REF             review assign --kind K --ref REF --assignee NAME
   keychain                                            whether secrets can be kept, and what to do if not
   serve [--no-open] [--json] [--port N]               the app in your browser (web mode; serve --help)
 
@@ -141,6 +153,14 @@ const OPTIONS = {
   note: { type: 'string' },
   html: { type: 'string' },
   review: { type: 'string' },
+  ca: { type: 'string' },
+  workspace: { type: 'string' },
+  officer: { type: 'string', multiple: true },
+  lead: { type: 'string' },
+  out: { type: 'string' },
+  role: { type: 'string' },
+  assignee: { type: 'string' },
+  team: { type: 'boolean' },
   'amount-beyond': { type: 'string' },
   'description-has': { type: 'string' },
   'type-source': { type: 'string' },
@@ -206,7 +226,26 @@ const COMMANDS: Record<
   'export applications': { accepts: [...APPLICATION_FILTERS, 'csv'], requires: ['profile', 'csv'] },
   'export audit': { accepts: ['profile', 'csv'], requires: ['csv'] },
   audit: { accepts: ['profile', ...PAGING], requires: [] },
-  'audit verify': { accepts: [], requires: [] },
+  'audit verify': { accepts: ['team'], requires: [] },
+  'team init': {
+    accepts: ['ca', 'workspace', 'officer', 'lead', 'out'],
+    requires: ['ca', 'workspace', 'officer'],
+    names: 'URL',
+  },
+  'team join': { accepts: ['profile'], requires: [], names: 'FILE' },
+  'team status': { accepts: [], requires: [] },
+  'team push': { accepts: [], requires: [] },
+  'team pull': { accepts: [], requires: [] },
+  'team members': { accepts: [], requires: [] },
+  'team queues': { accepts: ['limit'], requires: [] },
+  'team invite': { accepts: ['role', 'out'], requires: [], names: 'NAME' },
+  'team remove': { accepts: [], requires: [], names: 'NAME' },
+  'review propose': { accepts: ['kind', 'ref', 'disposition', 'note'], requires: ['kind', 'ref', 'disposition'] },
+  'review approve': { accepts: ['kind', 'ref', 'note'], requires: ['kind', 'ref'] },
+  'review reject': { accepts: ['kind', 'ref', 'note'], requires: ['kind', 'ref', 'note'] },
+  'review claim': { accepts: ['kind', 'ref'], requires: ['kind', 'ref'] },
+  'review release': { accepts: ['kind', 'ref'], requires: ['kind', 'ref'] },
+  'review assign': { accepts: ['kind', 'ref', 'assignee'], requires: ['kind', 'ref', 'assignee'] },
   drift: { accepts: ['profile'], requires: ['profile'] },
   'drift reset': { accepts: ['profile'], requires: ['profile'] },
   keychain: { accepts: [], requires: [] },

@@ -36,6 +36,9 @@ import { reviewReport } from './commands/reviewReport.ts';
 import { reviewSet } from './commands/reviewSet.ts';
 import { rulesAdd, rulesList, rulesRemove } from './commands/rules.ts';
 import { webhooksAdd, webhooksList, webhooksRemove, webhooksUpdate } from './commands/webhooks.ts';
+
+import * as team from './commands/team.ts';
+import { TeamProblem } from '../team/teamProblem.ts';
 import { ProgressBar } from './progressBar.ts';
 import { profileUpdate } from './profileUpdate.ts';
 import { readSecret, SecretInputProblem } from './readSecret.ts';
@@ -76,6 +79,7 @@ const KNOWN_FAILURES = [
   UsageProblem,
   ...TRIGGER_FAILURES,
   ReviewProblem,
+  TeamProblem,
 ];
 
 /** Failures after which the cache's answer is better than none. */
@@ -146,6 +150,7 @@ class Ledger {
       case 'audit':
         return this.#audit();
       case 'audit verify':
+        if (options.team === true) return team.auditVerifyTeam(this.#teamContext());
         return auditVerifyCommand(await this.#open(), this.#arguments.json, this.#io.stdout);
       case 'drift':
         return driftReport(this.#commandContext());
@@ -163,6 +168,32 @@ class Ledger {
         return reviewReport(this.#commandContext());
       case 'rules':
         return rulesList(this.#commandContext());
+      // Team mode (src/main/services/cli/commands/team.ts).
+      case 'team init':
+        return team.teamInitCommand(this.#teamContext());
+      case 'team join':
+        return team.teamJoinCommand(this.#teamContext());
+      case 'team status':
+        return team.teamStatus(this.#teamContext());
+      case 'team push':
+        return team.teamPush(this.#teamContext());
+      case 'team pull':
+        return team.teamPull(this.#teamContext());
+      case 'team members':
+        return team.teamMembers(this.#teamContext());
+      case 'team queues':
+        return team.teamQueues(this.#teamContext());
+      case 'team invite':
+        return team.teamInvite(this.#teamContext());
+      case 'team remove':
+        return team.teamRemove(this.#teamContext());
+      case 'review propose':
+      case 'review approve':
+      case 'review reject':
+      case 'review claim':
+      case 'review release':
+      case 'review assign':
+        return team.reviewTeamAction(this.#teamContext(), command.slice('review '.length) as 'propose');
       case 'rules add':
         return rulesAdd(this.#commandContext());
       case 'rules remove':
@@ -232,6 +263,18 @@ class Ledger {
         this.#printJson(value);
       },
       ...(this.#io.signal === undefined ? {} : { signal: this.#io.signal }),
+    };
+  }
+
+  #teamContext(): team.TeamCommandContext {
+    return {
+      ...this.#commandContext(),
+      dataFolder: this.#dataFolder,
+      secretStore: this.#io.secretStore ?? new KeyringSecretStore(),
+      env: this.#io.env,
+      warn: (text) => {
+        this.#io.stderr.write(text.endsWith('\n') ? text : `${text}\n`);
+      },
     };
   }
 

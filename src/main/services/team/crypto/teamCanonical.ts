@@ -1,0 +1,110 @@
+/**
+ * The canonical bytes of a team event, byte for byte what the server's team.canonical()
+ * computes (teamSchemaSql.ts): a version tag, then each field length-prefixed (4-byte
+ * big-endian length, then its bytes; NULL is 0xFFFFFFFF), in a fixed order. Length prefixes
+ * mean no two different events encode alike, whatever their fields hold.
+ *
+ * Two encodings: the *event* (every column but the hashes: what the chain covers) and the
+ * *intent* (what the officer decided, known before the server sees it: what they sign).
+ */
+import { createHash } from 'node:crypto';
+
+const EVENT_TAG = Buffer.from('ledgerdesk-team-event-v1\n', 'utf8');
+const INTENT_TAG = Buffer.from('ledgerdesk-team-intent-v1\n', 'utf8');
+const NULL_LENGTH = Buffer.from([0xff, 0xff, 0xff, 0xff]);
+
+export const HASH_BYTES = 32;
+export const TEAM_GENESIS: Buffer = Buffer.alloc(HASH_BYTES);
+
+type Field = string | number | Uint8Array | null;
+
+function encode(tag: Buffer, fields: readonly Field[]): Buffer {
+  const parts: Buffer[] = [tag];
+  for (const field of fields) {
+    if (field === null) {
+      parts.push(NULL_LENGTH);
+      continue;
+    }
+    const bytes =
+      typeof field === 'string' || typeof field === 'number' ? Buffer.from(String(field), 'utf8') : Buffer.from(field);
+    const length = Buffer.allocUnsafe(4);
+    length.writeUInt32BE(bytes.length);
+    parts.push(length, bytes);
+  }
+  return Buffer.concat(parts);
+}
+
+/** What an officer decides: signed with their Ed25519 key before it leaves the laptop. */
+export interface TeamIntent {
+  id: string;
+  workspace: string;
+  kind: string;
+  ref: string;
+  action: string;
+  disposition: string | null;
+  assignee: string | null;
+  baseVersion: number | null;
+  keyVersion: number | null;
+  clientAt: string;
+  sealed: Uint8Array | null;
+}
+
+export function intentBytes(intent: TeamIntent): Buffer {
+  return encode(INTENT_TAG, [
+    intent.id,
+    intent.workspace,
+    intent.kind,
+    intent.ref,
+    intent.action,
+    intent.disposition,
+    intent.assignee,
+    intent.baseVersion,
+    intent.keyVersion,
+    intent.clientAt,
+    intent.sealed,
+  ]);
+}
+
+/** An event as the server recorded it (a row of team.events). */
+export interface TeamEventRow extends TeamIntent {
+  seq: number;
+  officer: string;
+  /** The server's clock, as UTC text with microseconds. */
+  at: string;
+  result: 'ok' | 'conflict' | 'refused';
+  detail: string | null;
+  newVersion: number | null;
+  newState: string | null;
+  signature: Uint8Array;
+  prevHash: Uint8Array;
+  hash: Uint8Array;
+}
+
+export function eventBytes(event: Omit<TeamEventRow, 'prevHash' | 'hash'>): Buffer {
+  return encode(EVENT_TAG, [
+    event.workspace,
+    event.seq,
+    event.id,
+    event.officer,
+    event.at,
+    event.clientAt,
+    event.kind,
+    event.ref,
+    event.action,
+    event.disposition,
+    event.assignee,
+    event.baseVersion,
+    event.keyVersion,
+    event.result,
+    event.detail,
+    event.newVersion,
+    event.newState,
+    event.sealed,
+    event.signature,
+  ]);
+}
+
+/** sha256(previous hash || canonical event bytes). */
+export function chainHash(previous: Uint8Array, event: Omit<TeamEventRow, 'prevHash' | 'hash'>): Buffer {
+  return createHash('sha256').update(previous).update(eventBytes(event)).digest();
+}

@@ -1,0 +1,456 @@
+/**
+ * This laptop's side of team mode, in its cache file (cache migration 13): the verified copy
+ * of the team's history (team_events), the review of each item projected from it
+ * (team_reviews), the wrapped team keys, the officers' keys as first seen, and the outbox of
+ * actions not yet answered by the server. Reads are named queries; writes come from TeamSync
+ * (a verified page at a time, one SQLite transaction each) and from TeamDesk (a queued action).
+ */
+import type { DatabaseSync } from 'node:sqlite';
+import type { TeamEventRow } from '../crypto/teamCanonical.ts';
+import { TEAM_GENESIS } from '../crypto/teamCanonical.ts';
+
+export type OutboxState = 'queued' | 'ok' | 'conflict' | 'refused';
+
+export interface OutboxRow {
+  position: number;
+  eventId: string;
+  workspace: string;
+  kind: string;
+  ref: string;
+  action: string;
+  payload: string;
+  state: OutboxState;
+  seq: number | null;
+  detail: string | null;
+  queuedAt: string;
+  answeredAt: string | null;
+}
+
+export interface TeamReview {
+  workspace: string;
+  kind: string;
+  ref: string;
+  state: string;
+  priorState: string | null;
+  proposedDisposition: string | null;
+  proposedBy: string | null;
+  proposedAt: string | null;
+  approvedBy: string | null;
+  approvedAt: string | null;
+  assignee: string | null;
+  version: number;
+  lastSeq: number;
+}
+
+export interface MirrorHead {
+  seq: number;
+  hash: Buffer;
+}
+
+export interface PinnedOfficer {
+  roleName: string;
+  displayName: string;
+  signPublic: Buffer;
+  boxPublic: Buffer;
+}
+
+const REVIEW_COLUMNS = `workspace, kind, ref, state, prior_state AS priorState, proposed_disposition AS proposedDisposition,
+  proposed_by AS proposedBy, proposed_at AS proposedAt, approved_by AS approvedBy, approved_at AS approvedAt,
+  assignee, version, last_seq AS lastSeq`;
+
+const OUTBOX_COLUMNS = `position, event_id AS eventId, workspace, kind, ref, action, payload, state, seq, detail,
+  queued_at AS queuedAt, answered_at AS answeredAt`;
+
+const EVENT_COLUMNS = `workspace, seq, event_id AS id, officer, at, client_at AS clientAt, kind, ref, action, disposition,
+  assignee, base_version AS baseVersion, key_version AS keyVersion, result, detail, new_version AS newVersion,
+  new_state AS newState, sealed, signature, prev_hash AS prevHash, hash`;
+
+function asBuffer(value: Uint8Array): Buffer {
+  return Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+}
+
+export class TeamMirror {
+  readonly #database: DatabaseSync;
+
+  constructor(database: DatabaseSync) {
+    this.#database = database;
+  }
+
+  /** Runs `work` in one SQLite transaction (all or nothing). */
+  transaction<Result>(work: () => Result): Result {
+    this.#database.exec('BEGIN IMMEDIATE');
+    try {
+      const result = work();
+      this.#database.exec('COMMIT');
+      return result;
+    } catch (error) {
+      this.#database.exec('ROLLBACK');
+      throw error;
+    }
+  }
+
+  ensureWorkspace(workspace: string, login: string, profileId: string | null): void {
+    this.#database
+      .prepare(
+        `INSERT INTO team_workspaces (workspace, login, profile_id, head_hash) VALUES (?, ?, ?, ?)
+         ON CONFLICT (workspace) DO UPDATE SET login = excluded.login, profile_id = coalesce(excluded.profile_id, team_workspaces.profile_id)`,
+      )
+      .run(workspace, login, profileId, TEAM_GENESIS);
+  }
+
+  profileOf(workspace: string): string | null {
+    const row = this.#database
+      .prepare('SELECT profile_id AS profileId FROM team_workspaces WHERE workspace = ?')
+      .get(workspace) as { profileId: string | null } | undefined;
+    return row?.profileId ?? null;
+  }
+
+  mapProfile(workspace: string, profileId: string): void {
+    this.#database.prepare('UPDATE team_workspaces SET profile_id = ? WHERE workspace = ?').run(profileId, workspace);
+  }
+
+  head(workspace: string): MirrorHead {
+    const row = this.#database
+      .prepare('SELECT cursor_seq AS seq, head_hash AS hash FROM team_workspaces WHERE workspace = ?')
+      .get(workspace) as { seq: number; hash: Uint8Array } | undefined;
+    return row === undefined ? { seq: 0, hash: TEAM_GENESIS } : { seq: row.seq, hash: asBuffer(row.hash) };
+  }
+
+  pulledAt(workspace: string): string | null {
+    const row = this.#database
+      .prepare('SELECT pulled_at AS pulledAt FROM team_workspaces WHERE workspace = ?')
+      .get(workspace) as { pulledAt: string | null } | undefined;
+    return row?.pulledAt ?? null;
+  }
+
+  // --- keys -------------------------------------------------------------------------------
+
+  saveWrappedKey(workspace: string, version: number, wrapped: Uint8Array): void {
+    this.#database
+      .prepare(
+        'INSERT INTO team_keys (workspace, key_version, wrapped) VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET wrapped = excluded.wrapped',
+      )
+      .run(workspace, version, wrapped);
+    this.#database
+      .prepare('UPDATE team_workspaces SET key_version = max(key_version, ?) WHERE workspace = ?')
+      .run(version, workspace);
+  }
+
+  wrappedKeys(workspace: string): { version: number; wrapped: Buffer }[] {
+    return (
+      this.#database
+        .prepare('SELECT key_version AS version, wrapped FROM team_keys WHERE workspace = ? ORDER BY key_version')
+        .all(workspace) as {
+        version: number;
+        wrapped: Uint8Array;
+      }[]
+    ).map((row) => ({ version: row.version, wrapped: asBuffer(row.wrapped) }));
+  }
+
+  pinnedOfficers(workspace: string): Map<string, PinnedOfficer> {
+    const rows = this.#database
+      .prepare(
+        'SELECT role_name AS roleName, display_name AS displayName, sign_public AS signPublic, box_public AS boxPublic FROM team_officer_keys WHERE workspace = ?',
+      )
+      .all(workspace) as { roleName: string; displayName: string; signPublic: Uint8Array; boxPublic: Uint8Array }[];
+    return new Map(
+      rows.map((row) => [
+        row.roleName,
+        { ...row, signPublic: asBuffer(row.signPublic), boxPublic: asBuffer(row.boxPublic) },
+      ]),
+    );
+  }
+
+  pinOfficer(workspace: string, officer: PinnedOfficer, at: string): void {
+    this.#database
+      .prepare(
+        `INSERT INTO team_officer_keys (workspace, role_name, display_name, sign_public, box_public, pinned_at) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT DO NOTHING`,
+      )
+      .run(workspace, officer.roleName, officer.displayName, officer.signPublic, officer.boxPublic, at);
+  }
+
+  // --- the verified history ---------------------------------------------------------------
+
+  /** Appends verified events and moves the head; the caller holds the transaction. */
+  appendVerified(events: readonly TeamEventRow[], pulledAt: string): void {
+    const insert = this.#database.prepare(
+      `INSERT INTO team_events (workspace, seq, event_id, officer, at, client_at, kind, ref, action, disposition, assignee,
+         base_version, key_version, result, detail, new_version, new_state, sealed, signature, prev_hash, hash)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    const answer = this.#database.prepare(
+      `UPDATE team_outbox SET state = ?, seq = ?, detail = ?, answered_at = coalesce(answered_at, ?) WHERE event_id = ?`,
+    );
+    for (const event of events) {
+      insert.run(
+        event.workspace,
+        event.seq,
+        event.id,
+        event.officer,
+        event.at,
+        event.clientAt,
+        event.kind,
+        event.ref,
+        event.action,
+        event.disposition,
+        event.assignee,
+        event.baseVersion,
+        event.keyVersion,
+        event.result,
+        event.detail,
+        event.newVersion,
+        event.newState,
+        event.sealed,
+        event.signature,
+        event.prevHash,
+        event.hash,
+      );
+      if (event.kind !== 'member') this.#project(event);
+      answer.run(event.result, event.seq, event.detail, pulledAt, event.id);
+    }
+    const last = events.at(-1);
+    if (last !== undefined)
+      this.#database
+        .prepare('UPDATE team_workspaces SET cursor_seq = ?, head_hash = ?, pulled_at = ? WHERE workspace = ?')
+        .run(last.seq, last.hash, pulledAt, last.workspace);
+  }
+
+  /** The review as the server's decision left it (the same rules as team.apply_event). */
+  #project(event: TeamEventRow): void {
+    const current = this.review(event.workspace, event.kind, event.ref);
+    const review: TeamReview = current ?? {
+      workspace: event.workspace,
+      kind: event.kind,
+      ref: event.ref,
+      state: 'unreviewed',
+      priorState: null,
+      proposedDisposition: null,
+      proposedBy: null,
+      proposedAt: null,
+      approvedBy: null,
+      approvedAt: null,
+      assignee: null,
+      version: 0,
+      lastSeq: 0,
+    };
+    review.lastSeq = event.seq;
+    if (event.result === 'ok') {
+      switch (event.action) {
+        case 'propose':
+          review.priorState = review.state;
+          review.proposedDisposition = event.disposition;
+          review.proposedBy = event.officer;
+          review.proposedAt = event.at;
+          review.approvedBy = null;
+          review.approvedAt = null;
+          break;
+        case 'approve':
+          review.approvedBy = event.officer;
+          review.approvedAt = event.at;
+          break;
+        case 'reject':
+          review.proposedDisposition = null;
+          review.approvedBy = null;
+          review.approvedAt = null;
+          break;
+        case 'claim':
+          review.assignee = event.officer;
+          break;
+        case 'assign':
+          review.assignee = event.assignee;
+          break;
+        case 'release':
+          review.assignee = null;
+          break;
+        default:
+          break;
+      }
+      if (event.newState !== null) review.state = event.newState;
+      if (event.newVersion !== null) review.version = event.newVersion;
+    }
+    this.#database
+      .prepare(
+        `INSERT INTO team_reviews (workspace, kind, ref, state, prior_state, proposed_disposition, proposed_by, proposed_at,
+           approved_by, approved_at, assignee, version, last_seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (workspace, kind, ref) DO UPDATE SET state = excluded.state, prior_state = excluded.prior_state,
+           proposed_disposition = excluded.proposed_disposition, proposed_by = excluded.proposed_by,
+           proposed_at = excluded.proposed_at, approved_by = excluded.approved_by, approved_at = excluded.approved_at,
+           assignee = excluded.assignee, version = excluded.version, last_seq = excluded.last_seq`,
+      )
+      .run(
+        review.workspace,
+        review.kind,
+        review.ref,
+        review.state,
+        review.priorState,
+        review.proposedDisposition,
+        review.proposedBy,
+        review.proposedAt,
+        review.approvedBy,
+        review.approvedAt,
+        review.assignee,
+        review.version,
+        review.lastSeq,
+      );
+  }
+
+  event(workspace: string, seq: number): TeamEventRow | null {
+    const row = this.#database
+      .prepare(`SELECT ${EVENT_COLUMNS} FROM team_events WHERE workspace = ? AND seq = ?`)
+      .get(workspace, seq) as TeamEventRow | undefined;
+    return row === undefined ? null : normaliseEvent(row);
+  }
+
+  /** Mirror events in seq order from `after` (for verify --team). */
+  events(workspace: string, after: number, limit: number): TeamEventRow[] {
+    return (
+      this.#database
+        .prepare(`SELECT ${EVENT_COLUMNS} FROM team_events WHERE workspace = ? AND seq > ? ORDER BY seq LIMIT ?`)
+        .all(workspace, after, limit) as unknown as TeamEventRow[]
+    ).map(normaliseEvent);
+  }
+
+  history(workspace: string, kind: string, ref: string): TeamEventRow[] {
+    return (
+      this.#database
+        .prepare(`SELECT ${EVENT_COLUMNS} FROM team_events WHERE workspace = ? AND kind = ? AND ref = ? ORDER BY seq`)
+        .all(workspace, kind, ref) as unknown as TeamEventRow[]
+    ).map(normaliseEvent);
+  }
+
+  review(workspace: string, kind: string, ref: string): TeamReview | null {
+    const row = this.#database
+      .prepare(`SELECT ${REVIEW_COLUMNS} FROM team_reviews WHERE workspace = ? AND kind = ? AND ref = ?`)
+      .get(workspace, kind, ref) as TeamReview | undefined;
+    return row === undefined ? null : { ...row };
+  }
+
+  /** The queues of an officer. */
+  assignedTo(workspace: string, login: string, limit: number): TeamReview[] {
+    return this.#database
+      .prepare(
+        `SELECT ${REVIEW_COLUMNS} FROM team_reviews WHERE workspace = ? AND assignee = ? AND state NOT IN ('cleared', 'closed') ORDER BY last_seq DESC LIMIT ?`,
+      )
+      .all(workspace, login, limit) as unknown as TeamReview[];
+  }
+
+  awaitingApprovalBy(workspace: string, login: string, limit: number): TeamReview[] {
+    return this.#database
+      .prepare(
+        `SELECT ${REVIEW_COLUMNS} FROM team_reviews WHERE workspace = ? AND state = 'proposed' AND proposed_by <> ? ORDER BY last_seq LIMIT ?`,
+      )
+      .all(workspace, login, limit) as unknown as TeamReview[];
+  }
+
+  unassigned(workspace: string, limit: number): TeamReview[] {
+    return this.#database
+      .prepare(
+        `SELECT ${REVIEW_COLUMNS} FROM team_reviews WHERE workspace = ? AND assignee IS NULL AND state NOT IN ('cleared', 'closed') ORDER BY last_seq LIMIT ?`,
+      )
+      .all(workspace, limit) as unknown as TeamReview[];
+  }
+
+  // --- the outbox -------------------------------------------------------------------------
+
+  enqueue(row: {
+    eventId: string;
+    workspace: string;
+    kind: string;
+    ref: string;
+    action: string;
+    payload: string;
+    queuedAt: string;
+  }): void {
+    this.#database
+      .prepare(
+        `INSERT INTO team_outbox (event_id, workspace, kind, ref, action, payload, state, queued_at) VALUES (?, ?, ?, ?, ?, ?, 'queued', ?)`,
+      )
+      .run(row.eventId, row.workspace, row.kind, row.ref, row.action, row.payload, row.queuedAt);
+  }
+
+  queued(workspace: string, limit: number): OutboxRow[] {
+    return this.#database
+      .prepare(
+        `SELECT ${OUTBOX_COLUMNS} FROM team_outbox WHERE workspace = ? AND state = 'queued' ORDER BY position LIMIT ?`,
+      )
+      .all(workspace, limit) as unknown as OutboxRow[];
+  }
+
+  queuedCount(workspace: string): number {
+    return (
+      this.#database
+        .prepare(`SELECT count(*) AS n FROM team_outbox WHERE workspace = ? AND state = 'queued'`)
+        .get(workspace) as { n: number }
+    ).n;
+  }
+
+  /** My queued actions on one item that move its version (what the next action's base counts). */
+  queuedVersionMoves(workspace: string, kind: string, ref: string): number {
+    return (
+      this.#database
+        .prepare(
+          `SELECT count(*) AS n FROM team_outbox WHERE workspace = ? AND kind = ? AND ref = ? AND state = 'queued' AND action IN ('propose', 'approve', 'reject')`,
+        )
+        .get(workspace, kind, ref) as { n: number }
+    ).n;
+  }
+
+  answer(eventId: string, state: OutboxState, seq: number | null, detail: string | null, at: string): void {
+    this.#database
+      .prepare('UPDATE team_outbox SET state = ?, seq = ?, detail = ?, answered_at = ? WHERE event_id = ?')
+      .run(state, seq, detail, at, eventId);
+  }
+
+  outboxRow(eventId: string): OutboxRow | null {
+    const row = this.#database.prepare(`SELECT ${OUTBOX_COLUMNS} FROM team_outbox WHERE event_id = ?`).get(eventId) as
+      OutboxRow | undefined;
+    return row === undefined ? null : { ...row };
+  }
+
+  /** Conflicts and refusals the officer has not dismissed yet. */
+  conflicts(workspace: string, limit: number): OutboxRow[] {
+    return this.#database
+      .prepare(
+        `SELECT ${OUTBOX_COLUMNS} FROM team_outbox WHERE workspace = ? AND state IN ('conflict', 'refused') AND acknowledged = 0 ORDER BY position LIMIT ?`,
+      )
+      .all(workspace, limit) as unknown as OutboxRow[];
+  }
+
+  acknowledge(workspace: string, eventId: string): boolean {
+    return (
+      Number(
+        this.#database
+          .prepare(
+            `UPDATE team_outbox SET acknowledged = 1 WHERE workspace = ? AND event_id = ? AND state IN ('conflict', 'refused')`,
+          )
+          .run(workspace, eventId).changes,
+      ) > 0
+    );
+  }
+
+  /** Drops this laptop's copy of a workspace (never the team's record: that is the server's). */
+  dropMirror(workspace: string): void {
+    this.transaction(() => {
+      for (const table of [
+        'team_events',
+        'team_reviews',
+        'team_keys',
+        'team_officer_keys',
+        'team_outbox',
+        'team_workspaces',
+      ])
+        this.#database.prepare(`DELETE FROM ${table} WHERE workspace = ?`).run(workspace);
+    });
+  }
+}
+
+function normaliseEvent(row: TeamEventRow): TeamEventRow {
+  return {
+    ...row,
+    sealed: row.sealed === null ? null : asBuffer(row.sealed),
+    signature: asBuffer(row.signature),
+    prevHash: asBuffer(row.prevHash),
+    hash: asBuffer(row.hash),
+  };
+}

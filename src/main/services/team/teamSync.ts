@@ -1,0 +1,211 @@
+/**
+ * Moving actions and history between this laptop and the team server.
+ *
+ * Push: the outbox's queued actions, in order, at most 1,000 per `team.push` call: one round
+ * trip and one server transaction per batch, so a batch that fails midway commits nothing and
+ * is sent again as it was (the server answers known event ids with their first result). Each
+ * answer lands on its outbox row at once: ok, or a conflict or refusal with the server's sentence,
+ * which stays in the officer's conflicts queue; nothing is retried blindly.
+ *
+ * Pull: the workspace's events after the mirror's head, by seq (commit order), a page at a
+ * time. Each page is verified whole (chain, hashes, signatures, the anchor) before it is applied
+ * in one SQLite transaction; the anchor in the keychain then moves forward. Before anything, the
+ * event at the mirror's head and the one at the anchor are read again from the server: a history
+ * rewritten or cut after this laptop verified it is named, never silently accepted.
+ */
+import { ChainVerifier } from './chainVerifier.ts';
+import type { TeamEventRow } from './crypto/teamCanonical.ts';
+import { fingerprint } from './crypto/officerKeys.ts';
+import type { TeamMirror } from './laptop/teamMirror.ts';
+import type { TeamConnection } from './teamConnection.ts';
+import type { TeamKeychain } from './teamKeychain.ts';
+import { TeamProblem } from './teamProblem.ts';
+import { eventAt, eventsAfter, lastSeq, myWrappedKeys, officersOf } from './teamServerReads.ts';
+
+export const PUSH_BATCH = 1_000;
+export const PULL_PAGE = 1_000;
+
+interface PushAnswer {
+  id: string;
+  seq: number;
+  result: 'ok' | 'conflict' | 'refused';
+  detail: string | null;
+  version: number | null;
+  replayed: boolean;
+}
+
+export interface PushReport {
+  sent: number;
+  ok: number;
+  conflicts: number;
+  refused: number;
+  batches: number;
+}
+
+export interface PullReport {
+  pulled: number;
+  pages: number;
+  head: { seq: number; hash: string };
+}
+
+export class TeamSync {
+  readonly #workspace: string;
+  readonly #mirror: TeamMirror;
+  readonly #connection: TeamConnection;
+  readonly #keychain: TeamKeychain;
+  readonly #now: () => Date;
+  readonly #batch: number;
+  readonly #page: number;
+
+  constructor(options: {
+    workspace: string;
+    mirror: TeamMirror;
+    connection: TeamConnection;
+    keychain: TeamKeychain;
+    now?: () => Date;
+    pushBatch?: number;
+    pullPage?: number;
+  }) {
+    this.#workspace = options.workspace;
+    this.#mirror = options.mirror;
+    this.#connection = options.connection;
+    this.#keychain = options.keychain;
+    this.#now = options.now ?? (() => new Date());
+    this.#batch = options.pushBatch ?? PUSH_BATCH;
+    this.#page = options.pullPage ?? PULL_PAGE;
+  }
+
+  async push(): Promise<PushReport> {
+    const report: PushReport = { sent: 0, ok: 0, conflicts: 0, refused: 0, batches: 0 };
+    for (;;) {
+      const rows = this.#mirror.queued(this.#workspace, this.#batch);
+      if (rows.length === 0) return report;
+      const batch = `[${rows.map((row) => row.payload).join(',')}]`;
+      const answers = await this.#connection.with(async (client) => {
+        const result = await client.query<{ answer: PushAnswer }>('SELECT team.push($1::jsonb) AS answer', [batch]);
+        return result.rows.map((row) => row.answer);
+      });
+      const at = this.#now().toISOString();
+      this.#mirror.transaction(() => {
+        for (const answer of answers) this.#mirror.answer(answer.id, answer.result, answer.seq, answer.detail, at);
+      });
+      report.batches += 1;
+      report.sent += answers.length;
+      for (const answer of answers) {
+        if (answer.result === 'ok') report.ok += 1;
+        else if (answer.result === 'conflict') report.conflicts += 1;
+        else report.refused += 1;
+      }
+    }
+  }
+
+  async pull(): Promise<PullReport> {
+    return this.#connection.with(async (db) => {
+      const keys = await this.#signingKeys(db);
+      await this.#refreshWrappedKeys(db);
+      const start = this.#mirror.head(this.#workspace);
+      const anchor = await this.#keychain.anchor();
+      if (start.seq > 0) {
+        const atHead = await eventAt(db, this.#workspace, start.seq);
+        if (atHead === null)
+          throw new TeamProblem(
+            'tampered',
+            `The team history lost its tail: event ${String(start.seq)} of ${this.#workspace}, the last one this laptop verified, is gone from the server.`,
+            start.seq,
+          );
+        if (!Buffer.from(atHead.hash).equals(start.hash))
+          throw new TeamProblem(
+            'tampered',
+            `The team history was rewritten: event ${String(start.seq)} of ${this.#workspace} is not the one this laptop verified.`,
+            start.seq,
+          );
+      }
+      if (anchor !== null && anchor.seq > 0) {
+        const atAnchor = await eventAt(db, this.#workspace, anchor.seq);
+        if (atAnchor === null)
+          throw new TeamProblem(
+            'tampered',
+            `The team history lost its tail: the event at this laptop's anchor (seq ${String(anchor.seq)}) is gone from the server.`,
+            anchor.seq,
+          );
+        if (Buffer.from(atAnchor.hash).toString('hex') !== anchor.hash)
+          throw new TeamProblem(
+            'tampered',
+            `The team history was rewritten: the event at this laptop's anchor (seq ${String(anchor.seq)}) changed on the server.`,
+            anchor.seq,
+          );
+      }
+      const verifier = new ChainVerifier(start, keys);
+      let pulled = 0;
+      let pages = 0;
+      for (;;) {
+        const page = await eventsAfter(db, this.#workspace, verifier.seq, this.#page);
+        if (page.length === 0) break;
+        for (const event of page) this.#accept(verifier, event, anchor);
+        this.#mirror.transaction(() => {
+          this.#mirror.appendVerified(page, this.#now().toISOString());
+        });
+        await this.#keychain.advanceAnchor({ seq: verifier.seq, hash: verifier.hash.toString('hex') });
+        pulled += page.length;
+        pages += 1;
+        if (page.length < this.#page) break;
+      }
+      return { pulled, pages, head: { seq: verifier.seq, hash: verifier.hash.toString('hex') } };
+    });
+  }
+
+  #accept(verifier: ChainVerifier, event: TeamEventRow, anchor: { seq: number; hash: string } | null): void {
+    verifier.accept(event);
+    if (anchor !== null && event.seq === anchor.seq && verifier.hash.toString('hex') !== anchor.hash)
+      throw new TeamProblem(
+        'tampered',
+        `The team history was rewritten: the event at this laptop's anchor (seq ${String(anchor.seq)}) changed on the server.`,
+        anchor.seq,
+      );
+  }
+
+  /**
+   * The officers' signing keys, pinned on first sight: a key the server later replaces (to
+   * make a forged event verify) is refused, with both fingerprints named.
+   */
+  async #signingKeys(db: Parameters<typeof officersOf>[0]): Promise<Map<string, Buffer>> {
+    const pinned = this.#mirror.pinnedOfficers(this.#workspace);
+    const keys = new Map<string, Buffer>();
+    const at = this.#now().toISOString();
+    for (const officer of await officersOf(db, this.#workspace)) {
+      if (officer.signPublic === null || officer.boxPublic === null) continue;
+      const known = pinned.get(officer.roleName);
+      if (known !== undefined && !known.signPublic.equals(officer.signPublic))
+        throw new TeamProblem(
+          'tampered',
+          `The server now gives ${officer.roleName} another signing key (${fingerprint(officer.signPublic)}) than the one this laptop pinned (${fingerprint(known.signPublic)}).`,
+        );
+      if (known === undefined)
+        this.#mirror.pinOfficer(
+          this.#workspace,
+          {
+            roleName: officer.roleName,
+            displayName: officer.displayName,
+            signPublic: officer.signPublic,
+            boxPublic: officer.boxPublic,
+          },
+          at,
+        );
+      keys.set(officer.roleName, known?.signPublic ?? officer.signPublic);
+    }
+    return keys;
+  }
+
+  async #refreshWrappedKeys(db: Parameters<typeof myWrappedKeys>[0]): Promise<void> {
+    const wrapped = await myWrappedKeys(db, this.#workspace);
+    if (wrapped.length === 0) return;
+    this.#mirror.transaction(() => {
+      for (const key of wrapped) this.#mirror.saveWrappedKey(this.#workspace, key.version, key.wrapped);
+    });
+  }
+
+  /** The server's last seq (for status). */
+  serverHead(): Promise<number> {
+    return this.#connection.with((db) => lastSeq(db, this.#workspace));
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * `ledger audit verify --team`: re-reads the server's whole history of the workspace (not the
+ * laptop's copy), page by page, and checks every event: the chain, each hash, each officer's
+ * signature (with the keys this laptop pinned), the mirror's copy of every event it holds, and
+ * the anchor in the keychain. Answers the first event that fails, named, or the verified head.
+ */
+import { ChainVerifier } from './chainVerifier.ts';
+import { TEAM_GENESIS } from './crypto/teamCanonical.ts';
+import type { TeamSession } from './teamSession.ts';
+import { TeamProblem } from './teamProblem.ts';
+import { eventsAfter, officersOf } from './teamServerReads.ts';
+
+export interface TeamVerifyReport {
+  workspace: string;
+  ok: boolean;
+  events: number;
+  head: { seq: number; hash: string };
+  anchor: { seq: number; hash: string } | null;
+  /** The first event that does not verify, and why. */
+  firstBad: { seq: number | null; reason: string } | null;
+}
+
+const PAGE = 5_000;
+
+export async function verifyTeamHistory(session: TeamSession): Promise<TeamVerifyReport> {
+  const workspace = session.workspace;
+  const anchor = await session.keychain.anchor().catch((error: unknown) => {
+    if (error instanceof TeamProblem) return error;
+    throw error;
+  });
+  const report: TeamVerifyReport = {
+    workspace,
+    ok: false,
+    events: 0,
+    head: { seq: 0, hash: TEAM_GENESIS.toString('hex') },
+    anchor: anchor instanceof TeamProblem ? null : anchor,
+    firstBad: null,
+  };
+  if (anchor instanceof TeamProblem) {
+    report.firstBad = { seq: null, reason: anchor.message };
+    return report;
+  }
+  return session.connection.with(async (db) => {
+    const pinned = session.mirror.pinnedOfficers(workspace);
+    const keys = new Map<string, Buffer>();
+    for (const officer of await officersOf(db, workspace)) {
+      if (officer.signPublic === null) continue;
+      const known = pinned.get(officer.roleName);
+      if (known !== undefined && !known.signPublic.equals(officer.signPublic)) {
+        report.firstBad = {
+          seq: null,
+          reason: `The server gives ${officer.roleName} another signing key than the one this laptop pinned.`,
+        };
+        return report;
+      }
+      keys.set(officer.roleName, officer.signPublic);
+    }
+    const verifier = new ChainVerifier({ seq: 0, hash: TEAM_GENESIS }, keys);
+    const mirrorHead = session.mirror.head(workspace);
+    try {
+      for (;;) {
+        const page = await eventsAfter(db, workspace, verifier.seq, PAGE);
+        for (const event of page) {
+          verifier.accept(event);
+          const copy = event.seq <= mirrorHead.seq ? session.mirror.event(workspace, event.seq) : null;
+          if (event.seq <= mirrorHead.seq && (copy === null || !Buffer.from(copy.hash).equals(verifier.hash)))
+            throw new TeamProblem(
+              'tampered',
+              `Event ${String(event.seq)} of ${workspace} on the server differs from the copy this laptop verified.`,
+              event.seq,
+            );
+          if (anchor !== null && event.seq === anchor.seq && verifier.hash.toString('hex') !== anchor.hash)
+            throw new TeamProblem(
+              'tampered',
+              `Event ${String(event.seq)} of ${workspace}, this laptop's anchor, changed on the server.`,
+              event.seq,
+            );
+        }
+        report.events += page.length;
+        if (page.length < PAGE) break;
+      }
+      if (mirrorHead.seq > verifier.seq)
+        throw new TeamProblem(
+          'tampered',
+          `The server's history of ${workspace} ends at event ${String(verifier.seq)}, but this laptop verified up to ${String(mirrorHead.seq)}: events were deleted.`,
+          verifier.seq + 1,
+        );
+      if (anchor !== null && anchor.seq > verifier.seq)
+        throw new TeamProblem(
+          'tampered',
+          `The server's history of ${workspace} ends at event ${String(verifier.seq)}, before this laptop's anchor (seq ${String(anchor.seq)}): events were deleted.`,
+          verifier.seq + 1,
+        );
+    } catch (error) {
+      if (!(error instanceof TeamProblem) || error.kind !== 'tampered') throw error;
+      report.firstBad = { seq: error.seq, reason: error.message };
+      report.head = { seq: verifier.seq, hash: verifier.hash.toString('hex') };
+      return report;
+    }
+    report.ok = true;
+    report.head = { seq: verifier.seq, hash: verifier.hash.toString('hex') };
+    return report;
+  });
+}

@@ -1,0 +1,103 @@
+/**
+ * The `team` domain of the IPC contract through the real router and the app's services (as the
+ * window calls it): solo until joined, then join with an invite, act, queues, history with the
+ * note opened, verify; bad input refused by the contract before any handler runs.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRouter } from '../../../src/main/ipc/routerCore.ts';
+import type { RunningServices } from '../../../src/main/shell/services.ts';
+import type { LedgerdeskApi } from '../../../src/shared/ipc/bridge.ts';
+import { startTestServices, windowApi } from '../../support/testServices.ts';
+import {
+  createTestDatabase,
+  initTeam,
+  inviteFileOf,
+  joinLaptop,
+  uniqueLogin,
+  type Laptop,
+} from '../../support/team/teamDatabase.ts';
+
+const OWN_WINDOW = 1;
+let services: RunningServices;
+let api: LedgerdeskApi;
+let bob: Laptop;
+let invite: string;
+const names = { alice: uniqueLogin('alice'), bob: uniqueLogin('bob') };
+
+beforeAll(async () => {
+  const db = await createTestDatabase();
+  const report = await initTeam(db, 'ipc-team', [names.alice, names.bob]);
+  invite = inviteFileOf(report, names.alice);
+  bob = await joinLaptop(inviteFileOf(report, names.bob));
+  services = await startTestServices(mkdtempSync(join(tmpdir(), 'ledgerdesk-team-ipc-')));
+  const router = createRouter({
+    handlers: services.handlers,
+    senderPolicy: { isOwnWindow: (id) => id === OWN_WINDOW, allowedOrigins: ['app://ledgerdesk'] },
+    knownSecrets: () => services.knownSecrets(),
+  });
+  api = windowApi(router, OWN_WINDOW);
+});
+
+afterAll(async () => {
+  await services.stop();
+  await bob.session.close();
+});
+
+describe('team over IPC', () => {
+  it('is solo until joined; joins, acts, reads its queues and verifies', async () => {
+    expect(await api.team.status({})).toMatchObject({ joined: false, workspace: null });
+    await expect(api.team.queues({})).rejects.toMatchObject({ code: 'not_available' });
+    const joined = await api.team.join({ inviteFile: invite });
+    expect(joined).toMatchObject({ joined: true, workspace: 'ipc-team', login: names.alice, role: 'lead' });
+
+    await bob.session.desk.act({ kind: 'application', ref: 'app_7', action: 'propose', disposition: 'escalated' });
+    await bob.session.synchronise();
+    await api.team.sync({});
+    const proposed = await api.team.act({
+      kind: 'application',
+      ref: 'app_7',
+      action: 'propose',
+      disposition: 'closed',
+      note: 'bank confirmed the applicant',
+    });
+    expect(proposed).toMatchObject({ state: 'ok', detail: null });
+    await bob.session.synchronise();
+    expect(bob.session.desk.queues().awaitingMyApproval.map((review) => review.ref)).toEqual(['app_7']);
+
+    const self = await api.team.act({ kind: 'application', ref: 'app_7', action: 'approve' });
+    expect(self).toMatchObject({
+      state: 'refused',
+      detail: 'four-eyes: the officer who proposed a disposition cannot approve it',
+    });
+    const queues = await api.team.queues({});
+    expect(queues.conflicts).toMatchObject([{ ref: 'app_7', action: 'approve', state: 'refused' }]);
+    expect(await api.team.acknowledge({ eventId: queues.conflicts[0]?.eventId ?? '' })).toEqual({ acknowledged: true });
+
+    const history = await api.team.history({ kind: 'application', ref: 'app_7' });
+    expect(history.events.map((event) => [event.officer, event.action, event.result, event.note])).toEqual([
+      [names.bob, 'propose', 'ok', null],
+      [names.alice, 'propose', 'ok', 'bank confirmed the applicant'],
+      [names.alice, 'approve', 'refused', null],
+    ]);
+    expect(await api.team.verify({})).toMatchObject({ ok: true, firstBad: null });
+    const members = await api.team.members({});
+    expect(members.rows.map((member) => member.login)).toEqual([names.alice, names.bob]);
+  });
+
+  it('refuses bad input before a handler sees it', async () => {
+    await expect(api.team.act({ kind: 'application', ref: '', action: 'claim' })).rejects.toMatchObject({
+      code: 'invalid_input',
+    });
+    await expect(
+      api.team.act({ kind: 'application', ref: 'x', action: 'propose', disposition: 'cleared', extra: true } as never),
+    ).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(api.team.act({ kind: 'application', ref: 'x', action: 'propose' })).rejects.toMatchObject({
+      code: 'invalid_input',
+    });
+    await expect(api.team.acknowledge({ eventId: 'not-a-uuid' })).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(api.team.queues({ limit: 100_000 })).rejects.toMatchObject({ code: 'invalid_input' });
+  });
+});
