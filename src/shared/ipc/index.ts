@@ -17,3 +17,4 @@ export * from './domains/exports.ts';
 export * from './domains/audit.ts';
 export * from './domains/trigger.ts';
 export * from './domains/drift.ts';
+export * from './domains/reviewQueue.ts';

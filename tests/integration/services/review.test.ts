@@ -236,7 +236,11 @@ describe('dispositions and notes', () => {
         2,
         /needs --ref/,
       ],
-      [['review', 'list', '--profile', 'Sandbox', '--status', 'unreviewed'], 2, /needs --kind/],
+      [
+        ['review', 'list', '--profile', 'Sandbox', '--status', 'unreviewed', '--account', 'acct_nobody'],
+        1,
+        /No pending transactions of account acct_nobody are cached for Sandbox\. Cached accounts: acct_/,
+      ],
       [['review', 'list', '--profile', 'Sandbox', '--status', 'pending'], 2, /--status: must be one of unreviewed/],
       [
         ['review', 'report', '--profile', 'Sandbox', '--from', '2026-02-01', '--to', '2026-01-01', '--html', 'r.html'],

@@ -203,6 +203,7 @@ class Ledger {
   #commandContext(): CommandContext {
     return {
       arguments: this.#arguments,
+      dataFolder: this.#dataFolder,
       open: () => this.#open(),
       profile: (services, needsBank = true) => this.#profile(services, needsBank),
       deliveriesMade: async () => (this.#sandbox === null ? null : this.#sandbox.deliveriesMade()),

@@ -14,6 +14,8 @@ import { defined, UsageProblem, type LedgerArguments } from './cliArguments.ts';
 
 export interface CommandContext {
   arguments: LedgerArguments;
+  /** Where the app keeps its data (the cache, and what `--next` remembers). */
+  dataFolder: string;
   open(): Promise<LedgerServices>;
   /**
    * The --profile, with the embedded sandbox started when it is the one (unless the command

@@ -12,6 +12,7 @@ import { pageLimitOf, type CacheRead } from '../cache/cacheRead.ts';
 import { decodeCursor, encodeCursor, fingerprintOf, wholeNumberOf } from '../cache/keysetCursor.ts';
 import type { RecordSealer } from '../cache/sealing.ts';
 import { Statements } from '../cache/statements.ts';
+import { queueClauses, type QueueNarrowing } from './queueFilterSql.ts';
 import type { FieldChange } from './recordChanges.ts';
 
 /** An item's review as it stands. */
@@ -93,7 +94,7 @@ export interface LastKnown {
   record: unknown;
 }
 
-export interface ReviewListQuery {
+export interface ReviewListQuery extends QueueNarrowing {
   profileId: string;
   kind?: ReviewKind;
   state?: ReviewState;
@@ -361,6 +362,8 @@ export class ReviewsTable {
   /** Reviews, the most recently moved first, keyset-paged; `asOf` is null (reviews are local). */
   list(query: ReviewListQuery): CacheRead<ListedReview> {
     const limit = pageLimitOf(query.limit);
+    // The queue's filters (account, time, amount, rule); none for the plain list.
+    const narrowing = queueClauses(query);
     const fingerprint = fingerprintOf([
       'reviews',
       query.profileId,
@@ -368,9 +371,10 @@ export class ReviewsTable {
       query.state ?? null,
       query.fromDate ?? null,
       query.toDate ?? null,
+      ...(narrowing.where.length === 0 ? [] : [narrowing]),
     ]);
-    const where = ['profile_id = ?'];
-    const parameters: (string | number)[] = [query.profileId];
+    const where = ['profile_id = ?', ...narrowing.where];
+    const parameters: (string | number)[] = [query.profileId, ...narrowing.parameters];
     const equal: [string, string | undefined][] = [
       ['kind', query.kind],
       ['state', query.state],
