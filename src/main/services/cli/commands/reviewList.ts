@@ -8,6 +8,7 @@
  * where the last page stopped; `--json` keeps the cursor in its answer.
  */
 import type { QueueState } from '../../../../shared/review/queueTerms.ts';
+import { centsOfTyped } from '../../../../shared/review/amountInput.ts';
 import { formatMoney, itemColumnsOf, itemLine } from '../../../../shared/review/itemColumns.ts';
 import type { ReviewKind, ReviewState } from '../../../../shared/review/reviewTerms.ts';
 import type { CacheRead } from '../../cache/cacheRead.ts';
@@ -32,9 +33,9 @@ function statusOf(options: Values): QueueState | 'flagged' | undefined {
 function centsOf(options: Values, option: 'min-amount' | 'max-amount'): number | undefined {
   const text = read.text(options, option);
   if (text === undefined) return undefined;
-  const match = /^(\d{1,13})(?:\.(\d{1,2}))?$/.exec(text.replaceAll(',', '').replace(/^-/, ''));
-  if (match === null) throw new UsageProblem(`--${option}: must be an amount such as 1000 or 1,250.00`);
-  return Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
+  const cents = centsOfTyped(text);
+  if (cents === null) throw new UsageProblem(`--${option}: must be an amount such as 1000 or 1,250.00`);
+  return cents;
 }
 
 /** The account must be one the cache holds: an unknown one is a mistake to name, not an empty list. */
