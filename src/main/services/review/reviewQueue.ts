@@ -15,6 +15,7 @@ import { REVIEW_KINDS, type ReviewKind, type ReviewState } from '../../../shared
 import type { CacheRead } from '../cache/cacheRead.ts';
 import { notOurCursor } from '../cache/keysetCursor.ts';
 import type { OfflineCache } from '../cache/offlineCache.ts';
+import { asOfFor } from '../cache/syncCheckpoints.ts';
 import { queueClauses, type QueueNarrowing } from './queueFilterSql.ts';
 import type { ReviewService } from './reviewService.ts';
 import type { Review } from './reviewsTable.ts';
@@ -275,10 +276,11 @@ export class ReviewQueue {
 
   /** The oldest sync among the accounts listed: the queue is as fresh as its stalest account. */
   #pendingAsOf(profileId: string, accountId: string | undefined): string | null {
-    const scopes = this.#pending.scopes(profileId, accountId);
+    // The profile's completed syncs are read once, then matched to each account.
+    const completed = this.#cache.checkpoints.completed(profileId, 'pending-transactions');
     let oldest: string | null = null;
-    for (const scope of scopes) {
-      const asOf = this.#cache.pendingTransactions.asOf({ profileId, accountId: scope.account_id });
+    for (const scope of this.#pending.scopes(profileId, accountId)) {
+      const asOf = asOfFor(completed, { accountId: scope.account_id, fromDate: undefined, toDate: undefined });
       if (asOf === null) return null;
       if (oldest === null || asOf < oldest) oldest = asOf;
     }

@@ -115,17 +115,16 @@ export class UnreviewedPending {
    */
   countByAccount(query: QueueNarrowing & { profileId: string }): Map<string, number> {
     const { where, parameters } = this.#rowFilters(query);
-    const rows = this.#statements
-      .get(
-        `SELECT s.account_id, COUNT(*) AS total FROM pending_transaction_scopes AS s
-         CROSS JOIN pending_transactions AS p ON p.scope = s.id
-         WHERE s.profile_id = ? AND (? IS NULL OR s.account_id = ?)${where.map((clause) => ` AND ${clause}`).join('')}
-         GROUP BY s.id`,
-      )
-      .all(query.profileId, query.accountId ?? null, query.accountId ?? null, ...parameters) as {
-      account_id: string;
-      total: number;
-    }[];
+    // One count per account, each a range of that account's own index (a grouped join over
+    // every account's rows would walk them all without it).
+    const total = this.#statements.get(
+      `SELECT COUNT(*) AS total FROM pending_transactions AS p
+       WHERE p.scope = ?${where.map((clause) => ` AND ${clause}`).join('')}`,
+    );
+    const rows = this.scopes(query.profileId, query.accountId).map((scope) => ({
+      account_id: scope.account_id,
+      total: (total.get(scope.id, ...parameters) as { total: number }).total,
+    }));
     const filtered = where.length > 0;
     const reviewed = this.#statements
       .get(
