@@ -8,6 +8,7 @@
  * palette reaches the queue; clearing the cache says the reviews go. Screenshots in light and
  * dark land in test-results/screens/ (looked at by a person); axe checks the new screens.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -443,6 +444,25 @@ test('the queue shows every state, the palette reaches it, and the report is wri
       .subarray(0, 5)
       .toString('latin1'),
   ).toBe('%PDF-');
+  // The PDF read as an auditor would: its text (pdftotext) has the summary first, the items'
+  // human columns, and a header and footer on every page; its first page drawn (pdftoppm).
+  const text = execFileSync('pdftotext', ['-layout', path ?? '', '-'], { encoding: 'utf8' });
+  const pages = text.split('\f').filter((page) => page.trim() !== '');
+  expect(pages.length).toBeGreaterThan(0);
+  pages.forEach((page, index) => {
+    expect(page).toContain('Review report — Local sandbox');
+    expect(page).toContain(`Page ${String(index + 1)} of ${String(pages.length)}`);
+  });
+  expect(text.indexOf('Summary')).toBeLessThan(text.indexOf('Pending transactions ('));
+  expect(text).toContain('Flagged or escalated transactions');
+  expect(text).toContain('How to verify');
+  expect(text).toContain('Two holds, same merchant, same minute.');
+  const drawn = join(SCREENS_FOLDER, 'review-report-pdf-page');
+  execFileSync('pdftoppm', ['-png', '-r', '60', '-f', '1', '-l', '1', '-singlefile', path ?? '', drawn]);
+  const png = readFileSync(`${drawn}.png`);
+  expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
+  // A drawn page, not a blank one: many distinct bytes in its picture.
+  expect(new Set(png.subarray(0, 20_000)).size).toBeGreaterThan(100);
 
   await page.getByRole('button', { name: 'Write the report…' }).click();
   await dialog.getByLabel('HTML').check();

@@ -25,13 +25,14 @@ export interface QueueNarrowing {
 export function amountClauses(narrowing: QueueNarrowing, row = 'p'): { where: string[]; parameters: number[] } {
   const where: string[] = [];
   const parameters: number[] = [];
-  if (narrowing.minAmountCents !== undefined) {
-    where.push(`abs(${row}.amount_cents) >= ?`);
-    parameters.push(narrowing.minAmountCents);
-  }
+  // Written as ranges of amount_cents (not abs()), so the amount index can serve them.
+  const min = narrowing.minAmountCents ?? 0;
   if (narrowing.maxAmountCents !== undefined) {
-    where.push(`abs(${row}.amount_cents) <= ?`);
-    parameters.push(narrowing.maxAmountCents);
+    where.push(`(${row}.amount_cents BETWEEN ? AND ? OR ${row}.amount_cents BETWEEN ? AND ?)`);
+    parameters.push(min, narrowing.maxAmountCents, -narrowing.maxAmountCents, -min);
+  } else if (narrowing.minAmountCents !== undefined) {
+    where.push(`(${row}.amount_cents >= ? OR ${row}.amount_cents <= ?)`);
+    parameters.push(min, -min);
   }
   return { where, parameters };
 }

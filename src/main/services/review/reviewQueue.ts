@@ -113,7 +113,8 @@ export class ReviewQueue {
       const narrowing = queueClauses(filter);
       const rows = this.#cache.database
         .prepare(
-          `SELECT kind, state, rule_name IS NOT NULL AS by_rule, account_id, COUNT(*) AS total FROM reviews
+          `SELECT kind, state, rule_name IS NOT NULL AS by_rule, account_id, COUNT(*) AS total
+           FROM reviews INDEXED BY reviews_by_queue_part
            WHERE profile_id = ? AND kind IN (SELECT value FROM json_each(?))
              ${narrowing.where.map((clause) => `AND ${clause}`).join(' ')}
            GROUP BY kind, state, by_rule, account_id`,
