@@ -191,6 +191,30 @@ describe('ledger review list, the queue across accounts', () => {
     for (const row of big.rows) expect(Math.abs(Number(row.record.amount))).toBeGreaterThanOrEqual(100);
   });
 
+  it('shows REVIEW and REF in the list tables, money formatted', async () => {
+    const [, accountB = ''] = sandbox.demo.accounts;
+    const flagged = await rowsOf('--status', 'flagged-by-person', '--account', accountB);
+    const listed = await cli(
+      'list',
+      'pending-transactions',
+      '--profile',
+      'Sandbox',
+      '--account',
+      accountB,
+      '--limit',
+      '100',
+    );
+    expect(listed.code).toBe(0);
+    const lines = listed.stdout.split('\n');
+    expect(lines[1]).toMatch(/^DATE\s+AMOUNT\s+TYPE\s+DESCRIPTION\s+SUMMARY\s+REVIEW\s+REF$/);
+    for (const row of flagged.rows) {
+      const line = lines.find((candidate) => candidate.endsWith(row.ref));
+      expect(line, row.ref).toMatch(/\sflagged\s/);
+    }
+    expect(lines.filter((line) => /\sunreviewed\s/.test(line)).length).toBeGreaterThan(0);
+    expect(listed.stdout).not.toMatch(/\s-?\d{4,}\.\d\d\s/);
+  });
+
   it('refuses bad input with one line: unknown accounts name the cached ones (exit 1), usage mistakes exit 2', async () => {
     const cases: [string[], number, RegExp][] = [
       [['--account', 'acct_nobody'], 1, /Cached accounts: acct_.*, acct_/],

@@ -26,7 +26,7 @@ function whenOf(columns: ItemColumns): string {
 export const ITEM_COLUMNS: Record<ReviewKind, ReportColumn[]> = {
   'pending-transaction': [
     { header: 'Date', value: (columns) => text(columns.date) },
-    { header: 'Time', value: whenOf },
+    { header: 'Time', value: (columns) => whenOf(columns).slice(11) },
     { header: 'Account', value: (columns) => text(columns.account) },
     { header: 'Description', value: (columns) => text(columns.description) },
     { header: 'Amount', value: (columns) => formatMoney(columns.amount), number: true },
