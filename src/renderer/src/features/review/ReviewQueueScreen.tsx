@@ -77,7 +77,7 @@ function columnsFor(profileId: string): Column<QueueItem>[] {
     {
       key: 'date',
       header: 'Date · local time',
-      width: '156px',
+      width: '184px',
       render: (row) => {
         const columns = itemColumnsOf(row.kind, row.ref, row.record);
         const time = localTime(columns.at);
@@ -219,6 +219,7 @@ export function ReviewQueueScreen() {
               label="Part"
               value={part ?? ''}
               emptyLabel={null}
+              className="select-queue-part"
               onChange={(state) => {
                 setFilters({ state: state as QueueState });
               }}
