@@ -8,6 +8,7 @@
  * palette reaches the queue; clearing the cache says the reviews go. Screenshots in light and
  * dark land in test-results/screens/ (looked at by a person); axe checks the new screens.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -338,6 +339,67 @@ test('reviews a notification’s group of attempts and one attempt; a retry brin
   }
 });
 
+test('works the one queue by keyboard across accounts, from a filter that holds nothing', async ({ browser }) => {
+  const id = await profileId();
+  const second = sandbox.demo.accounts[1] ?? '';
+  const started = await services.handlers.sync.start(
+    { profileId: id, job: { kind: 'pendingTransactions', accountId: second } },
+    context1,
+  );
+  await expect
+    .poll(
+      async () => {
+        const { jobs } = await services.handlers.sync.status({ profileId: id }, context1);
+        return jobs.some((job) => job.jobId === started.jobId && job.state === 'running');
+      },
+      { timeout: 60_000 },
+    )
+    .toBe(false);
+  const { context, page } = await openApp(browser, 'light');
+  await go(page, 'review-queue');
+  const part = page.getByRole('combobox', { name: 'Part' });
+  // It opens where items wait, never on an empty part.
+  await expect(part).not.toHaveValue('');
+  const opened = await part.inputValue();
+  const counts = await services.handlers.reviewQueue.counts({ profileId: id }, context1);
+  expect(opened).toBe(counts.openOn);
+  // A filter that holds nothing says so, and where items wait.
+  await page.getByRole('textbox', { name: 'Flagged by the watch rule named' }).fill('No such rule');
+  await expect(page.getByText('Nothing waits for a person')).toBeVisible();
+  await page.getByRole('textbox', { name: 'Flagged by the watch rule named' }).fill('');
+  await expect(part).toHaveValue(counts.openOn ?? '');
+  // The unreviewed of every account, by keyboard: the Part select, then the grid.
+  await part.focus();
+  await part.selectOption('unreviewed');
+  const grid = page.getByRole('grid', { name: 'Review queue items' });
+  await expect(grid.locator('.vtable-row', { hasText: second }).first()).toBeVisible();
+  // Both accounts wait, each counted apart, in one list (newest first across them).
+  const cached = (await services.handlers.reviewQueue.counts({ profileId: id }, context1)).accountIds;
+  expect(cached).toContain(second);
+  expect(cached.length).toBeGreaterThanOrEqual(2);
+  const byAccount = page.getByRole('table', { name: 'Pending transactions waiting, by account' });
+  for (const accountId of cached)
+    await expect(byAccount.getByRole('row', { name: new RegExp(accountId) })).toBeVisible();
+  await grid.focus();
+  await page.keyboard.press('End');
+  await expect.poll(() => activeRow(page, 'Review queue items')).toBeGreaterThan(300);
+  await page.keyboard.press('Home');
+  await expect.poll(() => activeRow(page, 'Review queue items')).toBe(0);
+  await shoot(page, 'review-queue-unreviewed-light');
+  const first = await row(page, 'Review queue items', 0).innerText();
+  await page.keyboard.press('f');
+  await expect(row(page, 'Review queue items', 0)).toContainText('flagged');
+  await expect
+    .poll(
+      async () => (await services.handlers.reviewQueue.counts({ profileId: id }, context1)).states['flagged-by-person'],
+    )
+    .toBeGreaterThan(counts.states['flagged-by-person']);
+  const summary = page.getByRole('table', { name: 'Items by kind and part of the queue' });
+  await expect(summary).toBeVisible();
+  expect(first).not.toBe('');
+  await context.close();
+});
+
 test('the queue shows every state, the palette reaches it, and the report is written as PDF and HTML', async ({
   browser,
 }) => {
@@ -347,16 +409,16 @@ test('the queue shows every state, the palette reaches it, and the report is wri
   await page.keyboard.type('review queue changed');
   await page.keyboard.press('Enter');
   await expect(page.locator('.nav-item.is-active')).toHaveAttribute('href', '#/review-queue');
-  const summary = page.getByRole('table', { name: 'Items by kind and review state' });
+  const summary = page.getByRole('table', { name: 'Items by kind and part of the queue' });
   await expect(summary.getByRole('row', { name: /account applications/ })).toContainText('1');
   await expect(summary.getByRole('row', { name: /webhook sends/ })).toContainText('1');
-  await expect(page.getByRole('combobox', { name: 'State' })).toHaveValue('changed');
-  const grid = page.getByRole('grid', { name: 'Reviews' });
+  await expect(page.getByRole('combobox', { name: 'Part' })).toHaveValue('changed');
+  const grid = page.getByRole('grid', { name: 'Review queue items' });
   await expect(grid.locator('.vtable-row', { hasText: sandbox.demo.accountApplications[0] ?? '' })).toContainText(
     'changed',
   );
   await expect(grid.locator('.vtable-row', { hasText: 'notification' })).toContainText('changed');
-  await page.getByRole('combobox', { name: 'State' }).selectOption('');
+  await page.getByRole('combobox', { name: 'Part' }).selectOption('escalated');
   await expect(grid.locator('.vtable-row', { hasText: 'Two holds' })).toBeVisible();
   await shoot(page, 'review-queue-light');
 
@@ -382,6 +444,25 @@ test('the queue shows every state, the palette reaches it, and the report is wri
       .subarray(0, 5)
       .toString('latin1'),
   ).toBe('%PDF-');
+  // The PDF read as an auditor would: its text (pdftotext) has the summary first, the items'
+  // human columns, and a header and footer on every page; its first page drawn (pdftoppm).
+  const text = execFileSync('pdftotext', ['-layout', path ?? '', '-'], { encoding: 'utf8' });
+  const pages = text.split('\f').filter((page) => page.trim() !== '');
+  expect(pages.length).toBeGreaterThan(0);
+  pages.forEach((page, index) => {
+    expect(page).toContain('Review report — Local sandbox');
+    expect(page).toContain(`Page ${String(index + 1)} of ${String(pages.length)}`);
+  });
+  expect(text.indexOf('Summary')).toBeLessThan(text.indexOf('Pending transactions ('));
+  expect(text).toContain('Flagged or escalated transactions');
+  expect(text).toContain('How to verify');
+  expect(text).toContain('Two holds, same merchant, same minute.');
+  const drawn = join(SCREENS_FOLDER, 'review-report-pdf-page');
+  execFileSync('pdftoppm', ['-png', '-r', '60', '-f', '1', '-l', '1', '-singlefile', path ?? '', drawn]);
+  const png = readFileSync(`${drawn}.png`);
+  expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
+  // A drawn page, not a blank one: many distinct bytes in its picture.
+  expect(new Set(png.subarray(0, 20_000)).size).toBeGreaterThan(100);
 
   await page.getByRole('button', { name: 'Write the report…' }).click();
   await dialog.getByLabel('HTML').check();
@@ -425,7 +506,7 @@ for (const theme of THEMES) {
     await expect(page.getByRole('complementary', { name: 'Details' })).toContainText('History');
     await shoot(page, `review-pending-${theme}`);
     await go(page, 'review-queue');
-    await expect(page.getByRole('grid', { name: 'Reviews' }).locator('.vtable-row').first()).toBeVisible();
+    await expect(page.getByRole('grid', { name: 'Review queue items' }).locator('.vtable-row').first()).toBeVisible();
     await shoot(page, `review-queue-${theme}`);
     await go(page, 'webhook-sends');
     await expect(page.getByRole('combobox', { name: 'Review' })).toBeVisible();

@@ -15,6 +15,7 @@ import { exportsOperations } from './domains/exports.ts';
 import { listenerEvents, listenerOperations } from './domains/listener.ts';
 import { accountsOperations, pendingTransactionsOperations } from './domains/pendingTransactions.ts';
 import { profilesOperations } from './domains/profiles.ts';
+import { reviewQueueOperations } from './domains/reviewQueue.ts';
 import { reviewsOperations } from './domains/reviews.ts';
 import { syncEvents, syncOperations } from './domains/sync.ts';
 import { teamOperations } from './domains/team.ts';
@@ -45,6 +46,7 @@ export const operations = {
   audit: auditOperations,
   cache: cacheOperations,
   reviews: reviewsOperations,
+  reviewQueue: reviewQueueOperations,
   trigger: triggerOperations,
   drift: driftOperations,
   team: teamOperations,

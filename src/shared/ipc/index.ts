@@ -18,3 +18,4 @@ export * from './domains/audit.ts';
 export * from './domains/trigger.ts';
 export * from './domains/drift.ts';
 export * from './domains/team.ts';
+export * from './domains/reviewQueue.ts';

@@ -236,7 +236,11 @@ describe('dispositions and notes', () => {
         2,
         /needs --ref/,
       ],
-      [['review', 'list', '--profile', 'Sandbox', '--status', 'unreviewed'], 2, /needs --kind/],
+      [
+        ['review', 'list', '--profile', 'Sandbox', '--status', 'unreviewed', '--account', 'acct_nobody'],
+        1,
+        /No pending transactions of account acct_nobody are cached for Sandbox\. Cached accounts: acct_/,
+      ],
       [['review', 'list', '--profile', 'Sandbox', '--status', 'pending'], 2, /--status: must be one of unreviewed/],
       [
         ['review', 'report', '--profile', 'Sandbox', '--from', '2026-02-01', '--to', '2026-01-01', '--html', 'r.html'],
@@ -735,9 +739,15 @@ describe('the report and clearing a profile’s data', () => {
       /<td>pending-transaction<\/td><td class="number">2<\/td><td class="number">0<\/td><td class="number">1<\/td>/,
     );
     const lines = readFileSync(csv, 'utf8').split('\r\n');
-    expect(lines[0]).toBe('section,kind,ref,state,by rule,at,reviewer,note,changes,record');
-    expect(lines).toContain('summary,pending-transaction,,cleared,,,,,2,');
-    expect(lines.some((line) => line.startsWith(`item,pending-transaction,${a ?? ''},escalated,`))).toBe(true);
+    // One row per reported item, with the columns a person reads.
+    expect(lines[0]).toBe(
+      'kind,ref,Date,Time,Account,Description,Amount,Type,Source,Status,Product,Ownership,Applicants,Created,Updated,Event,Object,Attempt,Error,disposition,by,at,note,history,changes,record as cached',
+    );
+    const itemLines = lines.slice(1).filter((line) => line.startsWith('pending-transaction,'));
+    expect(itemLines).toHaveLength(1);
+    expect(itemLines[0]).toContain(`pending-transaction,${a ?? ''},${rows[0]?.date ?? 'no date'},`);
+    expect(itemLines[0]).toContain(`,${account()},`);
+    expect(itemLines[0]).toContain(',escalated,');
 
     // The report is in the log; an officer's entry edited in the file (triggers dropped, as
     // someone holding only the file would) makes `audit verify` fail and name it.

@@ -604,6 +604,16 @@ export const CACHE_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX team_outbox_by_item ON team_outbox (workspace, kind, ref, state);
     `,
   },
+  {
+    version: 17,
+    name: 'reviews counted by part of the queue',
+    sql: `
+      -- The officer's queue counts reviews by kind, state, who flagged (a person or a rule) and
+      -- account in one grouped read; this index holds every column it reads, so the count is
+      -- one walk of an index instead of a lookup of each review's row.
+      CREATE INDEX reviews_by_queue_part ON reviews (profile_id, kind, state, account_id, rule_name);
+    `,
+  },
 ];
 
 /** Tables whose rows are sealed with the data key: emptied when the key is lost or changed. */

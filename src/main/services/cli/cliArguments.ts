@@ -70,7 +70,9 @@ Webhooks at the bank (one per event; --basic reads its secret from standard inpu
 Review (the officer's dispositions, kept in the offline cache; REF is a row's "ref" in list --json):
   review set --profile NAME --kind ${REVIEW_KINDS.join('|')} --ref REF [--ref REF…]
              --disposition ${DISPOSITIONS.join('|')} [--note TEXT]
-  review list --profile NAME [--kind K] [--status ${REVIEW_FILTERS.join('|')}] [--account ID] [--limit N] [--cursor C]
+  review list --profile NAME [--status unreviewed|changed|flagged|flagged-by-person|flagged-by-rule|escalated|cleared]
+              [--kind K] [--account ID] [--from DATE] [--to DATE] [--min-amount A] [--max-amount A] [--rule RULE]
+              [--limit N] [--cursor C | --next]       the queue across every account; --next: the next page
   review report --profile NAME [--from DATE] [--to DATE] --html FILE [--csv FILE]
   rules --profile NAME                                 the profile's watch rules
   rules add RULE --profile NAME --kind K [--amount-beyond A] [--description-has WORDS] [--type T] [--type-source S]
@@ -168,6 +170,10 @@ const OPTIONS = {
   'send-status': { type: 'string' },
   'attempt-at-least': { type: 'string' },
   parallel: { type: 'string' },
+  rule: { type: 'string' },
+  'min-amount': { type: 'string' },
+  'max-amount': { type: 'string' },
+  next: { type: 'boolean' },
 } as const;
 
 type OptionName = keyof typeof OPTIONS;
@@ -260,7 +266,22 @@ const COMMANDS: Record<
     accepts: ['profile', 'kind', 'ref', 'disposition', 'note'],
     requires: ['profile', 'kind', 'ref', 'disposition'],
   },
-  'review list': { accepts: ['profile', 'kind', 'status', 'account', ...PAGING], requires: ['profile'] },
+  'review list': {
+    accepts: [
+      'profile',
+      'kind',
+      'status',
+      'account',
+      'from',
+      'to',
+      'rule',
+      'min-amount',
+      'max-amount',
+      'next',
+      ...PAGING,
+    ],
+    requires: ['profile'],
+  },
   'review report': { accepts: ['profile', 'from', 'to', 'html', 'csv'], requires: ['profile', 'html'] },
   rules: { accepts: ['profile'], requires: ['profile'] },
   'rules add': { accepts: ['profile', ...RULE_CONDITIONS], requires: ['profile', 'kind'], names: 'RULE' },

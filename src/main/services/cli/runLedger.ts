@@ -9,6 +9,8 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { SchemaViolation, shownField, type AccountResponse } from '../../../shared/bank/index.ts';
+import { formatMoney } from '../../../shared/review/itemColumns.ts';
+import type { Review } from '../review/reviewsTable.ts';
 import { BankError, type BankErrorKind } from '../bank/bankError.ts';
 import { ProfileNotReady } from '../bank/bankClients.ts';
 import { CacheError } from '../cache/cacheError.ts';
@@ -253,6 +255,7 @@ class Ledger {
   #commandContext(): CommandContext {
     return {
       arguments: this.#arguments,
+      dataFolder: this.#dataFolder,
       open: () => this.#open(),
       profile: (services, needsBank = true) => this.#profile(services, needsBank),
       deliveriesMade: async () => (this.#sandbox === null ? null : this.#sandbox.deliveriesMade()),
@@ -554,10 +557,15 @@ class Ledger {
         ...result,
         rows: withReviews(services.reviews, profile.id, 'pending-transaction', result.rows, (row) => row.row_key),
       };
+      const reviewed = read_.rows as { review?: Review | null }[];
       text = () =>
         table(
-          ['DATE', 'AMOUNT', 'TYPE', 'DESCRIPTION', 'SUMMARY'],
-          result.rows.map((row) => [row.date, row.amount, row.type, row.desc, row.summary].map(shownField)),
+          ['DATE', 'AMOUNT', 'TYPE', 'DESCRIPTION', 'SUMMARY', 'REVIEW', 'REF'],
+          result.rows.map((row, index) => [
+            ...[row.date, formatMoney(row.amount ?? null), row.type, row.desc, row.summary].map(shownField),
+            reviewWord(reviewed[index]?.review),
+            row.row_key,
+          ]),
         );
     } else if (command === 'list webhook-sends') {
       const result = cache.webhookSends.list({ ...this.#sendQuery(profile), ...paging });
@@ -565,14 +573,17 @@ class Ledger {
         ...result,
         rows: withReviews(services.reviews, profile.id, 'webhook-send', result.rows, (row) => row.id),
       };
+      const reviewed = read_.rows as { review?: Review | null }[];
       text = () =>
         table(
-          ['CREATED', 'ID', 'WEBHOOK', 'OBJECT', 'STATUS', 'ATTEMPT', 'ERROR'],
-          result.rows.map((row) =>
-            [row.created_at, row.id, row.webhook_id, row.object_id, row.status, row.attempt_number, row.error].map(
+          ['CREATED', 'ID', 'WEBHOOK', 'OBJECT', 'STATUS', 'ATTEMPT', 'ERROR', 'REVIEW', 'REF'],
+          result.rows.map((row, index) => [
+            ...[row.created_at, row.id, row.webhook_id, row.object_id, row.status, row.attempt_number, row.error].map(
               shownField,
             ),
-          ),
+            reviewWord(reviewed[index]?.review),
+            row.id,
+          ]),
         );
     } else {
       const result = cache.accountApplications.list({ ...this.#applicationQuery(profile), ...paging });
@@ -580,11 +591,12 @@ class Ledger {
         ...result,
         rows: withReviews(services.reviews, profile.id, 'application', result.rows, (row) => row.id),
       };
+      const reviewed = read_.rows as { review?: Review | null }[];
       text = () =>
         table(
-          ['ID', 'STATUS', 'OWNERSHIP', 'PRODUCT', 'ACCOUNT', 'CREATED', 'UPDATED'],
-          result.rows.map((row) =>
-            [
+          ['ID', 'STATUS', 'OWNERSHIP', 'PRODUCT', 'ACCOUNT', 'CREATED', 'UPDATED', 'REVIEW', 'REF'],
+          result.rows.map((row, index) => [
+            ...[
               row.id,
               row.status,
               row.ownership_type,
@@ -593,7 +605,9 @@ class Ledger {
               row.created_at,
               row.updated_at,
             ].map(shownField),
-          ),
+            reviewWord(reviewed[index]?.review),
+            row.id,
+          ]),
         );
     }
     this.#answerRead(read_, text);
@@ -695,6 +709,13 @@ class Ledger {
     else this.#print(`Wrote ${result.rows.toLocaleString('en-US')} rows to ${result.file}.`);
     return EXIT_OK;
   }
+}
+
+/** A row's review in a word or two, for the REVIEW column ("flagged (rule Large debits)"). */
+function reviewWord(review: Review | null | undefined): string {
+  if (review === null || review === undefined) return 'unreviewed';
+  if (review.byRule !== null) return `flagged (rule ${review.byRule})`;
+  return review.state;
 }
 
 export async function runLedger(argv: readonly string[], io: LedgerIo): Promise<number> {

@@ -15,6 +15,8 @@ import { describeSubscribers, subscribeCommand, subscribersOf, type EventSubscri
 
 export interface CommandContext {
   arguments: LedgerArguments;
+  /** Where the app keeps its data (the cache, and what `--next` remembers). */
+  dataFolder: string;
   open(): Promise<LedgerServices>;
   /**
    * The --profile, with the embedded sandbox started when it is the one (unless the command

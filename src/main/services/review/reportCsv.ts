@@ -1,57 +1,40 @@
 /**
- * The review report as CSV: one summary line per kind and state, then one line per step of
- * each reported item's history (so a spreadsheet can filter by reviewer or date), with the
- * record as JSON in the item's first line. Cells are escaped against formula injection
- * (csvCell), like every export of the app.
+ * The review report as CSV: one row per reported item with the columns of the report (the
+ * human columns of every kind side by side, blank where a kind has none), then disposition,
+ * who, when, note, history and changes; the record as cached in the last column. Cells are
+ * escaped against formula injection (csvCell), like every export of the app.
  */
-import { REVIEW_KINDS, REVIEW_STATES } from '../../../shared/review/reviewTerms.ts';
+import { REVIEW_KINDS } from '../../../shared/review/reviewTerms.ts';
 import { csvLine } from '../cache/csvExport.ts';
+import { changeLines, columnsOf, dispositionOf, historyLines, ITEM_COLUMNS, whoOf } from './reportColumns.ts';
 import type { ReviewReport } from './reviewReport.ts';
 
 export function reportCsv(report: ReviewReport): string {
-  const lines: string[] = [
-    csvLine(['section', 'kind', 'ref', 'state', 'by rule', 'at', 'reviewer', 'note', 'changes', 'record']),
-  ];
+  // Every kind's columns once, in the kinds' order (Created and Status are shared by name).
+  const headers: string[] = [];
   for (const kind of REVIEW_KINDS) {
-    for (const state of REVIEW_STATES) {
-      lines.push(csvLine(['summary', kind, '', state, '', '', '', '', report.counts[kind][state], '']));
-    }
+    for (const column of ITEM_COLUMNS[kind]) if (!headers.includes(column.header)) headers.push(column.header);
   }
+  const lines: string[] = [
+    csvLine(['kind', 'ref', ...headers, 'disposition', 'by', 'at', 'note', 'history', 'changes', 'record as cached']),
+  ];
   for (const item of report.items) {
-    item.history.forEach((step, index) => {
-      lines.push(
-        csvLine([
-          'item',
-          item.review.kind,
-          item.review.ref,
-          step.state,
-          step.byRule ?? '',
-          step.at,
-          step.reviewer ?? '',
-          step.note ?? '',
-          step.changes
-            .map((change) => `${change.field}: ${change.before ?? '(absent)'} → ${change.after ?? '(absent)'}`)
-            .join('\n'),
-          index === 0 ? JSON.stringify(item.record) : '',
-        ]),
-      );
-    });
+    const columns = columnsOf(item);
+    const own = ITEM_COLUMNS[item.review.kind];
+    lines.push(
+      csvLine([
+        item.review.kind,
+        item.review.ref,
+        ...headers.map((header) => own.find((column) => column.header === header)?.value(columns, item) ?? ''),
+        dispositionOf(item),
+        whoOf(item),
+        item.review.reviewedAt ?? item.review.updatedAt,
+        item.review.note ?? '',
+        historyLines(item).join('\n'),
+        changeLines(item).join('\n'),
+        JSON.stringify(item.record),
+      ]),
+    );
   }
-  lines.push(
-    csvLine([
-      'audit chain',
-      '',
-      '',
-      '',
-      '',
-      report.generatedAt,
-      '',
-      report.chain.ok
-        ? `verified: ${String(report.chain.entries)} entries`
-        : `NOT verified: ${report.chain.problem ?? ''}`,
-      '',
-      report.chain.head ?? '',
-    ]),
-  );
   return lines.join('');
 }

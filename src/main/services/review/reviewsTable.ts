@@ -13,6 +13,7 @@ import { decodeCursor, encodeCursor, fingerprintOf, wholeNumberOf } from '../cac
 import { ROW_MAC_FUNCTION, type RowMacs } from '../cache/rowMacs.ts';
 import type { RecordSealer } from '../cache/sealing.ts';
 import { Statements } from '../cache/statements.ts';
+import { queueClauses, type QueueNarrowing } from './queueFilterSql.ts';
 import type { FieldChange } from './recordChanges.ts';
 
 /** An item's review as it stands. */
@@ -106,7 +107,7 @@ export interface LastKnown {
   record: unknown;
 }
 
-export interface ReviewListQuery {
+export interface ReviewListQuery extends QueueNarrowing {
   profileId: string;
   kind?: ReviewKind;
   state?: ReviewState;
@@ -430,6 +431,8 @@ export class ReviewsTable {
     onAltered?: (altered: { kind: ReviewKind; ref: string }) => void,
   ): CacheRead<ListedReview> {
     const limit = pageLimitOf(query.limit);
+    // The queue's filters (account, time, amount, rule); none for the plain list.
+    const narrowing = queueClauses(query);
     const fingerprint = fingerprintOf([
       'reviews',
       query.profileId,
@@ -437,9 +440,10 @@ export class ReviewsTable {
       query.state ?? null,
       query.fromDate ?? null,
       query.toDate ?? null,
+      ...(narrowing.where.length === 0 ? [] : [narrowing]),
     ]);
-    const where = ['profile_id = ?'];
-    const parameters: (string | number)[] = [query.profileId];
+    const where = ['profile_id = ?', ...narrowing.where];
+    const parameters: (string | number)[] = [query.profileId, ...narrowing.parameters];
     const equal: [string, string | undefined][] = [
       ['kind', query.kind],
       ['state', query.state],

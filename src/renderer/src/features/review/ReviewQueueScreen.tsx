@@ -1,41 +1,38 @@
 /**
- * The review queue: how many items of each kind are unreviewed, changed since their review,
- * flagged, escalated or cleared (each count opens them), and every review, most recently
- * moved first, with the same keys as the lists (c, f, e, n) and the review in the drawer.
- * Changed pending transactions live here: the bank no longer lists them as they were.
+ * The officer's one queue: every item of the profile waiting for a person, across every
+ * account and kind — changed since review, flagged by a person, flagged by a rule, escalated,
+ * unreviewed — with what was cleared kept browsable. It opens on the first part holding items
+ * (changed and flagged first). The counts by part and kind, and by account, each open their
+ * part; the filters (part, kind, account, rule, dates, amounts) narrow pages and counts alike.
+ * The keys are the lists' (c, f, e, n), the review is in the drawer.
  */
 import { useCallback, useEffect, useMemo } from 'react';
-import {
-  isNotificationRef,
-  REVIEW_KINDS,
-  REVIEW_STATES,
-  type ReviewKind,
-  type ReviewState,
-} from '../../../../shared/review/reviewTerms.ts';
+import { QUEUE_STATE_LABELS, QUEUE_STATES, type QueueState } from '../../../../shared/review/queueTerms.ts';
+import { itemColumnsOf, itemLine } from '../../../../shared/review/itemColumns.ts';
+import { isNotificationRef, REVIEW_KINDS, type ReviewKind } from '../../../../shared/review/reviewTerms.ts';
 import { Button } from '../../components/Button.tsx';
+import { DateRangeFilter } from '../../components/DateRangeFilter.tsx';
 import { Drawer, Section } from '../../components/Drawer.tsx';
 import { JsonView } from '../../components/JsonEditor.tsx';
 import { ListScreen } from '../../components/list/ListScreen.tsx';
-import { Page, PageHeader, Panel, ToolbarSelect } from '../../components/Page.tsx';
+import { Money } from '../../components/Money.tsx';
+import { Page, PageHeader, Panel, ToolbarSelect, ToolbarText } from '../../components/Page.tsx';
 import { ErrorState, LoadingState } from '../../components/States.tsx';
 import type { Column } from '../../components/VirtualTable.tsx';
 import { formatTimestamp } from '../../lib/time.ts';
 import { useActiveProfileId } from '../../stores/profiles.ts';
-import { usePendingTransactionsStore } from '../pendingTransactions/store.ts';
-import { itemSummary } from './itemSummary.ts';
-import { openListWith } from './openQueue.ts';
-import { useQueueStore, type ListedReview, type QueueSummary } from './queueStore.ts';
+import { useQueueStore, type QueueCounts, type QueueItem } from './queueStore.ts';
 import { ReportDialog } from './ReportDialog.tsx';
 import { ReviewCell } from './ReviewCell.tsx';
 import { ReviewPanel } from './ReviewPanel.tsx';
 import { useReviewStore } from './reviewStore.ts';
 import { useReviewExtension } from './useReviewExtension.tsx';
-import { FILTER_LABELS, KIND_LABELS, SHORT_LABELS } from './reviewWords.ts';
+import { KIND_LABELS } from './reviewWords.ts';
 import './review.css';
 
-const kindOf = (row: ListedReview): ReviewKind => row.kind;
+const kindOf = (row: QueueItem): ReviewKind => row.kind;
 /** The kind in one word; a webhook send's review is of one attempt or of a notification's group. */
-const shortKindOf = (row: ListedReview): string =>
+const shortKindOf = (row: QueueItem): string =>
   row.kind === 'pending-transaction'
     ? 'transaction'
     : row.kind === 'application'
@@ -43,16 +40,25 @@ const shortKindOf = (row: ListedReview): string =>
       : isNotificationRef(row.ref)
         ? 'notification'
         : 'send';
-const refOf = (row: ListedReview): string => row.ref;
-const readOf = (row: ListedReview): ListedReview => row;
+const refOf = (row: QueueItem): string => row.ref;
+const readOf = (row: QueueItem) => row.review;
 
-function columnsFor(profileId: string): Column<ListedReview>[] {
+/** The local time of a bank timestamp ("14:03"), beside the bank's own date. */
+function localTime(iso: string | null): string {
+  if (iso === null) return '';
+  const moment = new Date(iso);
+  return Number.isNaN(moment.getTime())
+    ? ''
+    : moment.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+}
+
+function columnsFor(profileId: string): Column<QueueItem>[] {
   return [
     {
       key: 'review',
       header: 'Review',
       width: '150px',
-      render: (row) => <ReviewCell profileId={profileId} kind={row.kind} reference={row.ref} read={row} />,
+      render: (row) => <ReviewCell profileId={profileId} kind={row.kind} reference={row.ref} read={row.review} />,
     },
     {
       key: 'kind',
@@ -61,12 +67,47 @@ function columnsFor(profileId: string): Column<ListedReview>[] {
       render: (row) => <span className="muted">{shortKindOf(row)}</span>,
     },
     {
+      key: 'account',
+      header: 'Account',
+      width: '176px',
+      render: (row) => (
+        <span className="mono">{row.accountId ?? itemColumnsOf(row.kind, row.ref, row.record).account ?? '—'}</span>
+      ),
+    },
+    {
+      key: 'date',
+      header: 'Date · local time',
+      width: '184px',
+      render: (row) => {
+        const columns = itemColumnsOf(row.kind, row.ref, row.record);
+        const time = localTime(columns.at);
+        return (
+          <span className="tabular" title={columns.at ?? undefined}>
+            {columns.date ?? '—'}
+            {time === '' ? '' : ` ${time}`}
+          </span>
+        );
+      },
+    },
+    {
+      key: 'amount',
+      header: 'Amount',
+      width: '120px',
+      align: 'end',
+      render: (row) => {
+        const amount = itemColumnsOf(row.kind, row.ref, row.record).amount;
+        return amount === null ? <span className="muted">—</span> : <Money amount={amount} />;
+      },
+    },
+    {
       key: 'item',
       header: 'Item',
       width: 'minmax(220px, 1fr)',
       render: (row) => (
         <span className="cell-two">
-          <span className="cell-main">{itemSummary(row.kind, row.ref, row.record)}</span>
+          <span className="cell-main">
+            {itemLine(row.kind, itemColumnsOf(row.kind, row.ref, row.record)) || row.ref}
+          </span>
           <span className="cell-sub mono">{row.ref}</span>
         </span>
       ),
@@ -76,54 +117,46 @@ function columnsFor(profileId: string): Column<ListedReview>[] {
       header: 'By',
       width: '132px',
       render: (row) =>
-        row.byRule === null ? (
-          <span>{row.reviewer ?? (row.state === 'changed' ? 'a sync' : '—')}</span>
+        row.review === null ? (
+          <span className="muted">—</span>
+        ) : row.review.byRule === null ? (
+          <span>{row.review.reviewer ?? (row.review.state === 'changed' ? 'a sync' : '—')}</span>
         ) : (
-          <span className="review-rule-text">rule {row.byRule}</span>
+          <span className="review-rule-text">rule {row.review.byRule}</span>
         ),
     },
     {
       key: 'note',
       header: 'Note',
-      width: 'minmax(120px, 0.8fr)',
-      render: (row) => <span className="muted review-note-cell">{row.note ?? ''}</span>,
+      width: 'minmax(120px, 0.6fr)',
+      render: (row) => <span className="muted review-note-cell">{row.review?.note ?? ''}</span>,
     },
     {
       key: 'moved',
       header: 'Moved',
       width: '196px',
-      render: (row) => <span className="tabular muted">{formatTimestamp(row.updatedAt)}</span>,
+      render: (row) => (
+        <span className="tabular muted">{row.review === null ? '—' : formatTimestamp(row.review.updatedAt)}</span>
+      ),
     },
   ];
-}
-
-/** The account whose unreviewed pending transactions the summary counts: the one last opened. */
-function pendingAccountOf(profileId: string): string | null {
-  const pending = usePendingTransactionsStore.getState();
-  if (pending.profileId === profileId && pending.filters.accountId !== '') return pending.filters.accountId;
-  try {
-    return localStorage.getItem(`ledgerdesk.lastAccount.${profileId}`) ?? null;
-  } catch {
-    return null;
-  }
 }
 
 export function ReviewQueueScreen() {
   const profileId = useActiveProfileId();
   const store = useQueueStore();
-  const { open, source, selected, select, filters, setFilters } = store;
+  const { open, source, selected, select, filters, setFilters, recount } = store;
 
   useEffect(() => {
-    if (profileId !== null) open(profileId, pendingAccountOf(profileId));
+    if (profileId !== null) open(profileId);
   }, [profileId, open]);
   // Dispositions given here change the counts: read them again.
   const version = useReviewStore((state) => state.version);
-  const loadSummary = store.loadSummary;
   useEffect(() => {
-    if (profileId !== null && version > 0) void loadSummary(pendingAccountOf(profileId));
-  }, [profileId, version, loadSummary]);
+    if (profileId !== null && version > 0) void recount();
+  }, [profileId, version, recount]);
 
-  const extension = useReviewExtension<ListedReview>({
+  const extension = useReviewExtension<QueueItem>({
     profileId,
     kind: kindOf,
     source,
@@ -138,12 +171,16 @@ export function ReviewQueueScreen() {
   const closeDrawer = useCallback(() => {
     store.setDrawerOpen(false);
   }, [store]);
+  const summary = store.summary;
+  const part = filters.state;
+  const partLabel = part === null ? 'the queue' : QUEUE_STATE_LABELS[part];
+  const kindLabel = filters.kind === '' ? 'items' : KIND_LABELS[filters.kind].many;
 
   return (
     <Page>
       <PageHeader
         title="Review queue"
-        description="What officers decided, what watch rules flagged, and what the bank changed since it was reviewed. Unreviewed items are reviewed in their own lists."
+        description="Every item of this profile waiting for a person, across all accounts and kinds: what changed since it was reviewed, what was flagged or escalated, and what no one has reviewed yet."
         actions={
           <Button
             variant="primary"
@@ -157,15 +194,16 @@ export function ReviewQueueScreen() {
         }
       />
       <QueueSummaryPanel
-        summary={store.summary}
+        summary={summary}
         error={store.summaryError}
-        onRetry={() => void store.loadSummary(profileId === null ? null : pendingAccountOf(profileId))}
-        onShow={(kind, state) => {
-          setFilters({ kind, state });
+        current={{ state: part, kind: filters.kind, accountId: filters.accountId }}
+        onRetry={() => void recount()}
+        onShow={(patch) => {
+          setFilters(patch);
         }}
       />
       <ListScreen
-        label="Reviews"
+        label="Review queue items"
         source={source}
         columns={columns}
         active={selected}
@@ -178,6 +216,22 @@ export function ReviewQueueScreen() {
         filters={
           <>
             <ToolbarSelect
+              label="Part"
+              value={part ?? ''}
+              emptyLabel={null}
+              className="select-queue-part"
+              onChange={(state) => {
+                setFilters({ state: state as QueueState });
+              }}
+              options={QUEUE_STATES.map((state) => ({
+                value: state,
+                label:
+                  summary === null
+                    ? QUEUE_STATE_LABELS[state]
+                    : `${QUEUE_STATE_LABELS[state]} (${summary.states[state].toLocaleString('en-US')})`,
+              }))}
+            />
+            <ToolbarSelect
               label="Kind"
               value={filters.kind}
               onChange={(kind) => {
@@ -186,38 +240,94 @@ export function ReviewQueueScreen() {
               options={REVIEW_KINDS.map((kind) => ({ value: kind, label: KIND_LABELS[kind].many }))}
             />
             <ToolbarSelect
-              label="State"
-              value={filters.state}
-              onChange={(state) => {
-                setFilters({ state: state as ReviewState | '' });
+              label="Account"
+              value={filters.accountId}
+              onChange={(accountId) => {
+                setFilters({ accountId });
               }}
-              options={REVIEW_STATES.map((state) => ({ value: state, label: SHORT_LABELS[state] }))}
+              options={(summary?.accountIds ?? []).map((accountId) => ({ value: accountId, label: accountId }))}
+              emptyLabel="All accounts"
+            />
+            <ToolbarText
+              label="Rule"
+              ariaLabel="Flagged by the watch rule named"
+              placeholder="Rule name"
+              value={filters.ruleName}
+              onChange={(ruleName) => {
+                setFilters({ ruleName: ruleName.trim() });
+              }}
+            />
+            <DateRangeFilter
+              range={{ fromDate: filters.fromDate, toDate: filters.toDate }}
+              onChange={(change) => {
+                setFilters(change);
+              }}
+            />
+            <ToolbarText
+              label="Amount from"
+              ariaLabel="Smallest amount, either sign"
+              placeholder="0.00"
+              value={filters.minAmount}
+              onChange={(minAmount) => {
+                setFilters({ minAmount });
+              }}
+            />
+            <ToolbarText
+              label="to"
+              ariaLabel="Largest amount, either sign"
+              placeholder="any"
+              value={filters.maxAmount}
+              onChange={(maxAmount) => {
+                setFilters({ maxAmount });
+              }}
             />
           </>
+        }
+        banner={
+          store.amountProblem === null ? undefined : (
+            <p className="review-filter-problem" role="alert">
+              {store.amountProblem}
+            </p>
+          )
         }
         drawer={
           store.drawerOpen && row !== undefined && profileId !== null ? (
             <Drawer
-              title={row.kind === 'application' ? row.ref : itemSummary(row.kind, row.ref, row.record)}
+              title={itemLine(row.kind, itemColumnsOf(row.kind, row.ref, row.record)) || row.ref}
               subtitle={
                 <span className="mono">
-                  {KIND_LABELS[row.kind].one} · {row.ref}
+                  {KIND_LABELS[row.kind].one} · {row.accountId === null ? '' : `${row.accountId} · `}
+                  {row.ref}
                 </span>
               }
               onClose={closeDrawer}
             >
               <ReviewPanel profileId={profileId} kind={row.kind} reference={row.ref} />
-              <Section title={row.byRule === null ? 'The record as reviewed' : 'The record as cached'}>
+              <Section
+                title={
+                  row.review === null || row.review.byRule !== null ? 'The record as cached' : 'The record as reviewed'
+                }
+              >
                 <JsonView
                   value={row.record}
-                  label={row.byRule === null ? 'The record as reviewed' : 'The record as cached'}
+                  label={
+                    row.review === null || row.review.byRule !== null
+                      ? 'The record as cached'
+                      : 'The record as reviewed'
+                  }
                 />
               </Section>
             </Drawer>
           ) : undefined
         }
-        emptyTitle="Nothing in this part of the queue"
-        emptyBody="No review matches. Reviews appear here once an officer gives a disposition, a watch rule flags an item, or a sync finds a reviewed record changed."
+        emptyTitle={summary?.openOn === null ? 'Nothing waits for a person' : `No ${kindLabel} in ${partLabel}`}
+        emptyBody={
+          summary?.openOn === null
+            ? 'Every item of this profile is cleared, or none is cached yet: sync a list to fetch its items.'
+            : summary === null
+              ? undefined
+              : `Items wait in ${QUEUE_STATE_LABELS[summary.openOn]}: choose it in Part, or clear a filter.`
+        }
       />
       {store.reporting && profileId !== null ? (
         <ReportDialog
@@ -231,79 +341,112 @@ export function ReviewQueueScreen() {
   );
 }
 
+const SUMMARY_PARTS: readonly QueueState[] = QUEUE_STATES;
+
 function QueueSummaryPanel({
   summary,
   error,
+  current,
   onRetry,
   onShow,
 }: {
-  summary: QueueSummary | null;
+  summary: QueueCounts | null;
   error: ReturnType<typeof useQueueStore.getState>['summaryError'];
+  current: { state: QueueState | null; kind: ReviewKind | ''; accountId: string };
   onRetry: () => void;
-  onShow: (kind: ReviewKind, state: ReviewState) => void;
+  onShow: (patch: { state: QueueState; kind?: ReviewKind | ''; accountId?: string }) => void;
 }) {
   if (error !== null) return <ErrorState what="Review counts" error={error} onRetry={onRetry} />;
-  if (summary === null) return <LoadingState label="Counting reviews…" />;
+  if (summary === null) return <LoadingState label="Counting the queue…" />;
+  const waiting = summary.accounts.filter((account) =>
+    SUMMARY_PARTS.some((state) => state !== 'cleared' && account.states[state] > 0),
+  );
+  const pressed = (state: QueueState, kind: ReviewKind | '', accountId: string) =>
+    current.state === state && current.kind === kind && current.accountId === accountId;
   return (
     <Panel className="panel-flush review-summary">
-      <table className="table review-summary-table">
-        <caption className="visually-hidden">Items by kind and review state</caption>
-        <thead>
-          <tr>
-            <th scope="col">Kind</th>
-            <th scope="col">{FILTER_LABELS.unreviewed}</th>
-            {(['changed', 'flagged', 'escalated', 'cleared'] as const).map((state) => (
-              <th scope="col" key={state}>
-                {FILTER_LABELS[state]}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {REVIEW_KINDS.map((kind) => {
-            const unreviewed = summary.unreviewed[kind];
-            return (
+      <div className="review-summary-scroll">
+        <table className="table review-summary-table">
+          <caption className="visually-hidden">Items by kind and part of the queue</caption>
+          <thead>
+            <tr>
+              <th scope="col">Kind</th>
+              {SUMMARY_PARTS.map((state) => (
+                <th scope="col" key={state}>
+                  {QUEUE_STATE_LABELS[state]}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {REVIEW_KINDS.map((kind) => (
               <tr key={kind}>
                 <th scope="row">{KIND_LABELS[kind].many}</th>
-                <td>
-                  <button
-                    type="button"
-                    className="review-count tabular"
-                    title={
-                      kind === 'pending-transaction'
-                        ? `Unreviewed pending transactions of ${summary.accountId ?? 'an account'}`
-                        : undefined
-                    }
-                    onClick={() => {
-                      openListWith(kind, 'unreviewed');
-                    }}
-                  >
-                    {unreviewed === null ? 'open' : unreviewed.toLocaleString('en-US')}
-                    <span className="visually-hidden"> unreviewed {KIND_LABELS[kind].many}</span>
-                  </button>
-                </td>
-                {(['changed', 'flagged', 'escalated', 'cleared'] as const).map((state) => (
+                {SUMMARY_PARTS.map((state) => (
                   <td key={state}>
                     <button
                       type="button"
                       className="review-count tabular"
+                      aria-pressed={pressed(state, kind, current.accountId)}
                       onClick={() => {
-                        onShow(kind, state);
+                        onShow({ state, kind });
                       }}
                     >
-                      {summary.counts[kind][state].toLocaleString('en-US')}
+                      {summary.kinds[kind][state].toLocaleString('en-US')}
                       <span className="visually-hidden">
                         {' '}
-                        {FILTER_LABELS[state].toLowerCase()} {KIND_LABELS[kind].many}
+                        {KIND_LABELS[kind].many}: {QUEUE_STATE_LABELS[state].toLowerCase()}
                       </span>
                     </button>
                   </td>
                 ))}
               </tr>
-            );
-          })}
-        </tbody>
-      </table>
+            ))}
+          </tbody>
+        </table>
+        {waiting.length === 0 ? null : (
+          <table className="table review-summary-table review-accounts-table">
+            <caption className="review-accounts-caption">Pending transactions waiting, by account</caption>
+            <thead>
+              <tr>
+                <th scope="col">Account</th>
+                {SUMMARY_PARTS.filter((state) => state !== 'cleared').map((state) => (
+                  <th scope="col" key={state}>
+                    {QUEUE_STATE_LABELS[state]}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {waiting.map((account) => (
+                <tr key={account.accountId}>
+                  <th scope="row" className="mono">
+                    {account.accountId}
+                  </th>
+                  {SUMMARY_PARTS.filter((state) => state !== 'cleared').map((state) => (
+                    <td key={state}>
+                      <button
+                        type="button"
+                        className="review-count tabular"
+                        aria-pressed={pressed(state, 'pending-transaction', account.accountId)}
+                        onClick={() => {
+                          onShow({ state, kind: 'pending-transaction', accountId: account.accountId });
+                        }}
+                      >
+                        {account.states[state].toLocaleString('en-US')}
+                        <span className="visually-hidden">
+                          {' '}
+                          pending transactions of {account.accountId}: {QUEUE_STATE_LABELS[state].toLowerCase()}
+                        </span>
+                      </button>
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </div>
     </Panel>
   );
 }

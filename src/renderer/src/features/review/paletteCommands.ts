@@ -5,7 +5,8 @@
 import { REVIEW_KINDS } from '../../../../shared/review/reviewTerms.ts';
 import { useNavigationStore } from '../../stores/navigation.ts';
 import { openListWith } from './openQueue.ts';
-import { useQueueStore } from './queueStore.ts';
+import type { QueueState } from '../../../../shared/review/queueTerms.ts';
+import { EMPTY_FILTERS, useQueueStore } from './queueStore.ts';
 import { KIND_LABELS } from './reviewWords.ts';
 
 export interface PaletteCommand {
@@ -15,12 +16,10 @@ export interface PaletteCommand {
   run: () => void;
 }
 
-function openQueue(state: 'changed' | 'flagged' | 'escalated' | ''): void {
-  const navigation = useNavigationStore.getState();
-  // An open queue reads its list again; a closed one reads these filters when it opens.
-  if (navigation.screen === 'review-queue') useQueueStore.getState().setFilters({ kind: '', state });
-  else useQueueStore.setState({ filters: { kind: '', state } });
-  navigation.navigate('review-queue');
+function openQueue(state: QueueState | null): void {
+  if (state === null) useQueueStore.setState({ filters: EMPTY_FILTERS, askedByName: false });
+  else useQueueStore.getState().ask(state);
+  useNavigationStore.getState().navigate('review-queue');
 }
 
 export function reviewCommands(): PaletteCommand[] {
@@ -35,10 +34,10 @@ export function reviewCommands(): PaletteCommand[] {
     },
     {
       id: 'review-flagged',
-      label: 'Review queue: flagged',
+      label: 'Review queue: flagged by a person',
       group: 'Review',
       run: () => {
-        openQueue('flagged');
+        openQueue('flagged-by-person');
       },
     },
     {
@@ -50,11 +49,27 @@ export function reviewCommands(): PaletteCommand[] {
       },
     },
     {
-      id: 'review-all',
-      label: 'Review queue: every review',
+      id: 'review-flagged-by-rule',
+      label: 'Review queue: flagged by a rule',
       group: 'Review',
       run: () => {
-        openQueue('');
+        openQueue('flagged-by-rule');
+      },
+    },
+    {
+      id: 'review-unreviewed',
+      label: 'Review queue: unreviewed, every account',
+      group: 'Review',
+      run: () => {
+        openQueue('unreviewed');
+      },
+    },
+    {
+      id: 'review-all',
+      label: 'Review queue: where items wait',
+      group: 'Review',
+      run: () => {
+        openQueue(null);
       },
     },
     {

@@ -1,0 +1,215 @@
+/**
+ * `npm run bench -- reviewQueue`: the officer's one queue over 1,000,000 cached pending
+ * transactions in 20 accounts (LEDGERDESK_BENCH_QUEUE_ROWS=N for another size), with reviews
+ * in every state spread through them (about 1% cleared, 0.3% flagged by a person, 0.1%
+ * escalated, 0.05% changed, and a watch rule's flags):
+ *   1. a page of 100 of the queue's unreviewed part across the 20 accounts (three pages deep,
+ *      opened and ready to show), and of its flagged part, against one account's plain page
+ *      of 100 (the list screen's read, which is per account);
+ *   2. the queue's counts (by part, kind and account, every account) with no filter and with an
+ *      amount filter, against one account's plain count.
+ * No figure here is asserted by a test: targets are reported, met or not.
+ */
+import type { PendingTransaction } from '../../src/shared/bank/index.ts';
+import { OfflineCache } from '../../src/main/services/cache/offlineCache.ts';
+import { Credentials } from '../../src/main/services/credentials/credentials.ts';
+import { InMemorySecretStore } from '../../src/main/services/credentials/secretStore.ts';
+import { ReviewQueue } from '../../src/main/services/review/reviewQueue.ts';
+import { ReviewService } from '../../src/main/services/review/reviewService.ts';
+import type { QueueState } from '../../src/shared/review/queueTerms.ts';
+import { percentile, type BenchFigure, type Benchmark } from './benchmark.ts';
+import { temporaryFolder } from './sandboxChild.ts';
+
+const ROWS = Number(process.env['LEDGERDESK_BENCH_QUEUE_ROWS'] ?? 1_000_000);
+const ACCOUNTS = 20;
+const PROFILE = 'bench';
+const ROUNDS = 40;
+
+const accountOf = (index: number): string => `acct_bench_${String(index).padStart(2, '0')}`;
+
+/** The n-th transaction of an account; accounts interleave in time, as a bank's do. */
+function transactionOf(accountId: string, account: number, n: number): PendingTransaction {
+  const moment = new Date(Date.UTC(2025, 11, 31) - n * 20_000 * ACCOUNTS - account * 7_000).toISOString();
+  const cents = ((n + account) * 7919) % 500_000;
+  return {
+    account_id: accountId,
+    ach_id: null,
+    amount: `-${String(Math.floor(cents / 100))}.${String(cents % 100).padStart(2, '0')}`,
+    balance: '1000000.00',
+    billpay_payment_id: null,
+    book_id: null,
+    card_id: `card_${String(n % 50)}`,
+    category: null,
+    check_id: null,
+    check_number: null,
+    date: moment.slice(0, 10),
+    desc: `MERCHANT${String(n % 200)} PURCHASE ${String(n % 997)}`,
+    extended_timestamp: moment.slice(0, 19) + 'Z',
+    extended_timestamp_precise: moment.slice(0, 19) + `.${String(n % 1_000_000).padStart(6, '0')}Z`,
+    fednow_id: null,
+    partner_deposit_id: null,
+    incoming_ach_id: null,
+    incoming_wire_id: null,
+    issued_check_id: null,
+    network_transfer_id: null,
+    related_transfer_ids: [],
+    summary: `Card purchase ${String(n)}`,
+    trace_id: `trace_${account.toString(36)}_${n.toString(36)}`,
+    type: 'charge',
+    type_source: 'card',
+    wire_id: null,
+  };
+}
+
+function timed(samples: number[], work: () => unknown): void {
+  const started = performance.now();
+  work();
+  samples.push(performance.now() - started);
+}
+
+const benchmark: Benchmark = {
+  title: `The one review queue over ${ROWS.toLocaleString('en-US')} cached pending transactions in ${String(ACCOUNTS)} accounts`,
+  async run(): Promise<BenchFigure[]> {
+    const temp = temporaryFolder('ledgerdesk-bench-queue-');
+    const cache = await OfflineCache.open({
+      folder: temp.folder,
+      credentials: new Credentials(new InMemorySecretStore()),
+      writer: 'inline',
+    });
+    const reviews = new ReviewService({ cache, profileName: () => 'Bench' });
+    const queue = new ReviewQueue(cache, reviews);
+    try {
+      const { checkpoint } = cache.checkpoints.begin(
+        PROFILE,
+        'pending-transactions',
+        'bench',
+        '{}',
+        new Date().toISOString(),
+      );
+      const perAccount = Math.ceil(ROWS / ACCOUNTS);
+      const fillStarted = performance.now();
+      for (let account = 0; account < ACCOUNTS; account += 1) {
+        const accountId = accountOf(account);
+        for (let start = 0; start < perAccount; start += 10_000) {
+          const batch = Array.from({ length: Math.min(10_000, perAccount - start) }, (_, index) =>
+            transactionOf(accountId, account, start + index),
+          );
+          cache.transaction(() =>
+            cache.pendingTransactions.writePage(PROFILE, accountId, batch, checkpoint.generation),
+          );
+        }
+      }
+      const fillSeconds = (performance.now() - fillStarted) / 1000;
+
+      // Reviews in every state: row keys of every account, keys only.
+      const refs = (
+        cache.database.prepare('SELECT row_key FROM pending_transactions ORDER BY id').all() as { row_key: string }[]
+      ).map((row) => row.row_key);
+      const give = (every: number, offset: number, disposition: 'cleared' | 'flagged' | 'escalated'): string[] => {
+        const chosen = refs.filter((_, index) => index % every === offset);
+        for (let start = 0; start < chosen.length; start += 1000) {
+          reviews.give({
+            profileId: PROFILE,
+            kind: 'pending-transaction',
+            refs: chosen.slice(start, start + 1000),
+            disposition,
+          });
+        }
+        return chosen;
+      };
+      give(100, 1, 'cleared');
+      give(333, 7, 'flagged');
+      give(1000, 11, 'escalated');
+      const toChange = give(2000, 13, 'cleared');
+      cache.transaction(() => {
+        for (const ref of toChange)
+          reviews.table.markChanged(PROFILE, 'pending-transaction', ref, [], new Date().toISOString());
+      });
+      reviews.saveRule(PROFILE, { name: 'Large debits', kind: 'pending-transaction', amountBeyond: '-4900.00' });
+      reviews.afterSync(PROFILE, 'pending-transactions');
+      const counted = queue.counts({ profileId: PROFILE });
+      process.stdout.write(
+        `  (${ROWS.toLocaleString('en-US')} rows filled in ${fillSeconds.toFixed(1)} s; queue ${JSON.stringify(counted.states)})\n`,
+      );
+
+      const parts: QueueState[] = ['unreviewed', 'flagged-by-person', 'changed'];
+      const pageSamples = new Map<QueueState, number[]>(parts.map((part) => [part, []]));
+      const plainPages: number[] = [];
+      for (let round = 0; round < ROUNDS; round += 1) {
+        let plainCursor: string | null = null;
+        for (let depth = 0; depth < 3; depth += 1) {
+          timed(plainPages, () => {
+            plainCursor = cache.pendingTransactions.list({
+              profileId: PROFILE,
+              accountId: accountOf(round % ACCOUNTS),
+              limit: 100,
+              cursor: plainCursor,
+            }).nextCursor;
+          });
+        }
+        for (const part of parts) {
+          let cursor: string | null = null;
+          for (let depth = 0; depth < 3; depth += 1) {
+            const started = performance.now();
+            const page = queue.list({
+              profileId: PROFILE,
+              kind: 'pending-transaction',
+              state: part,
+              limit: 100,
+              cursor,
+            });
+            pageSamples.get(part)?.push(performance.now() - started);
+            cursor = page.nextCursor;
+            if (cursor === null) break;
+          }
+        }
+      }
+      const countSamples: number[] = [];
+      const amountCountSamples: number[] = [];
+      const plainCounts: number[] = [];
+      for (let round = 0; round < Math.ceil(ROUNDS / 2); round += 1) {
+        timed(plainCounts, () =>
+          cache.pendingTransactions.count({ profileId: PROFILE, accountId: accountOf(round % ACCOUNTS) }),
+        );
+        timed(countSamples, () => queue.counts({ profileId: PROFILE }));
+        timed(amountCountSamples, () => queue.counts({ profileId: PROFILE, minAmountCents: 100_000 }));
+      }
+
+      const plainPage95 = percentile(plainPages, 95);
+      const plainCount95 = percentile(plainCounts, 95);
+      const figures: BenchFigure[] = parts.map((part) => {
+        const p95 = percentile(pageSamples.get(part) ?? [], 95);
+        return {
+          name: `queue page of 100, part "${part}", across ${String(ACCOUNTS)} accounts (records opened): p95`,
+          value: p95,
+          unit: 'ms',
+          baseline: { name: 'one account’s plain page of 100: p95', value: plainPage95 },
+          target: 'p95 ≤ 5 ms',
+          met: p95 <= 5,
+        };
+      });
+      const counts95 = percentile(countSamples, 95);
+      figures.push({
+        name: `queue counts by part, kind and account, ${String(ACCOUNTS)} accounts: p95`,
+        value: counts95,
+        unit: 'ms',
+        baseline: { name: 'one account’s plain count: p95', value: plainCount95 },
+        target: 'p95 ≤ 50 ms',
+        met: counts95 <= 50,
+      });
+      const amount95 = percentile(amountCountSamples, 95);
+      figures.push({
+        name: 'queue counts with an amount filter (≥ 1,000.00): p95',
+        value: amount95,
+        unit: 'ms',
+        baseline: { name: 'one account’s plain count: p95', value: plainCount95 },
+      });
+      return figures;
+    } finally {
+      await cache.close();
+      temp.remove();
+    }
+  },
+};
+
+export default benchmark;
