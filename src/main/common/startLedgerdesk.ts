@@ -25,6 +25,7 @@ import {
 } from '../shell/embeddedSandbox.ts';
 import type { Logger } from '../shell/log.ts';
 import { startServices, type RunningServices } from '../shell/services.ts';
+import type { WriteConfirmer } from '../services/writes/writeConfirmer.ts';
 
 export interface LedgerdeskOptions {
   dataFolder: string;
@@ -41,6 +42,8 @@ export interface LedgerdeskOptions {
   printToPdf?: (html: string) => Promise<Uint8Array>;
   openExternal: (url: string) => boolean;
   confirm?: (question: ConfirmQuestion) => Promise<boolean>;
+  /** Main's own question before every write to a Production bank (I1); none: the caller's flag decides. */
+  writeConfirmer?: WriteConfirmer;
   environment?: NodeJS.ProcessEnv;
   log: Logger;
 }
@@ -94,6 +97,7 @@ export async function startLedgerdesk(options: LedgerdeskOptions): Promise<Runni
     ...(options.printToPdf === undefined ? {} : { printToPdf: options.printToPdf }),
     openExternal: options.openExternal,
     ...(options.confirm === undefined ? {} : { confirm: options.confirm }),
+    ...(options.writeConfirmer === undefined ? {} : { writeConfirmer: options.writeConfirmer }),
     log,
   });
   const router = createRouter({
