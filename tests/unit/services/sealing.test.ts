@@ -82,7 +82,8 @@ describe('cache helpers', () => {
   it('writes CSV cells safely: quotes, arrays, objects and formula injection', () => {
     expect(csvCell('a,b')).toBe('"a,b"');
     expect(csvCell('say "hi"')).toBe('"say ""hi"""');
-    expect(csvCell(['ttx_1', 'ttx_2'])).toBe('ttx_1;ttx_2');
+    // A list is joined with `;`, a separator for some importers (N8): quoted, so it stays one cell.
+    expect(csvCell(['ttx_1', 'ttx_2'])).toBe('"ttx_1;ttx_2"');
     expect(csvCell({ a: 1 })).toBe('"{""a"":1}"');
     expect(csvCell('=HYPERLINK("x")')).toBe(`"'=HYPERLINK(""x"")"`);
     expect(csvCell('-12.50')).toBe('-12.50');

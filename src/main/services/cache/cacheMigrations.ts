@@ -457,6 +457,7 @@ export const CACHE_MIGRATIONS: readonly Migration[] = [
           OR new.result IS NOT old.result OR new.detail IS NOT old.detail OR new.actor IS NOT old.actor
       BEGIN
         SELECT RAISE(ABORT, 'the audit log is append-only');
+      END;
     `,
   },
   {
