@@ -59,9 +59,14 @@ describe.skipIf(!secretServiceHere)('every audit entry names who acted', () => {
     const rows = actors();
     const byApp = rows.find((row) => row.action === 'profile.add' && row.actor?.startsWith('app instance'));
     expect(byApp?.actor).toMatch(
-      new RegExp(`^app instance \\d+-[0-9a-f]{8}; OS user ${osUserName()}; reviewer A\\. Officer$`),
+      new RegExp(`^app instance \\d+-[0-9a-f]{8}; OS user ${osUserName()}; reviewer #[0-9a-f]{12}$`),
     );
+    // The reviewer by the log's keyed reference, never by name; the same reviewer, the same reference.
+    expect(rows.some((row) => row.actor?.includes('A. Officer'))).toBe(false);
     const byCli = rows.filter((row) => row.actor?.startsWith('ledger command line'));
+    const refOf = (actor: string | null | undefined) => actor?.split('; reviewer ')[1];
+    // The command line names the same reviewer (kept in the same cache) by the same reference.
+    expect(new Set(byCli.map((row) => refOf(row.actor)))).toEqual(new Set([refOf(byApp?.actor)]));
     expect(byCli.map((row) => row.action)).toContain('profile.add');
     expect(rows.every((row) => row.actor !== null)).toBe(true);
     expect((await ledger(['--data', temp.folder, 'audit', 'verify'], store)).code).toBe(0);

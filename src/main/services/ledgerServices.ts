@@ -111,7 +111,7 @@ export class LedgerServices {
     this.reviews = new ReviewService({ cache, profileName: (profileId) => this.#profileName(profileId), now });
     // Every entry from here on names who acted: this program, the OS user and the reviewer.
     const program = options.actor ?? 'app';
-    cache.audit.setActor(() => actorText(program, this.reviews.reviewer.get().name));
+    cache.audit.setActor(() => actorText(program, cache.audit.reviewerRef(this.reviews.reviewer.get().name)));
     // After every finished sync: reviews whose record changed come back, and watch rules flag
     // what no one has reviewed. Keys are `<kind>/<profileId>/…`. Done before the job's outcome
     // is handed out, so whoever waited for the sync sees its reviews already updated.

@@ -1,11 +1,10 @@
 /**
  * Who acted, as every audit entry records it (issue 23, "who did it"): the running program (the
  * app, with this run's instance id, or the `ledger` command line), the OS user it runs as, and
- * the reviewer name the officer signs reviews with (the OS user name unless set in Settings).
- * One line, chained with the entry (auditChain.ts), so it cannot be edited afterwards unnoticed.
- *
- * The reviewer name is in clear here like the profile name: the audit log is the record of who
- * did what, readable without the keychain (docs/security.md, "Who did it").
+ * the reviewer the officer signs reviews as (the OS user name unless set in Settings), named by
+ * the log's keyed reference (AuditLog.reviewerRef), never by the name: the name is sealed with
+ * the review settings. One line, chained with the entry (auditChain.ts), so it cannot be edited
+ * afterwards unnoticed (docs/security.md, "Who did it").
  */
 import { randomUUID } from 'node:crypto';
 import { osUserName } from '../review/reviewer.ts';
@@ -21,7 +20,8 @@ function oneLine(text: string): string {
   return text.replace(/[\u0000-\u001f\u007f]/g, ' ').slice(0, 200);
 }
 
-export function actorText(program: ActorProgram, reviewer: string): string {
+/** @param reviewerRef the log's reference for the reviewer (AuditLog.reviewerRef), not the name */
+export function actorText(program: ActorProgram, reviewerRef: string): string {
   const where = program === 'app' ? `app instance ${INSTANCE}` : `ledger command line ${INSTANCE}`;
-  return oneLine(`${where}; OS user ${osUserName()}; reviewer ${reviewer}`);
+  return oneLine(`${where}; OS user ${osUserName()}; reviewer ${reviewerRef}`);
 }

@@ -9,7 +9,7 @@
  * and its audit entry are kept or lost together); the head is then copied to the keychain in
  * the background (auditAnchor.ts).
  */
-import type { KeyObject } from 'node:crypto';
+import { createHmac, type KeyObject } from 'node:crypto';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { pageLimitOf, type CacheRead } from '../cache/cacheRead.ts';
 import { decodeCursor, encodeCursor, fingerprintOf } from '../cache/keysetCursor.ts';
@@ -177,6 +177,16 @@ export class AuditLog {
       if (problem !== null) verification = { ...verification, ok: false, head: null, problem };
     }
     return verification;
+  }
+
+  /**
+   * The reviewer as the log names them: `#` and 12 hex digits of a MAC of the name under the
+   * log's own key. The same name always gets the same reference in this log, so "who" is
+   * answered entry by entry, while the name itself stays sealed (review settings) and never
+   * stands in clear in the file (a reviewer's name is personal data, like a note).
+   */
+  reviewerRef(name: string): string {
+    return `#${createHmac('sha256', this.#key).update(`ledgerdesk-reviewer\u0000${name}`).digest('hex').slice(0, 12)}`;
   }
 
   /** Who acts through this log from now on (actor.ts): every entry records it. */

@@ -115,11 +115,21 @@ export class Forwarder {
     const delivery = this.#log.recordDelivery({
       requestId: job.requestId,
       kind: 'forward',
-      url: job.request.url,
+      url: withoutQuery(job.request.url),
       startedAt,
       ...result,
     });
     this.#delivered(delivery);
     return delivery;
   }
+}
+
+/**
+ * A forward's address as its delivery row keeps it (in clear, for the list): without the query,
+ * which carries the received request's own query (sealed with the request) and may carry a token.
+ */
+function withoutQuery(url: string): string {
+  const shown = new URL(url);
+  shown.search = '';
+  return shown.toString();
 }

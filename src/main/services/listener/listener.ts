@@ -588,8 +588,8 @@ export class Listener extends EventEmitter<{ batch: [Batch<ListenerEvent>] }> {
       allowedHosts: this.#settings.allowedHosts,
       allowedOrigins: this.#settings.allowedOrigins,
     });
-    return (headers) => {
-      const refusal = guard(headers);
+    return (headers, rawHeaders) => {
+      const refusal = guard(headers, rawHeaders);
       if (refusal !== null) this.#batcher.add({ type: 'refused', refusal: describeRefusal(refusal.status, headers) });
       return refusal;
     };

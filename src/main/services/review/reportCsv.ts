@@ -2,7 +2,8 @@
  * The review report as CSV: one row per reported item with the columns of the report (the
  * human columns of every kind side by side, blank where a kind has none), then disposition,
  * who, when, note, history and changes; the record as cached in the last column. Cells are
- * escaped against formula injection (csvCell), like every export of the app.
+ * escaped against formula injection (csvCell), like every export of the app. The last row says
+ * whether the audit chain verified when the report was made.
  */
 import { REVIEW_KINDS } from '../../../shared/review/reviewTerms.ts';
 import { csvLine } from '../cache/csvExport.ts';
@@ -36,5 +37,24 @@ export function reportCsv(report: ReviewReport): string {
       ]),
     );
   }
+  // Last, the audit chain as it verified when the report was made: a reader of the CSV alone
+  // sees whether what it lists can be trusted (docs/security.md, N2).
+  const verification = report.chain.ok
+    ? `verified: ${String(report.chain.entries)} entries`
+    : `NOT verified: ${report.chain.problem ?? ''}`;
+  lines.push(
+    csvLine([
+      'audit chain',
+      '',
+      ...headers.map(() => ''),
+      verification,
+      '',
+      report.generatedAt,
+      '',
+      '',
+      '',
+      report.chain.head ?? '',
+    ]),
+  );
   return lines.join('');
 }
