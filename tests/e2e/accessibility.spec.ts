@@ -33,8 +33,9 @@ import {
 import { simulate } from './support/sandboxSimulation.ts';
 import { shoot } from './support/screens.ts';
 
-// Timeouts only stop a hung run; nothing here measures time.
-test.describe.configure({ mode: 'serial', timeout: 240_000 });
+// Timeouts only stop a hung run; nothing here measures time. The axe gate walks every screen
+// twice (light, dark) with axe on each shot: ~3.5 min on a busy two-core machine, so 10 min.
+test.describe.configure({ mode: 'serial', timeout: 600_000 });
 
 const SCREENS: readonly ScreenId[] = SCREEN_LIST.map((screen) => screen.id);
 const THEMES = ['light', 'dark'] as const;
