@@ -312,8 +312,10 @@ test('edits and replays a kept request to a local handler, then forwards one the
     await original.click();
     await drawer.getByRole('button', { name: 'Forward', exact: true }).click();
     await expect(page.getByText('Forwarded: 200')).toBeVisible();
-    await expect.poll(() => handler.received.filter((entry) => entry.path === '/forwarded').length).toBe(1);
-    const forwarded = handler.received.find((entry) => entry.path === '/forwarded');
+    // A forward keeps the received path under the forward address's own (issue 27): /forwarded/<path>.
+    const isForwarded = (entry: { path: string }) => entry.path.startsWith('/forwarded');
+    await expect.poll(() => handler.received.filter(isForwarded).length).toBe(1);
+    const forwarded = handler.received.find(isForwarded);
     expect(JSON.parse(forwarded?.body ?? '{}')).toMatchObject({ event: 'ach.create', op: 'create' });
     await expect(drawer).toContainText(`${handler.url}/forwarded`);
     await shoot(page, 'listener-forwarded-light');
