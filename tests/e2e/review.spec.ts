@@ -313,13 +313,16 @@ test('reviews a notification’s group of attempts and one attempt; a retry brin
 
     // The bank retries and delivers: after a sync the group's review is back as changed.
     failing = false;
-    for (
-      let round = 0;
-      round < 400 && (sandbox.deliveryBacklog().owed > 0 || sandbox.deliveryBacklog().inFlight > 0);
-      round += 1
-    ) {
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    // The sandbox's own signal: nothing owed or in flight (a fixed 10 s gave up on a busy machine).
+    await expect
+      .poll(
+        () => {
+          const backlog = sandbox.deliveryBacklog();
+          return backlog.owed + backlog.inFlight;
+        },
+        { timeout: 120_000 },
+      )
+      .toBe(0);
     await page.keyboard.press('Escape');
     await page.getByRole('button', { name: 'Sync', exact: true }).click();
     await expect(groups.locator('.vtable-row', { hasText: 'ach.create' }).first()).toContainText('changed', {
