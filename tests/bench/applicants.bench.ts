@@ -92,7 +92,7 @@ function applicationOf(n: number): AccountApplicationResponse {
     userdata: null,
     created_at: created,
     updated_at: created,
-  } as AccountApplicationResponse;
+  };
 }
 
 function timed(samples: number[], work: () => unknown): void {
