@@ -487,6 +487,7 @@ test('clearing the cache says the reviews go with it', async ({ browser }) => {
   const confirm = page.getByRole('dialog', { name: 'Clear the offline cache?' });
   await expect(confirm).toContainText(/The reviews go with it — \d+ reviews: dispositions, notes and their history/);
   await expect(confirm).toContainText('Watch rules and the audit log are kept.');
+  await expect(confirm).toContainText('account applications and their applicants');
   await shoot(page, 'review-clear-cache-light');
   await confirm.getByRole('button', { name: 'Cancel' }).click();
   await expect(confirm).toBeHidden();

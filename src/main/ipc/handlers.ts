@@ -3,6 +3,7 @@
  * handler's failures are translated from the services' error classes to the contract's
  * codes (serviceErrors.ts); the router does the rest (validation, error shape, scrubbing).
  */
+import { createApplicantHandlers } from './applicantHandlers.ts';
 import { createDriftHandlers } from './driftHandlers.ts';
 import type { Handlers } from './handlerTypes.ts';
 import { createLedgerHandlers, type LedgerHandlerServices } from './ledgerHandlers.ts';
@@ -49,6 +50,7 @@ export function createHandlers(services: HandlerServices): Handlers {
     exports: { ...ledger.exports, listenerRequests: listener.exports.listenerRequests },
     ...createTriggerHandlers(services),
     ...createDriftHandlers(services),
+    ...createApplicantHandlers(services),
     ...createTeamHandlers(services),
   });
 }

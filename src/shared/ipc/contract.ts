@@ -7,6 +7,7 @@
 import type { z } from 'zod';
 import { appEvents, appOperations, cacheOperations } from './domains/app.ts';
 import { accountApplicationsOperations } from './domains/accountApplications.ts';
+import { applicantsOperations } from './domains/applicants.ts';
 import { auditOperations } from './domains/audit.ts';
 import { credentialsEvents, credentialsOperations } from './domains/credentials.ts';
 import { cardArtOperations, documentsOperations, filesOperations } from './domains/documents.ts';
@@ -35,6 +36,7 @@ export const operations = {
   accounts: accountsOperations,
   pendingTransactions: pendingTransactionsOperations,
   accountApplications: accountApplicationsOperations,
+  applicants: applicantsOperations,
   webhooks: webhooksOperations,
   webhookSends: webhookSendsOperations,
   documents: documentsOperations,

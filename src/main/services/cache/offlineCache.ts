@@ -26,6 +26,7 @@ import { PendingTransactionsTable } from './pendingTransactionsTable.ts';
 import { alteredRowsProblem, RowMacs } from './rowMacs.ts';
 import type { RecordSealer } from './sealing.ts';
 import { registerSealedSearch } from './sealedSearch.ts';
+import { registerApplicantRuleMatch } from './applicantRuleMatch.ts';
 import { SearchTokens } from './searchTokens.ts';
 import { SyncCheckpoints } from './syncCheckpoints.ts';
 import { SyncWindowCheckpoints } from './syncWindowCheckpoints.ts';
@@ -99,6 +100,7 @@ export class OfflineCache {
     const sealerOf = (): RecordSealer => this.#live(this.#sealer);
     const searchOf = (): SearchTokens => this.#searchTokens;
     registerSealedSearch(database, sealerOf);
+    registerApplicantRuleMatch(database, sealerOf);
     this.rowMacs = new RowMacs(sealerOf);
     this.rowMacs.install(database);
     audit.addCheck(() => alteredRowsProblem(this.database));

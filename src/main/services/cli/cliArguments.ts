@@ -76,7 +76,8 @@ Review (the officer's dispositions, kept in the offline cache; REF is a row's "r
   review report --profile NAME [--from DATE] [--to DATE] --html FILE [--csv FILE]
   rules --profile NAME                                 the profile's watch rules
   rules add RULE --profile NAME --kind K [--amount-beyond A] [--description-has WORDS] [--type T] [--type-source S]
-            [--application-status S] [--send-status S] [--attempt-at-least N]
+            [--application-status S] [--younger-than YEARS] [--older-than YEARS]
+            [--citizenship-outside "US, CA"] [--send-status S] [--attempt-at-least N]
   rules remove RULE --profile NAME
   (list … --review ${REVIEW_FILTERS.join('|')} filters any list by review; its --json rows carry ref and review)
 
@@ -169,6 +170,9 @@ const OPTIONS = {
   'application-status': { type: 'string' },
   'send-status': { type: 'string' },
   'attempt-at-least': { type: 'string' },
+  'younger-than': { type: 'string' },
+  'older-than': { type: 'string' },
+  'citizenship-outside': { type: 'string' },
   parallel: { type: 'string' },
   rule: { type: 'string' },
   'min-amount': { type: 'string' },
@@ -192,6 +196,9 @@ const RULE_CONDITIONS: OptionName[] = [
   'application-status',
   'send-status',
   'attempt-at-least',
+  'younger-than',
+  'older-than',
+  'citizenship-outside',
 ];
 
 /** Each command: the options it accepts, those it requires, and how many positional words. */

@@ -28,6 +28,8 @@ export const SELECTION_MAX = 10_000;
 const REVIEW_KIND_OF_SYNC: Partial<Record<SyncKind, ReviewKind>> = {
   'pending-transactions': 'pending-transaction',
   'account-application': 'application',
+  // The whole book (issue 24): its rules and changed reviews apply after it as after one application.
+  applications: 'application',
   'webhook-sends': 'webhook-send',
 };
 
@@ -78,7 +80,7 @@ export class ReviewService {
     const sealer = () => options.cache.sealer;
     this.table = new ReviewsTable(options.cache.database, sealer, options.cache.rowMacs);
     this.records = new ReviewedRecords(options.cache.database, sealer);
-    this.rules = new WatchRules(options.cache.database, sealer, options.cache.rowMacs);
+    this.rules = new WatchRules(options.cache.database, sealer, options.cache.rowMacs, this.#now);
     this.reviewer = new Reviewer(options.cache.database, sealer);
   }
 

@@ -6,7 +6,8 @@
  */
 import type { DatabaseSync } from 'node:sqlite';
 import { parseWith } from '../../../shared/bank/index.ts';
-import { watchRule, type WatchRule, type WatchRuleInput } from '../../../shared/review/watchRule.ts';
+import { citizenshipsOf, watchRule, type WatchRule, type WatchRuleInput } from '../../../shared/review/watchRule.ts';
+import { APPLICANT_MATCHES_FUNCTION, type ApplicantConditions } from '../cache/applicantRuleMatch.ts';
 import { centsOf } from '../cache/money.ts';
 import type { RowMacs } from '../cache/rowMacs.ts';
 import type { RecordSealer } from '../cache/sealing.ts';
@@ -28,8 +29,10 @@ export class WatchRules {
   readonly #sealer: () => RecordSealer;
   readonly #statements: Statements;
   readonly #macs: RowMacs;
+  readonly #now: () => Date;
 
-  constructor(database: DatabaseSync, sealer: () => RecordSealer, macs: RowMacs) {
+  constructor(database: DatabaseSync, sealer: () => RecordSealer, macs: RowMacs, now: () => Date = () => new Date()) {
+    this.#now = now;
     this.#sealer = sealer;
     this.#statements = new Statements(database);
     this.#macs = macs;
@@ -89,6 +92,22 @@ export class WatchRules {
     this.#statements.get('DELETE FROM watch_rules WHERE profile_id = ?').run(profileId);
   }
 
+  /** The conditions a rule puts on an application's people; null when it puts none. */
+  #peopleConditions(rule: WatchRule): ApplicantConditions | null {
+    if (
+      rule.applicantYoungerThan === undefined &&
+      rule.applicantOlderThan === undefined &&
+      rule.citizenshipOutside === undefined
+    )
+      return null;
+    return {
+      today: this.#now().toISOString().slice(0, 10),
+      ...(rule.applicantYoungerThan === undefined ? {} : { youngerThan: rule.applicantYoungerThan }),
+      ...(rule.applicantOlderThan === undefined ? {} : { olderThan: rule.applicantOlderThan }),
+      ...(rule.citizenshipOutside === undefined ? {} : { citizenships: citizenshipsOf(rule.citizenshipOutside) }),
+    };
+  }
+
   /** The SELECT of the items a rule matches in a profile's cache; null when it cannot match any. */
   selectOf(profileId: string, rule: WatchRule): RuleSelect | null {
     const where: string[] = [];
@@ -125,6 +144,15 @@ export class WatchRules {
       if (rule.applicationStatus !== undefined) {
         where.push('status = ?');
         parameters.push(rule.applicationStatus);
+      }
+      const people = this.#peopleConditions(rule);
+      if (people !== null) {
+        // One person of the application meeting every condition (applicantRuleMatch.ts).
+        where.push(`application_id IN (SELECT link.application_id FROM application_applicants AS link
+          JOIN applicants AS person ON person.profile_id = link.profile_id AND person.applicant_id = link.applicant_id
+          WHERE link.profile_id = ? AND person.kind = 'person' AND person.body IS NOT NULL
+            AND ${APPLICANT_MATCHES_FUNCTION}(person.profile_id, person.applicant_id, person.body, ?) = 1)`);
+        parameters.push(profileId, JSON.stringify(people));
       }
       return {
         sql: `SELECT application_id AS ref, NULL AS account_id, NULL AS posted_at FROM account_applications
