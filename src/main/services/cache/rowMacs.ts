@@ -140,10 +140,15 @@ export class RowMacs {
   }
 }
 
-/** The MAC of a row as a SQL expression over its columns (`alias.` before each when given). */
-export function rowMacSql(table: AuthenticatedTable, alias = ''): string {
+/** The MAC of a row as a SQL expression over its columns (`alias.` before each when given; `replaced` columns by an expression). */
+export function rowMacSql(
+  table: AuthenticatedTable,
+  alias = '',
+  replaced: Readonly<Record<string, string>> = {},
+): string {
   const prefix = alias === '' ? '' : `${alias}.`;
-  return `${ROW_MAC_FUNCTION}('${table}', ${AUTHENTICATED_COLUMNS[table].map((column) => prefix + column).join(', ')})`;
+  const columns = AUTHENTICATED_COLUMNS[table].map((column) => replaced[column] ?? prefix + column);
+  return `${ROW_MAC_FUNCTION}('${table}', ${columns.join(', ')})`;
 }
 
 /** The rows of `table` whose MAC does not match (the first `limit`), and how many there are: one pass. */

@@ -9,14 +9,11 @@ import { parseWith } from '../../../shared/bank/index.ts';
 import { watchRule, type WatchRule, type WatchRuleInput } from '../../../shared/review/watchRule.ts';
 import { centsOf } from '../cache/money.ts';
 import type { RowMacs } from '../cache/rowMacs.ts';
+import { watchRuleIdentity, type RuleNames } from '../cache/ruleNames.ts';
 import type { RecordSealer } from '../cache/sealing.ts';
 import { SearchTokens } from '../cache/searchTokens.ts';
 import { Statements } from '../cache/statements.ts';
 import { ReviewProblem } from './reviewProblem.ts';
-
-function ruleIdentity(profileId: string, name: string): string {
-  return `watch_rule\u0000${profileId}\u0000${name}`;
-}
 
 /** A rule's matches: rows of (ref, account_id, posted_at). */
 export interface RuleSelect {
@@ -28,25 +25,28 @@ export class WatchRules {
   readonly #sealer: () => RecordSealer;
   readonly #statements: Statements;
   readonly #macs: RowMacs;
+  /** Names sealed, rows keyed by reference (N10). */
+  readonly names: RuleNames;
 
-  constructor(database: DatabaseSync, sealer: () => RecordSealer, macs: RowMacs) {
+  constructor(database: DatabaseSync, sealer: () => RecordSealer, macs: RowMacs, names: RuleNames) {
     this.#sealer = sealer;
     this.#statements = new Statements(database);
     this.#macs = macs;
+    this.names = names;
   }
 
-  /** A profile's rules, by name. */
+  /** A profile's rules, by name (the column holds the name's reference, so they are sorted here). */
   list(profileId: string): WatchRule[] {
     const rows = this.#statements
-      .get(
-        'SELECT profile_id, name, kind, created_at, body, row_mac FROM watch_rules WHERE profile_id = ? ORDER BY name',
-      )
+      .get('SELECT profile_id, name, kind, created_at, body, row_mac FROM watch_rules WHERE profile_id = ?')
       .all(profileId) as { name: string; body: Uint8Array }[];
     const sealer = this.#sealer();
-    return rows.map((row) => {
-      this.#macs.check('watch_rules', row, () => 'A watch rule');
-      return sealer.openJson(row.body, ruleIdentity(profileId, row.name)) as WatchRule;
-    });
+    return rows
+      .map((row) => {
+        this.#macs.check('watch_rules', row, () => 'A watch rule');
+        return sealer.openJson(row.body, watchRuleIdentity(profileId, row.name)) as WatchRule;
+      })
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
   /** Adds a rule, or replaces the one of the same name; refuses an invalid one, naming the field. */
@@ -55,24 +55,18 @@ export class WatchRules {
     if (!parsed.ok)
       throw new ReviewProblem('bad-rule', 'rule', `The watch rule is not valid: ${parsed.problems.join('; ')}`);
     const rule = parsed.value;
-    const body = this.#sealer().sealJson(rule, ruleIdentity(profileId, rule.name));
+    const ref = this.names.remember(profileId, rule.name);
+    const body = this.#sealer().sealJson(rule, watchRuleIdentity(profileId, ref));
     const kept = this.#statements
       .get('SELECT created_at FROM watch_rules WHERE profile_id = ? AND name = ?')
-      .get(profileId, rule.name) as { created_at: string } | undefined;
+      .get(profileId, ref) as { created_at: string } | undefined;
     const createdAt = kept?.created_at ?? at;
     this.#statements
       .get(
         `INSERT INTO watch_rules (profile_id, name, kind, created_at, body, row_mac) VALUES (?, ?, ?, ?, ?, ?)
          ON CONFLICT (profile_id, name) DO UPDATE SET kind = excluded.kind, body = excluded.body, row_mac = excluded.row_mac`,
       )
-      .run(
-        profileId,
-        rule.name,
-        rule.kind,
-        createdAt,
-        body,
-        this.#macs.of('watch_rules', [profileId, rule.name, rule.kind, createdAt, body]),
-      );
+      .run(profileId, ref, rule.kind, createdAt, body, this.#macs.of('watch_rules', [profileId, ref, rule.kind, createdAt, body]));
     return rule;
   }
 
@@ -80,13 +74,14 @@ export class WatchRules {
   remove(profileId: string, name: string): void {
     const removed = this.#statements
       .get('DELETE FROM watch_rules WHERE profile_id = ? AND name = ?')
-      .run(profileId, name);
+      .run(profileId, this.names.refOf(profileId, name));
     if (removed.changes === 0)
       throw new ReviewProblem('no-such-rule', 'name', `There is no watch rule named "${name}".`);
   }
 
   dropProfile(profileId: string): void {
     this.#statements.get('DELETE FROM watch_rules WHERE profile_id = ?').run(profileId);
+    this.names.dropProfile(profileId);
   }
 
   /** The SELECT of the items a rule matches in a profile's cache; null when it cannot match any. */
