@@ -62,7 +62,7 @@ describe.skipIf(!secretServiceHere)('N10: watch-rule names sealed at rest', () =
   it('the rule flagged items (the control: there is something to find)', () => {
     const raw = new DatabaseSync(file, { readOnly: true });
     try {
-      const flagged = raw.prepare("SELECT COUNT(*) AS n FROM reviews WHERE rule_name IS NOT NULL").get() as {
+      const flagged = raw.prepare('SELECT COUNT(*) AS n FROM reviews WHERE rule_name IS NOT NULL').get() as {
         n: number;
       };
       expect(flagged.n).toBeGreaterThan(0);

@@ -27,7 +27,14 @@ function oldCache(): { database: DatabaseSync; sealer: RecordSealer; macs: RowMa
   const at = '2026-01-02T03:04:05.000Z';
   database
     .prepare('INSERT INTO watch_rules (profile_id, name, kind, created_at, body, row_mac) VALUES (?, ?, ?, ?, ?, ?)')
-    .run('p1', NAME, 'pending-transaction', at, body, macs.of('watch_rules', ['p1', NAME, 'pending-transaction', at, body]));
+    .run(
+      'p1',
+      NAME,
+      'pending-transaction',
+      at,
+      body,
+      macs.of('watch_rules', ['p1', NAME, 'pending-transaction', at, body]),
+    );
   const review = database.prepare(
     `INSERT INTO reviews (profile_id, kind, ref, account_id, posted_at, state, rule_name, record_digest, version, updated_at, body, row_mac)
      VALUES ('p1', 'pending-transaction', ?, 'a1', ?, 'flagged', ?, NULL, 1, ?, NULL, ?)`,

@@ -66,7 +66,14 @@ export class WatchRules {
         `INSERT INTO watch_rules (profile_id, name, kind, created_at, body, row_mac) VALUES (?, ?, ?, ?, ?, ?)
          ON CONFLICT (profile_id, name) DO UPDATE SET kind = excluded.kind, body = excluded.body, row_mac = excluded.row_mac`,
       )
-      .run(profileId, ref, rule.kind, createdAt, body, this.#macs.of('watch_rules', [profileId, ref, rule.kind, createdAt, body]));
+      .run(
+        profileId,
+        ref,
+        rule.kind,
+        createdAt,
+        body,
+        this.#macs.of('watch_rules', [profileId, ref, rule.kind, createdAt, body]),
+      );
     return rule;
   }
 
