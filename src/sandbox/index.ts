@@ -28,6 +28,7 @@ import { createDispatcher } from './webhooks/dispatcher.ts';
 import { createEventPublisher } from './webhooks/eventPublisher.ts';
 import { createNotificationPoster } from './webhooks/postNotification.ts';
 import { createWebhookRegistry } from './webhooks/webhookRegistry.ts';
+import { createWebhookSecrets } from './store/webhookSecrets.ts';
 
 export type { SandboxOptions } from './options.ts';
 export { trafficLineOf, type SandboxTraffic } from './traffic.ts';
@@ -102,7 +103,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     const events = createEventPublisher(records, deliveries, sends, () => {
       wakeDispatcher();
     });
-    const webhooks = createWebhookRegistry(database, records, deliveries, sends, events);
+    const key = settings.key ?? dataFileApiKey(database);
+    const webhookSecrets = createWebhookSecrets(database, key.keySecret);
+    const webhooks = createWebhookRegistry(database, records, deliveries, sends, events, webhookSecrets);
     const organization = createOrganizationSettings(database, settings.smartRetries);
     const poster = createNotificationPoster(settings.deliveryConcurrency);
     const dispatcher = createDispatcher(database, deliveries, sends, webhooks, poster, {
@@ -119,7 +122,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     wakeDispatcher = () => {
       dispatcher.wake();
     };
-    const key = settings.key ?? dataFileApiKey(database);
     const authenticator = createAuthenticator(key);
 
     const context: SandboxContext = {

@@ -615,6 +615,23 @@ export const CACHE_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX reviews_by_queue_part ON reviews (profile_id, kind, state, account_id, rule_name);
     `,
   },
+  {
+    version: 18,
+    name: 'watch-rule names sealed',
+    sql: `
+      -- A rule's name may name a customer (security review of 3b75e6a, N10): watch_rules.name,
+      -- reviews.rule_name and review_history.rule_name hold a keyed reference to it
+      -- (cache/ruleNames.ts; the names of earlier versions are turned into references on the
+      -- first open, which needs the data key), and the name is kept here, sealed under its
+      -- reference. Kept after the rule is removed: the flags it raised still name it.
+      CREATE TABLE watch_rule_names (
+        profile_id TEXT NOT NULL,
+        ref TEXT NOT NULL,
+        name BLOB NOT NULL,
+        PRIMARY KEY (profile_id, ref)
+      ) STRICT, WITHOUT ROWID;
+    `,
+  },
 ];
 
 /** Tables whose rows are sealed with the data key: emptied when the key is lost or changed. */
@@ -631,5 +648,6 @@ export const SEALED_TABLES = [
   'reviews',
   'review_history',
   'watch_rules',
+  'watch_rule_names',
   'review_settings',
 ] as const;

@@ -78,9 +78,9 @@ export class ReviewService {
     this.#profileName = options.profileName;
     this.#now = options.now ?? (() => new Date());
     const sealer = () => options.cache.sealer;
-    this.table = new ReviewsTable(options.cache.database, sealer, options.cache.rowMacs);
+    this.table = new ReviewsTable(options.cache.database, sealer, options.cache.rowMacs, options.cache.ruleNames);
     this.records = new ReviewedRecords(options.cache.database, sealer);
-    this.rules = new WatchRules(options.cache.database, sealer, options.cache.rowMacs, this.#now);
+    this.rules = new WatchRules(options.cache.database, sealer, options.cache.rowMacs, options.cache.ruleNames, this.#now);
     this.reviewer = new Reviewer(options.cache.database, sealer);
   }
 
@@ -247,14 +247,16 @@ export class ReviewService {
       for (const rule of rules) {
         const select = this.rules.selectOf(profileId, rule);
         if (select === null) continue;
-        const flagged = this.table.flagByRule(profileId, kind, rule.name, select, at);
+        // The name stays sealed: tables and the audit log name the rule by its reference (N10).
+        const ruleRef = this.rules.names.remember(profileId, rule.name);
+        const flagged = this.table.flagByRule(profileId, kind, ruleRef, select, at);
         result.flaggedByRule[rule.name] = flagged;
         if (flagged > 0) {
           this.#cache.audit.record({
             profileId,
             profileName,
             action: 'review.rule-flag',
-            target: `rule:${rule.name}`,
+            target: ruleRef,
             result: 'ok',
             detail: `${flagged.toLocaleString('en-US')} ${kind} ${flagged === 1 ? 'item' : 'items'} flagged`,
           });
@@ -271,7 +273,7 @@ export class ReviewService {
         profileId,
         profileName: this.#profileName(profileId),
         action: 'rule.save',
-        target: `rule:${kept.name}`,
+        target: this.rules.names.refOf(profileId, kept.name),
         result: 'ok',
       });
       return kept;
@@ -286,7 +288,7 @@ export class ReviewService {
         profileId,
         profileName: this.#profileName(profileId),
         action: 'rule.remove',
-        target: `rule:${name}`,
+        target: this.rules.names.refOf(profileId, name),
         result: 'ok',
       });
     });

@@ -10,14 +10,11 @@ import { citizenshipsOf, watchRule, type WatchRule, type WatchRuleInput } from '
 import { APPLICANT_MATCHES_FUNCTION, type ApplicantConditions } from '../cache/applicantRuleMatch.ts';
 import { centsOf } from '../cache/money.ts';
 import type { RowMacs } from '../cache/rowMacs.ts';
+import { watchRuleIdentity, type RuleNames } from '../cache/ruleNames.ts';
 import type { RecordSealer } from '../cache/sealing.ts';
 import { SearchTokens } from '../cache/searchTokens.ts';
 import { Statements } from '../cache/statements.ts';
 import { ReviewProblem } from './reviewProblem.ts';
-
-function ruleIdentity(profileId: string, name: string): string {
-  return `watch_rule\u0000${profileId}\u0000${name}`;
-}
 
 /** A rule's matches: rows of (ref, account_id, posted_at). */
 export interface RuleSelect {
@@ -30,26 +27,35 @@ export class WatchRules {
   readonly #statements: Statements;
   readonly #macs: RowMacs;
   readonly #now: () => Date;
+  /** Names sealed, rows keyed by reference (N10). */
+  readonly names: RuleNames;
 
-  constructor(database: DatabaseSync, sealer: () => RecordSealer, macs: RowMacs, now: () => Date = () => new Date()) {
+  constructor(
+    database: DatabaseSync,
+    sealer: () => RecordSealer,
+    macs: RowMacs,
+    names: RuleNames,
+    now: () => Date = () => new Date(),
+  ) {
     this.#now = now;
     this.#sealer = sealer;
     this.#statements = new Statements(database);
     this.#macs = macs;
+    this.names = names;
   }
 
-  /** A profile's rules, by name. */
+  /** A profile's rules, by name (the column holds the name's reference, so they are sorted here). */
   list(profileId: string): WatchRule[] {
     const rows = this.#statements
-      .get(
-        'SELECT profile_id, name, kind, created_at, body, row_mac FROM watch_rules WHERE profile_id = ? ORDER BY name',
-      )
+      .get('SELECT profile_id, name, kind, created_at, body, row_mac FROM watch_rules WHERE profile_id = ?')
       .all(profileId) as { name: string; body: Uint8Array }[];
     const sealer = this.#sealer();
-    return rows.map((row) => {
-      this.#macs.check('watch_rules', row, () => 'A watch rule');
-      return sealer.openJson(row.body, ruleIdentity(profileId, row.name)) as WatchRule;
-    });
+    return rows
+      .map((row) => {
+        this.#macs.check('watch_rules', row, () => 'A watch rule');
+        return sealer.openJson(row.body, watchRuleIdentity(profileId, row.name)) as WatchRule;
+      })
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
   /** Adds a rule, or replaces the one of the same name; refuses an invalid one, naming the field. */
@@ -58,10 +64,11 @@ export class WatchRules {
     if (!parsed.ok)
       throw new ReviewProblem('bad-rule', 'rule', `The watch rule is not valid: ${parsed.problems.join('; ')}`);
     const rule = parsed.value;
-    const body = this.#sealer().sealJson(rule, ruleIdentity(profileId, rule.name));
+    const ref = this.names.remember(profileId, rule.name);
+    const body = this.#sealer().sealJson(rule, watchRuleIdentity(profileId, ref));
     const kept = this.#statements
       .get('SELECT created_at FROM watch_rules WHERE profile_id = ? AND name = ?')
-      .get(profileId, rule.name) as { created_at: string } | undefined;
+      .get(profileId, ref) as { created_at: string } | undefined;
     const createdAt = kept?.created_at ?? at;
     this.#statements
       .get(
@@ -70,11 +77,11 @@ export class WatchRules {
       )
       .run(
         profileId,
-        rule.name,
+        ref,
         rule.kind,
         createdAt,
         body,
-        this.#macs.of('watch_rules', [profileId, rule.name, rule.kind, createdAt, body]),
+        this.#macs.of('watch_rules', [profileId, ref, rule.kind, createdAt, body]),
       );
     return rule;
   }
@@ -83,13 +90,14 @@ export class WatchRules {
   remove(profileId: string, name: string): void {
     const removed = this.#statements
       .get('DELETE FROM watch_rules WHERE profile_id = ? AND name = ?')
-      .run(profileId, name);
+      .run(profileId, this.names.refOf(profileId, name));
     if (removed.changes === 0)
       throw new ReviewProblem('no-such-rule', 'name', `There is no watch rule named "${name}".`);
   }
 
   dropProfile(profileId: string): void {
     this.#statements.get('DELETE FROM watch_rules WHERE profile_id = ?').run(profileId);
+    this.names.dropProfile(profileId);
   }
 
   /** The conditions a rule puts on an application's people; null when it puts none. */
