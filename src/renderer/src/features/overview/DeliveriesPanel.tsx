@@ -4,7 +4,7 @@ import type { WebhookDeliveries } from '../../../../shared/ipc/domains/overview.
 import { Panel } from '../../components/Page.tsx';
 import { EmptyState } from '../../components/States.tsx';
 import { ChartFigure } from './ChartFigure.tsx';
-import { useChartColors } from './chartColors.ts';
+import { legendText, useChartColors } from './chartColors.ts';
 import { deliverySentence, successRate } from './overviewText.ts';
 
 function nameOf(row: WebhookDeliveries): string {
@@ -41,7 +41,7 @@ export function DeliveriesPanel({ deliveries }: { deliveries: WebhookDeliveries[
               <XAxis type="number" {...axis} allowDecimals={false} />
               <YAxis type="category" dataKey="name" width={180} {...axis} />
               <Tooltip />
-              <Legend wrapperStyle={{ color: colors.text, fontSize: 12 }} />
+              <Legend wrapperStyle={{ fontSize: 12 }} formatter={legendText(colors.text)} />
               <Bar dataKey="delivered" name="Delivered" stackId="s" fill={colors.credit} isAnimationActive={false} />
               <Bar dataKey="failed" name="Failed" stackId="s" fill={colors.debit} isAnimationActive={false} />
               <Bar dataKey="retries" name="Retries" fill={colors.hold} isAnimationActive={false} />

@@ -20,7 +20,7 @@ import { Select } from '../../components/Field.tsx';
 import { Panel } from '../../components/Page.tsx';
 import { EmptyState } from '../../components/States.tsx';
 import { ChartFigure } from './ChartFigure.tsx';
-import { useChartColors } from './chartColors.ts';
+import { legendText, useChartColors } from './chartColors.ts';
 import { centsText, pendingSentence } from './overviewText.ts';
 
 export function PendingVolumePanel({
@@ -80,7 +80,7 @@ export function PendingVolumePanel({
               <Tooltip
                 formatter={(value) => (typeof value === 'number' ? centsText(Math.round(value * 100)) : String(value))}
               />
-              <Legend wrapperStyle={{ color: colors.text, fontSize: 12 }} />
+              <Legend wrapperStyle={{ fontSize: 12 }} formatter={legendText(colors.text)} />
               <Bar dataKey="credits" name="Credits" stackId="flow" fill={colors.credit} isAnimationActive={false} />
               <Bar dataKey="debits" name="Debits" stackId="flow" fill={colors.debit} isAnimationActive={false} />
               <Bar dataKey="holds" name="Holds" fill={colors.hold} isAnimationActive={false} />

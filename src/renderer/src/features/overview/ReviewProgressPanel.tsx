@@ -3,14 +3,19 @@ import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAx
 import type { ReviewDay, ReviewProgress } from '../../../../shared/ipc/domains/overview.ts';
 import { Panel } from '../../components/Page.tsx';
 import { KIND_LABELS } from '../review/reviewWords.ts';
+
+function kindName(kind: keyof typeof KIND_LABELS): string {
+  const many = KIND_LABELS[kind].many;
+  return many.charAt(0).toUpperCase() + many.slice(1);
+}
 import { ChartFigure } from './ChartFigure.tsx';
-import { useChartColors } from './chartColors.ts';
+import { legendText, useChartColors } from './chartColors.ts';
 import { progressSentence, reviewDaysSentence, reviewedOf, shareText } from './overviewText.ts';
 
 export function ReviewProgressPanel({ progress, days }: { progress: ReviewProgress[]; days: ReviewDay[] }) {
   const colors = useChartColors();
   const rows = progress.map((row) => ({
-    kind: KIND_LABELS[row.kind].many,
+    kind: kindName(row.kind),
     cleared: row.cleared,
     flagged: row.flaggedByPerson,
     escalated: row.escalated,
@@ -22,7 +27,7 @@ export function ReviewProgressPanel({ progress, days }: { progress: ReviewProgre
       <div className="overview-progress">
         {progress.map((row) => (
           <div key={row.kind} className="overview-stat">
-            <span className="overview-stat-label">{KIND_LABELS[row.kind].many}</span>
+            <span className="overview-stat-label">{kindName(row.kind)}</span>
             <span className="overview-stat-value tabular">
               {reviewedOf(row).toLocaleString('en-US')} of {row.total.toLocaleString('en-US')}
             </span>
@@ -40,7 +45,7 @@ export function ReviewProgressPanel({ progress, days }: { progress: ReviewProgre
               <XAxis type="number" {...axis} allowDecimals={false} />
               <YAxis type="category" dataKey="kind" width={150} {...axis} />
               <Tooltip />
-              <Legend wrapperStyle={{ color: colors.text, fontSize: 12 }} />
+              <Legend wrapperStyle={{ fontSize: 12 }} formatter={legendText(colors.text)} />
               <Bar dataKey="cleared" name="Cleared" stackId="a" fill={colors.cleared} isAnimationActive={false} />
               <Bar dataKey="flagged" name="Flagged" stackId="a" fill={colors.flagged} isAnimationActive={false} />
               <Bar dataKey="escalated" name="Escalated" stackId="a" fill={colors.escalated} isAnimationActive={false} />
@@ -71,7 +76,7 @@ export function ReviewProgressPanel({ progress, days }: { progress: ReviewProgre
             <tbody>
               {progress.map((row) => (
                 <tr key={row.kind}>
-                  <th scope="row">{KIND_LABELS[row.kind].many}</th>
+                  <th scope="row">{kindName(row.kind)}</th>
                   {[
                     row.total,
                     row.cleared,
@@ -101,7 +106,7 @@ export function ReviewProgressPanel({ progress, days }: { progress: ReviewProgre
               <XAxis dataKey="date" {...axis} tickFormatter={(date: string) => date.slice(5)} minTickGap={16} />
               <YAxis {...axis} allowDecimals={false} width={40} />
               <Tooltip />
-              <Legend wrapperStyle={{ color: colors.text, fontSize: 12 }} />
+              <Legend wrapperStyle={{ fontSize: 12 }} formatter={legendText(colors.text)} />
               <Bar dataKey="cleared" name="Cleared" stackId="d" fill={colors.cleared} isAnimationActive={false} />
               <Bar dataKey="flagged" name="Flagged" stackId="d" fill={colors.flagged} isAnimationActive={false} />
               <Bar dataKey="escalated" name="Escalated" stackId="d" fill={colors.escalated} isAnimationActive={false} />

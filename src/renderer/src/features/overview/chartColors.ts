@@ -3,7 +3,7 @@
  * where CSS variables do not apply, so the theme's tokens are read once per theme change and
  * handed to it: the charts follow light and dark (and any token change) like the rest of the app.
  */
-import { useMemo } from 'react';
+import { createElement, useMemo, type ReactNode } from 'react';
 import { useThemeStore } from '../../stores/theme.ts';
 
 export interface ChartColors {
@@ -43,4 +43,9 @@ function readColors(): ChartColors {
   return Object.fromEntries(
     Object.entries(TOKENS).map(([name, token]) => [name, style.getPropertyValue(token).trim() || 'currentColor']),
   ) as unknown as ChartColors;
+}
+
+/** Legend entries in the text colour (the swatch carries the series colour; pale text would fail contrast). */
+export function legendText(color: string): (value: string) => ReactNode {
+  return (value) => createElement('span', { style: { color } }, value);
 }

@@ -35,7 +35,8 @@ export function shareText(part: number, whole: number): string {
 export function progressSentence(rows: readonly ReviewProgress[]): string {
   return rows
     .map((row) => {
-      const label = KIND_LABELS[row.kind].many;
+      const many = KIND_LABELS[row.kind].many;
+      const label = many.charAt(0).toUpperCase() + many.slice(1);
       const waiting = row.unreviewed + row.changed + row.flaggedByRule;
       return `${label}: ${reviewedOf(row).toLocaleString('en-US')} of ${row.total.toLocaleString('en-US')} reviewed (${shareText(reviewedOf(row), row.total)}), ${waiting.toLocaleString('en-US')} waiting for a person`;
     })

@@ -123,10 +123,10 @@ export function useReviewExtension<Row>(options: ReviewExtensionOptions<Row>): L
         const given = await useReviewStore.getState().give(profileId, itemKind, refs, disposition);
         if (given === null) return;
       }
-      const done = `${DISPOSITION_WORDS[disposition].done} ${what}.`;
+      const done = `${DISPOSITION_WORDS[disposition].done} ${what}`;
       const now = moveOn(selection);
       if (selection.count > 1) toast('success', done, now);
-      else announce(`${done} ${now}`);
+      else announce(`${done}. ${now}`);
     };
 
     const enabled = (selection: ListSelection<Row>): boolean =>
