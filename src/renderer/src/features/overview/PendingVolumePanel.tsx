@@ -61,6 +61,7 @@ export function PendingVolumePanel({
             <Select
               value={account.accountId}
               onChange={setChosen}
+              className="select-account"
               options={accounts.map((candidate) => candidate.accountId)}
             />
           </label>
