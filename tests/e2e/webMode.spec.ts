@@ -140,7 +140,7 @@ test('syncs pending transactions from the embedded sandbox and reviews one', asy
   await page.getByRole('button', { name: 'Sync', exact: true }).click();
   const grid = page.getByRole('grid', { name: 'Pending transactions' });
   await expect(grid.getByRole('row').nth(3)).toBeVisible({ timeout: 120_000 });
-  await expect(page.locator('.list-footer')).not.toContainText('never synced', { timeout: 120_000 });
+  await expect(page.locator('.list-footer')).not.toContainText('Not synced yet', { timeout: 120_000 });
 
   await page.locator('body').click({ position: { x: 5, y: 5 } });
   await page.keyboard.press('j');
@@ -457,7 +457,7 @@ test('restarts on the same data folder: the cache and the review are still there
   await go(page, 'pending-transactions');
   const grid = page.getByRole('grid', { name: 'Pending transactions' });
   await expect(grid.getByRole('row').nth(3)).toBeVisible();
-  await expect(page.locator('.list-footer')).not.toContainText('never synced');
+  await expect(page.locator('.list-footer')).not.toContainText('Not synced yet');
   await page.getByRole('combobox', { name: 'Review' }).selectOption('cleared');
   await expect(grid.locator('.vtable-row:not(.is-placeholder)').first()).toContainText('cleared');
 });

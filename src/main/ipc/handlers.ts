@@ -9,6 +9,7 @@ import type { Handlers } from './handlerTypes.ts';
 import { createLedgerHandlers, type LedgerHandlerServices } from './ledgerHandlers.ts';
 import { createListenerHandlers, type ListenerHandlerServices } from './listenerHandlers.ts';
 import { createReviewHandlers, type ReviewHandlerServices } from './reviewHandlers.ts';
+import { createOverviewHandlers } from './overviewHandlers.ts';
 import { createReviewQueueHandlers } from './reviewQueueHandlers.ts';
 import { translateServiceError } from './serviceErrors.ts';
 import { createTeamHandlers, type TeamHandlerServices } from './teamHandlers.ts';
@@ -47,6 +48,7 @@ export function createHandlers(services: HandlerServices): Handlers {
     listener: listener.listener,
     reviews: createReviewHandlers(services).reviews,
     ...createReviewQueueHandlers(services),
+    ...createOverviewHandlers(services),
     exports: { ...ledger.exports, listenerRequests: listener.exports.listenerRequests },
     ...createTriggerHandlers(services),
     ...createDriftHandlers(services),

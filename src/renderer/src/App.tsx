@@ -5,6 +5,7 @@
 import { useEffect, type ReactNode } from 'react';
 import { StateMessage } from './components/States.tsx';
 import { Toasts } from './components/Toasts.tsx';
+import { Announcer } from './components/Announcer.tsx';
 import { AccountApplicationsScreen } from './features/accountApplications/AccountApplicationsScreen.tsx';
 import { CardArtScreen } from './features/cardArt/CardArtScreen.tsx';
 import { DocumentsScreen } from './features/documents/DocumentsScreen.tsx';
@@ -12,6 +13,7 @@ import { ListenerScreen } from './features/listener/ListenerScreen.tsx';
 import { PendingTransactionsScreen } from './features/pendingTransactions/PendingTransactionsScreen.tsx';
 import { ReviewNoteHost } from './features/review/NoteDialog.tsx';
 import { ReviewQueueScreen } from './features/review/ReviewQueueScreen.tsx';
+import { OverviewScreen } from './features/overview/OverviewScreen.tsx';
 import { SettingsScreen } from './features/settings/SettingsScreen.tsx';
 import { WebhookSendsScreen } from './features/webhookSends/WebhookSendsScreen.tsx';
 import { WebhooksScreen } from './features/webhooks/WebhooksScreen.tsx';
@@ -36,6 +38,7 @@ const SCREEN_VIEWS: Record<ScreenId, () => ReactNode> = {
   documents: () => <DocumentsScreen />,
   'card-art': () => <CardArtScreen />,
   'review-queue': () => <ReviewQueueScreen />,
+  overview: () => <OverviewScreen />,
   webhooks: () => <WebhooksScreen />,
   'webhook-sends': () => <WebhookSendsScreen />,
   listener: () => <ListenerScreen />,
@@ -86,6 +89,7 @@ function Frame() {
       <ConfirmHost />
       <ReviewNoteHost />
       <Toasts />
+      <Announcer />
     </div>
   );
 }

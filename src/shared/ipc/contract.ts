@@ -15,6 +15,7 @@ import { driftOperations } from './domains/drift.ts';
 import { exportsOperations } from './domains/exports.ts';
 import { listenerEvents, listenerOperations } from './domains/listener.ts';
 import { accountsOperations, pendingTransactionsOperations } from './domains/pendingTransactions.ts';
+import { overviewOperations } from './domains/overview.ts';
 import { profilesOperations } from './domains/profiles.ts';
 import { reviewQueueOperations } from './domains/reviewQueue.ts';
 import { reviewsOperations } from './domains/reviews.ts';
@@ -49,6 +50,7 @@ export const operations = {
   cache: cacheOperations,
   reviews: reviewsOperations,
   reviewQueue: reviewQueueOperations,
+  overview: overviewOperations,
   trigger: triggerOperations,
   drift: driftOperations,
   team: teamOperations,

@@ -20,3 +20,4 @@ export * from './domains/trigger.ts';
 export * from './domains/drift.ts';
 export * from './domains/team.ts';
 export * from './domains/reviewQueue.ts';
+export * from './domains/overview.ts';

@@ -45,11 +45,11 @@ Sync from the bank into the offline cache (resumes where a stopped sync left off
 
 Read from the offline cache (says how old it is):
   list pending-transactions --profile NAME --account ID [--type T] [--search TEXT] [--from DATE] [--to DATE]
-                            [--sort ${PENDING_TRANSACTION_SORTS.join('|')}] [--limit N] [--cursor C]
+                            [--sort ${PENDING_TRANSACTION_SORTS.join('|')}] [--limit N] [--cursor C | --next]
   list webhook-sends --profile NAME [--webhook ID] [--status S] [--object ID] [--event E] [--from DATE] [--to DATE]
-                     [--sort ${WEBHOOK_SEND_SORTS.join('|')}] [--limit N] [--cursor C]
+                     [--sort ${WEBHOOK_SEND_SORTS.join('|')}] [--limit N] [--cursor C | --next]
   list applications --profile NAME [--status S] [--ownership personal|business] [--product ID] [--account ID]
-                    [--sort ${ACCOUNT_APPLICATION_SORTS.join('|')}] [--limit N] [--cursor C]
+                    [--sort ${ACCOUNT_APPLICATION_SORTS.join('|')}] [--limit N] [--cursor C | --next]
   list application-history --profile NAME --id ID
   list applicants --profile NAME [--search TEXT] [--limit N]   people and businesses, personal data masked
   list webhooks --profile NAME [--status S] [--event E]
@@ -226,11 +226,11 @@ const COMMANDS: Record<
   },
   'sync webhooks': { accepts: ['profile', 'page-size'], requires: ['profile'] },
   'list pending-transactions': {
-    accepts: [...PENDING_FILTERS, ...PAGING, 'review'],
+    accepts: [...PENDING_FILTERS, ...PAGING, 'next', 'review'],
     requires: ['profile', 'account'],
   },
-  'list webhook-sends': { accepts: [...SEND_FILTERS, ...PAGING, 'review'], requires: ['profile'] },
-  'list applications': { accepts: [...APPLICATION_FILTERS, ...PAGING, 'review'], requires: ['profile'] },
+  'list webhook-sends': { accepts: [...SEND_FILTERS, ...PAGING, 'next', 'review'], requires: ['profile'] },
+  'list applications': { accepts: [...APPLICATION_FILTERS, ...PAGING, 'next', 'review'], requires: ['profile'] },
   'list application-history': { accepts: ['profile', 'id'], requires: ['profile', 'id'] },
   'list applicants': { accepts: ['profile', 'search', 'limit'], requires: ['profile'] },
   'list webhooks': { accepts: ['profile', 'status', 'event'], requires: ['profile'] },

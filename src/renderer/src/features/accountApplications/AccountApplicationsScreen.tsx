@@ -18,7 +18,7 @@ import { SyncStrip } from '../../components/SyncStrip.tsx';
 import { type Column } from '../../components/VirtualTable.tsx';
 import { formatTimestamp } from '../../lib/time.ts';
 import { useOnTransition } from '../../lib/useDebounced.ts';
-import { useActiveProfileId } from '../../stores/profiles.ts';
+import { isOffline, useActiveProfileId, useOnlineStatus } from '../../stores/profiles.ts';
 import { useSyncJob } from '../../stores/sync.ts';
 import { ApplicantsSection } from '../applicants/ApplicantsSection.tsx';
 import { useAccountApplicationsReview } from '../review/listReviews.ts';
@@ -54,6 +54,9 @@ export function AccountApplicationsScreen() {
   const { open, setFilters } = store;
   const [lookup, setLookup] = useState('');
   const [pendingId, setPendingId] = useState<string | null>(null);
+  // Offline, Open shows what the cache holds and says so, instead of a sync that cannot start.
+  const online = useOnlineStatus();
+  const [offlineOpen, setOfflineOpen] = useState<string | null>(null);
   const job = useSyncJob('accountApplication', pendingId, profileId);
   const review = useAccountApplicationsReview();
   const bookJob = useSyncJob('applications', null, profileId);
@@ -74,6 +77,16 @@ export function AccountApplicationsScreen() {
     const id = lookup.trim();
     if (id === '') return;
     await store.showDetail(id);
+    setOfflineOpen(null);
+    if (isOffline(online)) {
+      const cached = useAccountApplicationsStore.getState().detail !== null;
+      setOfflineOpen(
+        cached
+          ? `You are offline: showing application ${id} as last cached; it was not fetched again.`
+          : `You are offline: application ${id} is not in the cache. Open it again once you are back online.`,
+      );
+      return;
+    }
     setPendingId(id);
     await store.fetchById(id);
   };
@@ -112,6 +125,9 @@ export function AccountApplicationsScreen() {
           Open
         </Button>
         {job === null ? null : <SyncStrip job={job} what={`application ${pendingId ?? ''}`} />}
+        <span className="muted" role="status">
+          {offlineOpen}
+        </span>
       </form>
       <ListScreen
         {...APPLICATIONS}
