@@ -22,6 +22,7 @@ import type { ResponseRule } from '../services/listener/responseRules.ts';
 import type { ReconciledPair } from '../services/listener/reconcile.ts';
 import type { Handlers, HandlerContext } from './handlerTypes.ts';
 import { IpcFailure } from './serviceErrors.ts';
+import { ImportFileError } from '../services/listener/trafficImport.ts';
 
 export interface ListenerHandlerServices {
   /** Null when the listener could not open (the reason is `listenerProblem`). */
@@ -416,6 +417,32 @@ export function createListenerHandlers(services: ListenerHandlerServices): Liste
         return detail;
       },
       clearRequests: () => ({ removed: listener().clearRequests() }),
+      importRequests: ({ fileName, text }) => {
+        let result;
+        try {
+          result = listener().importTraffic(text);
+        } catch (error) {
+          if (error instanceof ImportFileError) {
+            services.audit({
+              profileId: null,
+              action: 'listener.import',
+              target: fileName,
+              result: 'refused',
+              detail: error.message,
+            });
+            throw new IpcFailure('invalid_input', `${fileName}: ${error.message}`, { field: 'text' });
+          }
+          throw error;
+        }
+        services.audit({
+          profileId: null,
+          action: 'listener.import',
+          target: fileName,
+          result: 'ok',
+          detail: `${String(result.imported)} imported, ${String(result.alreadyKept)} already kept`,
+        });
+        return result;
+      },
       allowTarget: async ({ url }) => {
         const current = listener();
         let origin: string;

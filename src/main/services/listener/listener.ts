@@ -35,6 +35,7 @@ import { registerWebhook, Registrations, unregisterWebhook, type Registration } 
 import { replay, type ReplayRequest } from './replay.ts';
 import { RequestLog, type ListenerSealer } from './requestLog.ts';
 import { ResponseRules, type ResponseRule } from './responseRules.ts';
+import { importExport, type ImportResult } from './trafficImport.ts';
 import { exportLines, type ExportFormat } from './trafficExport.ts';
 import { ListenerUserError } from './listenerUserError.ts';
 
@@ -444,6 +445,14 @@ export class Listener extends EventEmitter<{ batch: [Batch<ListenerEvent>] }> {
       options.format,
       baseUrl,
     );
+  }
+
+  /**
+   * Keep the requests of a JSONL export (of `npm run listen` or another listener) in this
+   * listener's log, as arrivals of their own time; checked in full first (trafficImport.ts).
+   */
+  importTraffic(text: string): ImportResult {
+    return importExport(this.#log, text);
   }
 
   /** Join the bank's send records of a webhook with what was received (its registration's path and event when it has one). */

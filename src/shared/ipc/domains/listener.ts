@@ -330,6 +330,13 @@ export const replayInput = z
     }
   });
 
+/**
+ * The largest export the app imports at once (characters): under the web bridge's message cap
+ * (8 MiB), so the desktop app and web mode take the same files. `--event`/`--verdict` make a
+ * smaller export.
+ */
+export const LISTENER_IMPORT_MAX_CHARS = 7 * 1024 * 1024;
+
 export const listenerOperations = {
   status: { input: noInput, output: listenerStatus },
   /** Starts on the configured (remembered) port; a taken port is refused with `port_in_use`. */
@@ -375,6 +382,20 @@ export const listenerOperations = {
   forgetTarget: {
     input: z.strictObject({ origin: z.string().min(1).max(SHORT_TEXT_MAX) }),
     output: z.object({ removed: z.boolean(), allowedTargets: z.array(z.string()) }),
+  },
+  /**
+   * Keeps the requests of a JSONL export (`npm run listen -- export FILE`, or this app's) in the
+   * app's listener, checked in full first: a wrong line is named and nothing is imported.
+   * Requests already kept are skipped, so importing a file twice changes nothing.
+   */
+  importRequests: {
+    input: z.strictObject({
+      fileName: z.string().min(1).max(SHORT_TEXT_MAX),
+      text: z.string().max(LISTENER_IMPORT_MAX_CHARS, {
+        message: 'is larger than 7 MiB: export fewer requests (npm run listen -- export FILE --event E)',
+      }),
+    }),
+    output: z.object({ imported: z.number().int().min(0), alreadyKept: z.number().int().min(0) }),
   },
   /** Forwards one kept request again, to `url` or the configured forward-to. */
   forward: { input: z.strictObject({ requestId: idText, url: httpUrl.optional() }), output: forwardResult },

@@ -25,6 +25,7 @@ import { useOnTransition } from '../../lib/useDebounced.ts';
 import { useSyncJob } from '../../stores/sync.ts';
 import { useActiveProfileId } from '../../stores/profiles.ts';
 import { EventsCatalog } from './EventsCatalog.tsx';
+import { ImportRequestsButton } from './ImportRequests.tsx';
 import { ListenerSetup } from './ListenerSetup.tsx';
 import { RequestDrawer } from './RequestDrawer.tsx';
 import { RulesEditor } from './RulesEditor.tsx';
@@ -262,6 +263,7 @@ function RequestsTab() {
             />
             Duplicates only
           </label>
+          <ImportRequestsButton />
           <Button size="sm" variant="ghost" icon="trash" onClick={() => void store.clearRequests()}>
             Clear
           </Button>
