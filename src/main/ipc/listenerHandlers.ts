@@ -19,6 +19,7 @@ import type { Listener } from '../services/listener/listener.ts';
 import { allowListEntry, isLoopbackHost } from '../services/listener/outboundTargets.ts';
 import type { Delivery, ReceivedRequestSummary, RequestFilter } from '../services/listener/receivedRequest.ts';
 import type { ResponseRule } from '../services/listener/responseRules.ts';
+import type { ArrivalLabel } from '../services/listener/retryLabels.ts';
 import type { ReconciledPair } from '../services/listener/reconcile.ts';
 import type { Handlers, HandlerContext } from './handlerTypes.ts';
 import { IpcFailure } from './serviceErrors.ts';
@@ -80,6 +81,7 @@ function numericId(id: string, field: string): number {
 export function toRequestSummary(
   summary: ReceivedRequestSummary,
   forwardStatus: number | null = null,
+  label: ArrivalLabel | null = summary.label ?? null,
 ): ListenerRequestSummary {
   return {
     id: String(summary.id),
@@ -95,6 +97,7 @@ export function toRequestSummary(
     duplicate: summary.duplicate,
     outOfOrder: summary.outOfOrder,
     forwardStatus,
+    label,
   };
 }
 
@@ -369,7 +372,7 @@ export function createListenerHandlers(services: ListenerHandlerServices): Liste
           page.length === input.limit &&
           current.requests({ ...filter, beforeId: last.id, limit: 1 }).length > 0;
         return {
-          rows: page.map((row) => toRequestSummary(row)),
+          rows: page.map((row) => toRequestSummary(row, null, listener().labelOf(row.id))),
           nextCursor: more ? String(last.id) : null,
           asOf: new Date().toISOString(),
           source: 'cache' as const,
@@ -394,7 +397,7 @@ export function createListenerHandlers(services: ListenerHandlerServices): Liste
         const headers: Record<string, string> = Object.fromEntries(joined);
         const snapshot = request.snapshot;
         const detail: ListenerRequestDetail = {
-          ...toRequestSummary(request, deliveries.at(-1)?.status ?? null),
+          ...toRequestSummary(request, deliveries.at(-1)?.status ?? null, listener().labelOf(request.id)),
           headers,
           body: request.bodyText,
           bodyTruncated: request.bodyTruncated,

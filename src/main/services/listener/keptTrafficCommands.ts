@@ -33,7 +33,8 @@ What \`npm run listen\` kept (in the data folder), read while it runs or after:
   inspect ID          everything kept of request ID: headers (Authorization as its scheme only),
                       body, the object fetched from the bank, forwards and replays
   replay ID           send request ID again, its path and query under --to (default: the address
-                      the listener last listened on); --basic signs it (loopback targets only)
+                      the listener last listened on); --basic signs it (loopback targets only).
+                      Exit code 0 only when the answer is 2xx
   export FILE         every kept request to FILE (- for standard output): JSONL, one request a line,
                       which the app imports (Listener → Requests → Import…); --format curl writes
                       cURL commands instead. An existing FILE is kept unless --force
@@ -338,7 +339,8 @@ async function replayOne(listener: Listener, options: KeptTrafficArguments, outp
     if (delivery === undefined) throw new NothingToReplayError();
     if (options.json) output.out(JSON.stringify({ replayed: delivery }));
     else output.out(humanDeliveryLineOf(delivery).trimStart());
-    return delivery.error === null ? 0 : 1;
+    // Exit 0 only for a 2xx answer: a script can tell a handler that refused it.
+    return delivery.status !== null && delivery.status >= 200 && delivery.status < 300 ? 0 : 1;
   } catch (error) {
     if (error instanceof NothingToReplayError) {
       output.err(`listen: there is no kept request ${String(id)} (\`npm run listen -- inspect\` lists them).`);

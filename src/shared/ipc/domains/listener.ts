@@ -182,6 +182,16 @@ export const listenerRule = z.object({
 export type ListenerRule = z.infer<typeof listenerRule>;
 
 /** One kept request, as the live stream and the list show it. */
+export const arrivalLabel = z.object({
+  kind: z.enum(['new_event', 'retry']),
+  /** 1 for a new event; for a retry, which attempt (2 for the first retry). */
+  attempt: z.number().int().min(1),
+  /** What the decision rested on, in words. */
+  basis: z.string(),
+  source: z.enum(['listener', 'bank']),
+});
+export type ArrivalLabelView = z.infer<typeof arrivalLabel>;
+
 export const listenerRequestSummary = z.object({
   id: z.string(),
   receivedAt: z.string(),
@@ -200,6 +210,12 @@ export const listenerRequestSummary = z.object({
   outOfOrder: z.boolean(),
   /** Status of the forward to the local handler, when forwarding is on. */
   forwardStatus: z.number().int().nullable(),
+  /**
+   * Retry or new event (issue 27): decided when it arrived, in this run of the listener only
+   * (never carried across restarts; null for earlier and imported requests). `source` says who
+   * decided: the listener by body, or the bank's send log.
+   */
+  label: arrivalLabel.nullable().optional(),
 });
 export type ListenerRequestSummary = z.infer<typeof listenerRequestSummary>;
 
