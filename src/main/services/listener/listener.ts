@@ -5,9 +5,10 @@
  * no secret (they stay in the SecretStore). Subscribers get batches on the `batch` event.
  */
 import { EventEmitter } from 'node:events';
+import { networkInterfaces } from 'node:os';
 import type { DatabaseSync } from 'node:sqlite';
 import { createLocalServerGuard, type LocalServerGuard } from '../../../shared/security/localServerGuard.ts';
-import { boundHostNames } from '../../../sandbox/http/boundHostNames.ts';
+import { boundHostNames } from '../../../shared/security/boundHostNames.ts';
 import type { SecretStore } from '../credentials/secretStore.ts';
 import { ArrivalOrder } from './arrivalOrder.ts';
 import type { BankPort } from './bankPort.ts';
@@ -657,7 +658,7 @@ export class Listener extends EventEmitter<{ batch: [Batch<ListenerEvent>] }> {
   #guardFor(host: string, port: number): LocalServerGuard {
     const guard = createLocalServerGuard({
       port,
-      hosts: boundHostNames(host),
+      hosts: boundHostNames(host, networkInterfaces()),
       allowedHosts: this.#settings.allowedHosts,
       allowedOrigins: this.#settings.allowedOrigins,
     });

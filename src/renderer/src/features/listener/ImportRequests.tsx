@@ -38,7 +38,8 @@ export function ImportRequestsButton() {
         `Imported ${imported} ${imported === 1 ? 'request' : 'requests'}`,
         alreadyKept > 0 ? `${alreadyKept} already kept, skipped (from ${file.name}).` : `From ${file.name}.`,
       );
-      useListenerStore.getState().setFilters({});
+      // The status too: the Requests tab's count includes what was imported.
+      await useListenerStore.getState().load();
     } catch (reason) {
       toast('error', 'Import refused: nothing was imported', sentenceOf(uiErrorOf(reason)));
     } finally {

@@ -36,7 +36,7 @@ import { useWebhooksStore } from '../webhooks/store.ts';
 const COLUMNS: readonly Column<ListenerRequestSummary>[] = [
   {
     key: 'time',
-    header: 'Received (UTC)',
+    header: 'Received',
     width: '112px',
     // To the millisecond: the gaps between a notification's attempts show the bank's backoff.
     render: (row) => (
