@@ -5,12 +5,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { createLocalServerGuard, type LocalServerGuard } from '../shared/security/localServerGuard.ts';
 import { dataFileApiKey } from './auth/apiKey.ts';
 import { createAuthenticator } from './auth/authenticate.ts';
 import { createRateLimiter } from './http/rateLimit.ts';
 import { mintToken } from './auth/jwt.ts';
-import { boundHostNames } from './http/boundHostNames.ts';
+import { boundHostNames } from '../shared/security/boundHostNames.ts';
 import { buildServer } from './http/server.ts';
 import { resolveOptions, type SandboxOptions } from './options.ts';
 import { createOrganizationSettings } from './organizationSettings.ts';
@@ -152,7 +153,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     const address = app.server.address() as AddressInfo;
     guard = createLocalServerGuard({
       port: address.port,
-      hosts: boundHostNames(settings.host),
+      hosts: boundHostNames(settings.host, networkInterfaces()),
       allowedHosts: settings.allowedHosts,
       allowedOrigins: settings.allowedOrigins,
     });
