@@ -80,7 +80,13 @@ export class ReviewService {
     const sealer = () => options.cache.sealer;
     this.table = new ReviewsTable(options.cache.database, sealer, options.cache.rowMacs, options.cache.ruleNames);
     this.records = new ReviewedRecords(options.cache.database, sealer);
-    this.rules = new WatchRules(options.cache.database, sealer, options.cache.rowMacs, options.cache.ruleNames, this.#now);
+    this.rules = new WatchRules(
+      options.cache.database,
+      sealer,
+      options.cache.rowMacs,
+      options.cache.ruleNames,
+      this.#now,
+    );
     this.reviewer = new Reviewer(options.cache.database, sealer);
   }
 
