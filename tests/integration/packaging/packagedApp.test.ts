@@ -165,7 +165,8 @@ afterAll(async () => {
 
 /** What a bundle imports: relative files and bare package names (node: builtins left out). */
 function importsOf(source: string): { relative: string[]; packages: string[] } {
-  const specifiers = [...source.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)["']([^"']+)["']/g)].map(
+  // `import` as a statement or call, never a property (`action: "listener.import"`); one line.
+  const specifiers = [...source.matchAll(/(?:\bfrom\s*|(?<![.\w$])import\s*\(?\s*)["']([^"'\n]+)["']/g)].map(
     (match) => match[1] ?? '',
   );
   const relative = specifiers.filter((specifier) => specifier.startsWith('.'));

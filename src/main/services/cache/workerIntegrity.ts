@@ -47,7 +47,11 @@ function sha256(bytes: Buffer): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
-/** Relative module specifiers in built ESM (`from "./x.js"`, `import "./x.js"`, `import("./x.js")`). */
+/**
+ * Relative module specifiers in built ESM: the `from`, bare `import` and `import()` forms, each
+ * naming a quoted path that starts with a dot and a slash. (Written without an example: this
+ * comment ships in the main bundle, and the packaging test reads every such form there.)
+ */
 const RELATIVE_IMPORT = /(\bfrom\s*|\bimport\s*\(?\s*)(["'])(\.{1,2}\/[^"']+)\2/g;
 
 /**
