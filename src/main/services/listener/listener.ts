@@ -504,11 +504,15 @@ export class Listener extends EventEmitter<{ batch: [Batch<ListenerEvent>] }> {
       this.#pairing = { bank, pairing };
     }
     const paired = this.#pairing.pairing.pair(summary);
-    void paired?.then((result) => {
-      if (!result.paired) return;
-      this.relabel(summary.id, result.label);
-      this.#batcher.add({ type: 'label', requestId: summary.id, label: result.label });
-    });
+    void paired?.then(
+      (result) => {
+        if (!result.paired) return;
+        this.relabel(summary.id, result.label);
+        this.#batcher.add({ type: 'label', requestId: summary.id, label: result.label });
+      },
+      // A label is a nicety: an arrival left unlabelled (the listener stopping under it) is kept as it is.
+      () => undefined,
+    );
   }
 
   #rememberLabel(id: number, label: ArrivalLabel): void {

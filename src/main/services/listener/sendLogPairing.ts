@@ -28,6 +28,10 @@ export interface PairingOptions {
 
 export type PairingResult = { paired: true; label: ArrivalLabel; sendId: string } | { paired: false; reason: string };
 
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 function sortKey(send: WebhookSendResponse): string {
   return `${send.created_at ?? ''}\n${String(send.attempt_number ?? 0).padStart(4, '0')}\n${send.id}`;
 }
@@ -61,7 +65,13 @@ export class SendLogPairing {
   async #pairOne(request: ReceivedRequestSummary): Promise<PairingResult> {
     const event = request.event ?? '';
     const objectId = request.objectId ?? '';
-    const webhookId = this.#options.webhookFor?.(event) ?? null;
+    let webhookId: string | null;
+    try {
+      webhookId = this.#options.webhookFor?.(event) ?? null;
+    } catch (error) {
+      // The listener closed (its database with it) while this arrival waited its turn.
+      return { paired: false, reason: `its webhook could not be looked up: ${messageOf(error)}` };
+    }
     const wanted = request.status !== null && request.status >= 200 && request.status < 300 ? 'sent' : 'error';
     let pause = this.#options.firstPauseMs;
     for (let look = 0; look < this.#options.lookups; look += 1) {
@@ -76,7 +86,7 @@ export class SendLogPairing {
       } catch (error) {
         return {
           paired: false,
-          reason: `the send log could not be read: ${error instanceof Error ? error.message : String(error)}`,
+          reason: `the send log could not be read: ${messageOf(error)}`,
         };
       }
       sends.sort((left, right) => sortKey(left).localeCompare(sortKey(right)));
