@@ -66,6 +66,8 @@ export const teamQueues = z.object({
   awaitingMyApproval: z.array(teamReview),
   unassigned: z.array(teamReview),
   conflicts: z.array(teamConflict),
+  /** Settled reviews (cleared or closed), the latest first: who proposed, who approved and when. */
+  decided: z.array(teamReview),
 });
 export type TeamQueues = z.infer<typeof teamQueues>;
 
@@ -98,6 +100,8 @@ export const teamHistoryEvent = z.object({
   detail: z.string().nullable(),
   note: z.string().nullable(),
 });
+
+export type TeamHistoryEvent = z.infer<typeof teamHistoryEvent>;
 
 export const teamVerification = z.object({
   workspace: z.string(),

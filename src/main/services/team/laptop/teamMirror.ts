@@ -351,6 +351,15 @@ export class TeamMirror {
       .all(workspace, limit) as unknown as TeamReview[];
   }
 
+  /** Items whose review is settled (cleared or closed), the latest first: who proposed, who approved. */
+  decided(workspace: string, limit: number): TeamReview[] {
+    return this.#database
+      .prepare(
+        `SELECT ${REVIEW_COLUMNS} FROM team_reviews WHERE workspace = ? AND state IN ('cleared', 'closed') ORDER BY last_seq DESC LIMIT ?`,
+      )
+      .all(workspace, limit) as unknown as TeamReview[];
+  }
+
   // --- the outbox -------------------------------------------------------------------------
 
   enqueue(row: {
