@@ -49,7 +49,7 @@ function session(context: TeamCommandContext, services: LedgerServices): TeamSes
   return opened;
 }
 
-function audit(
+export function audit(
   services: LedgerServices,
   team: TeamSession,
   action: string,
@@ -146,7 +146,7 @@ export async function teamJoinCommand(context: TeamCommandContext): Promise<numb
   return EXIT_OK;
 }
 
-async function withTeam(
+export async function withTeam(
   context: TeamCommandContext,
   work: (services: LedgerServices, team: TeamSession) => Promise<number>,
 ): Promise<number> {

@@ -8,6 +8,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type { TeamEventRow } from '../crypto/teamCanonical.ts';
 import { TEAM_GENESIS } from '../crypto/teamCanonical.ts';
+import { isItemKind } from '../teamTerms.ts';
 
 export type OutboxState = 'queued' | 'ok' | 'conflict' | 'refused';
 
@@ -206,7 +207,8 @@ export class TeamMirror {
         event.prevHash,
         event.hash,
       );
-      if (event.kind !== 'member') this.#project(event);
+      // Membership and policy events are in the history, not in any item's review.
+      if (isItemKind(event.kind)) this.#project(event);
       answer.run(event.result, event.seq, event.detail, pulledAt, event.id);
     }
     const last = events.at(-1);
