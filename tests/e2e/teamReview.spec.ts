@@ -127,6 +127,10 @@ test('each officer joins from their invite file in Settings › Team', async ({ 
     if (login === 'bob') {
       // Both officers have joined: both signing keys' fingerprints are listed.
       await expect(members.locator('.team-fingerprint')).toHaveCount(2);
+      // Bob is no lead: he reads the four-eyes policy, he cannot change it.
+      const policy = page.locator('.panel', { hasText: 'Four-eyes policy' });
+      await expect(policy).toContainText('Closing an escalation');
+      await expect(policy.getByRole('checkbox')).toHaveCount(0);
       await shoot(page, 'settings-team-light');
     }
     await context.close();
@@ -135,6 +139,15 @@ test('each officer joins from their invite file in Settings › Team', async ({ 
   await showScreen(page, renderer.url, 'settings');
   await page.getByRole('tab', { name: 'Team' }).click();
   await expect(page.getByRole('table', { name: 'Members' }).locator('.team-fingerprint')).toHaveCount(2);
+  // Alice is the lead: she adds a move to the four-eyes policy (signed, chained, audited).
+  const policy = page.locator('.panel', { hasText: 'Four-eyes policy' });
+  await expect(policy.getByLabel('Closing an escalation')).toBeChecked();
+  await policy.getByLabel('Clearing an item nobody has reviewed').check();
+  await policy.getByRole('button', { name: 'Save policy' }).click();
+  await expect(page.getByText('Four-eyes policy changed')).toBeVisible();
+  // Two joins and the policy change: this laptop verified the history up to the change.
+  await expect(page.locator('.panel', { hasText: 'Signed in as' })).toContainText('up to event #3');
+  await expect(policy.getByRole('button', { name: 'Save policy' })).toHaveAttribute('aria-disabled', 'true');
   await page.getByRole('button', { name: 'Verify' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Events' })).toContainText('verified');
   await shoot(page, 'settings-team-dark');

@@ -7,7 +7,7 @@
  */
 import type { DatabaseSync } from 'node:sqlite';
 import type { TeamEventRow } from '../crypto/teamCanonical.ts';
-import { TEAM_GENESIS } from '../crypto/teamCanonical.ts';
+import { EVENT_FIELDS, eventFieldValues, TEAM_GENESIS } from '../crypto/teamCanonical.ts';
 import { isItemKind } from '../teamTerms.ts';
 
 export type OutboxState = 'queued' | 'ok' | 'conflict' | 'refused';
@@ -175,38 +175,15 @@ export class TeamMirror {
 
   /** Appends verified events and moves the head; the caller holds the transaction. */
   appendVerified(events: readonly TeamEventRow[], pulledAt: string): void {
+    const columns = [...EVENT_FIELDS.map(([, column]) => column), 'prev_hash', 'hash'];
     const insert = this.#database.prepare(
-      `INSERT INTO team_events (workspace, seq, event_id, officer, at, client_at, kind, ref, action, disposition, assignee,
-         base_version, key_version, result, detail, new_version, new_state, sealed, signature, prev_hash, hash)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO team_events (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
     );
     const answer = this.#database.prepare(
       `UPDATE team_outbox SET state = ?, seq = ?, detail = ?, answered_at = coalesce(answered_at, ?) WHERE event_id = ?`,
     );
     for (const event of events) {
-      insert.run(
-        event.workspace,
-        event.seq,
-        event.id,
-        event.officer,
-        event.at,
-        event.clientAt,
-        event.kind,
-        event.ref,
-        event.action,
-        event.disposition,
-        event.assignee,
-        event.baseVersion,
-        event.keyVersion,
-        event.result,
-        event.detail,
-        event.newVersion,
-        event.newState,
-        event.sealed,
-        event.signature,
-        event.prevHash,
-        event.hash,
-      );
+      insert.run(...eventFieldValues(event), event.prevHash, event.hash);
       // Membership and policy events are in the history, not in any item's review.
       if (isItemKind(event.kind)) this.#project(event);
       answer.run(event.result, event.seq, event.detail, pulledAt, event.id);

@@ -16,6 +16,7 @@ import { ErrorState, LoadingState } from '../../components/States.tsx';
 import { api } from '../../lib/api.ts';
 import { sentenceOf, uiErrorOf } from '../../lib/errors.ts';
 import { formatTimestamp } from '../../lib/time.ts';
+import { FourEyesPanel } from './FourEyesPanel.tsx';
 import { useTeamStore, type TeamVerification } from './teamStore.ts';
 import './team.css';
 
@@ -34,6 +35,7 @@ export function TeamSettings() {
         <>
           <TeamPanel />
           <MembersPanel />
+          <FourEyesPanel isLead={status.role === 'lead'} />
           <TeamHistoryPanel />
         </>
       ) : (
