@@ -19,6 +19,7 @@ import { InMemorySecretStore } from '../../src/main/services/credentials/secretS
 import { teamInit, type TeamInitReport } from '../../src/main/services/team/teamInit.ts';
 import type { RunningServices } from '../../src/main/shell/services.ts';
 import { openHarnessPage, showScreen } from './support/harnessRouter.ts';
+import { hiddenControls, lostContent } from './support/pageProbes.ts';
 import { startHarnessServices } from './support/harnessServices.ts';
 import type { LedgerdeskPage } from './support/ledgerdeskPage.ts';
 import { serveRenderer, type RendererServer } from './support/rendererServer.ts';
@@ -188,6 +189,25 @@ test('bob approves it from "Awaiting my approval" (light and dark)', async ({ br
   await expect(awaiting).toContainText('closed by alice');
   await shoot(dark.page, 'team-queues-awaiting-dark');
   await dark.context.close();
+
+  // At 1024 px and at 200% zoom nothing is cut off and every control can be reached.
+  for (const [size, options] of [
+    ['1024', { viewport: { width: 1024, height: 768 } }],
+    ['zoom200', { viewport: { width: 640, height: 400 }, deviceScaleFactor: 2 }],
+  ] as const) {
+    const { router, harnesses } = officer('bob');
+    const sized = await openHarnessPage(
+      browser,
+      'light',
+      { router, rendererUrl: renderer.url, record: { harnesses, problems } },
+      options,
+    );
+    await openQueue(sized.page, /Awaiting my approval \(1\)/);
+    expect(await sized.page.evaluate(lostContent), size).toEqual([]);
+    expect(await sized.page.evaluate(hiddenControls, null), size).toEqual([]);
+    await shoot(sized.page, `team-queues-awaiting-${size}-light`);
+    await sized.context.close();
+  }
 
   const { context, page } = await windowOf(browser, 'bob', 'light');
   await openQueue(page, /Awaiting my approval \(1\)/);
