@@ -203,6 +203,8 @@ test('bob approves it from "Awaiting my approval" (light and dark)', async ({ br
       options,
     );
     await openQueue(sized.page, /Awaiting my approval \(1\)/);
+    // The sync's toast covers the corner for a few seconds by design; probe the screen under it.
+    await expect(sized.page.locator('.toast')).toHaveCount(0);
     expect(await sized.page.evaluate(lostContent), size).toEqual([]);
     expect(await sized.page.evaluate(hiddenControls, null), size).toEqual([]);
     await shoot(sized.page, `team-queues-awaiting-${size}-light`);
