@@ -1,9 +1,12 @@
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
+import { workerDigestsPlugin } from './scripts/workerDigestsPlugin.ts';
 
 export default defineConfig({
   main: {
+    // The worker's files live outside app.asar: main checks them against digests written here (N12).
+    plugins: [workerDigestsPlugin()],
     build: {
       outDir: 'out/main',
       rollupOptions: {

@@ -3,6 +3,7 @@
  * tests/unit/lintBoundaries.test.ts, which proves each rule fails on a deliberate violation.
  *
  *   renderer -> shared      preload -> shared      main -> shared, sandbox
+ *   (src/main/services: only the sandbox's entry point, src/sandbox/index.ts)
  *   sandbox -> shared       shared -> nothing of ours      webBridge -> shared
  *   electron: only the shell files of src/main (outside src/main/services, src/main/common,
  *   src/main/web and the shell files both shells share) and src/preload.
@@ -114,7 +115,17 @@ export const boundaries = [
         'error',
         {
           paths: noElectron,
-          patterns: [...layer('The main-process services', 'preload', 'renderer', 'webBridge')],
+          patterns: [
+            ...layer('The main-process services', 'preload', 'renderer', 'webBridge'),
+            {
+              // The client must not learn the bank's rules from the bank's code (issue 27):
+              // what both read lives in src/shared/bank; the embedded bank is started only
+              // through its entry point.
+              group: ['**/sandbox/**', '!**/sandbox/index.ts'],
+              message:
+                "src/main/services may import only the embedded bank's entry point (src/sandbox/index.ts); what both sides read goes in src/shared.",
+            },
+          ],
         },
       ],
     },

@@ -15,6 +15,9 @@ export default defineConfig({
   // machine (two cores, load 4+) those come later than Playwright's default 5 s allows: a wait
   // that gives up is a false failure, and a wait that succeeds costs no more for being allowed longer.
   expect: { timeout: 30_000 },
+  // The hang guard of each test and of each beforeAll/afterAll hook (which start real sandboxes,
+  // services and browsers): Playwright's 30 s default gave up on a web-mode start under load 25.
+  timeout: 240_000,
   use: {
     headless: true,
     viewport: { width: 1280, height: 800 },

@@ -26,7 +26,8 @@ import { secureWebPreferences } from './shell/webPreferences.ts';
 import { restoreBounds, trackWindowState } from './shell/windowState.ts';
 import { openWindowStateStore } from './shell/windowStateStore.ts';
 import { printHtmlToPdf } from './shell/pdfPrinter.ts';
-import { startLedgerdesk } from './common/startLedgerdesk.ts';
+import { startLedgerdesk, type RunningLedgerdesk } from './common/startLedgerdesk.ts';
+import { writerRefusalOf } from './common/writerRefusal.ts';
 import type { ConfirmQuestion } from './ipc/listenerHandlers.ts';
 import { KeyringSecretStore } from './services/credentials/keyringSecretStore.ts';
 import { detectKeychain } from './services/credentials/keychainStatus.ts';
@@ -136,6 +137,23 @@ async function confirmInDialog(question: ConfirmQuestion): Promise<boolean> {
   return answer.response === 1;
 }
 
+/** Says which Ledgerdesk holds the data folder (offering its web address), then quits. */
+async function refuseSecondWriter(refusal: NonNullable<ReturnType<typeof writerRefusalOf>>): Promise<void> {
+  log.warn(refusal.detail);
+  const answer = await dialog.showMessageBox({
+    type: 'info',
+    title: refusal.title,
+    message: refusal.message,
+    detail: refusal.detail,
+    buttons: refusal.address === null ? ['Quit'] : ['Quit', 'Open it in the browser'],
+    defaultId: refusal.address === null ? 0 : 1,
+    cancelId: 0,
+    noLink: true,
+  });
+  if (answer.response === 1 && refusal.address !== null) await openInBrowser(`${refusal.address}/`);
+  app.exit(1);
+}
+
 async function start(): Promise<void> {
   const dataFolder = app.getPath('userData');
   denyAllPermissions(session.defaultSession);
@@ -158,36 +176,46 @@ async function start(): Promise<void> {
   // Profiles and the active profile, in config.json (the layout the `ledger` CLI shares).
   const settings = new Store<Record<string, unknown>>({ name: 'config' });
   const devOrigin = devServerOrigin();
-  const ledgerdesk = await startLedgerdesk({
-    dataFolder,
-    forkSandbox,
-    secretStore: new KeyringSecretStore(),
-    settings,
-    keychain: () => detectKeychain(),
-    app: { name: app.getName(), version: app.getVersion(), platform: process.platform },
-    senderPolicy: {
-      isOwnWindow: (id) => trustedWindows.has(id),
-      allowedOrigins: devOrigin === null ? [APP_ORIGIN] : [APP_ORIGIN, devOrigin],
-    },
-    send: (channel, payload) => {
-      for (const window of trustedWindows.values()) {
-        if (!window.isDestroyed()) window.webContents.send(channel, payload);
-      }
-    },
-    chooseSavePath: async (defaultName) => {
-      const parent = BrowserWindow.getFocusedWindow();
-      const options = { defaultPath: join(app.getPath('downloads'), defaultName) };
-      const choice =
-        parent === null ? await dialog.showSaveDialog(options) : await dialog.showSaveDialog(parent, options);
-      return choice.canceled ? null : choice.filePath;
-    },
-    printToPdf: printHtmlToPdf,
-    openExternal: (url) => openInBrowserIfSafe(url, { openInBrowser, log: log.warn }),
-    confirm: (question) => confirmInDialog(question),
-    // Every write to a Production bank is asked here, in main, whatever the window said (I1).
-    writeConfirmer: dialogWriteConfirmer(confirmInDialog),
-    log,
-  });
+  let ledgerdesk: RunningLedgerdesk;
+  try {
+    ledgerdesk = await startLedgerdesk({
+      dataFolder,
+      // One writer per data folder: refused while `npm run serve` (or another app) works on it.
+      shell: 'desktop',
+      forkSandbox,
+      secretStore: new KeyringSecretStore(),
+      settings,
+      keychain: () => detectKeychain(),
+      app: { name: app.getName(), version: app.getVersion(), platform: process.platform },
+      senderPolicy: {
+        isOwnWindow: (id) => trustedWindows.has(id),
+        allowedOrigins: devOrigin === null ? [APP_ORIGIN] : [APP_ORIGIN, devOrigin],
+      },
+      send: (channel, payload) => {
+        for (const window of trustedWindows.values()) {
+          if (!window.isDestroyed()) window.webContents.send(channel, payload);
+        }
+      },
+      chooseSavePath: async (defaultName) => {
+        const parent = BrowserWindow.getFocusedWindow();
+        const options = { defaultPath: join(app.getPath('downloads'), defaultName) };
+        const choice =
+          parent === null ? await dialog.showSaveDialog(options) : await dialog.showSaveDialog(parent, options);
+        return choice.canceled ? null : choice.filePath;
+      },
+      printToPdf: printHtmlToPdf,
+      openExternal: (url) => openInBrowserIfSafe(url, { openInBrowser, log: log.warn }),
+      confirm: (question) => confirmInDialog(question),
+      // Every write to a Production bank is asked here, in main, whatever the window said (I1).
+      writeConfirmer: dialogWriteConfirmer(confirmInDialog),
+      log,
+    });
+  } catch (error) {
+    const refusal = writerRefusalOf(error);
+    if (refusal === null) throw error;
+    await refuseSecondWriter(refusal);
+    return;
+  }
   const unregister = registerRouter(ipcMain, ledgerdesk.router);
 
   createMainWindow();

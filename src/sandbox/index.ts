@@ -5,12 +5,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { createLocalServerGuard, type LocalServerGuard } from '../shared/security/localServerGuard.ts';
 import { dataFileApiKey } from './auth/apiKey.ts';
 import { createAuthenticator } from './auth/authenticate.ts';
 import { createRateLimiter } from './http/rateLimit.ts';
 import { mintToken } from './auth/jwt.ts';
-import { boundHostNames } from './http/boundHostNames.ts';
+import { boundHostNames } from '../shared/security/boundHostNames.ts';
 import { buildServer } from './http/server.ts';
 import { resolveOptions, type SandboxOptions } from './options.ts';
 import { createOrganizationSettings } from './organizationSettings.ts';
@@ -28,6 +29,7 @@ import { createDispatcher } from './webhooks/dispatcher.ts';
 import { createEventPublisher } from './webhooks/eventPublisher.ts';
 import { createNotificationPoster } from './webhooks/postNotification.ts';
 import { createWebhookRegistry } from './webhooks/webhookRegistry.ts';
+import { createWebhookSecrets } from './store/webhookSecrets.ts';
 
 export type { SandboxOptions } from './options.ts';
 export { trafficLineOf, type SandboxTraffic } from './traffic.ts';
@@ -102,7 +104,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     const events = createEventPublisher(records, deliveries, sends, () => {
       wakeDispatcher();
     });
-    const webhooks = createWebhookRegistry(database, records, deliveries, sends, events);
+    const key = settings.key ?? dataFileApiKey(database);
+    const webhookSecrets = createWebhookSecrets(database, key.keySecret);
+    const webhooks = createWebhookRegistry(database, records, deliveries, sends, events, webhookSecrets);
     const organization = createOrganizationSettings(database, settings.smartRetries);
     const poster = createNotificationPoster(settings.deliveryConcurrency);
     const dispatcher = createDispatcher(database, deliveries, sends, webhooks, poster, {
@@ -119,7 +123,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     wakeDispatcher = () => {
       dispatcher.wake();
     };
-    const key = settings.key ?? dataFileApiKey(database);
     const authenticator = createAuthenticator(key);
 
     const context: SandboxContext = {
@@ -150,7 +153,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     const address = app.server.address() as AddressInfo;
     guard = createLocalServerGuard({
       port: address.port,
-      hosts: boundHostNames(settings.host),
+      hosts: boundHostNames(settings.host, networkInterfaces()),
       allowedHosts: settings.allowedHosts,
       allowedOrigins: settings.allowedOrigins,
     });

@@ -16,7 +16,7 @@ import { expect, test, type Browser, type Locator, type Page } from '@playwright
 import type { Router } from '../../src/main/ipc/routerCore.ts';
 import type { RunningServices } from '../../src/main/shell/services.ts';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.ts';
-import { ACCOUNT_APPLICATION_TRANSITIONS } from '../../src/sandbox/simulations/accountApplicationLifecycle.ts';
+import { ACCOUNT_APPLICATION_TRANSITIONS } from '../../src/shared/bank/lifecycles.ts';
 import { openHarnessPage, showScreen } from './support/harnessRouter.ts';
 import { startHarnessServices } from './support/harnessServices.ts';
 import { HARNESS_WEB_CONTENTS_ID, type LedgerdeskPage } from './support/ledgerdeskPage.ts';

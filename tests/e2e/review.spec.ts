@@ -18,7 +18,7 @@ import { expect, test, type Browser, type Page } from '@playwright/test';
 import type { Router } from '../../src/main/ipc/routerCore.ts';
 import type { RunningServices } from '../../src/main/shell/services.ts';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.ts';
-import { ACCOUNT_APPLICATION_TRANSITIONS } from '../../src/sandbox/simulations/accountApplicationLifecycle.ts';
+import { ACCOUNT_APPLICATION_TRANSITIONS } from '../../src/shared/bank/lifecycles.ts';
 import { openHarnessPage, showScreen } from './support/harnessRouter.ts';
 import { startHarnessServices } from './support/harnessServices.ts';
 import { HARNESS_WEB_CONTENTS_ID, type LedgerdeskPage } from './support/ledgerdeskPage.ts';
@@ -313,13 +313,16 @@ test('reviews a notification’s group of attempts and one attempt; a retry brin
 
     // The bank retries and delivers: after a sync the group's review is back as changed.
     failing = false;
-    for (
-      let round = 0;
-      round < 400 && (sandbox.deliveryBacklog().owed > 0 || sandbox.deliveryBacklog().inFlight > 0);
-      round += 1
-    ) {
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    // The sandbox's own signal: nothing owed or in flight (a fixed 10 s gave up on a busy machine).
+    await expect
+      .poll(
+        () => {
+          const backlog = sandbox.deliveryBacklog();
+          return backlog.owed + backlog.inFlight;
+        },
+        { timeout: 120_000 },
+      )
+      .toBe(0);
     await page.keyboard.press('Escape');
     await page.getByRole('button', { name: 'Sync', exact: true }).click();
     await expect(groups.locator('.vtable-row', { hasText: 'ach.create' }).first()).toContainText('changed', {
@@ -484,6 +487,7 @@ test('clearing the cache says the reviews go with it', async ({ browser }) => {
   const confirm = page.getByRole('dialog', { name: 'Clear the offline cache?' });
   await expect(confirm).toContainText(/The reviews go with it — \d+ reviews: dispositions, notes and their history/);
   await expect(confirm).toContainText('Watch rules and the audit log are kept.');
+  await expect(confirm).toContainText('account applications and their applicants');
   await shoot(page, 'review-clear-cache-light');
   await confirm.getByRole('button', { name: 'Cancel' }).click();
   await expect(confirm).toBeHidden();

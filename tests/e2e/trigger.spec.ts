@@ -132,6 +132,9 @@ test('triggers an event from the Listener screen and watches its notification ar
   const requests = page.getByRole('grid', { name: 'Requests' });
   await expect(requests.locator('.vtable-row', { hasText: achId })).toHaveCount(3, { timeout: 30_000 });
   await expect(requests.locator('.vtable-row', { hasText: 'ach.update' }).first()).toContainText('ok');
+  // Each arrival says retry or new event (issue 27), and when, to the millisecond.
+  await expect(requests.locator('.vtable-row', { hasText: achId }).first()).toContainText('new event');
+  await expect(requests.locator('.vtable-row', { hasText: achId }).first()).toContainText(/\d{2}:\d{2}:\d{2}\.\d{3}/);
   await shootWithoutToasts(page, 'listener-trigger-arrived-light');
 
   // A bad id is refused beside its field, nothing sent.
@@ -185,6 +188,68 @@ test('triggers an event from the Listener screen and watches its notification ar
   await expect(requests.locator('.vtable-row', { hasText: 'account_application.update' })).toHaveCount(3, {
     timeout: 30_000,
   });
+  await context.close();
+});
+
+test('imports what npm run listen exported, and says what was wrong with a bad file', async ({ browser }) => {
+  const { context, page } = await openListener(browser, 'light');
+  const requests = page.getByRole('grid', { name: 'Requests' });
+  // What `npm run listen -- export FILE` wrote opens here: Import… keeps it, once.
+  const exported = {
+    id: 7,
+    receivedAt: '2026-11-20T10:00:00.123Z',
+    method: 'POST',
+    path: '/',
+    verdict: 'ok',
+    presentedUser: 'bank',
+    event: 'ach.update',
+    objectId: 'ach_imported0001',
+    op: 'update',
+    bodyProblem: null,
+    outcome: 'answered',
+    status: 200,
+    ruleId: null,
+    durationMs: 3.2,
+    occurrence: 1,
+    duplicate: false,
+    outOfOrder: false,
+    bodyBytes: 2,
+    bodyTruncated: false,
+    query: null,
+    remoteAddress: '127.0.0.1',
+    headers: [['content-type', 'application/json']],
+    bodyText: '{}',
+    bodyBase64: null,
+    declaredBytes: 2,
+    notification: null,
+    snapshot: null,
+    snapshotAt: null,
+    snapshotError: null,
+  };
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: 'Import…' }).click();
+  await (
+    await chooser
+  ).setFiles({
+    name: 'kept.jsonl',
+    mimeType: 'application/x-ndjson',
+    buffer: Buffer.from(JSON.stringify(exported) + '\n'),
+  });
+  await expect(page.getByText('Imported 1 request')).toBeVisible();
+  await expect(requests.locator('.vtable-row', { hasText: 'ach_imported0001' })).toHaveCount(1, { timeout: 30_000 });
+  // Imported rows carry no retry label: labels are decided only for the running listener's arrivals.
+  await expect(requests.locator('.vtable-row', { hasText: 'ach_imported0001' })).toContainText('10:00:00.123');
+  await shoot(page, 'listener-import-light');
+  // A line that is not JSON: refused whole, the line named.
+  const again = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: 'Import…' }).click();
+  await (
+    await again
+  ).setFiles({ name: 'bad.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from('{}\nnot json\n') });
+  await expect(page.getByText('Import refused: nothing was imported')).toBeVisible();
+  await expect(page.locator('.toast-body', { hasText: 'Line 1' })).toBeVisible();
+  await expect(page.getByRole('tab', { name: /^Requests/ })).toContainText('1');
+
   await context.close();
 });
 

@@ -5,7 +5,8 @@
  * review, a listener round trip, a dropped socket, two tabs, a restart on the same data folder,
  * and everyone else refused: other origins, other Host names, no cookie, a spent token.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -14,7 +15,7 @@ import { expect, test, type Browser, type BrowserContext, type Page } from '@pla
 import WebSocket from 'ws';
 import { InMemorySecretStore } from '../../src/main/services/credentials/secretStore.ts';
 import type { LedgerdeskApi } from '../../src/shared/ipc/bridge.ts';
-import { DataFolderInUse } from '../../src/main/web/dataFolderLock.ts';
+import { DataFolderInUse } from '../../src/main/common/dataFolderLock.ts';
 import { WEB_SOCKET_PATH } from '../../src/shared/ipc/webSocketProtocol.ts';
 import { statusOf, upgradeStatus } from './support/rawRequests.ts';
 import { shoot } from './support/screens.ts';
@@ -66,6 +67,8 @@ async function simulateAch(on: Page, amount: string): Promise<void> {
 }
 
 test.beforeAll(async ({ browser }: { browser: Browser }) => {
+  // Starting the sandbox's process and the services took past Playwright's 30 s hook default under load 25.
+  test.setTimeout(240_000);
   folder = mkdtempSync(join(tmpdir(), 'ledgerdesk-web-'));
   app = await startWebModeApp(folder, keychain);
   token = new URL(app.shell.entryUrl).searchParams.get('token') ?? '';
@@ -100,6 +103,21 @@ test('the printed address logs this browser in once, and leaves no token behind'
   await other.close();
 });
 
+test('the first open of the embedded sandbox shows its pending transactions without pressing Sync', async () => {
+  // An empty data folder: the shell synced the sandbox's first account by itself.
+  const firstOpen = await app.shell.ledgerdesk.firstOpenSync;
+  expect(firstOpen.started).toBe(true);
+  await go(page, 'pending-transactions');
+  const grid = page.getByRole('grid', { name: 'Pending transactions' });
+  // Waits on the app's own signal: the job's end reloads the list from the cache.
+  await expect(grid.getByRole('row').nth(3)).toBeVisible({ timeout: 120_000 });
+  await expect(page.locator('.list-footer')).not.toContainText('never synced', { timeout: 120_000 });
+  if (firstOpen.started) {
+    await expect(page.getByRole('combobox', { name: 'Account' })).toHaveValue(firstOpen.accountId);
+  }
+  await shoot(page, 'web-mode-first-open-light');
+});
+
 test('every screen draws over the web transport, on the real services', async () => {
   // Every screen the sidebar offers (the app's own list, so a new screen is covered too).
   const screens: string[] = [];
@@ -122,7 +140,7 @@ test('syncs pending transactions from the embedded sandbox and reviews one', asy
   await page.getByRole('button', { name: 'Sync', exact: true }).click();
   const grid = page.getByRole('grid', { name: 'Pending transactions' });
   await expect(grid.getByRole('row').nth(3)).toBeVisible({ timeout: 120_000 });
-  await expect(page.locator('.list-footer')).not.toContainText('never synced', { timeout: 120_000 });
+  await expect(page.locator('.list-footer')).not.toContainText('Not synced yet', { timeout: 120_000 });
 
   await page.locator('body').click({ position: { x: 5, y: 5 } });
   await page.keyboard.press('j');
@@ -130,6 +148,24 @@ test('syncs pending transactions from the embedded sandbox and reviews one', asy
   const first = grid.locator('.vtable-row:not(.is-placeholder)').first();
   await expect(first).toContainText('cleared');
   await shoot(page, 'web-mode-reviewed-light');
+});
+
+test('the review report saves as PDF in web mode, printed by the machine’s Chromium', async () => {
+  const saved = await page.evaluate(async () => {
+    const api = (globalThis as unknown as { ledgerdesk: LedgerdeskApi }).ledgerdesk;
+    return api.reviews.saveReport({ profileId: 'local-sandbox', format: 'pdf' });
+  });
+  expect(saved.saved).toBe(true);
+  const path = saved.path ?? '';
+  expect(path.startsWith(join(folder, 'downloads'))).toBe(true);
+  expect(path.endsWith('.pdf')).toBe(true);
+  const pdf = readFileSync(path);
+  expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  // Its text is the report's (poppler-utils' pdftotext), with the review made above.
+  const text = execFileSync('pdftotext', ['-layout', path, '-'], { encoding: 'utf8' });
+  expect(text).toContain('Review report');
+  expect(text).toContain('Local sandbox');
+  expect(text).toMatch(/cleared/i);
 });
 
 test('a listener round trip: start, register with the bank, a delivery arrives', async () => {
@@ -341,13 +377,24 @@ test('a Production write goes only with the one-time confirmation the server iss
     return result.ok ? 'ok' : (result.error?.code ?? '?');
   };
 
-  // Declined: nothing is sent.
+  // Without the page's flag: refused by the services, nobody is asked.
+  send({
+    type: 'call',
+    id: 7,
+    channel: 'webhooks.create',
+    input: { profileId, request: { url: 'https://hooks.example/unflagged', event: 'ach.create' } },
+  });
+  expect(await codeOf()).toBe('confirmation_required');
+  expect(inbox.some((message) => message['type'] === 'ask')).toBe(false);
+
+  // Declined: nothing is sent. The question is the server's, written from the write itself.
   write(2, 'https://hooks.example/declined');
   const declined = await next('ask');
   expect((declined['question'] as { message: string }).message).toContain('webhooks.create');
+  expect((declined['question'] as { message: string }).message).toContain('Bank of Production');
   expect((declined['question'] as { detail: string }).detail).toContain('https://hooks.example/declined');
   send({ type: 'reply', askId: declined['askId'], confirmation: null });
-  expect(await codeOf()).toBe('cancelled');
+  expect(await codeOf()).toBe('confirmation_required');
 
   // A confirmation the page made up is not one the server issued.
   write(3, 'https://hooks.example/forged');
@@ -370,6 +417,26 @@ test('a Production write goes only with the one-time confirmation the server iss
   const confirmed = await next('ask');
   send({ type: 'reply', askId: confirmed['askId'], confirmation: confirmed['confirmation'] });
   expect(await codeOf()).toBe('ok');
+  // Used once: the same confirmation for the same write again is refused.
+  write(8, 'https://hooks.example/confirmed');
+  const again = await next('ask');
+  send({ type: 'reply', askId: again['askId'], confirmation: confirmed['confirmation'] });
+  expect(await codeOf()).toBe('confirmation_required');
+
+  // Switching the Production guard off is asked the same way: a page's flag alone does not do it.
+  send({
+    type: 'call',
+    id: 9,
+    channel: 'profiles.update',
+    input: { id: profileId, production: false, confirmProduction: true },
+  });
+  const guard = await next('ask');
+  expect((guard['question'] as { message: string }).message).toContain('Production guard off');
+  send({ type: 'reply', askId: guard['askId'], confirmation: 'x'.repeat(43) });
+  expect(await codeOf()).toBe('confirmation_required');
+  send({ type: 'call', id: 10, channel: 'profiles.list', input: {} });
+  const listed = (await next('answer'))['result'] as { value: { profiles: { id: string; production: boolean }[] } };
+  expect(listed.value.profiles.find((entry) => entry.id === profileId)?.production).toBe(true);
   socket.close();
 });
 
@@ -383,12 +450,14 @@ test('restarts on the same data folder: the cache and the review are still there
   await context.close();
   await app.shell.stop();
   app = await startWebModeApp(folder, keychain);
+  // The sandbox's pending transactions are cached now: no second first-open sync.
+  expect(await app.shell.ledgerdesk.firstOpenSync).toEqual({ started: false, reason: 'already-cached' });
   context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   page = await openWebMode(context, app.shell.entryUrl, problems);
   await go(page, 'pending-transactions');
   const grid = page.getByRole('grid', { name: 'Pending transactions' });
   await expect(grid.getByRole('row').nth(3)).toBeVisible();
-  await expect(page.locator('.list-footer')).not.toContainText('never synced');
+  await expect(page.locator('.list-footer')).not.toContainText('Not synced yet');
   await page.getByRole('combobox', { name: 'Review' }).selectOption('cleared');
   await expect(grid.locator('.vtable-row:not(.is-placeholder)').first()).toContainText('cleared');
 });

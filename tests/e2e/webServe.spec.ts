@@ -6,9 +6,10 @@
  */
 import { spawn, type ChildProcess, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable } from 'node:stream';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
 import { statusOf } from './support/rawRequests.ts';
 
@@ -22,12 +23,16 @@ interface Served {
 }
 
 function serve(folder: string, ...args: string[]): Served {
+  return serveWith({}, folder, '--no-open', ...args);
+}
+
+function serveWith(environment: NodeJS.ProcessEnv, folder: string, ...args: string[]): Served {
   const child: ChildProcessByStdio<null, Readable, Readable> = spawn(
     process.execPath,
-    [join('src', 'main', 'web', 'serve.ts'), '--no-open', '--data', folder, ...args],
+    [join('src', 'main', 'web', 'serve.ts'), '--data', folder, ...args],
     {
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, DBUS_SESSION_BUS_ADDRESS: '' },
+      env: { ...process.env, DBUS_SESSION_BUS_ADDRESS: '', ...environment },
     },
   );
   let out = '';
@@ -111,4 +116,64 @@ test('bad options get one clear line and the usage', async () => {
   expect(await wrong.exited).toBe(2);
   expect(wrong.errors()).toContain('--port must be a number from 0 to 65535, not "eighty".');
   expect(wrong.errors()).toContain('Usage: npm run serve');
+});
+
+/** Every process's command line on this machine, as any user can read it. */
+function everyCommandLine(): string[] {
+  const lines: string[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      lines.push(readFileSync(join('/proc', entry, 'cmdline'), 'utf8').replaceAll('\0', ' '));
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return lines;
+}
+
+test('opens the browser without the token on any command line, through a page only this user can read', async () => {
+  // A stand-in for xdg-open on a desktop: writes down its arguments and stays up (as a browser
+  // launcher does) until the test lets it go, so its command line can be read meanwhile.
+  const opener = mkdtempSync(join(tmpdir(), 'ledgerdesk-opener-'));
+  const record = join(opener, 'arguments.txt');
+  const release = join(opener, 'release');
+  writeFileSync(
+    join(opener, 'xdg-open'),
+    `#!/bin/sh\nprintf '%s\\n' "$@" > "${record}.part" && mv "${record}.part" "${record}"\n` +
+      `i=0; while [ ! -e "${release}" ] && [ $i -lt 300 ]; do sleep 1; i=$((i+1)); done\n`,
+    { mode: 0o755 },
+  );
+  const served = serveWith(
+    { PATH: `${opener}:${process.env['PATH'] ?? ''}`, DISPLAY: ':99', WAYLAND_DISPLAY: '' },
+    folder,
+  );
+  try {
+    const line = await firstLine(served);
+    const token = /token=([A-Za-z0-9_-]{43})$/.exec(line)?.[1] ?? '';
+    expect(token, line).toHaveLength(43);
+    expect(served.output()).toContain('Opened in your browser.');
+    await expect.poll(() => existsSync(record), { timeout: 60_000 }).toBe(true);
+
+    // The opener was given a file, not the address; no process on the machine shows the token.
+    const given = readFileSync(record, 'utf8').trim().split('\n');
+    expect(given).toHaveLength(1);
+    expect(given.join(' ')).not.toContain(token);
+    expect(everyCommandLine().filter((commandLine) => commandLine.includes(token))).toEqual([]);
+    const page = fileURLToPath(given[0] ?? '');
+    expect(statSync(page).mode & 0o777).toBe(0o600);
+    expect(statSync(dirname(page)).mode & 0o777).toBe(0o700);
+    const html = readFileSync(page, 'utf8');
+    expect(html).toContain(`http-equiv="refresh" content="0;url=${line.replace('Ledgerdesk is open at ', '')}"`);
+
+    served.child.kill('SIGINT');
+    expect(await served.exited).toBe(0);
+    // Gone with the run; nothing after the first line holds the token.
+    expect(existsSync(page)).toBe(false);
+    expect(served.output().split('\n').slice(1).join('\n') + served.errors()).not.toContain(token);
+  } finally {
+    writeFileSync(release, '');
+    served.child.kill('SIGKILL');
+    rmSync(opener, { recursive: true, force: true });
+  }
 });

@@ -107,4 +107,22 @@ describe.skipIf(!secretServiceHere)('I1: Production writes are confirmed in main
     expect(refused.code).toBe('confirmation_required');
     expect(confirmer.asked.at(-1)).toMatchObject({ action: 'listener.register' });
   });
+
+  it('switching the Production guard off asks main too: declined, the profile stays Production', async () => {
+    confirmer.answer = false;
+    const refused = await refusal(
+      harness.api.profiles.update({ id: productionId, production: false, confirmProduction: true }),
+    );
+    expect(refused.code).toBe('confirmation_required');
+    expect(confirmer.asked.at(-1)).toMatchObject({
+      profileName: 'Acme Production',
+      action: 'profile.update (Production guard off)',
+    });
+    const listed = await harness.api.profiles.list();
+    expect(listed.profiles.find((profile) => profile.id === productionId)?.production).toBe(true);
+    // Last: with the user's yes it goes (the other tests need the guard on).
+    confirmer.answer = true;
+    const updated = await harness.api.profiles.update({ id: productionId, production: false, confirmProduction: true });
+    expect(updated.production).toBe(false);
+  });
 });

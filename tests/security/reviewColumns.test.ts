@@ -97,7 +97,7 @@ describe.skipIf(!secretServiceHere)('N2: a review changed in the file is caught'
     ['the version', "UPDATE reviews SET version = version + 5 WHERE state = 'escalated'"],
     ['the time', "UPDATE reviews SET updated_at = '2020-01-01T00:00:00.000Z' WHERE state = 'escalated'"],
     ['the reviewed digest', "UPDATE reviews SET record_digest = 'x' WHERE state = 'escalated'"],
-    ['the rule that flagged it', "UPDATE reviews SET rule_name = 'Nothing' WHERE rule_name = 'Everything'"],
+    ['the rule that flagged it', "UPDATE reviews SET rule_name = 'Nothing' WHERE rule_name IS NOT NULL"],
     ['a step of history', "UPDATE review_history SET state = 'cleared' WHERE state = 'escalated'"],
     ['the MAC removed', "UPDATE reviews SET row_mac = NULL WHERE state = 'escalated'"],
     [

@@ -4,6 +4,7 @@
  * running this file alone.
  */
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +12,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
+import { verifiedWorkerUrl } from '../../src/main/services/cache/workerIntegrity.ts';
 
 const out = join(process.cwd(), 'out');
 
@@ -29,7 +31,9 @@ describe('electron-vite build output', () => {
   it('the preload is one self-contained CommonJS file, as a sandboxed preload must be', () => {
     const preload = readFileSync(join(out, 'preload/index.cjs'), 'utf8');
     expect(preload).toContain('require("electron")');
-    expect(preload).not.toMatch(/\bimport\s*[{*\w]/);
+    // An import statement starts its line; words like `importRequests:` in the contract are not one.
+    expect(preload).not.toMatch(/^\s*import(\s+[\w{*]|\s*[{*"'])/m);
+    expect(preload).not.toMatch(/\bimport\s*\(/);
     expect(preload).not.toMatch(/require\("\.\.?\//);
   });
 
@@ -99,6 +103,38 @@ describe('electron-vite build output', () => {
       const check = new DatabaseSync(file);
       expect(check.prepare('SELECT x FROM probe ORDER BY x').all()).toEqual([1, 2, 3, 4, 5, 7].map((x) => ({ x })));
       check.close();
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('main holds the digest of every file of the worker, and the worker starts from the checked bytes (N12)', async () => {
+    const index = readFileSync(join(out, 'main/index.js'), 'utf8');
+    const literal = /BUILT_DIGESTS = ("(?:[^"\\]|\\.)*");/.exec(index)?.[1];
+    expect(literal, 'the build wrote the digests into main').toBeDefined();
+    const digests = JSON.parse(JSON.parse(literal ?? '""') as string) as Record<string, string>;
+    expect(Object.keys(digests)).toContain('cacheWriterWorker.js');
+    expect(Object.keys(digests).some((name) => name.startsWith('chunks/'))).toBe(true);
+    for (const [name, digest] of Object.entries(digests)) {
+      expect(
+        createHash('sha256')
+          .update(readFileSync(join(out, 'main', name)))
+          .digest('hex'),
+        name,
+      ).toBe(digest);
+    }
+    const folder = mkdtempSync(join(tmpdir(), 'ledgerdesk-worker-'));
+    try {
+      const worker = new Worker(verifiedWorkerUrl(join(out, 'main'), 'cacheWriterWorker.js', digests), {
+        workerData: { file: join(folder, 'cache.db') },
+      });
+      const reply = new Promise((resolve, reject) => {
+        worker.once('message', resolve);
+        worker.once('error', reject);
+      });
+      worker.postMessage({ id: 1, close: true });
+      expect(await reply).toEqual({ id: 1, kept: [] });
+      await worker.terminate();
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }

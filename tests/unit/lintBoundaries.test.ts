@@ -44,6 +44,12 @@ describe('lint enforces the import boundaries', () => {
     ['src/main/services/x.ts', "import Store from 'electron-store';"],
     ['src/main/services/cache/x.ts', "import { safeStorage } from 'electron';"],
     ['src/sandbox/x.ts', "import { app } from 'electron';"],
+    // Issue 27: services read the bank's rules from src/shared/bank, never from the sandbox's code.
+    [
+      'src/main/services/trigger/x.ts',
+      "import { ACH_TRANSITIONS } from '../../../sandbox/simulations/achLifecycle.ts';",
+    ],
+    ['src/main/services/listener/x.ts', "import { x } from '../../../sandbox/http/boundHostNames.ts';"],
     ['src/sandbox/x.ts', "import { cache } from '../main/services/cache.ts';"],
     ['src/preload/x.ts', "import { router } from '../main/ipc/router.ts';"],
     ['src/main/x.ts', "import { App } from '../renderer/src/App.tsx';"],
@@ -70,7 +76,8 @@ describe('lint enforces the import boundaries', () => {
     ['src/main/shell/window.ts', "import { BrowserWindow } from 'electron';"],
     ['src/preload/index.ts', "import { contextBridge } from 'electron';"],
     ['src/main/services/x.ts', "import { DatabaseSync } from 'node:sqlite';"],
-    ['src/main/services/x.ts', "import { startSandbox } from '../../sandbox/server.ts';"],
+    ['src/main/services/x.ts', "import { startSandbox } from '../../sandbox/index.ts';"],
+    ['src/main/services/trigger/x.ts', "import { ACH_TRANSITIONS } from '../../../shared/bank/lifecycles.ts';"],
     ['src/sandbox/x.ts', "import { pendingTransaction } from '../shared/bank/index.ts';"],
     ['src/renderer/src/x.tsx', "import { pendingTransaction } from '../../shared/bank/index.ts';"],
     ['src/shared/ipc/x.ts', "import { pendingTransaction } from '../bank/index.ts';"],

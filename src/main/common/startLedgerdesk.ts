@@ -26,9 +26,13 @@ import {
 import type { Logger } from '../shell/log.ts';
 import { startServices, type RunningServices } from '../shell/services.ts';
 import type { WriteConfirmer } from '../services/writes/writeConfirmer.ts';
+import { syncEmbeddedSandboxOnFirstOpen, type FirstOpenSync } from './firstOpenSync.ts';
+import { lockDataFolder, type DataFolderLock, type WriterShell } from './dataFolderLock.ts';
 
 export interface LedgerdeskOptions {
   dataFolder: string;
+  /** Which shell starts: the data folder's lock names it (one writer per folder, either shell). */
+  shell: WriterShell;
   /** Starts the sandbox's own process (a utilityProcess in Electron, a Node child in web mode). */
   forkSandbox: () => SandboxChild;
   secretStore: SecretStore;
@@ -52,6 +56,10 @@ export interface RunningLedgerdesk {
   services: RunningServices;
   router: Router;
   sandbox: EmbeddedSandbox | null;
+  /** The data folder's lock, held until stop() ends; web mode announces its address on it. */
+  lock: Pick<DataFolderLock, 'announce'>;
+  /** The first open's sync of the embedded sandbox (firstOpenSync.ts): started in the background, never awaited by start. */
+  firstOpenSync: Promise<FirstOpenSync>;
   /** Ends the services, then the sandbox; never throws (problems are logged). */
   stop(): Promise<void>;
 }
@@ -82,7 +90,21 @@ async function startSandboxOf(options: LedgerdeskOptions): Promise<EmbeddedSandb
   }
 }
 
+/**
+ * Starts everything on the data folder, or throws DataFolderInUse (before anything starts)
+ * when another Ledgerdesk, desktop or web, is its writer.
+ */
 export async function startLedgerdesk(options: LedgerdeskOptions): Promise<RunningLedgerdesk> {
+  const lock = lockDataFolder(options.dataFolder, options.shell);
+  try {
+    return await startOnLockedFolder(options, lock);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+}
+
+async function startOnLockedFolder(options: LedgerdeskOptions, lock: DataFolderLock): Promise<RunningLedgerdesk> {
   const { log } = options;
   const sandbox = await startSandboxOf(options);
   const services = await startServices({
@@ -108,13 +130,26 @@ export async function startLedgerdesk(options: LedgerdeskOptions): Promise<Runni
       log[entry.level](`ipc ${entry.channel}: ${entry.message}`);
     },
   });
+  // In the background: the window opens at once and shows the job as it runs.
+  const firstOpenSync: Promise<FirstOpenSync> =
+    sandbox === null
+      ? Promise.resolve({ started: false, reason: 'failed' })
+      : syncEmbeddedSandboxOnFirstOpen(services.handlers, log);
   let stopping: Promise<void> | null = null;
   return {
     services,
     router,
     sandbox,
+    lock: {
+      announce: (address) => {
+        lock.announce(address);
+      },
+    },
+    firstOpenSync,
     stop() {
       stopping ??= (async () => {
+        // Its job, once started, is the sync service's: stopping the services lets its page finish.
+        await firstOpenSync;
         try {
           await services.stop();
         } catch (error) {
@@ -125,6 +160,8 @@ export async function startLedgerdesk(options: LedgerdeskOptions): Promise<Runni
         } catch (error) {
           log.error(`shutdown: ${messageOf(error)}`);
         }
+        // Last: the folder is free only once nothing writes to it.
+        lock.release();
       })();
       return stopping;
     },

@@ -21,7 +21,7 @@ function applicationSort(
 export function applicationQueryOf(
   input: Pick<
     ParsedInputOf<'accountApplications', 'count'>,
-    'profileId' | 'status' | 'ownershipType' | 'accountProductId' | 'review' | 'search'
+    'profileId' | 'status' | 'ownershipType' | 'accountProductId' | 'review' | 'search' | 'fromDate' | 'toDate'
   >,
 ): AccountApplicationQuery {
   return {
@@ -30,6 +30,8 @@ export function applicationQueryOf(
     ...(input.ownershipType === undefined ? {} : { ownershipType: input.ownershipType }),
     ...(input.accountProductId === undefined ? {} : { accountProductId: input.accountProductId }),
     ...(input.review === undefined ? {} : { review: input.review }),
+    ...(input.fromDate === undefined ? {} : { fromDate: input.fromDate }),
+    ...(input.toDate === undefined ? {} : { toDate: input.toDate }),
     ...searchOf(input.search),
   };
 }

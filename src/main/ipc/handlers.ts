@@ -3,11 +3,13 @@
  * handler's failures are translated from the services' error classes to the contract's
  * codes (serviceErrors.ts); the router does the rest (validation, error shape, scrubbing).
  */
+import { createApplicantHandlers } from './applicantHandlers.ts';
 import { createDriftHandlers } from './driftHandlers.ts';
 import type { Handlers } from './handlerTypes.ts';
 import { createLedgerHandlers, type LedgerHandlerServices } from './ledgerHandlers.ts';
 import { createListenerHandlers, type ListenerHandlerServices } from './listenerHandlers.ts';
 import { createReviewHandlers, type ReviewHandlerServices } from './reviewHandlers.ts';
+import { createOverviewHandlers } from './overviewHandlers.ts';
 import { createReviewQueueHandlers } from './reviewQueueHandlers.ts';
 import { translateServiceError } from './serviceErrors.ts';
 import { createTeamHandlers, type TeamHandlerServices } from './teamHandlers.ts';
@@ -46,9 +48,11 @@ export function createHandlers(services: HandlerServices): Handlers {
     listener: listener.listener,
     reviews: createReviewHandlers(services).reviews,
     ...createReviewQueueHandlers(services),
+    ...createOverviewHandlers(services),
     exports: { ...ledger.exports, listenerRequests: listener.exports.listenerRequests },
     ...createTriggerHandlers(services),
     ...createDriftHandlers(services),
+    ...createApplicantHandlers(services),
     ...createTeamHandlers(services),
   });
 }

@@ -19,9 +19,11 @@ import type { Listener } from '../services/listener/listener.ts';
 import { allowListEntry, isLoopbackHost } from '../services/listener/outboundTargets.ts';
 import type { Delivery, ReceivedRequestSummary, RequestFilter } from '../services/listener/receivedRequest.ts';
 import type { ResponseRule } from '../services/listener/responseRules.ts';
+import type { ArrivalLabel } from '../services/listener/retryLabels.ts';
 import type { ReconciledPair } from '../services/listener/reconcile.ts';
 import type { Handlers, HandlerContext } from './handlerTypes.ts';
 import { IpcFailure } from './serviceErrors.ts';
+import { ImportFileError } from '../services/listener/trafficImport.ts';
 
 export interface ListenerHandlerServices {
   /** Null when the listener could not open (the reason is `listenerProblem`). */
@@ -79,6 +81,7 @@ function numericId(id: string, field: string): number {
 export function toRequestSummary(
   summary: ReceivedRequestSummary,
   forwardStatus: number | null = null,
+  label: ArrivalLabel | null = summary.label ?? null,
 ): ListenerRequestSummary {
   return {
     id: String(summary.id),
@@ -94,6 +97,7 @@ export function toRequestSummary(
     duplicate: summary.duplicate,
     outOfOrder: summary.outOfOrder,
     forwardStatus,
+    label,
   };
 }
 
@@ -368,7 +372,7 @@ export function createListenerHandlers(services: ListenerHandlerServices): Liste
           page.length === input.limit &&
           current.requests({ ...filter, beforeId: last.id, limit: 1 }).length > 0;
         return {
-          rows: page.map((row) => toRequestSummary(row)),
+          rows: page.map((row) => toRequestSummary(row, null, listener().labelOf(row.id))),
           nextCursor: more ? String(last.id) : null,
           asOf: new Date().toISOString(),
           source: 'cache' as const,
@@ -393,7 +397,7 @@ export function createListenerHandlers(services: ListenerHandlerServices): Liste
         const headers: Record<string, string> = Object.fromEntries(joined);
         const snapshot = request.snapshot;
         const detail: ListenerRequestDetail = {
-          ...toRequestSummary(request, deliveries.at(-1)?.status ?? null),
+          ...toRequestSummary(request, deliveries.at(-1)?.status ?? null, listener().labelOf(request.id)),
           headers,
           body: request.bodyText,
           bodyTruncated: request.bodyTruncated,
@@ -416,6 +420,32 @@ export function createListenerHandlers(services: ListenerHandlerServices): Liste
         return detail;
       },
       clearRequests: () => ({ removed: listener().clearRequests() }),
+      importRequests: ({ fileName, text }) => {
+        let result;
+        try {
+          result = listener().importTraffic(text);
+        } catch (error) {
+          if (error instanceof ImportFileError) {
+            services.audit({
+              profileId: null,
+              action: 'listener.import',
+              target: fileName,
+              result: 'refused',
+              detail: error.message,
+            });
+            throw new IpcFailure('invalid_input', `${fileName}: ${error.message}`, { field: 'text' });
+          }
+          throw error;
+        }
+        services.audit({
+          profileId: null,
+          action: 'listener.import',
+          target: fileName,
+          result: 'ok',
+          detail: `${String(result.imported)} imported, ${String(result.alreadyKept)} already kept`,
+        });
+        return result;
+      },
       allowTarget: async ({ url }) => {
         const current = listener();
         let origin: string;

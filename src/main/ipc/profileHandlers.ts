@@ -7,6 +7,7 @@ import type { Profile as ContractProfile } from '../../shared/ipc/domains/profil
 import { maskedBaseUrl, originOf } from '../../shared/profiles/profileFields.ts';
 import type { Profile as ServiceProfile } from '../services/profiles/profile.ts';
 import { EMBEDDED_SANDBOX_PROFILE_ID, profileAttention } from '../services/profiles/profile.ts';
+import { confirmProductionWrite } from '../services/profiles/profiles.ts';
 import { credentialStatus, publishCredentialStatus } from './credentialHandlers.ts';
 import type { Handlers } from './handlerTypes.ts';
 import { ledgerOf, recordAction, type LedgerHandlerServices } from './ledgerAccess.ts';
@@ -79,6 +80,17 @@ export function createProfileHandlers(services: LedgerHandlerServices): Pick<Han
             'confirmation_required',
             `Switching the Production guard off for ${current.name} lets writes go out without a confirmation.`,
             { field: 'confirmProduction', action: 'Confirm that you mean to switch the guard off, then save again.' },
+          );
+        }
+        if (current.production && input.production === false) {
+          // The page's flag, then main's own question (the native dialog, or web mode's one-time
+          // confirmation): switching the guard off would let every later write go unasked.
+          await confirmProductionWrite(
+            current,
+            'profile.update (Production guard off)',
+            current.name,
+            true,
+            ledger().writeConfirmer,
           );
         }
         const movesOrigin =

@@ -72,7 +72,7 @@ export function createReviewHandlers(services: ReviewHandlerServices): Pick<Hand
         if (format === 'pdf' && print === undefined) {
           throw new IpcFailure(
             'not_available',
-            'Saving as PDF needs the desktop app; save as HTML and print it instead.',
+            'Saving as PDF needs the desktop app, or in web mode Chromium or Google Chrome on this machine (LEDGERDESK_CHROMIUM names another); none was found. Save as HTML and print it from your browser instead.',
           );
         }
         const report = await buildReviewReport(services_.cache, services_.reviews, {

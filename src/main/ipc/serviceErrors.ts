@@ -71,8 +71,11 @@ export function translateServiceError(error: unknown): unknown {
     case 'BankError': {
       const kind = textOf(fields['kind']) ?? '';
       const status = typeof fields['status'] === 'number' ? fields['status'] : undefined;
-      const remedy = textOf(fields['remedy']);
-      return new IpcFailure(BANK_KIND_CODES[kind] ?? 'bank_error', message, {
+      // A failure with a person's wording (the bank out of reach, the local sandbox down)
+      // reaches the window in those words, not as an endpoint and an address.
+      const people = fieldsOf(fields['forPeople']);
+      const remedy = textOf(people['action']) ?? textOf(fields['remedy']);
+      return new IpcFailure(BANK_KIND_CODES[kind] ?? 'bank_error', textOf(people['message']) ?? message, {
         retryable: fields['retryable'] === true,
         ...(remedy === undefined ? {} : { action: remedy }),
         ...(status === undefined ? {} : { status }),

@@ -66,6 +66,8 @@ export class LedgerServices {
   readonly clients: BankClients;
   readonly sync: SyncService;
   readonly writes: BankWrites;
+  /** Main's question before a Production write or before the Production guard is switched off; null: the caller's flag decides. */
+  readonly writeConfirmer: WriteConfirmer | null;
   /** `ledger trigger` and the Trigger panel: make the bank send events. */
   readonly trigger: TriggerService;
   readonly reviews: ReviewService;
@@ -78,6 +80,7 @@ export class LedgerServices {
     const now = options.now ?? (() => new Date());
     this.credentials = credentials;
     this.cache = cache;
+    this.writeConfirmer = options.writeConfirmer ?? null;
     this.profiles = new Profiles(options.profileStorage, now);
     this.drift = new DriftLedger(cache.database, now);
     this.unsettledWrites = new UnsettledWrites(cache.database, (text) => cache.sealer.keyedHash(text), now);
@@ -104,7 +107,7 @@ export class LedgerServices {
       clients: this.clients,
       cache,
       unsettled: this.unsettledWrites,
-      confirmer: options.writeConfirmer ?? null,
+      confirmer: this.writeConfirmer,
       now,
     });
     this.trigger = new TriggerService({ profiles: this.profiles, clients: this.clients, audit: () => cache.audit });

@@ -65,6 +65,13 @@ function isReport(message: unknown): message is SandboxReport {
   return report['type'] === 'stopped';
 }
 
+/**
+ * How long the sandbox's process may take to load and open its bank. About a second on an idle
+ * machine, but 22 s was measured under a load of 22 on two cores: giving up at 30 s left such a
+ * run without its sandbox, so only a process that is truly stuck is given up on.
+ */
+const START_TIMEOUT_MS = 120_000;
+
 export function startEmbeddedSandbox(options: EmbeddedSandboxOptions): Promise<EmbeddedSandbox> {
   const child = options.fork();
   const exitListeners: ((code: number) => void)[] = [];
@@ -79,7 +86,7 @@ export function startEmbeddedSandbox(options: EmbeddedSandboxOptions): Promise<E
       settled = true;
       child.kill();
       reject(new Error('The embedded sandbox bank did not start in time.'));
-    }, options.startTimeoutMs ?? 30_000);
+    }, options.startTimeoutMs ?? START_TIMEOUT_MS);
 
     child.on('exit', (code) => {
       exited = code;

@@ -157,6 +157,7 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
         database: ledger.cache.database,
         secrets: secretStore,
         sealer: ledger.cache.sealer,
+        pairWithSendLog: true,
       });
       if (sandbox !== null) listener.setBank(await bankPortFor(EMBEDDED_SANDBOX_PROFILE_ID));
     } catch (error) {
@@ -182,7 +183,9 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
     const current = listener;
     const onBatch = (batch: Batch<ListenerEvent>): void => {
       const requests = batch.items.flatMap((item) => (item.type === 'request' ? [toRequestSummary(item.request)] : []));
-      if (requests.length > 0 || batch.dropped > 0) {
+      // A label the bank's send log settled changes rows already shown: an empty push reloads them.
+      const relabelled = batch.items.some((item) => item.type === 'label');
+      if (requests.length > 0 || batch.dropped > 0 || relabelled) {
         publisher.publish('listener', 'requests', { requests, omitted: batch.dropped });
       }
       if (batch.items.some((item) => item.type === 'state')) {

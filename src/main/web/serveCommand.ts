@@ -11,10 +11,12 @@ import { InMemorySecretStore, type SecretStore } from '../services/credentials/s
 import { FileProfileStorage } from '../services/profiles/fileProfileStorage.ts';
 import { isSafeExternalUrl } from '../shell/externalLinks.ts';
 import { createLogger, type Logger } from '../shell/log.ts';
-import { DataFolderInUse } from './dataFolderLock.ts';
+import { DataFolderInUse } from '../common/dataFolderLock.ts';
 import { defaultDownloadsFolder } from './downloads.ts';
 import { forkSandboxChild } from './forkSandbox.ts';
-import { openInDefaultBrowser } from './openBrowser.ts';
+import type { SandboxChild } from '../shell/embeddedSandbox.ts';
+import { webPdfPrinter } from './chromiumPdfPrinter.ts';
+import { openInDefaultBrowser, openSecretAddressInDefaultBrowser, type RedirectPage } from './openBrowser.ts';
 import { parseServeArguments, SERVE_USAGE, ServeUsageError } from './serveArguments.ts';
 import { RendererNotBuilt, startWebShell, type RunningWebShell } from './webShell.ts';
 
@@ -29,7 +31,15 @@ export interface ServeIo {
   stopRequested: Promise<void>;
   secretStore?: SecretStore;
   rendererRoot?: string;
+  /** Opens a link of the app (no secret in it) in the user's browser. */
   openBrowser?: (url: string) => boolean;
+  /**
+   * Opens the address with the token (never on a command line: openBrowser.ts); null when there
+   * is no browser here. Tests pass their own.
+   */
+  openEntryAddress?: (url: string) => RedirectPage | null;
+  /** Forks the sandbox's process (serve.ts passes one forked early); default: a new Node child. */
+  forkSandbox?: () => SandboxChild;
   /** Called once the app is open (tests and `npm start` use it). */
   onOpen?: (shell: RunningWebShell) => void;
 }
@@ -48,6 +58,12 @@ async function keychainOrSessionStore(log: Logger): Promise<SecretStore> {
       'the cache is synced again next time.',
   );
   return new InMemorySecretStore();
+}
+
+function definedPrinter(printToPdf: ((html: string) => Promise<Uint8Array>) | undefined): {
+  printToPdf?: (html: string) => Promise<Uint8Array>;
+} {
+  return printToPdf === undefined ? {} : { printToPdf };
 }
 
 function messageOf(error: unknown): string {
@@ -82,10 +98,11 @@ export async function runServe(args: readonly string[], io: ServeIo): Promise<nu
       secretStore,
       settings: new FileProfileStorage(dataFolder),
       keychain: () => detectKeychain(),
-      forkSandbox: forkSandboxChild,
+      forkSandbox: io.forkSandbox ?? forkSandboxChild,
       downloadsFolder: defaultDownloadsFolder(io.env),
       // A link in the app opens in the user's browser, after the same check the desktop app makes.
       openExternal: (url) => isSafeExternalUrl(url) && (io.openBrowser ?? openInDefaultBrowser)(url),
+      ...definedPrinter(webPdfPrinter(io.env)),
       app: { name: 'Ledgerdesk', version: process.env['npm_package_version'] ?? '0.1.0', platform: process.platform },
       environment: io.env,
       log,
@@ -110,8 +127,10 @@ export async function runServe(args: readonly string[], io: ServeIo): Promise<nu
     return 1;
   }
 
-  const opened =
-    options.open && (io.openBrowser ?? ((url: string) => openInDefaultBrowser(url, io.env)))(shell.entryUrl);
+  const redirect = options.open
+    ? (io.openEntryAddress ?? ((url: string) => openSecretAddressInDefaultBrowser(url, io.env)))(shell.entryUrl)
+    : null;
+  const opened = redirect !== null;
   if (options.json) {
     io.stdout.write(
       JSON.stringify({ event: 'open', url: shell.entryUrl, origin: shell.origin, dataFolder, browserOpened: opened }) +
@@ -140,6 +159,7 @@ export async function runServe(args: readonly string[], io: ServeIo): Promise<nu
   await io.stopRequested;
   if (!options.json) io.stdout.write('Stopping: finishing the work in flight…\n');
   await shell.stop();
+  redirect?.remove();
   if (options.json) io.stdout.write(JSON.stringify({ event: 'stopped' }) + '\n');
   else io.stdout.write('Ledgerdesk stopped. Nothing was lost.\n');
   return 0;

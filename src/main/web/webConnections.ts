@@ -19,8 +19,8 @@ import {
   type WebQuestion,
 } from '../../shared/ipc/webSocketProtocol.ts';
 import type { Router } from '../ipc/routerCore.ts';
-import { asksProductionConfirmation, type WriteConfirmations } from './writeConfirmations.ts';
-import { productionWriteQuestion } from './writeQuestion.ts';
+import type { CallingTab, TabCall } from './tabWriteConfirmer.ts';
+import type { WriteConfirmations } from './writeConfirmations.ts';
 
 /** Answers kept per session for calls that may be sent again. */
 const CALLS_KEPT = 256;
@@ -51,6 +51,11 @@ interface Connection {
   subscriptions: Set<string>;
 }
 
+/** A call being handled, and the tab (session) that made it. */
+interface RunningCall extends TabCall {
+  session: Session;
+}
+
 interface PendingAsk {
   session: Session;
   resolve(confirmation: string | null): void;
@@ -69,14 +74,14 @@ function send(connection: Connection | null, message: ServerMessage): void {
   connection.socket.send(JSON.stringify(message));
 }
 
-export class WebConnections {
+export class WebConnections implements CallingTab {
   readonly #options: WebConnectionsOptions;
   readonly #connections = new Map<number, Connection>();
   readonly #sessions = new Map<string, Session>();
   readonly #asks = new Map<number, PendingAsk>();
   readonly #running = new Set<Promise<IpcResult>>();
-  /** The session whose call is being handled: a question a handler asks goes to that tab. */
-  readonly #caller = new AsyncLocalStorage<Session>();
+  /** The call being handled, and its tab: a question a handler asks goes to that tab. */
+  readonly #caller = new AsyncLocalStorage<RunningCall>();
   #nextConnection = 1;
   #nextAsk = 1;
   #closing = false;
@@ -137,11 +142,23 @@ export class WebConnections {
    * "send to another host?"); no tab, a closed tab or "no" is false.
    */
   async askCaller(question: WebQuestion): Promise<boolean> {
-    const session = this.#caller.getStore();
-    if (session === undefined) return false;
+    const call = this.#caller.getStore();
+    if (call === undefined) return false;
     const nonce = this.#options.confirmations.issue('ask', question);
-    const answer = await this.#ask(session, question, nonce);
+    const answer = await this.#ask(call.session, question, nonce);
     return this.#options.confirmations.redeem(answer, 'ask', question);
+  }
+
+  /** The call being handled (for the Production write confirmer, tabWriteConfirmer.ts). */
+  currentCall(): TabCall | null {
+    const call = this.#caller.getStore();
+    return call === undefined ? null : { channel: call.channel, input: call.input };
+  }
+
+  /** Asks the tab whose call is being handled; null when there is none, it is gone, or the user said no. */
+  askCallingTab(question: WebQuestion, confirmation: string): Promise<string | null> {
+    const call = this.#caller.getStore();
+    return call === undefined ? Promise.resolve(null) : this.#ask(call.session, question, confirmation);
   }
 
   /**
@@ -277,7 +294,13 @@ export class WebConnections {
       return;
     }
     const record: CallRecord = { running: Promise.resolve({ ok: true, value: null }), done: false };
-    const running = this.#caller.run(session, () => this.#dispatch(connection, session, channel, input));
+    const running = this.#caller.run({ session, channel, input }, () =>
+      this.#options.router.dispatch(
+        { webContentsId: connection.id, isMainFrame: true, frameUrl: `${this.#options.origin}/` },
+        channel,
+        input,
+      ),
+    );
     record.running = running;
     session.calls.set(id, record);
     this.#running.add(running);
@@ -294,38 +317,5 @@ export class WebConnections {
       if (session.calls.size <= CALLS_KEPT) return;
       if (record.done) session.calls.delete(id);
     }
-  }
-
-  async #dispatch(connection: Connection, session: Session, channel: string, input: unknown): Promise<IpcResult> {
-    const router = this.#options.router;
-    const senderOn = (current: Connection | null) => ({
-      webContentsId: (current ?? connection).id,
-      isMainFrame: true,
-      frameUrl: `${this.#options.origin}/`,
-    });
-    if (!asksProductionConfirmation(input)) return router.dispatch(senderOn(connection), channel, input);
-    // The page's flag only asks to be asked: the write goes with a confirmation this server
-    // issued for this exact channel and input, sent back once by the user's "yes".
-    const confirmations = this.#options.confirmations;
-    const confirmation = confirmations.issue(channel, input);
-    const answer = await this.#ask(session, productionWriteQuestion(channel, input), confirmation);
-    if (answer === null) {
-      confirmations.withdraw(confirmation);
-      return {
-        ok: false,
-        error: ipcErrorOf('cancelled', 'Not sent: the write to the Production bank was not confirmed.'),
-      };
-    }
-    if (!confirmations.redeem(answer, channel, input)) {
-      return {
-        ok: false,
-        error: ipcErrorOf('confirmation_required', 'Not sent: the confirmation does not match this write.', {
-          field: 'confirmProduction',
-          action: 'Send the write again and confirm it when asked.',
-        }),
-      };
-    }
-    // The user answered through the tab's socket of now, which may be newer than the call's.
-    return router.dispatch(senderOn(session.connection), channel, input);
   }
 }

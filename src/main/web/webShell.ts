@@ -18,12 +18,12 @@ import type { ProfileStorage } from '../services/profiles/profileStorage.ts';
 import { startLedgerdesk, type RunningLedgerdesk } from '../common/startLedgerdesk.ts';
 import type { SandboxChild } from '../shell/embeddedSandbox.ts';
 import type { Logger } from '../shell/log.ts';
-import { lockDataFolder } from './dataFolderLock.ts';
 import { savePathIn } from './downloads.ts';
 import { TOKEN_PARAMETER, WebAccess } from './webAccess.ts';
 import { WebConnections } from './webConnections.ts';
 import { createWebServer, serveWebMode } from './webServer.ts';
 import { WriteConfirmations } from './writeConfirmations.ts';
+import { TabWriteConfirmer } from './tabWriteConfirmer.ts';
 import { WEB_BRIDGE_FILE } from './rendererFiles.ts';
 
 export interface WebShellOptions {
@@ -41,6 +41,8 @@ export interface WebShellOptions {
   /** Where exports and reports are saved (there is no save dialog in a browser tab). */
   downloadsFolder: string;
   openExternal: (url: string) => boolean;
+  /** The review report as PDF (chromiumPdfPrinter.ts); none: the report dialog says why not. */
+  printToPdf?: (html: string) => Promise<Uint8Array>;
   app: { name: string; version: string; platform: string };
   environment?: NodeJS.ProcessEnv;
   log: Logger;
@@ -98,34 +100,34 @@ export async function startWebShell(options: WebShellOptions): Promise<RunningWe
   ) {
     throw new RendererNotBuilt(options.rendererRoot);
   }
-  const lock = lockDataFolder(options.dataFolder);
   const host = options.host ?? '127.0.0.1';
   // Known once the port is; the router reads it on every call.
   const allowedOrigins: string[] = [];
   // Events reach the sockets once they exist; the services start first.
   let connections: WebConnections | null = null;
-  let ledgerdesk: RunningLedgerdesk;
-  try {
-    ledgerdesk = await startLedgerdesk({
-      dataFolder: options.dataFolder,
-      forkSandbox: options.forkSandbox,
-      secretStore: options.secretStore,
-      settings: options.settings,
-      keychain: options.keychain,
-      app: options.app,
-      // The router trusts a socket this server accepted, showing the page's own origin.
-      senderPolicy: { isOwnWindow: (id) => connections?.isOwnConnection(id) ?? false, allowedOrigins },
-      send: (channel, payload) => connections?.publish(channel, payload),
-      chooseSavePath: (name) => savePathIn(options.downloadsFolder, name),
-      openExternal: options.openExternal,
-      confirm: (question) => connections?.askCaller(question) ?? Promise.resolve(false),
-      ...(options.environment === undefined ? {} : { environment: options.environment }),
-      log,
-    });
-  } catch (error) {
-    lock.release();
-    throw error;
-  }
+  // One store of one-time confirmations: Production writes and the listener's questions.
+  const confirmations = new WriteConfirmations();
+  // Throws DataFolderInUse when another Ledgerdesk (desktop or web) writes to this folder.
+  const ledgerdesk: RunningLedgerdesk = await startLedgerdesk({
+    dataFolder: options.dataFolder,
+    shell: 'web',
+    forkSandbox: options.forkSandbox,
+    secretStore: options.secretStore,
+    settings: options.settings,
+    keychain: options.keychain,
+    app: options.app,
+    // The router trusts a socket this server accepted, showing the page's own origin.
+    senderPolicy: { isOwnWindow: (id) => connections?.isOwnConnection(id) ?? false, allowedOrigins },
+    send: (channel, payload) => connections?.publish(channel, payload),
+    chooseSavePath: (name) => savePathIn(options.downloadsFolder, name),
+    openExternal: options.openExternal,
+    ...(options.printToPdf === undefined ? {} : { printToPdf: options.printToPdf }),
+    confirm: (question) => connections?.askCaller(question) ?? Promise.resolve(false),
+    // The desktop app asks in its native dialog; web mode asks the calling tab, with a one-time confirmation.
+    writeConfirmer: new TabWriteConfirmer(() => connections, confirmations),
+    ...(options.environment === undefined ? {} : { environment: options.environment }),
+    log,
+  });
 
   const server = createWebServer();
   try {
@@ -133,7 +135,6 @@ export async function startWebShell(options: WebShellOptions): Promise<RunningWe
     await once(server, 'listening');
   } catch (error) {
     await ledgerdesk.stop();
-    lock.release();
     throw error;
   }
   const { port } = server.address() as AddressInfo;
@@ -142,13 +143,13 @@ export async function startWebShell(options: WebShellOptions): Promise<RunningWe
   const access = new WebAccess({ hosts: ownHosts(host, port), origin });
   const ready = new WebConnections({
     router: ledgerdesk.router,
-    confirmations: new WriteConfirmations(),
+    confirmations,
     origin,
     log: log.warn,
   });
   connections = ready;
   serveWebMode(server, { access, connections: ready, rendererRoot: options.rendererRoot, log: log.error });
-  lock.announce(origin);
+  ledgerdesk.lock.announce(origin);
 
   let stopping: Promise<void> | null = null;
   return {
@@ -167,7 +168,6 @@ export async function startWebShell(options: WebShellOptions): Promise<RunningWe
         server.closeAllConnections();
         await closed;
         await ledgerdesk.stop();
-        lock.release();
       })();
       return stopping;
     },

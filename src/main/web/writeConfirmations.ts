@@ -1,13 +1,12 @@
 /**
  * One-time confirmations of Production writes in web mode. A page's `confirmProduction: true`
- * is only a request to be asked: the web shell issues a confirmation for that exact write (its
- * channel and a digest of its input), asks the user in the browser's own dialog with the
- * server's description of the write, and lets the write through only when that confirmation
- * comes back, once, unexpired, for the same channel and the same input. A page cannot confirm a
- * write by setting a flag, reuse a confirmation, or get one write confirmed and send another.
- *
- * Self-contained on purpose: the Electron shell asks through its native dialog; both are
- * answers to "may this exact write go to the Production bank?" and can share one interface.
+ * is not enough: web mode's WriteConfirmer (tabWriteConfirmer.ts) issues a confirmation for
+ * that exact write (its channel and a digest of its input and of what will be sent), asks the
+ * user in the browser's own dialog with the server's description of the write, and lets the
+ * write through only when that confirmation comes back, once, unexpired, for the same channel
+ * and the same write. A page cannot confirm a write by setting a flag, reuse a confirmation,
+ * or get one write confirmed and send another. The listener's "send to another host?" question
+ * is answered the same way.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
@@ -45,13 +44,6 @@ export function writeDigest(channel: string, input: unknown): string {
       ? Object.fromEntries(Object.entries(input).filter(([key]) => key !== 'confirmProduction'))
       : input;
   return createHash('sha256').update(channel).update('\0').update(canonical(rest)).digest('hex');
-}
-
-/** Whether the page asked for this call to be confirmed as a Production write. */
-export function asksProductionConfirmation(input: unknown): boolean {
-  return (
-    typeof input === 'object' && input !== null && (input as Record<string, unknown>)['confirmProduction'] === true
-  );
 }
 
 export class WriteConfirmations {

@@ -3,6 +3,7 @@
  * from the write itself (not by the page), so the user confirms what will actually be sent.
  */
 import type { WebQuestion } from '../../shared/ipc/webSocketProtocol.ts';
+import type { WriteToConfirm } from '../services/writes/writeConfirmer.ts';
 
 const DETAIL_MAX = 1500;
 /** Fields whose values are never shown, whatever the write. */
@@ -22,11 +23,19 @@ function shown(value: unknown, depth = 0): unknown {
   return value;
 }
 
-export function productionWriteQuestion(channel: string, input: unknown): WebQuestion {
+/**
+ * The question for one write: what the services are about to send (`write`, as main's
+ * WriteConfirmer is told it) and the call that asked for it (its channel and input, shown with
+ * secrets and file contents left out).
+ */
+export function productionWriteQuestion(write: WriteToConfirm, channel: string, input: unknown): WebQuestion {
   const text = JSON.stringify(shown(input), null, 1);
+  const target = write.target === null ? '' : ` (${write.target})`;
   return {
-    title: 'Write to a Production bank?',
-    message: `Ledgerdesk is about to send ${channel} to a Production profile. This changes real data at the bank.`,
+    title: 'Send to a Production bank?',
+    message:
+      `Ledgerdesk is about to send ${write.action}${target} to ${write.profileName}, a Production profile ` +
+      `(asked by ${channel}). This changes real data at the bank.`,
     detail: text.length > DETAIL_MAX ? `${text.slice(0, DETAIL_MAX)}…` : text,
     confirmLabel: 'Send to Production',
   };

@@ -5,6 +5,7 @@
 import { useEffect, type ReactNode } from 'react';
 import { StateMessage } from './components/States.tsx';
 import { Toasts } from './components/Toasts.tsx';
+import { Announcer } from './components/Announcer.tsx';
 import { AccountApplicationsScreen } from './features/accountApplications/AccountApplicationsScreen.tsx';
 import { CardArtScreen } from './features/cardArt/CardArtScreen.tsx';
 import { DocumentsScreen } from './features/documents/DocumentsScreen.tsx';
@@ -12,6 +13,7 @@ import { ListenerScreen } from './features/listener/ListenerScreen.tsx';
 import { PendingTransactionsScreen } from './features/pendingTransactions/PendingTransactionsScreen.tsx';
 import { ReviewNoteHost } from './features/review/NoteDialog.tsx';
 import { ReviewQueueScreen } from './features/review/ReviewQueueScreen.tsx';
+import { OverviewScreen } from './features/overview/OverviewScreen.tsx';
 import { SettingsScreen } from './features/settings/SettingsScreen.tsx';
 import { TeamQueueScreen } from './features/team/TeamQueueScreen.tsx';
 import { WebhookSendsScreen } from './features/webhookSends/WebhookSendsScreen.tsx';
@@ -38,6 +40,7 @@ const SCREEN_VIEWS: Record<ScreenId, () => ReactNode> = {
   'card-art': () => <CardArtScreen />,
   'review-queue': () => <ReviewQueueScreen />,
   'team-review': () => <TeamQueueScreen />,
+  overview: () => <OverviewScreen />,
   webhooks: () => <WebhooksScreen />,
   'webhook-sends': () => <WebhookSendsScreen />,
   listener: () => <ListenerScreen />,
@@ -88,6 +91,7 @@ function Frame() {
       <ConfirmHost />
       <ReviewNoteHost />
       <Toasts />
+      <Announcer />
     </div>
   );
 }

@@ -1,6 +1,7 @@
 /**
  * Account applications move along these transitions (the interface lists the states but not
- * the moves, spec §3.1; these are the sandbox's):
+ * the moves, spec §3.1; the table is ACCOUNT_APPLICATION_TRANSITIONS in src/shared/bank/lifecycles.ts,
+ * which the trigger plans with too):
  *
  *   unsubmitted -> submitted | canceled
  *   submitted -> kyc | canceled
@@ -14,25 +15,12 @@
  * application flow) emits account_application.create.
  */
 import type { Account, AccountApplication, AccountApplicationStatus, OwnershipType } from '../../shared/bank/index.ts';
-import { timestampOf } from '../../shared/bank/index.ts';
+import { ACCOUNT_APPLICATION_TRANSITIONS, timestampOf } from '../../shared/bank/index.ts';
 import { freshId } from '../random.ts';
 import { RequestProblem } from '../requestProblem.ts';
 import type { SandboxContext } from '../sandboxContext.ts';
 import { inTransaction } from '../store/database.ts';
 import { accountPath } from './postPendingTransaction.ts';
-
-export const ACCOUNT_APPLICATION_TRANSITIONS: Readonly<
-  Record<AccountApplicationStatus, readonly AccountApplicationStatus[]>
-> = {
-  unsubmitted: ['submitted', 'canceled'],
-  submitted: ['kyc', 'canceled'],
-  kyc: ['processing', 'manual_review', 'rejected', 'canceled'],
-  processing: ['approved', 'rejected', 'manual_review'],
-  manual_review: ['approved', 'rejected', 'canceled'],
-  approved: [],
-  rejected: [],
-  canceled: [],
-};
 
 export function accountApplicationPath(id: string): string {
   return `/apply/account_application/${id}`;

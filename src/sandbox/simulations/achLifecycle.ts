@@ -8,21 +8,13 @@
  * pending transaction on its account (account.update).
  */
 import type { Ach, AchStatus } from '../../shared/bank/index.ts';
-import { timestampOf } from '../../shared/bank/index.ts';
+import { ACH_TRANSITIONS, timestampOf } from '../../shared/bank/index.ts';
 import { freshId } from '../random.ts';
 import { RequestProblem } from '../requestProblem.ts';
 import type { SandboxContext } from '../sandboxContext.ts';
 import { centsOf } from '../seed/money.ts';
 import { inTransaction } from '../store/database.ts';
 import { postPendingTransaction } from './postPendingTransaction.ts';
-
-export const ACH_TRANSITIONS: Readonly<Record<AchStatus, readonly AchStatus[]>> = {
-  pending: ['processing', 'canceled'],
-  processing: ['sent', 'canceled'],
-  sent: ['returned'],
-  returned: [],
-  canceled: [],
-};
 
 export function achPath(id: string): string {
   return `/ach/${id}`;

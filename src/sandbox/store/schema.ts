@@ -28,7 +28,7 @@ CREATE TABLE IF NOT EXISTS file_content (
   bytes BLOB NOT NULL
 );
 
--- A webhook's basic_secret: stored for delivery, never part of the served JSON.
+-- A webhook's basic_secret: stored for delivery (sealed: store/webhookSecrets.ts), never served.
 CREATE TABLE IF NOT EXISTS webhook_credential (
   webhook_id TEXT PRIMARY KEY,
   basic_secret TEXT NOT NULL

@@ -10,6 +10,7 @@ import { RequestProblem } from '../requestProblem.ts';
 import { inTransaction, type Database } from '../store/database.ts';
 import type { DeliveryStore } from '../store/deliveryStore.ts';
 import type { RecordStore } from '../store/records.ts';
+import type { WebhookSecrets } from '../store/webhookSecrets.ts';
 import type { WebhookSendStore } from '../store/webhookSendStore.ts';
 import type { EventPublisher } from './eventPublisher.ts';
 
@@ -36,12 +37,9 @@ export function createWebhookRegistry(
   deliveries: DeliveryStore,
   sends: WebhookSendStore,
   events: EventPublisher,
+  /** Registrations' Basic secrets, sealed at rest (I7). */
+  secrets: WebhookSecrets,
 ): WebhookRegistry {
-  const readSecret = database.prepare('SELECT basic_secret FROM webhook_credential WHERE webhook_id = ?');
-  const writeSecret = database.prepare(
-    'INSERT INTO webhook_credential (webhook_id, basic_secret) VALUES (?, ?) ON CONFLICT (webhook_id) DO UPDATE SET basic_secret = excluded.basic_secret',
-  );
-  const dropSecret = database.prepare('DELETE FROM webhook_credential WHERE webhook_id = ?');
   const resetHealth = database.prepare(
     'INSERT INTO webhook_health (webhook_id, failures_since_ms) VALUES (?, ?) ON CONFLICT (webhook_id) DO UPDATE SET failures_since_ms = excluded.failures_since_ms',
   );
@@ -88,7 +86,7 @@ export function createWebhookRegistry(
       inTransaction(database, () => {
         records.insert('webhook', webhook.id, webhook.created_at, webhook);
         if (request.basic_secret !== undefined && request.basic_secret !== null) {
-          writeSecret.run(webhook.id, request.basic_secret);
+          secrets.write(webhook.id, request.basic_secret);
         }
         resetHealth.run(webhook.id, Date.now());
         events.publish({ event: 'webhook.create', objectId: webhook.id, objectPath: webhookPath(webhook.id) });
@@ -100,14 +98,8 @@ export function createWebhookRegistry(
       return inTransaction(database, () => {
         const current = get(id);
         if (current === undefined) return undefined;
-        const secret = readSecret.get(id);
         const nextUser = request.basic_user === undefined ? current.basic_user : request.basic_user;
-        const nextSecret =
-          request.basic_secret === undefined
-            ? secret === undefined
-              ? null
-              : String(secret.basic_secret)
-            : request.basic_secret;
+        const nextSecret = request.basic_secret === undefined ? secrets.read(id) : request.basic_secret;
         if ((nextUser === null) !== (nextSecret === null)) {
           throw new RequestProblem(
             400,
@@ -128,8 +120,8 @@ export function createWebhookRegistry(
           updated_at: timestampOf(new Date()),
         };
         records.replace('webhook', id, updated);
-        if (nextSecret === null) dropSecret.run(id);
-        else writeSecret.run(id, nextSecret);
+        if (nextSecret === null) secrets.drop(id);
+        else secrets.write(id, nextSecret);
         if (nextStatus !== 'enabled') endWaitingDeliveries(id, `webhook was ${nextStatus}; retry cancelled`);
         // Enabling resets the webhook: earlier failures no longer count toward the threshold.
         if (nextStatus === 'enabled' && current.status !== 'enabled') resetHealth.run(id, Date.now());
@@ -140,7 +132,7 @@ export function createWebhookRegistry(
     remove(id) {
       return inTransaction(database, () => {
         if (!records.remove('webhook', id)) return false;
-        dropSecret.run(id);
+        secrets.drop(id);
         dropHealth.run(id);
         endWaitingDeliveries(id, 'webhook was deleted; retry cancelled');
         events.publish({ event: 'webhook.delete', objectId: id, objectPath: webhookPath(id) });
@@ -167,9 +159,9 @@ export function createWebhookRegistry(
     },
     basicCredentialsOf(webhook) {
       if (webhook.basic_user === null) return null;
-      const secret = readSecret.get(webhook.id);
-      if (secret === undefined) return null;
-      return Buffer.from(`${webhook.basic_user}:${String(secret.basic_secret)}`).toString('base64');
+      const secret = secrets.read(webhook.id);
+      if (secret === null) return null;
+      return Buffer.from(`${webhook.basic_user}:${secret}`).toString('base64');
     },
   };
 }

@@ -24,3 +24,4 @@ export * from './ach.ts';
 export * from './organization.ts';
 export * from './authToken.ts';
 export * from './simulation.ts';
+export * from './lifecycles.ts';

@@ -109,10 +109,13 @@ export interface FieldNames {
 export function driftOf(response: FieldNames, body: unknown): FieldDrift {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return { missing: [], unknown: [] };
   const sent = Object.keys(body);
-  const present = new Set(sent.map((name) => response.aliases[name] ?? name));
+  // Own aliases only: a field named `constructor` or `toString` is a field like any other.
+  const aliasOf = (name: string): string | undefined =>
+    Object.hasOwn(response.aliases, name) ? response.aliases[name] : undefined;
+  const present = new Set(sent.map((name) => aliasOf(name) ?? name));
   const known = new Set(response.knownFields);
   return {
     missing: response.expectedFields.filter((name) => !present.has(name)),
-    unknown: sent.filter((name) => !known.has(name) && !(name in response.aliases)),
+    unknown: sent.filter((name) => !known.has(name) && aliasOf(name) === undefined),
   };
 }

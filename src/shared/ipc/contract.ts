@@ -7,6 +7,7 @@
 import type { z } from 'zod';
 import { appEvents, appOperations, cacheOperations } from './domains/app.ts';
 import { accountApplicationsOperations } from './domains/accountApplications.ts';
+import { applicantsOperations } from './domains/applicants.ts';
 import { auditOperations } from './domains/audit.ts';
 import { credentialsEvents, credentialsOperations } from './domains/credentials.ts';
 import { cardArtOperations, documentsOperations, filesOperations } from './domains/documents.ts';
@@ -14,6 +15,7 @@ import { driftOperations } from './domains/drift.ts';
 import { exportsOperations } from './domains/exports.ts';
 import { listenerEvents, listenerOperations } from './domains/listener.ts';
 import { accountsOperations, pendingTransactionsOperations } from './domains/pendingTransactions.ts';
+import { overviewOperations } from './domains/overview.ts';
 import { profilesOperations } from './domains/profiles.ts';
 import { reviewQueueOperations } from './domains/reviewQueue.ts';
 import { reviewsOperations } from './domains/reviews.ts';
@@ -35,6 +37,7 @@ export const operations = {
   accounts: accountsOperations,
   pendingTransactions: pendingTransactionsOperations,
   accountApplications: accountApplicationsOperations,
+  applicants: applicantsOperations,
   webhooks: webhooksOperations,
   webhookSends: webhookSendsOperations,
   documents: documentsOperations,
@@ -47,6 +50,7 @@ export const operations = {
   cache: cacheOperations,
   reviews: reviewsOperations,
   reviewQueue: reviewQueueOperations,
+  overview: overviewOperations,
   trigger: triggerOperations,
   drift: driftOperations,
   team: teamOperations,

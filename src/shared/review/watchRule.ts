@@ -16,7 +16,7 @@ export const RULE_NAME_MAX = 100;
 /** Which conditions apply to which kind of item. */
 export const RULE_CONDITIONS: Record<ReviewKind, readonly string[]> = {
   'pending-transaction': ['amountBeyond', 'descriptionHas', 'type', 'typeSource'],
-  application: ['applicationStatus'],
+  application: ['applicationStatus', 'applicantYoungerThan', 'applicantOlderThan', 'citizenshipOutside'],
   'webhook-send': ['sendStatus', 'attemptAtLeast'],
 };
 
@@ -50,6 +50,29 @@ export const watchRule = z
     type: z.enum(PENDING_TRANSACTION_TYPES).optional(),
     typeSource: z.enum(PENDING_TRANSACTION_TYPE_SOURCES).optional(),
     applicationStatus: z.enum(ACCOUNT_APPLICATION_STATUSES).optional(),
+    /** An application naming a person younger than this many whole years today (UTC). */
+    applicantYoungerThan: z
+      .number()
+      .int({ message: 'must be a whole number of years from 1 to 150' })
+      .min(1, { message: 'must be a whole number of years from 1 to 150' })
+      .max(150, { message: 'must be a whole number of years from 1 to 150' })
+      .optional(),
+    /** An application naming a person older than this many whole years today (UTC). */
+    applicantOlderThan: z
+      .number()
+      .int({ message: 'must be a whole number of years from 1 to 150' })
+      .min(1, { message: 'must be a whole number of years from 1 to 150' })
+      .max(150, { message: 'must be a whole number of years from 1 to 150' })
+      .optional(),
+    /** An application naming a person whose citizenship is none of these two-letter codes ("US, CA"). */
+    citizenshipOutside: z
+      .string()
+      .trim()
+      .max(300, { message: 'must be at most 300 characters' })
+      .regex(/^[A-Za-z]{2}([\s,]+[A-Za-z]{2})*$/, {
+        message: 'must be two-letter country codes separated by commas, like US, CA',
+      })
+      .optional(),
     sendStatus: z.enum(WEBHOOK_SEND_STATUSES).optional(),
     attemptAtLeast: z
       .number()
@@ -91,7 +114,24 @@ export function describeRule(rule: WatchRule): string {
   if (rule.type !== undefined) parts.push(`type ${rule.type}`);
   if (rule.typeSource !== undefined) parts.push(`type source ${rule.typeSource}`);
   if (rule.applicationStatus !== undefined) parts.push(`status ${rule.applicationStatus}`);
+  if (rule.applicantYoungerThan !== undefined)
+    parts.push(`an applicant younger than ${String(rule.applicantYoungerThan)}`);
+  if (rule.applicantOlderThan !== undefined) parts.push(`an applicant older than ${String(rule.applicantOlderThan)}`);
+  if (rule.citizenshipOutside !== undefined)
+    parts.push(`an applicant's citizenship outside ${citizenshipsOf(rule.citizenshipOutside).join(', ')}`);
   if (rule.sendStatus !== undefined) parts.push(`send status ${rule.sendStatus}`);
   if (rule.attemptAtLeast !== undefined) parts.push(`attempt ≥ ${String(rule.attemptAtLeast)}`);
   return `${rule.kind}: ${parts.join(' and ')}`;
+}
+
+/** The country codes of a `citizenshipOutside` condition, upper-cased, each once. */
+export function citizenshipsOf(text: string): string[] {
+  return [
+    ...new Set(
+      text
+        .split(/[\s,]+/)
+        .filter((code) => code !== '')
+        .map((code) => code.toUpperCase()),
+    ),
+  ];
 }

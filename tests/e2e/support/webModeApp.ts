@@ -9,6 +9,7 @@ import { expect, type BrowserContext, type Page } from '@playwright/test';
 import { InMemorySecretStore, type SecretStore } from '../../../src/main/services/credentials/secretStore.ts';
 import { FileProfileStorage } from '../../../src/main/services/profiles/fileProfileStorage.ts';
 import { forkSandboxChild } from '../../../src/main/web/forkSandbox.ts';
+import { webPdfPrinter } from '../../../src/main/web/chromiumPdfPrinter.ts';
 import { startWebShell, type RunningWebShell } from '../../../src/main/web/webShell.ts';
 
 export interface WebModeApp {
@@ -25,6 +26,7 @@ export async function startWebModeApp(
   const keep = (line: string): void => {
     logged.push(line);
   };
+  const printer = webPdfPrinter();
   const shell = await startWebShell({
     dataFolder: folder,
     rendererRoot: join(process.cwd(), 'out', 'renderer'),
@@ -34,6 +36,8 @@ export async function startWebModeApp(
     forkSandbox: forkSandboxChild,
     downloadsFolder: join(folder, 'downloads'),
     openExternal: () => false,
+    // The machine's Chromium prints the review report, as `npm run serve` finds it.
+    ...(printer === undefined ? {} : { printToPdf: printer }),
     app: { name: 'Ledgerdesk', version: '0.0.0-e2e', platform: process.platform },
     log: { info: keep, warn: keep, error: keep },
   });

@@ -1,14 +1,17 @@
 /**
  * Webhook delivery end to end (spec §3.2, §6, §7) against a real local receiver that fails on
  * purpose. Retry tests use a tiny --retry-base-ms so a whole schedule runs in about a second;
- * intervals are compared with each other (ratios, order), never against a wall-clock limit.
+ * the schedule is read from the sandbox's own traffic entries (when each attempt was made and
+ * when the next is due), never measured against a wall-clock limit.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Webhook, WebhookSend } from '../../../src/shared/bank/index.ts';
-import type { SandboxOptions } from '../../../src/sandbox/index.ts';
+import type { SandboxOptions, SandboxTraffic } from '../../../src/sandbox/index.ts';
+
+type DeliveryTraffic = Extract<SandboxTraffic, { kind: 'delivery' }>;
 import { eventually, startClient, type SandboxClient } from './sandboxClient.ts';
 import { startReceiver, type WebhookReceiver } from './webhookReceiver.ts';
 
@@ -106,26 +109,47 @@ describe('sandbox: webhook delivery', () => {
 
   it('retries a failing receiver 15 times with growing intervals, then ends the event', async () => {
     const receiver = await receiverWith(() => 500);
-    const client = await sandboxWith({ retryBaseMs: 8, retryCapMs: 128, errorThreshold: 1000 });
+    // The sandbox's own word on each attempt (its traffic line): when it was made and when the
+    // next is due. Waited on, and the schedule read from it, so a loaded machine cannot make
+    // the test give up early or blur the intervals (it measured arrival times before).
+    const attempts: DeliveryTraffic[] = [];
+    let lastAttempt = (): void => undefined;
+    const ended = new Promise<void>((resolve) => {
+      lastAttempt = resolve;
+    });
+    const client = await sandboxWith({
+      retryBaseMs: 8,
+      retryCapMs: 128,
+      errorThreshold: 1000,
+      traffic: (entry) => {
+        if (entry.kind !== 'delivery') return;
+        attempts.push(entry);
+        if (entry.nextRetryAt === null) lastAttempt();
+      },
+    });
     const hook = await subscribe(client, 'ach.create', receiver.url);
     const achId = await createAch(client);
-    const sends = await ended(client, hook.id, achId);
+    await ended;
+    const sends = await sendsOf(client, `webhook_id=${hook.id}&object_id=${achId}`);
     expect(sends).toHaveLength(16);
     expect(sends.map((send) => send.attempt_number)).toEqual([...Array(16).keys()]);
     expect(sends.slice(0, 15).every((send) => send.status === 'error' && send.will_retry)).toBe(true);
     expect(sends[15]).toMatchObject({ status: 'error', will_retry: false });
     expect(sends[0]?.error).toMatch(/HTTP 500/);
-    const times = receiver.received.filter((entry) => entry.body.id === achId).map((entry) => entry.at);
-    expect(times).toHaveLength(16);
-    const intervals = times.slice(1).map((at, index) => at - (times[index] ?? 0));
-    // Scheduled 8, 16, 32, 64, 128 ms then capped: later intervals are several times the first ones.
-    const early = (intervals[0] ?? 0) + (intervals[1] ?? 0);
-    const later = (intervals[3] ?? 0) + (intervals[4] ?? 0);
-    expect(later / early).toBeGreaterThan(2);
-    expect((intervals[4] ?? 0) / (intervals[0] ?? 1)).toBeGreaterThan(2);
-    // Once capped, intervals stop growing: the tail stays close to the cap's interval.
-    const tail = intervals.slice(6);
-    expect(Math.max(...tail) / Math.min(...tail)).toBeLessThan(4);
+    expect(receiver.received.filter((entry) => entry.body.id === achId)).toHaveLength(16);
+    expect(attempts.map((entry) => entry.attempt)).toEqual([...Array(16).keys()].map((n) => n + 1));
+    // The schedule: 8, 16, 32, 64 ms, then capped at 128, each with up to 25% jitter added.
+    const delays = attempts.slice(0, 15).map((entry) => Date.parse(entry.nextRetryAt ?? '') - Date.parse(entry.time));
+    for (const [index, delay] of delays.entries()) {
+      const planned = Math.min(128, 8 * 2 ** index);
+      expect(delay, `the delay after attempt ${String(index + 1)}`).toBeGreaterThanOrEqual(planned);
+      expect(delay, `the delay after attempt ${String(index + 1)}`).toBeLessThanOrEqual(Math.round(planned * 1.25));
+    }
+    // Each attempt waited at least its scheduled delay after the one before.
+    for (let index = 1; index < attempts.length; index += 1) {
+      const due = Date.parse(attempts[index - 1]?.nextRetryAt ?? '');
+      expect(Date.parse(attempts[index]?.time ?? '')).toBeGreaterThanOrEqual(due);
+    }
     // The webhook stays enabled: 16 failures are under this threshold.
     expect(((await client.get(`/webhook/${hook.id}`)).body as Webhook).status).toBe('enabled');
   });

@@ -77,7 +77,21 @@ describe('bank down', () => {
       /GET \/ping: the bank at http:\/\/127\.0\.0\.1:\d+ cannot be reached \(ECONNREFUSED\)/,
     );
     expect(error.remedy).toMatch(/network/);
-    expect(reachability).toEqual([false, false, false, false]);
+    // For the window: no endpoint, no address; the embedded sandbox is named as what it is.
+    expect(error.forPeople).toEqual({
+      message: 'The bank of Staging cannot be reached.',
+      action: 'Check your network connection, then try again; cached data stays available.',
+    });
+    const local = await failureOf(
+      client({
+        baseUrl: `http://127.0.0.1:${String(closedPort)}`,
+        embeddedSandbox: true,
+        retry: { maxAttempts: 1 },
+      }).ping(),
+    );
+    expect(local.forPeople?.message).toBe('The local sandbox bank is not running.');
+    expect(local.message).toMatch(/cannot be reached \(ECONNREFUSED\)/);
+    expect(reachability).toEqual([false, false, false, false, false]);
     expect(waits).toHaveLength(3);
     expect(waits[2] ?? 0).toBeGreaterThan(waits[0] ?? 0);
   });
@@ -104,6 +118,7 @@ describe('slow bank', () => {
     expect(error.kind).toBe('timeout');
     expect(error.attempts).toBe(4);
     expect(error.message).toMatch(/did not answer in time/);
+    expect(error.forPeople?.message).toBe('The bank of Staging did not answer in time.');
   });
 
   it('does not retry a PATCH that timed out: it may have been applied', async () => {

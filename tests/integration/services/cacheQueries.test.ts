@@ -302,10 +302,11 @@ describe('account applications, documents and the audit log', () => {
       );
       expect(rows.map((row) => row.id)).toEqual(expected.map((row) => row.id));
     }
-    // Sealed text (accents and case ignored) and clear ids.
+    // Clear ids, case ignored. Sealed text is not searched (issue 24: applicants are found by
+    // their keyed word hashes, and no sealed record is opened to search): a note in userdata is not found.
     expect(
       cache.accountApplications.list({ profileId: PROFILE, search: 'zoe example' }).rows.map((row) => row.id),
-    ).toEqual(['aact_017']);
+    ).toEqual([]);
     expect(cache.accountApplications.count({ profileId: PROFILE, search: 'AACT_02' })).toBe(10);
     expect(cache.accountApplications.count({ profileId: PROFILE, search: 'aact_02', status: 'kyc' })).toBe(2);
   });

@@ -98,7 +98,7 @@ describe('sync, list, export, audit', () => {
     );
     expect(text.stdout).toMatch(/^3 of 1,200 from the offline cache, synced \d+ s ago \(/);
     expect(text.stdout).toMatch(/DATE\s+AMOUNT\s+TYPE\s+DESCRIPTION/);
-    expect(text.stdout).toMatch(/More: add --cursor \S+/);
+    expect(text.stdout).toMatch(/More: run the same command with --next\./);
 
     const json = await ledger(
       [
@@ -190,13 +190,17 @@ describe('sync, list, export, audit', () => {
     );
   });
 
-  it('says how old nothing is before any sync', async () => {
+  it('says to sync first when no account is cached yet (exit 1, no empty table)', async () => {
     await addSandboxProfile();
     const text = await ledger(
       [...data, 'list', 'pending-transactions', '--profile', 'Sandbox', '--account', account()],
       secrets,
     );
-    expect(text.stdout).toBe('0 of 0 from the offline cache, never synced.\n');
+    expect(text.code).toBe(1);
+    expect(text.stdout).toBe('');
+    expect(text.stderr).toBe(
+      `ledger: No account of Sandbox has cached pending transactions, so none is ${account()}: sync an account first (ledger sync pending-transactions --profile "Sandbox" --account ID).\n`,
+    );
   });
 });
 

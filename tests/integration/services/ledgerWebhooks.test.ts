@@ -7,6 +7,7 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InMemorySecretStore } from '../../../src/main/services/credentials/secretStore.ts';
+import { openListenerBank } from '../../../src/main/services/listener/cliBank.ts';
 import { ledger } from './support/ledgerRun.ts';
 import { basicOf, startBank, type RunningSandbox } from './support/sandboxBank.ts';
 import { makeTempFolder } from './support/tempFolder.ts';
@@ -139,6 +140,50 @@ describe('ledger webhooks', () => {
     expect(actions.filter((action) => action === 'webhook.create ok')).toHaveLength(3);
     expect(actions).toContain('webhook.update ok');
     expect(actions.filter((action) => action === 'webhook.delete ok')).toHaveLength(2);
+  });
+
+  it('audits listen --register and its removal at stop as the listen command, with its actor', async () => {
+    await addProfile('Remote');
+    const bank = await openListenerBank(join(temp.folder, 'data'), 'Remote', secrets);
+    try {
+      const registered = await bank.register(['ach.update', 'file.create'], 'http://127.0.0.1:4880', {
+        user: 'bank',
+        secret: 's3cret-listen',
+      });
+      expect(registered.map((webhook) => webhook.event)).toEqual(['ach.update', 'file.create']);
+      const { removed, failed } = await bank.unregister();
+      expect(failed).toEqual([]);
+      expect(removed).toHaveLength(2);
+    } finally {
+      await bank.close();
+    }
+    expect(await bankWebhooks()).toEqual([]);
+    const audit = await ledger([...data, '--json', 'audit', '--profile', 'Remote'], secrets);
+    expect(audit.stdout).not.toContain('s3cret-listen');
+    const rows = (JSON.parse(audit.stdout) as { rows: { action: string; result: string; actor: string | null }[] })
+      .rows;
+    const writes = rows.filter((row) => row.action.startsWith('webhook.'));
+    expect(writes.map((row) => `${row.action} ${row.result}`).sort()).toEqual([
+      'webhook.create ok',
+      'webhook.create ok',
+      'webhook.delete ok',
+      'webhook.delete ok',
+    ]);
+    for (const row of writes) expect(row.actor).toMatch(/^listen command line \d+-\w+; OS user \S+; reviewer /);
+    // And `ledger webhooks` writes name the ledger command line.
+    const added = await ledger(
+      [...data, 'webhooks', 'add', '--profile', 'Remote', '--url', 'http://127.0.0.1:4881', '--event', 'ach.create'],
+      secrets,
+    );
+    expect(added.code, added.stderr).toBe(0);
+    const after = (
+      JSON.parse((await ledger([...data, '--json', 'audit', '--profile', 'Remote'], secrets)).stdout) as {
+        rows: { action: string; actor: string | null }[];
+      }
+    ).rows;
+    expect(
+      after.find((row) => row.action === 'webhook.create' && row.actor?.startsWith('ledger command line')),
+    ).toBeDefined();
   });
 
   it('refuses bad input in one line, and production without --yes', async () => {

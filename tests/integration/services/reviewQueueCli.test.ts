@@ -5,6 +5,7 @@
  * parts of the queue and its filters; `--next` continues where the last page stopped and
  * says when there is nothing more; every bad input is one line and the right exit code.
  */
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InMemorySecretStore } from '../../../src/main/services/credentials/secretStore.ts';
@@ -231,5 +232,77 @@ describe('ledger review list, the queue across accounts', () => {
       expect(answer.stderr).toMatch(message);
       expect(answer.stderr.split('\n')).toHaveLength(2);
     }
+  });
+
+  it('refuses an unknown --account in list and export too, naming the cached accounts (exit 1), and writes no file', async () => {
+    const [accountA = '', accountB = ''] = sandbox.demo.accounts;
+    const listed = await cli('list', 'pending-transactions', '--profile', 'Sandbox', '--account', 'acct_nobody');
+    expect(listed.code).toBe(1);
+    expect(listed.stdout).toBe('');
+    expect(listed.stderr).toContain('No pending transactions of account acct_nobody are cached for Sandbox.');
+    expect(listed.stderr).toContain(accountA);
+    expect(listed.stderr).toContain(accountB);
+    expect(listed.stderr.split('\n')).toHaveLength(2);
+    const file = join(temp.folder, 'nobody.csv');
+    const exported = await cli(
+      'export',
+      'pending-transactions',
+      '--profile',
+      'Sandbox',
+      '--account',
+      'acct_nobody',
+      '--csv',
+      file,
+    );
+    expect(exported.code).toBe(1);
+    expect(exported.stderr).toMatch(/Cached accounts: acct_.*, acct_/);
+    expect(existsSync(file)).toBe(false);
+    // A cached account still lists and exports.
+    const good = await cli(
+      'export',
+      'pending-transactions',
+      '--profile',
+      'Sandbox',
+      '--account',
+      accountA,
+      '--csv',
+      file,
+    );
+    expect(good.code).toBe(0);
+    expect(good.stdout).toMatch(/^Wrote 40 rows to /);
+  });
+
+  it('pages list tables with --next (per list and filters) and says when the last page was shown', async () => {
+    const [accountA = '', accountB = ''] = sandbox.demo.accounts;
+    const page = (account: string, ...more: string[]) =>
+      cli('list', 'pending-transactions', '--profile', 'Sandbox', '--account', account, '--limit', '15', ...more);
+    const refsOf = (stdout: string): string[] =>
+      stdout
+        .split('\n')
+        .slice(2)
+        .filter((line) => line.trim() !== '' && !line.startsWith('More:'))
+        .map((line) => line.trim().split(/\s+/).at(-1) ?? '');
+    const first = await page(accountA);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain('More: run the same command with --next.');
+    // Another list in between keeps its own cursor.
+    expect((await page(accountB)).code).toBe(0);
+    const second = await page(accountA, '--next');
+    const third = await page(accountA, '--next');
+    expect(second.code).toBe(0);
+    expect(third.code).toBe(0);
+    const seen = [...refsOf(first.stdout), ...refsOf(second.stdout), ...refsOf(third.stdout)];
+    expect(seen).toHaveLength(40);
+    expect(new Set(seen).size).toBe(40);
+    expect(third.stdout).not.toContain('More:');
+    const past = await page(accountA, '--next');
+    expect(past.code).toBe(2);
+    expect(past.stderr).toMatch(/--next: the last page of this list was already shown/);
+    const both = await page(accountA, '--next', '--cursor', 'abc');
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/--next and --cursor: give one/);
+    // --json keeps the cursor in its answer.
+    const json = await page(accountA, '--json');
+    expect((JSON.parse(json.stdout) as { nextCursor: string | null }).nextCursor).toEqual(expect.any(String));
   });
 });

@@ -146,4 +146,29 @@ describe('translateServiceError', () => {
       retryable: false,
     });
   });
+
+  it("a bank out of reach reaches the window in a person's words, said once (message, then what to do)", () => {
+    const down = named(
+      'BankError',
+      'GET /account/{account_id}/pending_transaction: the bank at http://127.0.0.1:34057 cannot be reached (ECONNREFUSED). Check your network connection, or try later.',
+      {
+        kind: 'unreachable',
+        status: null,
+        retryable: true,
+        remedy: 'Check your network connection, or try later.',
+        forPeople: {
+          message: 'The local sandbox bank is not running.',
+          action: 'Restart Ledgerdesk to start it again; cached data stays available.',
+        },
+      },
+    );
+    const shape = shapeOf(down);
+    expect(shape).toEqual({
+      code: 'offline',
+      message: 'The local sandbox bank is not running.',
+      action: 'Restart Ledgerdesk to start it again; cached data stays available.',
+      retryable: true,
+    });
+    expect(JSON.stringify(shape)).not.toMatch(/127\.0\.0\.1|ECONNREFUSED|\/account\//);
+  });
 });

@@ -260,6 +260,9 @@ describe('small pieces', () => {
       type: '',
       typeSource: '',
       applicationStatus: 'kyc',
+      applicantYoungerThan: ' 18 ',
+      applicantOlderThan: '',
+      citizenshipOutside: 'US, CA',
       sendStatus: 'error',
       attemptAtLeast: ' 3 ',
     };
@@ -273,6 +276,8 @@ describe('small pieces', () => {
       name: '',
       kind: 'application',
       applicationStatus: 'kyc',
+      applicantYoungerThan: 18,
+      citizenshipOutside: 'US, CA',
     });
   });
 

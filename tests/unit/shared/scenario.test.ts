@@ -2,8 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { scenario } from '../../../src/shared/eventCatalog/scenario.ts';
 import { pathOf } from '../../../src/main/services/trigger/triggerActions.ts';
-import { ACH_TRANSITIONS } from '../../../src/sandbox/simulations/achLifecycle.ts';
-import { ACCOUNT_APPLICATION_TRANSITIONS } from '../../../src/sandbox/simulations/accountApplicationLifecycle.ts';
+import { ACCOUNT_APPLICATION_TRANSITIONS, ACH_TRANSITIONS } from '../../../src/shared/bank/lifecycles.ts';
 import { scenarioOf, SHIPPED_SCENARIOS } from '../../../src/main/services/trigger/scenarioFiles.ts';
 
 function problemsOf(value: unknown): string[] {

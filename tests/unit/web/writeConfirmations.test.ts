@@ -1,11 +1,6 @@
 /** One-time confirmations of Production writes: bound to the channel and the input, spent once, expiring. */
 import { describe, expect, it } from 'vitest';
-import {
-  asksProductionConfirmation,
-  CONFIRMATION_LIFETIME_MS,
-  WriteConfirmations,
-  writeDigest,
-} from '../../../src/main/web/writeConfirmations.ts';
+import { CONFIRMATION_LIFETIME_MS, WriteConfirmations, writeDigest } from '../../../src/main/web/writeConfirmations.ts';
 
 const input = { profileId: 'p1', request: { url: 'https://a.example', event: 'ach.create' }, confirmProduction: true };
 
@@ -50,8 +45,5 @@ describe('WriteConfirmations', () => {
     expect(writeDigest('webhooks.create', reordered)).toBe(writeDigest('webhooks.create', input));
     const { confirmProduction: _flag, ...withoutFlag } = input;
     expect(writeDigest('webhooks.create', withoutFlag)).toBe(writeDigest('webhooks.create', input));
-    expect(asksProductionConfirmation(input)).toBe(true);
-    expect(asksProductionConfirmation({ confirmProduction: 'true' })).toBe(false);
-    expect(asksProductionConfirmation(null)).toBe(false);
   });
 });

@@ -9,7 +9,8 @@
 import { randomUUID } from 'node:crypto';
 import { osUserName } from '../review/reviewer.ts';
 
-export type ActorProgram = 'app' | 'cli';
+/** The app, `ledger`, or `npm run listen` (which registers and removes webhooks with --register). */
+export type ActorProgram = 'app' | 'cli' | 'listen';
 
 /** This process's instance: the pid and a random id, so two runs at once are told apart. */
 const INSTANCE = `${String(process.pid)}-${randomUUID().slice(0, 8)}`;
@@ -22,6 +23,11 @@ function oneLine(text: string): string {
 
 /** @param reviewerRef the log's reference for the reviewer (AuditLog.reviewerRef), not the name */
 export function actorText(program: ActorProgram, reviewerRef: string): string {
-  const where = program === 'app' ? `app instance ${INSTANCE}` : `ledger command line ${INSTANCE}`;
+  const where =
+    program === 'app'
+      ? `app instance ${INSTANCE}`
+      : program === 'listen'
+        ? `listen command line ${INSTANCE}`
+        : `ledger command line ${INSTANCE}`;
   return oneLine(`${where}; OS user ${osUserName()}; reviewer ${reviewerRef}`);
 }

@@ -79,6 +79,64 @@ export function canonicalEntryBytes(entry: ChainedFields): Buffer {
   return bytes;
 }
 
+/**
+ * canonicalEntryBytes for a long walk (`audit verify`): the same bytes, written in one pass into
+ * one reused buffer (each field's UTF-8 written straight after room for its length, the length
+ * filled in after), with no object, no byte-length pass and no allocation per entry. The view
+ * returned is valid until the next call.
+ */
+export class CanonicalEncoder {
+  #buffer = Buffer.allocUnsafe(64 * 1024);
+
+  /** The entry's canonical bytes from its row values, in CHAINED_COLUMNS order. */
+  encode(
+    id: number,
+    profileId: string,
+    profileName: string,
+    action: string,
+    target: string,
+    at: string,
+    result: string,
+    detail: string | null,
+    actor: string | null,
+  ): Buffer {
+    // At most 3 bytes of UTF-8 per UTF-16 unit, 4 of length per field.
+    const most =
+      VERSION_TAG_WITH_ACTOR.length +
+      9 * 4 +
+      3 *
+        (22 +
+          profileId.length +
+          profileName.length +
+          action.length +
+          target.length +
+          at.length +
+          result.length +
+          (detail?.length ?? 0) +
+          (actor?.length ?? 0));
+    if (most > this.#buffer.length) this.#buffer = Buffer.allocUnsafe(most * 2);
+    const bytes = this.#buffer;
+    let offset = (actor === null ? VERSION_TAG : VERSION_TAG_WITH_ACTOR).copy(bytes, 0);
+    offset = this.#field(bytes, offset, String(id));
+    offset = this.#field(bytes, offset, profileId);
+    offset = this.#field(bytes, offset, profileName);
+    offset = this.#field(bytes, offset, action);
+    offset = this.#field(bytes, offset, target);
+    offset = this.#field(bytes, offset, at);
+    offset = this.#field(bytes, offset, result);
+    offset = this.#field(bytes, offset, detail);
+    if (actor !== null) offset = this.#field(bytes, offset, actor);
+    return bytes.subarray(0, offset);
+  }
+
+  #field(bytes: Buffer, offset: number, field: string | null): number {
+    if (field === null) return bytes.writeUInt32BE(NULL_LENGTH, offset);
+    const length = field.length === 0 ? 0 : bytes.write(field, offset + 4, 'utf8');
+    bytes.writeUInt32BE(length, offset);
+    return offset + 4 + length;
+  }
+}
+
 /** The chain's key as a KeyObject: it is never turned back into bytes outside node:crypto. */
 export function chainKeyOf(key: Buffer): KeyObject {
   if (key.length !== AUDIT_MAC_BYTES) throw new Error('The audit chain key must be 32 bytes.');

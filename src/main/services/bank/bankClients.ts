@@ -55,6 +55,7 @@ export class BankClients {
     if (cached !== undefined && cached.version === version) return cached.client;
     const connectivity = this.connectivityOf(profile.id);
     const client = this.#build(profile, baseUrl, {
+      embeddedSandbox: profile.kind === 'embedded-sandbox',
       onReachability: (reachable, failure) => {
         if (reachable) connectivity.reportReachable();
         else connectivity.reportUnreachable(failure?.message ?? 'the bank cannot be reached');

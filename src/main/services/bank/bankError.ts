@@ -34,6 +34,12 @@ export interface BankErrorDetails {
   retryable: boolean;
   /** What the user can do, in one sentence. */
   remedy: string;
+  /**
+   * The same failure as a person reads it, without the endpoint or the address (a bank that
+   * cannot be reached, the local sandbox not running): what happened and what to do. Shown by
+   * the app; the CLI and logs keep the full message.
+   */
+  forPeople?: { message: string; action: string };
   /** For rate limiting: how long the bank asked us to wait. */
   retryAfterSeconds?: number;
   /** For schema violations: one line per field. */
@@ -87,6 +93,7 @@ export class BankError extends Error implements BankErrorDetails {
   readonly problems?: string[];
   readonly attempts: number;
   readonly unread?: { status: number; objectId: string | null };
+  readonly forPeople?: { message: string; action: string };
 
   constructor(details: BankErrorDetails) {
     super(describe(details));
@@ -102,6 +109,7 @@ export class BankError extends Error implements BankErrorDetails {
     if (details.problems !== undefined) this.problems = details.problems;
     this.attempts = details.attempts;
     if (details.unread !== undefined) this.unread = details.unread;
+    if (details.forPeople !== undefined) this.forPeople = details.forPeople;
   }
 
   /** The same failure with what the user can do now, said by a caller that knows more (bankWrites.ts). */

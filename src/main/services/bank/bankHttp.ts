@@ -43,6 +43,8 @@ export interface BankHttpOptions {
   random?: () => number;
   /** Told after every attempt whether the bank answered at all (for online/offline status). */
   onReachability?: (reachable: boolean, failure?: BankError) => void;
+  /** The embedded sandbox (a local process of this app), so its failures are named as such. */
+  embeddedSandbox?: boolean;
 }
 
 export interface BankRequest {
@@ -236,6 +238,8 @@ export class BankHttp {
       attempt,
       true,
       timedOut ? 'The bank is slow or unreachable: try later.' : 'Check your network connection, or try later.',
+      undefined,
+      this.#forPeople(timedOut),
     );
     this.#options.onReachability?.(false, bankError);
     return { ok: false, failure, error: bankError };
@@ -262,6 +266,27 @@ export class BankHttp {
     }
   }
 
+  /** A network failure in a person's words: the local sandbox not running, or the bank out of reach. */
+  #forPeople(timedOut: boolean): { message: string; action: string } {
+    if (this.#options.embeddedSandbox === true) {
+      return timedOut
+        ? { message: 'The local sandbox bank did not answer in time.', action: 'Try again in a moment.' }
+        : {
+            message: 'The local sandbox bank is not running.',
+            action: 'Restart Ledgerdesk to start it again; cached data stays available.',
+          };
+    }
+    return timedOut
+      ? {
+          message: `The bank of ${this.profileName} did not answer in time.`,
+          action: 'Try again in a moment; cached data stays available.',
+        }
+      : {
+          message: `The bank of ${this.profileName} cannot be reached.`,
+          action: 'Check your network connection, then try again; cached data stays available.',
+        };
+  }
+
   #error(
     request: BankRequest,
     kind: BankErrorKind,
@@ -271,8 +296,10 @@ export class BankHttp {
     retryable: boolean,
     remedy: string,
     retryAfterSeconds?: number,
+    forPeople?: { message: string; action: string },
   ): BankError {
     return new BankError({
+      ...(forPeople === undefined ? {} : { forPeople }),
       kind,
       endpoint: request.endpoint,
       profileName: this.profileName,

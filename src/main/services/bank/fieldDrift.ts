@@ -80,7 +80,14 @@ export function observeDrift(
   response: FieldNames,
   records: readonly unknown[],
 ): DriftObservation | null {
-  const observation: DriftObservation = { resource, records: 0, missing: {}, unknown: {} };
+  // Null-prototype maps: a field the bank names `constructor` or `toString` is counted like any
+  // other, never mistaken for Object.prototype's (security review of 3b75e6a, I8).
+  const observation: DriftObservation = {
+    resource,
+    records: 0,
+    missing: Object.create(null) as Record<string, number>,
+    unknown: Object.create(null) as Record<string, number>,
+  };
   // A page's records nearly always share their field names: the last shape is checked first,
   // name by name, before any text is built (this runs for every record a sync reads).
   let lastNames: readonly string[] = [];

@@ -615,6 +615,34 @@ export const CACHE_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX reviews_by_queue_part ON reviews (profile_id, kind, state, account_id, rule_name);
     `,
   },
+  {
+    version: 18,
+    name: 'watch-rule names sealed',
+    sql: `
+      -- A rule's name may name a customer (security review of 3b75e6a, N10): watch_rules.name,
+      -- reviews.rule_name and review_history.rule_name hold a keyed reference to it
+      -- (cache/ruleNames.ts; the names of earlier versions are turned into references on the
+      -- first open, which needs the data key), and the name is kept here, sealed under its
+      -- reference. Kept after the rule is removed: the flags it raised still name it.
+      CREATE TABLE watch_rule_names (
+        profile_id TEXT NOT NULL,
+        ref TEXT NOT NULL,
+        name BLOB NOT NULL,
+        PRIMARY KEY (profile_id, ref)
+      ) STRICT, WITHOUT ROWID;
+    `,
+  },
+  {
+    version: 19,
+    name: 'pending transactions by bank date, for the overview',
+    sql: `
+      -- The Overview's volume by day (per account; credits, debits and holds apart) groups the
+      -- days of one window by the columns kept in clear. This index holds every column that
+      -- read uses, in the order it groups, so a month of a million-row cache is one walk of
+      -- an index range per account, never a lookup of each row (nor an opened, sealed body).
+      CREATE INDEX pending_transactions_by_day ON pending_transactions (scope, date, type, amount_cents);
+    `,
+  },
 ];
 
 /** Tables whose rows are sealed with the data key: emptied when the key is lost or changed. */
@@ -631,5 +659,6 @@ export const SEALED_TABLES = [
   'reviews',
   'review_history',
   'watch_rules',
+  'watch_rule_names',
   'review_settings',
 ] as const;

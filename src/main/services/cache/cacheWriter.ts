@@ -10,6 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { DatabaseSync } from 'node:sqlite';
 import { Worker } from 'node:worker_threads';
 import { translateWriteError } from './cacheError.ts';
+import { builtWorkerDigests, WorkerRefused, workerStartUrl, type WorkerDigests } from './workerIntegrity.ts';
 import { Statements } from './statements.ts';
 import { executeGroup, type GroupOutcome, type WriteBatch } from './writeBatch.ts';
 import { WriterQueue, type WriterReply } from './writerQueue.ts';
@@ -191,7 +192,22 @@ export function createCacheWriter(
   file: string,
   mode: 'worker' | 'inline',
   sizeLimitBytes?: number,
+  /** Told when the worker's files are not the ones built (N12): the writes stay on the main thread. */
+  onRefused: (problem: WorkerRefused) => void = (problem) => {
+    process.emitWarning(problem.message, 'LedgerdeskWorkerRefused');
+  },
+  digests: WorkerDigests | null = builtWorkerDigests(),
 ): CacheWriter {
   const worker = mode === 'worker' ? workerFile() : null;
-  return worker === null ? new InlineCacheWriter(database, file) : new WorkerCacheWriter(worker, file, sizeLimitBytes);
+  if (worker === null) return new InlineCacheWriter(database, file);
+  let start: URL;
+  try {
+    // Checked here, before the thread exists: a changed file never runs and never gets a key.
+    start = workerStartUrl(worker, digests);
+  } catch (error) {
+    if (!(error instanceof WorkerRefused)) throw error;
+    onRefused(error);
+    return new InlineCacheWriter(database, file);
+  }
+  return new WorkerCacheWriter(start, file, sizeLimitBytes);
 }

@@ -24,8 +24,10 @@ import { resolveDataKey, type DataKeyReset } from './dataKey.ts';
 import { applyMigrations } from './migrations.ts';
 import { PendingTransactionsTable } from './pendingTransactionsTable.ts';
 import { alteredRowsProblem, RowMacs } from './rowMacs.ts';
+import { RuleNames } from './ruleNames.ts';
 import type { RecordSealer } from './sealing.ts';
 import { registerSealedSearch } from './sealedSearch.ts';
+import { registerApplicantRuleMatch } from './applicantRuleMatch.ts';
 import { SearchTokens } from './searchTokens.ts';
 import { SyncCheckpoints } from './syncCheckpoints.ts';
 import { SyncWindowCheckpoints } from './syncWindowCheckpoints.ts';
@@ -75,6 +77,8 @@ export class OfflineCache {
   readonly audit: AuditLog;
   /** The MACs of the clear columns of reviews and watch rules (rowMacs.ts). */
   readonly rowMacs: RowMacs;
+  /** Watch-rule names, sealed under their keyed references (ruleNames.ts, N10). */
+  readonly ruleNames: RuleNames;
   /** Runs planned bulk writes (sync pages) off the main thread. */
   readonly writer: CacheWriter;
   readonly #database: DatabaseSync;
@@ -99,8 +103,11 @@ export class OfflineCache {
     const sealerOf = (): RecordSealer => this.#live(this.#sealer);
     const searchOf = (): SearchTokens => this.#searchTokens;
     registerSealedSearch(database, sealerOf);
+    registerApplicantRuleMatch(database, sealerOf);
     this.rowMacs = new RowMacs(sealerOf);
     this.rowMacs.install(database);
+    this.ruleNames = new RuleNames(database, sealerOf);
+    this.ruleNames.install(database, this.rowMacs);
     audit.addCheck(() => alteredRowsProblem(this.database));
     this.checkpoints = new SyncCheckpoints(database);
     this.windowCheckpoints = new SyncWindowCheckpoints(database);

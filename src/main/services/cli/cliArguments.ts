@@ -45,11 +45,11 @@ Sync from the bank into the offline cache (resumes where a stopped sync left off
 
 Read from the offline cache (says how old it is):
   list pending-transactions --profile NAME --account ID [--type T] [--search TEXT] [--from DATE] [--to DATE]
-                            [--sort ${PENDING_TRANSACTION_SORTS.join('|')}] [--limit N] [--cursor C]
+                            [--sort ${PENDING_TRANSACTION_SORTS.join('|')}] [--limit N] [--cursor C | --next]
   list webhook-sends --profile NAME [--webhook ID] [--status S] [--object ID] [--event E] [--from DATE] [--to DATE]
-                     [--sort ${WEBHOOK_SEND_SORTS.join('|')}] [--limit N] [--cursor C]
+                     [--sort ${WEBHOOK_SEND_SORTS.join('|')}] [--limit N] [--cursor C | --next]
   list applications --profile NAME [--status S] [--ownership personal|business] [--product ID] [--account ID]
-                    [--sort ${ACCOUNT_APPLICATION_SORTS.join('|')}] [--limit N] [--cursor C]
+                    [--sort ${ACCOUNT_APPLICATION_SORTS.join('|')}] [--limit N] [--cursor C | --next]
   list application-history --profile NAME --id ID
   list applicants --profile NAME [--search TEXT] [--limit N]   people and businesses, personal data masked
   list webhooks --profile NAME [--status S] [--event E]
@@ -76,7 +76,8 @@ Review (the officer's dispositions, kept in the offline cache; REF is a row's "r
   review report --profile NAME [--from DATE] [--to DATE] --html FILE [--csv FILE]
   rules --profile NAME                                 the profile's watch rules
   rules add RULE --profile NAME --kind K [--amount-beyond A] [--description-has WORDS] [--type T] [--type-source S]
-            [--application-status S] [--send-status S] [--attempt-at-least N]
+            [--application-status S] [--younger-than YEARS] [--older-than YEARS]
+            [--citizenship-outside "US, CA"] [--send-status S] [--attempt-at-least N]
   rules remove RULE --profile NAME
   (list … --review ${REVIEW_FILTERS.join('|')} filters any list by review; its --json rows carry ref and review)
 
@@ -172,6 +173,9 @@ const OPTIONS = {
   'application-status': { type: 'string' },
   'send-status': { type: 'string' },
   'attempt-at-least': { type: 'string' },
+  'younger-than': { type: 'string' },
+  'older-than': { type: 'string' },
+  'citizenship-outside': { type: 'string' },
   parallel: { type: 'string' },
   rule: { type: 'string' },
   'min-amount': { type: 'string' },
@@ -195,6 +199,9 @@ const RULE_CONDITIONS: OptionName[] = [
   'application-status',
   'send-status',
   'attempt-at-least',
+  'younger-than',
+  'older-than',
+  'citizenship-outside',
 ];
 
 /** Each command: the options it accepts, those it requires, and how many positional words. */
@@ -222,11 +229,11 @@ const COMMANDS: Record<
   },
   'sync webhooks': { accepts: ['profile', 'page-size'], requires: ['profile'] },
   'list pending-transactions': {
-    accepts: [...PENDING_FILTERS, ...PAGING, 'review'],
+    accepts: [...PENDING_FILTERS, ...PAGING, 'next', 'review'],
     requires: ['profile', 'account'],
   },
-  'list webhook-sends': { accepts: [...SEND_FILTERS, ...PAGING, 'review'], requires: ['profile'] },
-  'list applications': { accepts: [...APPLICATION_FILTERS, ...PAGING, 'review'], requires: ['profile'] },
+  'list webhook-sends': { accepts: [...SEND_FILTERS, ...PAGING, 'next', 'review'], requires: ['profile'] },
+  'list applications': { accepts: [...APPLICATION_FILTERS, ...PAGING, 'next', 'review'], requires: ['profile'] },
   'list application-history': { accepts: ['profile', 'id'], requires: ['profile', 'id'] },
   'list applicants': { accepts: ['profile', 'search', 'limit'], requires: ['profile'] },
   'list webhooks': { accepts: ['profile', 'status', 'event'], requires: ['profile'] },

@@ -28,6 +28,8 @@ import { withReviews } from '../review/reviewColumn.ts';
 import { SyncBusy, type SyncRequest } from '../sync/syncService.ts';
 import { maskedBaseUrl } from '../../../shared/profiles/profileFields.ts';
 import { appDataFolder } from './appDataFolder.ts';
+import { checkCachedAccount, UnknownAccountProblem } from './cachedAccounts.ts';
+import { listKey, rememberCursor, rememberedCursor } from './cursorMemory.ts';
 import { auditVerifyCommand } from './auditVerifyCommand.ts';
 import { defined, parseLedgerArguments, read, UsageProblem, USAGE, type LedgerArguments } from './cliArguments.ts';
 import { ago, table } from './cliOutput.ts';
@@ -83,6 +85,7 @@ const KNOWN_FAILURES = [
   ...TRIGGER_FAILURES,
   ReviewProblem,
   TeamProblem,
+  UnknownAccountProblem,
 ];
 
 /** Failures after which the cache's answer is better than none. */
@@ -496,9 +499,10 @@ class Ledger {
     return EXIT_OK;
   }
 
-  #pendingQuery(profile: Profile) {
+  /** The pending-transaction filters (usage mistakes first), then the account, which must be cached. */
+  #pendingQuery(services: LedgerServices, profile: Profile) {
     const { options } = this.#arguments;
-    return {
+    const query = {
       profileId: profile.id,
       accountId: String(options.account),
       ...defined({
@@ -509,6 +513,8 @@ class Ledger {
         sort: read.pendingSort(options),
       }),
     };
+    checkCachedAccount(services.cache.pendingTransactions.accounts(profile.id), profile.name, query.accountId);
+    return query;
   }
 
   #sendQuery(profile: Profile) {
@@ -545,9 +551,12 @@ class Ledger {
     const { command, options } = this.#arguments;
     const services = await this.#open();
     const profile = await this.#profile(services, false);
+    const next = options.next === true;
+    if (next && read.text(options, 'cursor') !== undefined) throw new UsageProblem('--next and --cursor: give one.');
+    const key = listKey(command, { ...options, profile: profile.id });
     const paging = {
       limit: read.limit(options) ?? 50,
-      cursor: read.text(options, 'cursor') ?? null,
+      cursor: next ? rememberedCursor(this.#dataFolder, key) : (read.text(options, 'cursor') ?? null),
       withTotal: true,
       ...defined({ review: read.reviewFilter(options, 'review') }),
     };
@@ -555,7 +564,7 @@ class Ledger {
     let read_: { rows: unknown[]; nextCursor: string | null; asOf: string | null; source: 'cache'; total?: number };
     let text: () => string;
     if (command === 'list pending-transactions') {
-      const result = cache.pendingTransactions.list({ ...this.#pendingQuery(profile), ...paging });
+      const result = cache.pendingTransactions.list({ ...this.#pendingQuery(services, profile), ...paging });
       read_ = {
         ...result,
         rows: withReviews(services.reviews, profile.id, 'pending-transaction', result.rows, (row) => row.row_key),
@@ -613,13 +622,15 @@ class Ledger {
           ]),
         );
     }
-    this.#answerRead(read_, text);
+    rememberCursor(this.#dataFolder, key, read_.nextCursor);
+    this.#answerRead(read_, text, 'More: run the same command with --next.');
     return EXIT_OK;
   }
 
   #answerRead(
     result: { rows: unknown[]; nextCursor: string | null; asOf: string | null; source: 'cache'; total?: number },
     text: () => string,
+    more?: string,
   ): void {
     if (this.#arguments.json) {
       this.#printJson({
@@ -634,7 +645,7 @@ class Ledger {
     const total = result.total === undefined ? '' : ` of ${result.total.toLocaleString('en-US')}`;
     this.#print(`${String(result.rows.length)}${total} from the offline cache, ${ago(result.asOf)}.`);
     if (result.rows.length > 0) this.#print(text());
-    if (result.nextCursor !== null) this.#print(`More: add --cursor ${result.nextCursor}`);
+    if (result.nextCursor !== null) this.#print(more ?? `More: add --cursor ${result.nextCursor}`);
   }
 
   async #applicationHistory(): Promise<number> {
@@ -703,7 +714,7 @@ class Ledger {
     } else {
       const profile = await this.#profile(services, false);
       if (command === 'export pending-transactions')
-        view = { kind: 'pending-transactions', query: this.#pendingQuery(profile) };
+        view = { kind: 'pending-transactions', query: this.#pendingQuery(services, profile) };
       else if (command === 'export webhook-sends') view = { kind: 'webhook-sends', query: this.#sendQuery(profile) };
       else view = { kind: 'account-applications', query: this.#applicationQuery(profile) };
     }

@@ -5,6 +5,12 @@
  * gathered in memory and written every ten seconds in one short transaction (and before any
  * read), so a sync reading thousands of pages does not write once per page beside the cache
  * writer.
+ *
+ * Bounded (security review of 3b75e6a, I8): the field names come from the bank, so a bank
+ * sending new names every day cannot grow the ledger without end. Each profile keeps at most
+ * DRIFT_NAMES_PER_RESOURCE names per resource and DRIFT_NAME_BYTES_PER_PROFILE bytes of names
+ * over all its resources; past either, the names seen longest ago (then the rarest) go, and the
+ * resource's `droppedNames` says how many were let go, in the report, the CLI and Settings.
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { DriftObservation } from '../bank/fieldDrift.ts';
@@ -23,6 +29,8 @@ export interface ResourceDrift {
   unknown: FieldCount[];
   /** Fields records carried in a form the interface does not allow (the records kept as received). */
   malformed: FieldCount[];
+  /** Field names let go to keep the ledger bounded (the oldest first); 0 when none was. */
+  droppedNames: number;
   firstSeen: string;
   lastSeen: string;
 }
@@ -35,7 +43,14 @@ export interface DriftReport {
   since: string | null;
 }
 
-type Kind = 'read' | 'missing' | 'unknown' | 'malformed';
+type Kind = 'read' | 'missing' | 'unknown' | 'malformed' | 'dropped';
+
+/** Field names kept per profile and resource (each at most 100 characters: fieldDrift.ts). */
+export const DRIFT_NAMES_PER_RESOURCE = 200;
+/** Bytes of field names kept per profile, over all its resources. */
+export const DRIFT_NAME_BYTES_PER_PROFILE = 64 * 1024;
+
+const NAMED_KINDS = "kind IN ('missing', 'unknown', 'malformed')";
 
 interface Pending {
   count: number;
@@ -104,10 +119,19 @@ export class DriftLedger {
     this.#pending.clear();
     this.#database.exec('BEGIN IMMEDIATE');
     try {
+      const touched = new Map<string, Set<string>>();
+      let at = '';
       for (const [key, pending] of entries) {
         const [profileId = '', resource = '', kind = '', field = ''] = key.split('\0');
         this.#upsert.run(profileId, resource, kind, field, pending.count, pending.first, pending.last);
+        if (kind !== 'read') {
+          const resources = touched.get(profileId) ?? new Set<string>();
+          resources.add(resource);
+          touched.set(profileId, resources);
+        }
+        if (pending.last > at) at = pending.last;
       }
+      for (const [profileId, resources] of touched) this.#bound(profileId, resources, at);
       this.#database.exec('COMMIT');
     } catch (error) {
       this.#database.exec('ROLLBACK');
@@ -118,6 +142,54 @@ export class DriftLedger {
         else again.count += pending.count;
       }
       throw error;
+    }
+  }
+
+  /** Lets the oldest names go past the caps (inside flush's transaction), counting them per resource. */
+  #bound(profileId: string, resources: ReadonlySet<string>, at: string): void {
+    const dropped = new Map<string, number>();
+    const drop = (resource: string, kind: string, field: string): void => {
+      this.#database
+        .prepare('DELETE FROM bank_drift WHERE profile_id = ? AND resource = ? AND kind = ? AND field = ?')
+        .run(profileId, resource, kind, field);
+      dropped.set(resource, (dropped.get(resource) ?? 0) + 1);
+    };
+    for (const resource of resources) {
+      const { names } = this.#database
+        .prepare(`SELECT COUNT(*) AS names FROM bank_drift WHERE profile_id = ? AND resource = ? AND ${NAMED_KINDS}`)
+        .get(profileId, resource) as { names: number };
+      if (names <= DRIFT_NAMES_PER_RESOURCE) continue;
+      const oldest = this.#database
+        .prepare(
+          `SELECT kind, field FROM bank_drift WHERE profile_id = ? AND resource = ? AND ${NAMED_KINDS}
+           ORDER BY last_seen, count, field LIMIT ?`,
+        )
+        .all(profileId, resource, names - DRIFT_NAMES_PER_RESOURCE) as { kind: string; field: string }[];
+      for (const row of oldest) drop(resource, row.kind, row.field);
+    }
+    const { bytes } = this.#database
+      .prepare(
+        `SELECT COALESCE(SUM(length(CAST(field AS BLOB))), 0) AS bytes FROM bank_drift WHERE profile_id = ? AND ${NAMED_KINDS}`,
+      )
+      .get(profileId) as { bytes: number };
+    let over = bytes - DRIFT_NAME_BYTES_PER_PROFILE;
+    if (over > 0) {
+      const oldest = this.#database
+        .prepare(
+          `SELECT resource, kind, field, length(CAST(field AS BLOB)) AS bytes FROM bank_drift
+           WHERE profile_id = ? AND ${NAMED_KINDS} ORDER BY last_seen, count, field`,
+        )
+        .iterate(profileId) as Iterable<{ resource: string; kind: string; field: string; bytes: number }>;
+      const chosen: { resource: string; kind: string; field: string }[] = [];
+      for (const row of oldest) {
+        if (over <= 0) break;
+        chosen.push(row);
+        over -= Math.max(row.bytes, 1);
+      }
+      for (const row of chosen) drop(row.resource, row.kind, row.field);
+    }
+    for (const [resource, count] of dropped) {
+      this.#upsert.run(profileId, resource, 'dropped', '', count, at, at);
     }
   }
 
@@ -154,6 +226,7 @@ export class DriftLedger {
           missing: [],
           unknown: [],
           malformed: [],
+          droppedNames: 0,
           firstSeen: row.first_seen,
           lastSeen: row.last_seen,
         };
@@ -162,6 +235,7 @@ export class DriftLedger {
       if (row.first_seen < entry.firstSeen) entry.firstSeen = row.first_seen;
       if (row.last_seen > entry.lastSeen) entry.lastSeen = row.last_seen;
       if (row.kind === 'read') entry.records = row.count;
+      else if (row.kind === 'dropped') entry.droppedNames = row.count;
       else entry[row.kind].push({ field: row.field, count: row.count });
     }
     const resources = [...byResource.values()];

@@ -16,6 +16,7 @@ import { openListener, type Listener } from './listener.ts';
 import { TargetRefused } from './outboundTargets.ts';
 import { defaultDataFolder, LISTENER_DATABASE_FILE, openListenerDatabase } from './listenerDatabase.ts';
 import type { ListenerBank, RegisteredWebhook } from './cliBank.ts';
+import { KEPT_TRAFFIC_COMMANDS, runKeptTrafficCommand, type KeptTrafficCommand } from './keptTrafficCommands.ts';
 import { EVENT_CATALOG } from '../../../shared/eventCatalog/eventCatalog.ts';
 
 function write(line: string): void {
@@ -59,6 +60,11 @@ const stopRequested = new Promise<void>((resolve) => {
 });
 
 async function main(): Promise<number> {
+  const first = process.argv[2];
+  if (KEPT_TRAFFIC_COMMANDS.includes(first as KeptTrafficCommand)) {
+    // inspect, replay, export: read what was kept; no server is started.
+    return runKeptTrafficCommand(process.argv.slice(2), { out: write, err: tell });
+  }
   let options: ListenArguments;
   try {
     options = readListenArguments(process.argv.slice(2));

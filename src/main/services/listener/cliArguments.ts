@@ -44,6 +44,11 @@ and prints one line per request.
   --print-body        print each request's body (as kept: up to 256 KiB) under its line
   --json              one JSON object per line ({"listening": URL} first, then one per request)
   --help              this text
+
+What it kept, read while it runs or after (see \`npm run listen -- inspect --help\`):
+  npm run listen -- inspect [ID]      the kept requests, or everything kept of one
+  npm run listen -- replay ID         send one again (default: to the listener's address)
+  npm run listen -- export FILE       all of them as JSONL, which the app imports (or --format curl)
 `;
 
 export interface ListenArguments {

@@ -54,6 +54,8 @@ export async function openListenerBank(
   secretStore: SecretStore = new KeyringSecretStore(),
 ): Promise<ListenerBank> {
   const services = await LedgerServices.open({
+    // Its registrations and removals are audited as the listen command's, not the app's.
+    actor: 'listen',
     dataFolder,
     secretStore,
     profileStorage: new FileProfileStorage(dataFolder),

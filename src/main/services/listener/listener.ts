@@ -5,9 +5,10 @@
  * no secret (they stay in the SecretStore). Subscribers get batches on the `batch` event.
  */
 import { EventEmitter } from 'node:events';
+import { networkInterfaces } from 'node:os';
 import type { DatabaseSync } from 'node:sqlite';
 import { createLocalServerGuard, type LocalServerGuard } from '../../../shared/security/localServerGuard.ts';
-import { boundHostNames } from '../../../sandbox/http/boundHostNames.ts';
+import { boundHostNames } from '../../../shared/security/boundHostNames.ts';
 import type { SecretStore } from '../credentials/secretStore.ts';
 import { ArrivalOrder } from './arrivalOrder.ts';
 import type { BankPort } from './bankPort.ts';
@@ -35,6 +36,9 @@ import { registerWebhook, Registrations, unregisterWebhook, type Registration } 
 import { replay, type ReplayRequest } from './replay.ts';
 import { RequestLog, type ListenerSealer } from './requestLog.ts';
 import { ResponseRules, type ResponseRule } from './responseRules.ts';
+import type { ArrivalLabel } from './retryLabels.ts';
+import { SendLogPairing } from './sendLogPairing.ts';
+import { importExport, type ImportResult } from './trafficImport.ts';
 import { exportLines, type ExportFormat } from './trafficExport.ts';
 import { ListenerUserError } from './listenerUserError.ts';
 
@@ -56,6 +60,8 @@ export type ListenerEvent =
   | { type: 'state'; state: ListenerState }
   /** A request refused before it was read (wrong Host, a web page's): never kept, only told. */
   | { type: 'refused'; refusal: Refusal }
+  /** The bank's send log named which attempt request `requestId` was (pairWithSendLog). */
+  | { type: 'label'; requestId: number; label: ArrivalLabel }
   | { type: 'warning'; message: string }
   | { type: 'failure'; message: string };
 
@@ -76,6 +82,12 @@ export interface ListenerOptions {
    * line, its own file) they are kept in clear.
    */
   sealer?: ListenerSealer | null;
+  /**
+   * Pair each verified arrival on a registration's path with the bank's send log (the app):
+   * its label becomes the bank's word, told as a `label` event. The command line pairs on its
+   * own (cli.ts), printing a line per pairing.
+   */
+  pairWithSendLog?: boolean;
 }
 
 export interface StartOptions {
@@ -84,6 +96,9 @@ export interface StartOptions {
   host?: string;
   allowNonLoopback?: boolean;
 }
+
+/** Labels remembered for the app's grid: the newest arrivals of the run. */
+const LABELS_KEPT = 50_000;
 
 function urlOf(host: string, port: number): string {
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
@@ -111,6 +126,14 @@ export class Listener extends EventEmitter<{ batch: [Batch<ListenerEvent>] }> {
   #receiver: Receiver | null = null;
   #state: ListenerState = { running: false, host: null, port: null, url: null, startedAt: null };
   readonly #pruneTimer: NodeJS.Timeout;
+  /**
+   * Retry or new event of each arrival of this run, by request id (the app's grid shows them
+   * on every reload). In memory only and bounded: a label never outlives the run that decided it.
+   */
+  readonly #labels = new Map<number, ArrivalLabel>();
+  readonly #pairWithSendLog: boolean;
+  /** One per bank: a pairing remembers the send records it took. */
+  #pairing: { bank: BankPort; pairing: SendLogPairing } | null = null;
 
   /** Use openListener(): loading credentials from the SecretStore is asynchronous. */
   constructor(options: ListenerOptions) {
@@ -118,6 +141,7 @@ export class Listener extends EventEmitter<{ batch: [Batch<ListenerEvent>] }> {
     this.id = options.listenerId ?? 'default';
     this.#secrets = options.secrets;
     this.#bank = options.bank ?? null;
+    this.#pairWithSendLog = options.pairWithSendLog ?? false;
     migrateListenerTables(options.database);
     this.#settingsRow = new ListenerSettingsRow(options.database, this.id);
     const saved = this.#settingsRow.load();
@@ -446,6 +470,56 @@ export class Listener extends EventEmitter<{ batch: [Batch<ListenerEvent>] }> {
     );
   }
 
+  /**
+   * Keep the requests of a JSONL export (of `npm run listen` or another listener) in this
+   * listener's log, as arrivals of their own time; checked in full first (trafficImport.ts).
+   */
+  importTraffic(text: string): ImportResult {
+    return importExport(this.#log, text);
+  }
+
+  /** Retry or new event, as decided when request `id` arrived in this run; null for earlier (or imported) ones. */
+  labelOf(id: number): ArrivalLabel | null {
+    return this.#labels.get(id) ?? null;
+  }
+
+  /** The bank's word (its send log) replaces the listener's own guess for request `id`. */
+  relabel(id: number, label: ArrivalLabel): void {
+    if (this.#labels.has(id)) this.#rememberLabel(id, label);
+  }
+
+  /** Ask the bank's send log which attempt a verified arrival on a registration's path was. */
+  #pairLater(summary: ReceivedRequestSummary): void {
+    const bank = this.#bank;
+    if (!this.#pairWithSendLog || bank === null || summary.verdict !== 'ok' || summary.event === null) return;
+    const registration = this.#registrations
+      .list()
+      .find((candidate) => candidate.path === summary.path && candidate.event === summary.event);
+    if (registration === undefined) return;
+    if (this.#pairing?.bank !== bank) {
+      const pairing = new SendLogPairing(bank, {
+        webhookFor: (event) =>
+          this.#registrations.list().find((candidate) => candidate.event === event)?.webhookId ?? null,
+      });
+      this.#pairing = { bank, pairing };
+    }
+    const paired = this.#pairing.pairing.pair(summary);
+    void paired?.then((result) => {
+      if (!result.paired) return;
+      this.relabel(summary.id, result.label);
+      this.#batcher.add({ type: 'label', requestId: summary.id, label: result.label });
+    });
+  }
+
+  #rememberLabel(id: number, label: ArrivalLabel): void {
+    this.#labels.set(id, label);
+    // Oldest first out: a Map iterates in insertion order.
+    if (this.#labels.size > LABELS_KEPT) {
+      const oldest = this.#labels.keys().next();
+      if (oldest.done !== true) this.#labels.delete(oldest.value);
+    }
+  }
+
   /** Join the bank's send records of a webhook with what was received (its registration's path and event when it has one). */
   async reconcile(options: {
     webhookId: string;
@@ -584,7 +658,7 @@ export class Listener extends EventEmitter<{ batch: [Batch<ListenerEvent>] }> {
   #guardFor(host: string, port: number): LocalServerGuard {
     const guard = createLocalServerGuard({
       port,
-      hosts: boundHostNames(host),
+      hosts: boundHostNames(host, networkInterfaces()),
       allowedHosts: this.#settings.allowedHosts,
       allowedOrigins: this.#settings.allowedOrigins,
     });
@@ -601,6 +675,10 @@ export class Listener extends EventEmitter<{ batch: [Batch<ListenerEvent>] }> {
 
   #onSettled(settled: SettledRequest): void {
     this.#batcher.add({ type: 'request', request: settled.summary });
+    if (settled.summary.label !== undefined) {
+      this.#rememberLabel(settled.summary.id, settled.summary.label);
+      this.#pairLater(settled.summary);
+    }
     const forwardTo = this.#settings.forwardTo;
     if (forwardTo !== null && settled.content !== null) {
       // Checked at each send too: a forward address saved before the allow-list existed is not trusted.

@@ -32,14 +32,20 @@ export function changedRefs(
     return rows.map((row) => row.ref);
   }
   if (kind === 'application') {
+    // An application's review covers its applicants too (applicationSnapshot.ts): the digest is
+    // recomputed from the stored digests of the application and of each applicant it names.
     const rows = database
       .prepare(
-        `SELECT r.ref FROM reviews AS r JOIN account_applications AS a
+        `SELECT r.ref, r.record_digest, a.body_digest FROM reviews AS r JOIN account_applications AS a
            ON a.profile_id = r.profile_id AND a.application_id = r.ref
-         WHERE ${standing} AND a.body_digest != r.record_digest`,
+         WHERE ${standing}`,
       )
-      .all(profileId, kind) as { ref: string }[];
-    return rows.map((row) => row.ref);
+      .all(profileId, kind) as { ref: string; record_digest: string; body_digest: string }[];
+    const now = records.applicationDigests(profileId, new Map(rows.map((row) => [row.ref, row.body_digest])));
+    // A review given before applicants were covered holds the application's digest alone.
+    return rows
+      .filter((row) => row.record_digest !== row.body_digest && row.record_digest !== now.get(row.ref))
+      .map((row) => row.ref);
   }
   const sends = database
     .prepare(

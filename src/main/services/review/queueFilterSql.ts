@@ -5,14 +5,17 @@
  * (reviewQueue.ts), so a count is always the size of the list it stands for. Clauses name the
  * table `reviews` unaliased.
  */
+import { RULE_REF_FUNCTION } from '../cache/ruleNames.ts';
 
 export interface QueueNarrowing {
   /** A pending transaction's account. */
   accountId?: string | undefined;
   /** Flags raised by a watch rule (true) or given by a person (false). */
   byRule?: boolean | undefined;
-  /** The watch rule that flagged the item. */
+  /** The watch rule that flagged the item (compared by its keyed reference: cache/ruleNames.ts). */
   ruleName?: string | undefined;
+  /** The profile, needed with ruleName (a rule's reference is per profile). */
+  profileId?: string | undefined;
   /** A pending transaction's time (posted_at), YYYY-MM-DD or ISO: from inclusive, to exclusive. */
   itemFrom?: string | undefined;
   itemTo?: string | undefined;
@@ -46,8 +49,10 @@ export function queueClauses(narrowing: QueueNarrowing): { where: string[]; para
   }
   if (narrowing.byRule !== undefined) where.push(`reviews.rule_name IS ${narrowing.byRule ? 'NOT NULL' : 'NULL'}`);
   if (narrowing.ruleName !== undefined) {
-    where.push('reviews.rule_name = ?');
-    parameters.push(narrowing.ruleName);
+    if (narrowing.profileId === undefined) throw new Error('A rule filter needs its profile.');
+    // One value for the statement (deterministic, constant arguments): the index still serves it.
+    where.push(`reviews.rule_name = ${RULE_REF_FUNCTION}(?, ?)`);
+    parameters.push(narrowing.profileId, narrowing.ruleName);
   }
   if (narrowing.itemFrom !== undefined) {
     where.push('reviews.posted_at >= ?');

@@ -28,6 +28,8 @@ export const SELECTION_MAX = 10_000;
 const REVIEW_KIND_OF_SYNC: Partial<Record<SyncKind, ReviewKind>> = {
   'pending-transactions': 'pending-transaction',
   'account-application': 'application',
+  // The whole book (issue 24): its rules and changed reviews apply after it as after one application.
+  applications: 'application',
   'webhook-sends': 'webhook-send',
 };
 
@@ -76,9 +78,15 @@ export class ReviewService {
     this.#profileName = options.profileName;
     this.#now = options.now ?? (() => new Date());
     const sealer = () => options.cache.sealer;
-    this.table = new ReviewsTable(options.cache.database, sealer, options.cache.rowMacs);
+    this.table = new ReviewsTable(options.cache.database, sealer, options.cache.rowMacs, options.cache.ruleNames);
     this.records = new ReviewedRecords(options.cache.database, sealer);
-    this.rules = new WatchRules(options.cache.database, sealer, options.cache.rowMacs);
+    this.rules = new WatchRules(
+      options.cache.database,
+      sealer,
+      options.cache.rowMacs,
+      options.cache.ruleNames,
+      this.#now,
+    );
     this.reviewer = new Reviewer(options.cache.database, sealer);
   }
 
@@ -245,14 +253,16 @@ export class ReviewService {
       for (const rule of rules) {
         const select = this.rules.selectOf(profileId, rule);
         if (select === null) continue;
-        const flagged = this.table.flagByRule(profileId, kind, rule.name, select, at);
+        // The name stays sealed: tables and the audit log name the rule by its reference (N10).
+        const ruleRef = this.rules.names.remember(profileId, rule.name);
+        const flagged = this.table.flagByRule(profileId, kind, ruleRef, select, at);
         result.flaggedByRule[rule.name] = flagged;
         if (flagged > 0) {
           this.#cache.audit.record({
             profileId,
             profileName,
             action: 'review.rule-flag',
-            target: `rule:${rule.name}`,
+            target: ruleRef,
             result: 'ok',
             detail: `${flagged.toLocaleString('en-US')} ${kind} ${flagged === 1 ? 'item' : 'items'} flagged`,
           });
@@ -269,7 +279,7 @@ export class ReviewService {
         profileId,
         profileName: this.#profileName(profileId),
         action: 'rule.save',
-        target: `rule:${kept.name}`,
+        target: this.rules.names.refOf(profileId, kept.name),
         result: 'ok',
       });
       return kept;
@@ -284,7 +294,7 @@ export class ReviewService {
         profileId,
         profileName: this.#profileName(profileId),
         action: 'rule.remove',
-        target: `rule:${name}`,
+        target: this.rules.names.refOf(profileId, name),
         result: 'ok',
       });
     });

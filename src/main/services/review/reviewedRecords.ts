@@ -12,6 +12,7 @@ import { identityOf as applicationIdentity } from '../cache/accountApplicationsT
 import { identityOf as pendingIdentity } from '../cache/pendingTransactionsTable.ts';
 import type { RecordSealer } from '../cache/sealing.ts';
 import { Statements } from '../cache/statements.ts';
+import { ApplicationSnapshots } from './applicationSnapshot.ts';
 import { identityOf as sendIdentity } from '../cache/webhookSendsTable.ts';
 
 export interface ReviewedRecord {
@@ -34,9 +35,12 @@ export class ReviewedRecords {
   readonly #sealer: () => RecordSealer;
   readonly #statements: Statements;
 
+  readonly #snapshots: ApplicationSnapshots;
+
   constructor(database: DatabaseSync, sealer: () => RecordSealer) {
     this.#sealer = sealer;
     this.#statements = new Statements(database);
+    this.#snapshots = new ApplicationSnapshots(database, sealer);
   }
 
   /** The cached records of these refs; a ref the cache does not hold is absent from the map. */
@@ -120,17 +124,34 @@ export class ReviewedRecords {
       )
       .all(profileId, JSON.stringify(refs)) as { application_id: string; body_digest: string; body: Uint8Array }[];
     const sealer = this.#sealer();
-    return new Map(
-      rows.map((row) => [
-        row.application_id,
-        {
-          record: sealer.openJson(row.body, applicationIdentity(profileId, row.application_id)),
-          digest: row.body_digest,
-          accountId: null,
-          postedAt: null,
-        },
-      ]),
+    const named = this.#snapshots.applicantsOf(
+      profileId,
+      rows.map((row) => row.application_id),
     );
+    return new Map(
+      rows.map((row) => {
+        const applicants = named.get(row.application_id);
+        const application = sealer.openJson(row.body, applicationIdentity(profileId, row.application_id)) as Record<
+          string,
+          unknown
+        >;
+        return [
+          row.application_id,
+          {
+            // With its applicants (masked): a changed address brings the review back (applicationSnapshot.ts).
+            record: { ...application, applicants: applicants?.applicants ?? {} },
+            digest: this.#snapshots.digestOf(row.body_digest, applicants?.links ?? []),
+            accountId: null,
+            postedAt: null,
+          },
+        ];
+      }),
+    );
+  }
+
+  /** The digests of these applications with their applicants, without opening a sealed body. */
+  applicationDigests(profileId: string, applicationDigests: ReadonlyMap<string, string>): Map<string, string> {
+    return this.#snapshots.digests(profileId, applicationDigests);
   }
 
   #sends(profileId: string, refs: readonly string[]): Map<string, ReviewedRecord> {

@@ -11,6 +11,7 @@ import type { Disposition, ReviewKind, ReviewState } from '../../../shared/revie
 import { pageLimitOf, type CacheRead } from '../cache/cacheRead.ts';
 import { decodeCursor, encodeCursor, fingerprintOf, wholeNumberOf } from '../cache/keysetCursor.ts';
 import { ROW_MAC_FUNCTION, type RowMacs } from '../cache/rowMacs.ts';
+import type { RuleNames } from '../cache/ruleNames.ts';
 import type { RecordSealer } from '../cache/sealing.ts';
 import { Statements } from '../cache/statements.ts';
 import { queueClauses, type QueueNarrowing } from './queueFilterSql.ts';
@@ -144,8 +145,11 @@ export class ReviewsTable {
   readonly #sealer: () => RecordSealer;
   readonly #statements: Statements;
   readonly #macs: RowMacs;
+  /** Rule names behind the references in rule_name (N10). */
+  readonly #ruleNames: RuleNames;
 
-  constructor(database: DatabaseSync, sealer: () => RecordSealer, macs: RowMacs) {
+  constructor(database: DatabaseSync, sealer: () => RecordSealer, macs: RowMacs, ruleNames: RuleNames) {
+    this.#ruleNames = ruleNames;
     this.#sealer = sealer;
     this.#statements = new Statements(database);
     this.#macs = macs;
@@ -296,7 +300,7 @@ export class ReviewsTable {
   flagByRule(
     profileId: string,
     kind: ReviewKind,
-    ruleName: string,
+    ruleRef: string,
     select: { sql: string; parameters: (string | number | null)[] },
     at: string,
   ): number {
@@ -312,14 +316,14 @@ export class ReviewsTable {
          ON CONFLICT DO NOTHING
          RETURNING ref`,
       )
-      .all(profileId, kind, ruleName, at, ...select.parameters, profileId, kind) as { ref: string }[];
+      .all(profileId, kind, ruleRef, at, ...select.parameters, profileId, kind) as { ref: string }[];
     const step = this.#statements.get(
       `INSERT INTO review_history (profile_id, kind, ref, version, at, state, rule_name, body, row_mac)
        VALUES (?, ?, ?, 1, ?, 'flagged', ?, NULL, ?)`,
     );
     for (const { ref } of inserted) {
-      const mac = this.#macs.of('review_history', [profileId, kind, ref, 1, at, 'flagged', ruleName, null]);
-      step.run(profileId, kind, ref, at, ruleName, mac);
+      const mac = this.#macs.of('review_history', [profileId, kind, ref, 1, at, 'flagged', ruleRef, null]);
+      step.run(profileId, kind, ref, at, ruleRef, mac);
     }
     return inserted.length;
   }
@@ -413,7 +417,7 @@ export class ReviewsTable {
         version: row.version,
         at: row.at,
         state: row.state,
-        byRule: row.rule_name,
+        byRule: row.rule_name === null ? null : this.#ruleNames.nameOf(profileId, row.rule_name),
         note: body?.note ?? null,
         reviewer: body?.reviewer ?? null,
         changes: body?.changes ?? [],
@@ -570,7 +574,7 @@ export class ReviewsTable {
       ref: row.ref,
       state: row.state,
       disposition: body?.disposition ?? null,
-      byRule: row.rule_name,
+      byRule: row.rule_name === null ? null : this.#ruleNames.nameOf(profileId, row.rule_name),
       note: body?.note ?? null,
       reviewer: body?.reviewer ?? null,
       reviewedAt: body?.reviewedAt ?? null,

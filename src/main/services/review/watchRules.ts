@@ -6,17 +6,15 @@
  */
 import type { DatabaseSync } from 'node:sqlite';
 import { parseWith } from '../../../shared/bank/index.ts';
-import { watchRule, type WatchRule, type WatchRuleInput } from '../../../shared/review/watchRule.ts';
+import { citizenshipsOf, watchRule, type WatchRule, type WatchRuleInput } from '../../../shared/review/watchRule.ts';
+import { APPLICANT_MATCHES_FUNCTION, type ApplicantConditions } from '../cache/applicantRuleMatch.ts';
 import { centsOf } from '../cache/money.ts';
 import type { RowMacs } from '../cache/rowMacs.ts';
+import { watchRuleIdentity, type RuleNames } from '../cache/ruleNames.ts';
 import type { RecordSealer } from '../cache/sealing.ts';
 import { SearchTokens } from '../cache/searchTokens.ts';
 import { Statements } from '../cache/statements.ts';
 import { ReviewProblem } from './reviewProblem.ts';
-
-function ruleIdentity(profileId: string, name: string): string {
-  return `watch_rule\u0000${profileId}\u0000${name}`;
-}
 
 /** A rule's matches: rows of (ref, account_id, posted_at). */
 export interface RuleSelect {
@@ -28,25 +26,36 @@ export class WatchRules {
   readonly #sealer: () => RecordSealer;
   readonly #statements: Statements;
   readonly #macs: RowMacs;
+  readonly #now: () => Date;
+  /** Names sealed, rows keyed by reference (N10). */
+  readonly names: RuleNames;
 
-  constructor(database: DatabaseSync, sealer: () => RecordSealer, macs: RowMacs) {
+  constructor(
+    database: DatabaseSync,
+    sealer: () => RecordSealer,
+    macs: RowMacs,
+    names: RuleNames,
+    now: () => Date = () => new Date(),
+  ) {
+    this.#now = now;
     this.#sealer = sealer;
     this.#statements = new Statements(database);
     this.#macs = macs;
+    this.names = names;
   }
 
-  /** A profile's rules, by name. */
+  /** A profile's rules, by name (the column holds the name's reference, so they are sorted here). */
   list(profileId: string): WatchRule[] {
     const rows = this.#statements
-      .get(
-        'SELECT profile_id, name, kind, created_at, body, row_mac FROM watch_rules WHERE profile_id = ? ORDER BY name',
-      )
+      .get('SELECT profile_id, name, kind, created_at, body, row_mac FROM watch_rules WHERE profile_id = ?')
       .all(profileId) as { name: string; body: Uint8Array }[];
     const sealer = this.#sealer();
-    return rows.map((row) => {
-      this.#macs.check('watch_rules', row, () => 'A watch rule');
-      return sealer.openJson(row.body, ruleIdentity(profileId, row.name)) as WatchRule;
-    });
+    return rows
+      .map((row) => {
+        this.#macs.check('watch_rules', row, () => 'A watch rule');
+        return sealer.openJson(row.body, watchRuleIdentity(profileId, row.name)) as WatchRule;
+      })
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
   /** Adds a rule, or replaces the one of the same name; refuses an invalid one, naming the field. */
@@ -55,10 +64,11 @@ export class WatchRules {
     if (!parsed.ok)
       throw new ReviewProblem('bad-rule', 'rule', `The watch rule is not valid: ${parsed.problems.join('; ')}`);
     const rule = parsed.value;
-    const body = this.#sealer().sealJson(rule, ruleIdentity(profileId, rule.name));
+    const ref = this.names.remember(profileId, rule.name);
+    const body = this.#sealer().sealJson(rule, watchRuleIdentity(profileId, ref));
     const kept = this.#statements
       .get('SELECT created_at FROM watch_rules WHERE profile_id = ? AND name = ?')
-      .get(profileId, rule.name) as { created_at: string } | undefined;
+      .get(profileId, ref) as { created_at: string } | undefined;
     const createdAt = kept?.created_at ?? at;
     this.#statements
       .get(
@@ -67,11 +77,11 @@ export class WatchRules {
       )
       .run(
         profileId,
-        rule.name,
+        ref,
         rule.kind,
         createdAt,
         body,
-        this.#macs.of('watch_rules', [profileId, rule.name, rule.kind, createdAt, body]),
+        this.#macs.of('watch_rules', [profileId, ref, rule.kind, createdAt, body]),
       );
     return rule;
   }
@@ -80,13 +90,30 @@ export class WatchRules {
   remove(profileId: string, name: string): void {
     const removed = this.#statements
       .get('DELETE FROM watch_rules WHERE profile_id = ? AND name = ?')
-      .run(profileId, name);
+      .run(profileId, this.names.refOf(profileId, name));
     if (removed.changes === 0)
       throw new ReviewProblem('no-such-rule', 'name', `There is no watch rule named "${name}".`);
   }
 
   dropProfile(profileId: string): void {
     this.#statements.get('DELETE FROM watch_rules WHERE profile_id = ?').run(profileId);
+    this.names.dropProfile(profileId);
+  }
+
+  /** The conditions a rule puts on an application's people; null when it puts none. */
+  #peopleConditions(rule: WatchRule): ApplicantConditions | null {
+    if (
+      rule.applicantYoungerThan === undefined &&
+      rule.applicantOlderThan === undefined &&
+      rule.citizenshipOutside === undefined
+    )
+      return null;
+    return {
+      today: this.#now().toISOString().slice(0, 10),
+      ...(rule.applicantYoungerThan === undefined ? {} : { youngerThan: rule.applicantYoungerThan }),
+      ...(rule.applicantOlderThan === undefined ? {} : { olderThan: rule.applicantOlderThan }),
+      ...(rule.citizenshipOutside === undefined ? {} : { citizenships: citizenshipsOf(rule.citizenshipOutside) }),
+    };
   }
 
   /** The SELECT of the items a rule matches in a profile's cache; null when it cannot match any. */
@@ -125,6 +152,15 @@ export class WatchRules {
       if (rule.applicationStatus !== undefined) {
         where.push('status = ?');
         parameters.push(rule.applicationStatus);
+      }
+      const people = this.#peopleConditions(rule);
+      if (people !== null) {
+        // One person of the application meeting every condition (applicantRuleMatch.ts).
+        where.push(`application_id IN (SELECT link.application_id FROM application_applicants AS link
+          JOIN applicants AS person ON person.profile_id = link.profile_id AND person.applicant_id = link.applicant_id
+          WHERE link.profile_id = ? AND person.kind = 'person' AND person.body IS NOT NULL
+            AND ${APPLICANT_MATCHES_FUNCTION}(person.profile_id, person.applicant_id, person.body, ?) = 1)`);
+        parameters.push(profileId, JSON.stringify(people));
       }
       return {
         sql: `SELECT application_id AS ref, NULL AS account_id, NULL AS posted_at FROM account_applications

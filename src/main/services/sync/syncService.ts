@@ -135,7 +135,11 @@ export function keyOf(request: SyncRequest): { key: string; scope: Record<string
   }
 }
 
+/** A failed sync's sentence as the window shows it: a person's wording when the failure has one. */
 function describeFailure(error: unknown): string {
+  if (error instanceof BankError && error.forPeople !== undefined) {
+    return `${error.forPeople.message} ${error.forPeople.action}`;
+  }
   return error instanceof Error ? error.message : String(error);
 }
 

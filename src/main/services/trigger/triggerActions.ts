@@ -16,8 +16,7 @@ import {
   type WebhookNotification,
 } from '../../../shared/bank/index.ts';
 import type { TriggerCall, TriggerRequest } from '../../../shared/eventCatalog/trigger.ts';
-import { ACCOUNT_APPLICATION_TRANSITIONS } from '../../../sandbox/simulations/accountApplicationLifecycle.ts';
-import { ACH_TRANSITIONS } from '../../../sandbox/simulations/achLifecycle.ts';
+import { ACCOUNT_APPLICATION_TRANSITIONS, ACH_TRANSITIONS } from '../../../shared/bank/lifecycles.ts';
 import type { BankClient } from '../bank/bankClient.ts';
 
 export class TriggerProblem extends Error {

@@ -73,6 +73,7 @@ const PATHS = {
   download: <path d="M8 2.5v8M5 7.5l3 3 3-3M3 13.5h10" />,
   plus: <path d="M8 3v10M3 8h10" />,
   check: <path d="m3.5 8.5 3 3 6-7" />,
+  chart: <path d="M2.5 13.5h11M4.5 11V8M8 11V4M11.5 11V6.5" />,
   alert: (
     <>
       <path d="M8 2 1.8 13h12.4z" />

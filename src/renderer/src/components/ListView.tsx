@@ -9,7 +9,7 @@ import type { PagedRows } from '../lib/pagedRows.ts';
 import { ageOf, formatCount, formatTimestamp } from '../lib/time.ts';
 import { useNow } from '../frame/TopBar.tsx';
 import { isOffline, useOnlineStatus } from '../stores/profiles.ts';
-import { EmptyState, ErrorState, LoadingState, OfflineNotice } from './States.tsx';
+import { EmptyState, ErrorState, LoadingState, NOT_SYNCED_YET, OfflineNotice } from './States.tsx';
 
 export function useSource<Row>(source: PagedRows<Row>): number {
   return useSyncExternalStore(
@@ -72,7 +72,7 @@ export function ListView<Row>({
   return (
     <div className="list-view">
       {offline && fromBank ? (
-        <OfflineNotice asOf={asOf === null ? 'never synced' : `${formatTimestamp(asOf)} (${ageOf(asOf, now)})`} />
+        <OfflineNotice asOf={asOf === null ? null : `${formatTimestamp(asOf)} (${ageOf(asOf, now)})`} />
       ) : null}
       {source.error !== null && source.ready ? (
         <ErrorState
@@ -99,7 +99,7 @@ export function ListView<Row>({
               ·
             </span>
             <span title={asOf === null ? undefined : formatTimestamp(asOf)}>
-              {asOf === null ? 'never synced' : `cached, as of ${ageOf(asOf, now)}`}
+              {asOf === null ? `${NOT_SYNCED_YET}: Sync to fetch` : `cached, as of ${ageOf(asOf, now)}`}
             </span>
           </>
         ) : null}

@@ -97,16 +97,23 @@ export function ErrorState({ what, error, onRetry }: { what: string; error: UiEr
 }
 
 /** A thin strip above a list: you are offline, these rows are from the cache, as of … */
-export function OfflineNotice({ asOf }: { asOf: string }) {
+/** Offline: how old the cached data is, or (null) that nothing was synced yet and what then to do. */
+export function OfflineNotice({ asOf }: { asOf: string | null }) {
   return (
     <div className="notice notice-warning" role="status">
       <Icon name="offline" size={14} />
       <span>
-        <strong>Offline.</strong> Showing cached data as of {asOf}. Changes on the bank since then are not shown.
+        <strong>Offline.</strong>{' '}
+        {asOf === null
+          ? `${NOT_SYNCED_YET}, and the bank cannot be reached now: sync once you are back online.`
+          : `Showing cached data as of ${asOf}. Changes on the bank since then are not shown.`}
       </span>
     </div>
   );
 }
+
+/** A list the cache holds nothing of yet, in the user's words (never "as of never synced"). */
+export const NOT_SYNCED_YET = 'Not synced yet';
 
 export function InlineError({ error }: { error: UiError }) {
   return (

@@ -1,12 +1,20 @@
 /** The running (or last) sync of what a screen shows: progress, rate, ETA, cancel. */
+import { useEffect } from 'react';
 import type { SyncProgress } from '../../../shared/ipc/index.ts';
-import { useSyncStore } from '../stores/sync.ts';
+import { syncShownOnScreen, useSyncStore } from '../stores/sync.ts';
 import { StatusBadge } from './Badge.tsx';
 import { Button } from './Button.tsx';
 import { ProgressBar } from './ProgressBar.tsx';
 
 export function SyncStrip({ job, what }: { job: SyncProgress; what: string }) {
   const cancel = useSyncStore((state) => state.cancel);
+  const jobId = job.jobId;
+  useEffect(() => {
+    syncShownOnScreen.add(jobId);
+    return () => {
+      syncShownOnScreen.delete(jobId);
+    };
+  }, [jobId]);
   if (job.state !== 'running') {
     if (job.state === 'done') return null;
     return (

@@ -10,6 +10,7 @@ const ICONS: Record<ScreenId, IconName> = {
   'card-art': 'card',
   'review-queue': 'check',
   'team-review': 'team',
+  overview: 'chart',
   webhooks: 'webhooks',
   'webhook-sends': 'sends',
   listener: 'listener',

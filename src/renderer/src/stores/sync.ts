@@ -40,11 +40,16 @@ export const useSyncStore = create<SyncState>((set, get) => ({
     // The answer to start() can arrive after the job's last event: never step back from an end.
     if (previous !== undefined && previous.state !== 'running' && progress.state === 'running') return;
     set({ jobs: { ...get().jobs, [progress.jobId]: { ...previous, ...progress } } });
-    if (progress.state === 'failed' && previous?.state !== 'failed') {
+    // Said once: the screen's sync strip says it (as a status) when one shows this job;
+    // a toast only when the user has moved to a screen where nothing shows it.
+    if (progress.state === 'failed' && previous?.state !== 'failed' && !syncShownOnScreen.has(progress.jobId)) {
       toast('error', 'Sync failed', progress.error ?? 'The bank did not answer as expected.');
     }
   },
 }));
+
+/** The jobs a mounted sync strip shows right now (SyncStrip registers them), so a failure is said once. */
+export const syncShownOnScreen = new Set<string>();
 
 /** The latest job of a kind and key (e.g. pendingTransactions of acct_1), if any. */
 export function latestJobOf(

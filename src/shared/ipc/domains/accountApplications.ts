@@ -5,7 +5,17 @@
 import { z } from 'zod';
 import { ACCOUNT_APPLICATION_STATUSES, accountApplicationResponse, OWNERSHIP_TYPES } from '../../bank/index.ts';
 import { reviewColumns, reviewFilterInput } from './reviews.ts';
-import { asOf, cachePage, countResult, idText, paging, profileId, searchText, sortDirection } from '../common.ts';
+import {
+  asOf,
+  cachePage,
+  countResult,
+  dateRange,
+  idText,
+  paging,
+  profileId,
+  searchText,
+  sortDirection,
+} from '../common.ts';
 
 export const ACCOUNT_APPLICATION_SORTS = ['updated_at', 'created_at', 'status'] as const;
 
@@ -14,8 +24,10 @@ export const accountApplicationFilter = {
   status: z.enum(ACCOUNT_APPLICATION_STATUSES).optional(),
   ownershipType: z.enum(OWNERSHIP_TYPES).optional(),
   accountProductId: idText.optional(),
-  /** Matches the application id, account id and person application ids. */
+  /** Matches the application, account and product ids, and applicants' names, emails and business names. */
   search: searchText,
+  /** Created from (inclusive) and to (exclusive), YYYY-MM-DD. */
+  ...dateRange,
   /** The officer's review: unreviewed, cleared, flagged, escalated or changed. */
   review: reviewFilterInput,
 };

@@ -19,6 +19,8 @@ export const resourceDrift = z.object({
   unknown: z.array(fieldCount),
   /** Fields records carried in a form the interface does not allow (those records kept as received). */
   malformed: z.array(fieldCount).optional(),
+  /** Field names let go, the oldest first, to keep the counts bounded (security review I8). */
+  droppedNames: z.number().int().nonnegative().optional(),
   firstSeen: z.string(),
   lastSeen: z.string(),
 });

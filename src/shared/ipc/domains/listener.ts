@@ -182,6 +182,16 @@ export const listenerRule = z.object({
 export type ListenerRule = z.infer<typeof listenerRule>;
 
 /** One kept request, as the live stream and the list show it. */
+export const arrivalLabel = z.object({
+  kind: z.enum(['new_event', 'retry']),
+  /** 1 for a new event; for a retry, which attempt (2 for the first retry). */
+  attempt: z.number().int().min(1),
+  /** What the decision rested on, in words. */
+  basis: z.string(),
+  source: z.enum(['listener', 'bank']),
+});
+export type ArrivalLabelView = z.infer<typeof arrivalLabel>;
+
 export const listenerRequestSummary = z.object({
   id: z.string(),
   receivedAt: z.string(),
@@ -200,6 +210,12 @@ export const listenerRequestSummary = z.object({
   outOfOrder: z.boolean(),
   /** Status of the forward to the local handler, when forwarding is on. */
   forwardStatus: z.number().int().nullable(),
+  /**
+   * Retry or new event (issue 27): decided when it arrived, in this run of the listener only
+   * (never carried across restarts; null for earlier and imported requests). `source` says who
+   * decided: the listener by body, or the bank's send log.
+   */
+  label: arrivalLabel.nullable().optional(),
 });
 export type ListenerRequestSummary = z.infer<typeof listenerRequestSummary>;
 
@@ -330,6 +346,13 @@ export const replayInput = z
     }
   });
 
+/**
+ * The largest export the app imports at once (characters): under the web bridge's message cap
+ * (8 MiB), so the desktop app and web mode take the same files. `--event`/`--verdict` make a
+ * smaller export.
+ */
+export const LISTENER_IMPORT_MAX_CHARS = 7 * 1024 * 1024;
+
 export const listenerOperations = {
   status: { input: noInput, output: listenerStatus },
   /** Starts on the configured (remembered) port; a taken port is refused with `port_in_use`. */
@@ -375,6 +398,20 @@ export const listenerOperations = {
   forgetTarget: {
     input: z.strictObject({ origin: z.string().min(1).max(SHORT_TEXT_MAX) }),
     output: z.object({ removed: z.boolean(), allowedTargets: z.array(z.string()) }),
+  },
+  /**
+   * Keeps the requests of a JSONL export (`npm run listen -- export FILE`, or this app's) in the
+   * app's listener, checked in full first: a wrong line is named and nothing is imported.
+   * Requests already kept are skipped, so importing a file twice changes nothing.
+   */
+  importRequests: {
+    input: z.strictObject({
+      fileName: z.string().min(1).max(SHORT_TEXT_MAX),
+      text: z.string().max(LISTENER_IMPORT_MAX_CHARS, {
+        message: 'is larger than 7 MiB: export fewer requests (npm run listen -- export FILE --event E)',
+      }),
+    }),
+    output: z.object({ imported: z.number().int().min(0), alreadyKept: z.number().int().min(0) }),
   },
   /** Forwards one kept request again, to `url` or the configured forward-to. */
   forward: { input: z.strictObject({ requestId: idText, url: httpUrl.optional() }), output: forwardResult },

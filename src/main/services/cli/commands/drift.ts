@@ -53,6 +53,13 @@ export async function driftReport(context: CommandContext): Promise<number> {
       `${plural(report.resources.length, 'resource', 'resources')} read, ${String(drifting.length)} not as the interface lists ${drifting.length === 1 ? 'it' : 'them'}.`,
   );
   context.print(driftTable(report));
+  for (const resource of report.resources) {
+    if (resource.droppedNames > 0) {
+      context.print(
+        `${resource.resource}: ${plural(resource.droppedNames, 'field name', 'field names')} seen longest ago let go to keep these counts bounded.`,
+      );
+    }
+  }
   return 0;
 }
 

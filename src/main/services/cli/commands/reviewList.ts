@@ -14,7 +14,7 @@ import type { ReviewKind, ReviewState } from '../../../../shared/review/reviewTe
 import type { CacheRead } from '../../cache/cacheRead.ts';
 import type { LedgerServices } from '../../ledgerServices.ts';
 import { ReviewQueue, type QueueFilter, type QueueItem } from '../../review/reviewQueue.ts';
-import { ReviewProblem } from '../../review/reviewProblem.ts';
+import { checkCachedAccount } from '../cachedAccounts.ts';
 import { defined, read, UsageProblem, type Values } from '../cliArguments.ts';
 import { ago, table } from '../cliOutput.ts';
 import { listKey, rememberCursor, rememberedCursor } from '../cursorMemory.ts';
@@ -36,25 +36,6 @@ function centsOf(options: Values, option: 'min-amount' | 'max-amount'): number |
   const cents = centsOfTyped(text);
   if (cents === null) throw new UsageProblem(`--${option}: must be an amount such as 1000 or 1,250.00`);
   return cents;
-}
-
-/** The account must be one the cache holds: an unknown one is a mistake to name, not an empty list. */
-function checkedAccount(
-  queue: ReviewQueue,
-  profileId: string,
-  profileName: string,
-  accountId: string | undefined,
-): void {
-  if (accountId === undefined) return;
-  const known = queue.accounts(profileId);
-  if (known.includes(accountId)) return;
-  throw new ReviewProblem(
-    'not-cached',
-    'account',
-    known.length === 0
-      ? `No account of ${profileName} has cached pending transactions, so none is ${accountId}: sync an account first.`
-      : `No pending transactions of account ${accountId} are cached for ${profileName}. Cached accounts: ${known.join(', ')}.`,
-  );
 }
 
 /** Every review (or those in one state), most recently moved first, with the queue's filters. */
@@ -141,7 +122,7 @@ export async function reviewList(context: CommandContext): Promise<number> {
   const profile = await context.profile(services, false);
   const queue = new ReviewQueue(services.cache, services.reviews);
   const accountId = read.text(options, 'account');
-  checkedAccount(queue, profile.id, profile.name, accountId);
+  checkCachedAccount(queue.accounts(profile.id), profile.name, accountId);
   const filter: QueueFilter = {
     profileId: profile.id,
     kind: read.reviewKind(options),

@@ -23,7 +23,14 @@ export async function rulesList(context: CommandContext): Promise<number> {
 export async function rulesAdd(context: CommandContext): Promise<number> {
   const { options } = context.arguments;
   const text = (
-    option: 'amount-beyond' | 'description-has' | 'type' | 'type-source' | 'application-status' | 'send-status',
+    option:
+      | 'amount-beyond'
+      | 'description-has'
+      | 'type'
+      | 'type-source'
+      | 'application-status'
+      | 'send-status'
+      | 'citizenship-outside',
   ) => (typeof options[option] === 'string' ? options[option] : undefined);
   const input = {
     name: context.arguments.name ?? '',
@@ -34,6 +41,9 @@ export async function rulesAdd(context: CommandContext): Promise<number> {
       type: text('type'),
       typeSource: text('type-source'),
       applicationStatus: text('application-status'),
+      applicantYoungerThan: read.wholeNumber(options, 'younger-than', 150),
+      applicantOlderThan: read.wholeNumber(options, 'older-than', 150),
+      citizenshipOutside: text('citizenship-outside'),
       sendStatus: text('send-status'),
       attemptAtLeast: read.wholeNumber(options, 'attempt-at-least', 1000),
     }),

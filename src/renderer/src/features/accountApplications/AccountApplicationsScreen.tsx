@@ -3,22 +3,24 @@
  * ones with a status filter, and for each its status history across syncs.
  */
 import { useEffect, useState, type SyntheticEvent } from 'react';
-import { ACCOUNT_APPLICATION_STATUSES } from '../../../../shared/bank/index.ts';
+import { ACCOUNT_APPLICATION_STATUSES, OWNERSHIP_TYPES } from '../../../../shared/bank/index.ts';
 import { BankValue } from '../../components/BankValue.tsx';
-import { Badge, StatusBadge } from '../../components/Badge.tsx';
+import { StatusBadge } from '../../components/Badge.tsx';
 import { Button } from '../../components/Button.tsx';
+import { DateRangeFilter } from '../../components/DateRangeFilter.tsx';
 import { Drawer, Properties, Section } from '../../components/Drawer.tsx';
 import { JsonView } from '../../components/JsonEditor.tsx';
 import { fieldColumn, timeColumn } from '../../components/list/columns.tsx';
 import { ListScreen, type ListDefinition } from '../../components/list/ListScreen.tsx';
-import { Page, PageHeader, ToolbarSelect } from '../../components/Page.tsx';
+import { Page, PageHeader, ToolbarSelect, ToolbarText } from '../../components/Page.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../../components/States.tsx';
 import { SyncStrip } from '../../components/SyncStrip.tsx';
 import { type Column } from '../../components/VirtualTable.tsx';
 import { formatTimestamp } from '../../lib/time.ts';
 import { useOnTransition } from '../../lib/useDebounced.ts';
-import { useActiveProfileId } from '../../stores/profiles.ts';
+import { isOffline, useActiveProfileId, useOnlineStatus } from '../../stores/profiles.ts';
 import { useSyncJob } from '../../stores/sync.ts';
+import { ApplicantsSection } from '../applicants/ApplicantsSection.tsx';
 import { useAccountApplicationsReview } from '../review/listReviews.ts';
 import { ReviewPanel } from '../review/ReviewPanel.tsx';
 import { useAccountApplicationsStore, type CachedAccountApplication } from './store.ts';
@@ -41,9 +43,9 @@ const COLUMNS: readonly Column<CachedAccountApplication>[] = [
 const APPLICATIONS = {
   label: 'Account applications',
   columns: COLUMNS,
-  searchBox: { label: 'Search applications', placeholder: 'Search application, account, person ids' },
+  searchBox: { label: 'Search applications', placeholder: 'Search applicant name, email, business, ids' },
   emptyTitle: 'No account applications cached',
-  emptyBody: 'Open an application by its id to fetch it from the bank.',
+  emptyBody: 'Sync the application book, or open an application by its id to fetch it from the bank.',
 } satisfies ListDefinition<CachedAccountApplication>;
 
 export function AccountApplicationsScreen() {
@@ -52,12 +54,19 @@ export function AccountApplicationsScreen() {
   const { open, setFilters } = store;
   const [lookup, setLookup] = useState('');
   const [pendingId, setPendingId] = useState<string | null>(null);
+  // Offline, Open shows what the cache holds and says so, instead of a sync that cannot start.
+  const online = useOnlineStatus();
+  const [offlineOpen, setOfflineOpen] = useState<string | null>(null);
   const job = useSyncJob('accountApplication', pendingId, profileId);
   const review = useAccountApplicationsReview();
+  const bookJob = useSyncJob('applications', null, profileId);
 
   useEffect(() => {
     if (profileId !== null) open(profileId);
   }, [profileId, open]);
+  useOnTransition(bookJob?.state, 'done', () => {
+    setFilters({});
+  });
   useOnTransition(job?.state, 'done', () => {
     setFilters({});
     if (pendingId !== null) void store.showDetail(pendingId);
@@ -68,6 +77,16 @@ export function AccountApplicationsScreen() {
     const id = lookup.trim();
     if (id === '') return;
     await store.showDetail(id);
+    setOfflineOpen(null);
+    if (isOffline(online)) {
+      const cached = useAccountApplicationsStore.getState().detail !== null;
+      setOfflineOpen(
+        cached
+          ? `You are offline: showing application ${id} as last cached; it was not fetched again.`
+          : `You are offline: application ${id} is not in the cache. Open it again once you are back online.`,
+      );
+      return;
+    }
     setPendingId(id);
     await store.fetchById(id);
   };
@@ -77,7 +96,18 @@ export function AccountApplicationsScreen() {
       <PageHeader
         title="Account applications"
         description="Applications fetched from the bank and kept in the cache, with every status seen on each sync."
+        actions={
+          <Button
+            variant="primary"
+            icon="refresh"
+            onClick={() => void store.syncBook()}
+            disabled={profileId === null || bookJob?.state === 'running'}
+          >
+            Sync the book
+          </Button>
+        }
       />
+      {bookJob === null ? null : <SyncStrip job={bookJob} what="the application book" />}
       <form className="row" onSubmit={(event) => void submit(event)} aria-label="Open an application by id">
         {/* A visible label, not a placeholder alone: it stays once the field is filled. */}
         <label className="toolbar-item application-lookup">
@@ -95,6 +125,9 @@ export function AccountApplicationsScreen() {
           Open
         </Button>
         {job === null ? null : <SyncStrip job={job} what={`application ${pendingId ?? ''}`} />}
+        <span className="muted" role="status">
+          {offlineOpen}
+        </span>
       </form>
       <ListScreen
         {...APPLICATIONS}
@@ -104,14 +137,34 @@ export function AccountApplicationsScreen() {
         drawer={store.detailId === null ? undefined : <ApplicationDrawer />}
         extensions={[review]}
         filters={
-          <ToolbarSelect
-            label="Status"
-            value={store.status}
-            onChange={(status) => {
-              setFilters({ status: status as typeof store.status });
-            }}
-            options={ACCOUNT_APPLICATION_STATUSES.map((status) => ({ value: status, label: STATUS_LABEL(status) }))}
-          />
+          <>
+            <ToolbarSelect
+              label="Status"
+              value={store.status}
+              onChange={(status) => {
+                setFilters({ status: status as typeof store.status });
+              }}
+              options={ACCOUNT_APPLICATION_STATUSES.map((status) => ({ value: status, label: STATUS_LABEL(status) }))}
+            />
+            <ToolbarSelect
+              label="Ownership"
+              value={store.ownershipType}
+              onChange={(ownershipType) => {
+                setFilters({ ownershipType: ownershipType as typeof store.ownershipType });
+              }}
+              options={OWNERSHIP_TYPES}
+            />
+            <ToolbarText
+              label="Product"
+              ariaLabel="Account product id"
+              placeholder="prod_…"
+              value={store.accountProductId}
+              onChange={(accountProductId) => {
+                setFilters({ accountProductId });
+              }}
+            />
+            <DateRangeFilter range={store} onChange={setFilters} />
+          </>
         }
         search={store.search}
         onSearch={(search) => {
@@ -123,7 +176,8 @@ export function AccountApplicationsScreen() {
 }
 
 function ApplicationDrawer() {
-  const { profileId, detailId, detail, detailLoading, detailError, closeDetail } = useAccountApplicationsStore();
+  const { profileId, detailId, detail, detailLoading, detailError, closeDetail, showDetail } =
+    useAccountApplicationsStore();
   const application = detail?.application ?? null;
   return (
     <Drawer
@@ -200,35 +254,13 @@ function ApplicationDrawer() {
               ]}
             />
           </Section>
-          <Section title="Person applications">
-            {application.person_applications === undefined ? (
-              <p className="muted">
-                <BankValue value={application.person_applications} />
-              </p>
-            ) : application.person_applications === null ? (
-              <p className="muted">
-                None:{' '}
-                {application.ownership_type === 'business'
-                  ? 'business accounts have no person applications.'
-                  : 'not given.'}
-              </p>
-            ) : (
-              <ul className="linked-list">
-                {application.person_applications.map((person) => (
-                  <li key={person.id} style={{ gridTemplateColumns: '1fr auto' }}>
-                    <span className="mono">{person.id}</span>
-                    <span className="row">
-                      {person.roles.map((role) => (
-                        <Badge key={role} tone={role === 'owner' ? 'accent' : 'neutral'}>
-                          {role}
-                        </Badge>
-                      ))}
-                    </span>
-                  </li>
-                ))}
-              </ul>
-            )}
-          </Section>
+          {/* Keyed by the application: moving to another one forgets what was revealed. */}
+          <ApplicantsSection
+            key={detailId}
+            profileId={profileId}
+            applicationId={detailId}
+            onOpenApplication={(id) => void showDetail(id)}
+          />
           <Section title="Status history">
             <ol className="history">
               {detail?.history.map((version, index) => (

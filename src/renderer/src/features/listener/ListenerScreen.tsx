@@ -14,7 +14,6 @@ import {
 import { Badge, HttpStatusBadge, StatusBadge } from '../../components/Badge.tsx';
 import { Button } from '../../components/Button.tsx';
 import { Select } from '../../components/Field.tsx';
-import { timeColumn } from '../../components/list/columns.tsx';
 import { ListScreen, type ListDefinition } from '../../components/list/ListScreen.tsx';
 import { TabPanel, Tabs } from '../../components/Tabs.tsx';
 import { Page, PageHeader, Panel, ToolbarSelect, ToolbarText } from '../../components/Page.tsx';
@@ -24,7 +23,9 @@ import { formatTimestamp } from '../../lib/time.ts';
 import { useOnTransition } from '../../lib/useDebounced.ts';
 import { useSyncJob } from '../../stores/sync.ts';
 import { useActiveProfileId } from '../../stores/profiles.ts';
+import { ArrivalLabelCell, clockWithMilliseconds } from './ArrivalLabelCell.tsx';
 import { EventsCatalog } from './EventsCatalog.tsx';
+import { ImportRequestsButton } from './ImportRequests.tsx';
 import { ListenerSetup } from './ListenerSetup.tsx';
 import { RequestDrawer } from './RequestDrawer.tsx';
 import { RulesEditor } from './RulesEditor.tsx';
@@ -33,7 +34,17 @@ import { EVERY_LISTENER_WEBHOOK, installListenerEvents, useListenerStore, type L
 import { useWebhooksStore } from '../webhooks/store.ts';
 
 const COLUMNS: readonly Column<ListenerRequestSummary>[] = [
-  timeColumn('time', 'Received', (row) => row.receivedAt),
+  {
+    key: 'time',
+    header: 'Received',
+    width: '112px',
+    // To the millisecond: the gaps between a notification's attempts show the bank's backoff.
+    render: (row) => (
+      <span className="tabular muted" title={formatTimestamp(row.receivedAt)}>
+        {clockWithMilliseconds(row.receivedAt)}
+      </span>
+    ),
+  },
   { key: 'verdict', header: 'Verdict', width: '128px', render: (row) => <StatusBadge status={row.verdict} /> },
   { key: 'event', header: 'Event', width: '160px', render: (row) => <span className="mono">{row.event ?? '—'}</span> },
   {
@@ -58,13 +69,14 @@ const COLUMNS: readonly Column<ListenerRequestSummary>[] = [
       </span>
     ),
   },
+  { key: 'label', header: 'Delivery', width: '112px', render: (row) => <ArrivalLabelCell label={row.label} /> },
   { key: 'status', header: 'Answered', width: '96px', render: (row) => <HttpStatusBadge status={row.status} /> },
   {
     key: 'duration',
     header: 'Time',
-    width: '72px',
+    width: '80px',
     align: 'end',
-    render: (row) => <span className="tabular muted">{row.durationMs.toFixed(0)} ms</span>,
+    render: (row) => <span className="tabular muted">{row.durationMs.toFixed(1)} ms</span>,
   },
 ];
 
@@ -262,6 +274,7 @@ function RequestsTab() {
             />
             Duplicates only
           </label>
+          <ImportRequestsButton />
           <Button size="sm" variant="ghost" icon="trash" onClick={() => void store.clearRequests()}>
             Clear
           </Button>

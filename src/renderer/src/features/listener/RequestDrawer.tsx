@@ -1,4 +1,5 @@
 /** One kept request: headers, body, verdict, the answer given, the hydrated object; replay and forward. */
+import { clockWithMilliseconds, labelBasis, labelText } from './ArrivalLabelCell.tsx';
 import { useState } from 'react';
 import { replayInput } from '../../../../shared/ipc/index.ts';
 import { Badge, HttpStatusBadge, StatusBadge } from '../../components/Badge.tsx';
@@ -75,7 +76,7 @@ export function RequestDrawer() {
       <Section title="Request">
         <Properties
           items={[
-            ['Received', formatTimestamp(detail.receivedAt)],
+            ['Received', `${formatTimestamp(detail.receivedAt)} (${clockWithMilliseconds(detail.receivedAt)})`],
             [
               'Method and path',
               <span key="p" className="mono">
@@ -83,6 +84,12 @@ export function RequestDrawer() {
               </span>,
             ],
             ['Verdict', <StatusBadge key="v" status={detail.verdict} />],
+            [
+              'Delivery',
+              detail.label === null || detail.label === undefined
+                ? 'not labelled (it arrived before the listener started, or was imported)'
+                : `${labelText(detail.label)} (${labelBasis(detail.label)})`,
+            ],
             ['Answered', <HttpStatusBadge key="s" status={detail.status} />],
             ['Rule', detail.ruleId],
             ['Duration', `${detail.durationMs.toFixed(1)} ms`],

@@ -2,7 +2,7 @@
  * The response-rules editor: fail on purpose by event or path. The whole list is checked
  * with the shared listenerRuleInput schema and saved at once.
  */
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { z } from 'zod';
 import { listenerRuleInput, type ListenerRule } from '../../../../shared/ipc/index.ts';
 import { Button } from '../../components/Button.tsx';
@@ -10,6 +10,7 @@ import { Select } from '../../components/Field.tsx';
 import { InlineError, StateMessage } from '../../components/States.tsx';
 import { fieldErrorsOf } from '../../lib/schemaForm.ts';
 import { uiErrorOf, type UiError } from '../../lib/errors.ts';
+import './rulesEditor.css';
 
 const KINDS = [
   { value: 'status', label: 'Answer with status' },
@@ -133,98 +134,105 @@ export function RulesEditor({
       {drafts.map((draft, index) => (
         <div className="panel" key={draft.id ?? `new-${index}`} aria-label={`Rule ${index + 1}`} role="group">
           <div className="panel-body rule-grid">
-            <label className="checkbox">
+            <label className="checkbox rule-field">
+              <span className="rule-field-label">Enabled</span>
               <input
                 type="checkbox"
                 checked={draft.enabled}
                 onChange={(event) => {
                   update(index, { enabled: event.target.checked });
                 }}
-                aria-label="Enabled"
               />
             </label>
-            <input
-              className="input"
-              aria-label="Rule name"
-              placeholder="Name"
-              value={draft.name}
-              onChange={(event) => {
-                update(index, { name: event.target.value });
-              }}
-            />
-            <input
-              className="input mono"
-              aria-label="Event"
-              placeholder="any event"
-              value={draft.event}
-              onChange={(event) => {
-                update(index, { event: event.target.value });
-              }}
-              aria-invalid={errorOf(index, 'match.event') === undefined ? undefined : true}
-            />
-            <input
-              className="input mono"
-              aria-label="Path prefix"
-              placeholder="any path"
-              value={draft.pathPrefix}
-              onChange={(event) => {
-                update(index, { pathPrefix: event.target.value });
-              }}
-              aria-invalid={errorOf(index, 'match.pathPrefix') === undefined ? undefined : true}
-            />
-            <Select
-              aria-label="Response"
-              value={draft.kind}
-              onChange={(kind) => {
-                update(index, { kind: kind as RuleDraft['kind'] });
-              }}
-              options={KINDS}
-            />
-            {draft.kind === 'failTimes' ? (
+            <RuleField label="Rule name">
               <input
-                className="input tabular"
-                aria-label="Times"
-                value={draft.times}
+                className="input rule-name"
+                value={draft.name}
                 onChange={(event) => {
-                  update(index, { times: event.target.value });
+                  update(index, { name: event.target.value });
                 }}
-                style={{ width: 56 }}
               />
+            </RuleField>
+            <RuleField label="Event">
+              <input
+                className="input mono rule-match"
+                placeholder="any event"
+                value={draft.event}
+                onChange={(event) => {
+                  update(index, { event: event.target.value });
+                }}
+                aria-invalid={errorOf(index, 'match.event') === undefined ? undefined : true}
+              />
+            </RuleField>
+            <RuleField label="Path prefix">
+              <input
+                className="input mono rule-match"
+                placeholder="any path"
+                value={draft.pathPrefix}
+                onChange={(event) => {
+                  update(index, { pathPrefix: event.target.value });
+                }}
+                aria-invalid={errorOf(index, 'match.pathPrefix') === undefined ? undefined : true}
+              />
+            </RuleField>
+            <RuleField label="Response">
+              <Select
+                value={draft.kind}
+                onChange={(kind) => {
+                  update(index, { kind: kind as RuleDraft['kind'] });
+                }}
+                options={KINDS}
+              />
+            </RuleField>
+            {draft.kind === 'failTimes' ? (
+              <RuleField label="Times">
+                <input
+                  className="input tabular"
+                  value={draft.times}
+                  onChange={(event) => {
+                    update(index, { times: event.target.value });
+                  }}
+                  style={{ width: 56 }}
+                />
+              </RuleField>
             ) : null}
             {draft.kind === 'delay' ? (
-              <input
-                className="input tabular"
-                aria-label="Delay (ms)"
-                value={draft.delayMs}
-                onChange={(event) => {
-                  update(index, { delayMs: event.target.value });
-                }}
-                style={{ width: 76 }}
-              />
+              <RuleField label="Delay (ms)">
+                <input
+                  className="input tabular"
+                  value={draft.delayMs}
+                  onChange={(event) => {
+                    update(index, { delayMs: event.target.value });
+                  }}
+                  style={{ width: 76 }}
+                />
+              </RuleField>
             ) : null}
             {draft.kind === 'status' || draft.kind === 'failTimes' || draft.kind === 'delay' ? (
-              <input
-                className="input tabular"
-                aria-label="Status"
-                value={draft.status}
-                onChange={(event) => {
-                  update(index, { status: event.target.value });
-                }}
-                style={{ width: 60 }}
-              />
+              <RuleField label="Status">
+                <input
+                  className="input tabular"
+                  value={draft.status}
+                  onChange={(event) => {
+                    update(index, { status: event.target.value });
+                  }}
+                  style={{ width: 60 }}
+                />
+              </RuleField>
             ) : null}
             {draft.kind === 'failTimes' ? (
               <>
                 <span className="muted">then</span>
-                <input
-                  className="input tabular"
-                  aria-label="Then status"
-                  value={draft.thenStatus}
-                  onChange={(event) => {
-                    update(index, { thenStatus: event.target.value });
-                  }}
-                  style={{ width: 60 }}
-                />
+                <RuleField label="Then status">
+                  <input
+                    className="input tabular"
+                    value={draft.thenStatus}
+                    onChange={(event) => {
+                      update(index, { thenStatus: event.target.value });
+                    }}
+                    style={{ width: 60 }}
+                  />
+                </RuleField>
               </>
             ) : null}
             <Button
@@ -261,5 +269,15 @@ export function RulesEditor({
         </Button>
       </div>
     </div>
+  );
+}
+
+/** A rule's field with its name shown above it (placeholders alone vanish once a value is typed). */
+function RuleField({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <label className="rule-field">
+      <span className="rule-field-label">{label}</span>
+      {children}
+    </label>
   );
 }

@@ -249,12 +249,17 @@ export function PendingTransactionsScreen() {
             ? 'A pending transaction changed at the bank is no longer listed as it was (posted or released): changed ones are in the Review queue.'
             : filtered
               ? 'Nothing in the cache matches these filters.'
-              : 'Nothing cached for this account yet. Sync it from the bank.'
+              : job?.state === 'running'
+                ? // The first open of the local sandbox starts this sync by itself (main's firstOpenSync.ts).
+                  'Fetching this account’s pending transactions from the bank for the first time: they appear here as soon as the sync is done.'
+                : 'Nothing cached for this account yet. Sync it from the bank.'
         }
         emptyAction={
-          <Button onClick={() => void store.sync()} icon="refresh">
-            Sync from the bank
-          </Button>
+          job?.state === 'running' ? null : (
+            <Button onClick={() => void store.sync()} icon="refresh">
+              Sync from the bank
+            </Button>
+          )
         }
       />
     </Page>

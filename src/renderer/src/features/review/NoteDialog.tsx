@@ -7,12 +7,24 @@ import { useId, useState } from 'react';
 import { DISPOSITIONS, NOTE_MAX, type Disposition } from '../../../../shared/review/reviewTerms.ts';
 import { Button } from '../../components/Button.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
+import { announce } from '../../stores/announcements.ts';
 import { useReviewStore, type NoteRequest } from './reviewStore.ts';
 import { countOf, DISPOSITION_WORDS } from './reviewWords.ts';
 
 /** Characters as the service counts them (reviewNote.ts): an emoji outside the BMP is one, not two. */
 export function charactersIn(text: string): number {
   return text.replace(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g, '_').length;
+}
+
+/** Where the note's length is worth saying while typing: near the limit, and past it. */
+export const NOTE_NEAR_LIMIT = NOTE_MAX - 100;
+
+/** The sentence said as the note is typed: empty until near the limit, so the region stays quiet. */
+export function noteLimitWarning(length: number): string {
+  if (length > NOTE_MAX)
+    return `Note too long: ${(length - NOTE_MAX).toLocaleString('en-US')} characters over the limit of ${NOTE_MAX.toLocaleString('en-US')}.`;
+  if (length >= NOTE_NEAR_LIMIT) return `${(NOTE_MAX - length).toLocaleString('en-US')} characters left.`;
+  return '';
 }
 
 export function ReviewNoteHost() {
@@ -36,7 +48,11 @@ function NoteDialog({ request }: { request: NoteRequest }) {
     const given = await give(request.profileId, request.kind, request.refs, disposition, text);
     if (given === null) return;
     close();
-    request.onGiven?.(given);
+    const now = request.onGiven?.(given);
+    const what = request.name ?? countOf(request.refs.length, request.kind);
+    announce(
+      `Saved the note; ${DISPOSITION_WORDS[disposition].done.toLowerCase()} ${what}.${now === undefined || now === '' ? '' : ` ${now}`}`,
+    );
   }
 
   return (
@@ -75,9 +91,14 @@ function NoteDialog({ request }: { request: NoteRequest }) {
               }
             }}
           />
-          <div id={`${noteId}-count`} className={tooLong ? 'field-error' : 'field-hint'} aria-live="polite">
+          <div id={`${noteId}-count`} className={tooLong ? 'field-error' : 'field-hint'}>
             {length.toLocaleString('en-US')} / {NOTE_MAX.toLocaleString('en-US')} characters
             {tooLong ? ': too long' : ''} · Ctrl+Enter saves
+          </div>
+          {/* The count is a description (read when the field is reached); it is said as typed
+              only near the limit and when over it, not on every keystroke. */}
+          <div className="visually-hidden" role="status" aria-live="polite">
+            {noteLimitWarning(length)}
           </div>
         </div>
         <fieldset className="review-dispositions">

@@ -16,7 +16,8 @@ import { uiErrorOf, type UiError } from '../../lib/errors.ts';
 import { formatTimestamp } from '../../lib/time.ts';
 import { ReviewBadge } from './ReviewBadge.tsx';
 import { useReviewStore } from './reviewStore.ts';
-import { DISPOSITION_WORDS, STATE_TONES, type ReviewSummary } from './reviewWords.ts';
+import { DISPOSITION_WORDS, itemName, KIND_LABELS, STATE_TONES, type ReviewSummary } from './reviewWords.ts';
+import { announce } from '../../stores/announcements.ts';
 import './review.css';
 
 type Loaded = { state: 'loading' } | { state: 'failed'; error: UiError } | { state: 'ready'; detail: ReviewDetail };
@@ -53,6 +54,8 @@ export function ReviewPanel({
   }, [load, version]);
 
   const review = loaded.state === 'ready' ? loaded.detail.review : null;
+  const name =
+    loaded.state === 'ready' ? itemName(kind, reference, loaded.detail.cachedRecord) : `this ${KIND_LABELS[kind].one}`;
   const actions = (
     <div className="review-actions" role="group" aria-label="Review this item">
       {DISPOSITIONS.map((disposition: Disposition) => (
@@ -62,7 +65,11 @@ export function ReviewPanel({
           variant={review?.disposition === disposition && review.state !== 'changed' ? 'primary' : 'secondary'}
           aria-pressed={review?.disposition === disposition && review.state !== 'changed'}
           disabled={busy}
-          onClick={() => void give(profileId, kind, [reference], disposition)}
+          onClick={() =>
+            void give(profileId, kind, [reference], disposition).then((given) => {
+              if (given !== null) announce(`${DISPOSITION_WORDS[disposition].done} ${name}.`);
+            })
+          }
         >
           {DISPOSITION_WORDS[disposition].verb}
         </Button>
@@ -72,7 +79,7 @@ export function ReviewPanel({
         variant="ghost"
         disabled={busy}
         onClick={() => {
-          askNote({ profileId, kind, refs: [reference], disposition: review?.disposition ?? 'flagged' });
+          askNote({ profileId, kind, refs: [reference], name, disposition: review?.disposition ?? 'flagged' });
         }}
       >
         Note…

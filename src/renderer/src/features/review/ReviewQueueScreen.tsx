@@ -42,6 +42,7 @@ const shortKindOf = (row: QueueItem): string =>
         : 'send';
 const refOf = (row: QueueItem): string => row.ref;
 const readOf = (row: QueueItem) => row.review;
+const recordOf = (row: QueueItem): unknown => row.record;
 
 /** The local time of a bank timestamp ("14:03"), beside the bank's own date. */
 function localTime(iso: string | null): string {
@@ -163,6 +164,7 @@ export function ReviewQueueScreen() {
     refOf,
     readOf,
     onActivate: select,
+    recordOf,
   });
   // The queue draws its own review column first; the extension gives it the keys.
   const keysOnly = useMemo(() => ({ keys: extension.keys ?? [] }), [extension.keys]);

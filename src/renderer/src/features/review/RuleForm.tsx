@@ -29,6 +29,9 @@ interface Draft {
   type: string;
   typeSource: string;
   applicationStatus: string;
+  applicantYoungerThan: string;
+  applicantOlderThan: string;
+  citizenshipOutside: string;
   sendStatus: string;
   attemptAtLeast: string;
 }
@@ -41,11 +44,16 @@ const EMPTY: Draft = {
   type: '',
   typeSource: '',
   applicationStatus: '',
+  applicantYoungerThan: '',
+  applicantOlderThan: '',
+  citizenshipOutside: '',
   sendStatus: '',
   attemptAtLeast: '',
 };
 
 const FIELDS = ['name', 'kind', ...Object.values(RULE_CONDITIONS).flat()];
+/** The conditions typed as whole numbers. */
+const WHOLE_NUMBERS = new Set(['attemptAtLeast', 'applicantYoungerThan', 'applicantOlderThan']);
 
 /** The rule as the schema takes it: the name and kind, and only the kind's conditions given. */
 export function ruleInputOf(draft: Draft): Record<string, unknown> {
@@ -54,7 +62,7 @@ export function ruleInputOf(draft: Draft): Record<string, unknown> {
   for (const name of conditions) {
     const value = draft[name as keyof Draft];
     if (value === '') continue;
-    picked[name] = name === 'attemptAtLeast' ? Number(value.trim()) : value;
+    picked[name] = WHOLE_NUMBERS.has(name) ? Number(value.trim()) : value;
   }
   return picked;
 }
@@ -81,6 +89,12 @@ export function RuleForm({
     if (RULE_CONDITIONS[draft.kind].includes('attemptAtLeast') && !/^[0-9]*$/.test(draft.attemptAtLeast.trim())) {
       errors.setFieldErrors({ attemptAtLeast: 'must be a whole number from 1 to 1000' });
       return;
+    }
+    for (const name of ['applicantYoungerThan', 'applicantOlderThan'] as const) {
+      if (RULE_CONDITIONS[draft.kind].includes(name) && !/^[0-9]*$/.test(draft[name].trim())) {
+        errors.setFieldErrors({ [name]: 'must be a whole number of years from 1 to 150' });
+        return;
+      }
     }
     const checked = validate(watchRule, ruleInputOf(draft));
     if (!checked.ok) {
@@ -193,6 +207,43 @@ export function RuleForm({
             options={ACCOUNT_APPLICATION_STATUSES}
             placeholder="Choose a status"
             error={errors.of('applicationStatus')}
+          />
+        ) : null}
+        {conditions.includes('applicantYoungerThan') ? (
+          <TextField
+            label="An applicant younger than (years)"
+            optional
+            inputMode="numeric"
+            value={draft.applicantYoungerThan}
+            onChange={(applicantYoungerThan) => {
+              change({ applicantYoungerThan });
+            }}
+            error={errors.of('applicantYoungerThan')}
+            hint="18 flags an application naming a minor; the age is counted each sync."
+          />
+        ) : null}
+        {conditions.includes('applicantOlderThan') ? (
+          <TextField
+            label="An applicant older than (years)"
+            optional
+            inputMode="numeric"
+            value={draft.applicantOlderThan}
+            onChange={(applicantOlderThan) => {
+              change({ applicantOlderThan });
+            }}
+            error={errors.of('applicantOlderThan')}
+          />
+        ) : null}
+        {conditions.includes('citizenshipOutside') ? (
+          <TextField
+            label="An applicant's citizenship outside"
+            optional
+            value={draft.citizenshipOutside}
+            onChange={(citizenshipOutside) => {
+              change({ citizenshipOutside });
+            }}
+            error={errors.of('citizenshipOutside')}
+            hint="Two-letter country codes, separated by commas: US, CA."
           />
         ) : null}
         {conditions.includes('sendStatus') ? (

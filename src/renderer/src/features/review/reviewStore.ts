@@ -9,7 +9,7 @@ import type { Disposition, ReviewFilter, ReviewKind } from '../../../../shared/r
 import { api } from '../../lib/api.ts';
 import { sentenceOf, uiErrorOf } from '../../lib/errors.ts';
 import { toast } from '../../stores/toasts.ts';
-import { countOf, DISPOSITION_WORDS, type ReviewSummary } from './reviewWords.ts';
+import { DISPOSITION_WORDS, type ReviewSummary } from './reviewWords.ts';
 
 function keyOf(profileId: string, kind: ReviewKind, ref: string): string {
   return `${profileId}\u0000${kind}\u0000${ref}`;
@@ -22,7 +22,10 @@ export interface NoteRequest {
   refs: string[];
   /** The disposition offered first: the item's own when there is one, else "flagged". */
   disposition: Disposition;
-  onGiven?: (given: ReviewSummary[]) => void;
+  /** What the items are called when the saved note is announced ("WIRE IN GLOBEX CORP"). */
+  name?: string;
+  /** Runs once the note is kept; may answer where the keyboard is now, to be said with it. */
+  onGiven?: (given: ReviewSummary[]) => string | undefined;
 }
 
 interface ReviewState {
@@ -75,8 +78,7 @@ export const useReviewStore = create<ReviewState>((set, get) => ({
       const given = new Map(get().given);
       for (const review of answer.rows) given.set(keyOf(profileId, kind, review.ref), review);
       set({ given, version: get().version + 1 });
-      const done = DISPOSITION_WORDS[disposition].done;
-      if (answer.rows.length > 1) toast('success', `${done} ${countOf(answer.rows.length, kind)}`);
+      // The caller says what was done (it knows the items' names and where the keyboard went).
       return answer.rows;
     } catch (reason) {
       toast('error', `Could not ${DISPOSITION_WORDS[disposition].verb.toLowerCase()}`, sentenceOf(uiErrorOf(reason)));

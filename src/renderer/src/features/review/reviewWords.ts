@@ -5,6 +5,7 @@
 import type { Disposition, ReviewFilter, ReviewKind, ReviewState } from '../../../../shared/review/reviewTerms.ts';
 import type { ReviewSummary } from '../../../../shared/ipc/domains/reviews.ts';
 import type { Tone } from '../../components/Badge.tsx';
+import { itemColumnsOf, itemLine } from '../../../../shared/review/itemColumns.ts';
 
 export type { ReviewSummary };
 
@@ -54,4 +55,11 @@ export function reviewSentence(review: ReviewSummary | null | undefined): string
   if (review.byRule !== null) return `flagged by rule ${review.byRule}`;
   if (review.state === 'changed') return `changed since it was ${review.disposition ?? 'reviewed'}`;
   return `${review.state}${review.reviewer === null ? '' : ` by ${review.reviewer}`}`;
+}
+
+/** How an item is named when it is said: its description, else what it is, else its ref. */
+export function itemName(kind: ReviewKind, ref: string, record: unknown): string {
+  const columns = itemColumnsOf(kind, ref, record);
+  const name = kind === 'pending-transaction' ? columns.description : itemLine(kind, columns);
+  return name === null || name === '' ? ref : name;
 }

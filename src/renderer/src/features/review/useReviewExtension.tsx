@@ -3,6 +3,8 @@
  * column, a Review filter with the count of each state, and the keys of the queue — c clear,
  * f flag, e escalate, n note — acting on the selection (one row, or a Shift-extended run:
  * one disposition and one note for all), then moving to the next row that needs a person.
+ * Each disposition is said: what was done to which item and which item is now active (one
+ * item: to screen readers only, the row shows the rest; several: a toast all can read).
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import {
@@ -14,11 +16,13 @@ import {
 } from '../../../../shared/review/reviewTerms.ts';
 import type { ListExtension, ListSelection, RowKeyBinding } from '../../components/list/ListScreen.tsx';
 import { ToolbarSelect } from '../../components/Page.tsx';
+import { announce } from '../../stores/announcements.ts';
+import { toast } from '../../stores/toasts.ts';
 import type { PagedRows } from '../../lib/pagedRows.ts';
 import { nextToReview } from './nextToReview.ts';
 import { ReviewCell } from './ReviewCell.tsx';
 import { useReviewStore } from './reviewStore.ts';
-import { DISPOSITION_WORDS, SHORT_LABELS, type ReviewSummary } from './reviewWords.ts';
+import { countOf, DISPOSITION_WORDS, itemName, SHORT_LABELS, type ReviewSummary } from './reviewWords.ts';
 import './review.css';
 
 export interface ReviewFilterControl {
@@ -38,6 +42,8 @@ export interface ReviewExtensionOptions<Row> {
   /** Makes a row the active one (the screen's store). */
   onActivate: (index: number) => void;
   filter?: ReviewFilterControl;
+  /** The bank's record behind a row, to name it in announcements (default: the row itself). */
+  recordOf?: (row: Row) => unknown;
 }
 
 /** After a disposition, wait this long for more before counting again (a queue reviewed by keyboard). */
@@ -86,22 +92,41 @@ export function useReviewExtension<Row>(options: ReviewExtensionOptions<Row>): L
       return byKind;
     };
 
-    const moveOn = (selection: ListSelection<Row>): void => {
+    const nameOf = (row: Row): string =>
+      itemName(kindOf(row), refOf(row) ?? '', (latest.current.recordOf ?? ((same: Row) => same))(row));
+
+    /** What the selection is called: one item by its name, several by their count. */
+    const selectionName = (selection: ListSelection<Row>, items: Map<ReviewKind, string[]>): string => {
+      const [only] = selection.rows();
+      if (selection.count === 1 && only !== undefined) return nameOf(only);
+      return [...items].map(([itemKind, refs]) => countOf(refs.length, itemKind)).join(' and ');
+    };
+
+    /** Activates the next row that needs a person; answers where the keyboard now is, in words. */
+    const moveOn = (selection: ListSelection<Row>): string => {
       const last = selection.indices[selection.indices.length - 1];
       const rows = latest.current.source;
       selection.clear();
-      if (last === undefined || rows === null) return;
-      latest.current.onActivate(nextToReview(rows, last, currentOf));
+      if (last === undefined || rows === null) return '';
+      const next = nextToReview(rows, last, currentOf);
+      latest.current.onActivate(next);
+      const row = rows.rowAt(next);
+      if (next === last || row === undefined) return 'Nothing below needs a person.';
+      return `Now on ${nameOf(row)}.`;
     };
 
     const give = async (selection: ListSelection<Row>, disposition: Disposition): Promise<void> => {
       const items = itemsOf(selection);
       if (profileId === null || items === null) return;
+      const what = selectionName(selection, items);
       for (const [itemKind, refs] of items) {
         const given = await useReviewStore.getState().give(profileId, itemKind, refs, disposition);
         if (given === null) return;
       }
-      moveOn(selection);
+      const done = `${DISPOSITION_WORDS[disposition].done} ${what}`;
+      const now = moveOn(selection);
+      if (selection.count > 1) toast('success', done, now);
+      else announce(`${done}. ${now}`);
     };
 
     const enabled = (selection: ListSelection<Row>): boolean =>
@@ -121,15 +146,14 @@ export function useReviewExtension<Row>(options: ReviewExtensionOptions<Row>): L
         const items = itemsOf(selection);
         const [entry] = items === null ? [] : [...items];
         const [first] = selection.rows();
-        if (profileId === null || entry === undefined || first === undefined) return;
+        if (profileId === null || items === null || entry === undefined || first === undefined) return;
         useReviewStore.getState().askNote({
           profileId,
           kind: entry[0],
           refs: entry[1],
+          name: selectionName(selection, items),
           disposition: currentOf(first)?.disposition ?? 'flagged',
-          onGiven: () => {
-            moveOn(selection);
-          },
+          onGiven: () => moveOn(selection),
         });
       },
     });

@@ -122,6 +122,12 @@ function ResourceRow({ resource }: { resource: ResourceDrift }) {
           </td>
           <td>
             <Fields fields={resource.unknown} records={resource.records} />
+            {(resource.droppedNames ?? 0) > 0 ? (
+              <p className="muted">
+                {(resource.droppedNames ?? 0).toLocaleString('en-US')} older field names let go to keep these counts
+                bounded.
+              </p>
+            ) : null}
           </td>
         </>
       )}

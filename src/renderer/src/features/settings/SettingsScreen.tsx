@@ -18,12 +18,12 @@ import { api } from '../../lib/api.ts';
 import { formatBytes } from '../../lib/time.ts';
 import { useProfilesStore } from '../../stores/profiles.ts';
 import { confirmProfileChange } from './profileChangeConfirm.ts';
-import { useThemeStore, type ThemePreference } from '../../stores/theme.ts';
 import { toast } from '../../stores/toasts.ts';
 import { ListenerSetup } from '../listener/ListenerSetup.tsx';
 import { useListenerStore } from '../listener/store.ts';
 import { ReviewSettings } from '../review/ReviewSettings.tsx';
 import { TeamSettings } from '../team/TeamSettings.tsx';
+import { ThemeChoice } from './ThemeChoice.tsx';
 import { AuditChainPanel } from './AuditChainPanel.tsx';
 import { BankCompatibilityPanel } from './BankCompatibilityPanel.tsx';
 import { ProfileForm } from './ProfileForm.tsx';
@@ -409,26 +409,10 @@ function AuditTab() {
 }
 
 function AppearanceTab() {
-  const preference = useThemeStore((state) => state.preference);
-  const setPreference = useThemeStore((state) => state.setPreference);
   return (
     <div className="page-scroll">
       <Panel title="Theme">
-        <div className="row" role="radiogroup" aria-label="Theme">
-          {(['system', 'light', 'dark'] as ThemePreference[]).map((option) => (
-            <Button
-              key={option}
-              variant={preference === option ? 'primary' : 'secondary'}
-              role="radio"
-              aria-checked={preference === option}
-              onClick={() => {
-                setPreference(option);
-              }}
-            >
-              {option === 'system' ? 'Match the system' : option === 'light' ? 'Light' : 'Dark'}
-            </Button>
-          ))}
-        </div>
+        <ThemeChoice />
       </Panel>
     </div>
   );

@@ -123,7 +123,7 @@ export const useSettingsStore = create<SettingsState>((set, get) => ({
     const confirmation = await confirmWrite('Clear the offline cache', {
       alwaysAsk: true,
       danger: true,
-      detail: `Everything cached is dropped for every profile; the next sync fetches it again. ${reviewsDroppedSentence(reviews)}`,
+      detail: `Everything cached is dropped for every profile — transactions, send logs, account applications and their applicants (the people and businesses they name, with their personal data); the next sync fetches it again. ${reviewsDroppedSentence(reviews)}`,
     });
     if (confirmation === null) return;
     try {

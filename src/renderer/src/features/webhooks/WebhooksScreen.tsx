@@ -6,7 +6,7 @@ import { StatusBadge } from '../../components/Badge.tsx';
 import { Button } from '../../components/Button.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
 import { Page, PageHeader, Toolbar } from '../../components/Page.tsx';
-import { EmptyState, ErrorState, LoadingState, OfflineNotice } from '../../components/States.tsx';
+import { EmptyState, ErrorState, LoadingState, NOT_SYNCED_YET, OfflineNotice } from '../../components/States.tsx';
 import { TabPanel, Tabs } from '../../components/Tabs.tsx';
 import { SyncStrip } from '../../components/SyncStrip.tsx';
 import { useNow } from '../../frame/TopBar.tsx';
@@ -167,13 +167,11 @@ export function WebhooksScreen() {
         />
         <span className="grow" />
         <span className="muted" style={{ fontSize: 12 }}>
-          {store.asOf === null ? 'never synced' : `as of ${ageOf(store.asOf, now)}`}
+          {store.asOf === null ? `${NOT_SYNCED_YET}: Refresh from bank to fetch` : `as of ${ageOf(store.asOf, now)}`}
         </span>
       </Toolbar>
       {job === null ? null : <SyncStrip job={job} what="webhooks" />}
-      {isOffline(online) ? (
-        <OfflineNotice asOf={store.asOf === null ? 'never synced' : formatTimestamp(store.asOf)} />
-      ) : null}
+      {isOffline(online) ? <OfflineNotice asOf={store.asOf === null ? null : formatTimestamp(store.asOf)} /> : null}
       <TabPanel idPrefix="webhook-status" tab={store.status}>
         <div className="list-view page-list">{body}</div>
       </TabPanel>

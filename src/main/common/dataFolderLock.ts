@@ -1,30 +1,43 @@
 /**
- * One writer per data folder: web mode holds `web-mode.lock` in the data folder while it runs,
- * naming its process and its address (never its token). A second start on the same folder is
- * refused with the address of the one running. A lock left by a process that is gone (a crash,
- * a power cut) is taken over.
+ * One writer per data folder: whichever shell runs (the desktop app or web mode) holds
+ * `writer.lock` in the data folder, naming its process, which shell it is and, for web mode,
+ * its address (never its token). A second start on the same folder, by either shell, is refused
+ * with the address of the one running (or, for the desktop app, that its window is open). A lock
+ * left by a process that is gone (a crash, a power cut) is taken over.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 
-export const LOCK_FILE = 'web-mode.lock';
+export const LOCK_FILE = 'writer.lock';
 
-const lockContent = z.object({ pid: z.number().int().positive(), address: z.string().nullable() });
+/** Which shell holds the folder. */
+export type WriterShell = 'desktop' | 'web';
+
+const lockContent = z.object({
+  pid: z.number().int().positive(),
+  address: z.string().nullable(),
+  // Absent in locks written before the desktop app took one: web mode's.
+  shell: z.enum(['desktop', 'web']).default('web'),
+});
 type LockContent = z.infer<typeof lockContent>;
 
 export class DataFolderInUse extends Error {
   readonly address: string | null;
   readonly pid: number;
+  readonly shell: WriterShell;
   constructor(folder: string, holder: LockContent) {
     super(
-      holder.address === null
-        ? `Ledgerdesk is already starting on ${folder} (process ${String(holder.pid)}); a data folder has one writer.`
-        : `Ledgerdesk is already running on ${folder}: it is open at ${holder.address} (a data folder has one writer).`,
+      holder.address !== null
+        ? `Ledgerdesk is already running on ${folder}: it is open at ${holder.address} (a data folder has one writer).`
+        : holder.shell === 'desktop'
+          ? `Ledgerdesk's desktop app is already running on ${folder} (process ${String(holder.pid)}): use its window, or quit it first (a data folder has one writer).`
+          : `Ledgerdesk is already starting on ${folder} (process ${String(holder.pid)}); a data folder has one writer.`,
     );
     this.name = 'DataFolderInUse';
     this.address = holder.address;
     this.pid = holder.pid;
+    this.shell = holder.shell;
   }
 }
 
@@ -52,7 +65,7 @@ export interface DataFolderLock {
   release(): void;
 }
 
-export function lockDataFolder(folder: string, pid: number = process.pid): DataFolderLock {
+export function lockDataFolder(folder: string, shell: WriterShell, pid: number = process.pid): DataFolderLock {
   mkdirSync(folder, { recursive: true, mode: 0o700 });
   const file = join(folder, LOCK_FILE);
   const write = (content: LockContent, flag: 'wx' | 'w'): void => {
@@ -60,11 +73,11 @@ export function lockDataFolder(folder: string, pid: number = process.pid): DataF
   };
   for (let attempt = 0; attempt < 2; attempt += 1) {
     try {
-      write({ pid, address: null }, 'wx');
+      write({ pid, address: null, shell }, 'wx');
       let released = false;
       return {
         announce: (address) => {
-          if (!released) write({ pid, address }, 'w');
+          if (!released) write({ pid, address, shell }, 'w');
         },
         release: () => {
           if (released) return;

@@ -1,0 +1,305 @@
+/**
+ * The Overview's figures, each one grouped read of the offline cache (SQL over the columns
+ * kept in clear: no sealed body is opened, no row leaves main). See
+ * shared/ipc/domains/overview.ts for what each figure means.
+ *
+ * Costs, on a million cached pending transactions (docs/officer-desk.md, "Speed"):
+ * - totals per account: one count of an index range per account;
+ * - volume by day: the 30-day window of each account, one range of pending_transactions_by_day
+ *   (migration 18), which holds date, type and amount: no row is looked up;
+ * - reviews: reviews_by_queue_part holds kind, state and rule; the 30 days of history are a
+ *   walk of the profile's history (thousands of rows, not millions);
+ * - deliveries: the 7-day range of webhook_sends_by_time, then each send's webhook and status.
+ */
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import {
+  OVERVIEW_DAYS,
+  type ListFreshness,
+  type OverviewData,
+  type PendingAccount,
+  type PendingDay,
+  type ReviewDay,
+  type ReviewProgress,
+  type WebhookDeliveries,
+} from '../../../shared/ipc/domains/overview.ts';
+import { REVIEW_KINDS, type ReviewKind } from '../../../shared/review/reviewTerms.ts';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The UTC date `days` before (negative) or after a date (YYYY-MM-DD). */
+export function shiftDate(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** Every date from `from` to `to`, both included. */
+function datesBetween(from: string, to: string): string[] {
+  const dates: string[] = [];
+  for (let date = from; date <= to; date = shiftDate(date, 1)) dates.push(date);
+  return dates;
+}
+
+const SQL = {
+  scopes: `SELECT id, account_id FROM pending_transaction_scopes WHERE profile_id = ? ORDER BY account_id`,
+  scopeCount: `SELECT count(*) AS n FROM pending_transactions WHERE scope = ?`,
+  newestDate: `SELECT max(date) AS newest FROM pending_transactions INDEXED BY pending_transactions_by_day WHERE scope = ?`,
+  // Holds (and their releases) are money set aside, not money moved: counted apart from
+  // credits and debits, whatever their sign.
+  byDay: `SELECT date,
+      CASE WHEN type IN ('hold', 'hold_release') THEN 'holds' WHEN amount_cents >= 0 THEN 'credits' ELSE 'debits' END AS flow,
+      count(*) AS n, sum(amount_cents) AS cents
+    FROM pending_transactions INDEXED BY pending_transactions_by_day
+    WHERE scope = ? AND date >= ? AND date <= ?
+    GROUP BY date, flow`,
+  reviewStates: `SELECT kind, state, rule_name IS NOT NULL AS by_rule, count(*) AS n
+    FROM reviews WHERE profile_id = ? AND row_listed = 1 GROUP BY kind, state, by_rule`,
+  applicationCount: `SELECT count(*) AS n FROM account_applications WHERE profile_id = ?`,
+  sendCount: `SELECT count(*) AS n FROM webhook_sends WHERE profile_id = ?`,
+  webhookCount: `SELECT count(*) AS n FROM webhooks WHERE profile_id = ?`,
+  // A person's dispositions per day; rule flags and "changed" steps are no one's work.
+  reviewDays: `SELECT substr(at, 1, 10) AS date, state, count(*) AS n FROM review_history
+    WHERE profile_id = ? AND at >= ? AND rule_name IS NULL AND state IN ('cleared', 'flagged', 'escalated')
+    GROUP BY date, state`,
+  deliveries: `SELECT webhook_id, status, created_at >= ? AS today, count(*) AS n,
+      sum(attempt_number > 0) AS retries
+    FROM webhook_sends INDEXED BY webhook_sends_by_time
+    WHERE profile_id = ? AND created_at >= ?
+    GROUP BY webhook_id, status, today`,
+  webhookEvents: `SELECT webhook_id, event FROM webhooks WHERE profile_id = ?`,
+  syncs: `SELECT kind, key, state, last_success_at FROM sync_state WHERE profile_id = ? ORDER BY started_at`,
+} as const;
+
+type Statements = Record<keyof typeof SQL, StatementSync>;
+
+interface Scope {
+  id: number;
+  account_id: string;
+}
+
+type SyncRow = {
+  kind: string;
+  key: string;
+  state: 'running' | 'done' | 'cancelled' | 'failed';
+  last_success_at: string | null;
+};
+
+function emptyDeliveries() {
+  return { sent: 0, failed: 0, skipped: 0, retries: 0 };
+}
+
+function emptyDay(date: string): PendingDay {
+  return { date, credits: { count: 0, cents: 0 }, debits: { count: 0, cents: 0 }, holds: { count: 0, cents: 0 } };
+}
+
+export class OverviewFigures {
+  readonly #database: DatabaseSync;
+  #statements: Statements | undefined;
+
+  constructor(database: DatabaseSync) {
+    this.#database = database;
+  }
+
+  /** Every figure of the Overview of one profile, read in one transaction (one consistent view). */
+  read(profileId: string, now: Date = new Date()): OverviewData {
+    const statements = this.#prepared();
+    this.#database.exec('SAVEPOINT overview_figures');
+    try {
+      const scopes = statements.scopes.all(profileId) as unknown as Scope[];
+      const counts = new Map(
+        scopes.map((scope) => [scope.id, (statements.scopeCount.get(scope.id) as { n: number }).n] as const),
+      );
+      const pending = this.#pendingByDay(scopes, counts);
+      const totals: Record<ReviewKind, number> = {
+        'pending-transaction': [...counts.values()].reduce((sum, n) => sum + n, 0),
+        application: (statements.applicationCount.get(profileId) as { n: number }).n,
+        'webhook-send': (statements.sendCount.get(profileId) as { n: number }).n,
+      };
+      return {
+        readAt: now.toISOString(),
+        progress: this.#progress(profileId, totals),
+        reviewDays: this.#reviewDays(profileId, now),
+        pendingWindow: pending.window,
+        pendingByAccount: pending.accounts,
+        deliveries: this.#deliveries(profileId, now),
+        freshness: this.#freshness(profileId, scopes, counts, totals),
+      };
+    } finally {
+      this.#database.exec('RELEASE overview_figures');
+    }
+  }
+
+  #prepared(): Statements {
+    this.#statements ??= Object.fromEntries(
+      Object.entries(SQL).map(([name, sql]) => [name, this.#database.prepare(sql)]),
+    ) as Statements;
+    return this.#statements;
+  }
+
+  #pendingByDay(
+    scopes: readonly Scope[],
+    counts: ReadonlyMap<number, number>,
+  ): { window: { from: string; to: string } | null; accounts: PendingAccount[] } {
+    const statements = this.#prepared();
+    const cached = scopes.filter((scope) => (counts.get(scope.id) ?? 0) > 0);
+    let newest: string | null = null;
+    for (const scope of cached) {
+      const date = (statements.newestDate.get(scope.id) as { newest: string | null }).newest;
+      if (date !== null && (newest === null || date > newest)) newest = date;
+    }
+    if (newest === null) return { window: null, accounts: [] };
+    const from = shiftDate(newest, -(OVERVIEW_DAYS - 1));
+    const dates = datesBetween(from, newest);
+    const accounts = cached.map((scope): PendingAccount => {
+      const byDate = new Map(dates.map((date) => [date, emptyDay(date)] as const));
+      const rows = statements.byDay.all(scope.id, from, newest) as unknown as {
+        date: string;
+        flow: 'credits' | 'debits' | 'holds';
+        n: number;
+        cents: number;
+      }[];
+      for (const row of rows) {
+        const day = byDate.get(row.date);
+        if (day !== undefined) day[row.flow] = { count: row.n, cents: row.cents };
+      }
+      return { accountId: scope.account_id, days: [...byDate.values()] };
+    });
+    return { window: { from, to: newest }, accounts };
+  }
+
+  #progress(profileId: string, totals: Record<ReviewKind, number>): ReviewProgress[] {
+    const rows = this.#prepared().reviewStates.all(profileId) as unknown as {
+      kind: ReviewKind;
+      state: string;
+      by_rule: number;
+      n: number;
+    }[];
+    return REVIEW_KINDS.map((kind) => {
+      const progress: ReviewProgress = {
+        kind,
+        total: totals[kind],
+        cleared: 0,
+        flaggedByPerson: 0,
+        escalated: 0,
+        changed: 0,
+        flaggedByRule: 0,
+        unreviewed: 0,
+      };
+      for (const row of rows) {
+        if (row.kind !== kind) continue;
+        if (row.state === 'cleared') progress.cleared += row.n;
+        else if (row.state === 'escalated') progress.escalated += row.n;
+        else if (row.state === 'changed') progress.changed += row.n;
+        else if (row.by_rule === 1) progress.flaggedByRule += row.n;
+        else progress.flaggedByPerson += row.n;
+      }
+      const reviewed =
+        progress.cleared + progress.escalated + progress.changed + progress.flaggedByRule + progress.flaggedByPerson;
+      progress.unreviewed = Math.max(0, progress.total - reviewed);
+      return progress;
+    });
+  }
+
+  #reviewDays(profileId: string, now: Date): ReviewDay[] {
+    const today = now.toISOString().slice(0, 10);
+    const from = shiftDate(today, -(OVERVIEW_DAYS - 1));
+    const days = new Map<string, ReviewDay>(
+      datesBetween(from, today).map((date) => [date, { date, cleared: 0, flagged: 0, escalated: 0 }]),
+    );
+    const rows = this.#prepared().reviewDays.all(profileId, from) as unknown as {
+      date: string;
+      state: 'cleared' | 'flagged' | 'escalated';
+      n: number;
+    }[];
+    for (const row of rows) {
+      const day = days.get(row.date);
+      if (day !== undefined) day[row.state] += row.n;
+    }
+    return [...days.values()];
+  }
+
+  #deliveries(profileId: string, now: Date): WebhookDeliveries[] {
+    const statements = this.#prepared();
+    const dayAgo = new Date(now.getTime() - DAY_MS).toISOString();
+    const weekAgo = new Date(now.getTime() - 7 * DAY_MS).toISOString();
+    const events = new Map(
+      (statements.webhookEvents.all(profileId) as unknown as { webhook_id: string; event: string }[]).map(
+        (row) => [row.webhook_id, row.event] as const,
+      ),
+    );
+    const rows = statements.deliveries.all(dayAgo, profileId, weekAgo) as unknown as {
+      webhook_id: string;
+      status: string;
+      today: number;
+      n: number;
+      retries: number;
+    }[];
+    const byWebhook = new Map<string, WebhookDeliveries>();
+    for (const row of rows) {
+      let entry = byWebhook.get(row.webhook_id);
+      if (entry === undefined) {
+        entry = {
+          webhookId: row.webhook_id,
+          event: events.get(row.webhook_id) ?? null,
+          day: emptyDeliveries(),
+          week: emptyDeliveries(),
+        };
+        byWebhook.set(row.webhook_id, entry);
+      }
+      for (const window of row.today === 1 ? [entry.day, entry.week] : [entry.week]) {
+        if (row.status === 'sent') window.sent += row.n;
+        else if (row.status === 'error') window.failed += row.n;
+        else window.skipped += row.n;
+        window.retries += row.retries;
+      }
+    }
+    return [...byWebhook.values()].sort((a, b) => (a.webhookId < b.webhookId ? -1 : 1));
+  }
+
+  #freshness(
+    profileId: string,
+    scopes: readonly Scope[],
+    counts: ReadonlyMap<number, number>,
+    totals: Record<ReviewKind, number>,
+  ): ListFreshness[] {
+    const statements = this.#prepared();
+    const syncs = statements.syncs.all(profileId) as unknown as SyncRow[];
+    /** The latest completed sync among those matching, and the state of the most recent one. */
+    const of = (match: (sync: SyncRow) => boolean): Pick<ListFreshness, 'syncedAt' | 'lastState'> => {
+      let syncedAt: string | null = null;
+      let lastState: ListFreshness['lastState'] = null;
+      for (const sync of syncs.filter(match)) {
+        if (sync.last_success_at !== null && (syncedAt === null || sync.last_success_at > syncedAt)) {
+          syncedAt = sync.last_success_at;
+        }
+        lastState = sync.state;
+      }
+      return { syncedAt, lastState };
+    };
+    const lists: ListFreshness[] = scopes.map((scope) => ({
+      list: 'pending-transactions',
+      scope: scope.account_id,
+      ...of((sync) => sync.kind === 'pending-transactions' && sync.key.endsWith(`/${scope.account_id}`)),
+      rows: counts.get(scope.id) ?? 0,
+    }));
+    lists.push(
+      {
+        list: 'webhook-sends',
+        scope: null,
+        ...of((sync) => sync.kind === 'webhook-sends'),
+        rows: totals['webhook-send'],
+      },
+      {
+        list: 'applications',
+        scope: null,
+        ...of((sync) => sync.kind === 'applications' || sync.kind === 'account-application'),
+        rows: totals.application,
+      },
+      {
+        list: 'webhooks',
+        scope: null,
+        ...of((sync) => sync.kind === 'webhooks'),
+        rows: (statements.webhookCount.get(profileId) as { n: number }).n,
+      },
+    );
+    return lists;
+  }
+}

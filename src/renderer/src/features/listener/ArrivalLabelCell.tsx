@@ -1,0 +1,40 @@
+/**
+ * The listener grid's retry-or-new-event cell and its millisecond time (issue 27): "attempt 3"
+ * or "new event", with who decided and on what ("by body: same body as the previous arrival,
+ * which was answered 500" or "bank: send … follows 2 earlier attempts") in its title and for
+ * screen readers, and the arrival time to the millisecond so the bank's backoff is visible.
+ */
+import type { ArrivalLabelView } from '../../../../shared/ipc/domains/listener.ts';
+import { Badge } from '../../components/Badge.tsx';
+
+/** `14:03:07.482` (UTC, like every time in the app) from an ISO time with milliseconds. */
+export function clockWithMilliseconds(iso: string): string {
+  const match = /T(\d{2}:\d{2}:\d{2})(\.\d{1,3})?/.exec(iso);
+  if (match === null) return iso;
+  return `${match[1] ?? ''}${(match[2] ?? '.000').padEnd(4, '0')}`;
+}
+
+export function labelText(label: ArrivalLabelView): string {
+  return label.kind === 'retry' ? `attempt ${String(label.attempt)}` : 'new event';
+}
+
+export function labelBasis(label: ArrivalLabelView): string {
+  return label.source === 'bank' ? `bank: ${label.basis}` : `by body: ${label.basis}`;
+}
+
+export function ArrivalLabelCell({ label }: { label: ArrivalLabelView | null | undefined }) {
+  if (label === null || label === undefined) {
+    return (
+      <span className="muted" title="Labelled only for arrivals since the listener started (never across restarts)">
+        —
+      </span>
+    );
+  }
+  const basis = labelBasis(label);
+  return (
+    <span title={basis}>
+      <Badge tone={label.kind === 'retry' ? 'warning' : 'neutral'}>{labelText(label)}</Badge>
+      <span className="visually-hidden"> ({basis})</span>
+    </span>
+  );
+}
