@@ -8,6 +8,7 @@ import type { SecretStore } from '../services/credentials/secretStore.ts';
 import type { LedgerServices } from '../services/ledgerServices.ts';
 import { teamJoin } from '../services/team/teamJoin.ts';
 import { TeamSession } from '../services/team/teamSession.ts';
+import { readPolicy, setPolicy } from '../services/team/teamPolicy.ts';
 import { verifyTeamHistory } from '../services/team/teamVerify.ts';
 import type { TeamStatus } from '../../shared/ipc/domains/team.ts';
 import type { Handlers } from './handlerTypes.ts';
@@ -162,6 +163,19 @@ export function createTeamHandlers(services: TeamHandlerServices): Pick<Handlers
         })),
       }),
       acknowledge: ({ eventId }) => ({ acknowledged: joined().desk.acknowledge(eventId) }),
+      policy: () => readPolicy(joined()),
+      setPolicy: async ({ rules }) => {
+        const team = joined();
+        try {
+          const policy = await setPolicy(team, rules);
+          audit(team, 'team.policy', team.workspace, 'ok', policy.rules.join(',') || '(none)');
+          return policy;
+        } catch (error) {
+          // Refused or unreachable: recorded, then mapped like every team problem (serviceErrors.ts).
+          audit(team, 'team.policy', team.workspace, 'refused', error instanceof Error ? error.message : String(error));
+          throw error;
+        }
+      },
       verify: async () => {
         const report = await verifyTeamHistory(joined());
         return {

@@ -15,6 +15,7 @@ import { ReviewNoteHost } from './features/review/NoteDialog.tsx';
 import { ReviewQueueScreen } from './features/review/ReviewQueueScreen.tsx';
 import { OverviewScreen } from './features/overview/OverviewScreen.tsx';
 import { SettingsScreen } from './features/settings/SettingsScreen.tsx';
+import { TeamQueueScreen } from './features/team/TeamQueueScreen.tsx';
 import { WebhookSendsScreen } from './features/webhookSends/WebhookSendsScreen.tsx';
 import { WebhooksScreen } from './features/webhooks/WebhooksScreen.tsx';
 import { CommandPalette } from './frame/CommandPalette.tsx';
@@ -38,6 +39,7 @@ const SCREEN_VIEWS: Record<ScreenId, () => ReactNode> = {
   documents: () => <DocumentsScreen />,
   'card-art': () => <CardArtScreen />,
   'review-queue': () => <ReviewQueueScreen />,
+  'team-review': () => <TeamQueueScreen />,
   overview: () => <OverviewScreen />,
   webhooks: () => <WebhooksScreen />,
   'webhook-sends': () => <WebhookSendsScreen />,
@@ -105,7 +107,8 @@ function CurrentScreen({ screen }: { screen: ScreenId }) {
       </StateMessage>
     );
   }
-  if (activeProfileId === null && screen !== 'settings' && screen !== 'listener') {
+  // Settings, the listener and team review work without a bank profile.
+  if (activeProfileId === null && screen !== 'settings' && screen !== 'listener' && screen !== 'team-review') {
     if (status !== 'ready') return null;
     return (
       <StateMessage icon="settings" title="No profile yet">

@@ -99,5 +99,26 @@ describe('team over IPC', () => {
     });
     await expect(api.team.acknowledge({ eventId: 'not-a-uuid' })).rejects.toMatchObject({ code: 'invalid_input' });
     await expect(api.team.queues({ limit: 100_000 })).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(api.team.setPolicy({ rules: ['flagged>unreviewed'] })).rejects.toMatchObject({
+      code: 'invalid_input',
+    });
+  });
+
+  it('reads and (as the lead) changes the four-eyes policy, recorded in the audit log', async () => {
+    expect(await api.team.policy({})).toEqual({
+      workspace: 'ipc-team',
+      rules: ['escalated>cleared', 'escalated>closed', 'flagged>cleared'],
+    });
+    const changed = await api.team.setPolicy({ rules: ['flagged>cleared'] });
+    expect(changed).toMatchObject({ workspace: 'ipc-team', rules: ['flagged>cleared'] });
+    expect(await api.team.policy({})).toEqual({ workspace: 'ipc-team', rules: ['flagged>cleared'] });
+    // Bob is not a lead: the server refuses him even when his laptop's check is bypassed.
+    await expect(
+      bob.session.connection.with((db) => db.query('SELECT team.set_policy($1, $2::jsonb)', ['ipc-team', '{}'])),
+    ).rejects.toMatchObject({ kind: 'refused' });
+    const entries = await api.audit.list({ action: 'team.policy' });
+    expect(entries.rows.map((entry) => [entry.action, entry.target, entry.result])).toEqual([
+      ['team.policy', 'ipc-team', 'ok'],
+    ]);
   });
 });

@@ -96,6 +96,7 @@ Team review (docs/team.md; the server is PostgreSQL, every action works offline 
   team join FILE [--profile NAME]                     an officer, once per laptop
   team status | push | pull | members | queues [--limit N]
   team invite NAME [--role officer|lead] [--out DIR]  team remove NAME (rotates the team key)
+  team policy [--require FROM>TO…|--none]             the four-eyes policy; a lead changes it (signed, chained)
   review propose --kind K --ref REF --disposition cleared|flagged|escalated|closed [--note TEXT]
   review approve|reject --kind K --ref REF [--note TEXT] (a rejection needs one)
   review claim|release --kind K --ref REF             review assign --kind K --ref REF --assignee NAME
@@ -164,6 +165,8 @@ const OPTIONS = {
   role: { type: 'string' },
   assignee: { type: 'string' },
   team: { type: 'boolean' },
+  require: { type: 'string', multiple: true },
+  none: { type: 'boolean' },
   'amount-beyond': { type: 'string' },
   'description-has': { type: 'string' },
   'type-source': { type: 'string' },
@@ -253,6 +256,7 @@ const COMMANDS: Record<
   'team queues': { accepts: ['limit'], requires: [] },
   'team invite': { accepts: ['role', 'out'], requires: [], names: 'NAME' },
   'team remove': { accepts: [], requires: [], names: 'NAME' },
+  'team policy': { accepts: ['require', 'none'], requires: [] },
   'review propose': { accepts: ['kind', 'ref', 'disposition', 'note'], requires: ['kind', 'ref', 'disposition'] },
   'review approve': { accepts: ['kind', 'ref', 'note'], requires: ['kind', 'ref'] },
   'review reject': { accepts: ['kind', 'ref', 'note'], requires: ['kind', 'ref', 'note'] },

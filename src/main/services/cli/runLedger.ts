@@ -42,6 +42,7 @@ import { rulesAdd, rulesList, rulesRemove } from './commands/rules.ts';
 import { webhooksAdd, webhooksList, webhooksRemove, webhooksUpdate } from './commands/webhooks.ts';
 
 import * as team from './commands/team.ts';
+import { teamPolicy } from './commands/teamPolicy.ts';
 import { TeamProblem } from '../team/teamProblem.ts';
 import { ProgressBar } from './progressBar.ts';
 import { profileUpdate } from './profileUpdate.ts';
@@ -192,6 +193,8 @@ class Ledger {
         return team.teamInvite(this.#teamContext());
       case 'team remove':
         return team.teamRemove(this.#teamContext());
+      case 'team policy':
+        return teamPolicy(this.#teamContext());
       case 'review propose':
       case 'review approve':
       case 'review reject':

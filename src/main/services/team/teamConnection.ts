@@ -39,6 +39,8 @@ export class TeamConnection {
   readonly #options: TeamConnectionOptions;
   #client: pg.Client | null = null;
   #connecting: Promise<pg.Client> | null = null;
+  /** The end of the last `with` queued: callers take the one connection in turn. */
+  #turn: Promise<unknown> = Promise.resolve();
 
   constructor(options: TeamConnectionOptions) {
     this.#options = options;
@@ -57,8 +59,21 @@ export class TeamConnection {
     return this.#connecting;
   }
 
-  /** Runs `use` on the connection; a failure that may have broken it drops it for the next call. */
-  async with<Result>(use: (client: pg.Client) => Promise<Result>): Promise<Result> {
+  /**
+   * Runs `use` on the connection, one caller at a time: a window's members list must not land
+   * inside a push's transaction on the same connection. A failure that may have broken the
+   * connection drops it for the next call.
+   */
+  with<Result>(use: (client: pg.Client) => Promise<Result>): Promise<Result> {
+    const run = this.#turn.then(
+      () => this.#use(use),
+      () => this.#use(use),
+    );
+    this.#turn = run.catch(() => undefined);
+    return run;
+  }
+
+  async #use<Result>(use: (client: pg.Client) => Promise<Result>): Promise<Result> {
     const client = await this.client();
     try {
       return await use(client);

@@ -53,6 +53,8 @@ export interface TeamQueues {
   awaitingMyApproval: TeamReview[];
   unassigned: TeamReview[];
   conflicts: OutboxRow[];
+  /** Cleared or closed, the latest first. */
+  decided: TeamReview[];
 }
 
 export interface TeamDeskOptions {
@@ -134,6 +136,7 @@ export class TeamDesk {
       awaitingMyApproval: mirror.awaitingApprovalBy(workspace, login, limit),
       unassigned: mirror.unassigned(workspace, limit),
       conflicts: mirror.conflicts(workspace, limit),
+      decided: mirror.decided(workspace, limit),
     };
   }
 

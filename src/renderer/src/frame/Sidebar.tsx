@@ -9,6 +9,7 @@ const ICONS: Record<ScreenId, IconName> = {
   documents: 'documents',
   'card-art': 'card',
   'review-queue': 'check',
+  'team-review': 'team',
   overview: 'chart',
   webhooks: 'webhooks',
   'webhook-sends': 'sends',

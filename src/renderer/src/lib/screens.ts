@@ -6,6 +6,7 @@ export const SCREENS = [
   { id: 'documents', label: 'Documents', group: 'Operations', key: 'd' },
   { id: 'card-art', label: 'Card art', group: 'Operations', key: 'c' },
   { id: 'review-queue', label: 'Review queue', group: 'Operations', key: 'r' },
+  { id: 'team-review', label: 'Team review', group: 'Operations', key: 't' },
   { id: 'overview', label: 'Overview', group: 'Operations', key: 'o' },
   { id: 'webhooks', label: 'Webhooks', group: 'Developers', key: 'w' },
   { id: 'webhook-sends', label: 'Webhook send log', group: 'Developers', key: 's' },

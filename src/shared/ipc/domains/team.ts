@@ -66,6 +66,8 @@ export const teamQueues = z.object({
   awaitingMyApproval: z.array(teamReview),
   unassigned: z.array(teamReview),
   conflicts: z.array(teamConflict),
+  /** Settled reviews (cleared or closed), the latest first: who proposed, who approved and when. */
+  decided: z.array(teamReview),
 });
 export type TeamQueues = z.infer<typeof teamQueues>;
 
@@ -99,6 +101,8 @@ export const teamHistoryEvent = z.object({
   note: z.string().nullable(),
 });
 
+export type TeamHistoryEvent = z.infer<typeof teamHistoryEvent>;
+
 export const teamVerification = z.object({
   workspace: z.string(),
   ok: z.boolean(),
@@ -106,6 +110,20 @@ export const teamVerification = z.object({
   head: z.object({ seq: z.number().int(), hash: z.string() }),
   firstBad: z.object({ seq: z.number().int().nullable(), reason: z.string() }).nullable(),
 });
+
+/** A four-eyes rule: "from>to" over review states, e.g. flagged>cleared. */
+const approvalRule = z
+  .string()
+  .regex(/^(unreviewed|cleared|flagged|escalated|closed)>(cleared|flagged|escalated|closed)$/, {
+    message: 'must be from>to over review states, e.g. flagged>cleared',
+  });
+
+export const teamPolicy = z.object({
+  workspace: z.string(),
+  /** Sorted; empty: every proposal takes effect at once. */
+  rules: z.array(z.string()),
+});
+export type TeamPolicy = z.infer<typeof teamPolicy>;
 
 export const teamOperations = {
   /** The team this laptop is in (or joined: false, solo mode), and its sync state. */
@@ -132,6 +150,13 @@ export const teamOperations = {
   },
   /** The officer has seen a conflict or refusal: it leaves the queue. */
   acknowledge: { input: z.strictObject({ eventId: z.uuid() }), output: z.object({ acknowledged: z.boolean() }) },
+  /** The workspace's four-eyes policy: which moves need a second officer. */
+  policy: { input: z.strictObject({}), output: teamPolicy },
+  /** A lead changes the policy (online): signed, chained in the history, audited. */
+  setPolicy: {
+    input: z.strictObject({ rules: z.array(approvalRule).max(20) }),
+    output: teamPolicy.extend({ seq: z.number().int() }),
+  },
   /** Re-reads the server's whole history and checks it (as `ledger audit verify --team`). */
   verify: { input: z.strictObject({}), output: teamVerification },
 } as const;

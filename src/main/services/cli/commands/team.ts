@@ -49,7 +49,7 @@ function session(context: TeamCommandContext, services: LedgerServices): TeamSes
   return opened;
 }
 
-function audit(
+export function audit(
   services: LedgerServices,
   team: TeamSession,
   action: string,
@@ -146,7 +146,7 @@ export async function teamJoinCommand(context: TeamCommandContext): Promise<numb
   return EXIT_OK;
 }
 
-async function withTeam(
+export async function withTeam(
   context: TeamCommandContext,
   work: (services: LedgerServices, team: TeamSession) => Promise<number>,
 ): Promise<number> {
@@ -275,11 +275,11 @@ export function teamQueues(context: TeamCommandContext): Promise<number> {
         review.kind,
         review.ref,
         review.state,
-        review.proposedBy ?? '-',
-        review.approvedBy ?? '-',
+        byWhomAndWhen(review.proposedDisposition, review.proposedBy, review.proposedAt),
+        byWhomAndWhen(null, review.approvedBy, review.approvedAt),
         review.assignee ?? '-',
       ]);
-    const header = ['KIND', 'REF', 'STATE', 'PROPOSED BY', 'APPROVED BY', 'ASSIGNEE'];
+    const header = ['KIND', 'REF', 'STATE', 'PROPOSED', 'APPROVED', 'ASSIGNEE'];
     context.print(
       [
         `Assigned to me (${String(queues.assignedToMe.length)}):`,
@@ -293,10 +293,18 @@ export function teamQueues(context: TeamCommandContext): Promise<number> {
           ['KIND', 'REF', 'ACTION', 'WHAT HAPPENED'],
           queues.conflicts.map((row) => [row.kind, row.ref, row.action, `${row.state}: ${row.detail ?? ''}`]),
         ),
+        `Recently decided (${String(queues.decided.length)}):`,
+        table(header, rows(queues.decided)),
       ].join('\n'),
     );
     return EXIT_OK;
   });
+}
+
+/** "cleared by alice at 2026-11-27T01:02:03.000Z", or "-" when nobody has. */
+function byWhomAndWhen(what: string | null, who: string | null, at: string | null): string {
+  if (who === null) return '-';
+  return `${what === null ? '' : `${what} `}by ${who}${at === null ? '' : ` at ${at}`}`;
 }
 
 /** `review propose|approve|reject|claim|release|assign`: one action per --ref, queued then pushed. */

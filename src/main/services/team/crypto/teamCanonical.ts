@@ -16,7 +16,7 @@ const NULL_LENGTH = Buffer.from([0xff, 0xff, 0xff, 0xff]);
 export const HASH_BYTES = 32;
 export const TEAM_GENESIS: Buffer = Buffer.alloc(HASH_BYTES);
 
-type Field = string | number | Uint8Array | null;
+export type Field = string | number | Uint8Array | null;
 
 function encode(tag: Buffer, fields: readonly Field[]): Buffer {
   const parts: Buffer[] = [tag];
@@ -80,28 +80,41 @@ export interface TeamEventRow extends TeamIntent {
   hash: Uint8Array;
 }
 
+/**
+ * The fields of an event in the order its canonical bytes encode them, each with its column
+ * name in team.events (server) and team_events (laptop). One list for the signed/chained
+ * encoding and for the laptop's insert, so the two cannot drift apart. Changing this order
+ * changes every hash: the server's team.canonical() encodes the same order.
+ */
+export const EVENT_FIELDS = [
+  ['workspace', 'workspace'],
+  ['seq', 'seq'],
+  ['id', 'event_id'],
+  ['officer', 'officer'],
+  ['at', 'at'],
+  ['clientAt', 'client_at'],
+  ['kind', 'kind'],
+  ['ref', 'ref'],
+  ['action', 'action'],
+  ['disposition', 'disposition'],
+  ['assignee', 'assignee'],
+  ['baseVersion', 'base_version'],
+  ['keyVersion', 'key_version'],
+  ['result', 'result'],
+  ['detail', 'detail'],
+  ['newVersion', 'new_version'],
+  ['newState', 'new_state'],
+  ['sealed', 'sealed'],
+  ['signature', 'signature'],
+] as const satisfies readonly (readonly [keyof TeamEventRow, string])[];
+
+/** An event's canonical fields, in EVENT_FIELDS order. */
+export function eventFieldValues(event: Omit<TeamEventRow, 'prevHash' | 'hash'>): Field[] {
+  return EVENT_FIELDS.map(([field]) => event[field]);
+}
+
 export function eventBytes(event: Omit<TeamEventRow, 'prevHash' | 'hash'>): Buffer {
-  return encode(EVENT_TAG, [
-    event.workspace,
-    event.seq,
-    event.id,
-    event.officer,
-    event.at,
-    event.clientAt,
-    event.kind,
-    event.ref,
-    event.action,
-    event.disposition,
-    event.assignee,
-    event.baseVersion,
-    event.keyVersion,
-    event.result,
-    event.detail,
-    event.newVersion,
-    event.newState,
-    event.sealed,
-    event.signature,
-  ]);
+  return encode(EVENT_TAG, eventFieldValues(event));
 }
 
 /** sha256(previous hash || canonical event bytes). */

@@ -7,7 +7,8 @@
  */
 import type { DatabaseSync } from 'node:sqlite';
 import type { TeamEventRow } from '../crypto/teamCanonical.ts';
-import { TEAM_GENESIS } from '../crypto/teamCanonical.ts';
+import { EVENT_FIELDS, eventFieldValues, TEAM_GENESIS } from '../crypto/teamCanonical.ts';
+import { isItemKind } from '../teamTerms.ts';
 
 export type OutboxState = 'queued' | 'ok' | 'conflict' | 'refused';
 
@@ -174,39 +175,17 @@ export class TeamMirror {
 
   /** Appends verified events and moves the head; the caller holds the transaction. */
   appendVerified(events: readonly TeamEventRow[], pulledAt: string): void {
+    const columns = [...EVENT_FIELDS.map(([, column]) => column), 'prev_hash', 'hash'];
     const insert = this.#database.prepare(
-      `INSERT INTO team_events (workspace, seq, event_id, officer, at, client_at, kind, ref, action, disposition, assignee,
-         base_version, key_version, result, detail, new_version, new_state, sealed, signature, prev_hash, hash)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO team_events (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
     );
     const answer = this.#database.prepare(
       `UPDATE team_outbox SET state = ?, seq = ?, detail = ?, answered_at = coalesce(answered_at, ?) WHERE event_id = ?`,
     );
     for (const event of events) {
-      insert.run(
-        event.workspace,
-        event.seq,
-        event.id,
-        event.officer,
-        event.at,
-        event.clientAt,
-        event.kind,
-        event.ref,
-        event.action,
-        event.disposition,
-        event.assignee,
-        event.baseVersion,
-        event.keyVersion,
-        event.result,
-        event.detail,
-        event.newVersion,
-        event.newState,
-        event.sealed,
-        event.signature,
-        event.prevHash,
-        event.hash,
-      );
-      if (event.kind !== 'member') this.#project(event);
+      insert.run(...eventFieldValues(event), event.prevHash, event.hash);
+      // Membership and policy events are in the history, not in any item's review.
+      if (isItemKind(event.kind)) this.#project(event);
       answer.run(event.result, event.seq, event.detail, pulledAt, event.id);
     }
     const last = events.at(-1);
@@ -347,6 +326,15 @@ export class TeamMirror {
     return this.#database
       .prepare(
         `SELECT ${REVIEW_COLUMNS} FROM team_reviews WHERE workspace = ? AND assignee IS NULL AND state NOT IN ('cleared', 'closed') ORDER BY last_seq LIMIT ?`,
+      )
+      .all(workspace, limit) as unknown as TeamReview[];
+  }
+
+  /** Items whose review is settled (cleared or closed), the latest first: who proposed, who approved. */
+  decided(workspace: string, limit: number): TeamReview[] {
+    return this.#database
+      .prepare(
+        `SELECT ${REVIEW_COLUMNS} FROM team_reviews WHERE workspace = ? AND state IN ('cleared', 'closed') ORDER BY last_seq DESC LIMIT ?`,
       )
       .all(workspace, limit) as unknown as TeamReview[];
   }

@@ -543,4 +543,49 @@ GRANT EXECUTE ON FUNCTION team.push(jsonb), team.my_invite(text), team.join(text
   TO ledgerdesk_officer;
 `,
   },
+  {
+    version: 2,
+    name: 'the four-eyes policy changed by a lead, as a signed event',
+    sql: String.raw`
+-- A lead sets which moves of a workspace need a second officer. The new policy is what the lead
+-- signed: the event's disposition carries the rules ("from>to", comma-separated, sorted; empty
+-- for none), so every laptop verifying the history sees who changed the policy, to what, when.
+CREATE FUNCTION team.set_policy(ws text, payload jsonb) RETURNS jsonb LANGUAGE plpgsql SECURITY DEFINER
+  SET search_path = team, pg_temp AS $$
+DECLARE
+  me name := session_user;
+  ev team.events;
+  rules text[];
+  rule text;
+BEGIN
+  IF NOT team.is_lead(ws) THEN
+    RAISE EXCEPTION 'only a lead of % changes its four-eyes policy', ws USING ERRCODE = '42501';
+  END IF;
+  ev := team.event_of(payload, me);
+  IF ev.workspace <> ws OR ev.kind <> 'workspace' OR ev.action <> 'policy' OR ev.ref <> ws OR ev.disposition IS NULL THEN
+    RAISE EXCEPTION 'a policy event names its workspace, kind workspace, action policy, ref the workspace and its rules'
+      USING ERRCODE = '22023';
+  END IF;
+  rules := CASE WHEN ev.disposition = '' THEN ARRAY[]::text[] ELSE string_to_array(ev.disposition, ',') END;
+  FOREACH rule IN ARRAY rules LOOP
+    IF rule !~ '^(unreviewed|cleared|flagged|escalated|closed)>(cleared|flagged|escalated|closed)$'
+       OR split_part(rule, '>', 1) = split_part(rule, '>', 2) THEN
+      RAISE EXCEPTION 'a four-eyes rule is "from>to" over review states, e.g. flagged>cleared (not %)', rule
+        USING ERRCODE = '22023';
+    END IF;
+  END LOOP;
+  IF (SELECT count(DISTINCT r) FROM unnest(rules) AS r) <> cardinality(rules)
+     OR ev.disposition <> array_to_string(ARRAY(SELECT r FROM unnest(rules) AS r ORDER BY r), ',') THEN
+    RAISE EXCEPTION 'the rules must be sorted and named once each' USING ERRCODE = '22023';
+  END IF;
+  PERFORM team.lock_workspace(ws);
+  UPDATE team.workspaces SET approval_rules = rules WHERE workspace = ws;
+  ev.result := 'ok';
+  ev := team.append_event(ev);
+  RETURN jsonb_build_object('id', ev.event_id, 'seq', ev.seq, 'result', 'ok');
+END $$;
+REVOKE ALL ON FUNCTION team.set_policy(text, jsonb) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION team.set_policy(text, jsonb) TO ledgerdesk_officer;
+`,
+  },
 ];

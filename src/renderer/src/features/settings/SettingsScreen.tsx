@@ -22,6 +22,7 @@ import { toast } from '../../stores/toasts.ts';
 import { ListenerSetup } from '../listener/ListenerSetup.tsx';
 import { useListenerStore } from '../listener/store.ts';
 import { ReviewSettings } from '../review/ReviewSettings.tsx';
+import { TeamSettings } from '../team/TeamSettings.tsx';
 import { ThemeChoice } from './ThemeChoice.tsx';
 import { AuditChainPanel } from './AuditChainPanel.tsx';
 import { BankCompatibilityPanel } from './BankCompatibilityPanel.tsx';
@@ -37,6 +38,7 @@ const TABS: { id: SettingsTab; label: string }[] = [
   { id: 'listener', label: 'Listener defaults' },
   { id: 'audit', label: 'Audit log' },
   { id: 'review', label: 'Review' },
+  { id: 'team', label: 'Team' },
   { id: 'appearance', label: 'Appearance' },
 ];
 
@@ -57,6 +59,7 @@ export function SettingsScreen() {
         {tab === 'listener' ? <ListenerDefaultsTab /> : null}
         {tab === 'audit' ? <AuditTab /> : null}
         {tab === 'review' ? <ReviewSettings /> : null}
+        {tab === 'team' ? <TeamSettings /> : null}
         {tab === 'appearance' ? <AppearanceTab /> : null}
       </TabPanel>
     </Page>
