@@ -133,7 +133,7 @@ test('seeds what the screens show: pending transactions, listener requests with 
   const rule = page.getByRole('group', { name: 'Rule 1' });
   await rule.getByLabel('Rule name').fill('Fail ACH twice');
   await rule.getByLabel('Event').fill('ach.create');
-  await rule.getByLabel('Times').fill('2');
+  await rule.getByLabel('Times', { exact: true }).fill('2');
   await rule.getByLabel('Status', { exact: true }).fill('503');
   await page.getByRole('button', { name: 'Save rules' }).click();
   await expect(page.getByText('Response rules saved')).toBeVisible();

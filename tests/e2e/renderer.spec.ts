@@ -338,7 +338,7 @@ test('forces failures with a response rule and watches the retries in the send l
   const rule = page.getByRole('group', { name: 'Rule 1' });
   await rule.getByLabel('Rule name').fill('Fail ACH three times');
   await rule.getByLabel('Event').fill('ach.create');
-  await rule.getByLabel('Times').fill('3');
+  await rule.getByLabel('Times', { exact: true }).fill('3');
   await rule.getByLabel('Status', { exact: true }).fill('503');
   await page.getByRole('button', { name: 'Save rules' }).click();
   await expect(page.getByText('Response rules saved')).toBeVisible();

@@ -176,7 +176,9 @@ export function RulesEditor({
               />
             </RuleField>
             <RuleField label="Response">
+              {/* Named by its label alone: inside a <label>, a select's name would also carry its chosen option. */}
               <Select
+                aria-label="Response"
                 value={draft.kind}
                 onChange={(kind) => {
                   update(index, { kind: kind as RuleDraft['kind'] });
