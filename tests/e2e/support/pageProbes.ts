@@ -121,6 +121,9 @@ export function hiddenControls(exceptSelector: string | null): string[] {
     if (exceptSelector !== null && element.closest(exceptSelector) !== null) continue;
     // Off screen until focused, by design; checked on its own.
     if (element.classList.contains('skip-link')) continue;
+    // A file input hidden behind its visible button (Import…, Run a file…): out of the tab order
+    // and hidden from assistive technology; the button is the control, and is checked.
+    if (element.getAttribute('aria-hidden') === 'true' && element.getAttribute('tabindex') === '-1') continue;
     element.focus();
     const box = element.getBoundingClientRect();
     const inWindow = box.bottom > 0 && box.right > 0 && box.top < window.innerHeight && box.left < window.innerWidth;
