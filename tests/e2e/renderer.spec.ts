@@ -557,7 +557,8 @@ test('with the bank stopped, the cache stays browsable and the offline state is 
   // A window opened while the bank is down cannot list the accounts, but reads the cache by id.
   const cold = await openApp(browser, 'dark');
   await go(cold.page, 'pending-transactions');
-  await expect(cold.page.getByText(/cannot be reached/).first()).toBeVisible({ timeout: 30_000 });
+  // Said in the user's words (issue 25): the embedded sandbox is not running, and what to do.
+  await expect(cold.page.getByText(/The local sandbox bank is not running/).first()).toBeVisible({ timeout: 30_000 });
   await cold.page.getByRole('textbox', { name: 'Account id' }).fill(accountId);
   await cold.page.getByRole('button', { name: 'Open from the cache' }).click();
   await expect(cold.page.locator('.list-footer')).toContainText('2,500 rows');
