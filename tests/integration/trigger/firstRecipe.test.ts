@@ -133,6 +133,8 @@ describe.skipIf(!secretServiceHere)("docs/scenarios.md's first recipe", () => {
 
     const listen = run(listenLine, env);
     await listen.until(/Registered with Sandbox: 1 webhook posting to http:\/\/127\.0\.0\.1:4880 as Basic user "bank"/);
+    // The registration's lines may arrive in a later chunk than its heading: wait for them too.
+    await listen.until(/^ {2}ach\.update +wh_\w+$/m);
     const webhookId = /^ {2}ach\.update +(wh_\w+)$/m.exec(listen.stdout())?.[1] ?? '';
     expect(webhookId).toMatch(/^wh_/);
 
