@@ -3,9 +3,11 @@
 // machines, many locked-down laptops), or there is no display for a window, say so in one plain
 // sentence and open the same app in the browser instead (web mode, `npm run serve`).
 import { spawnSync, spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { build, buildIsCurrent } from './build.mjs';
+import { serveFromBuild } from './serve.mjs';
 
 const require = createRequire(import.meta.url);
 const electronDir = dirname(require.resolve('electron/package.json'));
@@ -37,56 +39,17 @@ function hasDisplay() {
 const HOW_TO_GET_ELECTRON = `To get the desktop app: ELECTRON_MIRROR=https://your-mirror.example/electron/ npx install-electron
 (on a machine that can reach a mirror), or ELECTRON_OVERRIDE_DIST_PATH=/path/to/electron/dist npm start.`;
 
-function startWebMode(reason) {
+async function startWebMode(reason) {
   process.stdout.write(`\n${reason} Ledgerdesk opens in your browser instead (web mode).\n${HOW_TO_GET_ELECTRON}\n\n`);
-  const child = spawn(process.execPath, [join('src', 'main', 'web', 'serve.ts'), ...process.argv.slice(2)], {
-    stdio: 'inherit',
-  });
-  // Ctrl+C reaches web mode too (same process group): it stops in order; this script waits for it.
-  process.on('SIGINT', () => undefined);
-  process.on('SIGTERM', () => child.kill('SIGTERM'));
-  child.on('exit', (code) => process.exit(code ?? 0));
-}
-
-/** The newest change under `path` (a file or a folder), in ms since the epoch; 0 when absent. */
-function newestChange(path) {
-  let stats;
-  try {
-    stats = statSync(path);
-  } catch {
-    return 0;
-  }
-  if (!stats.isDirectory()) return stats.mtimeMs;
-  let newest = stats.mtimeMs;
-  for (const entry of readdirSync(path)) newest = Math.max(newest, newestChange(join(path, entry)));
-  return newest;
-}
-
-/** What the build reads, and what it writes (each output's age is checked on its own). */
-const BUILD_INPUTS = ['src', 'resources', 'electron.vite.config.ts', 'package.json', 'tsconfig.json'];
-const BUILD_OUTPUTS = [
-  'out/main/index.js',
-  'out/main/sandbox.js',
-  'out/preload/index.cjs',
-  'out/renderer/index.html',
-  'out/renderer/web-bridge.js',
-];
-
-/**
- * Whether out/ was built after the last change to anything it is built from: then starting
- * again does not build again (20 s on an idle two-core machine, far more on a busy one).
- */
-function buildIsCurrent() {
-  const oldestOutput = Math.min(...BUILD_OUTPUTS.map((file) => (existsSync(file) ? statSync(file).mtimeMs : 0)));
-  if (oldestOutput === 0) return false;
-  return BUILD_INPUTS.every((input) => newestChange(input) < oldestOutput);
+  // In this process, from the bundle just checked (or built) above: Ctrl+C and SIGTERM stop it in order.
+  await serveFromBuild(process.argv.slice(2));
 }
 
 if (buildIsCurrent()) {
   process.stdout.write('The build in out/ is newer than every source: not built again.\n');
 } else {
-  const build = run(process.execPath, [join('node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build']);
-  if (build.status !== 0) process.exit(build.status ?? 1);
+  const status = build();
+  if (status !== 0) process.exit(status);
 }
 
 let binary = electronBinary();
@@ -98,9 +61,9 @@ if (binary === null && hasDisplay()) {
 }
 
 if (!hasDisplay()) {
-  startWebMode('This machine has no display for the desktop window (no DISPLAY or WAYLAND_DISPLAY).');
+  await startWebMode('This machine has no display for the desktop window (no DISPLAY or WAYLAND_DISPLAY).');
 } else if (binary === null) {
-  startWebMode(`Electron ${electronVersion} is not installed here and could not be downloaded.`);
+  await startWebMode(`Electron ${electronVersion} is not installed here and could not be downloaded.`);
 } else {
   const child = spawn(binary, ['.', ...process.argv.slice(2)], { stdio: 'inherit' });
   child.on('exit', (code) => process.exit(code ?? 0));

@@ -28,11 +28,10 @@ import { openWindowStateStore } from './shell/windowStateStore.ts';
 import { printHtmlToPdf } from './shell/pdfPrinter.ts';
 import { startLedgerdesk, type RunningLedgerdesk } from './common/startLedgerdesk.ts';
 import { writerRefusalOf } from './common/writerRefusal.ts';
-import type { ConfirmQuestion } from './ipc/listenerHandlers.ts';
 import { KeyringSecretStore } from './services/credentials/keyringSecretStore.ts';
 import { detectKeychain } from './services/credentials/keychainStatus.ts';
 import { registerRouter } from './ipc/router.ts';
-import { dialogWriteConfirmer } from './services/writes/writeConfirmer.ts';
+import { askAfterWriterRefusal, confirmInDialog, nativeWriteConfirmer } from './shell/nativeDialogs.ts';
 
 const log = createLogger();
 
@@ -120,37 +119,12 @@ function forkSandbox(): SandboxChild {
   };
 }
 
-/** A native question the renderer cannot answer for the user; "no" is the default and Esc. */
-async function confirmInDialog(question: ConfirmQuestion): Promise<boolean> {
-  const options = {
-    type: 'warning' as const,
-    title: question.title,
-    message: question.message,
-    detail: question.detail,
-    buttons: ['Cancel', question.confirmLabel],
-    defaultId: 0,
-    cancelId: 0,
-    noLink: true,
-  };
-  const parent = BrowserWindow.getFocusedWindow();
-  const answer = parent === null ? await dialog.showMessageBox(options) : await dialog.showMessageBox(parent, options);
-  return answer.response === 1;
-}
-
 /** Says which Ledgerdesk holds the data folder (offering its web address), then quits. */
 async function refuseSecondWriter(refusal: NonNullable<ReturnType<typeof writerRefusalOf>>): Promise<void> {
   log.warn(refusal.detail);
-  const answer = await dialog.showMessageBox({
-    type: 'info',
-    title: refusal.title,
-    message: refusal.message,
-    detail: refusal.detail,
-    buttons: refusal.address === null ? ['Quit'] : ['Quit', 'Open it in the browser'],
-    defaultId: refusal.address === null ? 0 : 1,
-    cancelId: 0,
-    noLink: true,
-  });
-  if (answer.response === 1 && refusal.address !== null) await openInBrowser(`${refusal.address}/`);
+  if ((await askAfterWriterRefusal(refusal)) === 'open' && refusal.address !== null) {
+    await openInBrowser(`${refusal.address}/`);
+  }
   app.exit(1);
 }
 
@@ -207,7 +181,7 @@ async function start(): Promise<void> {
       openExternal: (url) => openInBrowserIfSafe(url, { openInBrowser, log: log.warn }),
       confirm: (question) => confirmInDialog(question),
       // Every write to a Production bank is asked here, in main, whatever the window said (I1).
-      writeConfirmer: dialogWriteConfirmer(confirmInDialog),
+      writeConfirmer: nativeWriteConfirmer(),
       log,
     });
   } catch (error) {

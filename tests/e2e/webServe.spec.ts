@@ -26,10 +26,17 @@ function serve(folder: string, ...args: string[]): Served {
   return serveWith({}, folder, '--no-open', ...args);
 }
 
+/** What `npm run serve` runs (package.json): web mode from its bundle, out/web. */
+const NPM_RUN_SERVE = [join('scripts', 'serve.mjs')];
+
 function serveWith(environment: NodeJS.ProcessEnv, folder: string, ...args: string[]): Served {
+  return commandWith(NPM_RUN_SERVE, environment, folder, ...args);
+}
+
+function commandWith(command: string[], environment: NodeJS.ProcessEnv, folder: string, ...args: string[]): Served {
   const child: ChildProcessByStdio<null, Readable, Readable> = spawn(
     process.execPath,
-    [join('src', 'main', 'web', 'serve.ts'), '--data', folder, ...args],
+    [...command, '--data', folder, ...args],
     {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, DBUS_SESSION_BUS_ADDRESS: '', ...environment },
@@ -109,6 +116,48 @@ test('prints where it is open once, refuses a second writer, stops cleanly on Ct
   expect(await third.exited).toBe(0);
   const lines = third.output().trim().split('\n');
   expect(JSON.parse(lines[lines.length - 1] ?? '{}')).toEqual({ event: 'stopped' });
+});
+
+test('ledger serve is the same web mode from the same bundle, and its start times name only phases', async () => {
+  // LEDGERDESK_START_TIMES=1: each phase of the start prints its time (src/main/common/startTimes.ts).
+  const served = commandWith(
+    [join('src', 'main', 'services', 'cli', 'ledger.ts'), 'serve'],
+    { LEDGERDESK_START_TIMES: '1' },
+    folder,
+    '--no-open',
+    '--json',
+  );
+  await expect.poll(() => served.output().includes('\n'), { timeout: 120_000 }).toBe(true);
+  const opened = JSON.parse(served.output().split('\n')[0] ?? '{}') as { event: string; url: string };
+  expect(opened.event).toBe('open');
+  const token = new URL(opened.url).searchParams.get('token') ?? '';
+  expect(token).toHaveLength(43);
+  served.child.kill('SIGINT');
+  expect(await served.exited).toBe(0);
+  const phases = served
+    .errors()
+    .split('\n')
+    .filter((line) => line.startsWith('ledgerdesk-start '));
+  for (const line of phases) expect(line).toMatch(/^ledgerdesk-start [a-z-]+ \d+\.\d$/);
+  const names = phases.map((line) => line.split(' ')[1]);
+  // Through the launcher npm run serve runs (it checks the build, then loads out/web/serve.js),
+  // then every phase up to the first line, the sandbox's process included.
+  expect(names).toEqual(
+    expect.arrayContaining([
+      'launcher-loaded',
+      'build-checked',
+      'web-server-code-loaded',
+      'sandbox-forked',
+      'services-code-loaded',
+      'sandbox-process-code-loaded',
+      'sandbox-bank-listening',
+      'listening',
+      'open-printed',
+    ]),
+  );
+  expect(names.indexOf('build-checked')).toBeLessThan(names.indexOf('web-server-code-loaded'));
+  // Nothing after the first line, start times included, holds the token.
+  expect(served.output().split('\n').slice(1).join('\n') + served.errors()).not.toContain(token);
 });
 
 test('bad options get one clear line and the usage', async () => {

@@ -21,6 +21,9 @@ describe('electron-vite build output', () => {
     ['main', 'out/main/index.js'],
     ['preload', 'out/preload/index.cjs'],
     ['cache writer worker', 'out/main/cacheWriterWorker.js'],
+    ['web mode server', 'out/web/serve.js'],
+    ['web mode sandbox process', 'out/web/sandboxChild.js'],
+    ['web mode cache writer worker', 'out/web/cacheWriterWorker.js'],
   ])('the %s bundle exists and passes node --check', (_name, file) => {
     const path = join(process.cwd(), file);
     expect(existsSync(path), `${file} is missing: run npm run build`).toBe(true);
@@ -138,6 +141,22 @@ describe('electron-vite build output', () => {
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
+  });
+
+  it('web mode runs from its bundle: one folder, the worker beside the cache, its digests written, no TypeScript', () => {
+    const files = readdirSync(join(out, 'web'), { recursive: true }).map(String);
+    // Chunks beside the entries: the cache's `./cacheWriterWorker.js` and forkSandbox's
+    // sandboxChild.js are looked up beside the code that names them.
+    expect(files.filter((name) => name.includes('/'))).toEqual([]);
+    const code = files
+      .filter((name) => name.endsWith('.js'))
+      .map((name) => readFileSync(join(out, 'web', name), 'utf8'));
+    expect(code.filter((text) => text.includes('"./cacheWriterWorker.js"'))).toHaveLength(1);
+    expect(code.some((text) => /BUILT_DIGESTS = "\{/.test(text))).toBe(true);
+    // Nothing left to load from src/: no import of a .ts file.
+    for (const text of code) expect(text).not.toMatch(/(from|import\()\s*["'][^"']+\.ts["']/);
+    // Dependencies stay in node_modules (never electron).
+    for (const text of code) expect(text).not.toMatch(/from "electron"/);
   });
 
   it('keeps node:sqlite external in the main build', () => {

@@ -7,6 +7,7 @@
  */
 import { startSandbox, type RunningSandbox } from '../../sandbox/index.ts';
 import type { SandboxCommand, SandboxReport } from '../shell/embeddedSandbox.ts';
+import { markStart } from './startTimes.ts';
 
 export interface ParentPipe {
   onCommand(listener: (command: SandboxCommand) => void): void;
@@ -18,6 +19,7 @@ export function serveSandboxCommands(pipe: ParentPipe): void {
   let running: RunningSandbox | null = null;
   pipe.onCommand((command) => {
     if (command.type === 'start' && running === null) {
+      markStart('sandbox-start-asked');
       startSandbox({
         port: 0,
         dataFile: command.dataFile,
@@ -26,6 +28,7 @@ export function serveSandboxCommands(pipe: ParentPipe): void {
         lean: command.lean === true,
       })
         .then((sandbox) => {
+          markStart('sandbox-bank-listening');
           running = sandbox;
           pipe.report({ type: 'ready', baseUrl: sandbox.baseUrl, keyId: sandbox.keyId, keySecret: sandbox.keySecret });
         })

@@ -28,6 +28,7 @@ import { startServices, type RunningServices } from '../shell/services.ts';
 import type { WriteConfirmer } from '../services/writes/writeConfirmer.ts';
 import { syncEmbeddedSandboxOnFirstOpen, type FirstOpenSync } from './firstOpenSync.ts';
 import { lockDataFolder, type DataFolderLock, type WriterShell } from './dataFolderLock.ts';
+import { markStart } from './startTimes.ts';
 
 export interface LedgerdeskOptions {
   dataFolder: string;
@@ -96,6 +97,7 @@ async function startSandboxOf(options: LedgerdeskOptions): Promise<EmbeddedSandb
  */
 export async function startLedgerdesk(options: LedgerdeskOptions): Promise<RunningLedgerdesk> {
   const lock = lockDataFolder(options.dataFolder, options.shell);
+  markStart('data-folder-locked');
   try {
     return await startOnLockedFolder(options, lock);
   } catch (error) {
@@ -107,6 +109,7 @@ export async function startLedgerdesk(options: LedgerdeskOptions): Promise<Runni
 async function startOnLockedFolder(options: LedgerdeskOptions, lock: DataFolderLock): Promise<RunningLedgerdesk> {
   const { log } = options;
   const sandbox = await startSandboxOf(options);
+  markStart('sandbox-ready');
   const services = await startServices({
     dataFolder: options.dataFolder,
     sandbox,
@@ -122,6 +125,7 @@ async function startOnLockedFolder(options: LedgerdeskOptions, lock: DataFolderL
     ...(options.writeConfirmer === undefined ? {} : { writeConfirmer: options.writeConfirmer }),
     log,
   });
+  markStart('services-started');
   const router = createRouter({
     handlers: services.handlers,
     senderPolicy: options.senderPolicy,

@@ -1,10 +1,14 @@
 /** Starts web mode's sandbox process (sandboxChild.ts) as a Node child with an IPC pipe. */
 import { fork } from 'node:child_process';
-import { join } from 'node:path';
+import { getCompileCacheDir } from 'node:module';
 import type { SandboxChild } from '../shell/embeddedSandbox.ts';
+import { sandboxChildFile } from './builtFiles.ts';
 
 export function forkSandboxChild(): SandboxChild {
-  const child = fork(join(import.meta.dirname, 'sandboxChild.ts'), [], {
+  // The compile cache web mode's launcher turned on (scripts/serve.mjs), for the sandbox's code too.
+  const compileCache = getCompileCacheDir();
+  const child = fork(sandboxChildFile(), [], {
+    env: compileCache === undefined ? process.env : { ...process.env, NODE_COMPILE_CACHE: compileCache },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     serialization: 'json',
   });

@@ -4,6 +4,9 @@
  */
 import { serveSandboxCommands } from '../common/sandboxCommands.ts';
 import type { SandboxCommand } from '../shell/embeddedSandbox.ts';
+import { markStart } from '../common/startTimes.ts';
+
+markStart('sandbox-process-code-loaded');
 
 let sending = Promise.resolve();
 

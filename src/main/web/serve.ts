@@ -10,6 +10,7 @@
  */
 import type { SandboxChild } from '../shell/embeddedSandbox.ts';
 import { forkSandboxChild } from './forkSandbox.ts';
+import { markStart } from '../common/startTimes.ts';
 
 /** Options that print and end without starting anything: no sandbox is forked for them. */
 function onlyPrints(args: readonly string[]): boolean {
@@ -30,8 +31,11 @@ function forkingEarly(early: SandboxChild | null): { fork: () => SandboxChild; u
 }
 
 export async function runServeFromTerminal(args: readonly string[]): Promise<never> {
+  markStart('web-server-code-loaded');
   const early = forkingEarly(onlyPrints(args) ? null : forkSandboxChild());
+  markStart('sandbox-forked');
   const { runServe } = await import('./serveCommand.ts');
+  markStart('services-code-loaded');
   let requestStop: () => void = () => undefined;
   const stopRequested = new Promise<void>((resolve) => {
     requestStop = resolve;

@@ -3,7 +3,6 @@
  * is open, with the address's one-time token; nothing printed or logged after it ever holds the
  * token. Ctrl+C (or SIGTERM) stops it cleanly; a second Ctrl+C ends it at once.
  */
-import { join } from 'node:path';
 import { appDataFolder } from '../services/cli/appDataFolder.ts';
 import { detectKeychain } from '../services/credentials/keychainStatus.ts';
 import { KeyringSecretStore } from '../services/credentials/keyringSecretStore.ts';
@@ -12,6 +11,8 @@ import { FileProfileStorage } from '../services/profiles/fileProfileStorage.ts';
 import { isSafeExternalUrl } from '../shell/externalLinks.ts';
 import { createLogger, type Logger } from '../shell/log.ts';
 import { DataFolderInUse } from '../common/dataFolderLock.ts';
+import { markStart } from '../common/startTimes.ts';
+import { defaultRendererRoot } from './builtFiles.ts';
 import { defaultDownloadsFolder } from './downloads.ts';
 import { forkSandboxChild } from './forkSandbox.ts';
 import type { SandboxChild } from '../shell/embeddedSandbox.ts';
@@ -19,9 +20,6 @@ import { webPdfPrinter } from './chromiumPdfPrinter.ts';
 import { openInDefaultBrowser, openSecretAddressInDefaultBrowser, type RedirectPage } from './openBrowser.ts';
 import { parseServeArguments, SERVE_USAGE, ServeUsageError } from './serveArguments.ts';
 import { RendererNotBuilt, startWebShell, type RunningWebShell } from './webShell.ts';
-
-/** The project's out/renderer, next to src/ (web mode runs from the source tree with Node 24). */
-export const DEFAULT_RENDERER_ROOT = join(import.meta.dirname, '..', '..', '..', 'out', 'renderer');
 
 export interface ServeIo {
   stdout: { write(text: string): unknown };
@@ -88,11 +86,12 @@ export async function runServe(args: readonly string[], io: ServeIo): Promise<nu
   const log: Logger = createLogger((line) => io.stderr.write(`${line}\n`));
   const dataFolder = options.dataFolder ?? appDataFolder(process.platform, io.env);
   const secretStore = io.secretStore ?? (await keychainOrSessionStore(log));
+  markStart('keychain-detected');
   let shell: RunningWebShell;
   try {
     shell = await startWebShell({
       dataFolder,
-      rendererRoot: io.rendererRoot ?? DEFAULT_RENDERER_ROOT,
+      rendererRoot: io.rendererRoot ?? defaultRendererRoot(),
       host: options.host,
       port: options.port,
       secretStore,
@@ -154,6 +153,7 @@ export async function runServe(args: readonly string[], io: ServeIo): Promise<nu
         'to log in. Only the address above lets a browser in, and it works once; keep it to yourself.\n',
     );
   }
+  markStart('open-printed');
   io.onOpen?.(shell);
 
   await io.stopRequested;

@@ -25,6 +25,7 @@ import { createWebServer, serveWebMode } from './webServer.ts';
 import { WriteConfirmations } from './writeConfirmations.ts';
 import { TabWriteConfirmer } from './tabWriteConfirmer.ts';
 import { WEB_BRIDGE_FILE } from './rendererFiles.ts';
+import { markStart } from '../common/startTimes.ts';
 
 export interface WebShellOptions {
   dataFolder: string;
@@ -150,6 +151,7 @@ export async function startWebShell(options: WebShellOptions): Promise<RunningWe
   connections = ready;
   serveWebMode(server, { access, connections: ready, rendererRoot: options.rendererRoot, log: log.error });
   ledgerdesk.lock.announce(origin);
+  markStart('listening');
 
   let stopping: Promise<void> | null = null;
   return {

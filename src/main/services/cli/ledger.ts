@@ -2,8 +2,6 @@
  * `npm run ledger -- <command>`: the headless command line. Ctrl+C stops a running sync after
  * its current page (the next run resumes there); a second Ctrl+C quits at once.
  */
-import { runLedger } from './runLedger.ts';
-
 const interrupt = new AbortController();
 process.on('SIGINT', () => {
   if (interrupt.signal.aborted) process.exit(130);
@@ -11,11 +9,14 @@ process.on('SIGINT', () => {
 });
 
 const args = process.argv.slice(2);
-// `ledger serve` is web mode (src/main/web): a shell of its own, with its own Ctrl+C handling.
+// `ledger serve` is web mode (src/main/web), run from its bundle as `npm run serve` runs it: a
+// shell of its own, with its own Ctrl+C handling. Nothing of the command line is loaded for it.
 if (args[0] === 'serve') {
-  const { runServeFromTerminal } = await import('../../web/serve.ts');
-  await runServeFromTerminal(args.slice(1));
+  const { serveFromBuild } = await import('../../../../scripts/serve.mjs');
+  await serveFromBuild(args.slice(1));
 }
+
+const { runLedger } = await import('./runLedger.ts');
 
 process.exitCode = await runLedger(args, {
   stdin: process.stdin,
