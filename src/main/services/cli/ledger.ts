@@ -2,6 +2,8 @@
  * `npm run ledger -- <command>`: the headless command line. Ctrl+C stops a running sync after
  * its current page (the next run resumes there); a second Ctrl+C quits at once.
  */
+import type { LedgerIo } from './runLedger.ts';
+
 const interrupt = new AbortController();
 process.on('SIGINT', () => {
   if (interrupt.signal.aborted) process.exit(130);
@@ -16,12 +18,14 @@ if (args[0] === 'serve') {
   await serveFromBuild(args.slice(1));
 }
 
+// Loaded only here, so `ledger serve` never loads the command line it does not use.
 const { runLedger } = await import('./runLedger.ts');
 
-process.exitCode = await runLedger(args, {
+const io: LedgerIo = {
   stdin: process.stdin,
   stdout: process.stdout,
   stderr: process.stderr,
   env: process.env,
   signal: interrupt.signal,
-});
+};
+process.exitCode = await runLedger(args, io);
