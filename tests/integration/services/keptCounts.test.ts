@@ -2,7 +2,8 @@
  * The counts the cache keeps with its writes (cache migration 20) on a real cache file: after
  * every kind of write that moves them (a sync's page, a sweep of rows the bank stopped listing,
  * dispositions, a rule's flags, a change, a profile's reviews dropped, the sealed data dropped)
- * they equal a count of the rows themselves; the migration fills them for a cache that already
+ * they (rows per account, volume per account, day and flow, reviews by part) equal a count
+ * of the rows themselves; the migration fills them for a cache that already
  * holds rows and reviews; the queue's counts read from them agree with its filtered reading.
  */
 import { DatabaseSync } from 'node:sqlite';
@@ -30,13 +31,22 @@ afterEach(async () => {
 });
 
 /** What the kept counts must say, counted from the rows and reviews themselves. */
-function counted(database: DatabaseSync): { rows: unknown[]; reviews: unknown[] } {
+function counted(database: DatabaseSync): { rows: unknown[]; days: unknown[]; reviews: unknown[] } {
   return {
     rows: database
       .prepare(
         `SELECT s.account_id, count(p.id) AS total FROM pending_transaction_scopes AS s
          LEFT JOIN pending_transactions AS p ON p.scope = s.id
          WHERE s.profile_id = ? GROUP BY s.account_id ORDER BY s.account_id`,
+      )
+      .all(PROFILE),
+    days: database
+      .prepare(
+        `SELECT p.scope, p.date,
+           CASE WHEN p.type IN ('hold', 'hold_release') THEN 'holds' WHEN p.amount_cents >= 0 THEN 'credits' ELSE 'debits' END AS flow,
+           count(*) AS n, sum(p.amount_cents) AS cents
+         FROM pending_transactions AS p JOIN pending_transaction_scopes AS s ON s.id = p.scope
+         WHERE s.profile_id = ? GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
       )
       .all(PROFILE),
     reviews: database
@@ -49,10 +59,17 @@ function counted(database: DatabaseSync): { rows: unknown[]; reviews: unknown[] 
   };
 }
 
-function kept(database: DatabaseSync): { rows: unknown[]; reviews: unknown[] } {
+function kept(database: DatabaseSync): { rows: unknown[]; days: unknown[]; reviews: unknown[] } {
   const counts = new KeptCounts(database);
   return {
     rows: [...counts.pendingRowsByAccount(PROFILE)].map(([account_id, total]) => ({ account_id, total })),
+    days: database
+      .prepare(
+        `SELECT d.scope, d.date, d.flow, d.n, d.cents FROM pending_transaction_days AS d
+         JOIN pending_transaction_scopes AS s ON s.id = d.scope
+         WHERE s.profile_id = ? AND d.n <> 0 ORDER BY 1, 2, 3`,
+      )
+      .all(PROFILE),
     reviews: counts
       .reviews(PROFILE)
       .map((count) => ({
@@ -217,7 +234,9 @@ describe('counts kept with the writes', () => {
     const temp = makeTempFolder('ledgerdesk-kept-migration-');
     cleanups.push(temp.remove);
     const file = new DatabaseSync(join(temp.folder, 'cache.sqlite'));
-    cleanups.push(() => { file.close(); });
+    cleanups.push(() => {
+      file.close();
+    });
     applyMigrations(file, CACHE_MIGRATIONS.slice(0, KEPT), CACHE_MIGRATIONS_TABLE);
     const scope = file.prepare('INSERT INTO pending_transaction_scopes (profile_id, account_id) VALUES (?, ?)');
     scope.run(PROFILE, 'acct_a');
@@ -245,6 +264,9 @@ describe('counts kept with the writes', () => {
     row.run(2, 'row_new');
     file.prepare(`UPDATE reviews SET state = 'escalated' WHERE ref = 'row_1'`).run();
     file.prepare(`DELETE FROM pending_transactions WHERE row_key = 'row_3'`).run();
+    file
+      .prepare(`UPDATE pending_transactions SET amount_cents = 500, type = 'hold', scope = 2 WHERE row_key = 'row_5'`)
+      .run();
     expect(kept(file)).toEqual(counted(file));
   });
 });

@@ -5,8 +5,8 @@
  *
  * Costs, on a million cached pending transactions (docs/officer-desk.md, "Speed"):
  * - totals per account and reviews by state: the counts kept with the writes (migration 20);
- * - volume by day: the 30-day window of each account, one range of pending_transactions_by_day
- *   (migration 18), which holds date, type and amount: no row is looked up;
+ * - volume by day: the 30-day window of each account in pending_transaction_days (kept with
+ *   the writes, migration 20): about 90 rows per account, never the rows themselves;
  * - reviews' history: the 30 days are a walk of the profile's history (thousands of rows, not
  *   millions);
  * - deliveries: the 7-day range of webhook_sends_by_time, then each send's webhook and status.
@@ -43,15 +43,12 @@ const SQL = {
   scopes: `SELECT s.id, s.account_id, coalesce(c.total, 0) AS total FROM pending_transaction_scopes AS s
     LEFT JOIN pending_transaction_counts AS c ON c.scope = s.id
     WHERE s.profile_id = ? ORDER BY s.account_id`,
-  newestDate: `SELECT max(date) AS newest FROM pending_transactions INDEXED BY pending_transactions_by_day WHERE scope = ?`,
+  // Volume by day as kept with the writes (migration 20): a few rows per account and day.
+  newestDate: `SELECT max(date) AS newest FROM pending_transaction_days WHERE scope = ? AND n > 0`,
   // Holds (and their releases) are money set aside, not money moved: counted apart from
   // credits and debits, whatever their sign.
-  byDay: `SELECT date,
-      CASE WHEN type IN ('hold', 'hold_release') THEN 'holds' WHEN amount_cents >= 0 THEN 'credits' ELSE 'debits' END AS flow,
-      count(*) AS n, sum(amount_cents) AS cents
-    FROM pending_transactions INDEXED BY pending_transactions_by_day
-    WHERE scope = ? AND date >= ? AND date <= ?
-    GROUP BY date, flow`,
+  byDay: `SELECT date, flow, n, cents FROM pending_transaction_days
+    WHERE scope = ? AND date >= ? AND date <= ? AND n > 0`,
   reviewStates: `SELECT kind, state, by_rule, sum(total) AS n
     FROM review_counts WHERE profile_id = ? AND row_listed = 1 GROUP BY kind, state, by_rule`,
   applicationCount: `SELECT count(*) AS n FROM account_applications WHERE profile_id = ?`,
