@@ -62,7 +62,7 @@ const COLUMNS: readonly Column<CachedPendingTransaction>[] = [
   {
     key: 'desc',
     header: 'Description',
-    width: 'minmax(220px, 1fr)',
+    width: 'minmax(160px, 1fr)',
     rowHeader: true,
     render: (row) => (
       <span className="cell-two">
@@ -80,7 +80,7 @@ const COLUMNS: readonly Column<CachedPendingTransaction>[] = [
   {
     key: 'amount',
     header: 'Amount',
-    width: '132px',
+    width: '120px',
     align: 'end',
     render: (row) => (
       <BankValue value={row.amount}>

@@ -80,7 +80,7 @@ function columnsFor(profileId: string): Column<QueueItem>[] {
     {
       key: 'date',
       header: 'Date · local time',
-      width: '184px',
+      width: '152px',
       render: (row) => {
         const columns = itemColumnsOf(row.kind, row.ref, row.record);
         const time = localTime(columns.at);
@@ -105,7 +105,7 @@ function columnsFor(profileId: string): Column<QueueItem>[] {
     {
       key: 'item',
       header: 'Item',
-      width: 'minmax(220px, 1fr)',
+      width: 'minmax(150px, 1fr)',
       rowHeader: true,
       render: (row) => (
         <span className="cell-two">
