@@ -354,3 +354,31 @@ test('lists keep their identifying column, amount or status and review at 1024 p
     }
   }
 });
+
+test('at 320 px the top bar keeps every control in the window and the lists show rows', async ({ browser }) => {
+  test.setTimeout(600_000);
+  for (const theme of ['light', 'dark'] as const) {
+    const { context, page } = await openApp(browser, theme, REFLOW_320);
+    await go(page, 'pending-transactions');
+    for (const control of [
+      page.getByRole('button', { name: /Switch to (light|dark) theme/ }),
+      page.getByRole('button', { name: /Go to…/ }),
+      page.getByRole('combobox', { name: 'Profile' }),
+    ]) {
+      const box = await control.boundingBox();
+      expect(box, 'drawn').not.toBeNull();
+      if (box !== null) expect(box.x + box.width).toBeLessThanOrEqual(321);
+    }
+    // The grid has room for rows: its first row is drawn inside the grid's own box.
+    const grid = page.getByRole('grid', { name: 'Pending transactions' });
+    const row = grid.locator('.vtable-row').first();
+    await row.scrollIntoViewIfNeeded();
+    await expect(row).toBeVisible();
+    const [gridBox, rowBox] = [await grid.boundingBox(), await row.boundingBox()];
+    expect(gridBox !== null && rowBox !== null && rowBox.y + rowBox.height <= gridBox.y + gridBox.height + 1).toBe(
+      true,
+    );
+    await shoot(page, `desk-reflow-320-pending-${theme}`);
+    await context.close();
+  }
+});
