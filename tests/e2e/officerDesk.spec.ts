@@ -374,6 +374,7 @@ test('at 320 px the top bar keeps every control in the window and the lists show
     const row = grid.locator('.vtable-row').first();
     await row.scrollIntoViewIfNeeded();
     await expect(row).toBeVisible();
+    await page.screenshot({ path: join(SCREENS_FOLDER, `desk-reflow-320-pending-row-${theme}.png`) });
     const [gridBox, rowBox] = [await grid.boundingBox(), await row.boundingBox()];
     expect(gridBox !== null && rowBox !== null && rowBox.y + rowBox.height <= gridBox.y + gridBox.height + 1).toBe(
       true,

@@ -96,7 +96,7 @@ describe('the table at its width', () => {
         await new Promise((resolve) => setTimeout(resolve, 0));
       });
       const result = {
-        headers: screen.getAllByRole('columnheader').map((header) => header.textContent ?? ''),
+        headers: screen.getAllByRole('columnheader').map((header) => header.textContent),
         rowHeaders: screen.getAllByRole('rowheader').length,
         note: view.container.querySelector('.vtable-hidden-columns')?.textContent ?? null,
       };

@@ -54,7 +54,7 @@ const COLUMNS: readonly Column<CachedPendingTransaction>[] = [
   {
     key: 'date',
     header: 'Date · local time',
-    width: '152px',
+    width: '168px',
     // The bank's date, then the local time of extended_timestamp: the list is ordered by that
     // timestamp, so "newest first" reads right even across midnight UTC.
     render: (row) => <BankDateTime date={row.date} at={row.extended_timestamp} />,

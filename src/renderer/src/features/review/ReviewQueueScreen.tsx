@@ -58,7 +58,7 @@ function columnsFor(profileId: string): Column<QueueItem>[] {
     {
       key: 'review',
       header: 'Review',
-      width: '150px',
+      width: '140px',
       render: (row) => <ReviewCell profileId={profileId} kind={row.kind} reference={row.ref} read={row.review} />,
     },
     {
@@ -80,7 +80,7 @@ function columnsFor(profileId: string): Column<QueueItem>[] {
     {
       key: 'date',
       header: 'Date · local time',
-      width: '152px',
+      width: '168px',
       render: (row) => {
         const columns = itemColumnsOf(row.kind, row.ref, row.record);
         const time = localTime(columns.at);
