@@ -291,3 +291,95 @@ test('the queue and the report an auditor reads, as the README shows them', asyn
   await reader.close();
   await context.close();
 });
+
+/** The grid's column headers as drawn, and whether each ends inside the grid's own box. */
+async function drawnColumns(page: Page, grid: string): Promise<{ name: string; inside: boolean }[]> {
+  const table = page.getByRole('grid', { name: grid });
+  const box = await table.boundingBox();
+  if (box === null) throw new Error(`the grid ${grid} is not drawn`);
+  const headers = table.getByRole('columnheader');
+  const drawn: { name: string; inside: boolean }[] = [];
+  for (const header of await headers.all()) {
+    const own = await header.boundingBox();
+    drawn.push({
+      name: (await header.innerText()).trim(),
+      inside: own !== null && own.x + own.width <= box.x + box.width + 1,
+    });
+  }
+  return drawn;
+}
+
+test('lists keep their identifying column, amount or status and review at 1024 px, and at 1280 px with the drawer open', async ({
+  browser,
+}) => {
+  test.setTimeout(900_000);
+  const lists = [
+    {
+      screen: 'pending-transactions',
+      grid: 'Pending transactions',
+      kept: ['Date · local time', 'Description', 'Amount', 'Review'],
+    },
+    { screen: 'review-queue', grid: 'Review queue items', kept: ['Review', 'Date · local time', 'Amount', 'Item'] },
+  ];
+  for (const [width, height, drawer] of [
+    [1024, 768, false],
+    [1280, 800, true],
+  ] as const) {
+    for (const theme of ['light', 'dark'] as const) {
+      const { context, page } = await openApp(browser, theme, { viewport: { width, height } });
+      for (const list of lists) {
+        await go(page, list.screen);
+        const grid = page.getByRole('grid', { name: list.grid });
+        await expect(grid.locator('.vtable-row').first()).toBeVisible();
+        if (drawer) {
+          await grid.locator('.vtable-row').first().click();
+          await expect(page.getByRole('complementary', { name: 'Details' })).toBeVisible();
+        }
+        // Each row is named by its row header.
+        await expect(grid.getByRole('rowheader').first()).toBeVisible();
+        await expect(async () => {
+          const drawn = await drawnColumns(page, list.grid);
+          for (const name of list.kept) {
+            expect(
+              drawn.find((column) => column.name === name),
+              `${list.grid} ${name}`,
+            ).toEqual({ name, inside: true });
+          }
+          // Nothing drawn past the grid's edge: what does not fit has left, and says so.
+          expect(drawn.filter((column) => !column.inside)).toEqual([]);
+        }).toPass({ timeout: 20_000 });
+        await shoot(page, `desk-columns-${list.screen}-${String(width)}${drawer ? '-drawer' : ''}-${theme}`);
+      }
+      await context.close();
+    }
+  }
+});
+
+test('at 320 px the top bar keeps every control in the window and the lists show rows', async ({ browser }) => {
+  test.setTimeout(600_000);
+  for (const theme of ['light', 'dark'] as const) {
+    const { context, page } = await openApp(browser, theme, REFLOW_320);
+    await go(page, 'pending-transactions');
+    for (const control of [
+      page.getByRole('button', { name: /Switch to (light|dark) theme/ }),
+      page.getByRole('button', { name: /Go to…/ }),
+      page.getByRole('combobox', { name: 'Profile' }),
+    ]) {
+      const box = await control.boundingBox();
+      expect(box, 'drawn').not.toBeNull();
+      if (box !== null) expect(box.x + box.width).toBeLessThanOrEqual(321);
+    }
+    // The grid has room for rows: its first row is drawn inside the grid's own box.
+    const grid = page.getByRole('grid', { name: 'Pending transactions' });
+    const row = grid.locator('.vtable-row').first();
+    await row.scrollIntoViewIfNeeded();
+    await expect(row).toBeVisible();
+    await page.screenshot({ path: join(SCREENS_FOLDER, `desk-reflow-320-pending-row-${theme}.png`) });
+    const [gridBox, rowBox] = [await grid.boundingBox(), await row.boundingBox()];
+    expect(gridBox !== null && rowBox !== null && rowBox.y + rowBox.height <= gridBox.y + gridBox.height + 1).toBe(
+      true,
+    );
+    await shoot(page, `desk-reflow-320-pending-${theme}`);
+    await context.close();
+  }
+});

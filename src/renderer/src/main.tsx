@@ -5,6 +5,7 @@ import './styles/tokens.css';
 import './styles/base.css';
 import './styles/app.css';
 import './styles/narrow.css';
+import './frame/deskWidths.css';
 import './styles/preferences.css';
 
 const container = document.getElementById('root');

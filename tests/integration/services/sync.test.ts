@@ -468,6 +468,9 @@ describe('offline', () => {
     const state = bank.services.clients.connectivityOf(bank.profile.id).state;
     expect(state.status).toBe('offline');
     expect(state.nextCheckAt).not.toBeNull();
+    // Said as a person reads it (the window's Offline badge): no endpoint, address or socket code.
+    expect(state.reason).toMatch(/^The bank of .+ cannot be reached\. Check your network connection/);
+    expect(state.reason).not.toMatch(/ECONN|127\.0\.0\.1|GET |\/ping|pending_transaction/);
     const read = bank.services.cache.pendingTransactions.list({
       profileId: bank.profile.id,
       accountId: account(),

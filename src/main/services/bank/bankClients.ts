@@ -8,7 +8,7 @@
 import { SecretNeedsReentry, type Credentials } from '../credentials/credentials.ts';
 import { profileAttention, type Profile } from '../profiles/profile.ts';
 import type { Profiles } from '../profiles/profiles.ts';
-import { Connectivity, type ConnectivityState } from '../sync/connectivity.ts';
+import { Connectivity, reasonForPeople, type ConnectivityState } from '../sync/connectivity.ts';
 import { BankClient } from './bankClient.ts';
 import type { BankHttpOptions, BankTimeouts } from './bankHttp.ts';
 import type { DriftObservation } from './fieldDrift.ts';
@@ -58,7 +58,7 @@ export class BankClients {
       embeddedSandbox: profile.kind === 'embedded-sandbox',
       onReachability: (reachable, failure) => {
         if (reachable) connectivity.reportReachable();
-        else connectivity.reportUnreachable(failure?.message ?? 'the bank cannot be reached');
+        else connectivity.reportUnreachable(reasonForPeople(failure));
       },
     });
     this.#clients.set(profile.id, { client, version });
@@ -74,7 +74,10 @@ export class BankClients {
         ping: async () => {
           const profile = this.#options.profiles.find(profileId);
           this.#refuseIfWaiting(profile);
-          await this.#build(profile, this.#baseUrlOf(profile), { retry: { maxAttempts: 1 } }).ping();
+          await this.#build(profile, this.#baseUrlOf(profile), {
+            retry: { maxAttempts: 1 },
+            embeddedSandbox: profile.kind === 'embedded-sandbox',
+          }).ping();
         },
       });
       connectivity.onChange((state) => {

@@ -4,11 +4,11 @@
  * shared/ipc/domains/overview.ts for what each figure means.
  *
  * Costs, on a million cached pending transactions (docs/officer-desk.md, "Speed"):
- * - totals per account: one count of an index range per account;
- * - volume by day: the 30-day window of each account, one range of pending_transactions_by_day
- *   (migration 18), which holds date, type and amount: no row is looked up;
- * - reviews: reviews_by_queue_part holds kind, state and rule; the 30 days of history are a
- *   walk of the profile's history (thousands of rows, not millions);
+ * - totals per account and reviews by state: the counts kept with the writes (migration 20);
+ * - volume by day: the 30-day window of each account in pending_transaction_days (kept with
+ *   the writes, migration 20): about 90 rows per account, never the rows themselves;
+ * - reviews' history: the 30 days are a walk of the profile's history (thousands of rows, not
+ *   millions);
  * - deliveries: the 7-day range of webhook_sends_by_time, then each send's webhook and status.
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
@@ -39,19 +39,18 @@ function datesBetween(from: string, to: string): string[] {
 }
 
 const SQL = {
-  scopes: `SELECT id, account_id FROM pending_transaction_scopes WHERE profile_id = ? ORDER BY account_id`,
-  scopeCount: `SELECT count(*) AS n FROM pending_transactions WHERE scope = ?`,
-  newestDate: `SELECT max(date) AS newest FROM pending_transactions INDEXED BY pending_transactions_by_day WHERE scope = ?`,
+  // Rows per account as kept with the writes (cache migration 20), not counted here.
+  scopes: `SELECT s.id, s.account_id, coalesce(c.total, 0) AS total FROM pending_transaction_scopes AS s
+    LEFT JOIN pending_transaction_counts AS c ON c.scope = s.id
+    WHERE s.profile_id = ? ORDER BY s.account_id`,
+  // Volume by day as kept with the writes (migration 20): a few rows per account and day.
+  newestDate: `SELECT max(date) AS newest FROM pending_transaction_days WHERE scope = ? AND n > 0`,
   // Holds (and their releases) are money set aside, not money moved: counted apart from
   // credits and debits, whatever their sign.
-  byDay: `SELECT date,
-      CASE WHEN type IN ('hold', 'hold_release') THEN 'holds' WHEN amount_cents >= 0 THEN 'credits' ELSE 'debits' END AS flow,
-      count(*) AS n, sum(amount_cents) AS cents
-    FROM pending_transactions INDEXED BY pending_transactions_by_day
-    WHERE scope = ? AND date >= ? AND date <= ?
-    GROUP BY date, flow`,
-  reviewStates: `SELECT kind, state, rule_name IS NOT NULL AS by_rule, count(*) AS n
-    FROM reviews WHERE profile_id = ? AND row_listed = 1 GROUP BY kind, state, by_rule`,
+  byDay: `SELECT date, flow, n, cents FROM pending_transaction_days
+    WHERE scope = ? AND date >= ? AND date <= ? AND n > 0`,
+  reviewStates: `SELECT kind, state, by_rule, sum(total) AS n
+    FROM review_counts WHERE profile_id = ? AND row_listed = 1 GROUP BY kind, state, by_rule`,
   applicationCount: `SELECT count(*) AS n FROM account_applications WHERE profile_id = ?`,
   sendCount: `SELECT count(*) AS n FROM webhook_sends WHERE profile_id = ?`,
   webhookCount: `SELECT count(*) AS n FROM webhooks WHERE profile_id = ?`,
@@ -73,6 +72,7 @@ type Statements = Record<keyof typeof SQL, StatementSync>;
 interface Scope {
   id: number;
   account_id: string;
+  total: number;
 }
 
 type SyncRow = {
@@ -104,9 +104,7 @@ export class OverviewFigures {
     this.#database.exec('SAVEPOINT overview_figures');
     try {
       const scopes = statements.scopes.all(profileId) as unknown as Scope[];
-      const counts = new Map(
-        scopes.map((scope) => [scope.id, (statements.scopeCount.get(scope.id) as { n: number }).n] as const),
-      );
+      const counts = new Map(scopes.map((scope) => [scope.id, scope.total] as const));
       const pending = this.#pendingByDay(scopes, counts);
       const totals: Record<ReviewKind, number> = {
         'pending-transaction': [...counts.values()].reduce((sum, n) => sum + n, 0),

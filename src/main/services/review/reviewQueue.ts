@@ -5,7 +5,8 @@
  * table's own list (ReviewService.list), so each row is opened as every other review read
  * opens it; unreviewed pending transactions are merged across accounts (unreviewedPending.ts);
  * unreviewed applications and sends are their lists' own unreviewed reads. Counts by state,
- * kind and account are index counts in SQL, never a walk of rows.
+ * kind and account are the counts kept with the writes (cache migration 20), or, behind a time,
+ * amount or rule filter, index counts in SQL: never a walk of rows.
  *
  * Account, time and amount belong to pending transactions: with any of them set, the queue
  * holds pending transactions only. A rule's name selects the items that rule flagged.
@@ -13,6 +14,7 @@
 import { emptyQueueCounts, firstWaiting, QUEUE_STATES, type QueueState } from '../../../shared/review/queueTerms.ts';
 import { REVIEW_KINDS, type ReviewKind, type ReviewState } from '../../../shared/review/reviewTerms.ts';
 import type { CacheRead } from '../cache/cacheRead.ts';
+import { KeptCounts } from '../cache/keptCounts.ts';
 import { notOurCursor } from '../cache/keysetCursor.ts';
 import type { OfflineCache } from '../cache/offlineCache.ts';
 import { asOfFor } from '../cache/syncCheckpoints.ts';
@@ -70,6 +72,13 @@ function queueStateOf(state: ReviewState, byRule: boolean): QueueState {
   return state;
 }
 
+/** Set when a filter narrows the items by time, amount or rule: the kept counts cannot answer it. */
+function narrowed(filter: QueueFilter): boolean {
+  return [filter.itemFrom, filter.itemTo, filter.minAmountCents, filter.maxAmountCents, filter.ruleName].some(
+    (value) => value !== undefined,
+  );
+}
+
 /** Set when the filters are a pending transaction's alone (the other kinds have none of them). */
 function pendingOnly(filter: QueueNarrowing): boolean {
   return [filter.accountId, filter.itemFrom, filter.itemTo, filter.minAmountCents, filter.maxAmountCents].some(
@@ -81,11 +90,13 @@ export class ReviewQueue {
   readonly #cache: OfflineCache;
   readonly #reviews: ReviewService;
   readonly #pending: UnreviewedPending;
+  readonly #kept: KeptCounts;
 
   constructor(cache: OfflineCache, reviews: ReviewService) {
     this.#cache = cache;
     this.#reviews = reviews;
     this.#pending = new UnreviewedPending(cache.database, () => cache.sealer);
+    this.#kept = new KeptCounts(cache.database);
   }
 
   /** The kinds the filter keeps, in the queue's order. */
@@ -109,6 +120,30 @@ export class ReviewQueue {
       }
       return counts;
     };
+    if (!narrowed(filter)) {
+      // No time, amount or rule: the counts kept with the writes (cache migration 20) answer.
+      const kept = this.#kept.reviews(filter.profileId, filter.accountId);
+      const listedReviews = new Map<string, number>();
+      for (const count of kept) {
+        if (!kinds.includes(count.kind)) continue;
+        const state = queueStateOf(count.state, count.byRule);
+        byKind[count.kind][state] += count.total;
+        if (count.kind === 'pending-transaction' && count.accountId !== null) {
+          accountCounts(count.accountId)[state] += count.total;
+          if (count.rowListed)
+            listedReviews.set(count.accountId, (listedReviews.get(count.accountId) ?? 0) + count.total);
+        }
+      }
+      if (kinds.includes('pending-transaction')) {
+        for (const [accountId, rows] of this.#kept.pendingRowsByAccount(filter.profileId, filter.accountId)) {
+          const unreviewed = rows - (listedReviews.get(accountId) ?? 0);
+          accountCounts(accountId).unreviewed += unreviewed;
+          byKind['pending-transaction'].unreviewed += unreviewed;
+        }
+      }
+      this.#unreviewedOtherKinds(filter, kinds, byKind);
+      return this.#summed(filter, byKind, byAccount);
+    }
     if (kinds.length > 0) {
       const narrowing = queueClauses(filter);
       const rows = this.#cache.database
@@ -141,19 +176,36 @@ export class ReviewQueue {
           byKind['pending-transaction'].unreviewed += count;
         }
       }
-      if (kinds.includes('application')) {
-        byKind.application.unreviewed = this.#cache.accountApplications.count({
-          profileId: filter.profileId,
-          review: 'unreviewed',
-        });
-      }
-      if (kinds.includes('webhook-send')) {
-        byKind['webhook-send'].unreviewed = this.#cache.webhookSends.count({
-          profileId: filter.profileId,
-          review: 'unreviewed',
-        });
-      }
+      this.#unreviewedOtherKinds(filter, kinds, byKind);
     }
+    return this.#summed(filter, byKind, byAccount);
+  }
+
+  /** Unreviewed applications and sends: their lists' own unreviewed counts. */
+  #unreviewedOtherKinds(
+    filter: QueueFilter,
+    kinds: readonly ReviewKind[],
+    byKind: Record<ReviewKind, StateCounts>,
+  ): void {
+    if (kinds.includes('application')) {
+      byKind.application.unreviewed = this.#cache.accountApplications.count({
+        profileId: filter.profileId,
+        review: 'unreviewed',
+      });
+    }
+    if (kinds.includes('webhook-send')) {
+      byKind['webhook-send'].unreviewed = this.#cache.webhookSends.count({
+        profileId: filter.profileId,
+        review: 'unreviewed',
+      });
+    }
+  }
+
+  #summed(
+    filter: QueueFilter,
+    byKind: Record<ReviewKind, StateCounts>,
+    byAccount: ReadonlyMap<string, StateCounts>,
+  ): QueueCounts {
     const states = emptyQueueCounts();
     for (const kind of REVIEW_KINDS) for (const state of QUEUE_STATES) states[state] += byKind[kind][state];
     return {

@@ -10,7 +10,7 @@ export interface ConnectivityState {
   status: ConnectivityStatus;
   /** ISO time of the last change. */
   since: string;
-  /** Why it is offline, in one sentence. */
+  /** Why it is offline, in a person's words (reasonForPeople). */
   reason: string | null;
   /** When the next ping is due while offline. */
   nextCheckAt: string | null;
@@ -25,6 +25,25 @@ export interface ConnectivityOptions {
 }
 
 type Listener = (state: ConnectivityState) => void;
+
+const UNREACHABLE = 'The bank cannot be reached. Check your network connection, then try again.';
+
+/**
+ * Why the bank is out of reach, as the person at the window reads it: the bank error's own
+ * sentence for people (forPeople: what happened and what to do), never the endpoint, the
+ * address or the socket's error code ("GET /ping: … ECONNREFUSED" stays in the log and the CLI).
+ */
+export function reasonForPeople(failure: unknown): string {
+  const forPeople = (failure as { forPeople?: unknown } | null | undefined)?.forPeople;
+  if (typeof forPeople === 'object' && forPeople !== null) {
+    const { message, action } = forPeople as { message?: unknown; action?: unknown };
+    if (typeof message === 'string' && message !== '')
+      return typeof action === 'string' && action !== '' ? `${message} ${action}` : message;
+  }
+  // A profile that cannot be asked yet (its sandbox not started, a secret to enter) says so itself.
+  if (failure instanceof Error && failure.name === 'ProfileNotReady') return failure.message;
+  return UNREACHABLE;
+}
 
 export class Connectivity {
   readonly #ping: () => Promise<void>;
@@ -80,7 +99,7 @@ export class Connectivity {
       await this.#ping();
       this.reportReachable();
     } catch (error) {
-      this.reportUnreachable(error instanceof Error ? error.message : String(error));
+      this.reportUnreachable(reasonForPeople(error));
     }
     return this.state;
   }
@@ -104,7 +123,7 @@ export class Connectivity {
         },
         (error: unknown) => {
           if (this.#stopped) return;
-          this.#state = { ...this.#state, reason: error instanceof Error ? error.message : String(error) };
+          this.#state = { ...this.#state, reason: reasonForPeople(error) };
           this.#schedule();
         },
       );

@@ -171,17 +171,23 @@ export function Panel({
   children,
   actions,
   className,
+  result = false,
 }: {
   title?: string;
   children: ReactNode;
   actions?: ReactNode;
   className?: string;
+  /** The panel shows the outcome of what the user just did: toasts stand clear of it (toastPlacement.ts). */
+  result?: boolean;
 }) {
   const body = useRef<HTMLDivElement>(null);
   // A flush panel holds a table that may be wider than the window (at 200% zoom).
   useScrollStop(body, () => title ?? body.current?.querySelector('table')?.getAttribute('aria-label') ?? 'Table');
   return (
-    <section className={`panel${className === undefined ? '' : ' ' + className}`}>
+    <section
+      className={`panel${className === undefined ? '' : ' ' + className}`}
+      {...(result ? { 'data-result-panel': '' } : {})}
+    >
       {title === undefined && actions === undefined ? null : (
         <div className="panel-header">
           {title === undefined ? <span /> : <h2>{title}</h2>}

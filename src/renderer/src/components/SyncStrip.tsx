@@ -18,7 +18,7 @@ export function SyncStrip({ job, what }: { job: SyncProgress; what: string }) {
   if (job.state !== 'running') {
     if (job.state === 'done') return null;
     return (
-      <div className={`sync-strip sync-${job.state}`} role="status">
+      <div className={`sync-strip sync-${job.state}`} role="status" data-result-panel>
         <StatusBadge status={job.state} />
         <span>
           Sync of {what} {job.state}

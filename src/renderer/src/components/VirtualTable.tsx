@@ -16,6 +16,7 @@ import {
   useCallback,
   useEffect,
   useLayoutEffect,
+  useMemo,
   useRef,
   useState,
   useSyncExternalStore,
@@ -25,6 +26,7 @@ import {
 } from 'react';
 import type { PagedRows } from '../lib/pagedRows.ts';
 import { isModalOpen, isScreenKeyTarget } from '../lib/keyboard.ts';
+import { columnsThatFit } from './columnPriority.ts';
 
 export interface Column<Row> {
   key: string;
@@ -33,6 +35,14 @@ export interface Column<Row> {
   width: string;
   align?: 'start' | 'end';
   render: (row: Row, index: number) => ReactNode;
+  /**
+   * 1 (or absent): kept at any width: the identifying column, the amount or status, the
+   * review. 2, 3…: leave in that order, highest first, when the table is narrower than its
+   * columns (columnPriority.ts); the drawer still shows them.
+   */
+  priority?: number;
+  /** The row's identifying cell: a row header, so a screen reader names each row by it. */
+  rowHeader?: boolean;
 }
 
 export interface VirtualTableProps<Row> {
@@ -80,7 +90,7 @@ function useSourceVersion<Row>(source: PagedRows<Row>): number {
 export function VirtualTable<Row>(props: VirtualTableProps<Row>) {
   const {
     label,
-    columns,
+    columns: declared,
     source,
     selectedIndex,
     onSelect,
@@ -100,6 +110,9 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>) {
   const scroller = gridRef ?? ownScroller;
   const [scrollTop, setScrollTop] = useState(0);
   const [viewportHeight, setViewportHeight] = useState(600);
+  const [viewportWidth, setViewportWidth] = useState<number | null>(null);
+  const columns = useMemo(() => columnsThatFit(declared, viewportWidth), [declared, viewportWidth]);
+  const hidden = declared.filter((column) => !columns.includes(column));
   const frame = useRef<number | null>(null);
 
   const count = source.count;
@@ -134,6 +147,7 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>) {
     const measure = (): void => {
       // Unmeasured (hidden, or no layout at all): keep the default window rather than none.
       if (element.clientHeight > rowHeight) setViewportHeight(element.clientHeight - rowHeight);
+      if (element.clientWidth > 0) setViewportWidth(element.clientWidth);
     };
     measure();
     if (typeof ResizeObserver === 'undefined') return undefined;
@@ -314,6 +328,11 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>) {
         </div>
       </div>
       {knownEmpty && empty !== undefined ? <div className="vtable-empty">{empty}</div> : null}
+      {hidden.length === 0 ? null : (
+        <p className="vtable-hidden-columns">
+          {hidden.map((column) => column.header).join(', ')}: in the drawer at this width
+        </p>
+      )}
     </div>
   );
 }
@@ -347,7 +366,7 @@ function TableRowInner<Row>({
     return (
       <div className="vtable-row is-placeholder" role="row" aria-rowindex={index + 2} style={{ height }}>
         {columns.map((column) => (
-          <div key={column.key} role="gridcell" className="vtable-cell">
+          <div key={column.key} role={column.rowHeader === true ? 'rowheader' : 'gridcell'} className="vtable-cell">
             <span className="skeleton" />
           </div>
         ))}
@@ -375,7 +394,7 @@ function TableRowInner<Row>({
       {columns.map((column) => (
         <div
           key={column.key}
-          role="gridcell"
+          role={column.rowHeader === true ? 'rowheader' : 'gridcell'}
           className={column.align === 'end' ? 'vtable-cell align-end' : 'vtable-cell'}
         >
           {column.render(row, index)}

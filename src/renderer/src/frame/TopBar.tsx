@@ -26,6 +26,11 @@ export function useNow(ms = 15_000): number {
   return now;
 }
 
+/** The reason (main's sentence for people), saying once that cached data stays available. */
+function withCachedNote(reason: string): string {
+  return /cached data stays available/i.test(reason) ? reason : `${reason} Cached data stays available.`;
+}
+
 export function ConnectivityIndicator() {
   const status = useOnlineStatus();
   const now = useNow();
@@ -33,7 +38,7 @@ export function ConnectivityIndicator() {
   const label = state === 'online' ? 'Online' : state === 'offline' ? 'Offline' : 'Checking…';
   const detail =
     state === 'offline'
-      ? `${status?.reason ?? 'The bank cannot be reached.'} Cached data stays available.`
+      ? withCachedNote(status?.reason ?? 'The bank cannot be reached.')
       : `Checked ${ageOf(status?.checkedAt ?? null, now)}${status?.checkedAt == null ? '' : ` (${formatTimestamp(status.checkedAt)})`}`;
   return (
     <div

@@ -14,6 +14,10 @@ export interface FieldColumnOptions<Value> {
   align?: 'start' | 'end';
   /** How a value is drawn; its text unless told. */
   format?: (value: Value) => ReactNode;
+  /** Column.priority: 1 (absent) kept at any width; higher leaves first. */
+  priority?: number;
+  /** Column.rowHeader: the row's identifying cell. */
+  rowHeader?: boolean;
 }
 
 /** A column showing one field of each row, or what the bank sent instead of it. */
@@ -22,13 +26,15 @@ export function fieldColumn<Row, Value>(
   header: string,
   width: string,
   field: (row: Row) => Value | null | undefined,
-  { className, align, format }: FieldColumnOptions<Value> = {},
+  { className, align, format, priority, rowHeader }: FieldColumnOptions<Value> = {},
 ): Column<Row> {
   return {
     key,
     header,
     width,
     ...(align === undefined ? {} : { align }),
+    ...(priority === undefined ? {} : { priority }),
+    ...(rowHeader === undefined ? {} : { rowHeader }),
     render: (row) => (
       <span className={className}>
         <BankValue value={field(row)}>{format}</BankValue>

@@ -29,15 +29,16 @@ const STATUS_LABEL = (status: string): string => status.replace('_', ' ');
 
 const COLUMNS: readonly Column<CachedAccountApplication>[] = [
   { key: 'status', header: 'Status', width: '144px', render: (row) => <StatusBadge status={row.status} /> },
-  fieldColumn('id', 'Application', 'minmax(180px, 1fr)', (row) => row.id, { className: 'mono' }),
-  fieldColumn('ownership', 'Ownership', '170px', (row) => row.ownership_type, { className: 'muted' }),
+  fieldColumn('id', 'Application', 'minmax(180px, 1fr)', (row) => row.id, { className: 'mono', rowHeader: true }),
+  fieldColumn('ownership', 'Ownership', '170px', (row) => row.ownership_type, { className: 'muted', priority: 3 }),
   fieldColumn('persons', 'Persons', '80px', (row) => row.person_applications, {
     className: 'tabular',
     align: 'end',
     format: (people) => String(people.length),
+    priority: 4,
   }),
-  fieldColumn('account', 'Account number', '184px', (row) => row.account_number, { className: 'mono' }),
-  timeColumn('updated', 'Updated', (row) => row.updated_at),
+  fieldColumn('account', 'Account number', '184px', (row) => row.account_number, { className: 'mono', priority: 2 }),
+  { ...timeColumn('updated', 'Updated', (row) => row.updated_at), priority: 5 },
 ];
 
 const APPLICATIONS = {

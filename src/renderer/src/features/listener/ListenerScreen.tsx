@@ -46,11 +46,18 @@ const COLUMNS: readonly Column<ListenerRequestSummary>[] = [
     ),
   },
   { key: 'verdict', header: 'Verdict', width: '128px', render: (row) => <StatusBadge status={row.verdict} /> },
-  { key: 'event', header: 'Event', width: '160px', render: (row) => <span className="mono">{row.event ?? '—'}</span> },
+  {
+    key: 'event',
+    header: 'Event',
+    width: '160px',
+    rowHeader: true,
+    render: (row) => <span className="mono">{row.event ?? '—'}</span>,
+  },
   {
     key: 'object',
     header: 'Object',
     width: 'minmax(150px, 1fr)',
+    priority: 2,
     render: (row) => (
       <span className="row" style={{ flexWrap: 'nowrap' }}>
         <span className="mono truncate">{row.objectId ?? '—'}</span>
@@ -63,18 +70,26 @@ const COLUMNS: readonly Column<ListenerRequestSummary>[] = [
     key: 'path',
     header: 'Path',
     width: 'minmax(100px, 0.7fr)',
+    priority: 4,
     render: (row) => (
       <span className="mono muted">
         {row.method} {row.path}
       </span>
     ),
   },
-  { key: 'label', header: 'Delivery', width: '112px', render: (row) => <ArrivalLabelCell label={row.label} /> },
+  {
+    key: 'label',
+    header: 'Delivery',
+    width: '112px',
+    priority: 3,
+    render: (row) => <ArrivalLabelCell label={row.label} />,
+  },
   { key: 'status', header: 'Answered', width: '96px', render: (row) => <HttpStatusBadge status={row.status} /> },
   {
     key: 'duration',
     header: 'Time',
     width: '80px',
+    priority: 5,
     align: 'end',
     render: (row) => <span className="tabular muted">{row.durationMs.toFixed(1)} ms</span>,
   },

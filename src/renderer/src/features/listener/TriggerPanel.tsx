@@ -264,6 +264,7 @@ function ScenarioRunPanel({ run, onStop }: { run: ScenarioRun; onStop: () => voi
   return (
     <Panel
       title={run.name}
+      result
       actions={
         run.state === 'running' ? (
           <Button

@@ -17,6 +17,7 @@ import { JsonView } from '../../components/JsonEditor.tsx';
 import { fieldColumn } from '../../components/list/columns.tsx';
 import { ListScreen, type ListDefinition } from '../../components/list/ListScreen.tsx';
 import { BankValue } from '../../components/BankValue.tsx';
+import { BankDateTime } from '../../components/BankDateTime.tsx';
 import { Money } from '../../components/Money.tsx';
 import { formatMoney } from '../../lib/money.ts';
 import { Page, PageHeader, ToolbarSelect } from '../../components/Page.tsx';
@@ -50,11 +51,19 @@ function TypeCell({ row }: { row: CachedPendingTransaction }) {
 }
 
 const COLUMNS: readonly Column<CachedPendingTransaction>[] = [
-  fieldColumn('date', 'Date', '104px', (row) => row.date, { className: 'tabular' }),
+  {
+    key: 'date',
+    header: 'Date · local time',
+    width: '168px',
+    // The bank's date, then the local time of extended_timestamp: the list is ordered by that
+    // timestamp, so "newest first" reads right even across midnight UTC.
+    render: (row) => <BankDateTime date={row.date} at={row.extended_timestamp} />,
+  },
   {
     key: 'desc',
     header: 'Description',
-    width: 'minmax(220px, 1fr)',
+    width: 'minmax(160px, 1fr)',
+    rowHeader: true,
     render: (row) => (
       <span className="cell-two">
         <span className="cell-main">
@@ -66,12 +75,12 @@ const COLUMNS: readonly Column<CachedPendingTransaction>[] = [
       </span>
     ),
   },
-  { key: 'type', header: 'Type', width: '112px', render: (row) => <TypeCell row={row} /> },
-  fieldColumn('source', 'Source', '72px', (row) => row.type_source, { className: 'muted' }),
+  { key: 'type', header: 'Type', width: '112px', priority: 3, render: (row) => <TypeCell row={row} /> },
+  fieldColumn('source', 'Source', '72px', (row) => row.type_source, { className: 'muted', priority: 4 }),
   {
     key: 'amount',
     header: 'Amount',
-    width: '132px',
+    width: '120px',
     align: 'end',
     render: (row) => (
       <BankValue value={row.amount}>
@@ -91,8 +100,15 @@ const COLUMNS: readonly Column<CachedPendingTransaction>[] = [
     className: 'tabular muted',
     align: 'end',
     format: formatMoney,
+    priority: 5,
   }),
-  { key: 'trace', header: 'Trace', width: '84px', render: (row) => <TraceChip traceId={row.trace_id} /> },
+  {
+    key: 'trace',
+    header: 'Trace',
+    width: '84px',
+    priority: 6,
+    render: (row) => <TraceChip traceId={row.trace_id} />,
+  },
 ];
 
 const PENDING_TRANSACTIONS = {

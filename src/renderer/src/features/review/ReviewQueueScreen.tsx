@@ -58,19 +58,21 @@ function columnsFor(profileId: string): Column<QueueItem>[] {
     {
       key: 'review',
       header: 'Review',
-      width: '150px',
+      width: '140px',
       render: (row) => <ReviewCell profileId={profileId} kind={row.kind} reference={row.ref} read={row.review} />,
     },
     {
       key: 'kind',
       header: 'Kind',
       width: '104px',
+      priority: 4,
       render: (row) => <span className="muted">{shortKindOf(row)}</span>,
     },
     {
       key: 'account',
       header: 'Account',
       width: '176px',
+      priority: 2,
       render: (row) => (
         <span className="mono">{row.accountId ?? itemColumnsOf(row.kind, row.ref, row.record).account ?? '—'}</span>
       ),
@@ -78,7 +80,7 @@ function columnsFor(profileId: string): Column<QueueItem>[] {
     {
       key: 'date',
       header: 'Date · local time',
-      width: '184px',
+      width: '168px',
       render: (row) => {
         const columns = itemColumnsOf(row.kind, row.ref, row.record);
         const time = localTime(columns.at);
@@ -103,7 +105,8 @@ function columnsFor(profileId: string): Column<QueueItem>[] {
     {
       key: 'item',
       header: 'Item',
-      width: 'minmax(220px, 1fr)',
+      width: 'minmax(150px, 1fr)',
+      rowHeader: true,
       render: (row) => (
         <span className="cell-two">
           <span className="cell-main">
@@ -117,6 +120,7 @@ function columnsFor(profileId: string): Column<QueueItem>[] {
       key: 'by',
       header: 'By',
       width: '132px',
+      priority: 3,
       render: (row) =>
         row.review === null ? (
           <span className="muted">—</span>
@@ -130,12 +134,14 @@ function columnsFor(profileId: string): Column<QueueItem>[] {
       key: 'note',
       header: 'Note',
       width: 'minmax(120px, 0.6fr)',
+      priority: 5,
       render: (row) => <span className="muted review-note-cell">{row.review?.note ?? ''}</span>,
     },
     {
       key: 'moved',
       header: 'Moved',
       width: '196px',
+      priority: 6,
       render: (row) => (
         <span className="tabular muted">{row.review === null ? '—' : formatTimestamp(row.review.updatedAt)}</span>
       ),

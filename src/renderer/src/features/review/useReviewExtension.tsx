@@ -161,7 +161,7 @@ export function useReviewExtension<Row>(options: ReviewExtensionOptions<Row>): L
     const column = {
       key: 'review',
       header: 'Review',
-      width: '132px',
+      width: '124px',
       render: (row: Row) =>
         profileId === null ? null : (
           <ReviewCell profileId={profileId} kind={kindOf(row)} reference={refOf(row)} read={readOf(row)} />

@@ -48,7 +48,7 @@ export function AuditChainPanel() {
         </Button>
       }
     >
-      <div role="status" aria-live="polite">
+      <div role="status" aria-live="polite" data-result-panel>
         {check.state === 'idle' ? (
           <p className="muted">
             Each entry is chained to the one before it with a key kept in the keychain, so an entry changed, removed or

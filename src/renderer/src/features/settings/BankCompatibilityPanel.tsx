@@ -63,7 +63,7 @@ export function BankCompatibilityPanel() {
         </div>
       }
     >
-      <div role="status" aria-live="polite" className="panel-note">
+      <div role="status" aria-live="polite" data-result-panel className="panel-note">
         {load.state !== 'done' ? null : load.report.resources.length === 0 ? (
           <p className="muted">
             Nothing read from this bank yet: sync or browse, then come back. Every answer is then compared with the

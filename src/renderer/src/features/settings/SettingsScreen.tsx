@@ -354,7 +354,13 @@ const AUDIT_COLUMNS: readonly Column<AuditEntry>[] = [
     width: '80px',
     render: (row) => <Badge tone={row.result === 'ok' ? 'positive' : 'negative'}>{row.result}</Badge>,
   },
-  { key: 'action', header: 'Action', width: '170px', render: (row) => <span className="mono">{row.action}</span> },
+  {
+    key: 'action',
+    header: 'Action',
+    width: '170px',
+    rowHeader: true,
+    render: (row) => <span className="mono">{row.action}</span>,
+  },
   {
     key: 'target',
     header: 'Target',

@@ -36,23 +36,46 @@ function RetryCell({ willRetry }: { willRetry: boolean | null | undefined }) {
 
 const ATTEMPT_COLUMNS: readonly Column<CachedWebhookSend>[] = [
   { key: 'status', header: 'Status', width: '92px', render: (row) => <StatusBadge status={row.status} /> },
-  fieldColumn('attempt', 'Attempt', '84px', (row) => row.attempt_number, { className: 'tabular', align: 'end' }),
-  fieldColumn('event', 'Event', '150px', (row) => row.event ?? row.operation, { className: 'mono' }),
-  fieldColumn('object', 'Object', 'minmax(140px, 1fr)', (row) => row.object_id, { className: 'mono' }),
-  { key: 'retry', header: 'Retry', width: '108px', render: (row) => <RetryCell willRetry={row.will_retry} /> },
-  fieldColumn('error', 'Error', 'minmax(160px, 1.4fr)', (row) => row.error, { className: 'muted' }),
-  timeColumn('at', 'Time', (row) => row.created_at),
+  fieldColumn('attempt', 'Attempt', '84px', (row) => row.attempt_number, {
+    className: 'tabular',
+    align: 'end',
+    priority: 5,
+  }),
+  fieldColumn('event', 'Event', '150px', (row) => row.event ?? row.operation, { className: 'mono', rowHeader: true }),
+  fieldColumn('object', 'Object', 'minmax(140px, 1fr)', (row) => row.object_id, { className: 'mono', priority: 2 }),
+  {
+    key: 'retry',
+    header: 'Retry',
+    width: '108px',
+    priority: 6,
+    render: (row) => <RetryCell willRetry={row.will_retry} />,
+  },
+  fieldColumn('error', 'Error', 'minmax(160px, 1.4fr)', (row) => row.error, { className: 'muted', priority: 3 }),
+  { ...timeColumn('at', 'Time', (row) => row.created_at), priority: 4 },
 ];
 
 /** A notification's attempts as one row: figures the cache computed, not fields the bank sent. */
 const GROUP_COLUMNS: readonly Column<WebhookSendGroup>[] = [
   { key: 'status', header: 'Last status', width: '100px', render: (row) => <StatusBadge status={row.lastStatus} /> },
-  fieldColumn('event', 'Event', '150px', (row) => row.event, { className: 'mono' }),
-  fieldColumn('object', 'Object', 'minmax(140px, 1fr)', (row) => row.objectId, { className: 'mono' }),
-  fieldColumn('attempts', 'Attempts', '80px', (row) => row.attempts, { className: 'tabular', align: 'end' }),
-  { key: 'retry', header: 'Retry', width: '108px', render: (row) => <RetryCell willRetry={row.willRetry} /> },
-  fieldColumn('error', 'Last error', 'minmax(160px, 1.4fr)', (row) => row.lastError, { className: 'muted' }),
-  timeColumn('last', 'Last attempt', (row) => row.lastAttemptAt),
+  fieldColumn('event', 'Event', '150px', (row) => row.event, { className: 'mono', rowHeader: true }),
+  fieldColumn('object', 'Object', 'minmax(140px, 1fr)', (row) => row.objectId, { className: 'mono', priority: 2 }),
+  fieldColumn('attempts', 'Attempts', '80px', (row) => row.attempts, {
+    className: 'tabular',
+    align: 'end',
+    priority: 5,
+  }),
+  {
+    key: 'retry',
+    header: 'Retry',
+    width: '108px',
+    priority: 6,
+    render: (row) => <RetryCell willRetry={row.willRetry} />,
+  },
+  fieldColumn('error', 'Last error', 'minmax(160px, 1.4fr)', (row) => row.lastError, {
+    className: 'muted',
+    priority: 3,
+  }),
+  { ...timeColumn('last', 'Last attempt', (row) => row.lastAttemptAt), priority: 4 },
 ];
 
 const VIEWS = [
