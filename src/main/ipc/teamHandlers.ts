@@ -50,7 +50,12 @@ export function createTeamHandlers(services: TeamHandlerServices): Pick<Handlers
     if (session !== null) return session;
     if (services.team === undefined) return null;
     const { dataFolder, secretStore, onOpen } = services.team;
-    session = TeamSession.open({ dataFolder, secretStore, database: ledger().cache.database });
+    session = TeamSession.open({
+      dataFolder,
+      secretStore,
+      database: ledger().cache.database,
+      records: ledger().reviews.records,
+    });
     if (session !== null) onOpen?.(session);
     return session;
   }

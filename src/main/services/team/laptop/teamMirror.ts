@@ -359,19 +359,33 @@ export class TeamMirror {
     );
   }
 
-  /** Drops this laptop's copy of a workspace (never the team's record: that is the server's). */
+  /**
+   * Drops this laptop's copy of a workspace's history and reviews: never the team's record (the
+   * server's), and never what this laptop alone holds. Kept: the actions not yet pushed and the
+   * conflicts not yet seen (the outbox), the wrapped team keys, the officers' keys pinned at
+   * first sight (a cleared cache must not let a swapped key in), and the profile the workspace
+   * maps to. The next pull verifies the whole history again from its first event, against the
+   * anchor still in the keychain.
+   */
   dropMirror(workspace: string): void {
     this.transaction(() => {
-      for (const table of [
-        'team_events',
-        'team_reviews',
-        'team_keys',
-        'team_officer_keys',
-        'team_outbox',
-        'team_workspaces',
-      ])
-        this.#database.prepare(`DELETE FROM ${table} WHERE workspace = ?`).run(workspace);
+      this.#database.prepare('DELETE FROM team_events WHERE workspace = ?').run(workspace);
+      this.#database.prepare('DELETE FROM team_reviews WHERE workspace = ?').run(workspace);
+      this.#database
+        .prepare('UPDATE team_workspaces SET cursor_seq = 0, head_hash = ?, pulled_at = NULL WHERE workspace = ?')
+        .run(TEAM_GENESIS, workspace);
     });
+  }
+
+  /** Drops the mirrors of the workspaces a profile maps to (clearing the profile's cache). */
+  dropMirrorsOfProfile(profileId: string): string[] {
+    const workspaces = (
+      this.#database.prepare('SELECT workspace FROM team_workspaces WHERE profile_id = ?').all(profileId) as {
+        workspace: string;
+      }[]
+    ).map((row) => row.workspace);
+    for (const workspace of workspaces) this.dropMirror(workspace);
+    return workspaces;
   }
 }
 
