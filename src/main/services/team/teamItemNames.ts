@@ -10,7 +10,8 @@
  *
  * An officer may name a pending transaction by this laptop's ref (what the list and `ledger
  * review list` show): it is looked up in the profile the workspace maps to and renamed before the
- * action is signed. A team name is taken as it is.
+ * action is signed; a ref that profile does not hold is refused. A team name is taken as it is,
+ * and so is any ref on a laptop whose workspace maps to no profile (it holds no records to name).
  */
 import type { ReviewKind } from '../../../shared/review/reviewTerms.ts';
 import type { TeamKeyring } from './crypto/teamKey.ts';
@@ -55,11 +56,8 @@ export class TeamItemNames {
   async teamRef(kind: ReviewKind, ref: string): Promise<string> {
     if (kind !== 'pending-transaction' || isTeamPendingRef(ref)) return ref;
     const profileId = this.#profileId();
-    if (this.#records === null || profileId === null)
-      throw new TeamProblem(
-        'invalid',
-        `Pending transaction ${ref} is this laptop's name for it: map the team to a profile (ledger team join --profile) to name it for the team.`,
-      );
+    // No profile mapped to the workspace: this laptop holds none of the team's records to name.
+    if (this.#records === null || profileId === null) return ref;
     const found = this.#records.find(profileId, kind, [ref]).get(ref);
     if (found?.accountId === null || found === undefined)
       throw new TeamProblem(

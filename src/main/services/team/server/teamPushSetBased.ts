@@ -8,7 +8,8 @@
  * every review the batch touches (in (kind, ref) order), read the head once; then decides each
  * event in order against the reviews held in a PL/pgSQL array and chains it (one SHA-256 each);
  * then one multi-row INSERT of the events and one UPDATE … FROM unnest() of the reviews that
- * moved. The rules, their sentences and the answers are migration 1's, unchanged: the same
+ * moved. It also makes team.canonical() PL/pgSQL (same bytes, seven times cheaper; see below).
+ * The rules, their sentences and the answers are migration 1's, unchanged: the same
  * integration tests hold them. The four-eyes CHECK and the append-only triggers still guard the
  * tables whatever a function does.
  */
@@ -18,6 +19,22 @@ export const SET_BASED_PUSH: TeamMigration = {
   version: 3,
   name: 'team.push decides a batch in memory and writes it set-based',
   sql: String.raw`
+-- The same bytes as migration 1's team.canonical(), as a PL/pgSQL function: the SQL function
+-- was not inlined (a whole-row argument read 19 times) and ran through the SQL-function
+-- executor at every call, 0.2–0.3 ms each, most of a push's server CPU; PL/pgSQL evaluates
+-- this one expression (its team.lp calls inlined) about seven times faster.
+CREATE OR REPLACE FUNCTION team.canonical(e team.events) RETURNS bytea LANGUAGE plpgsql IMMUTABLE AS $$
+BEGIN
+  RETURN convert_to(E'ledgerdesk-team-event-v1
+', 'UTF8')
+    || team.lp(e.workspace) || team.lp(e.seq::text) || team.lp(e.event_id::text) || team.lp(e.officer::text)
+    || team.lp(team.at_text(e.at)) || team.lp(e.client_at) || team.lp(e.kind) || team.lp(e.ref)
+    || team.lp(e.action) || team.lp(e.disposition) || team.lp(e.assignee::text)
+    || team.lp(e.base_version::text) || team.lp(e.key_version::text) || team.lp(e.result)
+    || team.lp(e.detail) || team.lp(e.new_version::text) || team.lp(e.new_state)
+    || team.lpb(e.sealed) || team.lpb(e.signature);
+END $$;
+
 CREATE OR REPLACE FUNCTION team.push(batch jsonb) RETURNS SETOF jsonb LANGUAGE plpgsql SECURITY DEFINER
   SET search_path = team, pg_temp AS $$
 DECLARE
