@@ -95,11 +95,13 @@ export function createTeamHandlers(services: TeamHandlerServices): Pick<Handlers
   return {
     team: {
       status: () => statusOf(open()),
-      join: async ({ inviteFile }) => {
+      join: async ({ inviteFile, profileId }) => {
         if (services.team === undefined)
           throw new IpcFailure('not_available', 'Team mode is not available in this window.');
         const { dataFolder, secretStore } = services.team;
-        await teamJoin({ inviteFile, dataFolder, secretStore, database: ledger().cache.database });
+        // An unknown profile is refused by name before anything is joined.
+        const profile = profileId === undefined ? null : ledger().profiles.find(profileId).id;
+        await teamJoin({ inviteFile, dataFolder, secretStore, database: ledger().cache.database, profileId: profile });
         await session?.close();
         session = null;
         const team = joined();

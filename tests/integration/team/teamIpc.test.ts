@@ -50,6 +50,11 @@ describe('team over IPC', () => {
   it('is solo until joined; joins, acts, reads its queues and verifies', async () => {
     expect(await api.team.status({})).toMatchObject({ joined: false, workspace: null });
     await expect(api.team.queues({})).rejects.toMatchObject({ code: 'not_available' });
+    // A profile this laptop does not have is refused by name, and nothing is joined.
+    await expect(api.team.join({ inviteFile: invite, profileId: 'prof_not_here' })).rejects.toMatchObject({
+      message: expect.stringContaining('prof_not_here') as unknown,
+    });
+    expect(await api.team.status({})).toMatchObject({ joined: false });
     const joined = await api.team.join({ inviteFile: invite });
     expect(joined).toMatchObject({ joined: true, workspace: 'ipc-team', login: names.alice, role: 'lead' });
 
