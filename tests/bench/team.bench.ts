@@ -112,11 +112,15 @@ async function pushAndPull(): Promise<BenchFigure[]> {
     const serverCpuMs = backendCpuMs(pid) - cpuBefore;
     if (push.ok !== EVENTS) throw new Error(`push: ${JSON.stringify(push)}`);
 
+    const bobClient = await bob.connection.client();
+    const bobPid = (await bobClient.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]?.pid ?? 0;
+    const bobCpuBefore = backendCpuMs(bobPid);
     const pullStarted = performance.now();
     const cpuStarted = process.cpuUsage();
     const pull = await bob.sync.pull();
     const pullMs = performance.now() - pullStarted;
     const pullCpu = process.cpuUsage(cpuStarted);
+    const pullServerCpuMs = backendCpuMs(bobPid) - bobCpuBefore;
     if (pull.pulled < EVENTS) throw new Error(`pull: ${JSON.stringify(pull)}`);
     for (const session of laptops) await session.close();
     await proxy.close();
@@ -150,6 +154,7 @@ async function pushAndPull(): Promise<BenchFigure[]> {
       { name: 'pull: verifying (chain here, signatures on the pool)', value: pull.phases.verifying / 1000, unit: 's' },
       { name: 'pull: applying to the mirror (SQLite)', value: pull.phases.applying / 1000, unit: 's' },
       { name: 'pull: moving the anchor (keychain)', value: pull.phases.anchoring / 1000, unit: 's' },
+      { name: 'server CPU of that pull (reading the pages)', value: pullServerCpuMs / 1000, unit: 's' },
       { name: 'server CPU per pushed event (team.push)', value: serverCpuMs / EVENTS, unit: 'ms' },
     ];
   } finally {
