@@ -107,6 +107,31 @@ async function openQueue(page: Page, queue: RegExp): Promise<void> {
   await page.getByRole('tab', { name: queue }).click();
 }
 
+test('a laptop that has not joined says how to join: light, dark, 1024 px and 200% zoom', async ({ browser }) => {
+  const { router, harnesses } = officer('alice');
+  for (const [name, theme, options] of [
+    ['light', 'light', {}],
+    ['dark', 'dark', {}],
+    ['1024-dark', 'dark', { viewport: { width: 1024, height: 768 } }],
+    ['zoom200-light', 'light', { viewport: { width: 640, height: 400 }, deviceScaleFactor: 2 }],
+    ['zoom200-dark', 'dark', { viewport: { width: 640, height: 400 }, deviceScaleFactor: 2 }],
+  ] as const) {
+    const { context, page } = await openHarnessPage(
+      browser,
+      theme,
+      { router, rendererUrl: renderer.url, record: { harnesses, problems } },
+      options,
+    );
+    await showScreen(page, renderer.url, 'team-review');
+    await expect(page.getByText('This laptop works alone')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Join a team in Settings' })).toBeVisible();
+    expect(await page.evaluate(lostContent), name).toEqual([]);
+    expect(await page.evaluate(hiddenControls, null), name).toEqual([]);
+    await shoot(page, `team-not-joined-${name}`);
+    await context.close();
+  }
+});
+
 test('each officer joins from their invite file in Settings › Team', async ({ browser }) => {
   for (const login of ['alice', 'bob']) {
     const { context, page } = await windowOf(browser, login, 'light');

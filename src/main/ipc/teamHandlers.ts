@@ -50,7 +50,12 @@ export function createTeamHandlers(services: TeamHandlerServices): Pick<Handlers
     if (session !== null) return session;
     if (services.team === undefined) return null;
     const { dataFolder, secretStore, onOpen } = services.team;
-    session = TeamSession.open({ dataFolder, secretStore, database: ledger().cache.database });
+    session = TeamSession.open({
+      dataFolder,
+      secretStore,
+      database: ledger().cache.database,
+      records: ledger().reviews.records,
+    });
     if (session !== null) onOpen?.(session);
     return session;
   }
@@ -90,11 +95,13 @@ export function createTeamHandlers(services: TeamHandlerServices): Pick<Handlers
   return {
     team: {
       status: () => statusOf(open()),
-      join: async ({ inviteFile }) => {
+      join: async ({ inviteFile, profileId }) => {
         if (services.team === undefined)
           throw new IpcFailure('not_available', 'Team mode is not available in this window.');
         const { dataFolder, secretStore } = services.team;
-        await teamJoin({ inviteFile, dataFolder, secretStore, database: ledger().cache.database });
+        // An unknown profile is refused by name before anything is joined.
+        const profile = profileId === undefined ? null : ledger().profiles.find(profileId).id;
+        await teamJoin({ inviteFile, dataFolder, secretStore, database: ledger().cache.database, profileId: profile });
         await session?.close();
         session = null;
         const team = joined();

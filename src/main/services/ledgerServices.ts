@@ -4,6 +4,7 @@
  * in-memory in tests), the ProfileStorage (electron-store in the app, a JSON file for the
  * command line) — so the same code runs in Electron and in plain Node.
  */
+import { TeamMirror } from './team/laptop/teamMirror.ts';
 import { actorText, type ActorProgram } from './audit/actor.ts';
 import { BankClients } from './bank/bankClients.ts';
 import type { BankTimeouts } from './bank/bankHttp.ts';
@@ -244,6 +245,8 @@ export class LedgerServices {
     await this.sync.stopProfile(profileId);
     this.cache.dropProfile(profileId);
     this.reviews.dropProfile(profileId, false);
+    // A team workspace mapped to this profile loses its local mirror only (teamMirror.ts).
+    new TeamMirror(this.cache.database).dropMirrorsOfProfile(profileId);
     // Clearing is itself evidence: an entry, and its head in the keychain before this returns.
     this.cache.audit.record({
       profileId,

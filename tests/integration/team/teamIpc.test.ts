@@ -50,7 +50,14 @@ describe('team over IPC', () => {
   it('is solo until joined; joins, acts, reads its queues and verifies', async () => {
     expect(await api.team.status({})).toMatchObject({ joined: false, workspace: null });
     await expect(api.team.queues({})).rejects.toMatchObject({ code: 'not_available' });
-    const joined = await api.team.join({ inviteFile: invite });
+    // A profile this laptop does not have is refused by name, and nothing is joined.
+    await expect(api.team.join({ inviteFile: invite, profileId: 'prof_not_here' })).rejects.toMatchObject({
+      message: expect.stringContaining('prof_not_here') as unknown,
+    });
+    expect(await api.team.status({})).toMatchObject({ joined: false });
+    // The window joins in the profile it is showing: the workspace maps to it.
+    const { activeProfileId } = await api.profiles.list();
+    const joined = await api.team.join({ inviteFile: invite, profileId: activeProfileId ?? undefined });
     expect(joined).toMatchObject({ joined: true, workspace: 'ipc-team', login: names.alice, role: 'lead' });
 
     await bob.session.desk.act({ kind: 'application', ref: 'app_7', action: 'propose', disposition: 'escalated' });
@@ -85,6 +92,26 @@ describe('team over IPC', () => {
     expect(await api.team.verify({})).toMatchObject({ ok: true, firstBad: null });
     const members = await api.team.members({});
     expect(members.rows.map((member) => member.login)).toEqual([names.alice, names.bob]);
+  });
+
+  it("clearing the profile's cache drops the team mirror only; the next sync restores and verifies it", async () => {
+    const { activeProfileId } = await api.profiles.list();
+    expect(activeProfileId).not.toBeNull();
+    // The window pushes an action at once when the server answers.
+    expect(await api.team.act({ kind: 'application', ref: 'app_8', action: 'claim' })).toMatchObject({ state: 'ok' });
+    const before = await api.team.status({});
+    expect(before.head?.seq).toBeGreaterThan(0);
+    expect(await api.cache.clear({ profileId: activeProfileId ?? '' })).toEqual({ cleared: true });
+    const cleared = await api.team.status({});
+    expect(cleared).toMatchObject({ joined: true, workspace: 'ipc-team', head: { seq: 0 } });
+    expect((await api.team.queues({})).assignedToMe).toEqual([]);
+    const synced = await api.team.sync({});
+    expect(synced).toMatchObject({ problem: null });
+    expect(synced.pulled).toBe(before.head?.seq);
+    expect(synced.status.head).toEqual(before.head);
+    expect((await api.team.queues({})).assignedToMe.map((review) => review.ref)).toEqual(['app_8']);
+    expect((await api.team.history({ kind: 'application', ref: 'app_7' })).events).toHaveLength(3);
+    expect(await api.team.verify({})).toMatchObject({ ok: true, firstBad: null });
   });
 
   it('refuses bad input before a handler sees it', async () => {

@@ -273,6 +273,64 @@ describe('team review with three officers', () => {
     expect(await alice.session.sync.push()).toMatchObject({ sent: 1, ok: 1 });
   });
 
+  it('one batch with several moves on one item is decided in order, and an id sent twice in it is kept once', async () => {
+    await sync(alice, bob);
+    // Offline, alice claims, flags, then asks to clear the same item: one batch of three.
+    await alice.session.desk.act({ kind: 'application', ref: 'app_batch', action: 'claim' });
+    await alice.session.desk.act({ kind: 'application', ref: 'app_batch', action: 'propose', disposition: 'flagged' });
+    const clear = await alice.session.desk.act({
+      kind: 'application',
+      ref: 'app_batch',
+      action: 'propose',
+      disposition: 'cleared',
+    });
+    expect(clear.baseVersion).toBe(1);
+    // And a stale proposal by bob on the same item, queued before he saw any of it.
+    await bob.session.desk.act({ kind: 'application', ref: 'app_batch', action: 'propose', disposition: 'escalated' });
+    expect(await alice.session.sync.push()).toMatchObject({ sent: 3, ok: 3, batches: 1 });
+    expect(await bob.session.sync.push()).toMatchObject({ sent: 1, conflicts: 1 });
+    const client = await alice.session.connection.client();
+    const review = await client.query<{ state: string; version: number; assignee: string; proposed_by: string }>(
+      "SELECT state, version, assignee, proposed_by FROM team.reviews WHERE workspace = $1 AND ref = 'app_batch'",
+      [workspace],
+    );
+    // flagged>cleared needs a second officer: the third move left it proposed, at version 2.
+    expect(review.rows[0]).toMatchObject({
+      state: 'proposed',
+      version: 2,
+      assignee: names.alice,
+      proposed_by: names.alice,
+    });
+    const lost = bob.session.desk.queues().conflicts.find((row) => row.ref === 'app_batch');
+    expect(lost?.detail).toBe(`${names.alice} proposed cleared on version 2 (you saw version 0): review again`);
+
+    // The same event twice in one batch: answered twice with one seq, kept once.
+    const note = await alice.session.desk.act({ kind: 'application', ref: 'app_batch', action: 'note', note: 'seen' });
+    const payload = (
+      alice.database.prepare('SELECT payload FROM team_outbox WHERE event_id = ?').get(note.eventId) as {
+        payload: string;
+      }
+    ).payload;
+    const answers = await client.query<{ a: { seq: number; replayed: boolean; result: string } }>(
+      'SELECT team.push($1::jsonb) AS a',
+      [`[${payload}, ${payload}]`],
+    );
+    expect(answers.rows.map((row) => row.a.replayed)).toEqual([false, true]);
+    expect(answers.rows[1]?.a).toMatchObject({ seq: answers.rows[0]?.a.seq, result: 'ok' });
+    const kept = await client.query<{ n: string }>('SELECT count(*)::text AS n FROM team.events WHERE event_id = $1', [
+      note.eventId,
+    ]);
+    expect(kept.rows[0]?.n).toBe('1');
+
+    // Every laptop verifies the chain the batch made, and bob approves what alice proposed.
+    await sync(alice, bob, carol);
+    expect(bob.session.desk.review('application', 'app_batch')).toMatchObject({ state: 'proposed', version: 2 });
+    await bob.session.desk.act({ kind: 'application', ref: 'app_batch', action: 'approve' });
+    expect(await bob.session.sync.push()).toMatchObject({ ok: 1 });
+    await sync(carol);
+    expect(carol.session.desk.review('application', 'app_batch')).toMatchObject({ state: 'cleared', version: 3 });
+  });
+
   it('rejects bad input with a clear error and queues nothing', async () => {
     const before = alice.session.status().queued;
     await expect(alice.session.desk.act({ kind: 'loan', ref: 'x', action: 'claim' })).rejects.toThrow(TeamProblem);

@@ -76,13 +76,20 @@ describe('the canonical bytes of a team event', () => {
     const fields = EVENT_FIELDS.map(([field]) => field);
     const columns = EVENT_FIELDS.map(([, column]) => column);
     expect(new Set(fields).size).toBe(fields.length);
-    // The server's team.canonical() (team migration 1) reads the columns in this order too.
-    const sql = TEAM_MIGRATIONS[0]?.sql ?? '';
-    const canonical = sql.slice(
-      sql.indexOf('CREATE FUNCTION team.canonical'),
-      sql.indexOf('CREATE FUNCTION team.is_member'),
-    );
-    expect([...canonical.matchAll(/\be\.([a-z_]+)/g)].map((match) => match[1])).toEqual(columns);
+    // The server's team.canonical() (team migration 1, made PL/pgSQL by migration 3) reads the
+    // columns in this order too.
+    const first = TEAM_MIGRATIONS[0]?.sql ?? '';
+    const third = TEAM_MIGRATIONS[2]?.sql ?? '';
+    for (const canonical of [
+      first.slice(first.indexOf('CREATE FUNCTION team.canonical'), first.indexOf('CREATE FUNCTION team.is_member')),
+      third.slice(
+        third.indexOf('CREATE OR REPLACE FUNCTION team.canonical'),
+        third.indexOf('CREATE OR REPLACE FUNCTION team.push'),
+      ),
+    ]) {
+      expect(canonical).toContain('team.canonical');
+      expect([...canonical.matchAll(/\be\.([a-z_]+)/g)].map((match) => match[1])).toEqual(columns);
+    }
     expect(columns).toEqual([
       'workspace',
       'seq',

@@ -96,6 +96,52 @@ describe('the chain verifier', () => {
     }).toThrow(/not match its hash|not signed/);
   });
 
+  it('verifies a page with its signatures on the thread pool, naming the first bad event in seq order', async () => {
+    const events = chain(8);
+    const good = new ChainVerifier({ seq: 0, hash: TEAM_GENESIS }, keys);
+    await good.acceptPage(events.slice(0, 5));
+    await good.acceptPage(events.slice(5));
+    expect(good.seq).toBe(8);
+    expect(good.hash.equals(events[7]?.hash ?? Buffer.alloc(0))).toBe(true);
+
+    const forgedAt = (index: number): TeamEventRow => {
+      const forged = { ...(events[index] as TeamEventRow), signature: Buffer.alloc(64, 7) };
+      return forged;
+    };
+    // A forged signature (event 3) before an edited event (event 6): the forgery is named.
+    const page = [...events];
+    const forged = forgedAt(2);
+    // Re-chain from the forgery on, so only its signature is wrong.
+    let previous = (events[1] as TeamEventRow).hash;
+    for (let index = 2; index < page.length; index += 1) {
+      const event = index === 2 ? forged : { ...(page[index] as TeamEventRow) };
+      event.prevHash = previous;
+      event.hash = chainHash(previous, event);
+      page[index] = event;
+      previous = event.hash;
+    }
+    page[5] = { ...(page[5] as TeamEventRow), detail: 'edited' };
+    const first = new ChainVerifier({ seq: 0, hash: TEAM_GENESIS }, keys);
+    await expect(first.acceptPage(page)).rejects.toThrow(/forged at event 3 of w: it is not signed by alice/);
+    expect(first.seq).toBe(0); // nothing of a bad page is taken
+
+    // An edited event (event 2) before a forged one (event 4): the edit is named.
+    const second = new ChainVerifier({ seq: 0, hash: TEAM_GENESIS }, keys);
+    const edited = [...events];
+    edited[1] = { ...(edited[1] as TeamEventRow), detail: 'edited' };
+    edited[3] = forgedAt(3);
+    await expect(second.acceptPage(edited)).rejects.toThrow(/broken at event 2 of w: its content does not match/);
+
+    // The caller's own check (an anchor) runs in the chain pass and stops the page.
+    const third = new ChainVerifier({ seq: 0, hash: TEAM_GENESIS }, keys);
+    await expect(
+      third.acceptPage(events, (event) => {
+        if (event.seq === 4) throw new Error('anchor moved at 4');
+      }),
+    ).rejects.toThrow('anchor moved at 4');
+    expect(third.seq).toBe(0);
+  });
+
   it('a signature binds every field of the intent', () => {
     const event = chain(1)[0] as TeamEventRow;
     expect(verifyIntent(alice.signPublic, intentBytes(event), event.signature)).toBe(true);

@@ -12,6 +12,7 @@ import { signIntent } from './crypto/officerKeys.ts';
 import { sealIdentity, type TeamKeyring } from './crypto/teamKey.ts';
 import type { OutboxRow, TeamMirror, TeamReview } from './laptop/teamMirror.ts';
 import { LOGIN_PATTERN } from './teamConfig.ts';
+import type { TeamItemNames } from './teamItemNames.ts';
 import type { StoredOfficerKeys } from './teamKeychain.ts';
 import { TeamProblem } from './teamProblem.ts';
 import { TEAM_ACTIONS, TEAM_DISPOSITIONS, TEAM_KINDS, VERSIONED_ACTIONS, type TeamAction } from './teamTerms.ts';
@@ -63,6 +64,8 @@ export interface TeamDeskOptions {
   mirror: TeamMirror;
   keys: () => Promise<StoredOfficerKeys>;
   keyring: () => Promise<TeamKeyring>;
+  /** Renames a pending transaction named by this laptop's ref to its team name. */
+  names?: TeamItemNames;
   now?: () => Date;
 }
 
@@ -83,7 +86,10 @@ export class TeamDesk {
         'invalid',
         `The team action is not valid: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'action'}: ${issue.message}`).join('; ')}.`,
       );
-    const action = parsed.data;
+    const action = {
+      ...parsed.data,
+      ref: (await this.#options.names?.teamRef(parsed.data.kind, parsed.data.ref)) ?? parsed.data.ref,
+    };
     const { workspace, mirror } = this.#options;
     const id = randomUUID();
     let baseVersion: number | null = null;

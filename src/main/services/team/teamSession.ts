@@ -25,6 +25,7 @@ import { TeamConnection } from './teamConnection.ts';
 import { payloadOf, TeamDesk } from './teamDesk.ts';
 import { RECOVERY_RECIPIENT } from './teamInit.ts';
 import { TeamKeychain, type StoredOfficerKeys } from './teamKeychain.ts';
+import { TeamItemNames, type LocalRecords } from './teamItemNames.ts';
 import { TeamProblem } from './teamProblem.ts';
 import { officersOf, workspaceInfo } from './teamServerReads.ts';
 import { TeamSync, type PullReport, type PushReport } from './teamSync.ts';
@@ -33,6 +34,8 @@ export interface TeamSessionOptions {
   dataFolder: string;
   secretStore: SecretStore;
   database: DatabaseSync;
+  /** The laptop's own records, to name its pending transactions for the team (teamItemNames.ts). */
+  records?: LocalRecords;
   now?: () => Date;
   connectTimeoutMs?: number;
   queryTimeoutMs?: number;
@@ -88,6 +91,11 @@ export class TeamSession {
       mirror: this.mirror,
       keys: () => this.keys(),
       keyring: () => this.keyring(),
+      names: new TeamItemNames({
+        records: options.records ?? null,
+        profileId: () => this.mirror.profileOf(settings.workspace),
+        keyring: () => this.keyring(),
+      }),
       now: this.#now,
     });
     this.sync = new TeamSync({

@@ -5,7 +5,7 @@
  * the anchor in the keychain. Answers the first event that fails, named, or the verified head.
  */
 import { ChainVerifier } from './chainVerifier.ts';
-import { TEAM_GENESIS } from './crypto/teamCanonical.ts';
+import { TEAM_GENESIS, type TeamEventRow } from './crypto/teamCanonical.ts';
 import type { TeamSession } from './teamSession.ts';
 import { TeamProblem } from './teamProblem.ts';
 import { eventsAfter, officersOf } from './teamServerReads.ts';
@@ -58,26 +58,37 @@ export async function verifyTeamHistory(session: TeamSession): Promise<TeamVerif
     const verifier = new ChainVerifier({ seq: 0, hash: TEAM_GENESIS }, keys);
     const mirrorHead = session.mirror.head(workspace);
     try {
+      const compare = (event: TeamEventRow, hash: Buffer): void => {
+        const copy = event.seq <= mirrorHead.seq ? session.mirror.event(workspace, event.seq) : null;
+        if (event.seq <= mirrorHead.seq && (copy === null || !Buffer.from(copy.hash).equals(hash)))
+          throw new TeamProblem(
+            'tampered',
+            `Event ${String(event.seq)} of ${workspace} on the server differs from the copy this laptop verified.`,
+            event.seq,
+          );
+        if (anchor !== null && event.seq === anchor.seq && hash.toString('hex') !== anchor.hash)
+          throw new TeamProblem(
+            'tampered',
+            `Event ${String(event.seq)} of ${workspace}, this laptop's anchor, changed on the server.`,
+            event.seq,
+          );
+      };
+      // As a pull: the next page is on its way while this one is verified.
+      let next = eventsAfter(db, workspace, verifier.seq, PAGE);
       for (;;) {
-        const page = await eventsAfter(db, workspace, verifier.seq, PAGE);
-        for (const event of page) {
-          verifier.accept(event);
-          const copy = event.seq <= mirrorHead.seq ? session.mirror.event(workspace, event.seq) : null;
-          if (event.seq <= mirrorHead.seq && (copy === null || !Buffer.from(copy.hash).equals(verifier.hash)))
-            throw new TeamProblem(
-              'tampered',
-              `Event ${String(event.seq)} of ${workspace} on the server differs from the copy this laptop verified.`,
-              event.seq,
-            );
-          if (anchor !== null && event.seq === anchor.seq && verifier.hash.toString('hex') !== anchor.hash)
-            throw new TeamProblem(
-              'tampered',
-              `Event ${String(event.seq)} of ${workspace}, this laptop's anchor, changed on the server.`,
-              event.seq,
-            );
+        const page = await next;
+        const last = page.at(-1);
+        if (last === undefined) break;
+        const full = page.length === PAGE;
+        if (full) next = eventsAfter(db, workspace, last.seq, PAGE);
+        try {
+          await verifier.acceptPage(page, compare);
+        } catch (error) {
+          if (full) await next.catch(() => undefined);
+          throw error;
         }
         report.events += page.length;
-        if (page.length < PAGE) break;
+        if (!full) break;
       }
       if (mirrorHead.seq > verifier.seq)
         throw new TeamProblem(

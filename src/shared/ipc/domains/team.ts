@@ -128,8 +128,14 @@ export type TeamPolicy = z.infer<typeof teamPolicy>;
 export const teamOperations = {
   /** The team this laptop is in (or joined: false, solo mode), and its sync state. */
   status: { input: z.strictObject({}), output: teamStatus },
-  /** Joins with an invite file (a path the officer chose). */
-  join: { input: z.strictObject({ inviteFile: z.string().min(1).max(4_096) }), output: teamStatus },
+  /** Joins with an invite file (a path the officer chose), mapping the workspace to a profile. */
+  join: {
+    input: z.strictObject({
+      inviteFile: z.string().min(1).max(4_096),
+      profileId: z.string().min(1).max(200).optional(),
+    }),
+    output: teamStatus,
+  },
   /** Push what is queued, pull and verify what is new. */
   sync: { input: z.strictObject({}), output: teamSyncOutcome },
   members: { input: z.strictObject({}), output: z.object({ rows: z.array(teamMember) }) },

@@ -40,6 +40,7 @@ function session(context: TeamCommandContext, services: LedgerServices): TeamSes
     dataFolder: context.dataFolder,
     secretStore: context.secretStore,
     database: services.cache.database,
+    records: services.reviews.records,
   });
   if (opened === null)
     throw new TeamProblem(

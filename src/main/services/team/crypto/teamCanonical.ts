@@ -11,27 +11,47 @@ import { createHash } from 'node:crypto';
 
 const EVENT_TAG = Buffer.from('ledgerdesk-team-event-v1\n', 'utf8');
 const INTENT_TAG = Buffer.from('ledgerdesk-team-intent-v1\n', 'utf8');
-const NULL_LENGTH = Buffer.from([0xff, 0xff, 0xff, 0xff]);
 
 export const HASH_BYTES = 32;
 export const TEAM_GENESIS: Buffer = Buffer.alloc(HASH_BYTES);
 
 export type Field = string | number | Uint8Array | null;
 
+/**
+ * One buffer, sized first and written in place: the encoding runs for every event a laptop
+ * verifies (twice: the chain and the signature), and a Buffer per field cost more than the hash.
+ */
 function encode(tag: Buffer, fields: readonly Field[]): Buffer {
-  const parts: Buffer[] = [tag];
+  let size = tag.length;
+  for (const field of fields) {
+    size += 4;
+    if (field === null) continue;
+    size +=
+      typeof field === 'string'
+        ? Buffer.byteLength(field, 'utf8')
+        : typeof field === 'number'
+          ? String(field).length
+          : field.length;
+  }
+  const out = Buffer.allocUnsafe(size);
+  let at = tag.copy(out, 0);
   for (const field of fields) {
     if (field === null) {
-      parts.push(NULL_LENGTH);
+      at = out.writeUInt32BE(0xffffffff, at);
       continue;
     }
-    const bytes =
-      typeof field === 'string' || typeof field === 'number' ? Buffer.from(String(field), 'utf8') : Buffer.from(field);
-    const length = Buffer.allocUnsafe(4);
-    length.writeUInt32BE(bytes.length);
-    parts.push(length, bytes);
+    if (typeof field === 'string' || typeof field === 'number') {
+      const text = String(field);
+      const length = Buffer.byteLength(text, 'utf8');
+      at = out.writeUInt32BE(length, at);
+      at += out.write(text, at, length, 'utf8');
+    } else {
+      at = out.writeUInt32BE(field.length, at);
+      out.set(field, at);
+      at += field.length;
+    }
   }
-  return Buffer.concat(parts);
+  return out;
 }
 
 /** What an officer decides: signed with their Ed25519 key before it leaves the laptop. */

@@ -5,7 +5,7 @@
  * actions not yet answered by the server. Reads are named queries; writes come from TeamSync
  * (a verified page at a time, one SQLite transaction each) and from TeamDesk (a queued action).
  */
-import type { DatabaseSync } from 'node:sqlite';
+import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import type { TeamEventRow } from '../crypto/teamCanonical.ts';
 import { EVENT_FIELDS, eventFieldValues, TEAM_GENESIS } from '../crypto/teamCanonical.ts';
 import { isItemKind } from '../teamTerms.ts';
@@ -182,10 +182,12 @@ export class TeamMirror {
     const answer = this.#database.prepare(
       `UPDATE team_outbox SET state = ?, seq = ?, detail = ?, answered_at = coalesce(answered_at, ?) WHERE event_id = ?`,
     );
+    // Prepared once per page, not once per event: preparing cost more than running them.
+    const project = this.#projector();
     for (const event of events) {
       insert.run(...eventFieldValues(event), event.prevHash, event.hash);
       // Membership and policy events are in the history, not in any item's review.
-      if (isItemKind(event.kind)) this.#project(event);
+      if (isItemKind(event.kind)) project(event);
       answer.run(event.result, event.seq, event.detail, pulledAt, event.id);
     }
     const last = events.at(-1);
@@ -195,83 +197,23 @@ export class TeamMirror {
         .run(last.seq, last.hash, pulledAt, last.workspace);
   }
 
-  /** The review as the server's decision left it (the same rules as team.apply_event). */
-  #project(event: TeamEventRow): void {
-    const current = this.review(event.workspace, event.kind, event.ref);
-    const review: TeamReview = current ?? {
-      workspace: event.workspace,
-      kind: event.kind,
-      ref: event.ref,
-      state: 'unreviewed',
-      priorState: null,
-      proposedDisposition: null,
-      proposedBy: null,
-      proposedAt: null,
-      approvedBy: null,
-      approvedAt: null,
-      assignee: null,
-      version: 0,
-      lastSeq: 0,
+  /** Projects an event onto its item's review, as the server's decision left it (the same rules as team.push). */
+  #projector(): (event: TeamEventRow) => void {
+    const read = this.#database.prepare(
+      `SELECT ${REVIEW_COLUMNS} FROM team_reviews WHERE workspace = ? AND kind = ? AND ref = ?`,
+    );
+    const write = this.#database.prepare(
+      `INSERT INTO team_reviews (workspace, kind, ref, state, prior_state, proposed_disposition, proposed_by, proposed_at,
+         approved_by, approved_at, assignee, version, last_seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (workspace, kind, ref) DO UPDATE SET state = excluded.state, prior_state = excluded.prior_state,
+         proposed_disposition = excluded.proposed_disposition, proposed_by = excluded.proposed_by,
+         proposed_at = excluded.proposed_at, approved_by = excluded.approved_by, approved_at = excluded.approved_at,
+         assignee = excluded.assignee, version = excluded.version, last_seq = excluded.last_seq`,
+    );
+    return (event) => {
+      const row = read.get(event.workspace, event.kind, event.ref) as TeamReview | undefined;
+      write.run(...reviewValues(projected(row === undefined ? null : { ...row }, event)));
     };
-    review.lastSeq = event.seq;
-    if (event.result === 'ok') {
-      switch (event.action) {
-        case 'propose':
-          review.priorState = review.state;
-          review.proposedDisposition = event.disposition;
-          review.proposedBy = event.officer;
-          review.proposedAt = event.at;
-          review.approvedBy = null;
-          review.approvedAt = null;
-          break;
-        case 'approve':
-          review.approvedBy = event.officer;
-          review.approvedAt = event.at;
-          break;
-        case 'reject':
-          review.proposedDisposition = null;
-          review.approvedBy = null;
-          review.approvedAt = null;
-          break;
-        case 'claim':
-          review.assignee = event.officer;
-          break;
-        case 'assign':
-          review.assignee = event.assignee;
-          break;
-        case 'release':
-          review.assignee = null;
-          break;
-        default:
-          break;
-      }
-      if (event.newState !== null) review.state = event.newState;
-      if (event.newVersion !== null) review.version = event.newVersion;
-    }
-    this.#database
-      .prepare(
-        `INSERT INTO team_reviews (workspace, kind, ref, state, prior_state, proposed_disposition, proposed_by, proposed_at,
-           approved_by, approved_at, assignee, version, last_seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (workspace, kind, ref) DO UPDATE SET state = excluded.state, prior_state = excluded.prior_state,
-           proposed_disposition = excluded.proposed_disposition, proposed_by = excluded.proposed_by,
-           proposed_at = excluded.proposed_at, approved_by = excluded.approved_by, approved_at = excluded.approved_at,
-           assignee = excluded.assignee, version = excluded.version, last_seq = excluded.last_seq`,
-      )
-      .run(
-        review.workspace,
-        review.kind,
-        review.ref,
-        review.state,
-        review.priorState,
-        review.proposedDisposition,
-        review.proposedBy,
-        review.proposedAt,
-        review.approvedBy,
-        review.approvedAt,
-        review.assignee,
-        review.version,
-        review.lastSeq,
-      );
   }
 
   event(workspace: string, seq: number): TeamEventRow | null {
@@ -417,19 +359,33 @@ export class TeamMirror {
     );
   }
 
-  /** Drops this laptop's copy of a workspace (never the team's record: that is the server's). */
+  /**
+   * Drops this laptop's copy of a workspace's history and reviews: never the team's record (the
+   * server's), and never what this laptop alone holds. Kept: the actions not yet pushed and the
+   * conflicts not yet seen (the outbox), the wrapped team keys, the officers' keys pinned at
+   * first sight (a cleared cache must not let a swapped key in), and the profile the workspace
+   * maps to. The next pull verifies the whole history again from its first event, against the
+   * anchor still in the keychain.
+   */
   dropMirror(workspace: string): void {
     this.transaction(() => {
-      for (const table of [
-        'team_events',
-        'team_reviews',
-        'team_keys',
-        'team_officer_keys',
-        'team_outbox',
-        'team_workspaces',
-      ])
-        this.#database.prepare(`DELETE FROM ${table} WHERE workspace = ?`).run(workspace);
+      this.#database.prepare('DELETE FROM team_events WHERE workspace = ?').run(workspace);
+      this.#database.prepare('DELETE FROM team_reviews WHERE workspace = ?').run(workspace);
+      this.#database
+        .prepare('UPDATE team_workspaces SET cursor_seq = 0, head_hash = ?, pulled_at = NULL WHERE workspace = ?')
+        .run(TEAM_GENESIS, workspace);
     });
+  }
+
+  /** Drops the mirrors of the workspaces a profile maps to (clearing the profile's cache). */
+  dropMirrorsOfProfile(profileId: string): string[] {
+    const workspaces = (
+      this.#database.prepare('SELECT workspace FROM team_workspaces WHERE profile_id = ?').all(profileId) as {
+        workspace: string;
+      }[]
+    ).map((row) => row.workspace);
+    for (const workspace of workspaces) this.dropMirror(workspace);
+    return workspaces;
   }
 }
 
@@ -441,4 +397,77 @@ function normaliseEvent(row: TeamEventRow): TeamEventRow {
     prevHash: asBuffer(row.prevHash),
     hash: asBuffer(row.hash),
   };
+}
+
+/** The review after one verified event. */
+function projected(current: TeamReview | null, event: TeamEventRow): TeamReview {
+  const review: TeamReview = current ?? {
+    workspace: event.workspace,
+    kind: event.kind,
+    ref: event.ref,
+    state: 'unreviewed',
+    priorState: null,
+    proposedDisposition: null,
+    proposedBy: null,
+    proposedAt: null,
+    approvedBy: null,
+    approvedAt: null,
+    assignee: null,
+    version: 0,
+    lastSeq: 0,
+  };
+  review.lastSeq = event.seq;
+  if (event.result === 'ok') {
+    switch (event.action) {
+      case 'propose':
+        review.priorState = review.state;
+        review.proposedDisposition = event.disposition;
+        review.proposedBy = event.officer;
+        review.proposedAt = event.at;
+        review.approvedBy = null;
+        review.approvedAt = null;
+        break;
+      case 'approve':
+        review.approvedBy = event.officer;
+        review.approvedAt = event.at;
+        break;
+      case 'reject':
+        review.proposedDisposition = null;
+        review.approvedBy = null;
+        review.approvedAt = null;
+        break;
+      case 'claim':
+        review.assignee = event.officer;
+        break;
+      case 'assign':
+        review.assignee = event.assignee;
+        break;
+      case 'release':
+        review.assignee = null;
+        break;
+      default:
+        break;
+    }
+    if (event.newState !== null) review.state = event.newState;
+    if (event.newVersion !== null) review.version = event.newVersion;
+  }
+  return review;
+}
+
+function reviewValues(review: TeamReview): SQLInputValue[] {
+  return [
+    review.workspace,
+    review.kind,
+    review.ref,
+    review.state,
+    review.priorState,
+    review.proposedDisposition,
+    review.proposedBy,
+    review.proposedAt,
+    review.approvedBy,
+    review.approvedAt,
+    review.assignee,
+    review.version,
+    review.lastSeq,
+  ];
 }

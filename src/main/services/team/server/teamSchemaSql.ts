@@ -13,6 +13,7 @@
  * per workspace by the server in commit order (appends to a workspace are serialised by an
  * advisory lock taken before the head is read, so seq order is commit order).
  */
+import { SET_BASED_PUSH } from './teamPushSetBased.ts';
 
 export interface TeamMigration {
   version: number;
@@ -588,4 +589,5 @@ REVOKE ALL ON FUNCTION team.set_policy(text, jsonb) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION team.set_policy(text, jsonb) TO ledgerdesk_officer;
 `,
   },
+  SET_BASED_PUSH,
 ];

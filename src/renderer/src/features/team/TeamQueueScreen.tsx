@@ -73,7 +73,7 @@ function SoloState() {
   const setTab = useSettingsStore((state) => state.setTab);
   return (
     <StateMessage
-      icon="check"
+      icon="team"
       title="This laptop works alone"
       action={
         <Button

@@ -9,6 +9,7 @@ import type { TeamQueues, TeamStatus } from '../../../../shared/ipc/index.ts';
 import type { LedgerdeskApi } from '../../lib/api.ts';
 import { api } from '../../lib/api.ts';
 import { sentenceOf, uiErrorOf, type UiError } from '../../lib/errors.ts';
+import { useProfilesStore } from '../../stores/profiles.ts';
 import { toast } from '../../stores/toasts.ts';
 
 export type TeamMember = Awaited<ReturnType<LedgerdeskApi['team']['members']>>['rows'][number];
@@ -70,7 +71,10 @@ export const useTeamStore = create<TeamState>((set, get) => ({
 
   async join(inviteFile) {
     // Errors go back to the form, which shows them beside the field.
-    const status = await api().team.join({ inviteFile });
+    // The workspace maps to the profile the officer works in, so this laptop can name that
+    // profile's pending transactions as every laptop of the team does.
+    const profileId = useProfilesStore.getState().activeProfileId;
+    const status = await api().team.join({ inviteFile, ...(profileId === null ? {} : { profileId }) });
     set({ status, statusError: null });
     toast('success', `Joined ${status.workspace ?? 'the team'}`, `Signed in as ${status.login ?? ''}.`);
     await Promise.all([get().loadMembers(), get().loadQueues()]);
