@@ -12,6 +12,7 @@ import {
 } from '../../../shared/review/reviewTerms.ts';
 import type { WatchRule, WatchRuleInput } from '../../../shared/review/watchRule.ts';
 import type { OfflineCache } from '../cache/offlineCache.ts';
+import { versionDetail } from '../cache/reviewRollbacks.ts';
 import type { SyncKind } from '../cache/syncCheckpoints.ts';
 import { changedRefs } from './changedSinceReview.ts';
 import { recordChanges } from './recordChanges.ts';
@@ -158,7 +159,8 @@ export class ReviewService {
           action: `review.${input.disposition}`,
           target: `${input.kind}:${review.ref}`,
           result: 'ok',
-          detail: note === null ? null : 'with a note',
+          // The version it made: a review row put back to an earlier one is found (reviewRollbacks.ts).
+          detail: versionDetail(review.version, note === null ? null : 'with a note'),
         });
       }
       return given;
@@ -239,14 +241,18 @@ export class ReviewService {
         const reviewed = this.table.get(profileId, kind, ref);
         if (reviewed === null) continue;
         const changes = recordChanges(reviewed.record, current.get(ref)?.record ?? null);
-        this.table.markChanged(profileId, kind, ref, changes, at);
+        const version = this.table.markChanged(profileId, kind, ref, changes, at);
+        if (version === null) continue;
         this.#cache.audit.record({
           profileId,
           profileName,
           action: 'review.changed',
           target: `${kind}:${ref}`,
           result: 'ok',
-          detail: `the bank's record changed since the review (${String(changes.length)} ${changes.length === 1 ? 'field' : 'fields'})`,
+          detail: versionDetail(
+            version,
+            `the bank's record changed since the review (${String(changes.length)} ${changes.length === 1 ? 'field' : 'fields'})`,
+          ),
         });
         result.changed += 1;
       }
