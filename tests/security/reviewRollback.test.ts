@@ -64,9 +64,10 @@ describe.skipIf(!secretServiceHere)('a review put back to an earlier version is 
     await api.reviews.give({ profileId, kind: 'pending-transaction', refs: [otherRef], disposition: 'cleared' });
     // What someone with the file copies aside while the item stands cleared.
     const reader = new DatabaseSync(file, { readOnly: true });
-    clearedRow = reader
-      .prepare(`SELECT ${ROW_COLUMNS.join(', ')} FROM reviews WHERE ref = ?`)
-      .get(ref) as Record<string, SQLInputValue>;
+    clearedRow = reader.prepare(`SELECT ${ROW_COLUMNS.join(', ')} FROM reviews WHERE ref = ?`).get(ref) as Record<
+      string,
+      SQLInputValue
+    >;
     reader.close();
     await api.reviews.give({
       profileId,
@@ -108,9 +109,7 @@ describe.skipIf(!secretServiceHere)('a review put back to an earlier version is 
     raw.close();
   }
 
-  async function verifyCli(
-    folder = temp.folder,
-  ): Promise<{ code: number; kind: string | undefined; message: string }> {
+  async function verifyCli(folder = temp.folder): Promise<{ code: number; kind: string | undefined; message: string }> {
     const result = await ledger(['--data', folder, 'audit', 'verify', '--json'], store);
     const answer = JSON.parse(result.stdout) as { problem: { kind: string; message: string } | null };
     return { code: result.code, kind: answer.problem?.kind, message: answer.problem?.message ?? '' };
@@ -212,7 +211,11 @@ describe.skipIf(!secretServiceHere)('a review put back to an earlier version is 
         disposition: 'escalated',
       });
       await api.cache.clear({ profileId: profile });
-      const detail = await api.reviews.detail({ profileId: profile, kind: 'pending-transaction', ref: item?.ref ?? '' });
+      const detail = await api.reviews.detail({
+        profileId: profile,
+        kind: 'pending-transaction',
+        ref: item?.ref ?? '',
+      });
       expect(detail.review).toBeNull();
       await harness.stop();
       harness = null;

@@ -88,17 +88,7 @@ export class AuditBatchReader {
     let macsUsed = 0;
     for (let index = 0; index < count; index += 1) {
       const row = rows[index] as Row;
-      const canonical = this.#encoder.encode(
-        row[0],
-        row[1],
-        row[2],
-        row[3],
-        row[4],
-        row[5],
-        row[6],
-        row[7],
-        row[8],
-      );
+      const canonical = this.#encoder.encode(row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7], row[8]);
       bytes = grown(bytes, used + canonical.length);
       bytes.set(canonical, used);
       used += canonical.length;

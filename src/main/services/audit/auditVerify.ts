@@ -10,13 +10,7 @@ import { timingSafeEqual, type KeyObject } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
 import type { AuditAnchor } from './auditAnchor.ts';
 import { AuditBatchReader, type AuditBatch } from './auditBatch.ts';
-import {
-  CHAIN_GENESIS,
-  CHAINED_COLUMNS,
-  entryMac,
-  macText,
-  type ChainedFields,
-} from './auditChain.ts';
+import { CHAIN_GENESIS, CHAINED_COLUMNS, entryMac, macText, type ChainedFields } from './auditChain.ts';
 import type { AuditEntry, AuditResult } from './auditLog.ts';
 
 export { KEY_LOST_ACTION } from './auditBatch.ts';

@@ -68,7 +68,8 @@ function mismatch(
 /** A review that is not the latest one Ledgerdesk wrote: put back to an earlier version, or deleted. */
 export class ReviewRolledBack extends Error {
   readonly code = 'storage_error';
-  readonly action = 'Run `ledger audit verify` to list every altered review; restore the cache file from a trusted copy.';
+  readonly action =
+    'Run `ledger audit verify` to list every altered review; restore the cache file from a trusted copy.';
   constructor(what: string, why: string) {
     super(`${what} was changed in the cache file outside Ledgerdesk (${why}), so it is not shown or acted on.`);
     this.name = 'ReviewRolledBack';
@@ -150,8 +151,7 @@ export class ReviewRollbacks {
       const kind = entry.target.slice(0, split);
       const ref = entry.target.slice(split + 1);
       const row = review.get(entry.profileId, kind, ref) as (StandingRow & { newestStep: number | null }) | undefined;
-      const resetAfter =
-        everyProfileReset > entry.id || (profileReset.get(entry.profileId) ?? 0) > entry.id;
+      const resetAfter = everyProfileReset > entry.id || (profileReset.get(entry.profileId) ?? 0) > entry.id;
       const why = mismatch(entry, row, row?.newestStep ?? null, resetAfter);
       if (why === null) continue;
       total += 1;
