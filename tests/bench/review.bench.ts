@@ -140,7 +140,7 @@ const benchmark: Benchmark = {
       const toChange = reviewEvery(reviews, refs, 2000, 13, 'cleared');
       cache.transaction(() => {
         for (const ref of toChange) {
-          reviews.table.markChanged(
+          reviews.markChanged(
             PROFILE,
             'pending-transaction',
             ref,

@@ -130,7 +130,7 @@ const benchmark: Benchmark = {
       const toChange = give(2000, 13, 'cleared');
       cache.transaction(() => {
         for (const ref of toChange)
-          reviews.table.markChanged(PROFILE, 'pending-transaction', ref, [], new Date().toISOString());
+          reviews.markChanged(PROFILE, 'pending-transaction', ref, [], new Date().toISOString());
       });
       reviews.saveRule(PROFILE, { name: 'Large debits', kind: 'pending-transaction', amountBeyond: '-4900.00' });
       reviews.afterSync(PROFILE, 'pending-transactions');
