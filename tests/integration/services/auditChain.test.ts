@@ -155,9 +155,7 @@ describe.skipIf(!secretServiceHere)('the audit chain on a real cache file and ke
     expect(text.stdout).toMatch(/^The audit log does not verify: entry #6 \(.*webhook\.update target_6, Operations\)/);
   });
 
-  it("walks a log of several batches read on the cache writer's thread, and names an edit in the third", async () => {
-    // `ledger audit verify` opens the cache with its writer thread: that thread reads and
-    // encodes each batch of 5,000 while the command's main thread hashes the one before.
+  it('walks a log of several batches of 5,000 and names an edit in the third', async () => {
     await logWrites(12_001);
     const untouched = await verify();
     expect(untouched.code).toBe(0);

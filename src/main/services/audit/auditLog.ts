@@ -22,12 +22,7 @@ import {
   macText,
   type ChainedFields,
 } from './auditChain.ts';
-import {
-  verifyAuditChain,
-  type AuditBatchSource,
-  type AuditChainProblem,
-  type AuditVerification,
-} from './auditVerify.ts';
+import { verifyAuditChain, type AuditChainProblem, type AuditVerification } from './auditVerify.ts';
 
 /** A check `verify` runs after the chain's: the rows the log vouches for (cache/rowMacs.ts). */
 export type AuditCheck = () => AuditChainProblem | null;
@@ -79,8 +74,6 @@ export class AuditLog {
   readonly #folder: FolderView | null;
   readonly #checks: AuditCheck[] = [];
   #actor: () => string | null = () => null;
-  /** Another thread that reads the log for verify (the cache writer's); null: read here. */
-  #batches: AuditBatchSource | null = null;
   /** Prepared once: an append runs them for every write and review action. */
   readonly #lastEntry: StatementSync;
   readonly #insert: StatementSync;
@@ -174,15 +167,7 @@ export class AuditLog {
    */
   async verify(): Promise<AuditVerification> {
     await this.#anchor.settled();
-    const anchor = await this.#anchor.read();
-    let verification: AuditVerification;
-    try {
-      verification = await verifyAuditChain(this.#database, this.#key, anchor, this.#now, this.#batches);
-    } catch (error) {
-      // The reader thread failed (it could not start, or died): the same walk on this thread.
-      if (this.#batches === null) throw error;
-      verification = await verifyAuditChain(this.#database, this.#key, anchor, this.#now);
-    }
+    let verification = await verifyAuditChain(this.#database, this.#key, await this.#anchor.read(), this.#now);
     const problem = this.#anchor.problem;
     if (problem !== null) verification = { ...verification, notes: [...verification.notes, problem] };
     if (this.#folder !== null) verification = await this.#againstFolder(verification, this.#folder);
@@ -207,11 +192,6 @@ export class AuditLog {
   /** Who acts through this log from now on (actor.ts): every entry records it. */
   setActor(actor: () => string | null): void {
     this.#actor = actor;
-  }
-
-  /** Reads the log for `verify` on another thread (the cache writer's): hashing overlaps the reads. */
-  readBatchesWith(source: AuditBatchSource | null): void {
-    this.#batches = source;
   }
 
   /** Adds a check that `verify` runs once the chain verifies (the first problem found is the answer). */

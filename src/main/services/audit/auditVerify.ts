@@ -7,13 +7,20 @@
  * a long log is checked.
  */
 import { timingSafeEqual, type KeyObject } from 'node:crypto';
-import type { DatabaseSync } from 'node:sqlite';
+import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import type { AuditAnchor } from './auditAnchor.ts';
-import { AuditBatchReader, type AuditBatch } from './auditBatch.ts';
-import { CHAIN_GENESIS, CHAINED_COLUMNS, entryMac, macText, type ChainedFields } from './auditChain.ts';
+import {
+  CanonicalEncoder,
+  CHAIN_GENESIS,
+  CHAINED_COLUMNS,
+  entryMac,
+  macText,
+  type ChainedFields,
+} from './auditChain.ts';
 import type { AuditEntry, AuditResult } from './auditLog.ts';
 
-export { KEY_LOST_ACTION } from './auditBatch.ts';
+/** The action of the entry that starts a new chain after the chain key was lost. */
+export const KEY_LOST_ACTION = 'audit.key.lost';
 
 export type AuditChainProblemKind =
   /** The entry's MAC does not match: it was edited, or moved from elsewhere in the log. */
@@ -73,6 +80,9 @@ type Row = [
   mac: Uint8Array | null,
 ];
 
+/** Rows a batch: small enough that the app's main thread answers other calls between batches. */
+const BATCH = 5_000;
+
 function fieldsOf(row: Row): ChainedFields {
   const [id, profileId, profileName, action, target, at, result, detail, actor] = row;
   return { id, profileId, profileName, action, target, at, result, detail, actor };
@@ -96,63 +106,50 @@ function same(mac: Uint8Array, expected: Buffer): boolean {
   return mac.byteLength === expected.length && timingSafeEqual(mac, expected);
 }
 
-/** Reads the batch after an id: on the cache writer's thread (cacheWriter.ts), or here. */
-export type AuditBatchSource = (after: number) => Promise<AuditBatch>;
-
 export async function verifyAuditChain(
   database: DatabaseSync,
   key: KeyObject,
   anchor: AuditAnchor | null,
   now: () => Date = () => new Date(),
-  /** Another thread's reader: it reads and encodes the next batch while this one is hashed. */
-  source: AuditBatchSource | null = null,
 ): Promise<AuditVerification> {
-  const reader = new AuditBatchReader(database);
-  const read: AuditBatchSource = source ?? ((after) => Promise.resolve(reader.read(after)));
-  const one = database.prepare(`SELECT ${CHAINED_COLUMNS}, mac FROM audit_log WHERE id = ?`);
-  one.setReturnArrays(true);
-  /** An entry as the log holds it, read again only to name it in a problem. */
-  const rowOf = (id: number): Row =>
-    (one.get(id) as unknown as Row | undefined) ?? [id, '', '', '', '', '', 'ok', null, null, null];
+  const batch = database.prepare(
+    `SELECT ${CHAINED_COLUMNS}, mac FROM audit_log WHERE id > ? ORDER BY id LIMIT ${String(BATCH)}`,
+  );
+  batch.setReturnArrays(true);
+  const encoder = new CanonicalEncoder();
   let previous: Uint8Array = CHAIN_GENESIS;
   let previousId: number | null = null;
   let entries = 0;
   let problem: AuditChainProblem | null = null;
   /** Entries before the last key loss (they were chained with a key the keychain lost). */
-  let keyLostAt: { id: number; before: number } | null = null;
+  let keyLostAt: { row: Row; before: number } | null = null;
   let anchorSeen = false;
-  let pending = read(-1);
+  let after: SQLInputValue = -1;
   for (;;) {
-    const batch = await pending;
-    const { count, ids, offsets, bytes, macOffsets, macs, hasMac, keyLost } = batch;
-    const more = reader.full(count);
-    // Asked for before this batch is hashed: with a reader thread, the two overlap.
-    if (more) pending = read(ids[count - 1] ?? 0);
-    for (let index = 0; index < count; index += 1) {
+    const rows = batch.all(after) as unknown as Row[];
+    for (const row of rows) {
       entries += 1;
-      const id = ids[index] ?? 0;
-      const mac = hasMac[index] === 1 ? macs.subarray(macOffsets[index], macOffsets[index + 1]) : null;
-      const canonical = bytes.subarray(offsets[index], offsets[index + 1]);
+      const id = row[0];
+      const mac = row[9];
+      // Encoded straight from the row into one reused buffer (no object per entry): the walk's
+      // cost is then mostly SQLite's read and the HMAC itself.
+      const canonical = encoder.encode(id, row[1], row[2], row[3], row[4], row[5], row[6], row[7], row[8]);
       if (mac === null) {
-        if (problem === null) {
-          const row = rowOf(id);
-          problem = {
-            kind: 'mac-missing',
-            entryId: id,
-            entry: entryOf(row),
-            message: `The audit log does not verify: ${describe(row)} has no MAC; it was added or altered outside Ledgerdesk.`,
-          };
-        }
+        problem ??= {
+          kind: 'mac-missing',
+          entryId: id,
+          entry: entryOf(row),
+          message: `The audit log does not verify: ${describe(row)} has no MAC; it was added or altered outside Ledgerdesk.`,
+        };
       } else if (!same(mac, entryMac(key, previous, canonical))) {
-        if (keyLost[index] === 1 && same(mac, entryMac(key, CHAIN_GENESIS, canonical))) {
+        if (row[3] === KEY_LOST_ACTION && same(mac, entryMac(key, CHAIN_GENESIS, canonical))) {
           // A new chain started here because the old key was lost: what came before cannot be
           // checked, and what follows is checked from here.
-          keyLostAt = { id, before: entries - 1 };
+          keyLostAt = { row, before: entries - 1 };
           problem = null;
         } else if (problem === null) {
           const firstMissing = (previousId ?? 0) + 1;
           const gap = id !== firstMissing;
-          const row = rowOf(id);
           problem = {
             kind: gap ? 'entry-missing' : 'entry-changed',
             entryId: id,
@@ -166,7 +163,6 @@ export async function verifyAuditChain(
       if (anchor !== null && id === anchor.id) {
         anchorSeen = true;
         if (mac === null || macText(mac) !== anchor.mac) {
-          const row = rowOf(id);
           problem ??= {
             kind: 'head-changed',
             entryId: id,
@@ -178,12 +174,11 @@ export async function verifyAuditChain(
       previous = mac ?? CHAIN_GENESIS;
       previousId = id;
     }
-    if (!more) break;
-    // Read here, the walk lets the app's other calls in between batches.
-    if (source === null) await new Promise((resolve) => setImmediate(resolve));
+    const last = rows.at(-1);
+    if (last === undefined || rows.length < BATCH) break;
+    after = last[0];
+    await new Promise((resolve) => setImmediate(resolve));
   }
-  // The last MAC outlives its batch's buffer only as a copy.
-  previous = Buffer.from(previous);
   const notes: string[] = [];
   if (anchor !== null && !anchorSeen && (previousId === null || previousId < anchor.id)) {
     const firstMissing = (previousId ?? 0) + 1;
@@ -195,11 +190,10 @@ export async function verifyAuditChain(
     };
   }
   if (problem === null && keyLostAt !== null) {
-    const { id, before } = keyLostAt;
-    const row = rowOf(id);
+    const { row, before } = keyLostAt;
     problem = {
       kind: 'key-lost',
-      entryId: id,
+      entryId: row[0],
       entry: entryOf(row),
       message: `The audit log cannot be verified in full: the ${String(before)} ${before === 1 ? 'entry' : 'entries'} before ${describe(row)} were chained with a key that is no longer in the keychain. The ${String(entries - before)} from there on verify.`,
     };

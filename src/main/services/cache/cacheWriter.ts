@@ -9,7 +9,6 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { DatabaseSync } from 'node:sqlite';
 import { Worker } from 'node:worker_threads';
-import type { AuditBatch } from '../audit/auditBatch.ts';
 import { translateWriteError } from './cacheError.ts';
 import { builtWorkerDigests, WorkerRefused, workerStartUrl, type WorkerDigests } from './workerIntegrity.ts';
 import { Statements } from './statements.ts';
@@ -28,12 +27,6 @@ export interface CacheWriter {
    * (writerQueue.ts). The pages are copied at once: the caller may let go of them.
    */
   runGroup(pages: WriteBatch[][], stream?: number): Promise<GroupOutcome>;
-  /**
-   * Reads the audit log's batch after an id on the writer's own thread and connection, for
-   * `audit verify` to hash one batch while the next is read (audit/auditBatch.ts). Only a
-   * writer with a thread has it.
-   */
-  readAudit?: (after: number) => Promise<AuditBatch>;
   close(): Promise<void>;
 }
 
@@ -90,15 +83,11 @@ function outcomeOf(reply: WriterReply, file: string): GroupOutcome {
   return { kept: reply.kept, error: translated(error, file) };
 }
 
-/** The writer's answer to an audit read: the batch, or why it could not be read. */
-type AuditReply = { id: number; audit: AuditBatch } | { id: number; auditError: string };
-
 export class WorkerCacheWriter implements CacheWriter {
   readonly #workerFile: URL;
   readonly #file: string;
   readonly #sizeLimitBytes: number | undefined;
   readonly #waiting = new Map<number, { resolve: (outcome: GroupOutcome) => void; reject: (error: Error) => void }>();
-  readonly #auditWaiting = new Map<number, { resolve: (batch: AuditBatch) => void; reject: (error: Error) => void }>();
   /** Started on the first write: reads-only uses (most commands) never start a thread. */
   #worker: Worker | null = null;
   #next = 0;
@@ -125,17 +114,6 @@ export class WorkerCacheWriter implements CacheWriter {
       worker.postMessage({ id, pages, ...(stream === undefined ? {} : { stream }) });
     });
   }
-
-  readonly readAudit = (after: number): Promise<AuditBatch> => {
-    if (this.#failure !== null) return Promise.reject(this.#failure);
-    const worker = this.#started();
-    const id = (this.#next += 1);
-    return new Promise((resolve, reject) => {
-      this.#auditWaiting.set(id, { resolve, reject });
-      worker.ref();
-      worker.postMessage({ id, auditAfter: after });
-    });
-  };
 
   async close(): Promise<void> {
     const worker = this.#worker;
@@ -167,26 +145,17 @@ export class WorkerCacheWriter implements CacheWriter {
     });
     // Idle, the thread must not keep a command-line process alive.
     worker.unref();
-    worker.on('message', (reply: WriterReply | AuditReply) => {
-      if ('audit' in reply || 'auditError' in reply) {
-        const reading = this.#auditWaiting.get(reply.id);
-        this.#auditWaiting.delete(reply.id);
-        if (this.#waiting.size === 0 && this.#auditWaiting.size === 0) worker.unref();
-        if ('audit' in reply) reading?.resolve(reply.audit);
-        else reading?.reject(new Error(`The audit log could not be read: ${reply.auditError}`));
-        return;
-      }
+    worker.on('message', (reply: WriterReply) => {
       const waiting = this.#waiting.get(reply.id);
       if (waiting === undefined) return;
       this.#waiting.delete(reply.id);
-      if (this.#waiting.size === 0 && this.#auditWaiting.size === 0) worker.unref();
+      if (this.#waiting.size === 0) worker.unref();
       waiting.resolve(outcomeOf(reply, this.#file));
     });
     worker.on('error', (error: Error) => {
       this.#failure = error;
-      for (const waiting of [...this.#waiting.values(), ...this.#auditWaiting.values()]) waiting.reject(error);
+      for (const waiting of this.#waiting.values()) waiting.reject(error);
       this.#waiting.clear();
-      this.#auditWaiting.clear();
     });
     this.#worker = worker;
     return worker;

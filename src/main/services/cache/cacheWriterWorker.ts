@@ -5,26 +5,21 @@
  * with the plan (WriteBatch.sealed: a KeyObject, passed within this process, never written
  * or logged); the data key and the hashing keys stay on the main thread. Messages of one
  * sync already queued when this thread gets to them are written together (writerQueue.ts).
- * It also reads the audit log for `audit verify`, a batch at a time, so the main thread hashes
- * one batch while this one reads and encodes the next (audit/auditBatch.ts).
  */
 import { DatabaseSync } from 'node:sqlite';
-import { AuditBatchReader, transferListOf } from '../audit/auditBatch.ts';
 import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
 import { configure } from './cacheFile.ts';
 import { Statements } from './statements.ts';
 import { executeGroup } from './writeBatch.ts';
-import { WriterQueue, type AuditReadMessage, type WriteMessage, type WriterReply } from './writerQueue.ts';
+import { WriterQueue, type WriteMessage, type WriterReply } from './writerQueue.ts';
 
-type Message = WriteMessage | AuditReadMessage | { id: number; close: true };
+type Message = WriteMessage | { id: number; close: true };
 
 const { file, sizeLimitBytes } = workerData as { file: string; sizeLimitBytes?: number };
 const database = new DatabaseSync(file);
 configure(database, sizeLimitBytes);
 const statements = new Statements(database);
 const queue = new WriterQueue((pages) => executeGroup(database, statements, pages));
-/** Prepared on the first audit read. */
-let auditReader: AuditBatchReader | null = null;
 
 function reply(message: WriterReply): void {
   parentPort?.postMessage(message);
@@ -41,7 +36,7 @@ function gather(port: MessagePort, first: WriteMessage): { group: WriteMessage[]
     if (first.stream === undefined) return { group, held: undefined };
     const next = receiveMessageOnPort(port)?.message as Message | undefined;
     if (next === undefined) return { group, held: undefined };
-    if (!('pages' in next) || !WriterQueue.joins(first, next, pages)) return { group, held: next };
+    if ('close' in next || !WriterQueue.joins(first, next, pages)) return { group, held: next };
     group.push(next);
     pages += next.pages.length;
   }
@@ -55,25 +50,9 @@ function handle(port: MessagePort, message: Message): void {
       reply({ id: current.id, kept: [] });
       return;
     }
-    if ('auditAfter' in current) {
-      readAudit(current);
-      current = undefined;
-      continue;
-    }
     const { group, held } = gather(port, current);
     for (const answer of queue.run(group)) reply(answer);
     current = held;
-  }
-}
-
-/** One batch of the audit log, its arrays handed over to the main thread without a copy. */
-function readAudit(message: AuditReadMessage): void {
-  try {
-    auditReader ??= new AuditBatchReader(database);
-    const batch = auditReader.read(message.auditAfter);
-    parentPort?.postMessage({ id: message.id, audit: batch }, transferListOf(batch));
-  } catch (error) {
-    parentPort?.postMessage({ id: message.id, auditError: error instanceof Error ? error.message : String(error) });
   }
 }
 

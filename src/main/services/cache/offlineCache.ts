@@ -123,9 +123,6 @@ export class OfflineCache {
     this.uploads = new UploadsTable(database, sealerOf);
     this.audit = audit;
     this.writer = createCacheWriter(database, file, writer, sizeLimitBytes);
-    // A writer with a thread of its own reads the audit log for verify there (audit/auditBatch.ts).
-    const readAudit = this.writer.readAudit;
-    if (readAudit !== undefined) audit.readBatchesWith(readAudit);
   }
 
   static async open(options: CacheOpenOptions): Promise<OfflineCache> {

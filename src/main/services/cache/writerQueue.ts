@@ -27,12 +27,6 @@ export interface WriteMessage {
   stream?: number;
 }
 
-/** A read of the audit log's batch after an id, for `audit verify` (audit/auditBatch.ts). */
-export interface AuditReadMessage {
-  id: number;
-  auditAfter: number;
-}
-
 /** The writer's answer to a message: what was kept, and why the rest was not. */
 export interface WriterReply {
   id: number;
