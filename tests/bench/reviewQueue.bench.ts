@@ -176,7 +176,7 @@ const benchmark: Benchmark = {
       const toChange = give(2000, 13, 'cleared');
       cache.transaction(() => {
         for (const ref of toChange)
-          reviews.table.markChanged(PROFILE, 'pending-transaction', ref, [], new Date().toISOString());
+          reviews.markChanged(PROFILE, 'pending-transaction', ref, [], new Date().toISOString());
       });
       // About 0.2% of the rows (amounts are spread evenly up to 5,000.00), so the report below
       // holds the 10,000 items the issue names, not every rule flag of a looser rule.

@@ -155,6 +155,18 @@ describe.skipIf(!secretServiceHere)('the audit chain on a real cache file and ke
     expect(text.stdout).toMatch(/^The audit log does not verify: entry #6 \(.*webhook\.update target_6, Operations\)/);
   });
 
+  it('walks a log of several batches of 5,000 and names an edit in the third', async () => {
+    await logWrites(12_001);
+    const untouched = await verify();
+    expect(untouched.code).toBe(0);
+    expect(parsed(untouched)).toMatchObject({ ok: true, entries: 12_001, lastId: 12_001 });
+    tamper("UPDATE audit_log SET target = 'target_x' WHERE id = 11000");
+    const json = await verify();
+    expect(json.code).toBe(1);
+    expect(parsed(json).problem).toMatchObject({ kind: 'entry-changed', entryId: 11_000, entry: { id: 11_000 } });
+    expect(parsed(json).problem?.message).toMatch(/entry #11000 \(.*target_x, Operations\)/);
+  });
+
   it('fails and names the entry after one deleted from the middle', async () => {
     await logWrites(10);
     tamper('DELETE FROM audit_log WHERE id = 4');

@@ -300,7 +300,11 @@ describe('sealing at rest', () => {
     expect(reopened.opened.messages[0]).toMatch(/no longer in the keychain/);
     expect(reopened.pendingTransactions.count({ profileId: PROFILE, accountId: ACCOUNT })).toBe(0);
     expect(reopened.pendingTransactions.asOf({ profileId: PROFILE, accountId: ACCOUNT })).toBeNull();
-    expect(reopened.audit.list().rows).toHaveLength(1);
+    // The log is kept, and says the reviews went with the sealed rows (not deleted behind its back).
+    const entries = reopened.audit.list().rows;
+    expect(entries.map((entry) => entry.action)).toEqual(['cache.data-key-reset', 'document.create']);
+    expect(entries[0]?.detail).toMatch(/no longer in the keychain: every cached record and review was dropped/);
+    expect((await reopened.audit.verify()).ok).toBe(true);
     fillTransactions(reopened, 5);
     expect(reopened.pendingTransactions.list({ profileId: PROFILE, accountId: ACCOUNT }).rows).toHaveLength(5);
   });

@@ -125,7 +125,7 @@ beforeAll(async () => {
   give(changed, 'cleared');
   cache.transaction(() => {
     for (const ref of changed) {
-      reviews.table.markChanged(PROFILE, 'pending-transaction', ref, [], new Date().toISOString());
+      reviews.markChanged(PROFILE, 'pending-transaction', ref, [], new Date().toISOString());
       stateOf.set(ref, 'changed');
     }
   });

@@ -114,8 +114,7 @@ beforeAll(async () => {
   const changed = refsOf(97, 4);
   give(changed, 'cleared', 'changed');
   cache.transaction(() => {
-    for (const ref of changed)
-      reviews.table.markChanged(PROFILE, 'pending-transaction', ref, [], new Date().toISOString());
+    for (const ref of changed) reviews.markChanged(PROFILE, 'pending-transaction', ref, [], new Date().toISOString());
   });
   reviews.saveRule(PROFILE, { name: 'Large debit', kind: 'pending-transaction', amountBeyond: '-150.00' });
   reviews.afterSync(PROFILE, 'pending-transactions');

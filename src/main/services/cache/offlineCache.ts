@@ -23,6 +23,7 @@ import { CACHE_MIGRATIONS, CACHE_MIGRATIONS_TABLE } from './cacheMigrations.ts';
 import { resolveDataKey, type DataKeyReset } from './dataKey.ts';
 import { applyMigrations } from './migrations.ts';
 import { PendingTransactionsTable } from './pendingTransactionsTable.ts';
+import { DATA_KEY_RESET_ACTION, ReviewRollbacks } from './reviewRollbacks.ts';
 import { alteredRowsProblem, RowMacs } from './rowMacs.ts';
 import { RuleNames } from './ruleNames.ts';
 import type { RecordSealer } from './sealing.ts';
@@ -109,6 +110,8 @@ export class OfflineCache {
     this.ruleNames = new RuleNames(database, sealerOf);
     this.ruleNames.install(database, this.rowMacs);
     audit.addCheck(() => alteredRowsProblem(this.database));
+    const rollbacks = new ReviewRollbacks(database);
+    audit.addCheck(() => rollbacks.problem());
     this.checkpoints = new SyncCheckpoints(database);
     this.windowCheckpoints = new SyncWindowCheckpoints(database);
     this.creationDays = new CreationDays(database);
@@ -154,6 +157,18 @@ export class OfflineCache {
         );
       }
       messages.push(...audit.messages);
+      if (reset !== null) {
+        // The reviews went with the sealed rows: said in the chain, so their entries are not
+        // taken for reviews deleted behind the app's back (reviewRollbacks.ts).
+        audit.log.record({
+          profileId: '',
+          profileName: '',
+          action: DATA_KEY_RESET_ACTION,
+          target: 'cache',
+          result: 'ok',
+          detail: `${reset === 'data-key-lost' ? 'the data key is no longer in the keychain' : 'the data key in the keychain changed'}: every cached record and review was dropped`,
+        });
+      }
       return new OfflineCache(
         file,
         database,

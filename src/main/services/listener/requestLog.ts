@@ -4,6 +4,7 @@
  * count, bytes) is the user's to set; the oldest requests go first.
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { RowAltered } from '../cache/rowMacs.ts';
 import type { Verdict } from './basicAuth.ts';
 import type {
   Delivery,
@@ -92,6 +93,9 @@ interface RequestRow {
   snapshot_at: number | null;
   snapshot_error: string | null;
 }
+
+/** The clear columns of a request bound to its sealed headers. */
+type BoundColumns = Pick<RequestRow, 'verdict' | 'presented_user' | 'event' | 'object_id' | 'op'>;
 
 interface DeliveryRow {
   id: number;
@@ -276,6 +280,20 @@ export class RequestLog {
         const sealed = <Value extends string | Buffer | null>(column: SealedRequestColumn, value: Value) =>
           sealer === null || id === null || value === null ? value : sealer.seal(value, this.#identity(id, column));
         const headers = JSON.stringify(record.headers);
+        // The headers carry the columns that decide (the verdict above all) as associated data.
+        const sealedHeaders =
+          sealer === null || id === null
+            ? headers
+            : sealer.seal(
+                headers,
+                this.#boundIdentity(id, {
+                  verdict: record.verdict,
+                  presented_user: record.presentedUser,
+                  event: record.event,
+                  object_id: record.objectId,
+                  op: record.op,
+                }),
+              );
         const storedBytes =
           ROW_OVERHEAD_BYTES +
           headers.length +
@@ -291,7 +309,7 @@ export class RequestLog {
           record.path,
           sealed('query', record.query),
           record.remoteAddress,
-          sealed('headers', headers),
+          sealedHeaders,
           sealed('body', record.body),
           record.bodyBytes,
           record.declaredBytes,
@@ -420,13 +438,21 @@ export class RequestLog {
       yield requestOf(this.#opened(row as unknown as RequestRow));
   }
 
-  /** Summaries matching a filter, oldest first, without the page limit (for reconciliation). */
+  /**
+   * Summaries matching a filter, oldest first, without the page limit (for reconciliation,
+   * which decides on the verdict: each request's bound columns are checked first, and one
+   * changed in the file is refused with RowAltered).
+   */
   *iterateSummaries(filter: RequestFilter = {}): Generator<ReceivedRequestSummary> {
     const { where, parameters } = this.#where(filter);
     const statement = this.#database.prepare(
-      `SELECT ${SUMMARY_COLUMNS} FROM listener_requests WHERE ${where} ORDER BY id ASC`,
+      `SELECT ${SUMMARY_COLUMNS}, headers FROM listener_requests WHERE ${where} ORDER BY id ASC`,
     );
-    for (const row of statement.iterate(...parameters)) yield summaryOf(row as unknown as RequestRow);
+    for (const row of statement.iterate(...parameters)) {
+      const request = row as unknown as RequestRow;
+      this.#headersOf(request);
+      yield summaryOf(request);
+    }
   }
 
   count(filter: RequestFilter = {}): number {
@@ -480,6 +506,45 @@ export class RequestLog {
     return `listener_request\u0000${this.#listenerId}\u0000${String(id)}\u0000${column}`;
   }
 
+  /**
+   * The identity the headers are sealed under since the verdict was bound to them (issue 23,
+   * item 2): the row's own, plus the clear columns that decide something. The verdict decides
+   * whether a request counts as received in reconciliation and whether a replay to the listener
+   * carries its expected credentials; the user, event, object and operation say what arrived.
+   * One of them changed in the file, the headers no longer open, and the request is refused
+   * where it would decide something (opened, replayed, exported, reconciled).
+   */
+  #boundIdentity(id: number, columns: BoundColumns): string {
+    return `${this.#identity(id, 'headers')}\u0000bound-v1\u0000${JSON.stringify([
+      columns.verdict,
+      columns.presented_user,
+      columns.event,
+      columns.object_id,
+      columns.op,
+    ])}`;
+  }
+
+  /**
+   * The headers opened under the bound identity; a request kept before the binding opens under
+   * its own identity alone (its clear columns were not bound then). Neither opens: altered.
+   */
+  #headersOf(row: BoundColumns & { id: number; headers: string | Uint8Array }): string {
+    const sealed = row.headers;
+    if (!(sealed instanceof Uint8Array)) return this.#textOf(sealed, () => '');
+    const sealer = this.#sealer;
+    if (sealer === null) return this.#textOf(sealed, () => '');
+    for (const identity of [this.#boundIdentity(row.id, row), this.#identity(row.id, 'headers')]) {
+      try {
+        return sealer.open(sealed, identity).toString('utf8');
+      } catch {
+        // The next identity, or altered.
+      }
+    }
+    throw new RowAltered(
+      `Request #${String(row.id)} kept by the listener (its verdict ${row.verdict}, event or object)`,
+    );
+  }
+
   #deliveryIdentity(id: number): string {
     return `listener_delivery\u0000${this.#listenerId}\u0000${String(id)}\u0000excerpt`;
   }
@@ -508,7 +573,7 @@ export class RequestLog {
       ...row,
       body,
       query: this.#textOf(row.query, () => this.#identity(row.id, 'query')),
-      headers: this.#textOf(row.headers, () => this.#identity(row.id, 'headers')),
+      headers: this.#headersOf(row),
       notification: this.#textOf(row.notification, () => this.#identity(row.id, 'notification')),
       snapshot: this.#textOf(row.snapshot, () => this.#identity(row.id, 'snapshot')),
     };

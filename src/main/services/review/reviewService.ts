@@ -12,9 +12,10 @@ import {
 } from '../../../shared/review/reviewTerms.ts';
 import type { WatchRule, WatchRuleInput } from '../../../shared/review/watchRule.ts';
 import type { OfflineCache } from '../cache/offlineCache.ts';
+import { versionDetail } from '../cache/reviewRollbacks.ts';
 import type { SyncKind } from '../cache/syncCheckpoints.ts';
 import { changedRefs } from './changedSinceReview.ts';
-import { recordChanges } from './recordChanges.ts';
+import { recordChanges, type FieldChange } from './recordChanges.ts';
 import { ReviewedRecords } from './reviewedRecords.ts';
 import { Reviewer } from './reviewer.ts';
 import { checkedNote } from './reviewNote.ts';
@@ -158,7 +159,8 @@ export class ReviewService {
           action: `review.${input.disposition}`,
           target: `${input.kind}:${review.ref}`,
           result: 'ok',
-          detail: note === null ? null : 'with a note',
+          // The version it made: a review row put back to an earlier one is found (reviewRollbacks.ts).
+          detail: versionDetail(review.version, note === null ? null : 'with a note'),
         });
       }
       return given;
@@ -239,15 +241,7 @@ export class ReviewService {
         const reviewed = this.table.get(profileId, kind, ref);
         if (reviewed === null) continue;
         const changes = recordChanges(reviewed.record, current.get(ref)?.record ?? null);
-        this.table.markChanged(profileId, kind, ref, changes, at);
-        this.#cache.audit.record({
-          profileId,
-          profileName,
-          action: 'review.changed',
-          target: `${kind}:${ref}`,
-          result: 'ok',
-          detail: `the bank's record changed since the review (${String(changes.length)} ${changes.length === 1 ? 'field' : 'fields'})`,
-        });
+        if (this.markChanged(profileId, kind, ref, changes, at, profileName) === null) continue;
         result.changed += 1;
       }
       for (const rule of rules) {
@@ -270,6 +264,36 @@ export class ReviewService {
       }
     });
     return result;
+  }
+
+  /**
+   * Marks a review `changed` (the bank's record differs from the one reviewed) and audits the
+   * move with the version it made, inside the caller's transaction: what afterSync does for each
+   * changed item. Returns that version, or null when the item has no review with a record.
+   */
+  markChanged(
+    profileId: string,
+    kind: ReviewKind,
+    ref: string,
+    changes: FieldChange[],
+    at: string,
+    profileName = this.#profileName(profileId),
+  ): number | null {
+    const version = this.table.markChanged(profileId, kind, ref, changes, at);
+    if (version === null) return null;
+    this.#cache.audit.record({
+      profileId,
+      profileName,
+      action: 'review.changed',
+      target: `${kind}:${ref}`,
+      result: 'ok',
+      // The version it made: a review row put back to an earlier one is found (reviewRollbacks.ts).
+      detail: versionDetail(
+        version,
+        `the bank's record changed since the review (${String(changes.length)} ${changes.length === 1 ? 'field' : 'fields'})`,
+      ),
+    });
+    return version;
   }
 
   saveRule(profileId: string, rule: WatchRuleInput): WatchRule {

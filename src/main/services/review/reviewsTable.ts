@@ -10,6 +10,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import type { Disposition, ReviewKind, ReviewState } from '../../../shared/review/reviewTerms.ts';
 import { pageLimitOf, type CacheRead } from '../cache/cacheRead.ts';
 import { decodeCursor, encodeCursor, fingerprintOf, wholeNumberOf } from '../cache/keysetCursor.ts';
+import { ReviewRollbacks } from '../cache/reviewRollbacks.ts';
 import { ROW_MAC_FUNCTION, type RowMacs } from '../cache/rowMacs.ts';
 import type { RuleNames } from '../cache/ruleNames.ts';
 import type { RecordSealer } from '../cache/sealing.ts';
@@ -147,9 +148,12 @@ export class ReviewsTable {
   readonly #macs: RowMacs;
   /** Rule names behind the references in rule_name (N10). */
   readonly #ruleNames: RuleNames;
+  /** Whether a review is the latest version the audit log knows (a row put back is refused). */
+  readonly #rollbacks: ReviewRollbacks;
 
   constructor(database: DatabaseSync, sealer: () => RecordSealer, macs: RowMacs, ruleNames: RuleNames) {
     this.#ruleNames = ruleNames;
+    this.#rollbacks = new ReviewRollbacks(database);
     this.#sealer = sealer;
     this.#statements = new Statements(database);
     this.#macs = macs;
@@ -250,9 +254,9 @@ export class ReviewsTable {
    * brought differs from the one reviewed. The digest stays the reviewed one until a person
    * reviews the item again, so the same change is found once.
    */
-  markChanged(profileId: string, kind: ReviewKind, ref: string, changes: FieldChange[], at: string): void {
+  markChanged(profileId: string, kind: ReviewKind, ref: string, changes: FieldChange[], at: string): number | null {
     const row = this.#row(profileId, kind, ref);
-    if (row === undefined || row.body === null) return;
+    if (row === undefined || row.body === null) return null;
     const sealer = this.#sealer();
     const body = sealer.openJson(row.body, reviewIdentity(profileId, kind, ref)) as ReviewBody;
     const version = row.version + 1;
@@ -289,6 +293,7 @@ export class ReviewsTable {
         sealedStep,
         this.#macs.of('review_history', [profileId, kind, ref, version, at, 'changed', null, sealedStep]),
       );
+    return version;
   }
 
   /**
@@ -359,7 +364,11 @@ export class ReviewsTable {
   /** One item's review with the record as reviewed, or null when it was never reviewed. */
   get(profileId: string, kind: ReviewKind, ref: string): (Review & { record: unknown }) | null {
     const row = this.#row(profileId, kind, ref);
-    if (row === undefined) return null;
+    if (row === undefined) {
+      // No review: unless the audit log says there was one, and nothing dropped it since.
+      this.#rollbacks.check(profileId, kind, ref, undefined, () => itemOf(kind, ref));
+      return null;
+    }
     return { ...this.#reviewOf(profileId, row), record: this.#bodyOf(profileId, row)?.record ?? null };
   }
 
@@ -380,7 +389,7 @@ export class ReviewsTable {
       rows.map((row) => [
         row.ref,
         {
-          accountId: this.#checked(row).account_id,
+          accountId: this.#current(profileId, this.#checked(row)).account_id,
           postedAt: row.posted_at,
           record: this.#bodyOf(profileId, row)?.record ?? null,
         },
@@ -478,8 +487,10 @@ export class ReviewsTable {
       .all(...parameters, limit + 1) as unknown as ReviewRow[];
     const page = rows.slice(0, limit);
     const last = page.at(-1);
+    // With `onAltered` (the report), a row put back to an earlier version is left out too.
     const authentic = page.filter((row) => {
-      if (onAltered === undefined || this.#macs.holds('reviews', row)) return true;
+      if (onAltered === undefined) return true;
+      if (this.#macs.holds('reviews', row) && this.#rollbacks.holds(query.profileId, row)) return true;
       onAltered({ kind: row.kind, ref: row.ref });
       return false;
     });
@@ -544,12 +555,22 @@ export class ReviewsTable {
          FROM reviews WHERE profile_id = ? AND kind = ? AND ref = ?`,
       )
       .get(profileId, kind, ref) as ReviewRow | undefined;
-    return row === undefined ? undefined : this.#checked(row);
+    return row === undefined ? undefined : this.#current(profileId, this.#checked(row));
   }
 
   /** The row, once its clear columns are known to be authentic (RowAltered otherwise). */
   #checked(row: ReviewRow): ReviewRow {
     this.#macs.check('reviews', row, () => itemOf(row.kind, row.ref));
+    return row;
+  }
+
+  /**
+   * The row, once it is also known to be the latest version the audit log records for the item
+   * (ReviewRolledBack otherwise): for what an officer opens or acts on. A page's review column
+   * checks the MAC only (one lookup per row would cost the page); `audit verify` checks all.
+   */
+  #current(profileId: string, row: ReviewRow): ReviewRow {
+    this.#rollbacks.check(profileId, row.kind, row.ref, row, () => itemOf(row.kind, row.ref));
     return row;
   }
 
@@ -559,7 +580,12 @@ export class ReviewsTable {
         `SELECT ${REVIEW_COLUMNS} FROM reviews WHERE profile_id = ? AND kind = ? AND ref IN (SELECT value FROM json_each(?))`,
       )
       .all(profileId, kind, JSON.stringify(refs)) as unknown as ReviewRow[];
-    return new Map(rows.map((row) => [row.ref, this.#checked(row).version]));
+    const versions = new Map(rows.map((row) => [row.ref, this.#current(profileId, this.#checked(row)).version]));
+    // An item with no review must not have lost one: a deleted escalation is not a fresh item.
+    for (const ref of refs) {
+      if (!versions.has(ref)) this.#rollbacks.check(profileId, kind, ref, undefined, () => itemOf(kind, ref));
+    }
+    return versions;
   }
 
   #bodyOf(profileId: string, row: ReviewRow): ReviewBody | null {

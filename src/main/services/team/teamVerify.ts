@@ -2,7 +2,8 @@
  * `ledger audit verify --team`: re-reads the server's whole history of the workspace (not the
  * laptop's copy), page by page, and checks every event: the chain, each hash, each officer's
  * signature (with the keys this laptop pinned), the mirror's copy of every event it holds, and
- * the anchor in the keychain. Answers the first event that fails, named, or the verified head.
+ * the anchor in the keychain; then the laptop's queue (team_reviews) against what those events
+ * make. Answers the first event that fails, named, or the verified head.
  */
 import { ChainVerifier } from './chainVerifier.ts';
 import { TEAM_GENESIS, type TeamEventRow } from './crypto/teamCanonical.ts';
@@ -108,8 +109,18 @@ export async function verifyTeamHistory(session: TeamSession): Promise<TeamVerif
       report.head = { seq: verifier.seq, hash: verifier.hash.toString('hex') };
       return report;
     }
-    report.ok = true;
     report.head = { seq: verifier.seq, hash: verifier.hash.toString('hex') };
+    // The history verifies; the queue this laptop shows is kept in clear beside it, and must be
+    // what those events make (issue 23, item 2).
+    const altered = session.mirror.alteredReviews(workspace);
+    if (altered.length > 0) {
+      report.firstBad = {
+        seq: null,
+        reason: `This laptop's team queue was changed in the cache file outside Ledgerdesk: the team review of ${altered.slice(0, 5).join(', ')}${altered.length > 5 ? ` and ${String(altered.length - 5)} more` : ''} is not what the verified history makes.`,
+      };
+      return report;
+    }
+    report.ok = true;
     return report;
   });
 }

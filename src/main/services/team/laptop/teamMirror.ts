@@ -8,6 +8,7 @@
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import type { TeamEventRow } from '../crypto/teamCanonical.ts';
 import { EVENT_FIELDS, eventFieldValues, TEAM_GENESIS } from '../crypto/teamCanonical.ts';
+import { RowAltered } from '../../cache/rowMacs.ts';
 import { isItemKind } from '../teamTerms.ts';
 
 export type OutboxState = 'queued' | 'ok' | 'conflict' | 'refused';
@@ -68,6 +69,73 @@ const EVENT_COLUMNS = `workspace, seq, event_id AS id, officer, at, client_at AS
 
 function asBuffer(value: Uint8Array): Buffer {
   return Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+}
+
+/**
+ * The review after one more event, from the review before it (null: none yet), by the same
+ * rules as the server's team.apply_event. Also what checks a projection row read from the file
+ * against the verified events it was made from (#authentic).
+ */
+function projected(current: TeamReview | null, event: TeamEventRow): TeamReview {
+  const review: TeamReview =
+    current === null
+      ? {
+          workspace: event.workspace,
+          kind: event.kind,
+          ref: event.ref,
+          state: 'unreviewed',
+          priorState: null,
+          proposedDisposition: null,
+          proposedBy: null,
+          proposedAt: null,
+          approvedBy: null,
+          approvedAt: null,
+          assignee: null,
+          version: 0,
+          lastSeq: 0,
+        }
+      : { ...current };
+  review.lastSeq = event.seq;
+  if (event.result === 'ok') {
+    switch (event.action) {
+      case 'propose':
+        review.priorState = review.state;
+        review.proposedDisposition = event.disposition;
+        review.proposedBy = event.officer;
+        review.proposedAt = event.at;
+        review.approvedBy = null;
+        review.approvedAt = null;
+        break;
+      case 'approve':
+        review.approvedBy = event.officer;
+        review.approvedAt = event.at;
+        break;
+      case 'reject':
+        review.proposedDisposition = null;
+        review.approvedBy = null;
+        review.approvedAt = null;
+        break;
+      case 'claim':
+        review.assignee = event.officer;
+        break;
+      case 'assign':
+        review.assignee = event.assignee;
+        break;
+      case 'release':
+        review.assignee = null;
+        break;
+      default:
+        break;
+    }
+    if (event.newState !== null) review.state = event.newState;
+    if (event.newVersion !== null) review.version = event.newVersion;
+  }
+  return review;
+}
+
+/** Two projections alike, field by field. */
+function sameReview(a: TeamReview, b: TeamReview): boolean {
+  return (Object.keys(a) as (keyof TeamReview)[]).every((field) => a[field] === b[field]);
 }
 
 export class TeamMirror {
@@ -240,45 +308,104 @@ export class TeamMirror {
     ).map(normaliseEvent);
   }
 
+  /**
+   * An item's team review, once it is known to be the projection of the verified events this
+   * laptop holds (RowAltered otherwise): the projection is kept in clear in the cache file, and
+   * an edit there (a proposal shown approved, an item taken off a queue) must not decide.
+   */
   review(workspace: string, kind: string, ref: string): TeamReview | null {
-    const row = this.#database
+    return this.#authentic(this.#stored(workspace, kind, ref), workspace, kind, ref);
+  }
+
+  #stored(workspace: string, kind: string, ref: string): TeamReview | undefined {
+    return this.#database
       .prepare(`SELECT ${REVIEW_COLUMNS} FROM team_reviews WHERE workspace = ? AND kind = ? AND ref = ?`)
       .get(workspace, kind, ref) as TeamReview | undefined;
+  }
+
+  /** The row (undefined: none), checked against the item's verified events replayed. */
+  #authentic(row: TeamReview | undefined, workspace: string, kind: string, ref: string): TeamReview | null {
+    let replayed: TeamReview | null = null;
+    for (const event of this.history(workspace, kind, ref)) replayed = projected(replayed, event);
+    const authentic = row === undefined ? replayed === null : replayed !== null && sameReview(row, replayed);
+    if (!authentic) throw new RowAltered(`The team review of ${kind} ${ref}`);
     return row === undefined ? null : { ...row };
+  }
+
+  /** Rows of a queue, each checked as review() checks one. */
+  #checked(rows: TeamReview[]): TeamReview[] {
+    return rows.map((row) => this.#authentic(row, row.workspace, row.kind, row.ref) ?? row);
+  }
+
+  /**
+   * For `ledger audit verify --team`: the items whose projection in the file is not the one the
+   * verified events make (changed, added or deleted), by one walk of the workspace's events.
+   */
+  alteredReviews(workspace: string): string[] {
+    const replayed = new Map<string, TeamReview>();
+    const events = this.#database
+      .prepare(`SELECT ${EVENT_COLUMNS} FROM team_events WHERE workspace = ? ORDER BY seq`)
+      .iterate(workspace) as Iterable<TeamEventRow>;
+    for (const row of events) {
+      const event = normaliseEvent(row);
+      if (!isItemKind(event.kind)) continue;
+      const key = `${event.kind}\u0000${event.ref}`;
+      replayed.set(key, projected(replayed.get(key) ?? null, event));
+    }
+    const altered: string[] = [];
+    const rows = this.#database
+      .prepare(`SELECT ${REVIEW_COLUMNS} FROM team_reviews WHERE workspace = ?`)
+      .iterate(workspace) as Iterable<TeamReview>;
+    for (const row of rows) {
+      const key = `${row.kind}\u0000${row.ref}`;
+      const expected = replayed.get(key);
+      replayed.delete(key);
+      if (expected === undefined || !sameReview(row, expected)) altered.push(`${row.kind} ${row.ref}`);
+    }
+    for (const missing of replayed.values()) altered.push(`${missing.kind} ${missing.ref} (deleted)`);
+    return altered;
   }
 
   /** The queues of an officer. */
   assignedTo(workspace: string, login: string, limit: number): TeamReview[] {
-    return this.#database
-      .prepare(
-        `SELECT ${REVIEW_COLUMNS} FROM team_reviews WHERE workspace = ? AND assignee = ? AND state NOT IN ('cleared', 'closed') ORDER BY last_seq DESC LIMIT ?`,
-      )
-      .all(workspace, login, limit) as unknown as TeamReview[];
+    return this.#checked(
+      this.#database
+        .prepare(
+          `SELECT ${REVIEW_COLUMNS} FROM team_reviews WHERE workspace = ? AND assignee = ? AND state NOT IN ('cleared', 'closed') ORDER BY last_seq DESC LIMIT ?`,
+        )
+        .all(workspace, login, limit) as unknown as TeamReview[],
+    );
   }
 
   awaitingApprovalBy(workspace: string, login: string, limit: number): TeamReview[] {
-    return this.#database
-      .prepare(
-        `SELECT ${REVIEW_COLUMNS} FROM team_reviews WHERE workspace = ? AND state = 'proposed' AND proposed_by <> ? ORDER BY last_seq LIMIT ?`,
-      )
-      .all(workspace, login, limit) as unknown as TeamReview[];
+    return this.#checked(
+      this.#database
+        .prepare(
+          `SELECT ${REVIEW_COLUMNS} FROM team_reviews WHERE workspace = ? AND state = 'proposed' AND proposed_by <> ? ORDER BY last_seq LIMIT ?`,
+        )
+        .all(workspace, login, limit) as unknown as TeamReview[],
+    );
   }
 
   unassigned(workspace: string, limit: number): TeamReview[] {
-    return this.#database
-      .prepare(
-        `SELECT ${REVIEW_COLUMNS} FROM team_reviews WHERE workspace = ? AND assignee IS NULL AND state NOT IN ('cleared', 'closed') ORDER BY last_seq LIMIT ?`,
-      )
-      .all(workspace, limit) as unknown as TeamReview[];
+    return this.#checked(
+      this.#database
+        .prepare(
+          `SELECT ${REVIEW_COLUMNS} FROM team_reviews WHERE workspace = ? AND assignee IS NULL AND state NOT IN ('cleared', 'closed') ORDER BY last_seq LIMIT ?`,
+        )
+        .all(workspace, limit) as unknown as TeamReview[],
+    );
   }
 
   /** Items whose review is settled (cleared or closed), the latest first: who proposed, who approved. */
   decided(workspace: string, limit: number): TeamReview[] {
-    return this.#database
-      .prepare(
-        `SELECT ${REVIEW_COLUMNS} FROM team_reviews WHERE workspace = ? AND state IN ('cleared', 'closed') ORDER BY last_seq DESC LIMIT ?`,
-      )
-      .all(workspace, limit) as unknown as TeamReview[];
+    return this.#checked(
+      this.#database
+        .prepare(
+          `SELECT ${REVIEW_COLUMNS} FROM team_reviews WHERE workspace = ? AND state IN ('cleared', 'closed') ORDER BY last_seq DESC LIMIT ?`,
+        )
+        .all(workspace, limit) as unknown as TeamReview[],
+    );
   }
 
   // --- the outbox -------------------------------------------------------------------------
@@ -397,61 +524,6 @@ function normaliseEvent(row: TeamEventRow): TeamEventRow {
     prevHash: asBuffer(row.prevHash),
     hash: asBuffer(row.hash),
   };
-}
-
-/** The review after one verified event. */
-function projected(current: TeamReview | null, event: TeamEventRow): TeamReview {
-  const review: TeamReview = current ?? {
-    workspace: event.workspace,
-    kind: event.kind,
-    ref: event.ref,
-    state: 'unreviewed',
-    priorState: null,
-    proposedDisposition: null,
-    proposedBy: null,
-    proposedAt: null,
-    approvedBy: null,
-    approvedAt: null,
-    assignee: null,
-    version: 0,
-    lastSeq: 0,
-  };
-  review.lastSeq = event.seq;
-  if (event.result === 'ok') {
-    switch (event.action) {
-      case 'propose':
-        review.priorState = review.state;
-        review.proposedDisposition = event.disposition;
-        review.proposedBy = event.officer;
-        review.proposedAt = event.at;
-        review.approvedBy = null;
-        review.approvedAt = null;
-        break;
-      case 'approve':
-        review.approvedBy = event.officer;
-        review.approvedAt = event.at;
-        break;
-      case 'reject':
-        review.proposedDisposition = null;
-        review.approvedBy = null;
-        review.approvedAt = null;
-        break;
-      case 'claim':
-        review.assignee = event.officer;
-        break;
-      case 'assign':
-        review.assignee = event.assignee;
-        break;
-      case 'release':
-        review.assignee = null;
-        break;
-      default:
-        break;
-    }
-    if (event.newState !== null) review.state = event.newState;
-    if (event.newVersion !== null) review.version = event.newVersion;
-  }
-  return review;
 }
 
 function reviewValues(review: TeamReview): SQLInputValue[] {
