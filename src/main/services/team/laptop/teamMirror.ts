@@ -325,6 +325,11 @@ export class TeamMirror {
 
   /** The row (undefined: none), checked against the item's verified events replayed. */
   #authentic(row: TeamReview | undefined, workspace: string, kind: string, ref: string): TeamReview | null {
+    // Membership and policy events are in the history but never projected: no review is theirs.
+    if (!isItemKind(kind)) {
+      if (row !== undefined) throw new RowAltered(`The team review of ${kind} ${ref}`);
+      return null;
+    }
     let replayed: TeamReview | null = null;
     for (const event of this.history(workspace, kind, ref)) replayed = projected(replayed, event);
     const authentic = row === undefined ? replayed === null : replayed !== null && sameReview(row, replayed);
