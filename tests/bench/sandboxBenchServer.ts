@@ -39,7 +39,19 @@ if (mode === 'sandbox') {
     accounts: sandbox.demo.accounts,
     startMs: performance.now() - started,
   });
-  process.once('SIGTERM', () => void sandbox.close().then(() => process.exit(0)));
+  process.once('SIGTERM', () => {
+    // The request log's file stream is ended first, so every line written is in the file.
+    void sandbox
+      .close()
+      .then(
+        () =>
+          new Promise<void>((resolve) => {
+            if (lines === null) resolve();
+            else lines.end(resolve);
+          }),
+      )
+      .then(() => process.exit(0));
+  });
 } else if (mode === 'bare') {
   // The same bytes and headers the sandbox answers with, and nothing else.
   const body = readFileSync(args[0] ?? '');
