@@ -12,8 +12,10 @@ export const money = z
   .regex(MONEY_PATTERN, { message: 'must be an amount with two decimals, like 12.34 or -0.50' });
 
 /** An amount that is not zero, and one greater than zero; the patterns say so in /openapi.json. */
-export const NON_ZERO_MONEY_PATTERN = '^-?(?=[0-9.]*[1-9])[0-9]+[.][0-9][0-9]$';
-export const POSITIVE_MONEY_PATTERN = '^(?=[0-9.]*[1-9])[0-9]+[.][0-9][0-9]$';
+// A non-zero digit before the point, or in the cents (no lookahead: generators such as
+// fast-check's stringMatching build values from these patterns and cannot follow one).
+export const NON_ZERO_MONEY_PATTERN = '^-?(?:[0-9]*[1-9][0-9]*[.][0-9]{2}|[0-9]+[.](?:[1-9][0-9]|[0-9][1-9]))$';
+export const POSITIVE_MONEY_PATTERN = '^(?:[0-9]*[1-9][0-9]*[.][0-9]{2}|[0-9]+[.](?:[1-9][0-9]|[0-9][1-9]))$';
 export const nonZeroMoney = money
   .refine((amount) => new RegExp(NON_ZERO_MONEY_PATTERN).test(amount), { message: 'must not be zero' })
   .meta({ pattern: NON_ZERO_MONEY_PATTERN });
