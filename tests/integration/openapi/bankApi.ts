@@ -3,6 +3,7 @@
  * Do not make direct changes to the file.
  */
 
+/* eslint-disable @typescript-eslint/no-redundant-type-constituents, @typescript-eslint/no-duplicate-type-constituents */
 export interface paths {
   '/ping': {
     parameters: {
