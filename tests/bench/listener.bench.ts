@@ -4,15 +4,18 @@
  * reads the same body and answers 200 without doing anything, measured in the same run with
  * the same load. The load comes from a worker thread (keep-alive agent, fixed concurrency,
  * a fixed number of requests), so it does not share the servers' event loop. Target: at
- * least 50% of the bare server. Every notification answered 200 must be in the database.
+ * least 50% of the bare server, with the listener's request lines on (each request formatted
+ * as `npm run listen` prints it and written to a file, as a terminal redirected to one would
+ * take it). Every notification answered 200 must be in the database.
  */
 import { Agent, createServer, request, type Server } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { InMemorySecretStore } from '../../src/main/services/credentials/secretStore.ts';
+import { humanLineOf } from '../../src/main/services/listener/cliOutput.ts';
 import { openListener } from '../../src/main/services/listener/listener.ts';
 import { openListenerDatabase } from '../../src/main/services/listener/listenerDatabase.ts';
 import type { Benchmark, BenchFigure } from './benchmark.ts';
@@ -133,8 +136,11 @@ const benchmark: Benchmark = {
     const opened = openListenerDatabase(join(folder, 'listener.sqlite'));
     const listener = await openListener({ database: opened.database, secrets: new InMemorySecretStore() });
     let batches = 0;
-    listener.on('batch', () => {
+    const linesFile = join(folder, 'lines.txt');
+    const lines = createWriteStream(linesFile);
+    listener.on('batch', ({ items }) => {
       batches += 1;
+      for (const item of items) if (item.type === 'request') lines.write(`${humanLineOf(item.request)}\n`);
     });
     try {
       await listener.setCredentials('bank', 'bench-secret');
@@ -170,6 +176,11 @@ const benchmark: Benchmark = {
         `  sent ${sentToListener} notifications to the listener, ${okFromListener + WARMUP} answered 200 (warm-up included), ` +
           `${persisted} persisted with verdict ok; ${batches} pushes to subscribers\n`,
       );
+      await new Promise((resolve) => lines.end(resolve));
+      const printed = readFileSync(linesFile, 'utf8').split('\n').length - 1;
+      process.stdout.write(
+        `  ${printed} request lines printed (some may be left out when the terminal falls behind)\n`,
+      );
       if (persisted !== sentToListener) {
         throw new Error(`Persisted ${persisted} notifications but sent ${sentToListener}.`);
       }
@@ -177,7 +188,7 @@ const benchmark: Benchmark = {
       const baseline = median(bareRates);
       return [
         {
-          name: `notifications/s, ${CONCURRENCY} keep-alive connections, median of ${ROUNDS} × ${TOTAL}`,
+          name: `notifications/s with request lines on, ${CONCURRENCY} keep-alive connections, median of ${ROUNDS} × ${TOTAL}`,
           value,
           unit: 'req/s',
           baseline: { name: 'bare node:http answering 200', value: baseline },

@@ -3,14 +3,16 @@
  * generator never shares an event loop with what it measures. Prints one JSON line when ready;
  * stops on SIGTERM.
  *
- *   node sandboxBenchServer.ts sandbox <dataFile> <accounts> <perAccount> <pageCacheEntries>
+ *   node sandboxBenchServer.ts sandbox <dataFile> <accounts> <perAccount> <pageCacheEntries> [lines]
+ *     (`lines`: the request log on, one line per request as `npm run sandbox` prints it, written
+ *     to <dataFile>.traffic.log as a terminal redirected to a file would take it)
  *   node sandboxBenchServer.ts bare <bytesFile>
  *   node sandboxBenchServer.ts bare-poster <url> <count> <concurrency>
  */
-import { readFileSync } from 'node:fs';
+import { createWriteStream, readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startSandbox } from '../../src/sandbox/index.ts';
+import { startSandbox, trafficLineOf } from '../../src/sandbox/index.ts';
 
 const [mode = '', ...args] = process.argv.slice(2);
 
@@ -19,9 +21,11 @@ function ready(line: object): void {
 }
 
 if (mode === 'sandbox') {
-  const [dataFile = ':memory:', accounts = '4', perAccount = '250', pageCacheEntries = '1024'] = args;
+  const [dataFile = ':memory:', accounts = '4', perAccount = '250', pageCacheEntries = '1024', traffic = ''] = args;
+  const lines = traffic === 'lines' ? createWriteStream(`${dataFile}.traffic.log`) : null;
   const started = performance.now();
   const sandbox = await startSandbox({
+    ...(lines === null ? {} : { traffic: (entry) => lines.write(`${trafficLineOf(entry)}\n`) }),
     dataFile,
     accounts: Number(accounts),
     pendingTransactionsPerAccount: Number(perAccount),
@@ -35,7 +39,19 @@ if (mode === 'sandbox') {
     accounts: sandbox.demo.accounts,
     startMs: performance.now() - started,
   });
-  process.once('SIGTERM', () => void sandbox.close().then(() => process.exit(0)));
+  process.once('SIGTERM', () => {
+    // The request log's file stream is ended first, so every line written is in the file.
+    void sandbox
+      .close()
+      .then(
+        () =>
+          new Promise<void>((resolve) => {
+            if (lines === null) resolve();
+            else lines.end(resolve);
+          }),
+      )
+      .then(() => process.exit(0));
+  });
 } else if (mode === 'bare') {
   // The same bytes and headers the sandbox answers with, and nothing else.
   const body = readFileSync(args[0] ?? '');

@@ -9,6 +9,7 @@ import { RequestProblem } from '../requestProblem.ts';
 import type { SandboxContext } from '../sandboxContext.ts';
 import { leanAnswer } from '../lean/leanAnswers.ts';
 import { json } from './answer.ts';
+import { drainRefusedBody } from './refusedBody.ts';
 import { createRouter, sendAnswer, type Router } from './router.ts';
 
 export const JSON_BODY_MAX_BYTES = 1024 * 1024;
@@ -138,6 +139,28 @@ export function buildServer(
     }
   });
 
+  const router = createRouter(app, context.lean ? leanAnswer : undefined);
+  /**
+   * A known path asked with a method it does not serve: 405 with Allow, whatever the method
+   * (QUERY, PROPFIND, HEAD, OPTIONS...). Answered before authentication and before any body is
+   * read: the answer says only what /openapi.json says, and a method Fastify would parse a body
+   * for (QUERY) must not first be refused for its missing Content-Type.
+   */
+  function wrongMethodAnswer(request: FastifyRequest) {
+    const path = request.url.split('?', 1)[0] ?? '';
+    const allowed = router.allowedMethods(path);
+    if (allowed.length === 0 || (allowed as readonly string[]).includes(request.method)) return null;
+    return {
+      ...json(405, { error: `Method ${request.method} is not allowed on ${path}: use ${allowed.join(' or ')}.` }),
+      headers: { allow: allowed.join(', ') },
+    };
+  }
+
+  function notFoundAnswer(request: FastifyRequest) {
+    const path = request.url.split('?', 1)[0] ?? '';
+    return json(404, { error: `No route ${request.method} ${path}: see GET /openapi.json.` });
+  }
+
   // The key that authenticated each request, for the traffic line (weakly held: gone with the request).
   const keyIds = new WeakMap<object, string>();
   const traffic = context.traffic;
@@ -162,6 +185,11 @@ export function buildServer(
       sendAnswer(reply, { ...json(refusal.status, { error: refusal.error }), headers: { connection: 'close' } });
       return reply;
     }
+    const wrongMethod = request.is404 ? wrongMethodAnswer(request) : null;
+    if (wrongMethod !== null) {
+      sendAnswer(reply, wrongMethod);
+      return reply;
+    }
     if (isPublic(request)) return;
     const who = context.authenticate(request.headers.authorization);
     if (!who.ok) {
@@ -177,6 +205,11 @@ export function buildServer(
       });
       return reply;
     }
+    if (request.is404) {
+      // Answered here, before a body is parsed for a route that does not exist (QUERY, PROPFIND...).
+      sendAnswer(reply, notFoundAnswer(request));
+      return reply;
+    }
   });
 
   app.setErrorHandler((error: FastifyError | RequestProblem, request, reply) => {
@@ -185,20 +218,17 @@ export function buildServer(
         `sandbox: ${request.method} ${request.url.split('?', 1)[0] ?? ''} failed: ${error.stack ?? error.message}\n`,
       );
     }
-    return sendAnswer(reply, answerForError(error, request));
+    const answer = answerForError(error, request);
+    if (answer.status === 413) {
+      // Fastify asked for the connection to close; it stays open while the rest is drained.
+      reply.removeHeader('connection');
+      drainRefusedBody(request.raw);
+    }
+    return sendAnswer(reply, answer);
   });
 
-  const router = createRouter(app, context.lean ? leanAnswer : undefined);
   app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?', 1)[0] ?? '';
-    const allowed = router.allowedMethods(path);
-    if (allowed.length > 0) {
-      return sendAnswer(reply, {
-        ...json(405, { error: `Method ${request.method} is not allowed on ${path}: use ${allowed.join(' or ')}.` }),
-        headers: { allow: allowed.join(', ') },
-      });
-    }
-    return sendAnswer(reply, json(404, { error: `No route ${request.method} ${path}: see GET /openapi.json.` }));
+    return sendAnswer(reply, wrongMethodAnswer(request) ?? notFoundAnswer(request));
   });
 
   for (const register of registrations) register(router, context, app);

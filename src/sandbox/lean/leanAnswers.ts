@@ -18,7 +18,7 @@
  */
 import { JSON_CONTENT_TYPE, type Answer } from '../http/answer.ts';
 
-type Resource =
+export type LeanResource =
   | 'account_application'
   | 'pending_transaction'
   | 'document'
@@ -28,7 +28,7 @@ type Resource =
   | 'business_application';
 
 interface LeanRoute {
-  resource: Resource;
+  resource: LeanResource;
   /** What a list of the resource keeps of the envelope besides `data`. */
   envelope: 'total_estimated' | 'data only';
 }
@@ -60,7 +60,7 @@ const LEAN_ROUTES: Readonly<Record<string, LeanRoute>> = {
 };
 
 /** The fields each resource loses. */
-const LEFT_OUT: Readonly<Record<Resource, readonly string[]>> = {
+export const LEAN_LEFT_OUT: Readonly<Record<LeanResource, readonly string[]>> = {
   account_application: ['account_number', 'ownership_type', 'product'],
   pending_transaction: ['partner_deposit_id', 'greendot_deposit_id'],
   document: ['bank_id', 'organization_id', 'description'],
@@ -70,18 +70,23 @@ const LEFT_OUT: Readonly<Record<Resource, readonly string[]>> = {
   business_application: ['document_ids'],
 };
 
+/** The fields it sends as null where the interface has a value. */
+export const LEAN_NULLED: Readonly<Partial<Record<LeanResource, readonly string[]>>> = {
+  account_application: ['deposit_id'],
+};
+
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** One record as the real service sends it. */
-export function leanRecord(resource: Resource, record: Record<string, unknown>): Record<string, unknown> {
+export function leanRecord(resource: LeanResource, record: Record<string, unknown>): Record<string, unknown> {
   const lean: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(record)) {
-    if (!LEFT_OUT[resource].includes(name)) lean[name] = value;
+    if (!LEAN_LEFT_OUT[resource].includes(name)) lean[name] = value;
   }
   if (resource === 'account_application') {
-    if ('deposit_id' in lean) lean['deposit_id'] = null;
+    for (const field of LEAN_NULLED.account_application ?? []) if (field in lean) lean[field] = null;
     if (lean['person_applications'] === null) lean['person_applications'] = [];
   }
   return lean;

@@ -48,6 +48,7 @@ import {
   PAGE_SIZE_MAX,
   type JsonSchema,
 } from '../../shared/bank/index.ts';
+import { LEAN_LEFT_OUT, LEAN_NULLED, type LeanResource } from '../lean/leanAnswers.ts';
 import { errorResponseComponents, errorResponses, type ErrorStatus } from './errorAnswers.ts';
 import { EXAMPLE_BASE_URL, EXAMPLE_IDS, SCHEMA_EXAMPLES, exampleOf, type ExampleName } from './examples.ts';
 
@@ -187,17 +188,22 @@ function listSchema(name: ListName): JsonSchema {
   const properties = envelope['properties'] as Record<string, JsonSchema>;
   return {
     ...envelope,
+    // The real service leaves page_next out of some lists and total_estimated out of others
+    // (what `--lean` serves): only the page itself is always there.
+    required: ['data'],
     description: `A page of ${LISTS[name].item} objects, newest first.`,
     properties: {
       ...properties,
       data: { type: 'array', items: ref(LISTS[name].item) },
       page_next: {
         ...properties['page_next'],
-        description: 'Absolute URL of the next page (page_cursor set), or null when the list is exhausted.',
+        description:
+          'Absolute URL of the next page (page_cursor set), or null when the list is exhausted. The real service leaves it out of some lists: page on from the last id then.',
       },
       total_estimated: {
         ...properties['total_estimated'],
-        description: 'How many objects the list holds, filters applied, counted up to 10000.',
+        description:
+          'How many objects the list holds, filters applied, counted up to 10000. Not sent with every list by the real service.',
       },
     },
     examples: [listExample(name)],
@@ -331,11 +337,42 @@ function fetchOperation(operationId: string, summary: string, tag: Tag, componen
   });
 }
 
+/**
+ * The records the real service sends without some of the interface's fields, or with null in
+ * them (what `--lean` serves, lean/leanAnswers.ts): their schemas list those fields but do not
+ * require them (or allow null), so a client generated from the document reads the real bank.
+ */
+const LEAN_RESOURCE_OF: Partial<Record<ExampleName, LeanResource>> = {
+  AccountApplication: 'account_application',
+  PendingTransaction: 'pending_transaction',
+  Document: 'document',
+  CardProduct: 'card_product',
+  Webhook: 'webhook',
+  PersonApplication: 'person_application',
+  BusinessApplication: 'business_application',
+};
+
+function requiredAsTheRealServiceSends(name: ExampleName, schema: JsonSchema): JsonSchema {
+  const resource = LEAN_RESOURCE_OF[name];
+  if (resource === undefined || !Array.isArray(schema['required'])) return schema;
+  const leftOut = LEAN_LEFT_OUT[resource];
+  const properties = { ...(schema['properties'] as Record<string, JsonSchema>) };
+  for (const field of LEAN_NULLED[resource] ?? []) {
+    const property = properties[field];
+    if (property !== undefined) properties[field] = { anyOf: [property, { type: 'null' }] };
+  }
+  return {
+    ...schema,
+    properties,
+    required: (schema['required'] as string[]).filter((field) => !leftOut.includes(field)),
+  };
+}
+
 function schemaComponents(): Record<string, JsonSchema> {
   const schemas: Record<string, JsonSchema> = {};
   for (const [name, schema] of Object.entries(COMPONENT_SCHEMAS) as [ExampleName, z.ZodType][]) {
     schemas[name] = {
-      ...jsonSchemaOf(schema, SENT_BY_CLIENTS.has(name) ? 'input' : 'output'),
+      ...requiredAsTheRealServiceSends(name, jsonSchemaOf(schema, SENT_BY_CLIENTS.has(name) ? 'input' : 'output')),
       examples: [...SCHEMA_EXAMPLES[name]],
     };
   }
@@ -453,7 +490,8 @@ export function openApiDocument(serverUrl: string): Record<string, unknown> {
           operationId: 'uploadFile',
           summary: `Upload a file: its raw bytes as the body, its media type in Content-Type (no multipart), at most ${String(FILE_MAX_BYTES / 1024 / 1024)} MiB.`,
           tag: 'documents',
-          requestBody: { required: true, content: { '*/*': { schema: binary } } },
+          // An empty file is refused (400): at least one byte.
+          requestBody: { required: true, content: { '*/*': { schema: { ...binary, minLength: 1 } } } },
           success: answer('The file record (emits file.create).', 'File'),
           errors: [...BODY, '409', ...AUTHENTICATED],
         }),

@@ -109,7 +109,8 @@ export const accountApplicationCreateWithNickname = accountApplicationCreateFiel
     if (request.account_product_id === undefined && request.product === undefined) {
       context.addIssue({ code: 'custom', path: ['account_product_id'], message: 'is required (the account product)' });
     }
-  });
+  })
+  .meta({ anyOf: [{ required: ['account_product_id'] }, { required: ['product'] }] });
 
 export const accountApplicationResponse = responseOf({ record: accountApplication, required: ['id'] });
 export type AccountApplicationResponse = z.output<typeof accountApplicationResponse.schema>;

@@ -11,6 +11,32 @@ export const money = z
   .string()
   .regex(MONEY_PATTERN, { message: 'must be an amount with two decimals, like 12.34 or -0.50' });
 
+/** An amount that is not zero, and one greater than zero; the patterns say so in /openapi.json. */
+// A non-zero digit before the point, or in the cents (no lookahead: generators such as
+// fast-check's stringMatching build values from these patterns and cannot follow one).
+export const NON_ZERO_MONEY_PATTERN = '^-?(?:[0-9]*[1-9][0-9]*[.][0-9]{2}|[0-9]+[.](?:[1-9][0-9]|[0-9][1-9]))$';
+export const POSITIVE_MONEY_PATTERN = '^(?:[0-9]*[1-9][0-9]*[.][0-9]{2}|[0-9]+[.](?:[1-9][0-9]|[0-9][1-9]))$';
+export const nonZeroMoney = money
+  .refine((amount) => new RegExp(NON_ZERO_MONEY_PATTERN).test(amount), { message: 'must not be zero' })
+  .meta({ pattern: NON_ZERO_MONEY_PATTERN });
+export const positiveMoney = money
+  .refine((amount) => new RegExp(POSITIVE_MONEY_PATTERN).test(amount), { message: 'must be greater than 0.00' })
+  .meta({ pattern: POSITIVE_MONEY_PATTERN });
+
+/**
+ * An e-mail address as JSON Schema's `format: email` means it (RFC 5321 mailbox, host names
+ * as RFC 1123 labels: no label begins or ends with a hyphen), so a value the sandbox takes is
+ * one a validator of the document takes too. The top-level domain is letters, two or more
+ * (zod's rule, kept: `a@b.c` was refused before and still is). The pattern goes into the
+ * document beside the format.
+ */
+export const EMAIL_PATTERN =
+  "^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:[.][A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?[.])+[A-Za-z]{2,63}$";
+export const emailAddress = z
+  .email({ pattern: new RegExp(EMAIL_PATTERN), message: 'must be an email address' })
+  .max(254, { message: 'must be at most 254 characters' })
+  .meta({ pattern: EMAIL_PATTERN });
+
 function isCalendarDate(year: number, month: number, day: number): boolean {
   if (month < 1 || month > 12 || day < 1) return false;
   const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
@@ -36,7 +62,9 @@ export const DATE_PATTERN = /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/;
 export const isoDate = z
   .string()
   .regex(DATE_PATTERN, { message: 'must be a date in the form YYYY-MM-DD' })
-  .refine(calendarDateOf, { message: 'must be a real calendar date (YYYY-MM-DD)' });
+  .refine(calendarDateOf, { message: 'must be a real calendar date (YYYY-MM-DD)' })
+  // JSON Schema's `date` format is a real calendar date, the refinement above.
+  .meta({ format: 'date' });
 
 /** `YYYY-MM-DDThh:mm:ssZ`, always UTC (spec §2.1 extended_timestamp, §2.2 created_at). */
 export const TIMESTAMP_PATTERN = /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$/;
@@ -76,4 +104,9 @@ export const userdata = jsonObject.refine(
 );
 
 /** A non-empty string, for names and descriptions supplied by a client. */
-export const nonEmptyText = z.string().trim().min(1, { message: 'must not be empty' });
+export const nonEmptyText = z
+  .string()
+  .trim()
+  .min(1, { message: 'must not be empty' })
+  // The trim above makes white space alone empty; the document says it with a pattern.
+  .meta({ pattern: '\\S' });

@@ -25,7 +25,8 @@ export const organizationSettingsUpdate = z
     /** true asks to turn Smart Webhook Retries on (a fintech's ask waits for its bank). */
     smart_retries: z.boolean().optional(),
   })
-  .refine((update) => Object.keys(update).length > 0, { message: 'must change at least one field' });
+  .refine((update) => Object.keys(update).length > 0, { message: 'must change at least one field' })
+  .meta({ minProperties: 1 });
 export type OrganizationSettingsUpdate = z.infer<typeof organizationSettingsUpdate>;
 
 /** The bank's answer to a fintech's pending request. */

@@ -5,7 +5,7 @@
  * sandbox serves it so account applications can be created against a real applicant.
  */
 import { z } from 'zod';
-import { isoDate, jsonObject, nonEmptyText, timestamp, userdata } from './common.ts';
+import { emailAddress, isoDate, jsonObject, nonEmptyText, timestamp, userdata } from './common.ts';
 import { idOf } from './ids.ts';
 import { responseOf } from './response.ts';
 
@@ -26,7 +26,7 @@ export const personApplicationCreateRequest = z.strictObject({
   middle_name: text.nullable().optional(),
   last_name: text,
   date_of_birth: isoDate,
-  email_address: z.email({ message: 'must be an email address' }),
+  email_address: emailAddress,
   phone_number: z.string().regex(/^[0-9]{10}$/, { message: 'must be ten digits, like 2025551111' }),
   /** ISO 3166 country code. */
   citizenship: z.string().regex(/^[A-Z]{2}$/, { message: 'must be a two-letter country code, like US' }),

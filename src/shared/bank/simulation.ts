@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { ACCOUNT_APPLICATION_STATUSES, OWNERSHIP_TYPES } from './accountApplication.ts';
 import { ACH_STATUSES } from './ach.ts';
-import { money, nonEmptyText } from './common.ts';
+import { emailAddress, nonEmptyText, nonZeroMoney, positiveMoney } from './common.ts';
 import { idOf } from './ids.ts';
 import { PENDING_TRANSACTION_TYPES } from './pendingTransaction.ts';
 import { postalAddress } from './personApplication.ts';
@@ -21,10 +21,6 @@ export const SIMULATION_TYPES = [
   'webhook.error',
 ] as const;
 export type SimulationType = (typeof SIMULATION_TYPES)[number];
-
-const positiveMoney = money.refine((amount) => !amount.startsWith('-') && /[1-9]/.test(amount), {
-  message: 'must be greater than 0.00',
-});
 
 /** An ACH transfer is created `pending` (emits ach.create, and account.update for its pending transaction). */
 export const achCreateSimulation = z.strictObject({
@@ -50,7 +46,7 @@ export const pendingTransactionSimulation = z.strictObject({
   type: z.literal('account.pending_transaction'),
   simulation: z.strictObject({
     account_id: idOf('account'),
-    amount: money.refine((amount) => /[1-9]/.test(amount), { message: 'must not be zero' }),
+    amount: nonZeroMoney,
     type: z.enum(PENDING_TRANSACTION_TYPES).optional(),
     desc: nonEmptyText.max(200, { message: 'must be at most 200 characters' }).optional(),
   }),
@@ -90,7 +86,7 @@ export const personApplicationUpdateSimulation = z.strictObject({
         .string()
         .regex(/^[0-9]{10}$/, { message: 'must be ten digits, like 2025551111' })
         .optional(),
-      email_address: z.email({ message: 'must be an email address' }).optional(),
+      email_address: emailAddress.optional(),
     })
     .refine(
       (change) =>
@@ -98,7 +94,10 @@ export const personApplicationUpdateSimulation = z.strictObject({
         change.phone_number !== undefined ||
         change.email_address !== undefined,
       { message: 'must change physical_address, phone_number or email_address' },
-    ),
+    )
+    .meta({
+      anyOf: [{ required: ['physical_address'] }, { required: ['phone_number'] }, { required: ['email_address'] }],
+    }),
 });
 
 /**

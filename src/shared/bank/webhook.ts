@@ -29,17 +29,41 @@ export const KNOWN_EVENTS = [
   'webhook.delete',
 ] as const;
 
-export const webhookUrl = z.string().refine(
-  (text) => {
-    try {
-      const url = new URL(text);
-      return url.protocol === 'http:' || url.protocol === 'https:';
-    } catch {
-      return false;
-    }
-  },
-  { message: 'must be an absolute http:// or https:// URL' },
-);
+/**
+ * Written out in full (`http://` or `https://`, a host, no white space): the WHATWG parser
+ * alone would also take `http:host` or a URL with spaces around it, which no validator of the
+ * document's `format: uri` and pattern would.
+ */
+export const WEBHOOK_URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+[^\\s]*$';
+export const webhookUrl = z
+  .string()
+  .refine(
+    (text) => {
+      if (!new RegExp(WEBHOOK_URL_PATTERN).test(text)) return false;
+      try {
+        const url = new URL(text);
+        return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+      } catch {
+        return false;
+      }
+    },
+    { message: 'must be an absolute http:// or https:// URL' },
+  )
+  .meta({ format: 'uri', pattern: WEBHOOK_URL_PATTERN });
+
+/**
+ * `basic_user` and `basic_secret` go together: both set (strings) or neither (absent or null).
+ * What requireBothOrNeither checks, as JSON Schema says it.
+ */
+const BOTH_OR_NEITHER = {
+  anyOf: [
+    { properties: { basic_user: { type: 'null' }, basic_secret: { type: 'null' } } },
+    {
+      required: ['basic_user', 'basic_secret'],
+      properties: { basic_user: { type: 'string' }, basic_secret: { type: 'string' } },
+    },
+  ],
+};
 
 /** `basic_secret` is ALWAYS null in responses; the service never echoes a secret. */
 export const webhook = z.looseObject({
@@ -65,7 +89,8 @@ export const webhookCreateRequest = z
     basic_secret: z.string().min(1).nullable().optional(),
     userdata: userdata.optional(),
   })
-  .superRefine(requireBothOrNeither);
+  .superRefine(requireBothOrNeither)
+  .meta(BOTH_OR_NEITHER);
 export type WebhookCreateRequest = z.infer<typeof webhookCreateRequest>;
 
 /** `error` is set only by the service; a client may enable or disable. */
@@ -82,7 +107,26 @@ export const webhookUpdateRequest = z
     basic_secret: z.string().min(1).nullable().optional(),
     userdata: userdata.optional(),
   })
-  .refine((update) => Object.keys(update).length > 0, { message: 'must change at least one field' });
+  .refine((update) => Object.keys(update).length > 0, { message: 'must change at least one field' })
+  .meta({
+    minProperties: 1,
+    description:
+      'A webhook has both basic_user and basic_secret or neither once updated: send both (strings, or both null). ' +
+      'One sent alone is taken only when the webhook already has the other (400 otherwise).',
+    // Sent together, they are both strings or both null, whatever the webhook holds.
+    not: {
+      anyOf: [
+        {
+          required: ['basic_user', 'basic_secret'],
+          properties: { basic_user: { type: 'string' }, basic_secret: { type: 'null' } },
+        },
+        {
+          required: ['basic_user', 'basic_secret'],
+          properties: { basic_user: { type: 'null' }, basic_secret: { type: 'string' } },
+        },
+      ],
+    },
+  });
 export type WebhookUpdateRequest = z.infer<typeof webhookUpdateRequest>;
 
 function requireBothOrNeither(

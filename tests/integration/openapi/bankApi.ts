@@ -3,6 +3,7 @@
  * Do not make direct changes to the file.
  */
 
+/* eslint-disable @typescript-eslint/no-redundant-type-constituents, @typescript-eslint/no-duplicate-type-constituents */
 export interface paths {
   '/ping': {
     parameters: {
@@ -607,12 +608,13 @@ export interface components {
       category: ('interest' | 'fees') | null;
       check_id: string | null;
       check_number: string | null;
+      /** Format: date */
       date: string;
       desc: string;
       extended_timestamp: string;
       extended_timestamp_precise: string;
       fednow_id: string | null;
-      partner_deposit_id: string | null;
+      partner_deposit_id?: string | null;
       incoming_ach_id: string | null;
       incoming_wire_id: string | null;
       issued_check_id: string | null;
@@ -662,10 +664,10 @@ export interface components {
       userdata: {
         [key: string]: unknown;
       };
-      bank_id: string;
-      organization_id: string;
+      bank_id?: string;
+      organization_id?: string;
       /** @deprecated */
-      description: string | null;
+      description?: string | null;
       created_at: string;
       updated_at: string;
     } & {
@@ -743,8 +745,8 @@ export interface components {
       } | null;
       created_at: string;
       updated_at: string;
-      name: string;
-      card_art: {
+      name?: string;
+      card_art?: {
         front: string | null;
         back: string | null;
         thumbnail: string | null;
@@ -785,16 +787,16 @@ export interface components {
     AccountApplication: {
       id: string;
       account_id: string | null;
-      account_number: string | null;
+      account_number?: string | null;
       account_number_reservation_id: string | null;
       account_product_id: string;
       bankdata: {
         [key: string]: unknown;
       } | null;
       business_application_id: string | null;
-      deposit_id: string;
+      deposit_id: string | null;
       /** @enum {string} */
-      ownership_type: 'personal' | 'business';
+      ownership_type?: 'personal' | 'business';
       person_applications:
         | ({
             id: string;
@@ -805,7 +807,7 @@ export interface components {
         | null;
       primary_person_application_id: string;
       /** @deprecated */
-      product: string | null;
+      product?: string | null;
       /** @enum {string} */
       status:
         'unsubmitted' | 'submitted' | 'canceled' | 'kyc' | 'processing' | 'manual_review' | 'rejected' | 'approved';
@@ -832,27 +834,30 @@ export interface components {
      *       ]
      *     }
      */
-    AccountApplicationCreateRequest: {
-      primary_person_application_id: string;
-      account_product_id?: string;
-      business_application_id?: string | null;
-      person_applications?:
-        | {
-            id: string;
-            roles: ('owner' | 'signer' | 'minor')[];
-          }[]
-        | null;
-      deposit_id?: string | null;
-      account_number_reservation_id?: string | null;
-      userdata?: {
-        [key: string]: unknown;
-      } | null;
-      bankdata?: {
-        [key: string]: unknown;
-      } | null;
-      /** @enum {string} */
-      product?: 'personal_checking' | 'personal_savings' | 'business_checking' | 'business_savings';
-    };
+    AccountApplicationCreateRequest:
+      | {
+          primary_person_application_id: string;
+          account_product_id?: string;
+          business_application_id?: string | null;
+          person_applications?:
+            | {
+                id: string;
+                roles: ('owner' | 'signer' | 'minor')[];
+              }[]
+            | null;
+          deposit_id?: string | null;
+          account_number_reservation_id?: string | null;
+          userdata?: {
+            [key: string]: unknown;
+          } | null;
+          bankdata?: {
+            [key: string]: unknown;
+          } | null;
+          /** @enum {string} */
+          product?: 'personal_checking' | 'personal_savings' | 'business_checking' | 'business_savings';
+        }
+      | unknown
+      | unknown;
     /**
      * @example {
      *       "id": "apsn_5t8y1u4i7o0p2a",
@@ -884,6 +889,7 @@ export interface components {
       first_name: string;
       middle_name: string | null;
       last_name: string;
+      /** Format: date */
       date_of_birth: string;
       email_address: string;
       phone_number: string;
@@ -894,7 +900,7 @@ export interface components {
       mailing_address: {
         [key: string]: unknown;
       } | null;
-      document_ids: string[] | null;
+      document_ids?: string[] | null;
       userdata: {
         [key: string]: unknown;
       } | null;
@@ -926,6 +932,7 @@ export interface components {
       first_name: string;
       middle_name?: string | null;
       last_name: string;
+      /** Format: date */
       date_of_birth: string;
       /** Format: email */
       email_address: string;
@@ -1031,7 +1038,7 @@ export interface components {
             [key: string]: unknown;
           })[]
         | null;
-      document_ids: string[] | null;
+      document_ids?: string[] | null;
       bank_id: string;
       bankdata: {
         [key: string]: unknown;
@@ -1084,6 +1091,7 @@ export interface components {
       name: string;
       dba?: string | null;
       description?: string | null;
+      /** Format: date */
       established_on: string;
       incorporation_state: string;
       legal_structure: string;
@@ -1149,6 +1157,7 @@ export interface components {
       id: string;
       amount: string;
       balance: string;
+      /** Format: date */
       date: string;
       desc: string;
       summary: string | null;
@@ -1263,8 +1272,8 @@ export interface components {
       /** @enum {string} */
       status: 'enabled' | 'error' | 'disabled';
       error: string | null;
-      basic_user: string | null;
-      basic_secret: null;
+      basic_user?: string | null;
+      basic_secret?: null;
       userdata: {
         [key: string]: unknown;
       } | null;
@@ -1281,22 +1290,34 @@ export interface components {
      *       "basic_secret": "a-long-random-secret"
      *     }
      */
-    WebhookCreateRequest: {
-      event: string;
-      url: string;
-      basic_user?: string | null;
-      basic_secret?: string | null;
-      userdata?: {
-        [key: string]: unknown;
-      };
-    };
+    WebhookCreateRequest:
+      | {
+          event: string;
+          /** Format: uri */
+          url: string;
+          basic_user?: string | null;
+          basic_secret?: string | null;
+          userdata?: {
+            [key: string]: unknown;
+          };
+        }
+      | {
+          basic_user?: null;
+          basic_secret?: null;
+        }
+      | {
+          basic_user: string;
+          basic_secret: string;
+        };
     /**
+     * @description A webhook has both basic_user and basic_secret or neither once updated: send both (strings, or both null). One sent alone is taken only when the webhook already has the other (400 otherwise).
      * @example {
      *       "status": "enabled"
      *     }
      */
     WebhookUpdateRequest: {
       event?: string;
+      /** Format: uri */
       url?: string;
       /** @enum {string} */
       status?: 'enabled' | 'disabled';
@@ -1497,19 +1518,23 @@ export interface components {
       | {
           /** @constant */
           type: 'person_application.update';
-          simulation: {
-            person_application_id: string;
-            physical_address?: {
-              street_line_1: string;
-              street_line_2?: string | null;
-              city: string;
-              state: string;
-              postal_code: string;
-            };
-            phone_number?: string;
-            /** Format: email */
-            email_address?: string;
-          };
+          simulation:
+            | {
+                person_application_id: string;
+                physical_address?: {
+                  street_line_1: string;
+                  street_line_2?: string | null;
+                  city: string;
+                  state: string;
+                  postal_code: string;
+                };
+                phone_number?: string;
+                /** Format: email */
+                email_address?: string;
+              }
+            | unknown
+            | unknown
+            | unknown;
         }
       | {
           /** @constant */
@@ -1597,10 +1622,10 @@ export interface components {
      */
     AccountList: {
       data: components['schemas']['Account'][];
-      /** @description Absolute URL of the next page (page_cursor set), or null when the list is exhausted. */
-      page_next: string | null;
-      /** @description How many objects the list holds, filters applied, counted up to 10000. */
-      total_estimated: number;
+      /** @description Absolute URL of the next page (page_cursor set), or null when the list is exhausted. The real service leaves it out of some lists: page on from the last id then. */
+      page_next?: string | null;
+      /** @description How many objects the list holds, filters applied, counted up to 10000. Not sent with every list by the real service. */
+      total_estimated?: number;
     } & {
       [key: string]: unknown;
     };
@@ -1643,10 +1668,10 @@ export interface components {
      */
     PendingTransactionList: {
       data: components['schemas']['PendingTransaction'][];
-      /** @description Absolute URL of the next page (page_cursor set), or null when the list is exhausted. */
-      page_next: string | null;
-      /** @description How many objects the list holds, filters applied, counted up to 10000. */
-      total_estimated: number;
+      /** @description Absolute URL of the next page (page_cursor set), or null when the list is exhausted. The real service leaves it out of some lists: page on from the last id then. */
+      page_next?: string | null;
+      /** @description How many objects the list holds, filters applied, counted up to 10000. Not sent with every list by the real service. */
+      total_estimated?: number;
     } & {
       [key: string]: unknown;
     };
@@ -1679,10 +1704,10 @@ export interface components {
      */
     DocumentList: {
       data: components['schemas']['Document'][];
-      /** @description Absolute URL of the next page (page_cursor set), or null when the list is exhausted. */
-      page_next: string | null;
-      /** @description How many objects the list holds, filters applied, counted up to 10000. */
-      total_estimated: number;
+      /** @description Absolute URL of the next page (page_cursor set), or null when the list is exhausted. The real service leaves it out of some lists: page on from the last id then. */
+      page_next?: string | null;
+      /** @description How many objects the list holds, filters applied, counted up to 10000. Not sent with every list by the real service. */
+      total_estimated?: number;
     } & {
       [key: string]: unknown;
     };
@@ -1706,10 +1731,10 @@ export interface components {
      */
     FileList: {
       data: components['schemas']['File'][];
-      /** @description Absolute URL of the next page (page_cursor set), or null when the list is exhausted. */
-      page_next: string | null;
-      /** @description How many objects the list holds, filters applied, counted up to 10000. */
-      total_estimated: number;
+      /** @description Absolute URL of the next page (page_cursor set), or null when the list is exhausted. The real service leaves it out of some lists: page on from the last id then. */
+      page_next?: string | null;
+      /** @description How many objects the list holds, filters applied, counted up to 10000. Not sent with every list by the real service. */
+      total_estimated?: number;
     } & {
       [key: string]: unknown;
     };
@@ -1740,10 +1765,10 @@ export interface components {
      */
     CardProductList: {
       data: components['schemas']['CardProduct'][];
-      /** @description Absolute URL of the next page (page_cursor set), or null when the list is exhausted. */
-      page_next: string | null;
-      /** @description How many objects the list holds, filters applied, counted up to 10000. */
-      total_estimated: number;
+      /** @description Absolute URL of the next page (page_cursor set), or null when the list is exhausted. The real service leaves it out of some lists: page on from the last id then. */
+      page_next?: string | null;
+      /** @description How many objects the list holds, filters applied, counted up to 10000. Not sent with every list by the real service. */
+      total_estimated?: number;
     } & {
       [key: string]: unknown;
     };
@@ -1784,10 +1809,10 @@ export interface components {
      */
     AccountApplicationList: {
       data: components['schemas']['AccountApplication'][];
-      /** @description Absolute URL of the next page (page_cursor set), or null when the list is exhausted. */
-      page_next: string | null;
-      /** @description How many objects the list holds, filters applied, counted up to 10000. */
-      total_estimated: number;
+      /** @description Absolute URL of the next page (page_cursor set), or null when the list is exhausted. The real service leaves it out of some lists: page on from the last id then. */
+      page_next?: string | null;
+      /** @description How many objects the list holds, filters applied, counted up to 10000. Not sent with every list by the real service. */
+      total_estimated?: number;
     } & {
       [key: string]: unknown;
     };
@@ -1826,10 +1851,10 @@ export interface components {
      */
     PersonApplicationList: {
       data: components['schemas']['PersonApplication'][];
-      /** @description Absolute URL of the next page (page_cursor set), or null when the list is exhausted. */
-      page_next: string | null;
-      /** @description How many objects the list holds, filters applied, counted up to 10000. */
-      total_estimated: number;
+      /** @description Absolute URL of the next page (page_cursor set), or null when the list is exhausted. The real service leaves it out of some lists: page on from the last id then. */
+      page_next?: string | null;
+      /** @description How many objects the list holds, filters applied, counted up to 10000. Not sent with every list by the real service. */
+      total_estimated?: number;
     } & {
       [key: string]: unknown;
     };
@@ -1889,10 +1914,10 @@ export interface components {
      */
     BusinessApplicationList: {
       data: components['schemas']['BusinessApplication'][];
-      /** @description Absolute URL of the next page (page_cursor set), or null when the list is exhausted. */
-      page_next: string | null;
-      /** @description How many objects the list holds, filters applied, counted up to 10000. */
-      total_estimated: number;
+      /** @description Absolute URL of the next page (page_cursor set), or null when the list is exhausted. The real service leaves it out of some lists: page on from the last id then. */
+      page_next?: string | null;
+      /** @description How many objects the list holds, filters applied, counted up to 10000. Not sent with every list by the real service. */
+      total_estimated?: number;
     } & {
       [key: string]: unknown;
     };
@@ -1926,10 +1951,10 @@ export interface components {
      */
     TransactionList: {
       data: components['schemas']['Transaction'][];
-      /** @description Absolute URL of the next page (page_cursor set), or null when the list is exhausted. */
-      page_next: string | null;
-      /** @description How many objects the list holds, filters applied, counted up to 10000. */
-      total_estimated: number;
+      /** @description Absolute URL of the next page (page_cursor set), or null when the list is exhausted. The real service leaves it out of some lists: page on from the last id then. */
+      page_next?: string | null;
+      /** @description How many objects the list holds, filters applied, counted up to 10000. Not sent with every list by the real service. */
+      total_estimated?: number;
     } & {
       [key: string]: unknown;
     };
@@ -1953,10 +1978,10 @@ export interface components {
      */
     AchList: {
       data: components['schemas']['Ach'][];
-      /** @description Absolute URL of the next page (page_cursor set), or null when the list is exhausted. */
-      page_next: string | null;
-      /** @description How many objects the list holds, filters applied, counted up to 10000. */
-      total_estimated: number;
+      /** @description Absolute URL of the next page (page_cursor set), or null when the list is exhausted. The real service leaves it out of some lists: page on from the last id then. */
+      page_next?: string | null;
+      /** @description How many objects the list holds, filters applied, counted up to 10000. Not sent with every list by the real service. */
+      total_estimated?: number;
     } & {
       [key: string]: unknown;
     };
@@ -1983,10 +2008,10 @@ export interface components {
      */
     WebhookList: {
       data: components['schemas']['Webhook'][];
-      /** @description Absolute URL of the next page (page_cursor set), or null when the list is exhausted. */
-      page_next: string | null;
-      /** @description How many objects the list holds, filters applied, counted up to 10000. */
-      total_estimated: number;
+      /** @description Absolute URL of the next page (page_cursor set), or null when the list is exhausted. The real service leaves it out of some lists: page on from the last id then. */
+      page_next?: string | null;
+      /** @description How many objects the list holds, filters applied, counted up to 10000. Not sent with every list by the real service. */
+      total_estimated?: number;
     } & {
       [key: string]: unknown;
     };
@@ -2013,10 +2038,10 @@ export interface components {
      */
     WebhookSendList: {
       data: components['schemas']['WebhookSend'][];
-      /** @description Absolute URL of the next page (page_cursor set), or null when the list is exhausted. */
-      page_next: string | null;
-      /** @description How many objects the list holds, filters applied, counted up to 10000. */
-      total_estimated: number;
+      /** @description Absolute URL of the next page (page_cursor set), or null when the list is exhausted. The real service leaves it out of some lists: page on from the last id then. */
+      page_next?: string | null;
+      /** @description How many objects the list holds, filters applied, counted up to 10000. Not sent with every list by the real service. */
+      total_estimated?: number;
     } & {
       [key: string]: unknown;
     };

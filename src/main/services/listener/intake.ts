@@ -16,7 +16,7 @@ import type { ListenerSettings } from './listenerSettings.ts';
 import { readNotification, type NotificationReading } from './notificationBody.ts';
 import type { Answer, Arrival } from './receiver.ts';
 import type { ReceivedRequestSummary, RequestOutcome } from './receivedRequest.ts';
-import type { ArrivalRecord, RequestLog } from './requestLog.ts';
+import type { ArrivalRecord, FinishedRequest, RequestLog } from './requestLog.ts';
 import type { ResponseRules } from './responseRules.ts';
 import { RetryLabels } from './retryLabels.ts';
 
@@ -89,6 +89,8 @@ export class Intake {
   /** Retry or new event, by what this run has seen (never from the kept log). */
   readonly #labels = new RetryLabels();
   #queue: Queued[] = [];
+  /** Settled exchanges whose outcome, status and duration are still to be written. */
+  #finished: FinishedRequest[] = [];
   #flushScheduled = false;
 
   constructor(parts: {
@@ -238,17 +240,35 @@ export class Intake {
     });
     if (this.#queue.length >= MAX_GROUP) {
       this.flush();
-    } else if (!this.#flushScheduled) {
-      this.#flushScheduled = true;
-      setImmediate(() => {
-        this.flush();
-      });
+    } else {
+      this.#scheduleFlush();
+    }
+  }
+
+  #scheduleFlush(): void {
+    if (this.#flushScheduled) return;
+    this.#flushScheduled = true;
+    setImmediate(() => {
+      this.flush();
+    });
+  }
+
+  /** Each settled exchange's final outcome, status and duration, in one transaction. */
+  #writeFinished(): void {
+    const finished = this.#finished;
+    if (finished.length === 0) return;
+    this.#finished = [];
+    try {
+      this.#log.finishMany(finished);
+    } catch {
+      // The log was closed under the last exchanges: their records keep the duration measured at arrival.
     }
   }
 
   /** Write every waiting arrival in one transaction, then answer each. */
   flush(): void {
     this.#flushScheduled = false;
+    this.#writeFinished();
     const group = this.#queue;
     if (group.length === 0) return;
     this.#queue = [];
@@ -272,9 +292,12 @@ export class Intake {
     if (pending === undefined) return;
     this.#pending.delete(requestId);
     const summary = pending.summary;
-    if (late || outcome !== summary.outcome || status !== summary.status) {
-      this.#log.finish(requestId, outcome, status, durationMs);
-    }
+    // The kept record says what the live line says: from arrival until the answer was written
+    // (the record was made before the group's write to disk and the answer; it said less).
+    // Written with the next group, in one transaction, not one statement per request.
+    this.#finished.push({ id: requestId, outcome, status, durationMs });
+    if (late) this.#writeFinished();
+    else this.#scheduleFlush();
     summary.outcome = outcome;
     summary.status = status;
     summary.durationMs = durationMs;

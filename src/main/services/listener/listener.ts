@@ -352,6 +352,8 @@ export class Listener extends EventEmitter<{ batch: [Batch<ListenerEvent>] }> {
     // Arrivals of this turn are written (and answered) before the connections close.
     this.#intake.flush();
     await receiver.close();
+    // And the outcomes of the exchanges the close ended.
+    this.#intake.flush();
     this.#state = { running: false, host: null, port: null, url: null, startedAt: null };
     this.#batcher.add({ type: 'state', state: this.state });
     this.#batcher.flush();

@@ -37,6 +37,14 @@ export interface Retention {
 }
 
 /** One arrival, ready to keep. Headers are already redacted and the body already capped. */
+/** An exchange that is over: what it came to, and how long from arrival to the answer written. */
+export interface FinishedRequest {
+  id: number;
+  outcome: RequestOutcome;
+  status: number | null;
+  durationMs: number;
+}
+
 export interface ArrivalRecord {
   receivedAt: number;
   method: string;
@@ -347,9 +355,17 @@ export class RequestLog {
     return ids;
   }
 
-  /** The final outcome of a request whose answer came later than its record (a delay, a held connection). */
-  finish(id: number, outcome: RequestOutcome, status: number | null, durationMs: number): void {
-    this.#finish.run(outcome, status, durationMs, id, this.#listenerId);
+  /** Several exchanges' final outcome, status and duration (from arrival to the answer written), in one transaction. */
+  finishMany(finished: readonly FinishedRequest[]): void {
+    this.#database.exec('SAVEPOINT listener_finished');
+    try {
+      for (const one of finished) this.#finish.run(one.outcome, one.status, one.durationMs, one.id, this.#listenerId);
+      this.#database.exec('RELEASE listener_finished');
+    } catch (error) {
+      this.#database.exec('ROLLBACK TO listener_finished');
+      this.#database.exec('RELEASE listener_finished');
+      throw error;
+    }
   }
 
   recordSnapshot(id: number, fetchedAt: number, snapshot: string | null, error: string | null): void {
