@@ -16,6 +16,7 @@ import type { RunningServices } from '../../src/main/shell/services.ts';
 import { EMBEDDED_SANDBOX_PROFILE_ID } from '../../src/main/services/profiles/profile.ts';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.ts';
 import { openHarnessPage, showScreen } from './support/harnessRouter.ts';
+import { holdsFocus } from './support/pageProbes.ts';
 import { startHarnessServices } from './support/harnessServices.ts';
 import { HARNESS_WEB_CONTENTS_ID, type LedgerdeskPage } from './support/ledgerdeskPage.ts';
 import { serveRenderer, type RendererServer } from './support/rendererServer.ts';
@@ -215,11 +216,7 @@ test('reviews an application with the keyboard alone', async ({ browser }) => {
   await page.keyboard.press('Enter');
   await expect(drawer).toContainText('Address differs from the ID');
   const reveal = drawer.getByRole('button', { name: /^Reveal email of / }).first();
-  for (
-    let step = 0;
-    step < 60 && !(await reveal.evaluate((element) => element === document.activeElement));
-    step += 1
-  ) {
+  for (let step = 0; step < 60 && !(await reveal.evaluate(holdsFocus)); step += 1) {
     await page.keyboard.press('Tab');
   }
   await expect(reveal).toBeFocused();
