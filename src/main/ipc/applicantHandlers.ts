@@ -85,6 +85,14 @@ export function createApplicantHandlers(services: LedgerHandlerServices): Pick<H
         });
         return { field, value, auditEntryId: String(entry.id) };
       },
+      exportUnmasked: ({ profileId }) => {
+        return { classes: ledgerOf(services).profiles.find(profileId).exportUnmasked ?? [] };
+      },
+      setExportUnmasked: ({ profileId, classes }) => {
+        const ledger = ledgerOf(services);
+        const profile = profileOf(ledger, profileId);
+        return { classes: ledger.setExportUnmasked(profile.id, classes).exportUnmasked ?? [] };
+      },
     },
   };
 }

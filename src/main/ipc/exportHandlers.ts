@@ -3,6 +3,8 @@
  * answers for): a cached list, filtered as on screen, written page by page to a file the user
  * chooses.
  */
+import { unmaskedFieldsOf } from '../../shared/personalData/exportDisclosure.ts';
+import { exportedApplicantsOf } from '../services/applicants/applicantExport.ts';
 import { applicationQueryOf } from './accountApplicationHandlers.ts';
 import { toAuditEntry } from './auditHandlers.ts';
 import { exportRows } from './fileExport.ts';
@@ -40,10 +42,21 @@ export function createExportHandlers(services: LedgerHandlerServices): Pick<Hand
         saveExport('webhook-sends', input.format, (cursor) =>
           ledger().cache.webhookSends.list({ ...sendFilterOf(input), limit: 1000, cursor }),
         ),
-      accountApplications: (input) =>
-        saveExport('account-applications', input.format, (cursor) =>
-          ledger().cache.accountApplications.list({ ...applicationQueryOf(input), limit: 1000, cursor }),
-        ),
+      accountApplications: (input) => {
+        // Each application with its applicants, masked but for what the profile lets exports show.
+        const unmasked = unmaskedFieldsOf(ledger().profiles.find(input.profileId).exportUnmasked ?? []);
+        return saveExport('account-applications', input.format, (cursor) => {
+          const page = ledger().cache.accountApplications.list({ ...applicationQueryOf(input), limit: 1000, cursor });
+          const applicants = ledger().cache.applicants;
+          return {
+            rows: page.rows.map((row) => ({
+              ...row,
+              applicants: exportedApplicantsOf(applicants, input.profileId, row.id, unmasked),
+            })),
+            nextCursor: page.nextCursor,
+          };
+        });
+      },
       auditLog: (input) =>
         saveExport('audit-log', input.format, (cursor) => {
           const page = ledger().cache.audit.list({

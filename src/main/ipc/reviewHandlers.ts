@@ -81,6 +81,7 @@ export function createReviewHandlers(services: ReviewHandlerServices): Pick<Hand
           ...(fromDate === undefined ? {} : { from: fromDate }),
           ...(toDate === undefined ? {} : { to: toDate }),
           now: now(),
+          unmasked: profile.exportUnmasked ?? [],
         });
         const stamp = report.generatedAt.slice(0, 10);
         const path = await services.chooseSavePath(

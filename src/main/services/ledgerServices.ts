@@ -6,6 +6,7 @@
  */
 import { TeamMirror } from './team/laptop/teamMirror.ts';
 import { actorText, type ActorProgram } from './audit/actor.ts';
+import { disclosureText, type DisclosureClass } from '../../shared/personalData/exportDisclosure.ts';
 import { BankClients } from './bank/bankClients.ts';
 import type { BankTimeouts } from './bank/bankHttp.ts';
 import type { RetryPolicy } from './bank/retryPolicy.ts';
@@ -234,6 +235,25 @@ export class LedgerServices {
     }
     if (secret !== null) profile = await this.setProfileSecret(profile.id, secret);
     return { profile, waitingForSecret: profile.secretDropped !== undefined };
+  }
+
+  /**
+   * Says which classes of applicants' personal fields the profile's exports and review reports
+   * print in clear (empty: nothing). Audited with the actor, the classes before and after, even
+   * when nothing changed, so the log shows every time someone looked at and saved the setting.
+   */
+  setExportUnmasked(nameOrId: string, classes: readonly DisclosureClass[]): Profile {
+    const before = this.profiles.find(nameOrId);
+    const profile = this.profiles.setExportUnmasked(before.id, classes);
+    this.cache.audit.record({
+      profileId: profile.id,
+      profileName: profile.name,
+      action: 'profile.export-unmasked',
+      target: profile.id,
+      result: 'ok',
+      detail: `exports and reports show unmasked: ${disclosureText(profile.exportUnmasked ?? [])} (was: ${disclosureText(before.exportUnmasked ?? [])})`,
+    });
+    return profile;
   }
 
   /**

@@ -10,6 +10,8 @@ import {
   type AccountApplicationResponse,
   type WebhookSendResponse,
 } from '../../../shared/bank/index.ts';
+import type { PersonalField } from '../../../shared/personalData/masking.ts';
+import { exportedApplicantsOf, type ExportedApplicant } from '../applicants/applicantExport.ts';
 import type { AuditEntry, AuditQuery } from '../audit/auditLog.ts';
 import type { AccountApplicationQuery } from './accountApplicationsTable.ts';
 import { streamCsv, type CsvExportResult } from './csvExport.ts';
@@ -22,7 +24,12 @@ type Filters<Query> = Omit<Query, 'limit' | 'cursor' | 'withTotal'>;
 export type ExportView =
   | { kind: 'pending-transactions'; query: Filters<PendingTransactionQuery> }
   | { kind: 'webhook-sends'; query: Filters<WebhookSendQuery> }
-  | { kind: 'account-applications'; query: Filters<AccountApplicationQuery> }
+  | {
+      kind: 'account-applications';
+      query: Filters<AccountApplicationQuery>;
+      /** The personal fields the profile lets exports print in clear (default: none). */
+      unmasked?: ReadonlySet<PersonalField>;
+    }
   | { kind: 'audit'; query: Filters<AuditQuery> };
 
 interface Column<Row> {
@@ -71,7 +78,10 @@ export const WEBHOOK_SEND_COLUMNS = fields<WebhookSendResponse>([
   'error',
 ]);
 
-export const ACCOUNT_APPLICATION_COLUMNS = fields<AccountApplicationResponse>([
+/** An application with the applicants it names, masked as the profile says (applicantExport.ts). */
+export type ExportedApplication = AccountApplicationResponse & { applicants: ExportedApplicant[] };
+
+export const ACCOUNT_APPLICATION_COLUMNS = fields<ExportedApplication>([
   'id',
   'status',
   'ownership_type',
@@ -83,7 +93,11 @@ export const ACCOUNT_APPLICATION_COLUMNS = fields<AccountApplicationResponse>([
   'deposit_id',
   'created_at',
   'updated_at',
-]);
+]).concat({
+  // JSON in one cell: a row stays one application however many people it names.
+  header: 'applicants',
+  value: (row) => JSON.stringify(row.applicants),
+});
 
 export const AUDIT_COLUMNS: Column<AuditEntry>[] = [
   { header: 'at', value: (row) => row.at },
@@ -117,13 +131,24 @@ export async function exportCsv(
         (cursor) => cache.webhookSends.list({ ...view.query, limit: EXPORT_PAGE, cursor }),
         signal,
       );
-    case 'account-applications':
+    case 'account-applications': {
+      const unmasked = view.unmasked ?? new Set<PersonalField>();
       return streamCsv(
         file,
         ACCOUNT_APPLICATION_COLUMNS,
-        (cursor) => cache.accountApplications.list({ ...view.query, limit: EXPORT_PAGE, cursor }),
+        (cursor) => {
+          const page = cache.accountApplications.list({ ...view.query, limit: EXPORT_PAGE, cursor });
+          return {
+            ...page,
+            rows: page.rows.map((row) => ({
+              ...row,
+              applicants: exportedApplicantsOf(cache.applicants, view.query.profileId, row.id, unmasked),
+            })),
+          };
+        },
         signal,
       );
+    }
     case 'audit':
       return streamCsv(
         file,

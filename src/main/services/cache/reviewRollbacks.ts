@@ -11,7 +11,7 @@
  *   - no step of its history is newer than the row;
  *   - a row that is gone was dropped by an audited event after that entry (its profile's
  *     reviews dropped, the profile's cache cleared, the data key reset).
- * Checked when an item is opened or reviewed (one indexed lookup each, migration 20) and over
+ * Checked when an item is opened or reviewed (one indexed lookup each, migration 22) and over
  * every item by `audit verify`. Entries written before this check carry no version: an item
  * whose latest entry is one of them is checked by its row MAC only.
  */

@@ -15,6 +15,7 @@ import { BankError, type BankErrorKind } from '../bank/bankError.ts';
 import { ProfileNotReady } from '../bank/bankClients.ts';
 import { CacheError } from '../cache/cacheError.ts';
 import { exportCsv, type ExportView } from '../cache/exportViews.ts';
+import { unmaskedFieldsOf } from '../../../shared/personalData/exportDisclosure.ts';
 import { InvalidSecret, MissingCredentials, SecretNeedsReentry } from '../credentials/credentials.ts';
 import { detectKeychain } from '../credentials/keychainStatus.ts';
 import { KeychainUnavailable, KeyringSecretStore } from '../credentials/keyringSecretStore.ts';
@@ -716,7 +717,12 @@ class Ledger {
       if (command === 'export pending-transactions')
         view = { kind: 'pending-transactions', query: this.#pendingQuery(services, profile) };
       else if (command === 'export webhook-sends') view = { kind: 'webhook-sends', query: this.#sendQuery(profile) };
-      else view = { kind: 'account-applications', query: this.#applicationQuery(profile) };
+      else
+        view = {
+          kind: 'account-applications',
+          query: this.#applicationQuery(profile),
+          unmasked: unmaskedFieldsOf(profile.exportUnmasked ?? []),
+        };
     }
     const result = await exportCsv(services.cache, view, file, this.#io.signal);
     if (this.#arguments.json) this.#printJson(result);

@@ -10,6 +10,7 @@ import {
   profileName,
   storedProfileBaseUrl,
 } from '../../../shared/profiles/profileFields.ts';
+import { DISCLOSURE_CLASSES } from '../../../shared/personalData/exportDisclosure.ts';
 
 export const PROFILE_KINDS = ['embedded-sandbox', 'remote'] as const;
 export type ProfileKind = (typeof PROFILE_KINDS)[number];
@@ -47,6 +48,11 @@ export const profile = z.strictObject({
    * (the sandbox's `--lean`), from the next start. Absent: its own full shapes.
    */
   lean: z.boolean().optional(),
+  /**
+   * The classes of applicants' personal fields this profile's exports and review reports print
+   * in clear (shared/personalData/exportDisclosure.ts). Absent: nothing, every field masked.
+   */
+  exportUnmasked: z.array(z.enum(DISCLOSURE_CLASSES)).optional(),
 });
 export type Profile = z.infer<typeof profile>;
 

@@ -18,6 +18,7 @@ import {
   type ProfileChanges,
 } from './profile.ts';
 import type { ProfileStorage } from './profileStorage.ts';
+import { exportDisclosure, type DisclosureClass } from '../../../shared/personalData/exportDisclosure.ts';
 
 const STORAGE_KEY = 'profiles';
 
@@ -170,6 +171,20 @@ export class Profiles {
     const current = this.find(nameOrId);
     const { secretDropped: _previous, ...rest } = current;
     const updated: Profile = reason === null ? rest : { ...rest, secretDropped: reason };
+    this.#write(this.list().map((entry) => (entry.id === current.id ? updated : entry)));
+    return updated;
+  }
+
+  /** What the profile's exports and reports may print unmasked (empty: nothing, the default). */
+  setExportUnmasked(nameOrId: string, classes: readonly DisclosureClass[]): Profile {
+    const valid = parseOrThrow(exportDisclosure, classes, 'Fields shown unmasked in exports');
+    const current = this.find(nameOrId);
+    const { exportUnmasked: _previous, ...rest } = current;
+    const updated: Profile = {
+      ...rest,
+      ...(valid.length === 0 ? {} : { exportUnmasked: valid }),
+      updatedAt: this.#now().toISOString(),
+    };
     this.#write(this.list().map((entry) => (entry.id === current.id ? updated : entry)));
     return updated;
   }

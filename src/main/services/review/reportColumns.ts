@@ -5,6 +5,7 @@
  */
 import { formatMoney, itemColumnsOf, type ItemColumns } from '../../../shared/review/itemColumns.ts';
 import type { ReviewKind } from '../../../shared/review/reviewTerms.ts';
+import { applicantLine } from '../applicants/applicantExport.ts';
 import type { ReportedItem } from './reviewReport.ts';
 
 export interface ReportColumn {
@@ -37,7 +38,14 @@ export const ITEM_COLUMNS: Record<ReviewKind, ReportColumn[]> = {
     { header: 'Status', value: (columns) => text(columns.status) },
     { header: 'Product', value: (columns) => text(columns.product) },
     { header: 'Ownership', value: (columns) => text(columns.ownership) },
-    { header: 'Applicants', value: (columns) => text(columns.applicants) },
+    {
+      header: 'Applicants',
+      // Names and masked personal data when the cache knows the applicants; their ids otherwise.
+      value: (columns, item) =>
+        item.applicants === undefined || item.applicants.length === 0
+          ? text(columns.applicants)
+          : item.applicants.map(applicantLine).join(' | '),
+    },
     { header: 'Created', value: whenOf },
     { header: 'Updated', value: (columns) => text(columns.updated) },
   ],

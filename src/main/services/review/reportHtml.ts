@@ -7,6 +7,7 @@
  * the disposition, who, when and the note, and each item's history and field-by-field diff;
  * the record as cached last, in a collapsed appendix.
  */
+import { disclosureText } from '../../../shared/personalData/exportDisclosure.ts';
 import { centsOfTyped } from '../../../shared/review/amountInput.ts';
 import { formatMoney } from '../../../shared/review/itemColumns.ts';
 import { REVIEW_KINDS, REVIEW_STATES, type ReviewKind } from '../../../shared/review/reviewTerms.ts';
@@ -179,7 +180,7 @@ export function reportHtml(report: ReviewReport): string {
 <style>${pageStyle(report, period)}${STYLE}</style></head>
 <body>
 <h1>Review report — ${escapeHtml(report.profile.name)}</h1>
-<p class="meta">Period: ${escapeHtml(period)}. Made ${escapeHtml(report.generatedAt)} by ${escapeHtml(report.reviewer)} with Ledgerdesk, from the offline cache.</p>
+<p class="meta">Period: ${escapeHtml(period)}. Made ${escapeHtml(report.generatedAt)} by ${escapeHtml(report.reviewer)} with Ledgerdesk, from the offline cache. Applicants' personal data shown unmasked: ${escapeHtml(disclosureText(report.unmasked))}.</p>
 <h2>Summary</h2>
 <dl class="facts">
   <dt>Period</dt><dd>${escapeHtml(period)}</dd>

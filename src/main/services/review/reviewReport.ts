@@ -6,6 +6,8 @@
  * (reportCsv.ts).
  */
 import { REVIEW_KINDS, REVIEW_STATES, type ReviewKind, type ReviewState } from '../../../shared/review/reviewTerms.ts';
+import { unmaskedFieldsOf, type DisclosureClass } from '../../../shared/personalData/exportDisclosure.ts';
+import { exportedApplicantsOf, type ExportedApplicant } from '../applicants/applicantExport.ts';
 import type { OfflineCache } from '../cache/offlineCache.ts';
 import type { AuditVerification } from '../audit/auditVerify.ts';
 import type { Review, ReviewStep } from './reviewsTable.ts';
@@ -20,6 +22,8 @@ export interface ReportedItem {
   /** The record as cached now, or as reviewed when the cache no longer holds it. */
   record: unknown;
   recordSource: 'cache' | 'as reviewed';
+  /** An application's applicants, masked as the profile says (applicantExport.ts); absent for other kinds. */
+  applicants?: ExportedApplicant[];
 }
 
 export interface ReviewReport {
@@ -30,6 +34,8 @@ export interface ReviewReport {
   to: string | null;
   generatedAt: string;
   reviewer: string;
+  /** The classes of applicants' personal fields the profile lets reports print in clear (default none). */
+  unmasked: DisclosureClass[];
   /** Items whose review last moved within the range, by kind and state. */
   counts: Record<ReviewKind, Record<ReviewState, number>>;
   items: ReportedItem[];
@@ -42,8 +48,18 @@ const PAGE = 1000;
 export async function buildReviewReport(
   cache: OfflineCache,
   reviews: ReviewService,
-  options: { profileId: string; profileName: string; from?: string; to?: string; now?: Date },
+  options: {
+    profileId: string;
+    profileName: string;
+    from?: string;
+    to?: string;
+    now?: Date;
+    /** The profile's setting (Profile.exportUnmasked); absent: every personal field masked. */
+    unmasked?: readonly DisclosureClass[];
+  },
 ): Promise<ReviewReport> {
+  const unmaskedClasses = [...(options.unmasked ?? [])];
+  const unmaskedFields = unmaskedFieldsOf(unmaskedClasses);
   const counts = Object.fromEntries(
     REVIEW_KINDS.map((kind) => [kind, Object.fromEntries(REVIEW_STATES.map((state) => [state, 0]))]),
   ) as Record<ReviewKind, Record<ReviewState, number>>;
@@ -83,6 +99,9 @@ export async function buildReviewReport(
         history: reviews.table.history(options.profileId, review.kind, review.ref),
         record: cached?.record ?? reviewedRecord,
         recordSource: cached === undefined ? 'as reviewed' : 'cache',
+        ...(review.kind === 'application'
+          ? { applicants: exportedApplicantsOf(cache.applicants, options.profileId, review.ref, unmaskedFields) }
+          : {}),
       });
     }
     cursor = page.nextCursor;
@@ -97,6 +116,7 @@ export async function buildReviewReport(
     to: options.to ?? null,
     generatedAt: (options.now ?? new Date()).toISOString(),
     reviewer: reviews.reviewer.get().name,
+    unmasked: unmaskedClasses,
     counts,
     items,
     chain: {

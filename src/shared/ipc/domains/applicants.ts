@@ -5,6 +5,7 @@
  * is written to the audit chain with who asked. Nothing here sends a masked value in clear.
  */
 import { z } from 'zod';
+import { DISCLOSURE_CLASSES, exportDisclosure } from '../../personalData/exportDisclosure.ts';
 import { PERSONAL_FIELDS } from '../../personalData/masking.ts';
 import { asOf, idText, profileId, searchText } from '../common.ts';
 
@@ -74,5 +75,15 @@ export const applicantsOperations = {
       /** The audit entry's id that records this reveal. */
       auditEntryId: z.string(),
     }),
+  },
+  /** The classes of personal fields this profile's exports and review reports print in clear (default none). */
+  exportUnmasked: {
+    input: z.strictObject({ profileId }),
+    output: z.object({ classes: z.array(z.enum(DISCLOSURE_CLASSES)) }),
+  },
+  /** Sets them (empty: nothing unmasked); written to the audit chain with who changed it. */
+  setExportUnmasked: {
+    input: z.strictObject({ profileId, classes: exportDisclosure }),
+    output: z.object({ classes: z.array(z.enum(DISCLOSURE_CLASSES)) }),
   },
 } as const;

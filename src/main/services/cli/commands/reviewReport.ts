@@ -24,6 +24,7 @@ export async function reviewReport(context: CommandContext): Promise<number> {
     profileId: profile.id,
     profileName: profile.name,
     ...defined({ from, to }),
+    unmasked: profile.exportUnmasked ?? [],
   });
   // Never through a link, at the file or its temporary (review N6).
   await writeWholeFile(html, reportHtml(report));

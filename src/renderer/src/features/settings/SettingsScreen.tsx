@@ -23,6 +23,7 @@ import { ListenerSetup } from '../listener/ListenerSetup.tsx';
 import { useListenerStore } from '../listener/store.ts';
 import { ReviewSettings } from '../review/ReviewSettings.tsx';
 import { TeamSettings } from '../team/TeamSettings.tsx';
+import { ExportUnmaskingPanel } from '../applicants/ExportUnmaskingPanel.tsx';
 import { ThemeChoice } from './ThemeChoice.tsx';
 import { AuditChainPanel } from './AuditChainPanel.tsx';
 import { BankCompatibilityPanel } from './BankCompatibilityPanel.tsx';
@@ -106,6 +107,7 @@ function ProfilesTab() {
     await reloadProfiles();
   };
 
+  const activeProfile = profiles.find((entry) => entry.id === activeProfileId);
   return (
     <div className="page-scroll stack">
       <KeychainPanel />
@@ -257,6 +259,9 @@ function ProfilesTab() {
             }}
           />
         </Dialog>
+      )}
+      {activeProfile === undefined ? null : (
+        <ExportUnmaskingPanel profileId={activeProfile.id} profileName={activeProfile.name} />
       )}
     </div>
   );

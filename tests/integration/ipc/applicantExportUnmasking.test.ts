@@ -1,0 +1,261 @@
+/**
+ * Applicants in exports and review reports (issue 24, item 4), through the real router on the
+ * real services, cache and sandbox bank: an application export (CSV and JSON lines) names each
+ * application's applicants with every personal field masked by default; the profile setting
+ * unmasks exactly the chosen classes and nothing else; changing it is written to the audit
+ * chain with its actor; the review report follows the same setting; bad settings are refused.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccountApplicationHandlers } from '../../../src/main/ipc/accountApplicationHandlers.ts';
+import { createApplicantHandlers } from '../../../src/main/ipc/applicantHandlers.ts';
+import { createAuditHandlers } from '../../../src/main/ipc/auditHandlers.ts';
+import { createExportHandlers } from '../../../src/main/ipc/exportHandlers.ts';
+import type { PartialHandlers } from '../../../src/main/ipc/handlerTypes.ts';
+import type { LedgerHandlerServices } from '../../../src/main/ipc/ledgerAccess.ts';
+import { createRouter } from '../../../src/main/ipc/routerCore.ts';
+import { translateServiceError } from '../../../src/main/ipc/serviceErrors.ts';
+import { exportCsv } from '../../../src/main/services/cache/exportViews.ts';
+import { KeyringSecretStore } from '../../../src/main/services/credentials/keyringSecretStore.ts';
+import { InMemorySecretStore } from '../../../src/main/services/credentials/secretStore.ts';
+import { LedgerServices } from '../../../src/main/services/ledgerServices.ts';
+import { FileProfileStorage } from '../../../src/main/services/profiles/fileProfileStorage.ts';
+import { reportCsv } from '../../../src/main/services/review/reportCsv.ts';
+import { buildReviewReport } from '../../../src/main/services/review/reviewReport.ts';
+import { unmaskedFieldsOf } from '../../../src/shared/personalData/exportDisclosure.ts';
+import { buildLedgerdeskApi, type LedgerdeskApi } from '../../../src/shared/ipc/bridge.ts';
+import { isLedgerdeskError } from '../../../src/shared/ipc/errors.ts';
+import { startBank, type RunningSandbox } from '../services/support/sandboxBank.ts';
+
+const OWN_WINDOW = 3;
+let folder: string;
+let sandbox: RunningSandbox;
+let ledger: LedgerServices;
+let api: LedgerdeskApi;
+let profileId: string;
+
+async function refusal(promise: Promise<unknown>): Promise<{ code: string; field?: string; message: string }> {
+  try {
+    await promise;
+  } catch (reason) {
+    if (isLedgerdeskError(reason)) return { code: reason.code, field: reason.field, message: reason.message };
+    throw reason;
+  }
+  throw new Error('expected a refusal');
+}
+
+beforeAll(async () => {
+  folder = mkdtempSync(join(tmpdir(), 'ledgerdesk-export-unmasking-'));
+  sandbox = await startBank({ accounts: 1, pendingTransactionsPerAccount: 2 });
+  const dataFolder = join(folder, 'data');
+  ledger = await LedgerServices.open({
+    dataFolder,
+    // The real Secret Service under scripts/with-keyring.sh.
+    secretStore:
+      process.env['LEDGERDESK_TEST_SECRET_SERVICE'] === '1' ? new KeyringSecretStore() : new InMemorySecretStore(),
+    profileStorage: new FileProfileStorage(dataFolder),
+    retry: { baseDelayMs: 5, maxDelayMs: 20 },
+    syncParallelism: 3,
+  });
+  const profile = await ledger.addProfile(
+    { name: 'Sandbox', baseUrl: sandbox.baseUrl, authScheme: 'basic', keyId: sandbox.keyId, production: false },
+    sandbox.keySecret,
+  );
+  profileId = profile.id;
+  const wired: LedgerHandlerServices = {
+    ledger,
+    ledgerProblem: null,
+    app: { name: 'Ledgerdesk', version: '0.0.0-test', platform: process.platform, dataFolder },
+    sandboxUrl: () => null,
+    keychain: () => Promise.resolve({ available: true, backend: 'in-memory (tests)' }),
+    activeProfile: { get: () => profileId, set: () => undefined },
+    chooseSavePath: (name) => Promise.resolve(join(folder, name)),
+    openLink: () => false,
+  };
+  const handlers: PartialHandlers = translated({
+    ...createApplicantHandlers(wired),
+    ...createAccountApplicationHandlers(wired),
+    ...createAuditHandlers(wired),
+    ...createExportHandlers(wired),
+  });
+  const router = createRouter({
+    handlers,
+    senderPolicy: { isOwnWindow: (id) => id === OWN_WINDOW, allowedOrigins: ['app://ledgerdesk'] },
+  });
+  api = buildLedgerdeskApi({
+    invoke: (channel, input) =>
+      router.dispatch(
+        { webContentsId: OWN_WINDOW, isMainFrame: true, frameUrl: 'app://ledgerdesk/index.html' },
+        channel,
+        input,
+      ),
+    on: () => () => undefined,
+  });
+  const outcome = await ledger.sync.start({ kind: 'applications', profileId }).done;
+  expect(outcome.error ?? null).toBeNull();
+  expect(outcome.state).toBe('done');
+});
+
+/** The services' errors in the contract's codes, as handlers.ts wires every domain. */
+function translated(handlers: PartialHandlers): PartialHandlers {
+  const wrapped: Record<string, Record<string, (input: unknown, context: unknown) => Promise<unknown>>> = {};
+  for (const [domain, methods] of Object.entries(
+    handlers as Record<string, Record<string, (...args: unknown[]) => unknown>>,
+  )) {
+    wrapped[domain] = Object.fromEntries(
+      Object.entries(methods).map(([method, handler]) => [
+        method,
+        async (input: unknown, context: unknown) => {
+          try {
+            return await handler(input, context);
+          } catch (error) {
+            throw translateServiceError(error);
+          }
+        },
+      ]),
+    );
+  }
+  return wrapped;
+}
+
+afterAll(async () => {
+  await ledger.close();
+  await sandbox.close();
+  rmSync(folder, { recursive: true, force: true });
+});
+
+/** The record as the bank holds it, in clear: what the masked view is compared with. */
+async function clearRecord(applicantId: string): Promise<Record<string, unknown>> {
+  const path = applicantId.startsWith('abus') ? 'business_application' : 'person_application';
+  const answer = await fetch(`${sandbox.baseUrl}/apply/${path}/${applicantId}`, {
+    headers: { authorization: `Basic ${Buffer.from(`${sandbox.keyId}:${sandbox.keySecret}`).toString('base64')}` },
+  });
+  expect(answer.status).toBe(200);
+  return (await answer.json()) as Record<string, unknown>;
+}
+
+interface ExportedRow {
+  id: string;
+  primary_person_application_id: string | null;
+  applicants: Record<string, unknown>[];
+}
+
+async function exportedRows(): Promise<ExportedRow[]> {
+  const saved = await api.exports.accountApplications({ profileId, format: 'jsonl' });
+  expect(saved.saved).toBe(true);
+  const text = readFileSync(saved.path ?? '', 'utf8');
+  return text
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as ExportedRow);
+}
+
+/** The first exported application naming a person, that person as exported, and in clear. */
+async function aPerson(): Promise<{ exported: Record<string, unknown>; clear: Record<string, unknown> }> {
+  const rows = await exportedRows();
+  const row = rows.find((entry) => entry.primary_person_application_id !== null);
+  const exported = row?.applicants.find((entry) => entry['applicant_id'] === row.primary_person_application_id);
+  expect(exported).toBeDefined();
+  return { exported: exported ?? {}, clear: await clearRecord(row?.primary_person_application_id ?? '') };
+}
+
+describe('applicants in exports and reports', () => {
+  it('exports every application with its applicants named and every personal field masked by default', async () => {
+    expect((await api.applicants.exportUnmasked({ profileId })).classes).toEqual([]);
+    const rows = await exportedRows();
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((row) => Array.isArray(row.applicants))).toBe(true);
+    const { exported, clear } = await aPerson();
+    expect(exported['name']).toBe(`${String(clear['first_name'])} ${String(clear['last_name'])}`.replace(/\s+/g, ' '));
+    expect(exported['date_of_birth']).toBe(`•••• ${String(clear['date_of_birth']).slice(0, 4)}`);
+    expect(exported['email_address']).not.toBe(clear['email_address']);
+    expect(String(exported['email_address'])).toMatch(/^.•••@/);
+    expect(exported['phone_number']).not.toBe(clear['phone_number']);
+    const street = (exported['physical_address'] as Record<string, unknown>)['street_line_1'];
+    expect(street).toBe('••••••');
+    // Nothing personal in clear anywhere in the file.
+    const whole = JSON.stringify(rows);
+    for (const field of ['date_of_birth', 'email_address', 'phone_number', 'ssn']) {
+      const value = clear[field];
+      if (typeof value === 'string' && value !== '') expect(whole).not.toContain(value);
+    }
+    const clearStreet = (clear['physical_address'] as Record<string, unknown>)['street_line_1'];
+    expect(whole).not.toContain(String(clearStreet));
+  });
+
+  it('unmasks exactly the chosen class once the profile says so, and audits the change with its actor', async () => {
+    const before = (await api.audit.list({ profileId, limit: 500 })).rows.length;
+    const answer = await api.applicants.setExportUnmasked({ profileId, classes: ['email', 'date_of_birth'] });
+    // Kept in the canonical order, whatever order they were given in.
+    expect(answer.classes).toEqual(['date_of_birth', 'email']);
+    expect(ledger.profiles.find(profileId).exportUnmasked).toEqual(['date_of_birth', 'email']);
+    const { exported, clear } = await aPerson();
+    expect(exported['date_of_birth']).toBe(clear['date_of_birth']);
+    expect(exported['email_address']).toBe(clear['email_address']);
+    expect(exported['phone_number']).not.toBe(clear['phone_number']);
+    expect((exported['physical_address'] as Record<string, unknown>)['street_line_1']).toBe('••••••');
+
+    const entries = (await api.audit.list({ profileId, limit: 500 })).rows;
+    expect(entries.length).toBe(before + 1);
+    const change = entries.find((entry) => entry.action === 'profile.export-unmasked');
+    expect(change?.message).toBe('exports and reports show unmasked: date of birth, email (was: nothing)');
+    expect(change?.actor ?? '').not.toBe('');
+    const chain = await ledger.cache.audit.verify();
+    expect(chain.ok).toBe(true);
+  });
+
+  it("writes the CLI's CSV export with the same masking", async () => {
+    await api.applicants.setExportUnmasked({ profileId, classes: ['tax_id'] });
+    const file = join(folder, 'cli-applications.csv');
+    const profile = ledger.profiles.find(profileId);
+    await exportCsv(
+      ledger.cache,
+      { kind: 'account-applications', query: { profileId }, unmasked: unmaskedFieldsOf(profile.exportUnmasked ?? []) },
+      file,
+    );
+    const csv = readFileSync(file, 'utf8');
+    expect(csv.split('\r\n')[0]).toMatch(/,applicants$/);
+    const { clear } = await aPerson();
+    expect(csv).not.toContain(String(clear['date_of_birth']));
+    expect(csv).toContain(`•••• ${String(clear['date_of_birth']).slice(0, 4)}`);
+    if (typeof clear['ssn'] === 'string') expect(csv).toContain(clear['ssn']);
+  });
+
+  it("prints the review report's applicants by name, masked as the profile says", async () => {
+    await api.applicants.setExportUnmasked({ profileId, classes: [] });
+    const rows = await exportedRows();
+    const row = rows.find((entry) => entry.primary_person_application_id !== null);
+    ledger.reviews.give({ profileId, kind: 'application', refs: [row?.id ?? ''], disposition: 'flagged' });
+    const { clear } = await aPerson();
+    const masked = reportCsv(
+      await buildReviewReport(ledger.cache, ledger.reviews, { profileId, profileName: 'Sandbox' }),
+    );
+    expect(masked).toContain(String(clear['last_name']));
+    expect(masked).toContain(`born •••• ${String(clear['date_of_birth']).slice(0, 4)}`);
+    expect(masked).not.toContain(String(clear['date_of_birth']));
+    const shown = reportCsv(
+      await buildReviewReport(ledger.cache, ledger.reviews, {
+        profileId,
+        profileName: 'Sandbox',
+        unmasked: ['date_of_birth'],
+      }),
+    );
+    expect(shown).toContain(`born ${String(clear['date_of_birth'])}`);
+    expect(shown).not.toContain(String(clear['email_address']));
+  });
+
+  it('refuses a setting it does not know, a class named twice and an unknown profile, changing nothing', async () => {
+    await api.applicants.setExportUnmasked({ profileId, classes: ['phone'] });
+    const unknown = await refusal(api.applicants.setExportUnmasked({ profileId, classes: ['passport' as never] }));
+    expect(unknown.code).toBe('invalid_input');
+    expect(unknown.field ?? '').toContain('classes');
+    const twice = await refusal(api.applicants.setExportUnmasked({ profileId, classes: ['email', 'email'] }));
+    expect(twice.code).toBe('invalid_input');
+    expect(twice.message).toContain('once');
+    const nobody = await refusal(api.applicants.setExportUnmasked({ profileId: 'prof_nobody', classes: [] }));
+    expect(nobody.code).toBe('not_found');
+    expect((await api.applicants.exportUnmasked({ profileId })).classes).toEqual(['phone']);
+  });
+});
