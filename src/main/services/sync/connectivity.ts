@@ -41,7 +41,8 @@ export function reasonForPeople(failure: unknown): string {
       return typeof action === 'string' && action !== '' ? `${message} ${action}` : message;
   }
   // A profile that cannot be asked yet (its sandbox not started, a secret to enter) says so itself.
-  if (failure instanceof Error && failure.name === 'ProfileNotReady') return failure.message;
+  if (failure instanceof Error && (failure.name === 'ProfileNotReady' || failure.name === 'SecretNeedsReentry'))
+    return failure.message;
   return UNREACHABLE;
 }
 
