@@ -17,7 +17,7 @@ export function createDocumentPreviewHandlers(services: LedgerHandlerServices): 
         const ledger = ledgerOf(services);
         const profile = ledger.profiles.find(profileId);
         try {
-          return await documentFileOf(
+          const file = await documentFileOf(
             {
               applicants: ledger.cache.applicants,
               files: ledger.cache.documentFiles,
@@ -26,6 +26,12 @@ export function createDocumentPreviewHandlers(services: LedgerHandlerServices): 
             },
             { profileId: profile.id, applicantId, documentId },
           );
+          const { bytes, ...rest } = file;
+          return {
+            ...rest,
+            contentBase64: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64'),
+            byteLength: bytes.byteLength,
+          };
         } catch (error) {
           if (!(error instanceof DocumentFileRefused)) throw error;
           switch (error.problem) {

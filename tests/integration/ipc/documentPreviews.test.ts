@@ -212,11 +212,11 @@ describe('document previews', () => {
     const first = await preview(documents.png);
     expect(first.source).toBe('bank');
     expect(first.contentType).toBe('image/png');
-    expect(Buffer.from(first.bytes).equals(PNG)).toBe(true);
+    expect(Buffer.from(first.contentBase64, 'base64').equals(PNG)).toBe(true);
     const again = await preview(documents.png);
     expect(again.source).toBe('cache');
     expect(again.fetchedAt).toBe(first.fetchedAt);
-    expect(Buffer.from(again.bytes).equals(PNG)).toBe(true);
+    expect(Buffer.from(again.contentBase64, 'base64').equals(PNG)).toBe(true);
     // Sealed: the cache file holds no run of the image's bytes in clear.
     const row = ledger.cache.database
       .prepare('SELECT body, byte_length, content_type FROM document_files WHERE profile_id = ? AND document_id = ?')
@@ -229,7 +229,7 @@ describe('document previews', () => {
   it('previews a PDF as its bytes and type', async () => {
     const pdf = await preview(documents.pdf);
     expect(pdf.contentType).toBe('application/pdf');
-    expect(Buffer.from(pdf.bytes).equals(PDF)).toBe(true);
+    expect(Buffer.from(pdf.contentBase64, 'base64').equals(PDF)).toBe(true);
   });
 
   it('refuses a document the applicant does not name, and one the bank no longer returns', async () => {

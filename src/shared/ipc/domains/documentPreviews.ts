@@ -19,7 +19,12 @@ export const documentPreview = z.object({
   documentId: z.string(),
   fileId: z.string(),
   contentType: z.enum(PREVIEW_MEDIA_TYPES),
-  bytes: z.custom<Uint8Array>((value) => value instanceof Uint8Array, { message: 'must be bytes' }),
+  /**
+   * The file's bytes in base64: text crosses every transport the same way (Electron's IPC, web
+   * mode's WebSocket JSON, the test harness), where raw bytes would not.
+   */
+  contentBase64: z.string(),
+  byteLength: z.number().int().min(0),
   /** cache: read from the offline cache; bank: fetched just now (and kept for next time). */
   source: z.enum(['cache', 'bank']),
   fetchedAt: z.string(),

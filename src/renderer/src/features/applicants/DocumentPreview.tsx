@@ -17,6 +17,14 @@ import { formatTimestamp } from '../../lib/time.ts';
 import { openPdf, type PdfPages } from './pdfPages.ts';
 import './documentPreview.css';
 
+/** The file's bytes, decoded from the base64 main sends. */
+function bytesOf(preview: DocumentPreview): Uint8Array {
+  const text = atob(preview.contentBase64);
+  const bytes = new Uint8Array(text.length);
+  for (let index = 0; index < text.length; index += 1) bytes[index] = text.charCodeAt(index);
+  return bytes;
+}
+
 /** At most this many pages are drawn; the rest are named, not drawn (a preview, not a reader). */
 const MAX_PAGES = 30;
 const PAGE_WIDTH = 640;
@@ -25,7 +33,7 @@ function ImagePreview({ preview, label }: { preview: DocumentPreview; label: str
   const [url, setUrl] = useState<string | null>(null);
   const [broken, setBroken] = useState(false);
   useEffect(() => {
-    const made = URL.createObjectURL(new Blob([preview.bytes.slice()], { type: preview.contentType }));
+    const made = URL.createObjectURL(new Blob([bytesOf(preview).buffer as ArrayBuffer], { type: preview.contentType }));
     setUrl(made);
     return () => {
       URL.revokeObjectURL(made);
@@ -56,7 +64,7 @@ function PdfPreview({ preview, label }: { preview: DocumentPreview; label: strin
   useEffect(() => {
     let open: PdfPages | null = null;
     let cancelled = false;
-    openPdf(preview.bytes)
+    openPdf(bytesOf(preview))
       .then((opened) => {
         open = opened;
         if (cancelled) void opened.close();
@@ -151,14 +159,15 @@ function PreviewBody({ profileId, applicantId, documentId, who }: PreviewProps) 
   if (preview === null) return <LoadingState label="Fetching the document…" />;
   const label = `Document ${documentId} of ${who}`;
   return (
-    <div className="document-preview">
+    // It scrolls when the file is taller than the dialog: focusable, so the keyboard scrolls it too.
+    <div className="document-preview" role="region" aria-label={label} tabIndex={0}>
       <p className="muted" role="status">
         {preview.contentType === 'application/pdf'
           ? 'PDF'
           : preview.contentType === 'image/png'
             ? 'PNG image'
             : 'JPEG image'}
-        , {(preview.bytes.byteLength / 1024).toFixed(1)} KiB, file <span className="mono">{preview.fileId}</span>;{' '}
+        , {(preview.byteLength / 1024).toFixed(1)} KiB, file <span className="mono">{preview.fileId}</span>;{' '}
         {preview.source === 'cache'
           ? `from the offline cache (fetched ${formatTimestamp(preview.fetchedAt)}).`
           : 'fetched from the bank just now, and kept in the offline cache.'}
