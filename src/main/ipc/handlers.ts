@@ -4,6 +4,7 @@
  * codes (serviceErrors.ts); the router does the rest (validation, error shape, scrubbing).
  */
 import { createApplicantHandlers } from './applicantHandlers.ts';
+import { createDocumentPreviewHandlers } from './documentPreviewHandlers.ts';
 import { createDriftHandlers } from './driftHandlers.ts';
 import type { Handlers } from './handlerTypes.ts';
 import { createLedgerHandlers, type LedgerHandlerServices } from './ledgerHandlers.ts';
@@ -53,6 +54,7 @@ export function createHandlers(services: HandlerServices): Handlers {
     ...createTriggerHandlers(services),
     ...createDriftHandlers(services),
     ...createApplicantHandlers(services),
+    ...createDocumentPreviewHandlers(services),
     ...createTeamHandlers(services),
   });
 }

@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import { appEvents, appOperations, cacheOperations } from './domains/app.ts';
 import { accountApplicationsOperations } from './domains/accountApplications.ts';
 import { applicantsOperations } from './domains/applicants.ts';
+import { documentPreviewsOperations } from './domains/documentPreviews.ts';
 import { auditOperations } from './domains/audit.ts';
 import { credentialsEvents, credentialsOperations } from './domains/credentials.ts';
 import { cardArtOperations, documentsOperations, filesOperations } from './domains/documents.ts';
@@ -38,6 +39,7 @@ export const operations = {
   pendingTransactions: pendingTransactionsOperations,
   accountApplications: accountApplicationsOperations,
   applicants: applicantsOperations,
+  documentPreviews: documentPreviewsOperations,
   webhooks: webhooksOperations,
   webhookSends: webhookSendsOperations,
   documents: documentsOperations,

@@ -9,6 +9,7 @@ export * from './domains/credentials.ts';
 export * from './domains/pendingTransactions.ts';
 export * from './domains/accountApplications.ts';
 export * from './domains/applicants.ts';
+export * from './domains/documentPreviews.ts';
 export * from './domains/webhooks.ts';
 export * from './domains/webhookSends.ts';
 export * from './domains/documents.ts';

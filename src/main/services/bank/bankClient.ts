@@ -328,6 +328,39 @@ export class BankClient {
     );
   }
 
+  /** One document (GET /document/{id}): which file holds it; 404 is a BankError 'not-found'. */
+  async getDocument(id: string, signal?: AbortSignal): Promise<DocumentResponse> {
+    return this.#call(
+      {
+        method: 'GET',
+        path: `/document/${pathSegment(id)}`,
+        endpoint: 'GET /document/{document_id}',
+        ...(signal ? { signal } : {}),
+      },
+      resourceReading('document', documentResponse),
+    );
+  }
+
+  /**
+   * A file's bytes (GET /file/{id}/content), at most `maxBytes` of them: a longer body is
+   * refused as it arrives (BankError 'too-large'). The media type is the bank's Content-Type,
+   * lowercase without parameters; whether it may be shown is the caller's to decide.
+   */
+  async readFileContent(
+    id: string,
+    options: { maxBytes: number; accept: readonly string[]; signal?: AbortSignal },
+  ): Promise<{ bytes: Uint8Array; contentType: string }> {
+    const answer = await this.#http.send({
+      method: 'GET',
+      path: `/file/${pathSegment(id)}/content`,
+      endpoint: 'GET /file/{file_id}/content',
+      binary: { maxBytes: options.maxBytes, accept: options.accept.join(', ') },
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    if (answer.file === undefined) throw new Error('GET /file/{file_id}/content answered without its bytes.');
+    return answer.file;
+  }
+
   /** One person application, kept as received when malformed; 404 is a BankError 'not-found'. */
   async getPersonApplication(id: string, signal?: AbortSignal): Promise<ReceivedRecord<PersonApplicationResponse>> {
     return this.#receivedOne(

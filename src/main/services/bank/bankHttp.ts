@@ -61,6 +61,12 @@ export interface BankRequest {
   signal?: AbortSignal;
   /** Told before each wait for a retry (a sync lowers its parallelism on a 429). */
   onRetry?: (retry: RetryNotice) => void;
+  /**
+   * The answer is a file's bytes, not JSON (GET /file/{id}/content): read as bytes, at most
+   * `maxBytes` of them (a longer body is refused while it arrives, as too large, and never
+   * retried), with `accept` as the Accept header.
+   */
+  binary?: { maxBytes: number; accept: string };
 }
 
 /** Why a request is about to be retried, and after how long. */
@@ -74,13 +80,19 @@ export interface RetryNotice {
 
 export interface BankAnswer {
   status: number;
-  /** Parsed JSON, or null for an empty body (204). */
+  /** Parsed JSON, or null for an empty body (204) or a binary read. */
   body: unknown;
   attempts: number;
+  /** A binary read's bytes and the media type the bank declared (lowercase, parameters dropped). */
+  file?: { bytes: Uint8Array; contentType: string };
 }
 
 type AttemptOutcome =
-  { ok: true; answer: AxiosResponse<string> } | { ok: false; failure: AttemptFailure; error: BankError };
+  | { ok: true; answer: AxiosResponse<string>; file?: { bytes: Uint8Array; contentType: string } }
+  | { ok: false; failure: AttemptFailure; error: BankError };
+
+/** axios's own words when a body passes maxContentLength. */
+const OVER_LENGTH = /maxContentLength size of [0-9-]+ exceeded/;
 
 function isIdempotent(request: BankRequest): boolean {
   return request.method === 'GET' || request.method === 'DELETE' || request.idempotencyKey !== undefined;
@@ -137,7 +149,11 @@ export class BankHttp {
     const random = this.#options.random ?? Math.random;
     for (let attempt = 1; ; attempt += 1) {
       const outcome = await this.#attempt(request, attempt);
-      if (outcome.ok) return this.#accept(request, outcome.answer, attempt);
+      if (outcome.ok) {
+        if (outcome.file !== undefined)
+          return { status: outcome.answer.status, body: null, attempts: attempt, file: outcome.file };
+        return this.#accept(request, outcome.answer, attempt);
+      }
       const decision = decideRetry(this.#policy, outcome.failure, attempt, idempotent, random);
       if (!decision.retry || request.signal?.aborted === true) throw outcome.error;
       const failure = outcome.failure;
@@ -169,20 +185,51 @@ export class BankHttp {
       headers['Content-Type'] = 'application/json';
       data = JSON.stringify(request.json);
     }
+    const binary = request.binary;
+    if (binary !== undefined) headers['Accept'] = binary.accept;
     let answer: AxiosResponse<string>;
+    let bytes: Uint8Array | null = null;
     try {
-      answer = await this.#axios.request<string>({
+      const raw = await this.#axios.request<unknown>({
         method: request.method,
         url: request.path,
         params: request.query,
         data,
         headers,
+        ...(binary === undefined
+          ? {}
+          : { responseType: 'arraybuffer' as const, maxContentLength: binary.maxBytes, transformResponse: [] }),
         ...(request.signal === undefined ? {} : { signal: request.signal }),
       });
+      if (binary !== undefined) {
+        const received = raw.data instanceof ArrayBuffer ? new Uint8Array(raw.data) : Buffer.from(raw.data as Buffer);
+        bytes = received;
+        // An error answer is read as text, like any other (its JSON names the problem).
+        answer = { ...raw, data: raw.status < 400 ? '' : Buffer.from(received).toString('utf8') };
+      } else {
+        answer = raw as AxiosResponse<string>;
+      }
     } catch (error) {
+      if (binary !== undefined && axios.isAxiosError(error) && OVER_LENGTH.test(error.message)) {
+        this.#options.onReachability?.(true);
+        throw this.#error(
+          request,
+          'too-large',
+          null,
+          null,
+          attempt,
+          false,
+          `The file is larger than ${String(Math.round(binary.maxBytes / (1024 * 1024)))} MiB, the most Ledgerdesk reads.`,
+        );
+      }
       return this.#networkFailure(request, error, attempt);
     }
     this.#options.onReachability?.(true);
+    if (answer.status < 400 && bytes !== null) {
+      const declared = headerOf(answer, 'content-type') ?? '';
+      const contentType = (declared.split(';')[0] ?? '').trim().toLowerCase();
+      return { ok: true, answer, file: { bytes, contentType } };
+    }
     if (answer.status < 400) return { ok: true, answer };
     const failure: AttemptFailure = {
       type: 'status',

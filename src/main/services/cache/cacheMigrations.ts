@@ -801,6 +801,26 @@ export const CACHE_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX applicant_words_by_applicant ON applicant_words (profile_id, applicant_id);
     `,
   },
+  {
+    version: 21,
+    name: 'document files for previews',
+    sql: `
+      -- The file behind a document an applicant names (issue 24), fetched once for a preview and
+      -- kept sealed like every cached record: its bytes are in body, sealed with the data key and
+      -- bound to the profile and document. Only what says which file it is and how to show it
+      -- stays in clear (the bank's file id, its media type and size), never a byte of it.
+      CREATE TABLE document_files (
+        profile_id TEXT NOT NULL,
+        document_id TEXT NOT NULL,
+        file_id TEXT NOT NULL,
+        content_type TEXT NOT NULL,
+        byte_length INTEGER NOT NULL,
+        fetched_at TEXT NOT NULL,
+        body BLOB NOT NULL,
+        PRIMARY KEY (profile_id, document_id)
+      );
+    `,
+  },
 ];
 
 /** Tables whose rows are sealed with the data key: emptied when the key is lost or changed. */
@@ -819,4 +839,5 @@ export const SEALED_TABLES = [
   'watch_rules',
   'watch_rule_names',
   'review_settings',
+  'document_files',
 ] as const;

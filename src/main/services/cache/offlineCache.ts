@@ -16,6 +16,7 @@ import { openAuditLog } from '../audit/openAuditLog.ts';
 import type { Credentials } from '../credentials/credentials.ts';
 import { AccountApplicationsTable } from './accountApplicationsTable.ts';
 import { ApplicantsTable } from './applicantsTable.ts';
+import { DocumentFilesTable } from './documentFilesTable.ts';
 import { CacheError, translateWriteError } from './cacheError.ts';
 import { createCacheWriter, type CacheWriter } from './cacheWriter.ts';
 import { openCacheFile } from './cacheFile.ts';
@@ -73,6 +74,8 @@ export class OfflineCache {
   readonly accountApplications: AccountApplicationsTable;
   /** The people and businesses the applications name (the application book). */
   readonly applicants: ApplicantsTable;
+  /** The files behind applicants' documents, fetched for a preview (issue 24). */
+  readonly documentFiles: DocumentFilesTable;
   readonly webhooks: WebhooksTable;
   readonly uploads: UploadsTable;
   readonly audit: AuditLog;
@@ -121,6 +124,7 @@ export class OfflineCache {
     this.accountApplications = new AccountApplicationsTable(database, sealerOf, () => this.applicants);
     this.webhooks = new WebhooksTable(database, sealerOf, this.checkpoints);
     this.uploads = new UploadsTable(database, sealerOf);
+    this.documentFiles = new DocumentFilesTable(database, sealerOf);
     this.audit = audit;
     this.writer = createCacheWriter(database, file, writer, sizeLimitBytes);
   }
@@ -231,6 +235,7 @@ export class OfflineCache {
         'webhooks',
         'documents',
         'card_art_uploads',
+        'document_files',
         'sync_state',
       ]) {
         this.#database.prepare(`DELETE FROM ${table} WHERE profile_id = ?`).run(profileId);

@@ -6,6 +6,7 @@
  * main process; Reveal asks for one field in clear (written to the audit chain there) and keeps
  * it only while this section is open.
  */
+import { DocumentPreviewButton } from './DocumentPreview.tsx';
 import { useState, type ReactNode } from 'react';
 import type { ApplicantView, NamedApplicant } from '../../../../shared/ipc/index.ts';
 import type { PersonalField } from '../../../../shared/personalData/masking.ts';
@@ -50,6 +51,7 @@ export function applicantName(named: NamedApplicant): string {
 }
 
 interface FieldContext {
+  profileId: string;
   named: NamedApplicant;
   applicant: ApplicantView;
   book: ApplicantsOfApplication;
@@ -113,13 +115,19 @@ function AddressValue({ context, which }: { context: FieldContext; which: 'physi
   );
 }
 
-function Documents({ ids }: { ids: unknown }) {
+function Documents({ context, ids }: { context: FieldContext; ids: unknown }) {
   if (!Array.isArray(ids) || ids.length === 0) return <span className="faint">none linked</span>;
   return (
     <ul className="applicant-documents">
       {ids.map((id) => (
-        <li key={String(id)} className="mono">
-          {String(id)}
+        <li key={String(id)} className="row">
+          <span className="mono">{String(id)}</span>
+          <DocumentPreviewButton
+            profileId={context.profileId}
+            applicantId={context.applicant.applicantId}
+            documentId={String(id)}
+            who={context.who}
+          />
         </li>
       ))}
     </ul>
@@ -146,7 +154,7 @@ function PersonProperties({ context }: { context: FieldContext }) {
         ['Mailing address', <AddressValue key="ma" context={context} which="mailing_address" />],
         ['Email', <PersonalValue key="e" context={context} field="email_address" shown={record['email_address']} />],
         ['Phone', <PersonalValue key="p" context={context} field="phone_number" shown={record['phone_number']} />],
-        ['Documents', <Documents key="d" ids={record['document_ids']} />],
+        ['Documents', <Documents key="d" context={context} ids={record['document_ids']} />],
       ]}
     />
   );
@@ -191,7 +199,7 @@ function BusinessProperties({ context }: { context: FieldContext }) {
             </ul>
           ),
         ],
-        ['Documents', <Documents key="d" ids={record['document_ids']} />],
+        ['Documents', <Documents key="d" context={context} ids={record['document_ids']} />],
       ]}
     />
   );
@@ -247,11 +255,13 @@ function OtherApplications({
 }
 
 function ApplicantCard({
+  profileId,
   named,
   book,
   applicationId,
   onOpenApplication,
 }: {
+  profileId: string;
   named: NamedApplicant;
   book: ApplicantsOfApplication;
   applicationId: string;
@@ -269,7 +279,7 @@ function ApplicantCard({
       </p>
     );
   } else {
-    const context: FieldContext = { named, applicant, book, who };
+    const context: FieldContext = { profileId, named, applicant, book, who };
     body = (
       <>
         {applicant.state === 'malformed' ? (
@@ -341,6 +351,7 @@ export function ApplicantsSection({
         {book.rows?.map((named) => (
           <ApplicantCard
             key={named.applicantId}
+            profileId={profileId}
             named={named}
             book={book}
             applicationId={applicationId}

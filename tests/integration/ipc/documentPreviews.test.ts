@@ -1,0 +1,284 @@
+/**
+ * Document previews (issue 24, item 3) through the real router on the real services, cache and
+ * sandbox bank: an applicant names documents whose files are a PNG, a PDF, a text file and a
+ * file that says it is a PNG but is not. The first preview fetches the file from the bank (GET
+ * /document/{id}, GET /file/{id}/content) and keeps it sealed in the cache; the next one reads
+ * the cache, even with the bank down. Unknown documents, a file over the size cap, a type off
+ * the allow-list and the bank being down are each refused with their own sentence.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { documentFileOf } from '../../../src/main/services/applicants/documentFiles.ts';
+import { createDocumentPreviewHandlers } from '../../../src/main/ipc/documentPreviewHandlers.ts';
+import type { PartialHandlers } from '../../../src/main/ipc/handlerTypes.ts';
+import type { LedgerHandlerServices } from '../../../src/main/ipc/ledgerAccess.ts';
+import { createRouter } from '../../../src/main/ipc/routerCore.ts';
+import { translateServiceError } from '../../../src/main/ipc/serviceErrors.ts';
+import { KeyringSecretStore } from '../../../src/main/services/credentials/keyringSecretStore.ts';
+import { InMemorySecretStore } from '../../../src/main/services/credentials/secretStore.ts';
+import { LedgerServices } from '../../../src/main/services/ledgerServices.ts';
+import { FileProfileStorage } from '../../../src/main/services/profiles/fileProfileStorage.ts';
+import { solidPng } from '../../../src/sandbox/seed/pngImage.ts';
+import { buildLedgerdeskApi, type LedgerdeskApi } from '../../../src/shared/ipc/bridge.ts';
+import { isLedgerdeskError } from '../../../src/shared/ipc/errors.ts';
+import { startBank, type RunningSandbox } from '../services/support/sandboxBank.ts';
+
+/** A one-page PDF that any reader opens: objects, a cross-reference table with true offsets. */
+function onePagePdf(text: string): Buffer {
+  const stream = `BT /F1 24 Tf 72 720 Td (${text}) Tj ET`;
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    `<< /Length ${String(stream.length)} >>\nstream\n${stream}\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
+  let body = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((object, index) => {
+    offsets.push(body.length);
+    body += `${String(index + 1)} 0 obj\n${object}\nendobj\n`;
+  });
+  const xref = body.length;
+  body += `xref\n0 ${String(objects.length + 1)}\n0000000000 65535 f \n`;
+  for (const offset of offsets) body += `${String(offset).padStart(10, '0')} 00000 n \n`;
+  body += `trailer\n<< /Size ${String(objects.length + 1)} /Root 1 0 R >>\nstartxref\n${String(xref)}\n%%EOF\n`;
+  return Buffer.from(body, 'latin1');
+}
+
+const PNG = solidPng(40, 20, [22, 66, 120]);
+const PDF = onePagePdf('Certificate of formation');
+const BIG_PNG = solidPng(300, 200, [200, 30, 30]);
+const documents: Record<'png' | 'pdf' | 'text' | 'fakePng' | 'big', string> = {
+  png: '',
+  pdf: '',
+  text: '',
+  fakePng: '',
+  big: '',
+};
+let bankClosed = false;
+let applicantId = '';
+let applicationId = '';
+
+function basic(): string {
+  return `Basic ${Buffer.from(`${sandbox.keyId}:${sandbox.keySecret}`).toString('base64')}`;
+}
+
+async function post(path: string, body: Buffer | object, contentType = 'application/json'): Promise<{ id: string }> {
+  const answer = await fetch(`${sandbox.baseUrl}${path}`, {
+    method: 'POST',
+    headers: { authorization: basic(), 'content-type': contentType },
+    body: Buffer.isBuffer(body) ? body : JSON.stringify(body),
+  });
+  expect(answer.status, `${path}: ${await answer.clone().text()}`).toBe(200);
+  return (await answer.json()) as { id: string };
+}
+
+/** Four files, a document for each, a person naming them all, an application naming the person. */
+async function seedApplicant(): Promise<void> {
+  const files = {
+    png: await post('/file', PNG, 'image/png'),
+    pdf: await post('/file', PDF, 'application/pdf'),
+    text: await post('/file', Buffer.from('not a scan'), 'text/plain'),
+    fakePng: await post('/file', Buffer.from('<html>not a png</html>'), 'image/png'),
+    big: await post('/file', BIG_PNG, 'image/png'),
+  };
+  for (const key of Object.keys(files) as (keyof typeof files)[]) {
+    const document = await post('/document', {
+      type: 'other',
+      name: `Scan ${key}`,
+      file_id: files[key].id,
+      fields: {},
+    });
+    documents[key] = document.id;
+  }
+  const person = await post('/apply/person_application', {
+    first_name: 'Grace',
+    last_name: 'Hopper',
+    date_of_birth: '1986-12-09',
+    email_address: 'grace@example.com',
+    phone_number: '2025550123',
+    citizenship: 'US',
+    physical_address: { street_line_1: '1 Main St', city: 'Washington', state: 'DC', postal_code: '20500' },
+    document_ids: Object.values(documents),
+  });
+  applicantId = person.id;
+  applicationId = (
+    await post('/apply/account_application', { primary_person_application_id: person.id, product: 'personal_checking' })
+  ).id;
+}
+
+const OWN_WINDOW = 3;
+let folder: string;
+let sandbox: RunningSandbox;
+let ledger: LedgerServices;
+let api: LedgerdeskApi;
+let profileId: string;
+
+async function refusal(promise: Promise<unknown>): Promise<{ code: string; field?: string; message: string }> {
+  try {
+    await promise;
+  } catch (reason) {
+    if (isLedgerdeskError(reason)) return { code: reason.code, field: reason.field, message: reason.message };
+    throw reason;
+  }
+  throw new Error('expected a refusal');
+}
+
+beforeAll(async () => {
+  folder = mkdtempSync(join(tmpdir(), 'ledgerdesk-document-previews-'));
+  sandbox = await startBank({ accounts: 1, pendingTransactionsPerAccount: 2 });
+  const dataFolder = join(folder, 'data');
+  ledger = await LedgerServices.open({
+    dataFolder,
+    // The real Secret Service under scripts/with-keyring.sh.
+    secretStore:
+      process.env['LEDGERDESK_TEST_SECRET_SERVICE'] === '1' ? new KeyringSecretStore() : new InMemorySecretStore(),
+    profileStorage: new FileProfileStorage(dataFolder),
+    retry: { baseDelayMs: 5, maxDelayMs: 20 },
+    syncParallelism: 3,
+  });
+  const profile = await ledger.addProfile(
+    { name: 'Sandbox', baseUrl: sandbox.baseUrl, authScheme: 'basic', keyId: sandbox.keyId, production: false },
+    sandbox.keySecret,
+  );
+  profileId = profile.id;
+  const wired: LedgerHandlerServices = {
+    ledger,
+    ledgerProblem: null,
+    app: { name: 'Ledgerdesk', version: '0.0.0-test', platform: process.platform, dataFolder },
+    sandboxUrl: () => null,
+    keychain: () => Promise.resolve({ available: true, backend: 'in-memory (tests)' }),
+    activeProfile: { get: () => profileId, set: () => undefined },
+    chooseSavePath: (name) => Promise.resolve(join(folder, name)),
+    openLink: () => false,
+  };
+  const handlers: PartialHandlers = translated({ ...createDocumentPreviewHandlers(wired) });
+  const router = createRouter({
+    handlers,
+    senderPolicy: { isOwnWindow: (id) => id === OWN_WINDOW, allowedOrigins: ['app://ledgerdesk'] },
+  });
+  api = buildLedgerdeskApi({
+    invoke: (channel, input) =>
+      router.dispatch(
+        { webContentsId: OWN_WINDOW, isMainFrame: true, frameUrl: 'app://ledgerdesk/index.html' },
+        channel,
+        input,
+      ),
+    on: () => () => undefined,
+  });
+  await seedApplicant();
+  const outcome = await ledger.sync.start({ kind: 'account-application', profileId, applicationId }).done;
+  expect(outcome.error ?? null).toBeNull();
+  expect(outcome.state).toBe('done');
+});
+
+/** The services' errors in the contract's codes, as handlers.ts wires every domain. */
+function translated(handlers: PartialHandlers): PartialHandlers {
+  const wrapped: Record<string, Record<string, (input: unknown, context: unknown) => Promise<unknown>>> = {};
+  for (const [domain, methods] of Object.entries(
+    handlers as Record<string, Record<string, (...args: unknown[]) => unknown>>,
+  )) {
+    wrapped[domain] = Object.fromEntries(
+      Object.entries(methods).map(([method, handler]) => [
+        method,
+        async (input: unknown, context: unknown) => {
+          try {
+            return await handler(input, context);
+          } catch (error) {
+            throw translateServiceError(error);
+          }
+        },
+      ]),
+    );
+  }
+  return wrapped;
+}
+
+afterAll(async () => {
+  await ledger.close();
+  if (!bankClosed) await sandbox.close();
+  rmSync(folder, { recursive: true, force: true });
+});
+
+function preview(documentId: string) {
+  return api.documentPreviews.get({ profileId, applicantId, documentId });
+}
+
+describe('document previews', () => {
+  it('fetches a PNG from the bank on first preview, then reads it from the cache, sealed at rest', async () => {
+    const first = await preview(documents.png);
+    expect(first.source).toBe('bank');
+    expect(first.contentType).toBe('image/png');
+    expect(Buffer.from(first.contentBase64, 'base64').equals(PNG)).toBe(true);
+    const again = await preview(documents.png);
+    expect(again.source).toBe('cache');
+    expect(again.fetchedAt).toBe(first.fetchedAt);
+    expect(Buffer.from(again.contentBase64, 'base64').equals(PNG)).toBe(true);
+    // Sealed: the cache file holds no run of the image's bytes in clear.
+    const row = ledger.cache.database
+      .prepare('SELECT body, byte_length, content_type FROM document_files WHERE profile_id = ? AND document_id = ?')
+      .get(profileId, documents.png) as { body: Uint8Array; byte_length: number; content_type: string };
+    expect(row.byte_length).toBe(PNG.length);
+    expect(row.content_type).toBe('image/png');
+    expect(Buffer.from(row.body).includes(PNG.subarray(0, 24))).toBe(false);
+  });
+
+  it('previews a PDF as its bytes and type', async () => {
+    const pdf = await preview(documents.pdf);
+    expect(pdf.contentType).toBe('application/pdf');
+    expect(Buffer.from(pdf.contentBase64, 'base64').equals(PDF)).toBe(true);
+  });
+
+  it('refuses a document the applicant does not name, and one the bank no longer returns', async () => {
+    const unknown = await refusal(preview('doc_notnamedbyanyone'));
+    expect(unknown.code).toBe('not_found');
+    expect(unknown.message).toBe(`Applicant ${applicantId} names no document doc_notnamedbyanyone.`);
+    const nobody = await refusal(
+      api.documentPreviews.get({ profileId, applicantId: 'apsn_nobody', documentId: documents.png }),
+    );
+    expect(nobody.code).toBe('not_found');
+    expect(nobody.message).toBe('There is no cached applicant apsn_nobody.');
+  });
+
+  it('refuses a type off the allow-list, and bytes that are not what their type says', async () => {
+    const text = await refusal(preview(documents.text));
+    expect(text.code).toBe('bank_error');
+    expect(text.message).toContain('is text/plain; previews show PNG, JPEG and PDF only');
+    const fake = await refusal(preview(documents.fakePng));
+    expect(fake.code).toBe('bank_error');
+    expect(fake.message).toContain('says it is image/png, but its bytes are not');
+    // Neither is kept.
+    expect(ledger.cache.documentFiles.get(profileId, documents.text)).toBeNull();
+    expect(ledger.cache.documentFiles.get(profileId, documents.fakePng)).toBeNull();
+  });
+
+  it('refuses a file over the size cap while it arrives, keeping nothing', async () => {
+    const refused = documentFileOf(
+      {
+        applicants: ledger.cache.applicants,
+        files: ledger.cache.documentFiles,
+        bank: () => ledger.clients.clientFor(profileId),
+        now: () => new Date(),
+        maxBytes: 64,
+      },
+      { profileId, applicantId, documentId: documents.big },
+    );
+    expect(BIG_PNG.length).toBeGreaterThan(64);
+    await expect(refused).rejects.toThrow(
+      `The file of document ${documents.big} is larger than 64 bytes, the most a preview reads.`,
+    );
+    expect(ledger.cache.documentFiles.get(profileId, documents.big)).toBeNull();
+  });
+
+  it('says the bank is down for a file not cached, and still shows a cached one', async () => {
+    await sandbox.close();
+    bankClosed = true;
+    const down = await refusal(preview(documents.big));
+    expect(down.code).toBe('offline');
+    const cached = await preview(documents.png);
+    expect(cached.source).toBe('cache');
+  });
+});
