@@ -135,3 +135,13 @@ test('lists the listener’s registrations and removes one with the keyboard', a
   await context.close();
   expect(problems).toEqual([]);
 });
+
+test('the registrations list in dark, with the axe gate', async ({ browser }) => {
+  const { context, page } = await openListener(browser, 'dark');
+  await page.getByRole('tab', { name: 'Setup' }).click();
+  await expect(page.getByRole('list', { name: 'Webhooks of this listener' }).getByRole('listitem')).toHaveCount(1);
+  await expectAccessible(page, 'listener registrations, dark');
+  await shootWithoutToasts(page, 'listener-registrations-dark');
+  await context.close();
+  expect(problems).toEqual([]);
+});
