@@ -590,6 +590,16 @@ export function createListenerHandlers(services: ListenerHandlerServices): Liste
           listenerUrl: registration.url,
         };
       },
+      registrations: () => ({
+        registrations: listener().registrations.map(({ webhookId, event, url, path, basicUser, createdAt }) => ({
+          webhookId,
+          event,
+          url,
+          path,
+          basicUser,
+          createdAt,
+        })),
+      }),
       unregister: async ({ profileId, webhookId, confirmProduction }) => {
         await services.requireConfirmation(profileId, 'listener.unregister', confirmProduction);
         await connectBank(profileId);

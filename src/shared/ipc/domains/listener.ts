@@ -271,6 +271,17 @@ export const RECONCILIATION_CATEGORIES = [
   /** Requests whose verdict is not `ok`: never counted as received, shown apart with their verdict. */
   'receivedUnverified',
 ] as const;
+/** A webhook registered with the listener, on its own path with its own Basic user. */
+const listenerRegistration = z.object({
+  webhookId: z.string(),
+  event: z.string(),
+  url: z.string(),
+  path: z.string(),
+  basicUser: z.string(),
+  createdAt: z.string(),
+});
+export type ListenerRegistration = z.infer<typeof listenerRegistration>;
+
 export type ReconciliationCategory = (typeof RECONCILIATION_CATEGORIES)[number];
 
 export const reconciliationRow = z.object({
@@ -434,6 +445,16 @@ export const listenerOperations = {
   register: {
     input: z.strictObject({ profileId, event: eventName.max(SHORT_TEXT_MAX), confirmProduction }),
     output: z.object({ webhook: webhookResponse.object, listenerUrl: z.string() }),
+  },
+  /**
+   * The webhooks registered with this listener (from this app or `npm run listen -- register`),
+   * oldest first. The Basic user is shown; its secret stays in the keychain and the bank.
+   */
+  registrations: {
+    input: noInput,
+    output: z.object({
+      registrations: z.array(listenerRegistration),
+    }),
   },
   unregister: {
     input: z.strictObject({ profileId, webhookId: idText, confirmProduction }),

@@ -26,6 +26,7 @@ import { useActiveProfileId } from '../../stores/profiles.ts';
 import { ArrivalLabelCell, clockWithMilliseconds } from './ArrivalLabelCell.tsx';
 import { EventsCatalog } from './EventsCatalog.tsx';
 import { ImportRequestsButton } from './ImportRequests.tsx';
+import { ListenerRegistrations } from './ListenerRegistrations.tsx';
 import { ListenerSetup } from './ListenerSetup.tsx';
 import { RequestDrawer } from './RequestDrawer.tsx';
 import { RulesEditor } from './RulesEditor.tsx';
@@ -235,7 +236,10 @@ export function ListenerScreen() {
             {store.config === null ? (
               <LoadingState />
             ) : (
-              <ListenerSetup config={store.config} onSave={store.configure} />
+              <div className="stack">
+                <ListenerRegistrations />
+                <ListenerSetup config={store.config} onSave={store.configure} />
+              </div>
             )}
           </div>
         ) : null}

@@ -23,6 +23,7 @@ import { sentenceOf, uiErrorOf, type UiError } from '../../lib/errors.ts';
 import type { PagedRows } from '../../lib/pagedRows.ts';
 import { confirmWrite } from '../../stores/confirm.ts';
 import { toast } from '../../stores/toasts.ts';
+import { useRegistrationsStore } from './registrationsStore.ts';
 
 export type ListenerTab = 'requests' | 'rules' | 'reconcile' | 'setup' | 'trigger' | 'events';
 
@@ -289,6 +290,7 @@ export const useListenerStore = create<ListenerState>((set, get) => ({
       toast('success', 'Registered with the bank', `${answer.webhook.id}: ${event} → ${answer.listenerUrl}`);
       const config = await api().listener.getConfig();
       set({ config });
+      void useRegistrationsStore.getState().load();
       return true;
     } catch (reason) {
       toast('error', 'Could not register the listener', sentenceOf(uiErrorOf(reason)));
