@@ -802,7 +802,7 @@ export const CACHE_MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
-    version: 21,
+    version: 24,
     name: 'document files for previews',
     sql: `
       -- The file behind a document an applicant names (issue 24), fetched once for a preview and
