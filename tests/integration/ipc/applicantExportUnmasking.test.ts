@@ -5,125 +5,49 @@
  * unmasks exactly the chosen classes and nothing else; changing it is written to the audit
  * chain with its actor; the review report follows the same setting; bad settings are refused.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccountApplicationHandlers } from '../../../src/main/ipc/accountApplicationHandlers.ts';
 import { createApplicantHandlers } from '../../../src/main/ipc/applicantHandlers.ts';
 import { createAuditHandlers } from '../../../src/main/ipc/auditHandlers.ts';
 import { createExportHandlers } from '../../../src/main/ipc/exportHandlers.ts';
-import type { PartialHandlers } from '../../../src/main/ipc/handlerTypes.ts';
-import type { LedgerHandlerServices } from '../../../src/main/ipc/ledgerAccess.ts';
-import { createRouter } from '../../../src/main/ipc/routerCore.ts';
-import { translateServiceError } from '../../../src/main/ipc/serviceErrors.ts';
 import { exportCsv } from '../../../src/main/services/cache/exportViews.ts';
-import { KeyringSecretStore } from '../../../src/main/services/credentials/keyringSecretStore.ts';
-import { InMemorySecretStore } from '../../../src/main/services/credentials/secretStore.ts';
-import { LedgerServices } from '../../../src/main/services/ledgerServices.ts';
-import { FileProfileStorage } from '../../../src/main/services/profiles/fileProfileStorage.ts';
+import type { LedgerServices } from '../../../src/main/services/ledgerServices.ts';
 import { reportCsv } from '../../../src/main/services/review/reportCsv.ts';
 import { buildReviewReport } from '../../../src/main/services/review/reviewReport.ts';
 import { unmaskedFieldsOf } from '../../../src/shared/personalData/exportDisclosure.ts';
-import { buildLedgerdeskApi, type LedgerdeskApi } from '../../../src/shared/ipc/bridge.ts';
-import { isLedgerdeskError } from '../../../src/shared/ipc/errors.ts';
+import type { LedgerdeskApi } from '../../../src/shared/ipc/bridge.ts';
 import { startBank, type RunningSandbox } from '../services/support/sandboxBank.ts';
+import { openServicesOverIpc, refusal, type ServicesOverIpc } from './support/servicesOverIpc.ts';
 
-const OWN_WINDOW = 3;
-let folder: string;
+let services: ServicesOverIpc;
 let sandbox: RunningSandbox;
 let ledger: LedgerServices;
 let api: LedgerdeskApi;
 let profileId: string;
 
-async function refusal(promise: Promise<unknown>): Promise<{ code: string; field?: string; message: string }> {
-  try {
-    await promise;
-  } catch (reason) {
-    if (isLedgerdeskError(reason)) return { code: reason.code, field: reason.field, message: reason.message };
-    throw reason;
-  }
-  throw new Error('expected a refusal');
-}
-
 beforeAll(async () => {
-  folder = mkdtempSync(join(tmpdir(), 'ledgerdesk-export-unmasking-'));
   sandbox = await startBank({ accounts: 1, pendingTransactionsPerAccount: 2 });
-  const dataFolder = join(folder, 'data');
-  ledger = await LedgerServices.open({
-    dataFolder,
-    // The real Secret Service under scripts/with-keyring.sh.
-    secretStore:
-      process.env['LEDGERDESK_TEST_SECRET_SERVICE'] === '1' ? new KeyringSecretStore() : new InMemorySecretStore(),
-    profileStorage: new FileProfileStorage(dataFolder),
-    retry: { baseDelayMs: 5, maxDelayMs: 20 },
-    syncParallelism: 3,
+  services = await openServicesOverIpc({
+    folderPrefix: 'export-unmasking',
+    bank: sandbox,
+    domains: (wired) => ({
+      ...createApplicantHandlers(wired),
+      ...createAccountApplicationHandlers(wired),
+      ...createAuditHandlers(wired),
+      ...createExportHandlers(wired),
+    }),
   });
-  const profile = await ledger.addProfile(
-    { name: 'Sandbox', baseUrl: sandbox.baseUrl, authScheme: 'basic', keyId: sandbox.keyId, production: false },
-    sandbox.keySecret,
-  );
-  profileId = profile.id;
-  const wired: LedgerHandlerServices = {
-    ledger,
-    ledgerProblem: null,
-    app: { name: 'Ledgerdesk', version: '0.0.0-test', platform: process.platform, dataFolder },
-    sandboxUrl: () => null,
-    keychain: () => Promise.resolve({ available: true, backend: 'in-memory (tests)' }),
-    activeProfile: { get: () => profileId, set: () => undefined },
-    chooseSavePath: (name) => Promise.resolve(join(folder, name)),
-    openLink: () => false,
-  };
-  const handlers: PartialHandlers = translated({
-    ...createApplicantHandlers(wired),
-    ...createAccountApplicationHandlers(wired),
-    ...createAuditHandlers(wired),
-    ...createExportHandlers(wired),
-  });
-  const router = createRouter({
-    handlers,
-    senderPolicy: { isOwnWindow: (id) => id === OWN_WINDOW, allowedOrigins: ['app://ledgerdesk'] },
-  });
-  api = buildLedgerdeskApi({
-    invoke: (channel, input) =>
-      router.dispatch(
-        { webContentsId: OWN_WINDOW, isMainFrame: true, frameUrl: 'app://ledgerdesk/index.html' },
-        channel,
-        input,
-      ),
-    on: () => () => undefined,
-  });
+  ({ ledger, api, profileId } = services);
   const outcome = await ledger.sync.start({ kind: 'applications', profileId }).done;
   expect(outcome.error ?? null).toBeNull();
   expect(outcome.state).toBe('done');
 });
 
-/** The services' errors in the contract's codes, as handlers.ts wires every domain. */
-function translated(handlers: PartialHandlers): PartialHandlers {
-  const wrapped: Record<string, Record<string, (input: unknown, context: unknown) => Promise<unknown>>> = {};
-  for (const [domain, methods] of Object.entries(
-    handlers as Record<string, Record<string, (...args: unknown[]) => unknown>>,
-  )) {
-    wrapped[domain] = Object.fromEntries(
-      Object.entries(methods).map(([method, handler]) => [
-        method,
-        async (input: unknown, context: unknown) => {
-          try {
-            return await handler(input, context);
-          } catch (error) {
-            throw translateServiceError(error);
-          }
-        },
-      ]),
-    );
-  }
-  return wrapped;
-}
-
 afterAll(async () => {
-  await ledger.close();
+  await services.close();
   await sandbox.close();
-  rmSync(folder, { recursive: true, force: true });
 });
 
 /** The record as the bank holds it, in clear: what the masked view is compared with. */
@@ -208,7 +132,7 @@ describe('applicants in exports and reports', () => {
 
   it("writes the CLI's CSV export with the same masking", async () => {
     await api.applicants.setExportUnmasked({ profileId, classes: ['tax_id'] });
-    const file = join(folder, 'cli-applications.csv');
+    const file = join(services.folder, 'cli-applications.csv');
     const profile = ledger.profiles.find(profileId);
     await exportCsv(
       ledger.cache,

@@ -6,24 +6,14 @@
  * the cache, even with the bank down. Unknown documents, a file over the size cap, a type off
  * the allow-list and the bank being down are each refused with their own sentence.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentFileOf } from '../../../src/main/services/applicants/documentFiles.ts';
 import { createDocumentPreviewHandlers } from '../../../src/main/ipc/documentPreviewHandlers.ts';
-import type { PartialHandlers } from '../../../src/main/ipc/handlerTypes.ts';
-import type { LedgerHandlerServices } from '../../../src/main/ipc/ledgerAccess.ts';
-import { createRouter } from '../../../src/main/ipc/routerCore.ts';
-import { translateServiceError } from '../../../src/main/ipc/serviceErrors.ts';
-import { KeyringSecretStore } from '../../../src/main/services/credentials/keyringSecretStore.ts';
-import { InMemorySecretStore } from '../../../src/main/services/credentials/secretStore.ts';
-import { LedgerServices } from '../../../src/main/services/ledgerServices.ts';
-import { FileProfileStorage } from '../../../src/main/services/profiles/fileProfileStorage.ts';
+import type { LedgerServices } from '../../../src/main/services/ledgerServices.ts';
 import { solidPng } from '../../../src/sandbox/seed/pngImage.ts';
-import { buildLedgerdeskApi, type LedgerdeskApi } from '../../../src/shared/ipc/bridge.ts';
-import { isLedgerdeskError } from '../../../src/shared/ipc/errors.ts';
+import type { LedgerdeskApi } from '../../../src/shared/ipc/bridge.ts';
 import { startBank, type RunningSandbox } from '../services/support/sandboxBank.ts';
+import { openServicesOverIpc, refusal, type ServicesOverIpc } from './support/servicesOverIpc.ts';
 
 /** A one-page PDF that any reader opens: objects, a cross-reference table with true offsets. */
 function onePagePdf(text: string): Buffer {
@@ -110,97 +100,29 @@ async function seedApplicant(): Promise<void> {
   ).id;
 }
 
-const OWN_WINDOW = 3;
-let folder: string;
+let services: ServicesOverIpc;
 let sandbox: RunningSandbox;
 let ledger: LedgerServices;
 let api: LedgerdeskApi;
 let profileId: string;
 
-async function refusal(promise: Promise<unknown>): Promise<{ code: string; field?: string; message: string }> {
-  try {
-    await promise;
-  } catch (reason) {
-    if (isLedgerdeskError(reason)) return { code: reason.code, field: reason.field, message: reason.message };
-    throw reason;
-  }
-  throw new Error('expected a refusal');
-}
-
 beforeAll(async () => {
-  folder = mkdtempSync(join(tmpdir(), 'ledgerdesk-document-previews-'));
   sandbox = await startBank({ accounts: 1, pendingTransactionsPerAccount: 2 });
-  const dataFolder = join(folder, 'data');
-  ledger = await LedgerServices.open({
-    dataFolder,
-    // The real Secret Service under scripts/with-keyring.sh.
-    secretStore:
-      process.env['LEDGERDESK_TEST_SECRET_SERVICE'] === '1' ? new KeyringSecretStore() : new InMemorySecretStore(),
-    profileStorage: new FileProfileStorage(dataFolder),
-    retry: { baseDelayMs: 5, maxDelayMs: 20 },
-    syncParallelism: 3,
+  services = await openServicesOverIpc({
+    folderPrefix: 'document-previews',
+    bank: sandbox,
+    domains: (wired) => ({ ...createDocumentPreviewHandlers(wired) }),
   });
-  const profile = await ledger.addProfile(
-    { name: 'Sandbox', baseUrl: sandbox.baseUrl, authScheme: 'basic', keyId: sandbox.keyId, production: false },
-    sandbox.keySecret,
-  );
-  profileId = profile.id;
-  const wired: LedgerHandlerServices = {
-    ledger,
-    ledgerProblem: null,
-    app: { name: 'Ledgerdesk', version: '0.0.0-test', platform: process.platform, dataFolder },
-    sandboxUrl: () => null,
-    keychain: () => Promise.resolve({ available: true, backend: 'in-memory (tests)' }),
-    activeProfile: { get: () => profileId, set: () => undefined },
-    chooseSavePath: (name) => Promise.resolve(join(folder, name)),
-    openLink: () => false,
-  };
-  const handlers: PartialHandlers = translated({ ...createDocumentPreviewHandlers(wired) });
-  const router = createRouter({
-    handlers,
-    senderPolicy: { isOwnWindow: (id) => id === OWN_WINDOW, allowedOrigins: ['app://ledgerdesk'] },
-  });
-  api = buildLedgerdeskApi({
-    invoke: (channel, input) =>
-      router.dispatch(
-        { webContentsId: OWN_WINDOW, isMainFrame: true, frameUrl: 'app://ledgerdesk/index.html' },
-        channel,
-        input,
-      ),
-    on: () => () => undefined,
-  });
+  ({ ledger, api, profileId } = services);
   await seedApplicant();
   const outcome = await ledger.sync.start({ kind: 'account-application', profileId, applicationId }).done;
   expect(outcome.error ?? null).toBeNull();
   expect(outcome.state).toBe('done');
 });
 
-/** The services' errors in the contract's codes, as handlers.ts wires every domain. */
-function translated(handlers: PartialHandlers): PartialHandlers {
-  const wrapped: Record<string, Record<string, (input: unknown, context: unknown) => Promise<unknown>>> = {};
-  for (const [domain, methods] of Object.entries(
-    handlers as Record<string, Record<string, (...args: unknown[]) => unknown>>,
-  )) {
-    wrapped[domain] = Object.fromEntries(
-      Object.entries(methods).map(([method, handler]) => [
-        method,
-        async (input: unknown, context: unknown) => {
-          try {
-            return await handler(input, context);
-          } catch (error) {
-            throw translateServiceError(error);
-          }
-        },
-      ]),
-    );
-  }
-  return wrapped;
-}
-
 afterAll(async () => {
-  await ledger.close();
+  await services.close();
   if (!bankClosed) await sandbox.close();
-  rmSync(folder, { recursive: true, force: true });
 });
 
 function preview(documentId: string) {
