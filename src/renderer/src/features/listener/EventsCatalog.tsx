@@ -68,7 +68,7 @@ export function EventsCatalog({ onTrigger }: { onTrigger: () => void }) {
               </h3>
               <div>{entry.causes}</div>
               {entry.trigger === null ? null : <div className="field-hint">Trigger: {entry.trigger}</div>}
-              <pre className="json-view" aria-label={`Example of ${entry.event}`}>
+              <pre className="json-view" tabIndex={0} role="region" aria-label={`Example of ${entry.event}`}>
                 {JSON.stringify(entry.example, null, 2)}
               </pre>
             </li>

@@ -125,7 +125,9 @@ export function RequestDrawer() {
             Not a valid notification: {detail.notificationProblems.join('; ')}
           </div>
         )}
-        <pre className="json-view">{prettyBody(detail.body) || '(empty)'}</pre>
+        <pre className="json-view" tabIndex={0} role="region" aria-label="Request body">
+          {prettyBody(detail.body) || '(empty)'}
+        </pre>
       </Section>
       <Section title="Hydrated object">
         {detail.hydrated === null ? (

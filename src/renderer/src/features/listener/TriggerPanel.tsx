@@ -162,7 +162,7 @@ function TriggerResultPanel() {
         ))}
       </ul>
       <h3 className="trigger-subtitle">The object now</h3>
-      <pre className="json-view trigger-object" aria-label="The object now">
+      <pre className="json-view trigger-object" tabIndex={0} role="region" aria-label="The object now">
         {JSON.stringify(result.object, null, 2)}
       </pre>
     </Panel>
