@@ -422,11 +422,13 @@ test('the queue shows every state, the palette reaches it, and the report is wri
   );
   await expect(grid.locator('.vtable-row', { hasText: 'notification' })).toContainText('changed');
   await page.getByRole('combobox', { name: 'Part' }).selectOption('escalated');
-  await expect(grid.locator('.vtable-row', { hasText: 'Two holds' })).toBeVisible();
+  // At 1280 px the queue names its Note column as moved to the drawer; the row still says it has one.
+  const escalated = grid.getByRole('row', { name: /escalated with a note/ });
+  await expect(escalated).toBeVisible();
   await shoot(page, 'review-queue-light');
 
   // The queue's keys are the lists': the escalated one with a note is cleared from here.
-  await grid.locator('.vtable-row', { hasText: 'Two holds' }).click();
+  await escalated.click();
   await page.keyboard.press('Enter');
   const drawer = page.getByRole('complementary', { name: 'Details' });
   await expect(drawer).toContainText('The record as reviewed');

@@ -36,10 +36,11 @@ function RetryCell({ willRetry }: { willRetry: boolean | null | undefined }) {
 
 const ATTEMPT_COLUMNS: readonly Column<CachedWebhookSend>[] = [
   { key: 'status', header: 'Status', width: '92px', render: (row) => <StatusBadge status={row.status} /> },
+  // Whether the bank will try again says more at a narrow width than which attempt this was.
   fieldColumn('attempt', 'Attempt', '84px', (row) => row.attempt_number, {
     className: 'tabular',
     align: 'end',
-    priority: 5,
+    priority: 6,
   }),
   fieldColumn('event', 'Event', '150px', (row) => row.event ?? row.operation, { className: 'mono', rowHeader: true }),
   fieldColumn('object', 'Object', 'minmax(140px, 1fr)', (row) => row.object_id, { className: 'mono', priority: 2 }),
@@ -47,7 +48,7 @@ const ATTEMPT_COLUMNS: readonly Column<CachedWebhookSend>[] = [
     key: 'retry',
     header: 'Retry',
     width: '108px',
-    priority: 6,
+    priority: 5,
     render: (row) => <RetryCell willRetry={row.will_retry} />,
   },
   fieldColumn('error', 'Error', 'minmax(160px, 1.4fr)', (row) => row.error, { className: 'muted', priority: 3 }),
