@@ -23,6 +23,7 @@ import {
   type EmbeddedSandbox,
   type SandboxChild,
 } from '../shell/embeddedSandbox.ts';
+import { RestartableSandbox } from './restartableSandbox.ts';
 import type { Logger } from '../shell/log.ts';
 import { startServices, type RunningServices } from '../shell/services.ts';
 import type { WriteConfirmer } from '../services/writes/writeConfirmer.ts';
@@ -69,26 +70,36 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-async function startSandboxOf(options: LedgerdeskOptions): Promise<EmbeddedSandbox | null> {
+/**
+ * The app's sandbox, started now and restartable from Settings on the same data file and key.
+ * A failure to start is logged and kept as its state's problem: the app runs on its cache.
+ */
+async function keepSandbox(options: LedgerdeskOptions): Promise<RestartableSandbox> {
   const { log } = options;
-  try {
-    const key = await embeddedSandboxKey(options.secretStore);
-    if (!key.kept) log.warn('embedded sandbox: the keychain could not keep its key; a new one is used for this run.');
-    const sandbox = await startEmbeddedSandbox({
-      fork: options.forkSandbox,
-      dataFile: join(options.dataFolder, EMBEDDED_SANDBOX_FILE),
-      key: { keyId: key.keyId, keySecret: key.keySecret },
-      lean:
-        (options.environment ?? process.env)[LEAN_SANDBOX_VARIABLE] === '1' || embeddedSandboxIsLean(options.settings),
-    });
-    sandbox.onExit((code) => {
-      log.error(`the embedded sandbox bank stopped (exit code ${String(code)}); the cache stays readable.`);
-    });
-    return sandbox;
-  } catch (error) {
-    log.error(`embedded sandbox: ${messageOf(error)}`);
-    return null;
+  const keeper = new RestartableSandbox({
+    start: async () => {
+      const key = await embeddedSandboxKey(options.secretStore);
+      if (!key.kept) log.warn('embedded sandbox: the keychain could not keep its key; a new one is used for this run.');
+      return startEmbeddedSandbox({
+        fork: options.forkSandbox,
+        dataFile: join(options.dataFolder, EMBEDDED_SANDBOX_FILE),
+        key: { keyId: key.keyId, keySecret: key.keySecret },
+        lean:
+          (options.environment ?? process.env)[LEAN_SANDBOX_VARIABLE] === '1' ||
+          embeddedSandboxIsLean(options.settings),
+      });
+    },
+    onUnexpectedExit: (code) => {
+      log.error(
+        `the embedded sandbox bank stopped (exit code ${String(code)}); the cache stays readable, and Settings can restart it.`,
+      );
+    },
+  });
+  if ((await keeper.start()) === null) {
+    const state = keeper.state();
+    log.error(`embedded sandbox: ${state.running ? 'started' : state.problem}`);
   }
+  return keeper;
 }
 
 /**
@@ -108,11 +119,13 @@ export async function startLedgerdesk(options: LedgerdeskOptions): Promise<Runni
 
 async function startOnLockedFolder(options: LedgerdeskOptions, lock: DataFolderLock): Promise<RunningLedgerdesk> {
   const { log } = options;
-  const sandbox = await startSandboxOf(options);
+  const keeper = await keepSandbox(options);
+  const sandbox = keeper.current();
   markStart('sandbox-ready');
   const services = await startServices({
     dataFolder: options.dataFolder,
     sandbox,
+    sandboxKeeper: keeper,
     secretStore: options.secretStore,
     settings: options.settings,
     keychain: options.keychain,
@@ -143,7 +156,10 @@ async function startOnLockedFolder(options: LedgerdeskOptions, lock: DataFolderL
   return {
     services,
     router,
-    sandbox,
+    // The one running now: a restart from Settings replaces it.
+    get sandbox() {
+      return keeper.current();
+    },
     lock: {
       announce: (address) => {
         lock.announce(address);
@@ -160,7 +176,7 @@ async function startOnLockedFolder(options: LedgerdeskOptions, lock: DataFolderL
           log.error(`shutdown: ${messageOf(error)}`);
         }
         try {
-          await sandbox?.stop();
+          await keeper.stop();
         } catch (error) {
           log.error(`shutdown: ${messageOf(error)}`);
         }

@@ -12,6 +12,7 @@ import { createListenerHandlers, type ListenerHandlerServices } from './listener
 import { createReviewHandlers, type ReviewHandlerServices } from './reviewHandlers.ts';
 import { createOverviewHandlers } from './overviewHandlers.ts';
 import { createReviewQueueHandlers } from './reviewQueueHandlers.ts';
+import { createSandboxHandlers, type SandboxHandlerServices } from './sandboxHandlers.ts';
 import { translateServiceError } from './serviceErrors.ts';
 import { createTeamHandlers, type TeamHandlerServices } from './teamHandlers.ts';
 import { createTriggerHandlers } from './triggerHandlers.ts';
@@ -19,7 +20,8 @@ import { createTriggerHandlers } from './triggerHandlers.ts';
 export type HandlerServices = LedgerHandlerServices &
   ListenerHandlerServices &
   ReviewHandlerServices &
-  TeamHandlerServices;
+  TeamHandlerServices &
+  SandboxHandlerServices;
 
 type AnyHandler = (input: unknown, context: unknown) => unknown;
 
@@ -56,5 +58,6 @@ export function createHandlers(services: HandlerServices): Handlers {
     ...createApplicantHandlers(services),
     ...createDocumentPreviewHandlers(services),
     ...createTeamHandlers(services),
+    ...createSandboxHandlers(services),
   });
 }

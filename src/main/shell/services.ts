@@ -27,6 +27,8 @@ import { toContractProgress } from '../ipc/syncHandlers.ts';
 import { listenerStatusOf, toRequestSummary, type ConfirmQuestion } from '../ipc/listenerHandlers.ts';
 import { IpcFailure } from '../ipc/serviceErrors.ts';
 import type { EmbeddedSandbox } from './embeddedSandbox.ts';
+import { embeddedSandboxControl, type SandboxKeeper } from '../ipc/sandboxHandlers.ts';
+import { SANDBOX_RESTART_ACTION } from '../../shared/ipc/domains/embeddedSandbox.ts';
 import type { Logger } from './log.ts';
 import { createPartialFile } from '../services/files/partialFile.ts';
 
@@ -36,6 +38,8 @@ export type SandboxAddress = Pick<EmbeddedSandbox, 'baseUrl' | 'keyId' | 'keySec
 export interface ServicesOptions {
   dataFolder: string;
   sandbox: SandboxAddress | null;
+  /** Restarts the sandbox on its data (Settings); without one, Settings says it cannot. */
+  sandboxKeeper?: SandboxKeeper;
   /** The OS keychain in the app (KeyringSecretStore); in memory in tests. */
   secretStore: SecretStore;
   /** Small settings (profiles, the active profile): electron-store in the app. */
@@ -90,7 +94,9 @@ async function writeLines(file: string, lines: Iterable<string>): Promise<number
 }
 
 export async function startServices(options: ServicesOptions): Promise<RunningServices> {
-  const { log, sandbox } = options;
+  const { log } = options;
+  // Replaced by each restart from Settings (a new loopback port, the same key).
+  let sandbox = options.sandbox;
   const { secretStore, settings } = options;
   const secrets = new Set<string>();
   if (sandbox !== null) secrets.add(sandbox.keySecret);
@@ -137,7 +143,11 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
     if (ledger === null) throw new IpcFailure('not_available', ledgerProblem ?? 'The services are not running.');
     const profile = ledger.profiles.find(profileId);
     if (profile.kind === 'embedded-sandbox') {
-      if (sandbox === null) throw new IpcFailure('not_available', 'The embedded sandbox bank is not running.');
+      if (sandbox === null) {
+        throw new IpcFailure('not_available', 'The local sandbox bank is not running.', {
+          action: SANDBOX_RESTART_ACTION,
+        });
+      }
     } else if ((await ledger.credentials.profileSecretState(profile)) !== 'set' || profile.baseUrl === null) {
       throw new IpcFailure('unauthorized', `No secret is stored for ${profile.name} at its current address.`, {
         action: 'Set the secret of this profile in Settings.',
@@ -196,6 +206,24 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
     unsubscribers.push(() => current.off('batch', onBatch));
   }
 
+  /** A restarted sandbox: its address for the clients and the listener, its key for the scrub list. */
+  async function useRestartedSandbox(next: SandboxAddress): Promise<boolean> {
+    sandbox = next;
+    secrets.add(next.keySecret);
+    if (ledger === null) return false;
+    ledger.credentials.useSessionCredentials(EMBEDDED_SANDBOX_PROFILE_ID, next.keyId, next.keySecret, next.baseUrl);
+    if (listener !== null) listener.setBank(await bankPortFor(EMBEDDED_SANDBOX_PROFILE_ID));
+    // Asked at once, so the Online badge and every waiting screen follow without waiting for the backoff.
+    const checked = await ledger.clients.connectivityOf(EMBEDDED_SANDBOX_PROFILE_ID).checkNow();
+    return checked.status === 'online';
+  }
+
+  // A sandbox that ends on its own is said at once (the Online badge, with the way to Settings).
+  const sandboxStopped = options.sandboxKeeper?.onStopped(() => {
+    void ledger?.clients.connectivityOf(EMBEDDED_SANDBOX_PROFILE_ID).checkNow();
+  });
+  if (sandboxStopped !== undefined) unsubscribers.push(sandboxStopped);
+
   // Team mode's one connection to the team server, once a window has used it.
   let teamSession: { close(): Promise<void> } | null = null;
   const handlers = createHandlers({
@@ -203,6 +231,7 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
     ledgerProblem,
     app: { ...options.app, dataFolder: options.dataFolder },
     sandboxUrl: () => sandbox?.baseUrl ?? null,
+    embeddedSandbox: embeddedSandboxControl(options.sandboxKeeper, () => sandbox, useRestartedSandbox),
     keychain: options.keychain,
     activeProfile: {
       get: () => {

@@ -13,6 +13,7 @@ import { auditOperations } from './domains/audit.ts';
 import { credentialsEvents, credentialsOperations } from './domains/credentials.ts';
 import { cardArtOperations, documentsOperations, filesOperations } from './domains/documents.ts';
 import { driftOperations } from './domains/drift.ts';
+import { embeddedSandboxOperations } from './domains/embeddedSandbox.ts';
 import { exportsOperations } from './domains/exports.ts';
 import { listenerEvents, listenerOperations } from './domains/listener.ts';
 import { accountsOperations, pendingTransactionsOperations } from './domains/pendingTransactions.ts';
@@ -56,6 +57,7 @@ export const operations = {
   trigger: triggerOperations,
   drift: driftOperations,
   team: teamOperations,
+  embeddedSandbox: embeddedSandboxOperations,
 } as const satisfies Record<string, Record<string, OperationSchema>>;
 
 export const events = {

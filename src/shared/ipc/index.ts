@@ -22,3 +22,4 @@ export * from './domains/drift.ts';
 export * from './domains/team.ts';
 export * from './domains/reviewQueue.ts';
 export * from './domains/overview.ts';
+export * from './domains/embeddedSandbox.ts';

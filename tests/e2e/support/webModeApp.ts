@@ -9,6 +9,7 @@ import { expect, type BrowserContext, type Page } from '@playwright/test';
 import { InMemorySecretStore, type SecretStore } from '../../../src/main/services/credentials/secretStore.ts';
 import { FileProfileStorage } from '../../../src/main/services/profiles/fileProfileStorage.ts';
 import { forkSandboxChild } from '../../../src/main/web/forkSandbox.ts';
+import type { SandboxChild } from '../../../src/main/shell/embeddedSandbox.ts';
 import { webPdfPrinter } from '../../../src/main/web/chromiumPdfPrinter.ts';
 import { startWebShell, type RunningWebShell } from '../../../src/main/web/webShell.ts';
 
@@ -21,6 +22,8 @@ export interface WebModeApp {
 export async function startWebModeApp(
   folder: string,
   secretStore: SecretStore = new InMemorySecretStore(),
+  /** How the sandbox's process is forked (a test that ends it as a crash would keeps the child). */
+  forkSandbox: () => SandboxChild = forkSandboxChild,
 ): Promise<WebModeApp> {
   const logged: string[] = [];
   const keep = (line: string): void => {
@@ -33,7 +36,7 @@ export async function startWebModeApp(
     secretStore,
     settings: new FileProfileStorage(folder),
     keychain: () => Promise.resolve({ available: true, backend: 'in-memory keychain (tests)' }),
-    forkSandbox: forkSandboxChild,
+    forkSandbox,
     downloadsFolder: join(folder, 'downloads'),
     openExternal: () => false,
     // The machine's Chromium prints the review report, as `npm run serve` finds it.

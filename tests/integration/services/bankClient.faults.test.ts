@@ -89,7 +89,10 @@ describe('bank down', () => {
         retry: { maxAttempts: 1 },
       }).ping(),
     );
-    expect(local.forPeople?.message).toBe('The local sandbox bank is not running.');
+    expect(local.forPeople).toEqual({
+      message: 'The local sandbox bank is not running.',
+      action: 'Restart it from Settings; cached data stays available.',
+    });
     expect(local.message).toMatch(/cannot be reached \(ECONNREFUSED\)/);
     expect(reachability).toEqual([false, false, false, false, false]);
     expect(waits).toHaveLength(3);

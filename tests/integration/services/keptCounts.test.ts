@@ -88,6 +88,20 @@ function kept(database: DatabaseSync): { rows: unknown[]; days: unknown[]; revie
   };
 }
 
+/** A person's dispositions per day, counted from the history itself (what migration 25 keeps). */
+function countedDispositionDays(database: DatabaseSync): unknown[] {
+  return database
+    .prepare(
+      `SELECT profile_id, substr(at, 1, 10) AS date, state, count(*) AS n FROM review_history
+       WHERE rule_name IS NULL AND state IN ('cleared', 'flagged', 'escalated') GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+    )
+    .all();
+}
+
+function keptDispositionDays(database: DatabaseSync): unknown[] {
+  return database.prepare('SELECT profile_id, date, state, n FROM review_days WHERE n <> 0 ORDER BY 1, 2, 3').all();
+}
+
 async function openCache(): Promise<{ cache: OfflineCache; reviews: ReviewService; queue: ReviewQueue }> {
   const temp = makeTempFolder('ledgerdesk-kept-counts-');
   const cache = await OfflineCache.open({
@@ -194,9 +208,14 @@ describe('counts kept with the writes', () => {
       queue.counts({ profileId: PROFILE, accountId: 'acct_c', minAmountCents: 0 }).accounts,
     );
 
+    // A person's dispositions per day (migration 25): the same as the history says.
+    expect(countedDispositionDays(database)).not.toEqual([]);
+    expect(keptDispositionDays(database)).toEqual(countedDispositionDays(database));
+
     reviews.dropProfile(PROFILE, true);
     expect(kept(database)).toEqual(counted(database));
     expect(kept(database).reviews).toEqual([]);
+    expect(keptDispositionDays(database)).toEqual([]);
     cache.pendingTransactions.dropProfile(PROFILE);
     expect(kept(database)).toEqual(counted(database));
     expect(database.prepare('SELECT count(*) AS n FROM pending_transaction_counts WHERE total <> 0').get()).toEqual({
@@ -223,7 +242,10 @@ describe('counts kept with the writes', () => {
       disposition: 'flagged',
     });
     expect(kept(cache.database).reviews).not.toEqual([]);
+    expect(keptDispositionDays(cache.database)).toEqual(countedDispositionDays(cache.database));
+    expect(keptDispositionDays(cache.database)).not.toEqual([]);
     dropSealedData(cache.database);
+    expect(keptDispositionDays(cache.database)).toEqual([]);
     expect(kept(cache.database)).toEqual(counted(cache.database));
     expect(kept(cache.database).reviews).toEqual([]);
     expect(cache.database.prepare('SELECT sum(total) AS n FROM pending_transaction_counts').get()).toEqual({ n: 0 });
@@ -268,5 +290,42 @@ describe('counts kept with the writes', () => {
       .prepare(`UPDATE pending_transactions SET amount_cents = 500, type = 'hold', scope = 2 WHERE row_key = 'row_5'`)
       .run();
     expect(kept(file)).toEqual(counted(file));
+  });
+
+  it("fill a person's dispositions per day from the history already there (migration 25), then keep them", () => {
+    const DAYS = CACHE_MIGRATIONS.findIndex((migration) =>
+      migration.name.startsWith("a person's dispositions per day"),
+    );
+    expect(DAYS).toBeGreaterThan(KEPT);
+    const temp = makeTempFolder('ledgerdesk-kept-days-');
+    cleanups.push(temp.remove);
+    const file = new DatabaseSync(join(temp.folder, 'cache.sqlite'));
+    cleanups.push(() => {
+      file.close();
+    });
+    applyMigrations(file, CACHE_MIGRATIONS.slice(0, DAYS), CACHE_MIGRATIONS_TABLE);
+    const step = file.prepare(
+      `INSERT INTO review_history (profile_id, kind, ref, version, at, state, rule_name, body)
+       VALUES (?, 'pending-transaction', ?, ?, ?, ?, ?, x'00')`,
+    );
+    step.run(PROFILE, 'row_1', 1, '2026-11-01T09:00:00.000Z', 'flagged', null);
+    step.run(PROFILE, 'row_1', 2, '2026-11-01T23:59:59.999Z', 'cleared', null);
+    step.run(PROFILE, 'row_2', 1, '2026-11-01T10:00:00.000Z', 'flagged', 'rule_ref');
+    step.run(PROFILE, 'row_2', 2, '2026-11-02T10:00:00.000Z', 'changed', null);
+    step.run(PROFILE, 'row_3', 1, '2026-11-02T00:00:00.000Z', 'flagged', null);
+    step.run('prof_other', 'row_1', 1, '2026-11-02T08:00:00.000Z', 'escalated', null);
+    applyMigrations(file, CACHE_MIGRATIONS.slice(0, DAYS + 1), CACHE_MIGRATIONS_TABLE);
+    expect(keptDispositionDays(file)).toEqual([
+      { profile_id: PROFILE, date: '2026-11-01', state: 'cleared', n: 1 },
+      { profile_id: PROFILE, date: '2026-11-01', state: 'flagged', n: 1 },
+      { profile_id: PROFILE, date: '2026-11-02', state: 'flagged', n: 1 },
+      { profile_id: 'prof_other', date: '2026-11-02', state: 'escalated', n: 1 },
+    ]);
+    // A rule's flag and a change are no one's work; a person's step counts on its UTC date.
+    step.run(PROFILE, 'row_3', 2, '2026-11-02T12:00:00.000Z', 'escalated', null);
+    step.run(PROFILE, 'row_4', 1, '2026-11-02T12:00:00.000Z', 'flagged', 'rule_ref');
+    file.prepare(`DELETE FROM review_history WHERE profile_id = 'prof_other'`).run();
+    expect(keptDispositionDays(file)).toEqual(countedDispositionDays(file));
+    expect(keptDispositionDays(file)).toHaveLength(4);
   });
 });

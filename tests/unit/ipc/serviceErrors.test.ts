@@ -158,7 +158,7 @@ describe('translateServiceError', () => {
         remedy: 'Check your network connection, or try later.',
         forPeople: {
           message: 'The local sandbox bank is not running.',
-          action: 'Restart Ledgerdesk to start it again; cached data stays available.',
+          action: 'Restart it from Settings; cached data stays available.',
         },
       },
     );
@@ -166,7 +166,7 @@ describe('translateServiceError', () => {
     expect(shape).toEqual({
       code: 'offline',
       message: 'The local sandbox bank is not running.',
-      action: 'Restart Ledgerdesk to start it again; cached data stays available.',
+      action: 'Restart it from Settings; cached data stays available.',
       retryable: true,
     });
     expect(JSON.stringify(shape)).not.toMatch(/127\.0\.0\.1|ECONNREFUSED|\/account\//);

@@ -25,11 +25,11 @@ describe('reasonForPeople', () => {
   it("says the bank error's sentence for people, with what to do", () => {
     const error = unreachable({
       message: 'The local sandbox bank is not running.',
-      action: 'Restart Ledgerdesk to start it again; cached data stays available.',
+      action: 'Restart it from Settings; cached data stays available.',
     });
     expect(error.message).toMatch(/ECONNREFUSED/);
     expect(reasonForPeople(error)).toBe(
-      'The local sandbox bank is not running. Restart Ledgerdesk to start it again; cached data stays available.',
+      'The local sandbox bank is not running. Restart it from Settings; cached data stays available.',
     );
   });
 

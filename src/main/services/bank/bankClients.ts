@@ -9,6 +9,7 @@ import { SecretNeedsReentry, type Credentials } from '../credentials/credentials
 import { profileAttention, type Profile } from '../profiles/profile.ts';
 import type { Profiles } from '../profiles/profiles.ts';
 import { Connectivity, reasonForPeople, type ConnectivityState } from '../sync/connectivity.ts';
+import { SANDBOX_RESTART_ACTION } from '../../../shared/ipc/domains/embeddedSandbox.ts';
 import { BankClient } from './bankClient.ts';
 import type { BankHttpOptions, BankTimeouts } from './bankHttp.ts';
 import type { DriftObservation } from './fieldDrift.ts';
@@ -139,7 +140,8 @@ export class BankClients {
   #baseUrlOf(profile: Profile): string {
     if (profile.kind === 'embedded-sandbox') {
       const baseUrl = this.#options.embeddedBaseUrl?.() ?? null;
-      if (baseUrl === null) throw new ProfileNotReady('The embedded sandbox is not running.');
+      if (baseUrl === null)
+        throw new ProfileNotReady(`The local sandbox bank is not running. ${SANDBOX_RESTART_ACTION}`);
       return baseUrl;
     }
     if (profile.baseUrl === null) throw new ProfileNotReady(`Profile ${profile.name} has no base address.`);

@@ -18,6 +18,7 @@ import {
   type AttemptFailure,
   type RetryPolicy,
 } from './retryPolicy.ts';
+import { SANDBOX_RESTART_ACTION } from '../../../shared/ipc/domains/embeddedSandbox.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
@@ -320,7 +321,7 @@ export class BankHttp {
         ? { message: 'The local sandbox bank did not answer in time.', action: 'Try again in a moment.' }
         : {
             message: 'The local sandbox bank is not running.',
-            action: 'Restart Ledgerdesk to start it again; cached data stays available.',
+            action: SANDBOX_RESTART_ACTION,
           };
     }
     return timedOut

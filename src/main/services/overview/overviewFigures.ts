@@ -7,8 +7,8 @@
  * - totals per account and reviews by state: the counts kept with the writes (migration 20);
  * - volume by day: the 30-day window of each account in pending_transaction_days (kept with
  *   the writes, migration 20): about 90 rows per account, never the rows themselves;
- * - reviews' history: the 30 days are a walk of the profile's history (thousands of rows, not
- *   millions);
+ * - a person's dispositions per day: review_days, kept with the history (migration 25): at most
+ *   90 rows for the 30 days, never a walk of the history;
  * - deliveries: the 7-day range of webhook_sends_by_time, then each send's webhook and status.
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
@@ -54,10 +54,9 @@ const SQL = {
   applicationCount: `SELECT count(*) AS n FROM account_applications WHERE profile_id = ?`,
   sendCount: `SELECT count(*) AS n FROM webhook_sends WHERE profile_id = ?`,
   webhookCount: `SELECT count(*) AS n FROM webhooks WHERE profile_id = ?`,
-  // A person's dispositions per day; rule flags and "changed" steps are no one's work.
-  reviewDays: `SELECT substr(at, 1, 10) AS date, state, count(*) AS n FROM review_history
-    WHERE profile_id = ? AND at >= ? AND rule_name IS NULL AND state IN ('cleared', 'flagged', 'escalated')
-    GROUP BY date, state`,
+  // A person's dispositions per day, as kept with the history (cache migration 25): at most
+  // 3 rows a day, whatever the officer's work.
+  reviewDays: `SELECT date, state, n FROM review_days WHERE profile_id = ? AND date >= ? AND n > 0`,
   deliveries: `SELECT webhook_id, status, created_at >= ? AS today, count(*) AS n,
       sum(attempt_number > 0) AS retries
     FROM webhook_sends INDEXED BY webhook_sends_by_time

@@ -79,14 +79,19 @@ export async function buildReviewReport(
       },
       (item) => altered.push(`${item.kind} ${item.ref}`),
     );
-    // The cached records of the page's reported items, one read per kind.
+    // The cached records and the histories of the page's reported items: one read of each per
+    // kind, not one per item.
     const cachedRecords = new Map<string, unknown>();
+    const histories = new Map<string, ReviewStep[]>();
     for (const kind of REVIEW_KINDS) {
       const refs = page.rows
         .filter((row) => row.kind === kind && REPORTED_STATES.includes(row.state))
         .map((row) => row.ref);
+      if (refs.length === 0) continue;
       for (const [ref, found] of reviews.records.findReviewed(options.profileId, kind, refs))
         cachedRecords.set(`${kind}\u0000${ref}`, found.record);
+      for (const [ref, steps] of reviews.table.histories(options.profileId, kind, refs))
+        histories.set(`${kind}\u0000${ref}`, steps);
     }
     for (const listed of page.rows) {
       const { record: reviewedRecord, accountId: _accountId, ...review } = listed;
@@ -96,7 +101,7 @@ export async function buildReviewReport(
       const cached = cachedRecords.has(key) ? { record: cachedRecords.get(key) } : undefined;
       items.push({
         review,
-        history: reviews.table.history(options.profileId, review.kind, review.ref),
+        history: histories.get(key) ?? [],
         record: cached?.record ?? reviewedRecord,
         recordSource: cached === undefined ? 'as reviewed' : 'cache',
         ...(review.kind === 'application'

@@ -142,6 +142,19 @@ const ROW_CACHED = `EXISTS (SELECT 1 FROM pending_transaction_scopes AS s CROSS 
 const LISTED_SQL = `UPDATE reviews SET row_listed = ${ROW_CACHED}
   WHERE profile_id = ? AND kind = 'pending-transaction' AND ref = ?`;
 
+/** A row of review_history as read (its MAC columns checked by RowMacs). */
+interface HistoryRow {
+  profile_id: string;
+  kind: string;
+  ref: string;
+  version: number;
+  at: string;
+  state: ReviewState;
+  rule_name: string | null;
+  body: Uint8Array | null;
+  row_mac: string | null;
+}
+
 export class ReviewsTable {
   readonly #sealer: () => RecordSealer;
   readonly #statements: Statements;
@@ -404,34 +417,54 @@ export class ReviewsTable {
         `SELECT profile_id, kind, ref, version, at, state, rule_name, body, row_mac FROM review_history
          WHERE profile_id = ? AND kind = ? AND ref = ? ORDER BY version`,
       )
-      .all(profileId, kind, ref) as {
-      version: number;
-      at: string;
-      state: ReviewState;
-      rule_name: string | null;
-      body: Uint8Array | null;
-    }[];
-    const sealer = this.#sealer();
-    return rows.map((row) => {
-      this.#macs.check(
-        'review_history',
-        row,
-        () => `Step ${String(row.version)} of ${itemOf(kind, ref).toLowerCase()}`,
-      );
-      const body =
-        row.body === null
-          ? null
-          : (sealer.openJson(row.body, stepIdentity(profileId, kind, ref, row.version)) as StepBody);
-      return {
-        version: row.version,
-        at: row.at,
-        state: row.state,
-        byRule: row.rule_name === null ? null : this.#ruleNames.nameOf(profileId, row.rule_name),
-        note: body?.note ?? null,
-        reviewer: body?.reviewer ?? null,
-        changes: body?.changes ?? [],
-      };
-    });
+      .all(profileId, kind, ref) as unknown as HistoryRow[];
+    return rows.map((row) => this.#stepOf(profileId, kind, row));
+  }
+
+  /**
+   * The histories of many items of a kind in one read (the report's page of items): each
+   * item's steps in order, keyed by ref; an item without steps has none in the map.
+   */
+  histories(profileId: string, kind: ReviewKind, refs: readonly string[]): Map<string, ReviewStep[]> {
+    const histories = new Map<string, ReviewStep[]>();
+    if (refs.length === 0) return histories;
+    const rows = this.#statements
+      .get(
+        `SELECT profile_id, kind, ref, version, at, state, rule_name, body, row_mac FROM review_history
+         WHERE profile_id = ? AND kind = ? AND ref IN (SELECT value FROM json_each(?)) ORDER BY ref, version`,
+      )
+      .all(profileId, kind, JSON.stringify(refs)) as unknown as HistoryRow[];
+    for (const row of rows) {
+      let steps = histories.get(row.ref);
+      if (steps === undefined) {
+        steps = [];
+        histories.set(row.ref, steps);
+      }
+      steps.push(this.#stepOf(profileId, kind, row));
+    }
+    return histories;
+  }
+
+  /** One step of an item's history, its MAC checked and its body opened. */
+  #stepOf(profileId: string, kind: ReviewKind, row: HistoryRow): ReviewStep {
+    this.#macs.check(
+      'review_history',
+      row,
+      () => `Step ${String(row.version)} of ${itemOf(kind, row.ref).toLowerCase()}`,
+    );
+    const body =
+      row.body === null
+        ? null
+        : (this.#sealer().openJson(row.body, stepIdentity(profileId, kind, row.ref, row.version)) as StepBody);
+    return {
+      version: row.version,
+      at: row.at,
+      state: row.state,
+      byRule: row.rule_name === null ? null : this.#ruleNames.nameOf(profileId, row.rule_name),
+      note: body?.note ?? null,
+      reviewer: body?.reviewer ?? null,
+      changes: body?.changes ?? [],
+    };
   }
 
   /**

@@ -6,6 +6,7 @@
  * of the page are opened. The order is (posted_at, account_id, row_key), newest first.
  */
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
+import { AmountBands } from '../cache/amountBands.ts';
 import { pageLimitOf, type CacheRead } from '../cache/cacheRead.ts';
 import { decodeCursor, encodeCursor, fingerprintOf, notOurCursor } from '../cache/keysetCursor.ts';
 import { identityOf as pendingIdentity } from '../cache/pendingTransactionsTable.ts';
@@ -46,11 +47,13 @@ export class UnreviewedPending {
   readonly #statements: Statements;
   /** One statement per walk running at once (a merge steps one per account side by side). */
   readonly #walkers = new Map<string, StatementSync[]>();
+  readonly #bands: AmountBands;
 
   constructor(database: DatabaseSync, sealer: () => RecordSealer) {
     this.#database = database;
     this.#sealer = sealer;
     this.#statements = new Statements(database);
+    this.#bands = new AmountBands(database);
   }
 
   /** The profile's accounts with cached rows (all, or the one asked for). */
@@ -121,9 +124,14 @@ export class UnreviewedPending {
       `SELECT COUNT(*) AS total FROM pending_transactions AS p
        WHERE p.scope = ?${where.map((clause) => ` AND ${clause}`).join('')}`,
     );
+    // Under an amount filter only: the rows per amount band kept with the writes (migration 26)
+    // and two short walks at the range's ends, instead of every matching index entry.
+    const byBands = query.itemFrom === undefined && query.itemTo === undefined && where.length > 0;
     const rows = this.scopes(query.profileId, query.accountId).map((scope) => ({
       account_id: scope.account_id,
-      total: (total.get(scope.id, ...parameters) as { total: number }).total,
+      total: byBands
+        ? this.#bands.count(scope.id, query.minAmountCents ?? 0, query.maxAmountCents ?? null)
+        : (total.get(scope.id, ...parameters) as { total: number }).total,
     }));
     const filtered = where.length > 0;
     const reviewed = this.#statements

@@ -4,6 +4,8 @@
  */
 import type { ReactNode } from 'react';
 import { isNotAvailable, sentenceOf, type UiError } from '../lib/errors.ts';
+import { pointsToSandboxRestart } from '../../../shared/ipc/index.ts';
+import { SandboxRestartLink } from '../features/settings/SandboxRestartLink.tsx';
 import { Button } from './Button.tsx';
 import { Icon, type IconName } from './Icon.tsx';
 
@@ -66,10 +68,15 @@ export function ErrorState({ what, error, onRetry }: { what: string; error: UiEr
         tone="warning"
         title="Offline"
         action={
-          onRetry === undefined ? undefined : (
-            <Button onClick={onRetry} icon="refresh">
-              Try again
-            </Button>
+          onRetry === undefined && !pointsToSandboxRestart(sentenceOf(error)) ? undefined : (
+            <>
+              <SandboxRestartLink sentence={sentenceOf(error)} />
+              {onRetry === undefined ? null : (
+                <Button onClick={onRetry} icon="refresh">
+                  Try again
+                </Button>
+              )}
+            </>
           )
         }
       >
@@ -120,6 +127,7 @@ export function InlineError({ error }: { error: UiError }) {
     <div className="notice notice-negative" role="alert">
       <Icon name="alert" size={14} />
       <span>{sentenceOf(error)}</span>
+      <SandboxRestartLink sentence={sentenceOf(error)} />
     </div>
   );
 }

@@ -3,6 +3,7 @@ import { useEffect } from 'react';
 import type { SyncProgress } from '../../../shared/ipc/index.ts';
 import { syncShownOnScreen, useSyncStore } from '../stores/sync.ts';
 import { StatusBadge } from './Badge.tsx';
+import { SandboxRestartLink } from '../features/settings/SandboxRestartLink.tsx';
 import { Button } from './Button.tsx';
 import { ProgressBar } from './ProgressBar.tsx';
 
@@ -24,6 +25,7 @@ export function SyncStrip({ job, what }: { job: SyncProgress; what: string }) {
           Sync of {what} {job.state}
           {job.error === undefined ? '' : `: ${job.error}`} · {job.written.toLocaleString('en-US')} rows written
         </span>
+        <SandboxRestartLink sentence={job.error} />
       </div>
     );
   }

@@ -4,6 +4,7 @@
  */
 import { useEffect, useState } from 'react';
 import { Icon } from '../components/Icon.tsx';
+import { SandboxRestartLink } from '../features/settings/SandboxRestartLink.tsx';
 import { isMac, shortcutLabel } from '../lib/keyboard.ts';
 import { screenOf } from '../lib/screens.ts';
 import { ageOf, formatTimestamp } from '../lib/time.ts';
@@ -54,6 +55,12 @@ export function ConnectivityIndicator() {
       ) : null}
     </div>
   );
+}
+
+/** Offline because the local sandbox bank is not running: the way to restart it, beside the badge. */
+function OfflineSandboxLink() {
+  const status = useOnlineStatus();
+  return status?.state === 'offline' ? <SandboxRestartLink sentence={status.reason} label="Restart sandbox" /> : null;
 }
 
 function RunningSyncs() {
@@ -109,6 +116,7 @@ export function TopBar() {
       <div className="topbar-actions">
         <RunningSyncs />
         <ConnectivityIndicator />
+        <OfflineSandboxLink />
         <ProfileSwitcher />
         <button
           type="button"

@@ -28,6 +28,7 @@ import { ThemeChoice } from './ThemeChoice.tsx';
 import { AuditChainPanel } from './AuditChainPanel.tsx';
 import { BankCompatibilityPanel } from './BankCompatibilityPanel.tsx';
 import { ProfileForm } from './ProfileForm.tsx';
+import { SandboxBankPanel } from './SandboxBankPanel.tsx';
 import { installCredentialEvents, useSettingsStore, type SettingsTab } from './store.ts';
 
 /** A sentence under a cell (why a profile waits, why a test failed): wrapped, so the table keeps its width. */
@@ -244,6 +245,7 @@ function ProfilesTab() {
         </table>
       </Panel>
       <BankCompatibilityPanel />
+      <SandboxBankPanel />
       {editing === null ? null : (
         <Dialog
           title={editing === 'new' ? 'Add profile' : `Edit ${editing.name}`}
