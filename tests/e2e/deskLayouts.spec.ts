@@ -135,9 +135,16 @@ test('the Account applications table with its filters fits at 1280 px: every col
       expect(drawn.filter((column) => !column.inside)).toEqual([]);
     }).toPass({ timeout: 20_000 });
     // The filters, each inside the window.
-    for (const filter of ['Status', 'Ownership', 'Product']) {
-      const control = page.getByRole('combobox', { name: filter, exact: true });
-      await expect(control).toBeInViewport({ ratio: 1 });
+    for (const filter of [
+      page.getByRole('combobox', { name: 'Status', exact: true }),
+      page.getByRole('combobox', { name: 'Ownership', exact: true }),
+      page.getByRole('textbox', { name: 'Account product id' }),
+      page.getByRole('textbox', { name: 'From date' }),
+      page.getByRole('textbox', { name: 'To date (exclusive)' }),
+      page.getByRole('combobox', { name: 'Review', exact: true }),
+      page.getByRole('searchbox', { name: 'Search applications' }),
+    ]) {
+      await expect(filter).toBeInViewport({ ratio: 1 });
     }
     await shoot(page, `desk-columns-account-applications-1280-${theme}`);
     await context.close();
