@@ -54,3 +54,16 @@ export function readableApplication(
   const readable: AccountApplicationResponse = parsed.success ? parsed.data : { id };
   return { ...readable, malformed: { problems: [...problems], received } };
 }
+
+/**
+ * An application's status as the bank sent it: the status when it is one this client knows,
+ * else the text received in its place (a JSON string's words, or the JSON text itself).
+ */
+export function statusAsReceived(application: {
+  status?: string | null | undefined;
+  malformed?: MalformedRecordNote | undefined;
+}): string | null {
+  const received = application.malformed?.received['status'];
+  if (received === undefined) return application.status ?? null;
+  return received.startsWith('"') && received.endsWith('"') && received.length >= 2 ? received.slice(1, -1) : received;
+}

@@ -8,11 +8,14 @@
  * and opens the bad applications with the problem and what was received; opening one by id
  * works too; and a resync rewrites nothing.
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAccountApplicationHandlers } from '../../../src/main/ipc/accountApplicationHandlers.ts';
 import { createApplicantHandlers } from '../../../src/main/ipc/applicantHandlers.ts';
+import { createExportHandlers } from '../../../src/main/ipc/exportHandlers.ts';
+import { exportCsv } from '../../../src/main/services/cache/exportViews.ts';
 import { startSandbox } from '../../../src/sandbox/index.ts';
 import { freshId } from '../../../src/sandbox/random.ts';
 import { openServicesOverIpc, type ServicesOverIpc } from '../ipc/support/servicesOverIpc.ts';
@@ -85,7 +88,11 @@ beforeEach(async () => {
   over = await openServicesOverIpc({
     folderPrefix: 'bad-records',
     bank,
-    domains: (wired) => ({ ...createAccountApplicationHandlers(wired), ...createApplicantHandlers(wired) }),
+    domains: (wired) => ({
+      ...createAccountApplicationHandlers(wired),
+      ...createApplicantHandlers(wired),
+      ...createExportHandlers(wired),
+    }),
   });
 });
 
@@ -175,6 +182,25 @@ describe('one bad record does not fail the book', () => {
       const kept = ledger.cache.applicants.get(profileId, id);
       expect(kept?.state, id).toBe([bad.person, bad.business].includes(id) ? 'malformed' : 'received');
     }
+
+    // The CSV export carries the status as the bank sent it, and every application.
+    const file = join(temp.folder, 'applications.csv');
+    const exported = await exportCsv(ledger.cache, { kind: 'account-applications', query: { profileId } }, file);
+    expect(exported.rows).toBe(applications.length);
+    const line = readFileSync(file, 'utf8')
+      .split('\r\n')
+      .find((row) => row.includes(bad.unknownStatus));
+    expect(line).toContain('pending_review');
+    // And the window's Export (JSON lines): the status as sent, the problem beside it.
+    const saved = await api.exports.accountApplications({ profileId, format: 'jsonl' });
+    expect(saved.rows).toBe(applications.length);
+    const exportedBad = readFileSync(saved.path ?? '', 'utf8')
+      .split('\n')
+      .filter((text) => text !== '')
+      .map((text) => JSON.parse(text) as { id: string; status: string | null; malformed?: { problems: string[] } })
+      .find((row) => row.id === bad.unknownStatus);
+    expect(exportedBad?.status).toBe('pending_review');
+    expect(exportedBad?.malformed?.problems.join(' ')).toMatch(/^status: /);
 
     // A resync with nothing new writes nothing: a bad record's digest is as stable as any.
     const again = await syncBook();

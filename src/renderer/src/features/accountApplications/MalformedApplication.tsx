@@ -3,7 +3,7 @@
  * synced. The list shows the status as received, marked; the drawer names the problem and
  * what was received in each faulty field.
  */
-import type { MalformedRecordNote } from '../../../../shared/bank/index.ts';
+import { statusAsReceived, type MalformedRecordNote } from '../../../../shared/bank/index.ts';
 import { Badge, StatusBadge } from '../../components/Badge.tsx';
 import './malformedApplication.css';
 
@@ -12,18 +12,12 @@ interface Shown {
   malformed?: MalformedRecordNote | undefined;
 }
 
-/** A received value as words: a JSON string without its quotes. */
-function receivedWords(text: string): string {
-  return text.startsWith('"') && text.endsWith('"') ? text.slice(1, -1) : text;
-}
-
 /** The status cell: as usual, or the status as received with a mark when this client does not know it. */
 export function ApplicationStatus({ application }: { application: Shown }) {
-  const received = application.malformed?.received['status'];
-  if (received === undefined) return <StatusBadge status={application.status} />;
+  if (application.malformed?.received['status'] === undefined) return <StatusBadge status={application.status} />;
   return (
     <Badge tone="warning" title="The bank sent a status this client does not know; kept as received">
-      {receivedWords(received)} (unknown)
+      {statusAsReceived(application)} (unknown)
     </Badge>
   );
 }
