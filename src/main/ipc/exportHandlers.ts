@@ -3,6 +3,7 @@
  * answers for): a cached list, filtered as on screen, written page by page to a file the user
  * chooses.
  */
+import { statusAsReceived } from '../../shared/bank/index.ts';
 import { unmaskedFieldsOf } from '../../shared/personalData/exportDisclosure.ts';
 import { exportedApplicantsOf } from '../services/applicants/applicantExport.ts';
 import { applicationQueryOf } from './accountApplicationHandlers.ts';
@@ -51,6 +52,8 @@ export function createExportHandlers(services: LedgerHandlerServices): Pick<Hand
           return {
             rows: page.rows.map((row) => ({
               ...row,
+              // A status this client does not know is exported as the bank sent it.
+              status: statusAsReceived(row),
               applicants: exportedApplicantsOf(applicants, input.profileId, row.id, unmasked),
             })),
             nextCursor: page.nextCursor,

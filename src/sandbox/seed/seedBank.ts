@@ -26,6 +26,7 @@ import { microsOf, secondsTimestampOf } from './clock.ts';
 import { moneyOf } from './money.ts';
 import { pendingTransactionSeeder } from './pendingTransactionSeed.ts';
 import { solidPng } from './pngImage.ts';
+import { specimenScans } from './specimenScans.ts';
 
 export interface SeedPlan {
   seed: number;
@@ -148,10 +149,11 @@ export async function seedBank(
       fileOf(random, solidPng(48, 30, [22, 66, 120]), 'image/png'),
       fileOf(random, solidPng(48, 30, [200, 200, 210]), 'image/png'),
       fileOf(random, solidPng(16, 10, [22, 66, 120]), 'image/png'),
-      fileOf(random, Buffer.from('\xff\xd8\xff\xe0 sandbox passport scan', 'latin1'), 'image/jpeg'),
-      fileOf(random, Buffer.from('%PDF-1.4\n% sandbox driver license\n%%EOF\n', 'latin1'), 'application/pdf'),
+      // Specimens drawn by code (specimenScans.ts), so previews of seeded documents really draw.
+      fileOf(random, specimenScans().passport, 'image/png'),
+      fileOf(random, specimenScans().license, 'application/pdf'),
     ];
-    // Demo order: front, back and thumbnail PNGs, a JPEG scan, a PDF scan.
+    // Demo order: front, back and thumbnail PNGs, a PNG scan, a PDF scan.
     insertAll(
       records,
       'file',

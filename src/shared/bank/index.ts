@@ -11,6 +11,7 @@ export * from './pendingTransaction.ts';
 export * from './document.ts';
 export * from './cardArt.ts';
 export * from './accountApplication.ts';
+export * from './receivedApplication.ts';
 export * from './personApplication.ts';
 export * from './businessApplication.ts';
 export * from './transaction.ts';

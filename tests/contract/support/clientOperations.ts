@@ -42,7 +42,11 @@ const OPERATIONS: readonly { method: string; path: RegExp; operation: string; ca
     method: 'GET',
     path: /^\/apply\/account_application$/,
     operation: 'GET /apply/account_application',
-    call: (client) => allItems(client.accountApplicationPages()),
+    // Each application read on its own: a recorded one the client could not read shows as its problems.
+    call: async (client) =>
+      (await allItems(client.accountApplicationPages())).map((received) =>
+        received.ok ? received.value : { malformed: received.problems },
+      ),
   },
   {
     method: 'POST',

@@ -199,7 +199,13 @@ describe('sandbox: resources', () => {
       const wrongType = await post({ asset_type: 'side', file_id: pngFile });
       expect(wrongType.status).toBe(400);
       expect(error(wrongType.body)).toMatch(/asset_type/);
-      const jpeg = await post({ asset_type: 'front', file_id: scanFile });
+      const jpegFile = (
+        await client.call('POST', '/file', {
+          raw: Buffer.from('\xff\xd8\xff\xe0 a JPEG scan', 'latin1'),
+          headers: { 'content-type': 'image/jpeg' },
+        })
+      ).body as FileRecord;
+      const jpeg = await post({ asset_type: 'front', file_id: jpegFile.id });
       expect(jpeg.status).toBe(400);
       expect(error(jpeg.body)).toMatch(/must be a PNG image.*image\/jpeg/);
       const fake = (

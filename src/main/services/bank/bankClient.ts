@@ -279,19 +279,43 @@ export class BankClient {
     );
   }
 
-  /** @param range creation dates, from (inclusive) to (exclusive): the list's from_date and to_date */
+  /**
+   * One account application read on its own, kept as received when malformed (a status this
+   * client does not know): opening it by id must not fail on one unknown value. 404 is a
+   * BankError 'not-found'.
+   */
+  async receiveAccountApplication(
+    id: string,
+    signal?: AbortSignal,
+  ): Promise<ReceivedRecord<AccountApplicationResponse>> {
+    return this.#receivedOne(
+      `/apply/account_application/${pathSegment(id)}`,
+      'GET /apply/account_application/{id}',
+      'account_application',
+      accountApplicationResponse,
+      signal,
+    );
+  }
+
+  /**
+   * The account application list, each application read on its own: one the bank sent
+   * malformed is kept as received with its problems (told as drift) instead of failing the page.
+   * @param range creation dates, from (inclusive) to (exclusive): the list's from_date and to_date
+   */
   async *accountApplicationPages(
     filters: AccountApplicationFilters = {},
     options: PageOptions = {},
     range: DateRange = {},
-  ): AsyncGenerator<Page<AccountApplicationResponse>> {
+  ): AsyncGenerator<Page<ReceivedRecord<AccountApplicationResponse>>> {
     const valid = parseOrThrow(accountApplicationFilters, filters, 'Account application filters');
-    yield* this.#pages(
+    yield* this.#receivedPages(
       'GET /apply/account_application',
       '/apply/account_application',
-      resourceReading('account_application', accountApplicationResponse),
-      { ...valid, from_date: range.fromDate, to_date: range.toDate },
+      'account_application',
+      accountApplicationResponse,
+      range,
       options,
+      valid,
     );
   }
 
@@ -390,12 +414,13 @@ export class BankClient {
     response: Response,
     range: DateRange,
     options: PageOptions,
+    filters: Record<string, string | undefined> = {},
   ): AsyncGenerator<Page<ReceivedRecord<z.output<Response['schema']>>>> {
     for await (const page of this.#pages(
       endpoint,
       path,
       { schema: identifiedRecord, resource: { name, response } },
-      { from_date: range.fromDate, to_date: range.toDate },
+      { ...filters, from_date: range.fromDate, to_date: range.toDate },
       options,
     )) {
       yield {

@@ -3,11 +3,16 @@
  * fetched, so the UI can show how an application's status moved over time.
  */
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
-import type {
-  AccountApplicationResponse,
-  AccountApplicationStatus,
-  OwnershipType,
+import {
+  accountApplicationResponse,
+  parseWith,
+  readableApplication,
+  type AccountApplicationResponse,
+  type AccountApplicationStatus,
+  type OwnershipType,
+  type ReceivedAccountApplication,
 } from '../../../shared/bank/index.ts';
+import type { ReceivedRecord } from '../bank/bankClient.ts';
 import { pageLimitOf, type CacheRead } from './cacheRead.ts';
 import { decodeCursor, decodeTie, encodeCursor, fingerprintOf, tieOf } from './keysetCursor.ts';
 import { reviewClause, type ReviewSelection } from './reviewFilterSql.ts';
@@ -20,13 +25,13 @@ import type { WriteBatch } from './writeBatch.ts';
 
 const UPSERT_SQL = `INSERT INTO account_applications
     (profile_id, application_id, status, ownership_type, account_product_id, account_id,
-     created_at, updated_at, fetched_at, body_digest, body)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     created_at, updated_at, fetched_at, body_digest, body, problem)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
   ON CONFLICT (profile_id, application_id) DO UPDATE SET
     status = excluded.status, ownership_type = excluded.ownership_type,
     account_product_id = excluded.account_product_id, account_id = excluded.account_id,
     created_at = excluded.created_at, updated_at = excluded.updated_at, fetched_at = excluded.fetched_at,
-    body_digest = excluded.body_digest, body = excluded.body`;
+    body_digest = excluded.body_digest, body = excluded.body, problem = excluded.problem`;
 const UPSERT_BODY_COLUMN = 10;
 const VERSION_SQL = `INSERT INTO account_application_versions
     (profile_id, application_id, version, status, updated_at, fetched_at, body)
@@ -103,11 +108,12 @@ export interface AccountApplicationQuery {
 /** One fetched version of an application, oldest first in a history. */
 export interface AccountApplicationVersion {
   version: number;
-  status: AccountApplicationStatus;
+  /** As received: a status this client does not know is kept as the bank sent it. */
+  status: string;
   updatedAt: string;
   /** When this version was fetched from the bank. */
   fetchedAt: string;
-  application: AccountApplicationResponse;
+  application: ReceivedAccountApplication;
 }
 
 export function identityOf(profileId: string, applicationId: string): string {
@@ -115,6 +121,58 @@ export function identityOf(profileId: string, applicationId: string): string {
 }
 function versionIdentityOf(profileId: string, applicationId: string, version: number): string {
   return `account_application_version\u0000${profileId}\u0000${applicationId}\u0000${String(version)}`;
+}
+
+/**
+ * What an application of the bank is kept as: the record as received (`stored`, its body), the
+ * readable record the clear columns and applicant links come from, and its problems (null
+ * when well-formed). A malformed status is still filed under the text received, so the list
+ * shows and sorts it where it came.
+ */
+interface KeptApplication {
+  id: string;
+  stored: Readonly<Record<string, unknown>>;
+  readable: AccountApplicationResponse;
+  status: string;
+  problem: string | null;
+}
+
+/** An application as the cache takes it: read on its own (kept as received when malformed), or already read. */
+export type ApplicationToKeep = ReceivedRecord<AccountApplicationResponse> | AccountApplicationResponse;
+
+function isReceivedRecord(item: ApplicationToKeep): item is ReceivedRecord<AccountApplicationResponse> {
+  return typeof item['ok'] === 'boolean' && ('value' in item || 'raw' in item);
+}
+
+function keptOf(item: ApplicationToKeep): KeptApplication {
+  const received: ReceivedRecord<AccountApplicationResponse> = isReceivedRecord(item)
+    ? item
+    : { id: item.id, ok: true, value: item };
+  if (received.ok) {
+    const value = received.value;
+    return { id: received.id, stored: value, readable: value, status: textKeyOf(value.status), problem: null };
+  }
+  const readable = readableApplication(received.raw, received.problems);
+  const sentStatus = received.raw['status'];
+  return {
+    id: received.id,
+    stored: received.raw,
+    readable,
+    status: readable.status ?? (typeof sentStatus === 'string' ? sentStatus.slice(0, 64) : ''),
+    problem: received.problems.join('; '),
+  };
+}
+
+/** An application as shown: as kept when well-formed, else made readable with its problems. */
+function shownOf(body: unknown, problem: string | null): ReceivedAccountApplication {
+  if (problem === null) return body as AccountApplicationResponse;
+  return readableApplication(body as Record<string, unknown>, problem.split('; '));
+}
+
+/** A version of an application as shown: a version's row keeps no problem, so it is checked again. */
+function shownAsVersion(body: unknown): ReceivedAccountApplication {
+  const parsed = parseWith(accountApplicationResponse.object, body);
+  return parsed.ok ? parsed.value : readableApplication(body as Record<string, unknown>, parsed.problems);
 }
 
 export class AccountApplicationsTable {
@@ -136,11 +194,12 @@ export class AccountApplicationsTable {
    */
   planPage(
     profileId: string,
-    applications: readonly AccountApplicationResponse[],
+    received: readonly ApplicationToKeep[],
     fetchedAt: string,
     inFlight: InFlightKeys<true> = { get: () => undefined },
   ): { batches: WriteBatch[]; added: number; keys: ReadonlyMap<string, true> } {
     const sealer = this.#sealer();
+    const applications = received.map(keptOf);
     const ids = JSON.stringify(applications.map((application) => application.id));
     const known = new Map(
       (
@@ -166,7 +225,8 @@ export class AccountApplicationsTable {
     for (const application of applications) {
       if (keys.has(application.id) || inFlight.get(application.id) !== undefined) continue;
       keys.set(application.id, true);
-      const text = JSON.stringify(application);
+      const readable = application.readable;
+      const text = JSON.stringify(application.stored);
       const digest = sealer.keyedHash(`account application: ${text}`, 12);
       const current = known.get(application.id);
       if (current?.digest === digest) {
@@ -176,15 +236,16 @@ export class AccountApplicationsTable {
       upserts.push([
         profileId,
         application.id,
-        textKeyOf(application.status),
-        textKeyOf(application.ownership_type),
-        textKeyOf(application.account_product_id),
-        application.account_id ?? null,
-        textKeyOf(application.created_at),
-        textKeyOf(application.updated_at),
+        application.status,
+        textKeyOf(readable.ownership_type),
+        textKeyOf(readable.account_product_id),
+        readable.account_id ?? null,
+        textKeyOf(readable.created_at),
+        textKeyOf(readable.updated_at),
         fetchedAt,
         digest,
         text,
+        application.problem,
       ]);
       upsertIdentities.push(identityOf(profileId, application.id));
       const version = (current?.version ?? 0) + 1;
@@ -192,14 +253,14 @@ export class AccountApplicationsTable {
         profileId,
         application.id,
         version,
-        textKeyOf(application.status),
-        textKeyOf(application.updated_at),
+        application.status,
+        textKeyOf(readable.updated_at),
         fetchedAt,
         text,
       ]);
       versionIdentities.push(versionIdentityOf(profileId, application.id, version));
       unlinks.push([profileId, application.id]);
-      for (const named of applicantsNamedBy(application)) {
+      for (const named of applicantsNamedBy(readable)) {
         links.push([profileId, application.id, named.applicantId, named.kind, JSON.stringify(named.roles)]);
       }
     }
@@ -224,41 +285,37 @@ export class AccountApplicationsTable {
     };
   }
 
-  /** Keeps the fetched application (call inside a transaction); true when it is a new version. */
-  record(profileId: string, application: AccountApplicationResponse, fetchedAt: string): boolean {
+  /**
+   * Keeps the fetched application (call inside a transaction), as received when malformed;
+   * true when it is a new version.
+   */
+  record(profileId: string, received: ApplicationToKeep, fetchedAt: string): boolean {
+    const application = keptOf(received);
+    const readable = application.readable;
     const sealer = this.#sealer();
-    const text = JSON.stringify(application);
+    const text = JSON.stringify(application.stored);
     const digest = sealer.keyedHash(`account application: ${text}`, 12);
     const current = this.#database
       .prepare('SELECT body_digest FROM account_applications WHERE profile_id = ? AND application_id = ?')
       .get(profileId, application.id) as { body_digest: string } | undefined;
     this.#database
-      .prepare(
-        `INSERT INTO account_applications
-           (profile_id, application_id, status, ownership_type, account_product_id, account_id,
-            created_at, updated_at, fetched_at, body_digest, body)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (profile_id, application_id) DO UPDATE SET
-           status = excluded.status, ownership_type = excluded.ownership_type,
-           account_product_id = excluded.account_product_id, account_id = excluded.account_id,
-           created_at = excluded.created_at, updated_at = excluded.updated_at, fetched_at = excluded.fetched_at,
-           body_digest = excluded.body_digest, body = excluded.body`,
-      )
+      .prepare(UPSERT_SQL)
       .run(
         profileId,
         application.id,
-        textKeyOf(application.status),
-        textKeyOf(application.ownership_type),
-        textKeyOf(application.account_product_id),
-        application.account_id ?? null,
-        textKeyOf(application.created_at),
-        textKeyOf(application.updated_at),
+        application.status,
+        textKeyOf(readable.ownership_type),
+        textKeyOf(readable.account_product_id),
+        readable.account_id ?? null,
+        textKeyOf(readable.created_at),
+        textKeyOf(readable.updated_at),
         fetchedAt,
         digest,
         sealer.seal(text, identityOf(profileId, application.id)),
+        application.problem,
       );
     this.#database.prepare(UNLINK_SQL).run(profileId, application.id);
-    for (const named of applicantsNamedBy(application)) {
+    for (const named of applicantsNamedBy(readable)) {
       this.#database
         .prepare(LINK_SQL)
         .run(profileId, application.id, named.applicantId, named.kind, JSON.stringify(named.roles));
@@ -271,16 +328,13 @@ export class AccountApplicationsTable {
       )
       .get(profileId, application.id) as { version: number };
     this.#database
-      .prepare(
-        `INSERT INTO account_application_versions (profile_id, application_id, version, status, updated_at, fetched_at, body)
-         VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      )
+      .prepare(VERSION_SQL)
       .run(
         profileId,
         application.id,
         next.version,
-        textKeyOf(application.status),
-        textKeyOf(application.updated_at),
+        application.status,
+        textKeyOf(readable.updated_at),
         fetchedAt,
         sealer.seal(text, versionIdentityOf(profileId, application.id, next.version)),
       );
@@ -288,16 +342,13 @@ export class AccountApplicationsTable {
   }
 
   /** One application as last fetched, with when; null when it was never fetched. */
-  get(profileId: string, applicationId: string): { application: AccountApplicationResponse; asOf: string } | null {
+  get(profileId: string, applicationId: string): { application: ReceivedAccountApplication; asOf: string } | null {
     const row = this.#database
-      .prepare('SELECT fetched_at, body FROM account_applications WHERE profile_id = ? AND application_id = ?')
-      .get(profileId, applicationId) as { fetched_at: string; body: Uint8Array } | undefined;
+      .prepare('SELECT fetched_at, body, problem FROM account_applications WHERE profile_id = ? AND application_id = ?')
+      .get(profileId, applicationId) as { fetched_at: string; body: Uint8Array; problem: string | null } | undefined;
     if (row === undefined) return null;
     return {
-      application: this.#sealer().openJson(
-        row.body,
-        identityOf(profileId, applicationId),
-      ) as AccountApplicationResponse,
+      application: shownOf(this.#sealer().openJson(row.body, identityOf(profileId, applicationId)), row.problem),
       asOf: row.fetched_at,
     };
   }
@@ -311,7 +362,7 @@ export class AccountApplicationsTable {
       )
       .all(profileId, applicationId) as {
       version: number;
-      status: AccountApplicationStatus;
+      status: string;
       updated_at: string;
       fetched_at: string;
       body: Uint8Array;
@@ -323,10 +374,9 @@ export class AccountApplicationsTable {
         status: row.status,
         updatedAt: row.updated_at,
         fetchedAt: row.fetched_at,
-        application: sealer.openJson(
-          row.body,
-          versionIdentityOf(profileId, applicationId, row.version),
-        ) as AccountApplicationResponse,
+        application: shownAsVersion(
+          sealer.openJson(row.body, versionIdentityOf(profileId, applicationId, row.version)),
+        ),
       })),
       nextCursor: null,
       asOf: this.get(profileId, applicationId)?.asOf ?? null,
@@ -338,7 +388,7 @@ export class AccountApplicationsTable {
    * Applications are fetched one by one, so a page's `asOf` is the oldest fetch among its
    * rows: every row is at least that fresh.
    */
-  list(query: AccountApplicationQuery): CacheRead<AccountApplicationResponse> {
+  list(query: AccountApplicationQuery): CacheRead<ReceivedAccountApplication> {
     const limit = pageLimitOf(query.limit);
     const sortName = query.sort ?? 'newest';
     const byStatus = sortName === 'status-ascending' || sortName === 'status-descending';
@@ -368,7 +418,7 @@ export class AccountApplicationsTable {
       : `${time} ${direction}, application_id ${direction}`;
     const rows = this.#database
       .prepare(
-        `SELECT application_id, status, created_at, updated_at, fetched_at, body FROM account_applications
+        `SELECT application_id, status, created_at, updated_at, fetched_at, body, problem FROM account_applications
          WHERE ${where.join(' AND ')}
          ORDER BY ${order} LIMIT ?`,
       )
@@ -379,6 +429,7 @@ export class AccountApplicationsTable {
       updated_at: string;
       fetched_at: string;
       body: Uint8Array;
+      problem: string | null;
     }[];
     const page = rows.slice(0, limit);
     const sealer = this.#sealer();
@@ -387,10 +438,9 @@ export class AccountApplicationsTable {
       (min, row) => (min === null || row.fetched_at < min ? row.fetched_at : min),
       null,
     );
-    const read: CacheRead<AccountApplicationResponse> = {
-      rows: page.map(
-        (row) =>
-          sealer.openJson(row.body, identityOf(query.profileId, row.application_id)) as AccountApplicationResponse,
+    const read: CacheRead<ReceivedAccountApplication> = {
+      rows: page.map((row) =>
+        shownOf(sealer.openJson(row.body, identityOf(query.profileId, row.application_id)), row.problem),
       ),
       nextCursor:
         rows.length > limit && last !== undefined

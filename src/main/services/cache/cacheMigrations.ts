@@ -894,6 +894,17 @@ export const CACHE_MIGRATIONS: readonly Migration[] = [
       END;
     `,
   },
+  {
+    version: 27,
+    name: 'account applications kept as received',
+    sql: `
+      -- An application the bank sent malformed (a status this client does not know, a field of
+      -- the wrong type) is kept as received instead of failing its page and the book sync with
+      -- it (issue 24): body holds it as it came, and problem names what is wrong with it (field
+      -- names and rules, never a value), NULL for a well-formed application.
+      ALTER TABLE account_applications ADD COLUMN problem TEXT;
+    `,
+  },
 ];
 
 /** Tables whose rows are sealed with the data key: emptied when the key is lost or changed. */

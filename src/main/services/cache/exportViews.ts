@@ -7,6 +7,7 @@
 import {
   NOT_SENT_TEXT,
   PENDING_TRANSACTION_ORIGIN_FIELDS,
+  statusAsReceived,
   type AccountApplicationResponse,
   type WebhookSendResponse,
 } from '../../../shared/bank/index.ts';
@@ -79,7 +80,11 @@ export const WEBHOOK_SEND_COLUMNS = fields<WebhookSendResponse>([
 ]);
 
 /** An application with the applicants it names, masked as the profile says (applicantExport.ts). */
-export type ExportedApplication = AccountApplicationResponse & { applicants: ExportedApplicant[] };
+/** An application as exported: its status as the bank sent it, even one this client does not know. */
+export type ExportedApplication = Omit<AccountApplicationResponse, 'status'> & {
+  status: string | null;
+  applicants: ExportedApplicant[];
+};
 
 export const ACCOUNT_APPLICATION_COLUMNS = fields<ExportedApplication>([
   'id',
@@ -142,6 +147,8 @@ export async function exportCsv(
             ...page,
             rows: page.rows.map((row) => ({
               ...row,
+              // A status this client does not know is exported as the bank sent it.
+              status: statusAsReceived(row),
               applicants: exportedApplicantsOf(cache.applicants, view.query.profileId, row.id, unmasked),
             })),
           };

@@ -56,6 +56,9 @@ Read from the offline cache (says how old it is):
 
 Export any of those lists as CSV (same filters):
   export pending-transactions|webhook-sends|applications|audit ... --csv FILE
+  export unmasked --profile NAME [--show CLASS[,CLASS…] | --none]
+                    what exports and review reports print unmasked (default: nothing; audited):
+                    date_of_birth, tax_id, phone, email, street_lines
 
 Make the bank send an event (sandbox profiles; a remote sandbox needs --yes; never production):
   trigger EVENT --profile NAME [--account ID] [--application ID] [--webhook ID] [--ach ID] [--status S] [--amount 0.00] [--yes]
@@ -167,6 +170,7 @@ const OPTIONS = {
   team: { type: 'boolean' },
   require: { type: 'string', multiple: true },
   none: { type: 'boolean' },
+  show: { type: 'string', multiple: true },
   'amount-beyond': { type: 'string' },
   'description-has': { type: 'string' },
   'type-source': { type: 'string' },
@@ -241,6 +245,7 @@ const COMMANDS: Record<
   'export webhook-sends': { accepts: [...SEND_FILTERS, 'csv'], requires: ['profile', 'csv'] },
   'export applications': { accepts: [...APPLICATION_FILTERS, 'csv'], requires: ['profile', 'csv'] },
   'export audit': { accepts: ['profile', 'csv'], requires: ['csv'] },
+  'export unmasked': { accepts: ['profile', 'show', 'none'], requires: ['profile'] },
   audit: { accepts: ['profile', ...PAGING], requires: [] },
   'audit verify': { accepts: ['team'], requires: [] },
   'team init': {

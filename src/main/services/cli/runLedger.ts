@@ -36,6 +36,7 @@ import { defined, parseLedgerArguments, read, UsageProblem, USAGE, type LedgerAr
 import { ago, table } from './cliOutput.ts';
 import { LEAN_SANDBOX_VARIABLE, startEmbeddedSandbox, type EmbeddedSandbox } from './embeddedSandbox.ts';
 import { driftReport, driftReset } from './commands/drift.ts';
+import { exportUnmasked } from './commands/exportUnmasked.ts';
 import { reviewList } from './commands/reviewList.ts';
 import { reviewReport } from './commands/reviewReport.ts';
 import { reviewSet } from './commands/reviewSet.ts';
@@ -163,6 +164,8 @@ class Ledger {
         return driftReport(this.#commandContext());
       case 'drift reset':
         return driftReset(this.#commandContext());
+      case 'export unmasked':
+        return exportUnmasked(this.#commandContext());
       case 'trigger':
         return runTrigger(this.#commandContext());
       case 'events':

@@ -122,7 +122,7 @@ export async function syncApplicationBook(job: ApplicationBookJob): Promise<Appl
     const begun = checkpoints.begin(request.profileId, APPLICATION_BOOK_KIND, key, scope, job.now());
     const walked =
       walk === 'applications'
-        ? await walkList<AccountApplicationResponse>(job, walk, key, begun, {
+        ? await walkList<ReceivedRecord<AccountApplicationResponse>>(job, walk, key, begun, {
             range,
             pagesOf: (window, options) => client.accountApplicationPages(filters, options, window),
             cached: () => daysOf(cache, 'account_applications', request.profileId),

@@ -523,7 +523,8 @@ export class SyncService {
           break;
         }
         case 'account-application': {
-          const application = await client.getAccountApplication(request.applicationId, signal);
+          // Kept as received when malformed (a status this client does not know), never refused.
+          const application = await client.receiveAccountApplication(request.applicationId, signal);
           const page: Page<typeof application> = { items: [application], nextCursor: null };
           onPage(
             page,

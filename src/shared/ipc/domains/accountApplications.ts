@@ -3,7 +3,7 @@
  * history observed across syncs.
  */
 import { z } from 'zod';
-import { ACCOUNT_APPLICATION_STATUSES, accountApplicationResponse, OWNERSHIP_TYPES } from '../../bank/index.ts';
+import { ACCOUNT_APPLICATION_STATUSES, OWNERSHIP_TYPES, receivedAccountApplication } from '../../bank/index.ts';
 import { reviewColumns, reviewFilterInput } from './reviews.ts';
 import {
   asOf,
@@ -34,7 +34,8 @@ export const accountApplicationFilter = {
 
 /** One status seen on one sync: how the history of an application is drawn. */
 export const accountApplicationVersion = z.object({
-  status: z.enum(ACCOUNT_APPLICATION_STATUSES),
+  /** As the bank sent it: a status this client does not know is shown as received. */
+  status: z.string(),
   /** When this version was fetched (ISO 8601 UTC). */
   observedAt: z.string(),
   /** The application's own updated_at in that version. */
@@ -44,7 +45,8 @@ export type AccountApplicationVersion = z.infer<typeof accountApplicationVersion
 
 export const accountApplicationDetail = z.object({
   /** Null when the application is not in the cache yet (sync it with sync.start). */
-  application: accountApplicationResponse.object.nullable(),
+  /** With `malformed` when the bank sent it malformed (kept as received, the problem named). */
+  application: receivedAccountApplication.nullable(),
   /** Every version fetched, oldest first. */
   history: z.array(accountApplicationVersion),
   asOf,
@@ -60,7 +62,7 @@ export const accountApplicationsOperations = {
       sortDirection,
       ...paging,
     }),
-    output: cachePage(accountApplicationResponse.object.extend(reviewColumns)),
+    output: cachePage(receivedAccountApplication.extend(reviewColumns)),
   },
   count: { input: z.strictObject(accountApplicationFilter), output: countResult },
   get: { input: z.strictObject({ profileId, id: idText }), output: accountApplicationDetail },

@@ -23,12 +23,13 @@ import { useSyncJob } from '../../stores/sync.ts';
 import { ApplicantsSection } from '../applicants/ApplicantsSection.tsx';
 import { useAccountApplicationsReview } from '../review/listReviews.ts';
 import { ReviewPanel } from '../review/ReviewPanel.tsx';
+import { ApplicationStatus, MalformedApplicationNote } from './MalformedApplication.tsx';
 import { useAccountApplicationsStore, type CachedAccountApplication } from './store.ts';
 
 const STATUS_LABEL = (status: string): string => status.replace('_', ' ');
 
 const COLUMNS: readonly Column<CachedAccountApplication>[] = [
-  { key: 'status', header: 'Status', width: '144px', render: (row) => <StatusBadge status={row.status} /> },
+  { key: 'status', header: 'Status', width: '144px', render: (row) => <ApplicationStatus application={row} /> },
   fieldColumn('id', 'Application', 'minmax(180px, 1fr)', (row) => row.id, { className: 'mono', rowHeader: true }),
   fieldColumn('ownership', 'Ownership', '170px', (row) => row.ownership_type, { className: 'muted', priority: 3 }),
   fieldColumn('persons', 'Persons', '80px', (row) => row.person_applications, {
@@ -183,7 +184,7 @@ function ApplicationDrawer() {
   return (
     <Drawer
       title={<span className="mono">{detailId}</span>}
-      subtitle={application === null ? undefined : <StatusBadge status={application.status} />}
+      subtitle={application === null ? undefined : <ApplicationStatus application={application} />}
       onClose={closeDetail}
     >
       {detailLoading && detail === null ? <LoadingState label="Loading the application…" /> : null}
@@ -196,10 +197,11 @@ function ApplicationDrawer() {
       {application === null || profileId === null || detailId === null ? null : (
         <>
           <ReviewPanel profileId={profileId} kind="application" reference={detailId} />
+          <MalformedApplicationNote application={application} />
           <Section title="Application">
             <Properties
               items={[
-                ['Status', <StatusBadge key="s" status={application.status} />],
+                ['Status', <ApplicationStatus key="s" application={application} />],
                 ['Ownership', <BankValue key="o" value={application.ownership_type} />],
                 [
                   'Account number',
