@@ -133,6 +133,12 @@ describe.skipIf(!secretServiceHere)('pending transactions: clear columns checked
       `UPDATE pending_transaction_days SET cents = cents - 100000
       WHERE (scope, date, flow) IN (SELECT scope, date, flow FROM pending_transaction_days LIMIT 1)`,
     ],
+    [
+      'a kept review count',
+      `UPDATE review_counts SET total = total + 3
+      WHERE (profile_id, kind, account_key, state, by_rule, row_listed)
+        IN (SELECT profile_id, kind, account_key, state, by_rule, row_listed FROM review_counts WHERE total > 0 LIMIT 1)`,
+    ],
   ])('%s changed in the file (the queue’s and Overview’s figures) fails ledger audit verify', async (_what, sql) => {
     restore();
     const raw = new DatabaseSync(file);
@@ -144,7 +150,31 @@ describe.skipIf(!secretServiceHere)('pending transactions: clear columns checked
     const verified = await verifyCli();
     expect(verified.code).toBe(1);
     expect(verified.kind).toBe('record-altered');
-    expect(verified.message).toMatch(/kept (counts|figures) of 1 (account|day)/);
+    expect(verified.message).toMatch(/kept (counts|figures|review counts) of 1 (account|day|group)/);
+  });
+
+  it('a review marked as having its row when the row is gone fails ledger audit verify', async () => {
+    restore();
+    const raw = new DatabaseSync(file);
+    try {
+      // The escalated item's transaction leaves the cache (as a sweep does: the trigger marks
+      // its review unlisted), then the mark is set back by hand, so the counts include it.
+      raw.prepare('DELETE FROM pending_transactions WHERE row_key = ?').run(escalatedRef);
+      const marked = raw.prepare("UPDATE reviews SET row_listed = 1 WHERE ref = ? AND kind = 'pending-transaction'");
+      expect(marked.run(escalatedRef).changes).toBe(1);
+      raw.exec(
+        `UPDATE review_counts SET total = (SELECT count(*) FROM reviews AS r WHERE r.profile_id = review_counts.profile_id
+           AND r.kind = review_counts.kind AND coalesce(r.account_id, '') = review_counts.account_key
+           AND r.state = review_counts.state AND (r.rule_name IS NOT NULL) = review_counts.by_rule
+           AND r.row_listed = review_counts.row_listed)`,
+      );
+    } finally {
+      raw.close();
+    }
+    const verified = await verifyCli();
+    expect(verified.code).toBe(1);
+    expect(verified.kind).toBe('record-altered');
+    expect(verified.message).toMatch(/"row cached" mark of 1 review/);
   });
 
   it('a changed amount is refused by the list and the queue, not shown', async () => {
