@@ -145,8 +145,9 @@ const benchmark: Benchmark = {
             name: `HMAC-SHA256 chain over the same bytes in memory (${median(hashSeconds).toFixed(2)} s)`,
             value: hashRate,
           },
-          target: '≥ 0.33 of hashing alone',
-          met: ratio >= 0.33,
+          // Issue 23: verify within 1.2× of hashing the same bytes alone.
+          target: '≥ 0.83 of hashing alone (within 1.2×)',
+          met: ratio >= 1 / 1.2,
         },
         {
           name: `appending ${ENTRIES.toLocaleString('en-US')} entries through the append API, one transaction (${appendSeconds.toFixed(2)} s)`,

@@ -14,6 +14,7 @@
 import type { PendingTransaction } from '../../src/shared/bank/index.ts';
 import { REVIEW_FILTERS, type ReviewFilter } from '../../src/shared/review/reviewTerms.ts';
 import { OfflineCache } from '../../src/main/services/cache/offlineCache.ts';
+import { pendingColumnsCheckOffForBenchmark } from '../../src/main/services/cache/pendingColumns.ts';
 import { Credentials } from '../../src/main/services/credentials/credentials.ts';
 import { InMemorySecretStore } from '../../src/main/services/credentials/secretStore.ts';
 import { withReviews } from '../../src/main/services/review/reviewColumn.ts';
@@ -215,6 +216,34 @@ const benchmark: Benchmark = {
         }
       }
       cache.rowMacs.offForBenchmark(false);
+      // What checking pending transactions' clear columns against their records costs
+      // (pendingColumns.ts, issue 23 item 2): the plain list page (newest first, and largest
+      // first, which reads by the clear amount) and the page with every review filter, each
+      // read twice in a row, checked and not, the order swapped every round.
+      const pendingChecked: number[] = [];
+      const pendingUnchecked: number[] = [];
+      const pendingReads: ((cursor: string | null) => string | null)[] = [
+        (cursor) => cache.pendingTransactions.list({ ...base, limit: 100, cursor }).nextCursor,
+        (cursor) => cache.pendingTransactions.list({ ...base, sort: 'largest', limit: 100, cursor }).nextCursor,
+        ...REVIEW_FILTERS.map((filter) => (cursor: string | null) => page(filter, cursor)),
+      ];
+      for (let round = 0; round < ROUNDS * 2; round += 1) {
+        for (const read of pendingReads) {
+          let cursor: string | null = null;
+          for (let depth = 0; depth < 3; depth += 1) {
+            let next: string | null = null;
+            for (const off of round % 2 === 0 ? [false, true] : [true, false]) {
+              pendingColumnsCheckOffForBenchmark(off);
+              const started = performance.now();
+              next = read(cursor);
+              (off ? pendingUnchecked : pendingChecked).push(performance.now() - started);
+            }
+            cursor = next;
+            if (cursor === null) break;
+          }
+        }
+      }
+      pendingColumnsCheckOffForBenchmark(false);
       // The check alone, on the pages' reviews: what the ratio above is made of.
       const checkMs: number[] = [];
       for (const filter of REVIEW_FILTERS) {
@@ -333,6 +362,16 @@ const benchmark: Benchmark = {
         value: percentile(checkMs, 95),
         unit: 'ms',
         baseline: { name: 'the page with its review column, MACs not checked: p95', value: unauthenticated95 },
+      });
+      const pendingChecked95 = percentile(pendingChecked, 95);
+      const pendingUnchecked95 = percentile(pendingUnchecked, 95);
+      figures.push({
+        name: 'pending list page of 100 (newest, largest, every review filter), clear columns checked against the records: p95',
+        value: pendingChecked95,
+        unit: 'ms',
+        baseline: { name: 'the same pages, columns not checked (benchmark switch): p95', value: pendingUnchecked95 },
+        target: '≤ 1.10× unchecked',
+        met: pendingChecked95 <= pendingUnchecked95 * 1.1,
       });
       const macGiveMedian = median(macGive);
       const noMacGiveMedian = median(noMacGive);

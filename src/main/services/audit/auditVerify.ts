@@ -38,7 +38,9 @@ export type AuditChainProblemKind =
   /** The file holds another log than the keychain records for this data folder (folderLogs.ts). */
   | 'log-replaced'
   /** A review's clear columns do not match their MAC: changed outside Ledgerdesk (reviewIntegrity.ts). */
-  | 'review-altered';
+  | 'review-altered'
+  /** A cached record's clear columns do not match its sealed body: changed outside Ledgerdesk (pendingColumns.ts). */
+  | 'record-altered';
 
 export interface AuditChainProblem {
   kind: AuditChainProblemKind;

@@ -26,6 +26,7 @@ import { applyMigrations } from './migrations.ts';
 import { PendingTransactionsTable } from './pendingTransactionsTable.ts';
 import { DATA_KEY_RESET_ACTION, ReviewRollbacks } from './reviewRollbacks.ts';
 import { alteredRowsProblem, RowMacs } from './rowMacs.ts';
+import { alteredPendingProblem } from './pendingColumns.ts';
 import { RuleNames } from './ruleNames.ts';
 import type { RecordSealer } from './sealing.ts';
 import { registerSealedSearch } from './sealedSearch.ts';
@@ -113,8 +114,13 @@ export class OfflineCache {
     this.ruleNames = new RuleNames(database, sealerOf);
     this.ruleNames.install(database, this.rowMacs);
     audit.addCheck(() => alteredRowsProblem(this.database));
+    audit.addCheck(() => alteredPendingProblem(this.database, sealerOf));
     const rollbacks = new ReviewRollbacks(database);
     audit.addCheck(() => rollbacks.problem());
+    rollbacks.baseline(
+      (row) => this.rowMacs.holds('reviews', row),
+      (entry) => audit.record({ ...entry, profileName: '', result: 'ok' }),
+    );
     this.checkpoints = new SyncCheckpoints(database);
     this.windowCheckpoints = new SyncWindowCheckpoints(database);
     this.creationDays = new CreationDays(database);

@@ -13,10 +13,17 @@ import type {
 import type { CacheRead } from './cacheRead.ts';
 import { pageLimitOf } from './cacheRead.ts';
 import { decodeCursor, encodeCursor, fingerprintOf, wholeNumberOf, type KeyValue } from './keysetCursor.ts';
-import { centsKeyOf, textKeyOf } from './absentKeys.ts';
 import { reviewClause, type ReviewSelection } from './reviewFilterSql.ts';
 import type { RecordSealer } from './sealing.ts';
 import type { SearchTokens } from './searchTokens.ts';
+import {
+  openCheckedPending,
+  pendingClearColumnsOf,
+  pendingClearColumnsSql,
+  pendingIdentityOf,
+  postedAtOf,
+  type PendingClearColumns,
+} from './pendingColumns.ts';
 import { Statements } from './statements.ts';
 import { applyBatches, type WriteBatch } from './writeBatch.ts';
 import { asOfFor, type SyncCheckpoints } from './syncCheckpoints.ts';
@@ -93,18 +100,13 @@ const FROM_CLAUSE = {
   hits: 'hits CROSS JOIN pending_transactions AS p ON p.id = hits.id',
 } as const;
 
-/** The time a row sorts by: the most precise the bank sent (absentKeys.ts when none). */
-function postedAtOf(transaction: PendingTransactionResponse): string {
-  return textKeyOf(transaction.extended_timestamp_precise ?? transaction.extended_timestamp ?? transaction.date);
-}
-
 /** The text a transaction is found by: its description and summary, as far as the bank sent them. */
 function wordsOf(transaction: PendingTransactionResponse): string {
   return [transaction.desc, transaction.summary].filter((text) => typeof text === 'string').join(' ');
 }
 
 export function identityOf(profileId: string, accountId: string, rowKey: string): string {
-  return `pending_transaction\u0000${profileId}\u0000${accountId}\u0000${rowKey}`;
+  return pendingIdentityOf(profileId, accountId, rowKey);
 }
 
 export class PendingTransactionsTable {
@@ -214,14 +216,16 @@ export class PendingTransactionsTable {
         return;
       }
       known.add(rowKey);
+      // The clear columns are a function of the record: checked against it when read (pendingColumns.ts).
+      const columns = pendingClearColumnsOf(transaction);
       inserts.push([
         scope,
         rowKey,
-        postedAtOf(transaction),
-        textKeyOf(transaction.date),
-        centsKeyOf(transaction.amount),
-        transaction.type ?? null,
-        transaction.type_source ?? null,
+        columns.posted_at,
+        columns.date,
+        columns.amount_cents,
+        columns.type,
+        columns.type_source,
         generation,
         // Sealed by the cache writer, on its thread (WriteBatch.sealed).
         texts[index] ?? '',
@@ -324,26 +328,24 @@ export class PendingTransactionsTable {
     const source = walk === null ? FROM_CLAUSE[from === '' ? 'plain' : 'hits'] : walk.from;
     const rows = this.#statements
       .get(
-        `${walk === null ? from : ''} SELECT p.id, p.row_key, p.${sort.column} AS sort_value, p.body FROM ${source}
+        `${walk === null ? from : ''} SELECT p.id, p.row_key, p.${sort.column} AS sort_value, ${pendingClearColumnsSql('p')}, p.body FROM ${source}
          WHERE ${where.join(' AND ')}
          ORDER BY ${order[0] ?? ''} ${sort.direction}, ${order[1] ?? ''} ${sort.direction}
          LIMIT ?`,
       )
-      .all(...parameters, limit + 1) as {
+      .all(...parameters, limit + 1) as unknown as (PendingClearColumns & {
       id: number;
       row_key: string;
       sort_value: KeyValue;
       body: Uint8Array;
-    }[];
+    })[];
     const page = rows.slice(0, limit);
     const sealer = this.#sealer();
     const last = page.at(-1);
     const read: CacheRead<PendingTransactionRow> = {
       rows: page.map((row) => ({
-        ...(sealer.openJson(
-          row.body,
-          identityOf(query.profileId, query.accountId, row.row_key),
-        ) as PendingTransactionResponse),
+        // A row whose clear columns were changed in the file is refused, not shown (pendingColumns.ts).
+        ...openCheckedPending(sealer, row, identityOf(query.profileId, query.accountId, row.row_key), query.accountId),
         row_key: row.row_key,
       })),
       nextCursor:

@@ -25,6 +25,9 @@ const RESET_ACTIONS = `action IN ('reviews.drop', 'cache.clear', 'cache.data-key
 /** Resets of every profile's reviews at once (the data key lost or changed: sealed tables emptied). */
 export const DATA_KEY_RESET_ACTION = 'cache.data-key-reset';
 
+/** Set in cache_meta once every person's review has a versioned entry (ReviewRollbacks.baseline). */
+const BASELINE_MARK = 'review_baselines';
+
 /** The detail of an item's entry: `version N` first, then what the entry says. */
 export function versionDetail(version: number, rest: string | null): string {
   return rest === null ? `version ${String(version)}` : `version ${String(version)}, ${rest}`;
@@ -120,6 +123,50 @@ export class ReviewRollbacks {
       if (error instanceof ReviewRolledBack) return false;
       throw error;
     }
+  }
+
+  /**
+   * Once per cache file (marked in cache_meta): a person's review whose latest entry carries no
+   * version (written before versions were audited, or none at all) gets a baseline entry naming
+   * the version and state it stands at now, so from here on it is checked like any other: put
+   * back or deleted, it is found. Only rows whose MAC holds (`authentic`) are baselined; what was
+   * done to a row before this moment cannot be told (as with the row MACs' own upgrade). A rule's
+   * flag is left as it is: it has no per-item entry to follow (docs/security.md, residuals).
+   */
+  baseline(
+    authentic: (row: Record<string, unknown>) => boolean,
+    record: (entry: { profileId: string; action: string; target: string; detail: string }) => void,
+  ): number {
+    const mark = this.#database.prepare('SELECT value FROM cache_meta WHERE key = ?').get(BASELINE_MARK);
+    if (mark !== undefined) return 0;
+    const rows = this.#database.prepare('SELECT * FROM reviews WHERE rule_name IS NULL ORDER BY id').all() as (Record<
+      string,
+      unknown
+    > &
+      StandingRow & { profile_id: string; kind: string; ref: string })[];
+    let written = 0;
+    this.#database.exec('SAVEPOINT review_baselines');
+    try {
+      for (const row of rows) {
+        const entry = this.#latest.get(row.profile_id, `${row.kind}:${row.ref}`) as ItemEntry | undefined;
+        if (entry !== undefined && versionIn(entry.detail) !== null) continue;
+        if (!authentic(row)) continue;
+        record({
+          profileId: row.profile_id,
+          action: `review.${row.state}`,
+          target: `${row.kind}:${row.ref}`,
+          detail: versionDetail(row.version, 'baseline: the review as it stood when its versions were first audited'),
+        });
+        written += 1;
+      }
+      this.#database.prepare('INSERT INTO cache_meta (key, value) VALUES (?, ?)').run(BASELINE_MARK, String(written));
+      this.#database.exec('RELEASE review_baselines');
+    } catch (error) {
+      this.#database.exec('ROLLBACK TO review_baselines');
+      this.#database.exec('RELEASE review_baselines');
+      throw error;
+    }
+    return written;
   }
 
   /** The check `audit verify` runs over every item the log has an entry of: the first five found, and how many. */

@@ -88,7 +88,12 @@ export async function buildReviewReport(
         .filter((row) => row.kind === kind && REPORTED_STATES.includes(row.state))
         .map((row) => row.ref);
       if (refs.length === 0) continue;
-      for (const [ref, found] of reviews.records.findReviewed(options.profileId, kind, refs))
+      // A cached record whose clear columns were changed in the file is left out (the item is
+      // printed as reviewed) and the report is not verified.
+      const alteredRecord = (ref: string): void => {
+        altered.push(`${kind} ${ref}`);
+      };
+      for (const [ref, found] of reviews.records.findReviewed(options.profileId, kind, refs, alteredRecord))
         cachedRecords.set(`${kind}\u0000${ref}`, found.record);
       for (const [ref, steps] of reviews.table.histories(options.profileId, kind, refs))
         histories.set(`${kind}\u0000${ref}`, steps);
@@ -114,7 +119,9 @@ export async function buildReviewReport(
   const verification = await cache.audit.verify();
   const problem =
     verification.problem?.message ??
-    (altered.length === 0 ? null : `The reviews of ${altered.join(', ')} were changed outside Ledgerdesk.`);
+    (altered.length === 0
+      ? null
+      : `The reviews or cached records of ${[...new Set(altered)].join(', ')} were changed outside Ledgerdesk.`);
   return {
     profile: { id: options.profileId, name: options.profileName },
     from: options.from ?? null,

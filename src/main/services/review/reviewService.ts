@@ -205,7 +205,14 @@ export class ReviewService {
     for (const kind of REVIEW_KINDS) {
       const refs = bare.filter((row) => row.kind === kind).map((row) => row.ref);
       if (refs.length === 0) continue;
-      for (const [ref, found] of this.records.findReviewed(query.profileId, kind, refs))
+      // With onAltered (the report), a record whose clear columns were changed is told, not thrown.
+      const alteredRecord =
+        onAltered === undefined
+          ? undefined
+          : (ref: string): void => {
+              onAltered({ kind, ref });
+            };
+      for (const [ref, found] of this.records.findReviewed(query.profileId, kind, refs, alteredRecord))
         cached.set(`${kind}\u0000${ref}`, found.record);
     }
     return {

@@ -10,6 +10,8 @@ import type { DatabaseSync } from 'node:sqlite';
 import { notificationOfRef, type ReviewKind } from '../../../shared/review/reviewTerms.ts';
 import { identityOf as applicationIdentity } from '../cache/accountApplicationsTable.ts';
 import { identityOf as pendingIdentity } from '../cache/pendingTransactionsTable.ts';
+import { openCheckedPending, pendingClearColumnsSql, type PendingClearColumns } from '../cache/pendingColumns.ts';
+import { RowAltered } from '../cache/rowMacs.ts';
 import type { RecordSealer } from '../cache/sealing.ts';
 import { Statements } from '../cache/statements.ts';
 import { ApplicationSnapshots } from './applicationSnapshot.ts';
@@ -24,9 +26,8 @@ export interface ReviewedRecord {
   postedAt: string | null;
 }
 
-interface PendingLocation {
+interface PendingLocation extends PendingClearColumns {
   account_id: string;
-  posted_at: string;
   row_key: string;
   body: Uint8Array;
 }
@@ -59,8 +60,13 @@ export class ReviewedRecords {
    * The cached records of reviewed items only, found where their reviews say they are: never
    * a walk of a profile's transactions (what a page of the review queue needs, every page).
    */
-  findReviewed(profileId: string, kind: ReviewKind, refs: readonly string[]): Map<string, ReviewedRecord> {
-    if (kind === 'pending-transaction') return this.#pendingWhereReviewed(profileId, refs);
+  findReviewed(
+    profileId: string,
+    kind: ReviewKind,
+    refs: readonly string[],
+    onAltered?: (ref: string) => void,
+  ): Map<string, ReviewedRecord> {
+    if (kind === 'pending-transaction') return this.#pendingWhereReviewed(profileId, refs, onAltered);
     return this.find(profileId, kind, refs);
   }
 
@@ -71,11 +77,15 @@ export class ReviewedRecords {
    * (its time index) and filtered by ref, which made each page of the queue's reviewed parts
    * cost a walk of 16,000 reviews in the benchmark.
    */
-  #pendingWhereReviewed(profileId: string, refs: readonly string[]): Map<string, ReviewedRecord> {
+  #pendingWhereReviewed(
+    profileId: string,
+    refs: readonly string[],
+    onAltered?: (ref: string) => void,
+  ): Map<string, ReviewedRecord> {
     if (refs.length === 0) return new Map();
     const rows = this.#statements
       .get(
-        `SELECT s.account_id, p.posted_at, p.row_key, p.body
+        `SELECT s.account_id, p.row_key, ${pendingClearColumnsSql('p')}, p.body
          FROM reviews AS r INDEXED BY reviews_identity
          CROSS JOIN pending_transaction_scopes AS s ON s.profile_id = r.profile_id AND s.account_id = r.account_id
          CROSS JOIN pending_transactions AS p INDEXED BY pending_transactions_by_time
@@ -83,7 +93,7 @@ export class ReviewedRecords {
          WHERE r.profile_id = ? AND r.kind = 'pending-transaction' AND r.ref IN (SELECT value FROM json_each(?))`,
       )
       .all(profileId, JSON.stringify(refs)) as unknown as PendingLocation[];
-    return this.#openPending(profileId, rows);
+    return this.#openPending(profileId, rows, onAltered);
   }
 
   /**
@@ -95,7 +105,7 @@ export class ReviewedRecords {
     if (refs.length === 0) return new Map();
     const rows = this.#statements
       .get(
-        `SELECT s.account_id, p.posted_at, p.row_key, p.body
+        `SELECT s.account_id, p.row_key, ${pendingClearColumnsSql('p')}, p.body
          FROM pending_transaction_scopes AS s
          CROSS JOIN pending_transactions AS p INDEXED BY pending_transactions_by_time ON p.scope = s.id
          WHERE s.profile_id = ? AND p.row_key IN (SELECT value FROM json_each(?))`,
@@ -104,13 +114,34 @@ export class ReviewedRecords {
     return this.#openPending(profileId, rows);
   }
 
-  /** Opens found rows of pending transactions, keyed by row key. */
-  #openPending(profileId: string, rows: readonly PendingLocation[]): Map<string, ReviewedRecord> {
+  /**
+   * Opens found rows of pending transactions, keyed by row key. A row whose clear columns were
+   * changed in the file (pendingColumns.ts) throws RowAltered, unless `onAltered` is given: then
+   * it is told and the row left out (the report prints the record as reviewed and is not verified).
+   */
+  #openPending(
+    profileId: string,
+    rows: readonly PendingLocation[],
+    onAltered?: (ref: string) => void,
+  ): Map<string, ReviewedRecord> {
     const found = new Map<string, ReviewedRecord>();
     const sealer = this.#sealer();
     for (const row of rows) {
+      let record: unknown;
+      try {
+        record = openCheckedPending(
+          sealer,
+          row,
+          pendingIdentity(profileId, row.account_id, row.row_key),
+          row.account_id,
+        );
+      } catch (error) {
+        if (onAltered === undefined || !(error instanceof RowAltered)) throw error;
+        onAltered(row.row_key);
+        continue;
+      }
       found.set(row.row_key, {
-        record: sealer.openJson(row.body, pendingIdentity(profileId, row.account_id, row.row_key)),
+        record,
         digest: row.row_key,
         accountId: row.account_id,
         postedAt: row.posted_at,

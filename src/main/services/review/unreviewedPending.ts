@@ -10,6 +10,7 @@ import { AmountBands } from '../cache/amountBands.ts';
 import { pageLimitOf, type CacheRead } from '../cache/cacheRead.ts';
 import { decodeCursor, encodeCursor, fingerprintOf, notOurCursor } from '../cache/keysetCursor.ts';
 import { identityOf as pendingIdentity } from '../cache/pendingTransactionsTable.ts';
+import { openCheckedPending, pendingClearColumnsSql, type PendingClearColumns } from '../cache/pendingColumns.ts';
 import type { RecordSealer } from '../cache/sealing.ts';
 import { Statements } from '../cache/statements.ts';
 import { amountClauses, type QueueNarrowing } from './queueFilterSql.ts';
@@ -219,9 +220,16 @@ export class UnreviewedPending {
   #open(profileId: string, page: readonly { scope: Scope; row: Walked }[]): UnreviewedPendingRow[] {
     if (page.length === 0) return [];
     const bodies = this.#statements
-      .get('SELECT id, body FROM pending_transactions WHERE id IN (SELECT value FROM json_each(?))')
-      .all(JSON.stringify(page.map((item) => item.row.id))) as { id: number; body: Uint8Array }[];
-    const byId = new Map(bodies.map((row) => [row.id, row.body]));
+      .get(
+        `SELECT p.id, p.row_key, ${pendingClearColumnsSql('p')}, p.body FROM pending_transactions AS p
+         WHERE p.id IN (SELECT value FROM json_each(?))`,
+      )
+      .all(JSON.stringify(page.map((item) => item.row.id))) as unknown as (PendingClearColumns & {
+      id: number;
+      row_key: string;
+      body: Uint8Array;
+    })[];
+    const byId = new Map(bodies.map((row) => [row.id, row]));
     const sealer = this.#sealer();
     return page.flatMap(({ scope, row }) => {
       const body = byId.get(row.id);
@@ -231,7 +239,13 @@ export class UnreviewedPending {
           accountId: scope.account_id,
           ref: row.row_key,
           postedAt: row.posted_at,
-          record: sealer.openJson(body, pendingIdentity(profileId, scope.account_id, row.row_key)),
+          // Its clear columns chose it for the queue: checked against the record (pendingColumns.ts).
+          record: openCheckedPending(
+            sealer,
+            body,
+            pendingIdentity(profileId, scope.account_id, row.row_key),
+            scope.account_id,
+          ),
         },
       ];
     });

@@ -40,6 +40,7 @@ export const AUDIT_CHAIN_PROBLEMS = [
   'key-lost',
   'log-replaced',
   'review-altered',
+  'record-altered',
 ] as const;
 
 /** The answer of `audit verify`: ok with the entries and the chain head, or the first break. */
