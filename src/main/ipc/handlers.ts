@@ -15,6 +15,9 @@ import { createReviewQueueHandlers } from './reviewQueueHandlers.ts';
 import { translateServiceError } from './serviceErrors.ts';
 import { createTeamHandlers, type TeamHandlerServices } from './teamHandlers.ts';
 import { createTriggerHandlers } from './triggerHandlers.ts';
+import { createWebhookDeliveryHandlers } from './webhookDeliveryHandlers.ts';
+import { withRegistrationsCached } from './listenerWebhookCache.ts';
+import { createListenerReach } from './listenerReachHandlers.ts';
 
 export type HandlerServices = LedgerHandlerServices &
   ListenerHandlerServices &
@@ -46,7 +49,7 @@ export function createHandlers(services: HandlerServices): Handlers {
   const listener = createListenerHandlers(services);
   return withTranslatedErrors({
     ...ledger,
-    listener: listener.listener,
+    listener: withRegistrationsCached({ ...listener.listener, reach: createListenerReach(services) }, services),
     reviews: createReviewHandlers(services).reviews,
     ...createReviewQueueHandlers(services),
     ...createOverviewHandlers(services),
@@ -56,5 +59,6 @@ export function createHandlers(services: HandlerServices): Handlers {
     ...createApplicantHandlers(services),
     ...createDocumentPreviewHandlers(services),
     ...createTeamHandlers(services),
+    ...createWebhookDeliveryHandlers(services),
   });
 }
