@@ -591,7 +591,12 @@ export function createListenerHandlers(services: ListenerHandlerServices): Liste
           }
         }
         const first = webhooks[0];
-        if (first === undefined) throw failed[0]?.error ?? new IpcFailure('invalid_input', 'No event was given.');
+        if (first === undefined) {
+          // Every one refused: the first refusal is the answer, as for a single event.
+          const refusal = failed[0]?.error;
+          if (refusal instanceof Error) throw refusal;
+          throw new IpcFailure('invalid_input', failed[0]?.message ?? 'No event was given.', { field: 'events' });
+        }
         return {
           webhook: first,
           webhooks,
@@ -652,7 +657,9 @@ function configureChanges(input: {
   }
   if (input.forwardTo !== undefined) parts.push(`forward to ${input.forwardTo ?? 'nowhere'}`);
   if (input.forwardUnverified !== undefined) {
-    parts.push(`unverified posts ${input.forwardUnverified ? 'forwarded, marked by X-Ledgerdesk-Verdict' : 'not forwarded'}`);
+    parts.push(
+      `unverified posts ${input.forwardUnverified ? 'forwarded, marked by X-Ledgerdesk-Verdict' : 'not forwarded'}`,
+    );
   }
   if (input.expectedBasicUser === null || input.expectedBasicSecret === null)
     parts.push('expected credentials cleared');

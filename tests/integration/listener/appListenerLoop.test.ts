@@ -122,9 +122,10 @@ describe('the app’s listener: several events at once, figures, reach, forwardi
       code: 'invalid_input',
       message: expect.stringContaining('choose at least one event') as unknown,
     });
-    expect(await refusalOf(api.listener.register({ profileId, events: ['ach.update', 'ach.update'] }))).toMatchObject(
-      { code: 'invalid_input', message: expect.stringContaining('ach.update is chosen twice') as unknown },
-    );
+    expect(await refusalOf(api.listener.register({ profileId, events: ['ach.update', 'ach.update'] }))).toMatchObject({
+      code: 'invalid_input',
+      message: expect.stringContaining('ach.update is chosen twice') as unknown,
+    });
     const many = Array.from({ length: LISTENER_REGISTER_MAX_EVENTS + 1 }, (_, n) => `thing${String(n)}.update`);
     expect(await refusalOf(api.listener.register({ profileId, events: many }))).toMatchObject({
       code: 'invalid_input',
@@ -206,7 +207,9 @@ describe('the app’s listener: several events at once, figures, reach, forwardi
     const arrivals = await app.untilPushed(async () => {
       const page = await api.listener.listRequests({ objectId: moved.objectId, event: 'ach.update', limit: 50 });
       const newest = page.rows[0];
-      return page.rows.length === 3 && newest?.status === 200 && newest.label?.source === 'bank' ? page.rows : undefined;
+      return page.rows.length === 3 && newest?.status === 200 && newest.label?.source === 'bank'
+        ? page.rows
+        : undefined;
     });
     expect(arrivals.map((row) => row.status)).toEqual([200, 500, 500]);
     await api.listener.setRules({ rules: [] });
@@ -220,7 +223,7 @@ describe('the app’s listener: several events at once, figures, reach, forwardi
         webhookStatus: 'enabled',
         attempts: sends.length,
         delivered: sends.filter((send) => send.status === 'sent').length,
-        retries: sends.filter((send) => send.attempt_number > 0).length,
+        retries: sends.filter((send) => (send.attempt_number ?? 0) > 0).length,
       });
     }
     expect(stats[0]?.retries).toBeGreaterThanOrEqual(2);
@@ -229,9 +232,9 @@ describe('the app’s listener: several events at once, figures, reach, forwardi
     // wire.update was never caused: nothing attempted.
     expect(stats[1]).toMatchObject({ attempts: 0, lastAttempt: null, retrying: 0 });
 
-    expect(
-      await refusalOf(api.webhookDeliveries.stats({ profileId: 'prof_nobody', webhookIds: ids })),
-    ).toMatchObject({ code: 'not_found' });
+    expect(await refusalOf(api.webhookDeliveries.stats({ profileId: 'prof_nobody', webhookIds: ids }))).toMatchObject({
+      code: 'not_found',
+    });
   });
 
   it('forwards unverified posts by default, marked; switched off (audited), keeps them unforwarded', async () => {
@@ -287,9 +290,9 @@ describe('the app’s listener: several events at once, figures, reach, forwardi
       expect((await api.audit.list({ action: 'listener.configure' })).rows.map((entry) => entry.message)).toContain(
         'unverified posts forwarded, marked by X-Ledgerdesk-Verdict',
       );
-      expect(
-        await refusalOf(api.listener.configure({ forwardUnverified: 'yes' as unknown as boolean })),
-      ).toMatchObject({ code: 'invalid_input' });
+      expect(await refusalOf(api.listener.configure({ forwardUnverified: 'yes' as unknown as boolean }))).toMatchObject(
+        { code: 'invalid_input' },
+      );
     } finally {
       await api.listener.configure({ forwardTo: null });
       await new Promise((resolve) => handler.close(resolve));

@@ -68,7 +68,7 @@ beforeAll(async () => {
           will_retry: status === 'error' && (!last || stillRetrying),
           error: status === 'error' ? 'HTTP 500 from the receiver' : null,
           created_at: stamp(Math.min(NOW, start + attempt * 7 * 60 * 1000)),
-        } as WebhookSendResponse);
+        });
         n += 1;
       }
     }

@@ -54,8 +54,7 @@ export function readDeliveryFigures(
   return [...new Set(webhookIds)].map((webhookId) => {
     const counted = window.get(profileId, webhookId, since) as { attempts: number; delivered: number; retries: number };
     const last = latest.get(profileId, webhookId) as
-      | { created_at: string; status: WebhookSendStatus; attempt_number: number; will_retry: number }
-      | undefined;
+      { created_at: string; status: WebhookSendStatus; attempt_number: number; will_retry: number } | undefined;
     const pending = retrying.get(profileId, webhookId) as { retrying: number; since: string | null };
     return {
       webhookId,

@@ -22,11 +22,7 @@ import { useDeliveryStatsStore } from '../webhooks/deliveryStatsStore.ts';
 /** The webhook's status at the bank, as last synced; "not synced" before the list is. */
 function StatusOf({ figures }: { figures: WebhookDeliveryStats | undefined }) {
   const status = figures?.webhookStatus ?? null;
-  return status === null ? (
-    <span className="faint">(status not synced)</span>
-  ) : (
-    <StatusBadge status={status} />
-  );
+  return status === null ? <span className="faint">(status not synced)</span> : <StatusBadge status={status} />;
 }
 
 export function ListenerRegistrations() {
@@ -54,8 +50,7 @@ export function ListenerRegistrations() {
     else listRef.current?.focus();
   };
 
-  const figuresOf = (webhookId: string) =>
-    stats.profileId === profileId ? stats.byWebhook.get(webhookId) : undefined;
+  const figuresOf = (webhookId: string) => (stats.profileId === profileId ? stats.byWebhook.get(webhookId) : undefined);
 
   return (
     <Panel
@@ -73,7 +68,9 @@ export function ListenerRegistrations() {
         )
       }
     >
-      {stats.asOf === null || stats.profileId !== profileId ? (
+      {stats.error !== null ? (
+        <p className="faint">Delivery figures are not available: {sentenceOf(stats.error)}</p>
+      ) : stats.asOf === null || stats.profileId !== profileId ? (
         <p className="faint">Delivery figures come from the bank's send log: sync it to see them.</p>
       ) : (
         <p className="faint">Delivery figures from the send log as of {formatTimestamp(stats.asOf)}.</p>

@@ -23,7 +23,13 @@ import { InlineError, StateMessage } from '../../components/States.tsx';
 import { fieldNameOf } from '../../lib/errors.ts';
 import { useActiveProfileId } from '../../stores/profiles.ts';
 import { toast } from '../../stores/toasts.ts';
-import { reachErrorSentence, reachKey, reachSentence, useNotificationReach, type ReachState } from './notificationReach.ts';
+import {
+  reachErrorSentence,
+  reachKey,
+  reachSentence,
+  useNotificationReach,
+  type ReachState,
+} from './notificationReach.ts';
 import { installTriggerEvents, useTriggerStore, type ScenarioRun } from './triggerStore.ts';
 import './trigger.css';
 
@@ -174,7 +180,12 @@ function TriggerResultPanel() {
   );
 }
 
-const REACH_TONES = { reached: 'positive', not_yet: 'neutral', not_to_listener: 'warning', no_webhook: 'warning' } as const;
+const REACH_TONES = {
+  reached: 'positive',
+  not_yet: 'neutral',
+  not_to_listener: 'warning',
+  no_webhook: 'warning',
+} as const;
 
 function CausedList({
   caused,

@@ -306,8 +306,15 @@ export const useListenerStore = create<ListenerState>((set, get) => ({
           answer.failed.map((failure) => `${failure.event}: ${failure.message}`).join(' '),
         );
       }
-      const config = await api().listener.getConfig();
-      set({ config });
+      // Registered whatever follows: a refresh that fails keeps what is shown until the next load.
+      void api()
+        .listener.getConfig()
+        .then(
+          (config) => {
+            set({ config });
+          },
+          () => undefined,
+        );
       void useRegistrationsStore.getState().load(profileId);
       // The Webhooks screen reads the cache, which main has just updated.
       const webhooks = useWebhooksStore.getState();

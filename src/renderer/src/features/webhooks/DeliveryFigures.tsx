@@ -49,8 +49,8 @@ export function DeliveryFigures({
           <span className="muted">{plural(stats.retries, 'retry', 'retries')} in 24 h</span>
           {stats.retrying === 0 || stats.retryingSince === null ? null : (
             <span title={BACKOFF_UNPUBLISHED}>
-              <Badge tone="warning">{plural(stats.retrying, 'notification', 'notifications')} retrying</Badge> next
-              try after {formatTimestamp(stats.retryingSince)}
+              <Badge tone="warning">{plural(stats.retrying, 'notification', 'notifications')} retrying</Badge> next try
+              after {formatTimestamp(stats.retryingSince)}
             </span>
           )}
           {stats.lastAttempt === null ? null : (
