@@ -51,9 +51,13 @@ test('triggers an event from the Listener screen and watches its notification ar
   await expect(page.getByLabel('The object now')).toContainText('"status": "sent"');
   const achId = (await page.getByLabel('The object now').textContent())?.match(/"id": "(ach_\w+)"/)?.[1] ?? '';
   expect(achId).toMatch(/^ach_/);
-  // Each event caused says whether it reached the listener: every one is registered here.
-  await expect(caused.locator('[data-reach="reached"]')).toHaveCount(4, { timeout: 30_000 });
+  // Each event caused says whether it reached the listener: ach.create and both ach.update did
+  // (registered above); account.update is subscribed by nobody, and says so with what to do.
+  await expect(caused.locator('[data-reach="reached"]')).toHaveCount(3, { timeout: 30_000 });
   await expect(caused.locator('[data-reach="reached"]').first()).toContainText('reached, verified');
+  await expect(caused.locator('[data-reach="no_webhook"]')).toContainText(
+    'no webhook subscribed Register with bank (above) for account.update.',
+  );
   await expect(
     page
       .getByRole('status')

@@ -15,6 +15,12 @@ function plural(count: number, one: string, many: string): string {
   return `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
 }
 
+/** The clock time for an attempt of today (UTC, as the send log shows), the whole timestamp otherwise. */
+function whenOf(at: string): string {
+  const full = formatTimestamp(at);
+  return at.slice(0, 10) === new Date().toISOString().slice(0, 10) ? full.slice(11) : full;
+}
+
 const BACKOFF_UNPUBLISHED =
   'The bank retries on a backoff it does not publish: the next try comes after the last one shown.';
 
@@ -46,7 +52,9 @@ export function DeliveryFigures({
               </>
             )}
           </span>
-          <span className="muted">{plural(stats.retries, 'retry', 'retries')} in 24 h</span>
+          {stats.attempts === 0 ? null : (
+            <span className="muted">{plural(stats.retries, 'retry', 'retries')} in 24 h</span>
+          )}
           {stats.retrying === 0 || stats.retryingSince === null ? null : (
             <span title={BACKOFF_UNPUBLISHED}>
               <Badge tone="warning">{plural(stats.retrying, 'notification', 'notifications')} retrying</Badge> next try
@@ -55,7 +63,7 @@ export function DeliveryFigures({
           )}
           {stats.lastAttempt === null ? null : (
             <span className="faint">
-              Last attempt {stats.lastAttempt.status} at {formatTimestamp(stats.lastAttempt.at)}
+              Last attempt {stats.lastAttempt.status} at {whenOf(stats.lastAttempt.at)}
               {stats.lastAttempt.attemptNumber > 0 ? ` (retry ${String(stats.lastAttempt.attemptNumber)})` : ''}
             </span>
           )}

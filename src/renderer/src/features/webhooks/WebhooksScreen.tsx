@@ -82,7 +82,6 @@ export function WebhooksScreen() {
             <th>Event</th>
             <th>URL</th>
             <th>Deliveries (24 h)</th>
-            <th>Basic user</th>
             <th>Created</th>
             <th>
               <span className="visually-hidden">Actions</span>
@@ -105,22 +104,24 @@ export function WebhooksScreen() {
               <td className="mono">
                 <BankValue value={webhook.event} />
               </td>
-              <td className="truncate" style={{ maxWidth: 360 }} title={webhook.url ?? undefined}>
+              <td className="truncate" style={{ maxWidth: 300 }} title={webhook.url ?? undefined}>
                 <BankValue value={webhook.url} />
                 <div className="faint mono" style={{ fontSize: 11 }}>
                   {webhook.id}
                 </div>
+                {/* The Basic user under its address, not a column of its own: room for the deliveries. */}
+                <div className="faint" style={{ fontSize: 11 }}>
+                  Basic user <BankValue value={webhook.basic_user} />
+                </div>
               </td>
-              <td>
+              <td className="webhook-deliveries">
                 <DeliveryFigures
                   profileId={profileId}
                   webhookId={webhook.id}
                   stats={stats.profileId === profileId ? stats.byWebhook.get(webhook.id) : undefined}
                 />
               </td>
-              <td>
-                <BankValue value={webhook.basic_user} />
-              </td>
+
               <td className="tabular muted" title={formatTimestamp(webhook.created_at ?? null)}>
                 <BankValue value={webhook.created_at}>{(createdAt) => ageOf(createdAt, now)}</BankValue>
               </td>
