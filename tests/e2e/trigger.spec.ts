@@ -6,111 +6,37 @@
  * on a remote profile the trigger asks first (and sends nothing when told no), on a
  * production one it is refused. Screenshots (light and dark) go to test-results/screens/.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
-import type { Router } from '../../src/main/ipc/routerCore.ts';
-import { startServices, type RunningServices } from '../../src/main/shell/services.ts';
-import { InMemorySecretStore } from '../../src/main/services/credentials/secretStore.ts';
-import { InMemoryProfileStorage } from '../../src/main/services/profiles/profileStorage.ts';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.ts';
-import { harnessRouter, openHarnessPage, showScreen } from './support/harnessRouter.ts';
-import { HARNESS_WEB_CONTENTS_ID, type LedgerdeskPage } from './support/ledgerdeskPage.ts';
-import { serveRenderer, type RendererServer } from './support/rendererServer.ts';
+import { HARNESS_WEB_CONTENTS_ID } from './support/ledgerdeskPage.ts';
+import { register, shootWithoutToasts, startListenerApp, type ListenerApp } from './support/listenerApp.ts';
 import { shoot } from './support/screens.ts';
 
 // Timeouts only stop a hung run; nothing here measures time.
 test.describe.configure({ mode: 'serial', timeout: 180_000 });
 
-let folder: string;
-let sandbox: RunningSandbox;
-let services: RunningServices;
-let renderer: RendererServer;
-let router: Router;
-const harnesses: LedgerdeskPage[] = [];
-const problems: string[] = [];
+let app: ListenerApp;
+let sandbox: ListenerApp['sandbox'];
+let services: ListenerApp['services'];
+let problems: string[];
 
-async function openListener(
-  browser: Browser,
-  theme: 'light' | 'dark',
-): Promise<{ context: BrowserContext; page: Page }> {
-  const opened = await openHarnessPage(browser, theme, {
-    router,
-    rendererUrl: renderer.url,
-    record: { harnesses, problems },
-  });
-  await showScreen(opened.page, renderer.url, 'listener');
-  return opened;
-}
-
-/** Toasts stack over the result panel for seconds: dismiss them so the picture shows the screen. */
-async function shootWithoutToasts(page: Page, name: string): Promise<void> {
-  const dismiss = page.locator('.toasts').getByRole('button', { name: 'Dismiss' });
-  while ((await dismiss.count()) > 0) await dismiss.first().click();
-  await shoot(page, name);
-}
-
-async function register(page: Page, event: string): Promise<void> {
-  await page.getByRole('combobox', { name: 'Event to register' }).selectOption(event);
-  await page.getByRole('button', { name: 'Register with bank' }).click();
-  await expect(page.getByText(`: ${event} → `)).toBeVisible();
+function openListener(browser: Browser, theme: 'light' | 'dark'): Promise<{ context: BrowserContext; page: Page }> {
+  return app.open(browser, theme);
 }
 
 test.beforeAll(async () => {
-  folder = mkdtempSync(join(tmpdir(), 'ledgerdesk-e2e-trigger-'));
-  renderer = await serveRenderer();
-  sandbox = await startSandbox({ port: 0, dataFile: join(folder, 'sandbox.db'), retryBaseMs: 40, accounts: 2 });
-  services = await startServices({
-    dataFolder: folder,
-    sandbox,
-    secretStore: new InMemorySecretStore(),
-    settings: new InMemoryProfileStorage(),
-    keychain: () => Promise.resolve({ available: true, backend: 'in-memory keychain (tests)' }),
-    app: { name: 'Ledgerdesk', version: '0.0.0-e2e', platform: process.platform },
-    send: (channel, payload) => {
-      for (const harness of harnesses) harness.send(channel, payload);
-    },
-    chooseSavePath: (name) => Promise.resolve(join(folder, name)),
-    openExternal: () => false,
-    log: { info: () => undefined, warn: () => undefined, error: () => undefined },
-  });
-  router = harnessRouter(services, renderer.url);
-});
-
-/** A port free right now: the listener's remembered default may be taken by another run on this machine. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => {
-    server.close(() => {
-      resolve();
-    });
-  });
-  return port;
-}
-
-test.beforeAll(async () => {
-  await services.handlers.listener.configure(
-    { port: await freePort() },
-    { webContentsId: HARNESS_WEB_CONTENTS_ID, channel: 'listener.configure' },
-  );
+  app = await startListenerApp('trigger');
+  ({ sandbox, services, problems } = app);
 });
 
 test.afterAll(async () => {
-  await services.stop();
-  await sandbox.close().catch(() => undefined);
-  await renderer.close();
-  rmSync(folder, { recursive: true, force: true });
+  await app.close();
 });
 
 test('triggers an event from the Listener screen and watches its notification arrive', async ({ browser }) => {
   const { context, page } = await openListener(browser, 'light');
   await page.getByRole('button', { name: 'Start' }).click();
   await expect(page.getByText('listening')).toBeVisible();
-  for (const event of ['ach.update', 'ach.create', 'account_application.update']) await register(page, event);
+  await register(page, ['ach.update', 'ach.create', 'account_application.update']);
 
   await page.getByRole('tab', { name: 'Trigger' }).click();
   const form = page.getByRole('form', { name: 'Trigger an event' });
@@ -125,6 +51,19 @@ test('triggers an event from the Listener screen and watches its notification ar
   await expect(page.getByLabel('The object now')).toContainText('"status": "sent"');
   const achId = (await page.getByLabel('The object now').textContent())?.match(/"id": "(ach_\w+)"/)?.[1] ?? '';
   expect(achId).toMatch(/^ach_/);
+  // Each event caused says whether it reached the listener: ach.create and both ach.update did
+  // (registered above); account.update is subscribed by nobody, and says so with what to do.
+  await expect(caused.locator('[data-reach="reached"]')).toHaveCount(3, { timeout: 30_000 });
+  await expect(caused.locator('[data-reach="reached"]').first()).toContainText('reached, verified');
+  await expect(caused.locator('[data-reach="no_webhook"]')).toContainText(
+    'no webhook subscribed Register with bank (above) for account.update.',
+  );
+  await expect(
+    page
+      .getByRole('status')
+      .filter({ hasText: new RegExp(`ach\\.update ${achId} reached, verified\\.`) })
+      .first(),
+  ).toBeAttached();
   await shootWithoutToasts(page, 'listener-trigger-result-light');
 
   // The notifications arrive at the listener, verified.
@@ -262,7 +201,7 @@ test('the events catalog, in dark, leads to the trigger', async ({ browser }) =>
   await expect(catalog).toContainText('real service only');
   await shootWithoutToasts(page, 'listener-events-dark');
   // The listener hears webhook.update too: the trigger moves another webhook (not this one).
-  await register(page, 'webhook.update');
+  await register(page, ['webhook.update']);
   await page.getByRole('button', { name: 'Trigger webhook.update' }).click();
   const form = page.getByRole('form', { name: 'Trigger an event' });
   await expect(form.getByRole('combobox', { name: 'Event' })).toHaveValue('webhook.update');

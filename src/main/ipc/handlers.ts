@@ -16,6 +16,9 @@ import { createSandboxHandlers, type SandboxHandlerServices } from './sandboxHan
 import { translateServiceError } from './serviceErrors.ts';
 import { createTeamHandlers, type TeamHandlerServices } from './teamHandlers.ts';
 import { createTriggerHandlers } from './triggerHandlers.ts';
+import { createWebhookDeliveryHandlers } from './webhookDeliveryHandlers.ts';
+import { withRegistrationsCached } from './listenerWebhookCache.ts';
+import { createListenerReach } from './listenerReachHandlers.ts';
 
 export type HandlerServices = LedgerHandlerServices &
   ListenerHandlerServices &
@@ -48,7 +51,7 @@ export function createHandlers(services: HandlerServices): Handlers {
   const listener = createListenerHandlers(services);
   return withTranslatedErrors({
     ...ledger,
-    listener: listener.listener,
+    listener: withRegistrationsCached({ ...listener.listener, reach: createListenerReach(services) }, services),
     reviews: createReviewHandlers(services).reviews,
     ...createReviewQueueHandlers(services),
     ...createOverviewHandlers(services),
@@ -59,5 +62,7 @@ export function createHandlers(services: HandlerServices): Handlers {
     ...createDocumentPreviewHandlers(services),
     ...createTeamHandlers(services),
     ...createSandboxHandlers(services),
+
+    ...createWebhookDeliveryHandlers(services),
   });
 }

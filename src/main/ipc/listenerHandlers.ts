@@ -13,7 +13,8 @@ import type {
   ReconciliationCategory,
   ReconciliationRow,
 } from '../../shared/ipc/domains/listener.ts';
-import type { WebhookSendResponse } from '../../shared/bank/index.ts';
+import { registeredEventsOf } from '../../shared/ipc/domains/listener.ts';
+import type { WebhookResponse, WebhookSendResponse } from '../../shared/bank/index.ts';
 import type { BankPort } from '../services/listener/bankPort.ts';
 import type { Listener } from '../services/listener/listener.ts';
 import { allowListEntry, isLoopbackHost } from '../services/listener/outboundTargets.ts';
@@ -65,8 +66,8 @@ export interface ConfirmQuestion {
   confirmLabel: string;
 }
 
-type ListenerDomains = 'listener';
-export type ListenerHandlers = Pick<Handlers, ListenerDomains> & {
+/** Every listener operation but `reach`, which also reads the cache (listenerReachHandlers.ts). */
+export type ListenerHandlers = { listener: Omit<Handlers['listener'], 'reach'> } & {
   exports: Pick<Handlers['exports'], 'listenerRequests'>;
 };
 
@@ -236,6 +237,7 @@ export function createListenerHandlers(services: ListenerHandlerServices): Liste
       expectedBasicSecretSet: current.credentialsConfigured,
       rejectUnauthenticated: settings.rejectUnverified,
       forwardTo: settings.forwardTo,
+      forwardUnverified: settings.forwardUnverified,
       allowedTargets: settings.allowedTargets,
       retention: {
         maxRequests: settings.retention.maxRequests,
@@ -280,6 +282,7 @@ export function createListenerHandlers(services: ListenerHandlerServices): Liste
             ...(input.port === undefined ? {} : { port: input.port }),
             ...(input.rejectUnauthenticated === undefined ? {} : { rejectUnverified: input.rejectUnauthenticated }),
             ...(input.forwardTo === undefined ? {} : { forwardTo: input.forwardTo }),
+            ...(input.forwardUnverified === undefined ? {} : { forwardUnverified: input.forwardUnverified }),
             ...(retention?.maxBodyBytes === undefined ? {} : { maxBodyBytes: retention.maxBodyBytes }),
             ...(retention === undefined
               ? {}
@@ -568,26 +571,37 @@ export function createListenerHandlers(services: ListenerHandlerServices): Liste
           asOf: new Date().toISOString(),
         };
       },
-      register: async ({ profileId, event, confirmProduction }, _context: HandlerContext) => {
+      register: async (input, _context: HandlerContext) => {
+        const { profileId, confirmProduction } = input;
+        const events = registeredEventsOf(input);
         await services.requireConfirmation(profileId, 'listener.register', confirmProduction);
         await connectBank(profileId);
-        const registration = await auditedAtBank(services, profileId, 'webhook.register', event, () =>
-          listener().register({ event }),
-        );
+        // One webhook per event, as the bank models them; each audited on its own. A refusal
+        // does not undo those already made: the answer names both.
+        const webhooks: WebhookResponse[] = [];
+        const failed: { event: string; message: string; error: unknown }[] = [];
+        for (const event of events) {
+          try {
+            const registration = await auditedAtBank(services, profileId, 'webhook.register', event, () =>
+              listener().register({ event }),
+            );
+            webhooks.push(webhookOfRegistration(registration));
+          } catch (error) {
+            failed.push({ event, message: error instanceof Error ? error.message : String(error), error });
+          }
+        }
+        const first = webhooks[0];
+        if (first === undefined) {
+          // Every one refused: the first refusal is the answer, as for a single event.
+          const refusal = failed[0]?.error;
+          if (refusal instanceof Error) throw refusal;
+          throw new IpcFailure('invalid_input', failed[0]?.message ?? 'No event was given.', { field: 'events' });
+        }
         return {
-          webhook: {
-            id: registration.webhookId,
-            event: registration.event,
-            url: registration.url,
-            status: 'enabled' as const,
-            error: null,
-            basic_user: registration.basicUser,
-            basic_secret: null,
-            userdata: null,
-            created_at: registration.createdAt.slice(0, 19) + 'Z',
-            updated_at: registration.createdAt.slice(0, 19) + 'Z',
-          },
-          listenerUrl: registration.url,
+          webhook: first,
+          webhooks,
+          failed: failed.map(({ event, message }) => ({ event, message })),
+          listenerUrl: first.url ?? '',
         };
       },
       registrations: () => ({
@@ -628,6 +642,7 @@ function configureChanges(input: {
   port?: number | null | undefined;
   rejectUnauthenticated?: boolean | undefined;
   forwardTo?: string | null | undefined;
+  forwardUnverified?: boolean | undefined;
   expectedBasicUser?: string | null | undefined;
   expectedBasicSecret?: string | null | undefined;
   retention?: unknown;
@@ -641,6 +656,11 @@ function configureChanges(input: {
     parts.push(`unverified notifications ${input.rejectUnauthenticated ? 'answered 401' : 'kept'}`);
   }
   if (input.forwardTo !== undefined) parts.push(`forward to ${input.forwardTo ?? 'nowhere'}`);
+  if (input.forwardUnverified !== undefined) {
+    parts.push(
+      `unverified posts ${input.forwardUnverified ? 'forwarded, marked by X-Ledgerdesk-Verdict' : 'not forwarded'}`,
+    );
+  }
   if (input.expectedBasicUser === null || input.expectedBasicSecret === null)
     parts.push('expected credentials cleared');
   else if (input.expectedBasicSecret !== undefined) {
@@ -650,6 +670,29 @@ function configureChanges(input: {
   }
   if (input.retention !== undefined) parts.push('retention changed');
   return parts.join('; ');
+}
+
+/** The webhook a registration made, as the bank answers one (never its secret). */
+function webhookOfRegistration(registration: {
+  webhookId: string;
+  event: string;
+  url: string;
+  basicUser: string;
+  createdAt: string;
+}): WebhookResponse {
+  const at = registration.createdAt.slice(0, 19) + 'Z';
+  return {
+    id: registration.webhookId,
+    event: registration.event,
+    url: registration.url,
+    status: 'enabled',
+    error: null,
+    basic_user: registration.basicUser,
+    basic_secret: null,
+    userdata: null,
+    created_at: at,
+    updated_at: at,
+  };
 }
 
 /** Runs a write at the bank and audits it: ok with its object, or failed with the error's sentence. */

@@ -26,6 +26,7 @@ import { teamOperations } from './domains/team.ts';
 import { triggerEvents, triggerOperations } from './domains/trigger.ts';
 import { webhooksOperations } from './domains/webhooks.ts';
 import { webhookSendsOperations } from './domains/webhookSends.ts';
+import { webhookDeliveriesOperations } from './domains/webhookDeliveries.ts';
 
 export interface OperationSchema {
   readonly input: z.ZodType;
@@ -43,6 +44,7 @@ export const operations = {
   documentPreviews: documentPreviewsOperations,
   webhooks: webhooksOperations,
   webhookSends: webhookSendsOperations,
+  webhookDeliveries: webhookDeliveriesOperations,
   documents: documentsOperations,
   files: filesOperations,
   cardArt: cardArtOperations,

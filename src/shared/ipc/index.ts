@@ -12,6 +12,7 @@ export * from './domains/applicants.ts';
 export * from './domains/documentPreviews.ts';
 export * from './domains/webhooks.ts';
 export * from './domains/webhookSends.ts';
+export * from './domains/webhookDeliveries.ts';
 export * from './domains/documents.ts';
 export * from './domains/sync.ts';
 export * from './domains/listener.ts';

@@ -4,64 +4,25 @@
  * deletes one at the bank, is audited as webhook.unregister, and the list and the bank agree;
  * an unknown webhook id is refused by name and changes nothing.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRouter } from '../../../src/main/ipc/routerCore.ts';
-import { startServices, type RunningServices } from '../../../src/main/shell/services.ts';
-import { InMemorySecretStore } from '../../../src/main/services/credentials/secretStore.ts';
-import { InMemoryProfileStorage } from '../../../src/main/services/profiles/profileStorage.ts';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index.ts';
-import { buildLedgerdeskApi, type LedgerdeskApi } from '../../../src/shared/ipc/bridge.ts';
+import { openAppOverIpc, type AppOverIpc } from './support/appOverIpc.ts';
 
-const OWN_WINDOW = 3;
-let folder: string;
-let sandbox: RunningSandbox;
-let services: RunningServices;
-let api: LedgerdeskApi;
+let app: AppOverIpc;
+let api: AppOverIpc['api'];
+let sandbox: AppOverIpc['sandbox'];
 
 beforeAll(async () => {
-  folder = mkdtempSync(join(tmpdir(), 'ledgerdesk-registrations-'));
-  sandbox = await startSandbox({ port: 0, dataFile: ':memory:', retryBaseMs: 20, retryCapMs: 40 });
-  services = await startServices({
-    dataFolder: folder,
-    sandbox,
-    secretStore: new InMemorySecretStore(),
-    settings: new InMemoryProfileStorage(),
-    keychain: () => Promise.resolve({ available: true, backend: 'in-memory (tests)' }),
-    app: { name: 'Ledgerdesk', version: '0.0.0-test', platform: process.platform },
-    send: () => undefined,
-    chooseSavePath: (name) => Promise.resolve(join(folder, name)),
-    openExternal: () => false,
-    log: { info: () => undefined, warn: () => undefined, error: () => undefined },
-  });
-  const router = createRouter({
-    handlers: services.handlers,
-    senderPolicy: { isOwnWindow: (id) => id === OWN_WINDOW, allowedOrigins: ['app://ledgerdesk'] },
-    knownSecrets: () => services.knownSecrets(),
-  });
-  api = buildLedgerdeskApi({
-    invoke: (channel, input) =>
-      router.dispatch(
-        { webContentsId: OWN_WINDOW, isMainFrame: true, frameUrl: 'app://ledgerdesk/index.html' },
-        channel,
-        input,
-      ),
-    on: () => () => undefined,
-  });
+  app = await openAppOverIpc('registrations');
+  ({ api, sandbox } = app);
 });
 
 afterAll(async () => {
-  await services.stop();
-  await sandbox.close();
-  rmSync(folder, { recursive: true, force: true });
+  await app.close();
 });
 
 describe('the listener’s registrations in the app', () => {
   it('lists two registrations, removes one (audited, gone at the bank), refuses an unknown id', async () => {
-    const { activeProfileId } = await api.profiles.list();
-    const profileId = activeProfileId ?? '';
+    const { profileId } = app;
     await api.listener.start({ port: 0 });
     expect((await api.listener.registrations()).registrations).toEqual([]);
     const ach = await api.listener.register({ profileId, event: 'ach.update' });

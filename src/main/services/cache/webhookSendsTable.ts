@@ -16,6 +16,7 @@ import {
   tieOf,
   wholeNumberOf,
 } from './keysetCursor.ts';
+import { readDeliveryFigures, type WebhookDeliveryFigures } from './webhookDeliveryStats.ts';
 import { readGroupHeads, type GroupPosition } from './webhookSendGroups.ts';
 import { webhookSendFilters } from './webhookSendFilters.ts';
 import type { ReviewSelection } from './reviewFilterSql.ts';
@@ -280,6 +281,11 @@ export class WebhookSendsTable {
       .get(`SELECT COUNT(*) AS total FROM webhook_sends WHERE ${where.join(' AND ')}`)
       .get(...parameters) as { total: number };
     return row.total;
+  }
+
+  /** Per webhook: its latest attempt and its attempts since `since` (webhookDeliveryStats.ts). */
+  deliveryFigures(profileId: string, webhookIds: readonly string[], since: string): WebhookDeliveryFigures[] {
+    return readDeliveryFigures(this.#statements, profileId, webhookIds, since);
   }
 
   asOf(query: WebhookSendQuery): string | null {

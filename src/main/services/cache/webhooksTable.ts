@@ -64,6 +64,16 @@ export class WebhooksTable {
     );
   }
 
+  /** The cached status of each webhook asked for that is cached (the clear column: nothing to open). */
+  statusesOf(profileId: string, webhookIds: readonly string[]): Map<string, string> {
+    const rows = this.#database
+      .prepare(
+        'SELECT webhook_id, status FROM webhooks WHERE profile_id = ? AND webhook_id IN (SELECT value FROM json_each(?))',
+      )
+      .all(profileId, JSON.stringify(webhookIds)) as { webhook_id: string; status: string }[];
+    return new Map(rows.map((row) => [row.webhook_id, row.status]));
+  }
+
   list(query: WebhookQuery): CacheRead<WebhookResponse> {
     const where = ['profile_id = ?'];
     const parameters = [query.profileId];

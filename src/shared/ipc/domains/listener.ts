@@ -83,6 +83,11 @@ export const listenerConfig = z.object({
   /** Answer 401 when the verdict is not ok (otherwise always answer receipt). */
   rejectUnauthenticated: z.boolean(),
   forwardTo: z.string().nullable(),
+  /**
+   * Forward posts whose verdict is not ok too (the default), marked by X-Ledgerdesk-Verdict so
+   * the handler decides; off, they are kept but not forwarded.
+   */
+  forwardUnverified: z.boolean(),
   retention: listenerRetention,
   /**
    * Origins forward and replay may reach besides the listener and loopback. Only main adds to
@@ -103,6 +108,7 @@ export const listenerConfigureInput = z
     expectedBasicSecret: z.string().min(1).max(SECRET_MAX).nullable().optional(),
     rejectUnauthenticated: z.boolean().optional(),
     forwardTo: httpUrl.nullable().optional(),
+    forwardUnverified: z.boolean().optional(),
     retention: z
       .strictObject({
         maxRequests: z.number().int().min(1).max(10_000_000).optional(),
@@ -357,6 +363,70 @@ export const replayInput = z
     }
   });
 
+/** Where one notification a trigger caused got to (issue 27, item 6). */
+export const NOTIFICATION_REACH = [
+  /** No enabled webhook in the cached list is subscribed to its event: the bank sends it nowhere. */
+  'no_webhook',
+  /** Webhooks are subscribed, but none posts to this listener (nor is registered with it). */
+  'not_to_listener',
+  /** The listener has not received it (yet): the bank may still be delivering or retrying. */
+  'not_yet',
+  /** The listener received it (the newest such request is named, with its verdict). */
+  'reached',
+] as const;
+
+export const notificationReach = z.object({
+  event: z.string(),
+  objectId: z.string(),
+  state: z.enum(NOTIFICATION_REACH),
+  /** Enabled webhooks subscribed to the event (cached list), and of them those posting here. */
+  subscribed: z.number().int().min(0),
+  toListener: z.number().int().min(0),
+  requestId: z.string().nullable(),
+  receivedAt: z.string().nullable(),
+  verdict: z.enum(LISTENER_VERDICTS).nullable(),
+});
+export type NotificationReach = z.infer<typeof notificationReach>;
+
+/** The most notifications one reach question names (a trigger causes a handful). */
+export const REACH_MAX_NOTIFICATIONS = 200;
+
+/** The most events one registration call subscribes to (the catalog has 13). */
+export const LISTENER_REGISTER_MAX_EVENTS = 20;
+
+const registeredEvent = eventName.max(SHORT_TEXT_MAX);
+
+export const listenerRegisterInput = z
+  .strictObject({
+    profileId,
+    event: registeredEvent.optional(),
+    events: z
+      .array(registeredEvent)
+      .min(1, { message: 'choose at least one event' })
+      .max(LISTENER_REGISTER_MAX_EVENTS, {
+        message: `at most ${String(LISTENER_REGISTER_MAX_EVENTS)} events at once`,
+      })
+      .optional(),
+    confirmProduction,
+  })
+  .superRefine((input, context) => {
+    if ((input.event === undefined) === (input.events === undefined)) {
+      context.addIssue({ code: 'custom', path: ['events'], message: 'give either event or events, not both' });
+    }
+    const seen = new Set<string>();
+    for (const [index, event] of (input.events ?? []).entries()) {
+      if (seen.has(event)) {
+        context.addIssue({ code: 'custom', path: ['events', index], message: `${event} is chosen twice` });
+      }
+      seen.add(event);
+    }
+  });
+
+/** The events of a registration call, in the order given. */
+export function registeredEventsOf(input: { event?: string | undefined; events?: string[] | undefined }): string[] {
+  return input.events ?? (input.event === undefined ? [] : [input.event]);
+}
+
 /**
  * The largest export the app imports at once (characters): under the web bridge's message cap
  * (8 MiB), so the desktop app and web mode take the same files. `--event`/`--verdict` make a
@@ -441,10 +511,21 @@ export const listenerOperations = {
     }),
     output: reconciliation,
   },
-  /** Creates a webhook for `event` pointing at the listener, with fresh Basic credentials. */
+  /**
+   * Creates a webhook per event (`event`, or each of `events`) pointing at the listener, each with
+   * fresh Basic credentials and each audited. One refused by the bank does not undo the others:
+   * they are answered in `webhooks`, the refused in `failed`; when every one is refused, the
+   * first refusal is the error.
+   */
   register: {
-    input: z.strictObject({ profileId, event: eventName.max(SHORT_TEXT_MAX), confirmProduction }),
-    output: z.object({ webhook: webhookResponse.object, listenerUrl: z.string() }),
+    input: listenerRegisterInput,
+    output: z.object({
+      /** The first webhook registered (what a one-event call registers). */
+      webhook: webhookResponse.object,
+      webhooks: z.array(webhookResponse.object),
+      failed: z.array(z.object({ event: z.string(), message: z.string() })),
+      listenerUrl: z.string(),
+    }),
   },
   /**
    * The webhooks registered with this listener (from this app or `npm run listen -- register`),
@@ -455,6 +536,21 @@ export const listenerOperations = {
     output: z.object({
       registrations: z.array(listenerRegistration),
     }),
+  },
+  /**
+   * Whether each notification a trigger caused reached this listener: its requests with the
+   * same event and object id received since `since`, and, for those not received, whether any
+   * webhook (in the cached list or registered here) is subscribed to the event at all.
+   */
+  reach: {
+    input: z.strictObject({
+      profileId,
+      since: z.iso.datetime({ message: 'must be an ISO date and time' }),
+      notifications: z
+        .array(z.strictObject({ event: eventName.max(SHORT_TEXT_MAX), objectId: idText }))
+        .max(REACH_MAX_NOTIFICATIONS),
+    }),
+    output: z.object({ notifications: z.array(notificationReach) }),
   },
   unregister: {
     input: z.strictObject({ profileId, webhookId: idText, confirmProduction }),

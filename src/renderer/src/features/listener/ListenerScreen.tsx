@@ -4,7 +4,6 @@
  * reconciliation with the bank's send log, and registering it with the bank in one click.
  */
 import { useEffect, useState } from 'react';
-import { KNOWN_EVENTS } from '../../../../shared/bank/index.ts';
 import {
   LISTENER_VERDICTS,
   RECONCILIATION_CATEGORIES,
@@ -28,6 +27,7 @@ import { EventsCatalog } from './EventsCatalog.tsx';
 import { ImportRequestsButton } from './ImportRequests.tsx';
 import { ListenerRegistrations } from './ListenerRegistrations.tsx';
 import { ListenerSetup } from './ListenerSetup.tsx';
+import { RegisterEventsPicker } from './RegisterEventsPicker.tsx';
 import { RequestDrawer } from './RequestDrawer.tsx';
 import { RulesEditor } from './RulesEditor.tsx';
 import { TriggerPanel } from './TriggerPanel.tsx';
@@ -116,7 +116,7 @@ export function ListenerScreen() {
   const profileId = useActiveProfileId();
   const store = useListenerStore();
   const { load } = store;
-  const [registerEvent, setRegisterEvent] = useState('ach.update');
+  const [registerEvents, setRegisterEvents] = useState<string[]>(['ach.update']);
   useEffect(() => {
     void load();
     return installListenerEvents();
@@ -155,18 +155,11 @@ export function ListenerScreen() {
         }
         actions={
           <>
-            <div className="toolbar-item">
-              <Select
-                aria-label="Event to register"
-                value={registerEvent}
-                onChange={setRegisterEvent}
-                options={KNOWN_EVENTS}
-              />
-            </div>
+            <RegisterEventsPicker chosen={registerEvents} onChange={setRegisterEvents} />
             <Button
               icon="link"
-              disabled={!running || profileId === null}
-              onClick={() => profileId !== null && void store.register(profileId, registerEvent)}
+              disabled={!running || profileId === null || registerEvents.length === 0}
+              onClick={() => profileId !== null && void store.register(profileId, registerEvents)}
               title={running ? undefined : 'Start the listener first'}
             >
               Register with bank

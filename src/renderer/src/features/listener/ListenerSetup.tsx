@@ -1,4 +1,9 @@
-/** Where and how the listener listens: port, expected Basic credentials, 401 on failure, forward-to. */
+/**
+ * Where and how the listener listens: port, expected Basic credentials, 401 on failure,
+ * forward-to, and whether posts that fail verification are forwarded too (marked by
+ * X-Ledgerdesk-Verdict; on by default). Shown in Listener → Setup and Settings → Listener
+ * defaults; every change is audited in main as listener.configure.
+ */
 import { useState, type SyntheticEvent } from 'react';
 import { listenerConfigureInput, type ListenerConfig } from '../../../../shared/ipc/index.ts';
 import type { ApiInput } from '../../../../shared/ipc/index.ts';
@@ -24,6 +29,7 @@ export function ListenerSetup({
   const [secret, setSecret] = useState('');
   const [reject, setReject] = useState(config.rejectUnauthenticated);
   const [forwardTo, setForwardTo] = useState(config.forwardTo ?? '');
+  const [forwardUnverified, setForwardUnverified] = useState(config.forwardUnverified);
   const [busy, setBusy] = useState(false);
   const errors = useFormErrors(FIELDS);
 
@@ -35,6 +41,7 @@ export function ListenerSetup({
       ...(secret === '' ? {} : { expectedBasicSecret: secret }),
       rejectUnauthenticated: reject,
       forwardTo: forwardTo.trim() === '' ? null : forwardTo.trim(),
+      ...(forwardUnverified === config.forwardUnverified ? {} : { forwardUnverified }),
     };
     const checked = validate(listenerConfigureInput, input);
     if (!checked.ok) {
@@ -99,6 +106,12 @@ export function ListenerSetup({
             error={errors.of('forwardTo')}
             placeholder="http://127.0.0.1:3000/webhooks"
             hint="Each notification is also sent to your handler: on this machine, or a host allowed below."
+          />
+          <Checkbox
+            label="Forward unverified posts too"
+            hint="Marked by the X-Ledgerdesk-Verdict header (missing_header, wrong_secret…) so your handler can refuse them. Off: they are kept here but not forwarded."
+            checked={forwardUnverified}
+            onChange={setForwardUnverified}
           />
           <div className="form-actions">
             <Button type="submit" variant="primary" busy={busy}>

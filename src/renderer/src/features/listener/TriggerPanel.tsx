@@ -23,6 +23,13 @@ import { InlineError, StateMessage } from '../../components/States.tsx';
 import { fieldNameOf } from '../../lib/errors.ts';
 import { useActiveProfileId } from '../../stores/profiles.ts';
 import { toast } from '../../stores/toasts.ts';
+import {
+  reachErrorSentence,
+  reachKey,
+  reachSentence,
+  useNotificationReach,
+  type ReachState,
+} from './notificationReach.ts';
 import { installTriggerEvents, useTriggerStore, type ScenarioRun } from './triggerStore.ts';
 import './trigger.css';
 
@@ -139,6 +146,9 @@ export function TriggerPanel() {
 
 function TriggerResultPanel() {
   const result = useTriggerStore((state) => state.result);
+  const triggeredAt = useTriggerStore((state) => state.triggeredAt);
+  const profileId = useTriggerStore((state) => state.profileId);
+  const reach = useNotificationReach(profileId, triggeredAt, result?.caused ?? []);
   if (result === null) {
     return (
       <Panel title="Result">
@@ -152,7 +162,8 @@ function TriggerResultPanel() {
   return (
     <Panel title={`Triggered ${result.event}: ${result.objectId}`}>
       <h3 className="trigger-subtitle">Events caused</h3>
-      <CausedList caused={result.caused} label="Events caused" />
+      <CausedList caused={result.caused} label="Events caused" reach={reach} />
+      {reach.error === null ? null : <p role="alert">{reachErrorSentence(reach.error)}</p>}
       <h3 className="trigger-subtitle">Requests made</h3>
       <ul className="trigger-calls">
         {result.calls.map((call, index) => (
@@ -169,17 +180,52 @@ function TriggerResultPanel() {
   );
 }
 
-function CausedList({ caused, label }: { caused: ScenarioStepOutcome['caused']; label: string }) {
+const REACH_TONES = {
+  reached: 'positive',
+  not_yet: 'neutral',
+  not_to_listener: 'warning',
+  no_webhook: 'warning',
+} as const;
+
+function CausedList({
+  caused,
+  label,
+  reach,
+}: {
+  caused: ScenarioStepOutcome['caused'];
+  label: string;
+  /** Whether each reached the listener (the trigger's result; a scenario's steps do not say). */
+  reach?: ReachState;
+}) {
   if (caused.length === 0) return <p className="muted">No event.</p>;
   return (
     <ul className="trigger-caused" aria-label={label}>
-      {caused.map((notification, index) => (
-        <li key={index}>
-          <Badge tone="accent">{notification.event}</Badge>
-          <span className="code-block">{notification.id}</span>
-          <span className="muted trigger-url">{notification.url}</span>
-        </li>
-      ))}
+      {caused.map((notification, index) => {
+        const where = reach?.byNotification.get(reachKey(notification.event, notification.id));
+        return (
+          <li key={index}>
+            <Badge tone="accent">{notification.event}</Badge>
+            <span className="code-block">{notification.id}</span>
+            <span className="muted trigger-url">{notification.url}</span>
+            {reach === undefined ? null : where === undefined ? (
+              <span className="faint">checking the listener…</span>
+            ) : (
+              <span className="trigger-reach" data-reach={where.state}>
+                <Badge
+                  tone={where.state === 'reached' && where.verdict !== 'ok' ? 'warning' : REACH_TONES[where.state]}
+                >
+                  {reachSentence(where)}
+                </Badge>
+                {where.state === 'no_webhook' || where.state === 'not_to_listener' ? (
+                  <span className="muted"> Register with bank (above) for {notification.event}.</span>
+                ) : where.state === 'not_yet' && !reach.watching ? (
+                  <span className="muted"> Still not here: see Reconciliation.</span>
+                ) : null}
+              </span>
+            )}
+          </li>
+        );
+      })}
     </ul>
   );
 }

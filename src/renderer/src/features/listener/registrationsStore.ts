@@ -1,6 +1,7 @@
 /**
  * The webhooks registered with the listener (issue 27, item 6): loaded from the listener's own
- * list, each removable at the bank (confirmed, audited in main as webhook.unregister).
+ * list with each one's delivery figures (main's, from the active profile's send log), each
+ * removable at the bank (confirmed, audited in main as webhook.unregister).
  */
 import { create } from 'zustand';
 import type { ListenerRegistration } from '../../../../shared/ipc/domains/listener.ts';
@@ -9,13 +10,15 @@ import { sentenceOf, uiErrorOf, type UiError } from '../../lib/errors.ts';
 import { announce } from '../../stores/announcements.ts';
 import { confirmWrite } from '../../stores/confirm.ts';
 import { toast } from '../../stores/toasts.ts';
+import { useDeliveryStatsStore } from '../webhooks/deliveryStatsStore.ts';
 
 interface RegistrationsState {
   registrations: ListenerRegistration[] | null;
   loadError: UiError | null;
   /** The webhook being removed, so its button shows it is busy. */
   removing: string | null;
-  load: () => Promise<void>;
+  /** Reads the list; with a profile, also each registration's delivery figures from its send log. */
+  load: (profileId?: string | null) => Promise<void>;
   /** True when the webhook was removed; false when cancelled or refused (told in a toast). */
   remove: (profileId: string, registration: ListenerRegistration) => Promise<boolean>;
 }
@@ -24,10 +27,16 @@ export const useRegistrationsStore = create<RegistrationsState>((set, get) => ({
   registrations: null,
   loadError: null,
   removing: null,
-  async load() {
+  async load(profileId = null) {
     try {
       const { registrations } = await api().listener.registrations();
       set({ registrations, loadError: null });
+      if (profileId !== null) {
+        await useDeliveryStatsStore.getState().load(
+          profileId,
+          registrations.map((registration) => registration.webhookId),
+        );
+      }
     } catch (reason) {
       set({ loadError: uiErrorOf(reason) });
     }
@@ -45,7 +54,7 @@ export const useRegistrationsStore = create<RegistrationsState>((set, get) => ({
       const message = `Removed webhook ${registration.webhookId} (${registration.event}).`;
       announce(message);
       toast('success', 'Webhook removed', message);
-      await get().load();
+      await get().load(profileId);
       return true;
     } catch (reason) {
       toast('error', 'Could not remove the webhook', sentenceOf(uiErrorOf(reason)));

@@ -23,6 +23,8 @@ import { sentenceOf, uiErrorOf, type UiError } from '../../lib/errors.ts';
 import type { PagedRows } from '../../lib/pagedRows.ts';
 import { confirmWrite } from '../../stores/confirm.ts';
 import { toast } from '../../stores/toasts.ts';
+import { announce } from '../../stores/announcements.ts';
+import { useWebhooksStore } from '../webhooks/store.ts';
 import { useRegistrationsStore } from './registrationsStore.ts';
 
 export type ListenerTab = 'requests' | 'rules' | 'reconcile' | 'setup' | 'trigger' | 'events';
@@ -83,7 +85,8 @@ interface ListenerState {
   forward: (requestId: string, url?: string) => Promise<void>;
   clearRequests: () => Promise<void>;
   reconcile: (profileId: string, category?: ReconciliationCategory | '') => Promise<void>;
-  register: (profileId: string, event: string) => Promise<boolean>;
+  /** Registers one webhook per event; true when at least one was registered. */
+  register: (profileId: string, events: readonly string[]) => Promise<boolean>;
   requestsArrived: (count: number) => void;
   statusChanged: (status: ListenerStatus) => void;
 }
@@ -281,16 +284,41 @@ export const useListenerStore = create<ListenerState>((set, get) => ({
       set({ reconcileError: uiErrorOf(reason), reconciling: false });
     }
   },
-  async register(profileId, event) {
-    const confirmation = await confirmWrite(`Register the listener for ${event}`);
+  async register(profileId, events) {
+    if (events.length === 0) {
+      toast('error', 'Choose an event first', 'Open Events and tick the events to register the listener for.');
+      return false;
+    }
+    const confirmation = await confirmWrite(`Register the listener for ${events.join(', ')}`);
     if (confirmation === null) return false;
     try {
-      const answer = await api().listener.register({ profileId, event, ...confirmation });
-      set({ registered: [...get().registered, answer.webhook], reconcileWebhookId: answer.webhook.id });
-      toast('success', 'Registered with the bank', `${answer.webhook.id}: ${event} → ${answer.listenerUrl}`);
-      const config = await api().listener.getConfig();
-      set({ config });
-      void useRegistrationsStore.getState().load();
+      const answer = await api().listener.register({ profileId, events: [...events], ...confirmation });
+      const known = get().registered.filter((webhook) => !answer.webhooks.some((made) => made.id === webhook.id));
+      set({ registered: [...known, ...answer.webhooks], reconcileWebhookId: answer.webhook.id });
+      const made = answer.webhooks.map((webhook) => `${String(webhook.event)} (${webhook.id})`).join(', ');
+      const sentence = `Registered ${String(answer.webhooks.length)} webhook${answer.webhooks.length === 1 ? '' : 's'} posting to ${answer.listenerUrl}: ${made}.`;
+      announce(sentence);
+      toast('success', 'Registered with the bank', sentence);
+      if (answer.failed.length > 0) {
+        toast(
+          'error',
+          `Not registered: ${answer.failed.map((failure) => failure.event).join(', ')}`,
+          answer.failed.map((failure) => `${failure.event}: ${failure.message}`).join(' '),
+        );
+      }
+      // Registered whatever follows: a refresh that fails keeps what is shown until the next load.
+      void api()
+        .listener.getConfig()
+        .then(
+          (config) => {
+            set({ config });
+          },
+          () => undefined,
+        );
+      void useRegistrationsStore.getState().load(profileId);
+      // The Webhooks screen reads the cache, which main has just updated.
+      const webhooks = useWebhooksStore.getState();
+      if (webhooks.profileId === profileId) void webhooks.load(profileId);
       return true;
     } catch (reason) {
       toast('error', 'Could not register the listener', sentenceOf(uiErrorOf(reason)));

@@ -30,6 +30,8 @@ interface TriggerState {
   parameters: Record<keyof TriggerParameters, string>;
   busy: boolean;
   result: TriggerResult | null;
+  /** When the shown result's trigger was sent: its notifications are looked for from then on. */
+  triggeredAt: string | null;
   error: UiError | null;
   scenarios: ShippedScenarioSummary[];
   scenariosError: UiError | null;
@@ -81,6 +83,7 @@ export const useTriggerStore = create<TriggerState>((set, get) => ({
   parameters: NO_PARAMETERS,
   busy: false,
   result: null,
+  triggeredAt: null,
   error: null,
   scenarios: [],
   scenariosError: null,
@@ -112,6 +115,7 @@ export const useTriggerStore = create<TriggerState>((set, get) => ({
       TRIGGER_FIELDS[event].map((name) => [name, parameters[name].trim()]).filter(([, value]) => value !== ''),
     ) as Partial<Record<keyof TriggerParameters, string>>;
     set({ busy: true, error: null });
+    const triggeredAt = new Date().toISOString();
     try {
       const result = await withRemoteConfirmation((confirmRemote) =>
         api().trigger.run({
@@ -122,7 +126,7 @@ export const useTriggerStore = create<TriggerState>((set, get) => ({
       );
       if (result !== null) {
         // Shown only while its profile is the active one (the user may have switched meanwhile).
-        if (get().profileId === profileId) set({ result });
+        if (get().profileId === profileId) set({ result, triggeredAt });
         toast(
           'success',
           `Triggered ${result.event}`,

@@ -1,5 +1,9 @@
-/** Webhooks: status at a glance (with the error reason), create, enable, disable, delete. */
-import { useState } from 'react';
+/**
+ * Webhooks: status at a glance (with the error reason), how each one's deliveries went over the
+ * last 24 hours (success rate, retries, the next retry, a link to its send log), create,
+ * enable, disable, delete.
+ */
+import { useEffect, useState } from 'react';
 import { WEBHOOK_STATUSES } from '../../../../shared/bank/index.ts';
 import { BankValue } from '../../components/BankValue.tsx';
 import { StatusBadge } from '../../components/Badge.tsx';
@@ -14,6 +18,8 @@ import { useOnTransition } from '../../lib/useDebounced.ts';
 import { ageOf, formatTimestamp } from '../../lib/time.ts';
 import { isOffline, useActiveProfileId, useActiveProfileLoad, useOnlineStatus } from '../../stores/profiles.ts';
 import { useSyncJob } from '../../stores/sync.ts';
+import { DeliveryFigures } from './DeliveryFigures.tsx';
+import { useDeliveryStatsStore } from './deliveryStatsStore.ts';
 import { WebhookForm } from './WebhookForm.tsx';
 import { useWebhooksStore } from './store.ts';
 
@@ -29,8 +35,19 @@ export function WebhooksScreen() {
   const online = useOnlineStatus();
   const now = useNow();
   const job = useSyncJob('webhooks', null, profileId);
+  const sendsJob = useSyncJob('webhookSends', null, profileId);
   const reload = useActiveProfileLoad(store.load);
   useOnTransition(job?.state, 'done', reload);
+  const stats = useDeliveryStatsStore();
+  const loadStats = stats.load;
+  const shownIds = store.rows.map((webhook) => webhook.id).join(' ');
+  const [statsTurn, setStatsTurn] = useState(0);
+  useOnTransition(sendsJob?.state, 'done', () => {
+    setStatsTurn((turn) => turn + 1);
+  });
+  useEffect(() => {
+    if (profileId !== null && shownIds !== '') void loadStats(profileId, shownIds.split(' '));
+  }, [profileId, shownIds, loadStats, statsTurn]);
 
   let body;
   if (store.error !== null && store.rows.length === 0) {
@@ -64,7 +81,7 @@ export function WebhooksScreen() {
             <th>Status</th>
             <th>Event</th>
             <th>URL</th>
-            <th>Basic user</th>
+            <th>Deliveries (24 h)</th>
             <th>Created</th>
             <th>
               <span className="visually-hidden">Actions</span>
@@ -87,15 +104,24 @@ export function WebhooksScreen() {
               <td className="mono">
                 <BankValue value={webhook.event} />
               </td>
-              <td className="truncate" style={{ maxWidth: 360 }} title={webhook.url ?? undefined}>
+              <td className="truncate" style={{ maxWidth: 300 }} title={webhook.url ?? undefined}>
                 <BankValue value={webhook.url} />
                 <div className="faint mono" style={{ fontSize: 11 }}>
                   {webhook.id}
                 </div>
+                {/* The Basic user under its address, not a column of its own: room for the deliveries. */}
+                <div className="faint" style={{ fontSize: 11 }}>
+                  Basic user <BankValue value={webhook.basic_user} />
+                </div>
               </td>
-              <td>
-                <BankValue value={webhook.basic_user} />
+              <td className="webhook-deliveries">
+                <DeliveryFigures
+                  profileId={profileId}
+                  webhookId={webhook.id}
+                  stats={stats.profileId === profileId ? stats.byWebhook.get(webhook.id) : undefined}
+                />
               </td>
+
               <td className="tabular muted" title={formatTimestamp(webhook.created_at ?? null)}>
                 <BankValue value={webhook.created_at}>{(createdAt) => ageOf(createdAt, now)}</BankValue>
               </td>
@@ -142,7 +168,11 @@ export function WebhooksScreen() {
         description="URLs the bank notifies when an object changes. A webhook in error stopped receiving notifications until it is re-enabled."
         actions={
           <>
-            <Button icon="refresh" onClick={() => void store.refresh()} disabled={job?.state === 'running'}>
+            <Button
+              icon="refresh"
+              onClick={() => void store.refresh()}
+              disabled={job?.state === 'running' || sendsJob?.state === 'running'}
+            >
               Refresh from bank
             </Button>
             <Button
@@ -171,6 +201,7 @@ export function WebhooksScreen() {
         </span>
       </Toolbar>
       {job === null ? null : <SyncStrip job={job} what="webhooks" />}
+      {sendsJob === null ? null : <SyncStrip job={sendsJob} what="the send log" />}
       {isOffline(online) ? <OfflineNotice asOf={store.asOf === null ? null : formatTimestamp(store.asOf)} /> : null}
       <TabPanel idPrefix="webhook-status" tab={store.status}>
         <div className="list-view page-list">{body}</div>

@@ -56,7 +56,9 @@ export const useWebhooksStore = create<WebhooksState>((set, get) => ({
   async refresh() {
     const profileId = get().profileId;
     if (profileId === null) return;
+    // The list, then the send log its delivery figures are computed from.
     await useSyncStore.getState().start(profileId, { kind: 'webhooks' });
+    await useSyncStore.getState().start(profileId, { kind: 'webhookSends' });
   },
   async create(request) {
     const profileId = get().profileId;
