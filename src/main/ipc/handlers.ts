@@ -62,7 +62,6 @@ export function createHandlers(services: HandlerServices): Handlers {
     ...createDocumentPreviewHandlers(services),
     ...createTeamHandlers(services),
     ...createSandboxHandlers(services),
-
     ...createWebhookDeliveryHandlers(services),
   });
 }
