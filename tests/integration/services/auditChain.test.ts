@@ -167,6 +167,38 @@ describe.skipIf(!secretServiceHere)('the audit chain on a real cache file and ke
     expect(parsed(json).problem?.message).toMatch(/entry #11000 \(.*target_x, Operations\)/);
   });
 
+  it("chains a batch (recordMany, as a rule's flags are written) like single entries, and names an edit inside it", async () => {
+    await logWrites(3);
+    const cache = await openCache();
+    expect(cache.audit.recordMany([])).toBe(0);
+    const batch = Array.from({ length: 500 }, (_, index) => ({
+      profileId: 'prof_1',
+      profileName: 'Operations',
+      // Not a review move: those are checked against the reviews table too (reviewRollbacks.ts).
+      action: 'document.create',
+      target: `doc_${String(index)}`,
+      result: 'ok' as const,
+      detail: 'one of a batch',
+    }));
+    expect(cache.transaction(() => cache.audit.recordMany(batch))).toBe(500);
+    cache.audit.record({
+      profileId: 'prof_1',
+      profileName: 'Operations',
+      action: 'rule.save',
+      target: 't',
+      result: 'ok',
+    });
+    const head = cache.audit.chainHead();
+    await cache.close();
+    const untouched = await verify();
+    expect(untouched.code).toBe(0);
+    expect(parsed(untouched)).toMatchObject({ ok: true, entries: 504, lastId: 504, head: head.head });
+    tamper("UPDATE audit_log SET target = 'doc_x' WHERE id = 250");
+    const json = await verify();
+    expect(json.code).toBe(1);
+    expect(parsed(json).problem).toMatchObject({ kind: 'entry-changed', entryId: 250 });
+  });
+
   it('fails and names the entry after one deleted from the middle', async () => {
     await logWrites(10);
     tamper('DELETE FROM audit_log WHERE id = 4');

@@ -108,6 +108,42 @@ export class AuditLog {
   }
 
   /**
+   * Appends entries in order, each chained to the one before, in the caller's transaction (or
+   * one of its own), with one time and one actor: the head is read once and the anchor follows
+   * once, so a batch (a sync's rule flags, one entry per item) costs an HMAC and an insert per
+   * entry. Returns how many were appended.
+   */
+  recordMany(entries: readonly NewAuditEntry[]): number {
+    if (entries.length === 0) return 0;
+    const at = this.#now().toISOString();
+    const actor = this.#actor();
+    this.#inTransaction(() => {
+      const last = this.#lastEntry.get() as { id: number; mac: Uint8Array | null } | undefined;
+      let id = last?.id ?? 0;
+      let previous: Uint8Array = last?.mac ?? CHAIN_GENESIS;
+      for (const entry of entries) {
+        id += 1;
+        const appended: AuditEntry = { ...entry, detail: entry.detail ?? null, actor: entry.actor ?? actor, id, at };
+        previous = entryMac(this.#key, previous, canonicalEntryBytes(appended));
+        this.#insert.run(
+          id,
+          appended.profileId,
+          appended.profileName,
+          appended.action,
+          appended.target,
+          at,
+          appended.result,
+          appended.detail,
+          appended.actor ?? null,
+          previous,
+        );
+      }
+    });
+    this.#anchor.follow();
+    return entries.length;
+  }
+
+  /**
    * Appends an entry that starts a new chain (its previous MAC is the genesis): only after the
    * chain key was lost, so that what follows can be verified again. Verify reports the entries
    * before it as unverifiable.

@@ -12,8 +12,10 @@
  *   - a row that is gone was dropped by an audited event after that entry (its profile's
  *     reviews dropped, the profile's cache cleared, the data key reset).
  * Checked when an item is opened or reviewed (one indexed lookup each, migration 22) and over
- * every item by `audit verify`. Entries written before this check carry no version: an item
- * whose latest entry is one of them is checked by its row MAC only.
+ * every item by `audit verify`. A watch rule's flag is such a move too (`review.flagged`,
+ * version 1, one entry per item: ruleFlagAudit.ts). Entries written before this check carry no
+ * version: an item whose latest entry is one of them is checked by its row MAC only, until its
+ * baseline entry (below) is written.
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { AuditChainProblem } from '../audit/auditVerify.ts';
@@ -27,6 +29,8 @@ export const DATA_KEY_RESET_ACTION = 'cache.data-key-reset';
 
 /** Set in cache_meta once every person's review has a versioned entry (ReviewRollbacks.baseline). */
 const BASELINE_MARK = 'review_baselines';
+/** The same for the reviews watch rules made (flags), audited per item since ruleFlagAudit.ts. */
+const RULE_FLAG_BASELINE_MARK = 'rule_flag_baselines';
 
 /** The detail of an item's entry: `version N` first, then what the entry says. */
 export function versionDetail(version: number, rest: string | null): string {
@@ -126,20 +130,33 @@ export class ReviewRollbacks {
   }
 
   /**
-   * Once per cache file (marked in cache_meta): a person's review whose latest entry carries no
-   * version (written before versions were audited, or none at all) gets a baseline entry naming
-   * the version and state it stands at now, so from here on it is checked like any other: put
-   * back or deleted, it is found. Only rows whose MAC holds (`authentic`) are baselined; what was
-   * done to a row before this moment cannot be told (as with the row MACs' own upgrade). A rule's
-   * flag is left as it is: it has no per-item entry to follow (docs/security.md, residuals).
+   * Once per cache file (marked in cache_meta): a review whose latest entry carries no version
+   * (written before versions were audited, or none at all) gets a baseline entry naming the
+   * version and state it stands at now, so from here on it is checked like any other: put back
+   * or deleted, it is found. Only rows whose MAC holds (`authentic`) are baselined; what was done
+   * to a row before this moment cannot be told (as with the row MACs' own upgrade). A person's
+   * reviews and a rule's flags have a mark each: rules' flags got per-item entries later
+   * (ruleFlagAudit.ts), so a cache already baselined for people's reviews baselines its flags once.
    */
   baseline(
     authentic: (row: Record<string, unknown>) => boolean,
     record: (entry: { profileId: string; action: string; target: string; detail: string }) => void,
   ): number {
-    const mark = this.#database.prepare('SELECT value FROM cache_meta WHERE key = ?').get(BASELINE_MARK);
-    if (mark !== undefined) return 0;
-    const rows = this.#database.prepare('SELECT * FROM reviews WHERE rule_name IS NULL ORDER BY id').all() as (Record<
+    return (
+      this.#baselineOnce(BASELINE_MARK, 'rule_name IS NULL', authentic, record) +
+      this.#baselineOnce(RULE_FLAG_BASELINE_MARK, 'rule_name IS NOT NULL', authentic, record)
+    );
+  }
+
+  #baselineOnce(
+    mark: string,
+    which: string,
+    authentic: (row: Record<string, unknown>) => boolean,
+    record: (entry: { profileId: string; action: string; target: string; detail: string }) => void,
+  ): number {
+    const marked = this.#database.prepare('SELECT value FROM cache_meta WHERE key = ?').get(mark);
+    if (marked !== undefined) return 0;
+    const rows = this.#database.prepare(`SELECT * FROM reviews WHERE ${which} ORDER BY id`).all() as (Record<
       string,
       unknown
     > &
@@ -159,7 +176,7 @@ export class ReviewRollbacks {
         });
         written += 1;
       }
-      this.#database.prepare('INSERT INTO cache_meta (key, value) VALUES (?, ?)').run(BASELINE_MARK, String(written));
+      this.#database.prepare('INSERT INTO cache_meta (key, value) VALUES (?, ?)').run(mark, String(written));
       this.#database.exec('RELEASE review_baselines');
     } catch (error) {
       this.#database.exec('ROLLBACK TO review_baselines');

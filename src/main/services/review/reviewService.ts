@@ -20,6 +20,7 @@ import { ReviewedRecords } from './reviewedRecords.ts';
 import { Reviewer } from './reviewer.ts';
 import { checkedNote } from './reviewNote.ts';
 import { ReviewProblem } from './reviewProblem.ts';
+import { ruleFlagEntries } from './ruleFlagAudit.ts';
 import { ReviewsTable, type Review, type ReviewListQuery, type ReviewStep } from './reviewsTable.ts';
 import { WatchRules } from './watchRules.ts';
 
@@ -230,7 +231,8 @@ export class ReviewService {
   /**
    * After a sync of `syncKind` finished: reviews whose record changed become `changed` (with
    * what changed, field by field), then the profile's rules of that kind flag matching items
-   * no one has reviewed. One transaction; each change and each rule's flags are audited.
+   * no one has reviewed. One transaction; each change and each item a rule flags is audited
+   * (with the version it made, as a person's move is), and each rule's count.
    */
   afterSync(profileId: string, syncKind: SyncKind): AfterSync {
     const kind = REVIEW_KIND_OF_SYNC[syncKind];
@@ -257,17 +259,9 @@ export class ReviewService {
         // The name stays sealed: tables and the audit log name the rule by its reference (N10).
         const ruleRef = this.rules.names.remember(profileId, rule.name);
         const flagged = this.table.flagByRule(profileId, kind, ruleRef, select, at);
-        result.flaggedByRule[rule.name] = flagged;
-        if (flagged > 0) {
-          this.#cache.audit.record({
-            profileId,
-            profileName,
-            action: 'review.rule-flag',
-            target: ruleRef,
-            result: 'ok',
-            detail: `${flagged.toLocaleString('en-US')} ${kind} ${flagged === 1 ? 'item' : 'items'} flagged`,
-          });
-        }
+        result.flaggedByRule[rule.name] = flagged.length;
+        // One chained entry per item, in the flags' transaction: a flag row deleted is then found.
+        this.#cache.audit.recordMany(ruleFlagEntries(profileId, profileName, kind, ruleRef, flagged));
       }
     });
     return result;

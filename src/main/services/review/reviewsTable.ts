@@ -312,8 +312,8 @@ export class ReviewsTable {
   /**
    * Flags, for a watch rule, the items `select` finds that have no review (inside the
    * caller's transaction). `select` is a SELECT of (ref, account_id, posted_at) rows with its
-   * parameters; it runs in SQL, so a rule over a million rows never opens a body. Returns how
-   * many items were flagged.
+   * parameters; it runs in SQL, so a rule over a million rows never opens a body. Returns the
+   * refs of the items flagged (each gets its audit entry: ruleFlagAudit.ts).
    */
   flagByRule(
     profileId: string,
@@ -321,7 +321,7 @@ export class ReviewsTable {
     ruleRef: string,
     select: { sql: string; parameters: (string | number | null)[] },
     at: string,
-  ): number {
+  ): string[] {
     const inserted = this.#statements
       .get(
         `INSERT INTO reviews (profile_id, kind, ref, account_id, posted_at, state, rule_name, record_digest, version, updated_at, body, row_mac)
@@ -343,7 +343,7 @@ export class ReviewsTable {
       const mac = this.#macs.of('review_history', [profileId, kind, ref, 1, at, 'flagged', ruleRef, null]);
       step.run(profileId, kind, ref, at, ruleRef, mac);
     }
-    return inserted.length;
+    return inserted.map(({ ref }) => ref);
   }
 
   /**
