@@ -32,6 +32,7 @@ import {
 } from './support/pageProbes.ts';
 import { simulate } from './support/sandboxSimulation.ts';
 import { shoot } from './support/screens.ts';
+import { register } from './support/listenerApp.ts';
 
 // Timeouts only stop a hung run; nothing here measures time. The axe gate walks every screen
 // twice (light, dark) with axe on each shot: ~3.5 min on a busy two-core machine, so 10 min.
@@ -125,9 +126,7 @@ test('seeds what the screens show: pending transactions, listener requests with 
   await go(page, 'listener');
   await page.getByRole('button', { name: 'Start' }).click();
   await expect(page.getByText('listening')).toBeVisible();
-  await page.getByRole('combobox', { name: 'Event to register' }).selectOption('ach.create');
-  await page.getByRole('button', { name: 'Register with bank' }).click();
-  await expect(page.getByText('Registered with the bank')).toBeVisible();
+  await register(page, ['ach.create']);
   await page.getByRole('tab', { name: 'Response rules' }).click();
   await page.getByRole('button', { name: 'Add rule' }).click();
   const rule = page.getByRole('group', { name: 'Rule 1' });

@@ -171,7 +171,8 @@ test('the Webhooks table at 200% zoom: every column and each row’s actions can
       await action.scrollIntoViewIfNeeded();
       await expect(action).toBeInViewport({ ratio: 1 });
     }
-    await expect(first.getByRole('cell').nth(3)).toContainText('ops-hooks');
+    // The Basic user stands under the address (issue 27 gave its column to the deliveries).
+    await expect(first.getByRole('cell').nth(2)).toContainText('Basic user ops-hooks');
     await shoot(page, `desk-webhooks-zoom-200-${theme}`);
     await context.close();
   }

@@ -25,11 +25,17 @@ test.afterAll(async () => {
   await app.close();
 });
 
+/**
+ * The state at 1280 and 1024 px, and at 200% zoom of the default 1280 × 800 window (a 640 × 400
+ * CSS viewport: the layout the zoomed window gets), each through the accessibility gate.
+ */
 async function atWidths(page: Page, name: string): Promise<void> {
   await page.setViewportSize({ width: 1280, height: 800 });
   await shootWithoutToasts(page, `${name}-1280`);
   await page.setViewportSize({ width: 1024, height: 768 });
   await shootWithoutToasts(page, `${name}-1024`);
+  await page.setViewportSize({ width: 640, height: 400 });
+  await shootWithoutToasts(page, `${name}-zoom-200`);
   await page.setViewportSize({ width: 1280, height: 800 });
 }
 

@@ -23,6 +23,7 @@ import { HARNESS_WEB_CONTENTS_ID, type LedgerdeskPage } from './support/ledgerde
 import { serveRenderer, type RendererServer } from './support/rendererServer.ts';
 import { simulate } from './support/sandboxSimulation.ts';
 import { shoot } from './support/screens.ts';
+import { register } from './support/listenerApp.ts';
 
 // Timeouts only stop a hung run; nothing here measures time.
 test.describe.configure({ mode: 'serial', timeout: 240_000 });
@@ -222,9 +223,7 @@ test('registers the listener with the bank and watches a delivery arrive', async
   await page.getByRole('button', { name: 'Start' }).click();
   await expect(page.getByText('listening')).toBeVisible();
   await expect(page.getByText(/^since \d{4}-\d{2}-\d{2} /)).toBeVisible();
-  await page.getByRole('combobox', { name: 'Event to register' }).selectOption('ach.create');
-  await page.getByRole('button', { name: 'Register with bank' }).click();
-  await expect(page.getByText('Registered with the bank')).toBeVisible();
+  await register(page, ['ach.create']);
 
   await simulate(sandbox, {
     type: 'ach.create',
@@ -387,9 +386,7 @@ test('forces failures with a response rule and watches the retries in the send l
 
   // A second webhook pointing at the listener: "every webhook" reconciles both on their own
   // paths (the new one has no sends yet, so the figures are those of the first).
-  await page.getByRole('combobox', { name: 'Event to register' }).selectOption('ach.update');
-  await page.getByRole('button', { name: 'Register with bank' }).click();
-  await expect(page.getByText('Registered with the bank')).toBeVisible();
+  await register(page, ['ach.update']);
   const choice = page.getByRole('combobox', { name: 'Webhook to reconcile' });
   await choice.selectOption({ label: 'Every webhook of this listener' });
   await expect(page.locator('.stat', { hasText: 'Sent and received' }).locator('.stat-value')).toHaveText(

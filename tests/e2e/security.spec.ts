@@ -19,6 +19,7 @@ import { harnessRouter, openHarnessPage } from './support/harnessRouter.ts';
 import { HARNESS_WEB_CONTENTS_ID, type LedgerdeskPage } from './support/ledgerdeskPage.ts';
 import { serveRenderer, type RendererServer } from './support/rendererServer.ts';
 import { shoot as shootScreen } from './support/screens.ts';
+import { register } from './support/listenerApp.ts';
 
 // Timeouts only stop a hung run; nothing here measures time.
 test.describe.configure({ mode: 'serial', timeout: 180_000 });
@@ -135,9 +136,7 @@ test('unverified notifications show their verdict and are reconciled apart, neve
   const { context, page } = await openApp(browser, 'light');
   await page.goto(`${renderer.url}#/listener`);
   await expect(page.getByText('listening')).toBeVisible();
-  await page.getByRole('combobox', { name: 'Event to register' }).selectOption('ach.create');
-  await page.getByRole('button', { name: 'Register with bank' }).click();
-  await expect(page.getByText('Registered with the bank')).toBeVisible();
+  await register(page, ['ach.create']);
 
   // The bank delivers one notification, signed with the registration's credentials: ok.
   const simulated = await fetch(`${sandbox.baseUrl}/simulation`, {

@@ -20,6 +20,7 @@ import { WEB_SOCKET_PATH } from '../../src/shared/ipc/webSocketProtocol.ts';
 import { statusOf, upgradeStatus } from './support/rawRequests.ts';
 import { shoot } from './support/screens.ts';
 import { openWebMode, startWebModeApp, waitUntilConnected, type WebModeApp } from './support/webModeApp.ts';
+import { register } from './support/listenerApp.ts';
 
 test.describe.configure({ mode: 'serial', timeout: 240_000 });
 
@@ -172,9 +173,7 @@ test('a listener round trip: start, register with the bank, a delivery arrives',
   await go(page, 'listener');
   await page.getByRole('button', { name: 'Start' }).click();
   await expect(page.getByText('listening')).toBeVisible();
-  await page.getByRole('combobox', { name: 'Event to register' }).selectOption('ach.create');
-  await page.getByRole('button', { name: 'Register with bank' }).click();
-  await expect(page.getByText('Registered with the bank')).toBeVisible();
+  await register(page, ['ach.create']);
   await simulateAch(page, '12.34');
   const requests = page.getByRole('grid', { name: 'Requests' });
   await expect(requests.getByRole('row').nth(1)).toContainText('ach.create', { timeout: 60_000 });
