@@ -3,8 +3,9 @@
  * [--pending-per-account N] [--key-id ID --key-secret SECRET] [--allow-host NAME]...
  * [--allow-origin ORIGIN]... [--retry-base-ms MS]
  * [--retry-cap-ms MS] [--error-threshold N] [--error-window-ms MS] [--smart-retries on|off]
- * [--delivery-timeout-ms MS] [--rate-limit N] [--lean] [--json]`, parsed into SandboxOptions. Pure, so it is unit-tested.
+ * [--delivery-timeout-ms MS] [--rate-limit N] [--ach-limit AMOUNT] [--tls-cert FILE --tls-key FILE] [--lean] [--json]`, parsed into SandboxOptions. Pure, so it is unit-tested.
  */
+import { readFileSync } from 'node:fs';
 import { allowedHostEntry, allowedOriginEntry } from '../shared/security/localServerGuard.ts';
 import type { SandboxOptions } from './options.ts';
 
@@ -36,6 +37,10 @@ export const USAGE = `Usage: npm run sandbox -- [options]
   --smart-retries on|off   Smart Webhook Retries: retry non-200/202 answers too (default on)
   --delivery-timeout-ms MS deadline of one delivery attempt (default 10000)
   --rate-limit N           at most N requests a second per API key; beyond, 429 with Retry-After (default: no limit)
+  --ach-limit AMOUNT       the most one account may move by ACH in a day (e.g. 1000.00); beyond, 429 naming the
+                           limit, without Retry-After, as the real service answers an account limit (default: none)
+  --tls-cert FILE          serve HTTPS with this certificate (PEM, the chain if any); needs --tls-key
+  --tls-key FILE           the certificate's private key (PEM)
   --lean                   answer in the real service's shapes: leave out or null what it does
                            (account_number, ownership_type, product, partner_deposit_id, a document's
                            bank_id/organization_id/description, page_next of those lists...)
@@ -78,6 +83,7 @@ export function parseCliArguments(argv: readonly string[]): CliRequest {
   let json = false;
   let quiet = false;
   let help = false;
+  const tlsFiles: { cert?: string; key?: string } = {};
   for (let index = 0; index < argv.length; index += 1) {
     const raw = argv[index] ?? '';
     const equals = raw.indexOf('=');
@@ -100,6 +106,12 @@ export function parseCliArguments(argv: readonly string[]): CliRequest {
       const setting = value();
       if (setting !== 'on' && setting !== 'off') throw new Error(`--smart-retries takes on or off, not ${setting}.`);
       options.smartRetries = setting === 'on';
+    } else if (flag === '--tls-cert' || flag === '--tls-key') {
+      tlsFiles[flag === '--tls-cert' ? 'cert' : 'key'] = value();
+    } else if (flag === '--ach-limit') {
+      const text = value();
+      if (!/^[0-9]+[.][0-9][0-9]$/.test(text)) throw new Error(`--ach-limit takes an amount like 1000.00, not ${JSON.stringify(text)}.`);
+      options.achDailyLimit = text;
     } else if (flag in NUMERIC) {
       const text = value();
       if (!/^[0-9]+$/.test(text)) throw new Error(`${flag} takes a whole number, not ${JSON.stringify(text)}.`);
@@ -122,7 +134,26 @@ export function parseCliArguments(argv: readonly string[]): CliRequest {
   if ((options.keyId === undefined) !== (options.keySecret === undefined)) {
     throw new Error('--key-id and --key-secret go together.');
   }
+  if ((tlsFiles.cert === undefined) !== (tlsFiles.key === undefined)) {
+    throw new Error('--tls-cert and --tls-key go together: the certificate and its private key.');
+  }
+  if (tlsFiles.cert !== undefined && tlsFiles.key !== undefined) {
+    options.tls = { cert: readPem(tlsFiles.cert, '--tls-cert'), key: readPem(tlsFiles.key, '--tls-key') };
+  }
   if (lists.allowedHosts.length > 0) options.allowedHosts = lists.allowedHosts;
   if (lists.allowedOrigins.length > 0) options.allowedOrigins = lists.allowedOrigins;
   return { options, json, quiet, help };
+}
+
+function readPem(file: string, flag: string): string {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new Error(`${flag} ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}: give the path of a PEM file.`, {
+      cause: error,
+    });
+  }
+  if (!text.includes('-----BEGIN ')) throw new Error(`${flag} ${file} is not a PEM file (no -----BEGIN line).`);
+  return text;
 }

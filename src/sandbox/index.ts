@@ -35,7 +35,7 @@ export type { SandboxOptions } from './options.ts';
 export { trafficLineOf, type SandboxTraffic } from './traffic.ts';
 
 export interface RunningSandbox {
-  /** http://127.0.0.1:PORT, no trailing slash. */
+  /** http://127.0.0.1:PORT (https:// with `tls`), no trailing slash. */
   baseUrl: string;
   keyId: string;
   keySecret: string;
@@ -144,11 +144,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       checkBasic: (header) => authenticator.checkBasic(header),
       baseUrl: () => baseUrl,
       lean: settings.lean,
+      achDailyLimitCents: settings.achDailyLimitCents,
       ...(options.traffic === undefined ? {} : { traffic: options.traffic }),
     };
     // Set once the port is known; nothing is answered before listen() returns.
     let guard: LocalServerGuard = () => ({ status: 421, error: 'The sandbox is still starting.' });
-    const app = buildServer(context, SANDBOX_ROUTES, (headers, rawHeaders) => guard(headers, rawHeaders));
+    const app = buildServer(
+      context,
+      SANDBOX_ROUTES,
+      (headers, rawHeaders) => guard(headers, rawHeaders),
+      settings.tls,
+    );
     await app.listen({ port: settings.port, host: settings.host });
     const address = app.server.address() as AddressInfo;
     guard = createLocalServerGuard({
@@ -157,7 +163,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       allowedHosts: settings.allowedHosts,
       allowedOrigins: settings.allowedOrigins,
     });
-    baseUrl = `http://${hostForUrl(settings.host)}:${String(address.port)}`;
+    baseUrl = `${settings.tls === null ? 'http' : 'https'}://${hostForUrl(settings.host)}:${String(address.port)}`;
     dispatcher.start();
 
     let closed: Promise<void> | undefined;

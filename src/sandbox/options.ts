@@ -48,6 +48,18 @@ export interface SandboxOptions {
   lean?: boolean;
   /** Told each API request answered and each delivery attempt made (`npm run sandbox` prints them). */
   traffic?: TrafficListener;
+  /**
+   * Serve HTTPS (`--tls-cert FILE --tls-key FILE`): the certificate chain and its key, PEM.
+   * Its address is then https://, so a client's TLS rules (trust, CA bundles, inspecting
+   * proxies) can be tested against a real bank on loopback.
+   */
+  tls?: { cert: string; key: string };
+  /**
+   * `--ach-limit AMOUNT`: the most an account may move by ACH in a day (e.g. "1000.00"); an
+   * ACH beyond it is answered 429 with a sentence naming the limit and no Retry-After, as the
+   * real service answers an account limit. Default: no limit.
+   */
+  achDailyLimit?: string;
 }
 
 export interface ResolvedOptions {
@@ -71,6 +83,9 @@ export interface ResolvedOptions {
   pageCacheEntries: number;
   rateLimit: number | undefined;
   lean: boolean;
+  tls: { cert: string; key: string } | null;
+  /** In cents; null: no limit. */
+  achDailyLimitCents: number | null;
 }
 
 function wholeNumber(name: string, value: number | undefined, fallback: number, minimum: number): number {
@@ -115,5 +130,15 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     pageCacheEntries: wholeNumber('pageCacheEntries', options.pageCacheEntries, 1024, 0),
     rateLimit: options.rateLimit === undefined ? undefined : wholeNumber('rateLimit', options.rateLimit, 1, 1),
     lean: options.lean ?? false,
+    tls: options.tls ?? null,
+    achDailyLimitCents: achLimitOf(options.achDailyLimit),
   };
+}
+
+function achLimitOf(amount: string | undefined): number | null {
+  if (amount === undefined) return null;
+  if (!/^[0-9]+[.][0-9][0-9]$/.test(amount)) {
+    throw new RangeError(`Sandbox option achDailyLimit must be an amount like 1000.00, not ${JSON.stringify(amount)}.`);
+  }
+  return Math.round(Number(amount) * 100);
 }

@@ -32,10 +32,12 @@ export interface SandboxContext {
   /** `--rate-limit`: requests a second per key; absent, no limit. */
   rateLimiter?: RateLimiter;
   checkBasic(header: string | undefined): Authentication;
-  /** http://host:port of this run, no trailing slash. */
+  /** http(s)://host:port of this run, no trailing slash. */
   baseUrl(): string;
   /** `--lean`: answers in the real service's shapes (lean/leanAnswers.ts). */
   lean: boolean;
+  /** `--ach-limit`: the most an account may move by ACH in a (UTC) day, in cents; null: no limit. */
+  achDailyLimitCents: number | null;
   /** Told each request answered (npm run sandbox prints them); absent, nothing is told. */
   traffic?: TrafficListener;
 }

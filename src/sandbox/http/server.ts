@@ -8,6 +8,7 @@ import type { LocalServerGuard } from '../../shared/security/localServerGuard.ts
 import { RequestProblem } from '../requestProblem.ts';
 import type { SandboxContext } from '../sandboxContext.ts';
 import { leanAnswer } from '../lean/leanAnswers.ts';
+import { FILE_DOWNLOAD_PATH } from '../routes/fileDownload.ts';
 import { json } from './answer.ts';
 import { drainRefusedBody } from './refusedBody.ts';
 import { createRouter, sendAnswer, type Router } from './router.ts';
@@ -18,10 +19,17 @@ export const PATH_SEGMENT_MAX_CHARS = 100;
 
 const WWW_AUTHENTICATE = 'Basic realm="sandbox", Bearer realm="sandbox"';
 
-/** Routes that answer without the API key: the connectivity check, and token issuance (its own Basic check). */
+/**
+ * Routes that answer without the API key: the connectivity check, token issuance (its own
+ * Basic check), and a file's short-lived download address (its own signature, as a
+ * `content_url` is at the real service).
+ */
 function isPublic(request: FastifyRequest): boolean {
-  const path = request.url.split('?', 1)[0];
-  return (request.method === 'GET' && path === '/ping') || (request.method === 'POST' && path === '/auth/token');
+  const path = request.url.split('?', 1)[0] ?? '';
+  return (
+    (request.method === 'GET' && (path === '/ping' || path.startsWith(`${FILE_DOWNLOAD_PATH}/`))) ||
+    (request.method === 'POST' && path === '/auth/token')
+  );
 }
 
 /** JSON nested deeper than this is refused: hashing or validating it would recurse that deep and overflow the stack. */
@@ -115,8 +123,11 @@ export function buildServer(
   context: SandboxContext,
   registrations: readonly RouteRegistration[],
   admit: LocalServerGuard = () => null,
+  /** Serve HTTPS with this certificate and key (PEM) instead of plain HTTP. */
+  tls: { cert: string; key: string } | null = null,
 ): FastifyInstance {
   const app = Fastify({
+    ...(tls === null ? {} : { https: { cert: tls.cert, key: tls.key } }),
     logger: false,
     bodyLimit: JSON_BODY_MAX_BYTES,
     exposeHeadRoutes: false,

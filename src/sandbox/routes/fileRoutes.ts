@@ -5,7 +5,8 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { FILE_MAX_BYTES, timestampOf, type FileRecord } from '../../shared/bank/index.ts';
-import { jsonText } from '../http/answer.ts';
+import { json, jsonText } from '../http/answer.ts';
+import { FILE_DOWNLOAD_LIFETIME_MS, FILE_DOWNLOAD_PATH, downloadToken, readDownloadToken } from './fileDownload.ts';
 import { idempotent } from '../http/idempotency.ts';
 import { listRecords, recordOr404 } from '../http/recordList.ts';
 import { originOf, pathParameter } from '../http/requestInput.ts';
@@ -98,12 +99,41 @@ export function registerFileRoutes(router: Router, context: SandboxContext, app:
     ),
   );
 
-  /** The bytes themselves, with the media type they were uploaded with. */
+  /**
+   * The bytes themselves, with the media type they were uploaded with; in `--lean` (the real
+   * service's shape) the file's JSON with a short-lived `content_url` to fetch them from.
+   */
   router.get('/file/:file_id/content', (request) => {
     const id = pathParameter(request, 'file_id');
     const file = context.records.read('file', id) as FileRecord | undefined;
     const bytes = context.fileContents.get(id);
     if (file === undefined || bytes === undefined) throw new RequestProblem(404, `No file with id ${id}.`);
+    if (context.lean) {
+      const token = downloadToken(context.cursorKey, id, Date.now() + FILE_DOWNLOAD_LIFETIME_MS);
+      return json(200, {
+        id: file.id,
+        content_type: file.content_type,
+        content_length: file.content_length,
+        content_hash: file.content_hash,
+        content_url: `${originOf(request, context.baseUrl())}${FILE_DOWNLOAD_PATH}/${token}`,
+      });
+    }
+    return { status: 200, body: bytes, contentType: file.content_type };
+  });
+
+  /** Where a lean content_url points: the bytes, for a valid token, with no API key (and refused with one). */
+  router.get(`${FILE_DOWNLOAD_PATH}/:token`, (request) => {
+    if (request.headers.authorization !== undefined) {
+      throw new RequestProblem(
+        400,
+        'A download address carries its own signature: send it without an Authorization header (the bank\'s credentials do not belong here).',
+      );
+    }
+    const read = readDownloadToken(context.cursorKey, pathParameter(request, 'token'), Date.now());
+    if (!read.ok) throw new RequestProblem(403, read.reason);
+    const file = context.records.read('file', read.fileId) as FileRecord | undefined;
+    const bytes = context.fileContents.get(read.fileId);
+    if (file === undefined || bytes === undefined) throw new RequestProblem(404, `No file with id ${read.fileId}.`);
     return { status: 200, body: bytes, contentType: file.content_type };
   });
 }

@@ -31,6 +31,7 @@ export function createAch(
         `Invalid request body: simulation.account_id: no account with id ${request.account_id}.`,
       );
     }
+    refuseOverDailyLimit(context, request.account_id, centsOf(request.amount));
     const now = timestampOf(new Date());
     const ach: Ach = {
       id: freshId('ach'),
@@ -55,6 +56,30 @@ export function createAch(
     });
     return ach;
   });
+}
+
+/**
+ * `--ach-limit`: an account's ACH total of the (UTC) day may not pass the limit. Refused as the
+ * real service refuses an account limit: 429, a sentence that names the limit, and no
+ * Retry-After (waiting a few seconds cannot help; the limit resets with the day).
+ */
+function refuseOverDailyLimit(context: SandboxContext, accountId: string, cents: number): void {
+  const limit = context.achDailyLimitCents;
+  if (limit === null) return;
+  const today = new Date().toISOString().slice(0, 10);
+  const moved = context.records
+    .all('ach')
+    .filter((ach) => ach['account_id'] === accountId && String(ach['created_at']).startsWith(today))
+    .reduce((sum, ach) => sum + centsOf(String(ach['amount'])), 0);
+  if (moved + cents <= limit) return;
+  throw new RequestProblem(
+    429,
+    `ACH limit exceeded: account ${accountId} may move at most ${dollars(limit)} by ACH a day, and ${dollars(moved)} has moved today.`,
+  );
+}
+
+function dollars(cents: number): string {
+  return `$${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 }
 
 export function moveAch(context: SandboxContext, achId: string, wanted: AchStatus | undefined): Ach {

@@ -20,7 +20,19 @@ export type BankErrorKind =
   | 'unreachable'
   | 'malformed-response'
   | 'schema-violation'
-  | 'cancelled';
+  | 'cancelled'
+  /** A 429 that names an account limit (accountLimit.ts): not retried, not "slow down". */
+  | 'limit-exceeded'
+  /** The proxy setting itself is unusable (an HTTPS_PROXY that names a SOCKS proxy…). */
+  | 'proxy-setting'
+  /** The proxy (not the bank) cannot be reached. */
+  | 'proxy-unreachable'
+  /** The proxy wants a login, or refused the one given (407, or tinyproxy's 401). */
+  | 'proxy-auth'
+  /** The proxy refused to open a tunnel to the bank. */
+  | 'proxy-refused'
+  /** The bank's certificate is not vouched for by any CA trusted here (a TLS-inspecting proxy's, often). */
+  | 'tls-untrusted';
 
 export interface BankErrorDetails {
   kind: BankErrorKind;
@@ -76,6 +88,12 @@ function describe(details: BankErrorDetails): string {
       'malformed-response': 'the bank answered something that is not valid JSON',
       'schema-violation': 'the bank answered data that does not match the interface',
       cancelled: 'the request was cancelled',
+      'limit-exceeded': 'an account limit was exceeded',
+      'proxy-setting': 'the proxy setting cannot be used',
+      'proxy-unreachable': 'the proxy cannot be reached',
+      'proxy-auth': 'the proxy asks for a login',
+      'proxy-refused': 'the proxy refused to open a tunnel to the bank',
+      'tls-untrusted': "the bank's certificate is not trusted",
     }[details.kind];
   const status = details.status === null ? '' : ` (${String(details.status)})`;
   return `${details.endpoint}${status}: ${what.replace(/[.\s]+$/, '')}. ${details.remedy}`;
@@ -131,7 +149,24 @@ export class BankError extends Error implements BankErrorDetails {
 
   /** Whether this failure says the bank cannot be reached right now (for online/offline). */
   get meansOffline(): boolean {
-    return ['unreachable', 'timeout', 'bank-offline', 'unavailable', 'gateway-timeout'].includes(this.kind);
+    return [
+      'unreachable',
+      'timeout',
+      'bank-offline',
+      'unavailable',
+      'gateway-timeout',
+      // Out of reach through the network: the badge says so, in the proxy's or certificate's own words.
+      'proxy-setting',
+      'proxy-unreachable',
+      'proxy-auth',
+      'proxy-refused',
+      'tls-untrusted',
+    ].includes(this.kind);
+  }
+
+  /** Whether the failure is the network's (a proxy, a certificate) rather than the bank's. */
+  get aboutNetwork(): boolean {
+    return ['proxy-setting', 'proxy-unreachable', 'proxy-auth', 'proxy-refused', 'tls-untrusted'].includes(this.kind);
   }
 }
 

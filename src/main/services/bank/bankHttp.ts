@@ -1,19 +1,22 @@
 /**
- * One bank request over axios, with the profile's Authorization header, timeouts, safe
- * retries (retryPolicy.ts) and every failure turned into a BankError. Bodies are read as
- * text and parsed here, so a malformed body is reported as such rather than as a crash.
+ * One bank request over the app's one HTTP transport (services/http), with the profile's
+ * Authorization header, network policy (proxy and trust), timeouts, safe retries
+ * (retryPolicy.ts) and every failure turned into a BankError. Bodies are read whole and parsed
+ * here, so a malformed body is reported as such rather than as a crash.
  */
-import axios, { type AxiosInstance, type AxiosResponse } from 'axios';
 import { setTimeout as sleepFor } from 'node:timers/promises';
+import { sharedTransport } from '../http/sharedTransport.ts';
+import { directPolicy } from '../http/networkPolicy.ts';
+import type { HttpTransport, NetworkPolicy, TransportAnswer } from '../http/transport.ts';
+import { TransportError } from '../http/transportError.ts';
 import { errorBody, parseWith } from '../../../shared/bank/index.ts';
 import type { Authorization } from '../credentials/credentials.ts';
 import type { AuthScheme } from '../profiles/profile.ts';
 import { BankError, classifyStatus, type BankErrorKind } from './bankError.ts';
-import { ConnectTimeoutHttpAgent, ConnectTimeoutHttpsAgent } from './connectTimeoutAgent.ts';
+import { accountLimitOf } from './accountLimit.ts';
 import {
   DEFAULT_RETRY_POLICY,
   decideRetry,
-  neverSent,
   parseRetryAfter,
   type AttemptFailure,
   type RetryPolicy,
@@ -46,7 +49,14 @@ export interface BankHttpOptions {
   onReachability?: (reachable: boolean, failure?: BankError) => void;
   /** The embedded sandbox (a local process of this app), so its failures are named as such. */
   embeddedSandbox?: boolean;
+  /** The one transport (shared by default: connections are pooled across clients). */
+  transport?: HttpTransport;
+  /** How the profile reaches its bank (proxy, trust); direct with the OS trust store by default. */
+  network?: NetworkPolicy;
 }
+
+/** The most of a JSON answer read (a page of 1000 pending transactions is about 0.6 MB). */
+export const JSON_ANSWER_MAX_BYTES = 64 * 1024 * 1024;
 
 export interface BankRequest {
   method: HttpMethod;
@@ -88,12 +98,16 @@ export interface BankAnswer {
   file?: { bytes: Uint8Array; contentType: string };
 }
 
-type AttemptOutcome =
-  | { ok: true; answer: AxiosResponse<string>; file?: { bytes: Uint8Array; contentType: string } }
-  | { ok: false; failure: AttemptFailure; error: BankError };
+/** An answer as the retry loop reads it: its status, headers, and body as text (or bytes for a binary read). */
+interface ReadAnswer {
+  status: number;
+  headers: TransportAnswer['headers'];
+  text: string;
+}
 
-/** axios's own words when a body passes maxContentLength. */
-const OVER_LENGTH = /maxContentLength size of [0-9-]+ exceeded/;
+type AttemptOutcome =
+  | { ok: true; answer: ReadAnswer; file?: { bytes: Uint8Array; contentType: string } }
+  | { ok: false; failure: AttemptFailure; error: BankError };
 
 function isIdempotent(request: BankRequest): boolean {
   return request.method === 'GET' || request.method === 'DELETE' || request.idempotencyKey !== undefined;
@@ -112,7 +126,9 @@ export class BankHttp {
   readonly baseUrl: string;
   readonly #options: BankHttpOptions;
   readonly #policy: RetryPolicy;
-  readonly #axios: AxiosInstance;
+  readonly #timeouts: BankTimeouts;
+  readonly #transport: HttpTransport;
+  readonly #network: NetworkPolicy;
   readonly #sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
 
   constructor(options: BankHttpOptions) {
@@ -120,24 +136,31 @@ export class BankHttp {
     this.profileName = options.profileName;
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.#policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
-    const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+    this.#timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+    this.#transport = options.transport ?? sharedTransport();
+    // The embedded sandbox is a process of this app on loopback: always direct, whatever a policy says.
+    this.#network = options.embeddedSandbox === true ? directPolicy() : (options.network ?? directPolicy());
     this.#sleep = options.sleep ?? ((ms, signal) => sleepFor(ms, undefined, { signal }));
-    this.#axios = axios.create({
-      baseURL: this.baseUrl,
-      timeout: timeouts.responseMs,
-      responseType: 'text',
-      // Bodies stay text: parsed below so a malformed one is named, not thrown from axios.
-      transformResponse: [(data: unknown) => data],
-      validateStatus: () => true,
-      maxRedirects: 0,
-      // A path is always under baseURL: `//host/x` or `https://host/x` never replaces it (review L13).
-      allowAbsoluteUrls: false,
-      // Never follow an environment proxy with the bank's Authorization header.
-      proxy: false,
-      httpAgent: new ConnectTimeoutHttpAgent(timeouts.connectMs),
-      httpsAgent: new ConnectTimeoutHttpsAgent(timeouts.connectMs),
-      headers: { Accept: 'application/json' },
-    });
+  }
+
+  /** How the profile reaches its bank, for a fetch the bank's answer points at (a file's content_url). */
+  get network(): NetworkPolicy {
+    return this.#network;
+  }
+
+  get transport(): HttpTransport {
+    return this.#transport;
+  }
+
+  get timeouts(): BankTimeouts {
+    return { ...this.#timeouts };
+  }
+
+  /** How messages name the bank. */
+  get destinationName(): string {
+    return this.#options.embeddedSandbox === true
+      ? 'the local sandbox bank'
+      : `the bank of ${this.profileName} (${this.baseUrl})`;
   }
 
   async send(request: BankRequest): Promise<BankAnswer> {
@@ -178,40 +201,40 @@ export class BankHttp {
     const authorization = await this.#options.authorization();
     const headers: Record<string, string> = { Authorization: authorization.header };
     if (request.idempotencyKey !== undefined) headers['X-Idempotency-Key'] = request.idempotencyKey;
-    let data: unknown;
+    let data: Uint8Array | undefined;
     if (request.bytes !== undefined) {
       headers['Content-Type'] = request.bytes.contentType;
-      data = Buffer.from(request.bytes.data.buffer, request.bytes.data.byteOffset, request.bytes.data.byteLength);
+      data = request.bytes.data;
     } else if (request.json !== undefined) {
       headers['Content-Type'] = 'application/json';
-      data = JSON.stringify(request.json);
+      data = Buffer.from(JSON.stringify(request.json), 'utf8');
     }
     const binary = request.binary;
-    if (binary !== undefined) headers['Accept'] = binary.accept;
-    let answer: AxiosResponse<string>;
+    headers['Accept'] = binary === undefined ? 'application/json' : binary.accept;
+    let answer: ReadAnswer;
     let bytes: Uint8Array | null = null;
     try {
-      const raw = await this.#axios.request<unknown>({
+      const raw = await this.#transport.send({
+        url: this.#urlOf(request),
         method: request.method,
-        url: request.path,
-        params: request.query,
-        data,
-        headers,
-        ...(binary === undefined
-          ? {}
-          : { responseType: 'arraybuffer' as const, maxContentLength: binary.maxBytes, transformResponse: [] }),
+        headers: [...Object.entries(headers), ['Accept-Encoding', 'gzip, deflate, br']],
+        body: data ?? null,
+        policy: this.#network,
+        destinationName: this.destinationName,
+        connectMs: this.#timeouts.connectMs,
+        responseMs: this.#timeouts.responseMs,
+        maxBytes: binary?.maxBytes ?? JSON_ANSWER_MAX_BYTES,
         ...(request.signal === undefined ? {} : { signal: request.signal }),
       });
-      if (binary !== undefined) {
-        const received = raw.data instanceof ArrayBuffer ? new Uint8Array(raw.data) : Buffer.from(raw.data as Buffer);
-        bytes = received;
-        // An error answer is read as text, like any other (its JSON names the problem).
-        answer = { ...raw, data: raw.status < 400 ? '' : Buffer.from(received).toString('utf8') };
-      } else {
-        answer = raw as AxiosResponse<string>;
-      }
+      if (binary !== undefined) bytes = raw.body;
+      // An error answer is read as text, like any other (its JSON names the problem).
+      answer = {
+        status: raw.status,
+        headers: raw.headers,
+        text: binary !== undefined && raw.status < 400 ? '' : raw.body.toString('utf8'),
+      };
     } catch (error) {
-      if (binary !== undefined && axios.isAxiosError(error) && OVER_LENGTH.test(error.message)) {
+      if (binary !== undefined && error instanceof TransportError && error.kind === 'too-large') {
         this.#options.onReachability?.(true);
         throw this.#error(
           request,
@@ -232,16 +255,23 @@ export class BankHttp {
       return { ok: true, answer, file: { bytes, contentType } };
     }
     if (answer.status < 400) return { ok: true, answer };
+    const parsed = parseWith(errorBody, safeJson(answer.text));
+    const serverMessage = parsed.ok ? parsed.value.error : null;
+    // A 429 that names a limit (an account's daily ACH limit…) is that limit: waiting cannot help.
+    const limit = answer.status === 429 ? accountLimitOf(serverMessage) : null;
     const failure: AttemptFailure = {
       type: 'status',
       status: answer.status,
       retryAfterMs: parseRetryAfter(headerOf(answer, 'retry-after')),
+      ...(limit === null ? {} : { final: true }),
     };
-    const classified = classifyStatus(answer.status, this.profileName, {
-      authScheme: this.#options.authScheme,
-      bearerExpiredAt: authorization.expiresAt,
-    });
-    const parsed = parseWith(errorBody, safeJson(answer.data));
+    const classified =
+      limit === null
+        ? classifyStatus(answer.status, this.profileName, {
+            authScheme: this.#options.authScheme,
+            bearerExpiredAt: authorization.expiresAt,
+          })
+        : { kind: 'limit-exceeded' as const, retryable: false, remedy: limit.remedy };
     const retryAfterSeconds = failure.retryAfterMs === null ? undefined : Math.ceil(failure.retryAfterMs / 1000);
     if (classified.kind === 'rate-limited' && retryAfterSeconds !== undefined) {
       classified.remedy = `The bank is limiting requests: try again in ${String(retryAfterSeconds)} s.`;
@@ -250,51 +280,65 @@ export class BankHttp {
       request,
       classified.kind,
       answer.status,
-      parsed.ok ? parsed.value.error : null,
+      serverMessage,
       attempt,
       classified.retryable,
       classified.remedy,
-      retryAfterSeconds,
+      limit === null ? retryAfterSeconds : undefined,
+      limit === null ? undefined : { message: limit.message, action: limit.remedy },
     );
     if (error.meansOffline) this.#options.onReachability?.(false, error);
     return { ok: false, failure, error };
   }
 
   #networkFailure(request: BankRequest, error: unknown, attempt: number): AttemptOutcome {
-    if (request.signal?.aborted === true || axios.isCancel(error)) {
+    if (request.signal?.aborted === true || (error instanceof TransportError && error.kind === 'cancelled')) {
       throw this.#error(request, 'cancelled', null, null, attempt, false, 'The request was cancelled.');
     }
-    const code = axios.isAxiosError(error) ? (error.code ?? null) : null;
-    const cause: unknown = axios.isAxiosError(error) ? error.cause : undefined;
-    const causeCode =
-      typeof cause === 'object' && cause !== null && 'code' in cause && typeof cause.code === 'string'
-        ? cause.code
-        : null;
-    const systemCode = causeCode ?? code;
-    const timedOut = code === 'ECONNABORTED' || code === 'ETIMEDOUT' || systemCode === 'ETIMEDOUT';
+    if (!(error instanceof TransportError)) throw error;
+    const timedOut = error.kind === 'timeout';
     const failure: AttemptFailure = timedOut
       ? { type: 'timeout' }
-      : { type: 'network', code: systemCode, neverSent: neverSent(systemCode) };
+      : { type: 'network', code: error.code, neverSent: error.neverSent, final: !retriedTransport(error) };
+    const kind = bankKindOf(error);
+    // The bank out of reach is said as before; a proxy's, a certificate's or TLS's failure in its own words.
+    const plainNetwork = (kind === 'unreachable' || kind === 'timeout') && !error.aboutProxy && error.kind !== 'tls-failed';
     const described = timedOut
       ? 'the bank did not answer in time'
-      : `the bank at ${this.baseUrl} cannot be reached (${systemCode ?? 'network error'})`;
+      : plainNetwork
+        ? `the bank at ${this.baseUrl} cannot be reached (${error.code ?? 'network error'})`
+        : error.message;
     const bankError = this.#error(
       request,
-      timedOut ? 'timeout' : 'unreachable',
+      kind,
       null,
       described,
       attempt,
-      true,
-      timedOut ? 'The bank is slow or unreachable: try later.' : 'Check your network connection, or try later.',
+      retriedTransport(error),
+      plainNetwork
+        ? timedOut
+          ? 'The bank is slow or unreachable: try later.'
+          : 'Check your network connection, or try later.'
+        : error.action,
       undefined,
-      this.#forPeople(timedOut),
+      plainNetwork ? this.#forPeople(timedOut) : { message: error.message, action: error.action },
     );
     this.#options.onReachability?.(false, bankError);
     return { ok: false, failure, error: bankError };
   }
 
-  #accept(request: BankRequest, answer: AxiosResponse<string>, attempts: number): BankAnswer {
-    const text = answer.data;
+  /** The bank's address with the request's path and query (already encoded path; query from its parts). */
+  #urlOf(request: BankRequest): string {
+    const query = new URLSearchParams();
+    for (const [name, value] of Object.entries(request.query ?? {})) {
+      if (value !== undefined) query.append(name, String(value));
+    }
+    const search = query.toString();
+    return `${this.baseUrl}${request.path}${search === '' ? '' : `?${search}`}`;
+  }
+
+  #accept(request: BankRequest, answer: ReadAnswer, attempts: number): BankAnswer {
+    const text = answer.text;
     if (answer.status === 204 || text === '') return { status: answer.status, body: null, attempts };
     try {
       return { status: answer.status, body: JSON.parse(text) as unknown, attempts };
@@ -375,9 +419,42 @@ export function objectIdInText(text: string): string | null {
   return match?.[1] ?? null;
 }
 
-function headerOf(answer: AxiosResponse, name: string): string | undefined {
+function headerOf(answer: ReadAnswer, name: string): string | undefined {
   const value: unknown = answer.headers[name];
   return typeof value === 'string' ? value : undefined;
+}
+
+/** The BankError kind of a transport failure: the proxy's and TLS's own, apart from the bank's. */
+function bankKindOf(error: TransportError): BankErrorKind {
+  switch (error.kind) {
+    case 'proxy-setting':
+      return 'proxy-setting';
+    case 'proxy-unreachable':
+      return 'proxy-unreachable';
+    case 'proxy-auth-required':
+    case 'proxy-auth-refused':
+      return 'proxy-auth';
+    case 'proxy-refused':
+      return 'proxy-refused';
+    case 'tls-untrusted':
+      return 'tls-untrusted';
+    case 'timeout':
+      return 'timeout';
+    case 'too-large':
+      return 'too-large';
+    case 'cancelled':
+      return 'cancelled';
+    default:
+      // proxy-upstream, tls-failed, unreachable, connect-timeout, connection-lost: the bank is out of reach.
+      return 'unreachable';
+  }
+}
+
+/** Whether trying again can help: a login, a refusal or an untrusted certificate fails the same way again. */
+function retriedTransport(error: TransportError): boolean {
+  return !['proxy-setting', 'proxy-auth-required', 'proxy-auth-refused', 'proxy-refused', 'tls-untrusted'].includes(
+    error.kind,
+  );
 }
 
 function safeJson(text: string): unknown {

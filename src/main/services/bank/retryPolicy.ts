@@ -3,7 +3,8 @@
  *   - a refused connection or a 429: the bank never processed the request, so any method;
  *   - other network failures, timeouts, 502, 503, 504: only idempotent requests (GET, DELETE,
  *     and POSTs carrying an X-Idempotency-Key, which the bank deduplicates).
- * 500 and every 4xx but 429 are never retried: the same request would fail the same way.
+ * 500 and every 4xx but 429 are never retried: the same request would fail the same way; nor
+ * a 429 that names an account limit, a proxy's refusal or an untrusted certificate.
  * Waits grow exponentially with "equal jitter" (half fixed, half random) so clients that
  * failed together do not retry together; a Retry-After is honoured as a minimum.
  */
@@ -25,8 +26,10 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 
 /** What went wrong with one attempt, as far as retrying is concerned. */
 export type AttemptFailure =
-  | { type: 'status'; status: number; retryAfterMs: number | null }
-  | { type: 'network'; code: string | null; neverSent: boolean }
+  /** `final`: a 429 that names an account limit, which no wait fixes (accountLimit.ts). */
+  | { type: 'status'; status: number; retryAfterMs: number | null; final?: boolean }
+  /** `final`: a failure the same request meets again (a proxy's refusal, an untrusted certificate). */
+  | { type: 'network'; code: string | null; neverSent: boolean; final?: boolean }
   | { type: 'timeout' };
 
 export type RetryDecision = { retry: true; delayMs: number } | { retry: false };
@@ -74,6 +77,7 @@ export function decideRetry(
   random: () => number = Math.random,
 ): RetryDecision {
   if (attempt >= policy.maxAttempts) return { retry: false };
+  if (failure.type !== 'timeout' && failure.final === true) return { retry: false };
   if (failure.type === 'status') {
     if (!RETRIED_STATUSES.has(failure.status)) return { retry: false };
     if (failure.status !== 429 && !idempotent) return { retry: false };
