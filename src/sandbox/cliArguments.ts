@@ -110,7 +110,8 @@ export function parseCliArguments(argv: readonly string[]): CliRequest {
       tlsFiles[flag === '--tls-cert' ? 'cert' : 'key'] = value();
     } else if (flag === '--ach-limit') {
       const text = value();
-      if (!/^[0-9]+[.][0-9][0-9]$/.test(text)) throw new Error(`--ach-limit takes an amount like 1000.00, not ${JSON.stringify(text)}.`);
+      if (!/^[0-9]+[.][0-9][0-9]$/.test(text))
+        throw new Error(`--ach-limit takes an amount like 1000.00, not ${JSON.stringify(text)}.`);
       options.achDailyLimit = text;
     } else if (flag in NUMERIC) {
       const text = value();
@@ -150,9 +151,12 @@ function readPem(file: string, flag: string): string {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new Error(`${flag} ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}: give the path of a PEM file.`, {
-      cause: error,
-    });
+    throw new Error(
+      `${flag} ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}: give the path of a PEM file.`,
+      {
+        cause: error,
+      },
+    );
   }
   if (!text.includes('-----BEGIN ')) throw new Error(`${flag} ${file} is not a PEM file (no -----BEGIN line).`);
   return text;

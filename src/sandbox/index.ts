@@ -149,12 +149,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     };
     // Set once the port is known; nothing is answered before listen() returns.
     let guard: LocalServerGuard = () => ({ status: 421, error: 'The sandbox is still starting.' });
-    const app = buildServer(
-      context,
-      SANDBOX_ROUTES,
-      (headers, rawHeaders) => guard(headers, rawHeaders),
-      settings.tls,
-    );
+    const app = buildServer(context, SANDBOX_ROUTES, (headers, rawHeaders) => guard(headers, rawHeaders), settings.tls);
     await app.listen({ port: settings.port, host: settings.host });
     const address = app.server.address() as AddressInfo;
     guard = createLocalServerGuard({

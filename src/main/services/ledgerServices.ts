@@ -9,6 +9,11 @@ import { actorText, type ActorProgram } from './audit/actor.ts';
 import { disclosureText, type DisclosureClass } from '../../shared/personalData/exportDisclosure.ts';
 import { BankClients } from './bank/bankClients.ts';
 import type { BankTimeouts } from './bank/bankHttp.ts';
+import type { Environment } from './http/environmentProxy.ts';
+import { readCaBundle } from './http/trust.ts';
+import { describeNetwork, type NetworkSettings } from '../../shared/profiles/networkFields.ts';
+import type { ProxyResolver } from './http/systemProxy.ts';
+import type { HttpTransport } from './http/transport.ts';
 import type { RetryPolicy } from './bank/retryPolicy.ts';
 import { BANK_COMPAT_MIGRATIONS, BANK_COMPAT_MIGRATIONS_TABLE } from './cache/bankCompatMigrations.ts';
 import { applyMigrations } from './cache/migrations.ts';
@@ -51,6 +56,15 @@ export interface LedgerServicesOptions {
   actor?: ActorProgram;
   /** Told each stored profile secret as a request uses it (the app's IPC scrubber). */
   onSecretUsed?: (secret: string) => void;
+  /**
+   * Where remote profiles' `system` and `environment` proxy settings come from (services/http):
+   * the process's environment (HTTPS_PROXY, HTTP_PROXY, NO_PROXY), and in the desktop app
+   * Chromium's resolver. Without it, none: every remote profile is reached directly unless it
+   * names its own proxy (tests).
+   */
+  network?: { environment: Environment; systemResolver: ProxyResolver | null };
+  /** The one HTTP transport (the process's shared one by default). */
+  transport?: HttpTransport;
   now?: () => Date;
 }
 
@@ -96,6 +110,8 @@ export class LedgerServices {
       ...(options.timeouts ? { timeouts: options.timeouts } : {}),
       ...(options.retry ? { retry: options.retry } : {}),
       ...(options.ping ? { ping: options.ping } : {}),
+      ...(options.network ? { network: options.network } : {}),
+      ...(options.transport ? { transport: options.transport } : {}),
     });
     this.sync = new SyncService({
       cache,
@@ -280,9 +296,40 @@ export class LedgerServices {
   }
 
   /** Removes a profile, its secret and its cached data; the audit log keeps its history. */
+  /**
+   * Says how a remote profile reaches its bank (services/http): its proxy and CA bundle. The
+   * proxy's password, when given, goes to the keychain (`password: null` removes it; undefined
+   * keeps it); a CA bundle is read and checked before it is saved. Audited, never the password.
+   */
+  async setNetwork(
+    nameOrId: string,
+    network: NetworkSettings,
+    password?: string | null,
+  ): Promise<{ profile: Profile; proxyPasswordSet: boolean }> {
+    const before = this.profiles.find(nameOrId);
+    if (network.caFile !== null) readCaBundle(network.caFile);
+    const profile = this.profiles.update(before.id, { network });
+    if (password === null || network.proxy.user === undefined || network.proxy.mode === 'none') {
+      await this.credentials.deleteProxyPassword(profile.id);
+    } else if (password !== undefined) {
+      await this.credentials.setProxyPassword(profile.id, password);
+    }
+    this.clients.forget(profile.id);
+    this.cache.audit.record({
+      profileId: profile.id,
+      profileName: profile.name,
+      action: 'profile.network',
+      target: profile.id,
+      result: 'ok',
+      detail: describeNetwork(network),
+    });
+    return { profile, proxyPasswordSet: await this.credentials.hasProxyPassword(profile.id) };
+  }
+
   async removeProfile(nameOrId: string): Promise<Profile> {
     const removed = this.profiles.remove(nameOrId);
     await this.credentials.deleteProfileSecret(removed.id);
+    await this.credentials.deleteProxyPassword(removed.id);
     this.clients.forget(removed.id);
     await this.clearCachedData(removed.id);
     this.reviews.dropProfile(removed.id, true);

@@ -126,7 +126,7 @@ export function registerFileRoutes(router: Router, context: SandboxContext, app:
     if (request.headers.authorization !== undefined) {
       throw new RequestProblem(
         400,
-        'A download address carries its own signature: send it without an Authorization header (the bank\'s credentials do not belong here).',
+        "A download address carries its own signature: send it without an Authorization header (the bank's credentials do not belong here).",
       );
     }
     const read = readDownloadToken(context.cursorKey, pathParameter(request, 'token'), Date.now());

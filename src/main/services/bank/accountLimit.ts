@@ -7,7 +7,8 @@
  */
 
 /** Words of a rate limit, which waiting does fix. */
-const ABOUT_THE_RATE = /\b(rate[ -]?limit|too many requests|requests? (per|a|each) (second|minute)|slow down|try again in)\b/i;
+const ABOUT_THE_RATE =
+  /\b(rate[ -]?limit|too many requests|requests? (per|a|each) (second|minute)|slow down|try again in)\b/i;
 /** Words of a limit that is exceeded. */
 const NAMES_A_LIMIT = /\blimits?\b/i;
 

@@ -60,6 +60,7 @@ import { BankHttp, type BankHttpOptions, type BankRequest } from './bankHttp.ts'
 import { decodeDateStep, encodeDateStep, requestOfStep, walkOn, type DateStep } from './datePaging.ts';
 import { listEnvelopeResponse, observeDrift, type DriftListener } from './fieldDrift.ts';
 import { nextPageOf } from './listPaging.ts';
+import { readFileAnswer } from './fileContent.ts';
 
 /** One page of a list, and the cursor that resumes after it (null at the end). */
 export interface Page<Item> {
@@ -367,22 +368,29 @@ export class BankClient {
 
   /**
    * A file's bytes (GET /file/{id}/content), at most `maxBytes` of them: a longer body is
-   * refused as it arrives (BankError 'too-large'). The media type is the bank's Content-Type,
-   * lowercase without parameters; whether it may be shown is the caller's to decide.
+   * refused as it arrives (BankError 'too-large'). The bank answers either the bytes or, as the
+   * real service documents it, JSON with a short-lived `content_url` (fileContent.ts), which is
+   * fetched at once. The media type is the download's Content-Type, lowercase without
+   * parameters; whether it may be shown is the caller's to decide.
    */
   async readFileContent(
     id: string,
     options: { maxBytes: number; accept: readonly string[]; signal?: AbortSignal },
   ): Promise<{ bytes: Uint8Array; contentType: string }> {
+    const endpoint = 'GET /file/{file_id}/content';
     const answer = await this.#http.send({
       method: 'GET',
       path: `/file/${pathSegment(id)}/content`,
-      endpoint: 'GET /file/{file_id}/content',
-      binary: { maxBytes: options.maxBytes, accept: options.accept.join(', ') },
+      endpoint,
+      binary: {
+        // The JSON form's answer is small, but the bytes may come as they are: the same cap.
+        maxBytes: options.maxBytes,
+        accept: [...options.accept, 'application/json;q=0.5'].join(', '),
+      },
       ...(options.signal ? { signal: options.signal } : {}),
     });
     if (answer.file === undefined) throw new Error('GET /file/{file_id}/content answered without its bytes.');
-    return answer.file;
+    return readFileAnswer(this.#http, answer.file, { ...options, endpoint }, this.#onDrift);
   }
 
   /** One person application, kept as received when malformed; 404 is a BankError 'not-found'. */

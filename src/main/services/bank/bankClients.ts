@@ -6,7 +6,11 @@
  * unauthenticated offline ping, leaves for it.
  */
 import { SecretNeedsReentry, type Credentials } from '../credentials/credentials.ts';
-import { profileAttention, type Profile } from '../profiles/profile.ts';
+import { networkOf, profileAttention, type Profile } from '../profiles/profile.ts';
+import type { Environment } from '../http/environmentProxy.ts';
+import { directPolicy, profilePolicy } from '../http/networkPolicy.ts';
+import type { ProxyResolver } from '../http/systemProxy.ts';
+import type { HttpTransport, NetworkPolicy } from '../http/transport.ts';
 import type { Profiles } from '../profiles/profiles.ts';
 import { Connectivity, reasonForPeople, type ConnectivityState } from '../sync/connectivity.ts';
 import { SANDBOX_RESTART_ACTION } from '../../../shared/ipc/domains/embeddedSandbox.ts';
@@ -33,6 +37,14 @@ export interface BankClientsOptions {
   ping?: { firstDelayMs?: number; maxDelayMs?: number };
   /** Told what each answer of a profile's bank showed of drift (fieldDrift.ts). */
   onDrift?: (profileId: string, observation: DriftObservation) => void;
+  /** The one transport; the process's shared one by default. */
+  transport?: HttpTransport;
+  /**
+   * Where the system's and the environment's proxy settings come from: the process's
+   * environment, and Chromium's resolver in the desktop app (null elsewhere). Without it,
+   * remote profiles read no environment and have no system resolver (tests).
+   */
+  network?: { environment: Environment; systemResolver: ProxyResolver | null };
 }
 
 type ConnectivityListener = (profileId: string, state: ConnectivityState) => void;
@@ -107,6 +119,24 @@ export class BankClients {
     this.#listeners.clear();
   }
 
+  /**
+   * How the profile reaches its bank: the embedded sandbox always directly; any other profile
+   * by its network settings (its proxy password read from the keychain once per client).
+   */
+  policyFor(profile: Profile): NetworkPolicy {
+    if (profile.kind === 'embedded-sandbox') return directPolicy();
+    const credentials = this.#options.credentials;
+    let password: Promise<string | null> | null = null;
+    return profilePolicy(networkOf(profile), {
+      environment: this.#options.network?.environment ?? {},
+      systemResolver: this.#options.network?.systemResolver ?? null,
+      proxyPassword: () => {
+        password ??= credentials.proxyPassword(profile.id);
+        return password;
+      },
+    });
+  }
+
   #build(profile: Profile, baseUrl: string, extra: Partial<BankHttpOptions>): BankClient {
     const credentials = this.#options.credentials;
     const onDrift = this.#options.onDrift;
@@ -115,6 +145,8 @@ export class BankClients {
         profileName: profile.name,
         authScheme: profile.authScheme,
         baseUrl,
+        network: this.policyFor(profile),
+        ...(this.#options.transport === undefined ? {} : { transport: this.#options.transport }),
         // Bound to the address this client sends to: a secret entered for another origin is refused.
         authorization: () => credentials.authorizationFor({ ...profile, baseUrl }),
         ...(this.#options.timeouts ? { timeouts: this.#options.timeouts } : {}),

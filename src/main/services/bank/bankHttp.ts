@@ -302,7 +302,8 @@ export class BankHttp {
       : { type: 'network', code: error.code, neverSent: error.neverSent, final: !retriedTransport(error) };
     const kind = bankKindOf(error);
     // The bank out of reach is said as before; a proxy's, a certificate's or TLS's failure in its own words.
-    const plainNetwork = (kind === 'unreachable' || kind === 'timeout') && !error.aboutProxy && error.kind !== 'tls-failed';
+    const plainNetwork =
+      (kind === 'unreachable' || kind === 'timeout') && !error.aboutProxy && error.kind !== 'tls-failed';
     const described = timedOut
       ? 'the bank did not answer in time'
       : plainNetwork
@@ -325,6 +326,102 @@ export class BankHttp {
     );
     this.#options.onReachability?.(false, bankError);
     return { ok: false, failure, error: bankError };
+  }
+
+  /**
+   * A file's bytes from an address the bank's answer gave (a `content_url`): through the same
+   * proxy and trust as the bank, WITHOUT the bank's Authorization (the address carries its own
+   * short-lived signature, and may be another host), following at most 3 redirects, never from
+   * https down to http. At most `maxBytes`; every failure a BankError named after `endpoint`.
+   */
+  async fetchLinked(options: {
+    url: string;
+    endpoint: string;
+    accept: string;
+    maxBytes: number;
+    signal?: AbortSignal;
+  }): Promise<{ bytes: Uint8Array; contentType: string }> {
+    const request: BankRequest = { method: 'GET', path: '/', endpoint: options.endpoint };
+    let url: URL;
+    try {
+      url = new URL(options.url);
+    } catch {
+      throw this.#error(
+        request,
+        'malformed-response',
+        null,
+        `the bank's content_url ${JSON.stringify(options.url)} is not an address`,
+        1,
+        false,
+        'Tell the bank: it named a download address that is not a URL.',
+      );
+    }
+    const bankIsHttps = this.baseUrl.startsWith('https:');
+    for (let hop = 0; ; hop += 1) {
+      if (url.protocol !== 'https:' && (url.protocol !== 'http:' || bankIsHttps)) {
+        throw this.#error(
+          request,
+          'malformed-response',
+          null,
+          `the download address ${url.origin} is not https://`,
+          1,
+          false,
+          'Tell the bank: a file of an https bank must be downloaded over https.',
+        );
+      }
+      let raw: TransportAnswer;
+      try {
+        raw = await this.#transport.send({
+          url: url.toString(),
+          method: 'GET',
+          headers: [
+            ['Accept', options.accept],
+            ['Accept-Encoding', 'gzip, deflate, br'],
+          ],
+          policy: this.#network,
+          destinationName: `the file's download address (${url.host})`,
+          connectMs: this.#timeouts.connectMs,
+          responseMs: this.#timeouts.responseMs,
+          maxBytes: options.maxBytes,
+          ...(options.signal === undefined ? {} : { signal: options.signal }),
+        });
+      } catch (error) {
+        if (error instanceof TransportError && error.kind === 'too-large') {
+          throw this.#error(
+            request,
+            'too-large',
+            null,
+            null,
+            1,
+            false,
+            `The file is larger than ${String(Math.round(options.maxBytes / (1024 * 1024)))} MiB, the most Ledgerdesk reads.`,
+          );
+        }
+        const failed = this.#networkFailure(request, error, 1);
+        throw failed.ok ? new Error('unreachable') : failed.error;
+      }
+      const location = headerOf({ status: raw.status, headers: raw.headers, text: '' }, 'location');
+      if (raw.status >= 300 && raw.status < 400 && location !== undefined && hop < 3) {
+        url = new URL(location, url);
+        continue;
+      }
+      if (raw.status >= 400) {
+        const expired = raw.status === 403 || raw.status === 410;
+        throw this.#error(
+          request,
+          raw.status === 404 ? 'not-found' : expired ? 'forbidden' : 'server-error',
+          raw.status,
+          `the download address answered ${String(raw.status)}`,
+          1,
+          expired,
+          expired
+            ? 'The download address was refused: it is valid only a short time. Open the document again to get a new one.'
+            : 'The file could not be downloaded: try again later.',
+        );
+      }
+      const declared = headerOf({ status: raw.status, headers: raw.headers, text: '' }, 'content-type') ?? '';
+      return { bytes: raw.body, contentType: (declared.split(';')[0] ?? '').trim().toLowerCase() };
+    }
   }
 
   /** The bank's address with the request's path and query (already encoded path; query from its parts). */

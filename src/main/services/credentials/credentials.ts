@@ -94,6 +94,10 @@ const DATA_KEY_BYTES = 32;
 export function profileAccount(profileId: string): string {
   return `profile:${profileId}`;
 }
+/** A profile's proxy password (Basic proxy authentication): the keychain's, never a file's. */
+export function proxyAccount(profileId: string): string {
+  return `proxy:${profileId}`;
+}
 export function listenerAccount(listenerId: string): string {
   return `listener:${listenerId}`;
 }
@@ -228,6 +232,27 @@ export class Credentials {
       return `it was entered for ${decoded.bound.authScheme} authentication, and the profile now uses ${profile.authScheme}`;
     }
     return null;
+  }
+
+  /** Stores the password of the profile's proxy login; only the proxy ever receives it. */
+  async setProxyPassword(profileId: string, password: string): Promise<void> {
+    checkSecret(password);
+    await this.#store.set(proxyAccount(profileId), password);
+  }
+
+  /** The password of the profile's proxy login, for the Proxy-Authorization of a CONNECT; null when none is stored. */
+  async proxyPassword(profileId: string): Promise<string | null> {
+    const password = await this.#store.get(proxyAccount(profileId));
+    if (password !== null) this.#onSecretUsed(password);
+    return password;
+  }
+
+  async hasProxyPassword(profileId: string): Promise<boolean> {
+    return this.#store.has(proxyAccount(profileId));
+  }
+
+  async deleteProxyPassword(profileId: string): Promise<boolean> {
+    return this.#store.delete(proxyAccount(profileId));
   }
 
   /**

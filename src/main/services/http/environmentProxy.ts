@@ -27,11 +27,10 @@ function variable(environment: Environment, name: string): { name: string; value
 }
 
 /** Which variable names the proxy for `protocol` ('https:' or 'http:'), if any does. */
-export function proxyVariableFor(
-  environment: Environment,
-  protocol: string,
-): { name: string; value: string } | null {
-  return variable(environment, protocol === 'https:' ? 'https_proxy' : 'http_proxy') ?? variable(environment, 'all_proxy');
+export function proxyVariableFor(environment: Environment, protocol: string): { name: string; value: string } | null {
+  return (
+    variable(environment, protocol === 'https:' ? 'https_proxy' : 'http_proxy') ?? variable(environment, 'all_proxy')
+  );
 }
 
 /** A proxy URL from the environment (or a profile) as a route; throws ProxySettingProblem for what is unusable. */

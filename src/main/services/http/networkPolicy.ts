@@ -48,7 +48,8 @@ async function systemRoute(target: URL, resolver: ProxyResolver): Promise<ProxyR
   const entries = pacEntries(result);
   for (const entry of entries) {
     if (entry.kind === 'direct') return DIRECT;
-    if (entry.kind === 'proxy') return { kind: 'proxy', host: entry.host, port: entry.port, credentials: null, source: 'system' };
+    if (entry.kind === 'proxy')
+      return { kind: 'proxy', host: entry.host, port: entry.port, credentials: null, source: 'system' };
   }
   if (entries.length === 0) return DIRECT;
   throw new ProxySettingProblem(

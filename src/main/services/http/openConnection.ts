@@ -205,7 +205,8 @@ function proxyRefusal(
     return new TransportError({
       kind: 'proxy-upstream',
       message: `${capitalised(proxyName)} could not reach ${destination.name} (${said}).`,
-      action: 'The proxy is up but the bank is out of its reach: try later, or ask IT whether the proxy may reach this address.',
+      action:
+        'The proxy is up but the bank is out of its reach: try later, or ask IT whether the proxy may reach this address.',
       code: String(status),
       neverSent: true,
     });
@@ -331,7 +332,8 @@ async function secured(
     throw new TransportError({
       kind: 'tls-failed',
       message: `The secure connection to ${destination.name} failed (${error instanceof Error ? error.message : String(error)}).`,
-      action: 'Check that the address is an https:// server; if a proxy is in the way, ask IT whether it inspects this traffic.',
+      action:
+        'Check that the address is an https:// server; if a proxy is in the way, ask IT whether it inspects this traffic.',
       code,
       neverSent: true,
     });

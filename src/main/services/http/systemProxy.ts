@@ -11,7 +11,8 @@ export interface ProxyResolver {
   resolve(url: string): Promise<string>;
 }
 
-export type PacEntry = { kind: 'direct' } | { kind: 'proxy'; host: string; port: number } | { kind: 'other'; text: string };
+export type PacEntry =
+  { kind: 'direct' } | { kind: 'proxy'; host: string; port: number } | { kind: 'other'; text: string };
 
 /** A PAC result read into its entries, in order (the first usable one is taken). */
 export function pacEntries(result: string): PacEntry[] {

@@ -128,7 +128,8 @@ export class HttpTransport {
       throw new TransportError({
         kind: 'proxy-setting',
         message: `No route to ${request.destinationName}: ${error instanceof Error ? error.message : String(error)}`,
-        action: 'Correct the proxy setting (the profile’s Network section, or HTTPS_PROXY / HTTP_PROXY), then try again.',
+        action:
+          'Correct the proxy setting (the profile’s Network section, or HTTPS_PROXY / HTTP_PROXY), then try again.',
         code: null,
         neverSent: true,
       });

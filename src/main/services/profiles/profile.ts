@@ -11,6 +11,11 @@ import {
   storedProfileBaseUrl,
 } from '../../../shared/profiles/profileFields.ts';
 import { DISCLOSURE_CLASSES } from '../../../shared/personalData/exportDisclosure.ts';
+import {
+  DEFAULT_NETWORK_SETTINGS,
+  networkSettings,
+  type NetworkSettings,
+} from '../../../shared/profiles/networkFields.ts';
 
 export const PROFILE_KINDS = ['embedded-sandbox', 'remote'] as const;
 export type ProfileKind = (typeof PROFILE_KINDS)[number];
@@ -53,8 +58,19 @@ export const profile = z.strictObject({
    * in clear (shared/personalData/exportDisclosure.ts). Absent: nothing, every field masked.
    */
   exportUnmasked: z.array(z.enum(DISCLOSURE_CLASSES)).optional(),
+  /**
+   * How a remote profile reaches its bank: its proxy (system, environment, explicit, none; the
+   * proxy user, never its password) and an extra CA bundle. Absent: the defaults (the system's
+   * proxy settings, the OS trust store). The embedded sandbox has none: it is always direct.
+   */
+  network: networkSettings.optional(),
 });
 export type Profile = z.infer<typeof profile>;
+
+/** A profile's network settings, the defaults when it has none. */
+export function networkOf(profile: Profile): NetworkSettings {
+  return profile.network ?? DEFAULT_NETWORK_SETTINGS;
+}
 
 /** What a caller gives to add a remote profile. */
 export const newRemoteProfile = z
@@ -64,6 +80,7 @@ export const newRemoteProfile = z
     authScheme: z.enum(AUTH_SCHEMES),
     keyId: z.string().trim().min(1, { message: 'must not be empty' }).optional(),
     production: z.boolean().default(false),
+    network: networkSettings.optional(),
   })
   .superRefine((input, context) => {
     if (input.authScheme === 'basic' && input.keyId === undefined) {
@@ -86,6 +103,7 @@ export const profileChanges = z
     keyId: z.string().trim().min(1, { message: 'must not be empty' }).optional(),
     production: z.boolean().optional(),
     lean: z.boolean().optional(),
+    network: networkSettings.optional(),
   })
   .refine((changes) => Object.keys(changes).length > 0, { message: 'must change at least one field' });
 export type ProfileChanges = z.input<typeof profileChanges>;

@@ -127,6 +127,7 @@ export class Profiles {
       production: valid.production,
       createdAt: moment,
       updatedAt: moment,
+      ...(valid.network === undefined ? {} : { network: valid.network }),
     };
     this.#write([...all, added]);
     return added;
@@ -138,6 +139,11 @@ export class Profiles {
     if (current.kind === 'embedded-sandbox' && (valid.baseUrl !== undefined || valid.keyId !== undefined)) {
       throw new ProfileRefused(
         'The embedded sandbox chooses its own address and key; only its name and its lean shapes can change.',
+      );
+    }
+    if (current.kind === 'embedded-sandbox' && valid.network !== undefined) {
+      throw new ProfileRefused(
+        'The embedded sandbox is a process of this app on this machine: it is always reached directly, with no proxy or CA bundle.',
       );
     }
     if (current.kind !== 'embedded-sandbox' && valid.lean !== undefined) {
@@ -157,6 +163,7 @@ export class Profiles {
       ...(valid.keyId === undefined ? {} : { keyId: valid.keyId }),
       ...(valid.production === undefined ? {} : { production: valid.production }),
       ...(valid.lean === undefined ? {} : { lean: valid.lean }),
+      ...(valid.network === undefined ? {} : { network: valid.network }),
       updatedAt: this.#now().toISOString(),
     };
     this.#write(all.map((entry) => (entry.id === current.id ? updated : entry)));

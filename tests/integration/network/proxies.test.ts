@@ -1,0 +1,269 @@
+/**
+ * Issue 37: a profile reaches its bank through real proxies, started here on free 127.0.0.1
+ * ports: Debian's tinyproxy (a CONNECT proxy with Basic authentication, its own config file)
+ * and mitmdump (a TLS-inspecting proxy with its own CA, as a corporate one). The bank is the
+ * real sandbox serving HTTPS with a CA made for this run. Each failure is its own error: a
+ * wrong proxy password, a proxy that is down, an inspecting proxy's certificate; NO_PROXY
+ * keeps loopback direct; and the proxy's log shows no Authorization of the bank.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BankError } from '../../../src/main/services/bank/bankError.ts';
+import { DEFAULT_NETWORK_SETTINGS, type NetworkSettings } from '../../../src/shared/profiles/networkFields.ts';
+import { LedgerServices } from '../../../src/main/services/ledgerServices.ts';
+import { HttpTransport } from '../../../src/main/services/http/transport.ts';
+import { InMemorySecretStore } from '../../../src/main/services/credentials/secretStore.ts';
+import { FileProfileStorage } from '../../../src/main/services/profiles/fileProfileStorage.ts';
+import type { Profile } from '../../../src/main/services/profiles/profile.ts';
+import { startBank, type RunningSandbox } from '../services/support/sandboxBank.ts';
+import { makeTempFolder } from '../services/support/tempFolder.ts';
+import { makeCertificates, type TestCertificates } from '../../support/network/certificates.ts';
+import { freePort } from '../../support/network/freePort.ts';
+import { startTinyproxy, type RunningTinyproxy } from '../../support/network/tinyproxy.ts';
+import { startMitmproxy, type RunningMitmproxy } from '../../support/network/mitmproxy.ts';
+
+const PROXY_USER = 'alice';
+const PROXY_PASSWORD = 'correct-horse-battery';
+
+let certificates: TestCertificates;
+let sandbox: RunningSandbox;
+let tinyproxy: RunningTinyproxy;
+let mitmproxy: RunningMitmproxy;
+const temps: { remove: () => void }[] = [];
+const opened: LedgerServices[] = [];
+const transports: HttpTransport[] = [];
+
+beforeAll(async () => {
+  certificates = makeCertificates();
+  sandbox = await startBank({
+    accounts: 1,
+    pendingTransactionsPerAccount: 600,
+    tls: { cert: certificates.cert, key: certificates.key },
+  });
+  [tinyproxy, mitmproxy] = await Promise.all([
+    startTinyproxy({ user: PROXY_USER, password: PROXY_PASSWORD }),
+    startMitmproxy({ upstreamCaFile: certificates.caFile }),
+  ]);
+});
+
+afterAll(async () => {
+  for (const services of opened) await services.close();
+  for (const transport of transports) transport.close();
+  await Promise.all([tinyproxy?.stop(), mitmproxy?.stop(), sandbox?.close()]);
+  for (const temp of temps) temp.remove();
+  certificates.remove();
+});
+
+/** Services with a remote profile "Bank" on the HTTPS sandbox, its network as given. */
+async function servicesWith(
+  network: NetworkSettings,
+  options: { proxyPassword?: string; environment?: Record<string, string> } = {},
+): Promise<{ services: LedgerServices; profile: Profile }> {
+  const temp = makeTempFolder();
+  temps.push(temp);
+  const transport = new HttpTransport();
+  transports.push(transport);
+  const services = await LedgerServices.open({
+    dataFolder: temp.folder,
+    secretStore: new InMemorySecretStore(),
+    profileStorage: new FileProfileStorage(temp.folder),
+    retry: { baseDelayMs: 5, maxDelayMs: 20, maxAttempts: 2 },
+    timeouts: { connectMs: 3_000, responseMs: 20_000 },
+    network: { environment: options.environment ?? {}, systemResolver: null },
+    // A transport of its own: a tunnel another test opened is never what this one measures.
+    transport,
+  });
+  opened.push(services);
+  const added = await services.addProfile(
+    { name: 'Bank', baseUrl: sandbox.baseUrl, authScheme: 'basic', keyId: sandbox.keyId },
+    sandbox.keySecret,
+  );
+  const { profile } = await services.setNetwork(added.id, network, options.proxyPassword);
+  return { services, profile };
+}
+
+function account(): string {
+  const [first] = sandbox.demo.accounts;
+  if (first === undefined) throw new Error('the sandbox has no account');
+  return first;
+}
+
+async function syncOutcome(services: LedgerServices, profile: Profile) {
+  return services.sync.start({ kind: 'pending-transactions', profileId: profile.id, accountId: account() }).done;
+}
+
+const apiKeyBase64 = (): string => Buffer.from(`${sandbox.keyId}:${sandbox.keySecret}`).toString('base64');
+
+describe('through a CONNECT proxy with Basic authentication (tinyproxy)', () => {
+  it('syncs, and the proxy saw only CONNECT lines, never the bank’s Authorization', async () => {
+    const before = tinyproxy.requestLines().length;
+    const { services, profile } = await servicesWith(
+      {
+        proxy: { mode: 'explicit', url: tinyproxy.url, user: PROXY_USER },
+        caFile: certificates.caFile,
+      },
+      { proxyPassword: PROXY_PASSWORD },
+    );
+    const outcome = await syncOutcome(services, profile);
+    expect(outcome).toMatchObject({ state: 'done', fetched: 600 });
+    const lines = tinyproxy.requestLines().slice(before);
+    expect(lines.length).toBeGreaterThan(0);
+    const port = new URL(sandbox.baseUrl).port;
+    for (const line of lines) expect(line).toBe(`CONNECT 127.0.0.1:${port} HTTP/1.1`);
+    const log = tinyproxy.log();
+    expect(log).not.toContain(apiKeyBase64());
+    expect(log).not.toContain(sandbox.keySecret);
+    expect(log).not.toMatch(/authorization: basic/i);
+  });
+
+  it('says a wrong proxy password is the proxy’s refusal, not the bank’s and not “offline”', async () => {
+    const { services, profile } = await servicesWith(
+      { proxy: { mode: 'explicit', url: tinyproxy.url, user: PROXY_USER }, caFile: certificates.caFile },
+      { proxyPassword: 'not the password' },
+    );
+    const error = await services.clients
+      .clientFor(profile.id)
+      .checkConnection()
+      .catch((failure: unknown) => failure);
+    expect(error).toBeInstanceOf(BankError);
+    const bankError = error as BankError;
+    expect(bankError.kind).toBe('proxy-auth');
+    expect(bankError.attempts).toBe(1);
+    expect(bankError.forPeople?.message).toMatch(new RegExp(`refused the login of user "${PROXY_USER}" \\(401`));
+    expect(bankError.forPeople?.message).toContain(`127.0.0.1:${String(tinyproxy.port)}`);
+    expect(bankError.forPeople?.action).toContain('Settings → Profiles → Edit → Network');
+    expect(bankError.message).not.toMatch(/bank .*cannot be reached|offline/i);
+    expect(bankError.message).not.toContain('not the password');
+  });
+
+  it('says a proxy that wants a login and got none', async () => {
+    const { services, profile } = await servicesWith({
+      proxy: { mode: 'explicit', url: tinyproxy.url },
+      caFile: certificates.caFile,
+    });
+    const error = (await services.clients
+      .clientFor(profile.id)
+      .ping()
+      .catch((failure: unknown) => failure)) as BankError;
+    expect(error.kind).toBe('proxy-auth');
+    // tinyproxy answers a CONNECT without a login 407, and one with a wrong login 401 (TOOLCHAIN.md).
+    expect(error.forPeople?.message).toMatch(/asks for a login \(407 Proxy Authentication Required\)/);
+  });
+});
+
+describe('a proxy that is down', () => {
+  it('is its own error, naming the proxy, and nothing reaches the bank', async () => {
+    const downPort = await freePort();
+    const { services, profile } = await servicesWith({
+      proxy: { mode: 'explicit', url: `http://127.0.0.1:${String(downPort)}` },
+      caFile: certificates.caFile,
+    });
+    const outcome = await syncOutcome(services, profile);
+    expect(outcome.state).toBe('failed');
+    const failure = outcome.failure as BankError;
+    expect(failure.kind).toBe('proxy-unreachable');
+    expect(failure.forPeople?.message).toContain(`The proxy 127.0.0.1:${String(downPort)}`);
+    expect(failure.forPeople?.message).toContain('cannot be reached (ECONNREFUSED)');
+    expect(failure.forPeople?.message).not.toMatch(/the bank .* cannot be reached/i);
+  });
+});
+
+describe('HTTPS_PROXY / NO_PROXY (the environment)', () => {
+  it('goes through HTTPS_PROXY with user:password@ in it, as curl and npm read it', async () => {
+    const before = tinyproxy.requestLines().length;
+    const proxy = new URL(tinyproxy.url);
+    proxy.username = PROXY_USER;
+    proxy.password = PROXY_PASSWORD;
+    const { services, profile } = await servicesWith(
+      { proxy: { mode: 'environment' }, caFile: certificates.caFile },
+      { environment: { HTTPS_PROXY: proxy.toString() } },
+    );
+    await services.clients.clientFor(profile.id).checkConnection();
+    expect(tinyproxy.requestLines().length).toBeGreaterThan(before);
+  });
+
+  it('sends loopback through the proxy unless NO_PROXY names it', async () => {
+    const downPort = await freePort();
+    const environment = { https_proxy: `http://127.0.0.1:${String(downPort)}` };
+    const proxied = await servicesWith({ proxy: { mode: 'environment' }, caFile: certificates.caFile }, { environment });
+    const error = (await proxied.services.clients
+      .clientFor(proxied.profile.id)
+      .ping()
+      .catch((failure: unknown) => failure)) as BankError;
+    expect(error.kind).toBe('proxy-unreachable');
+    expect(error.forPeople?.message).toContain('(named by HTTPS_PROXY / HTTP_PROXY)');
+
+    const direct = await servicesWith(
+      { proxy: { mode: 'environment' }, caFile: certificates.caFile },
+      { environment: { ...environment, NO_PROXY: 'localhost,127.0.0.1' } },
+    );
+    const outcome = await syncOutcome(direct.services, direct.profile);
+    expect(outcome).toMatchObject({ state: 'done', fetched: 600 });
+  });
+
+  it('keeps the embedded sandbox direct whatever the environment says', async () => {
+    const temp = makeTempFolder();
+    temps.push(temp);
+    const downPort = await freePort();
+    const services = await LedgerServices.open({
+      dataFolder: temp.folder,
+      secretStore: new InMemorySecretStore(),
+      profileStorage: new FileProfileStorage(temp.folder),
+      embeddedBaseUrl: () => sandbox.baseUrl,
+      network: { environment: { HTTPS_PROXY: `http://127.0.0.1:${String(downPort)}` }, systemResolver: null },
+    });
+    opened.push(services);
+    const embedded = services.profiles.list()[0];
+    if (embedded === undefined) throw new Error('no embedded profile');
+    await expect(services.clients.policyFor(embedded).routeFor(new URL(sandbox.baseUrl))).resolves.toEqual({
+      kind: 'direct',
+    });
+    expect(() => services.profiles.update(embedded.id, { network: DEFAULT_NETWORK_SETTINGS })).toThrow(
+      /always reached directly/,
+    );
+  });
+});
+
+describe('through a TLS-inspecting proxy (mitmproxy)', () => {
+  it('refuses the sync with a sentence naming the proxy’s CA, then syncs once the profile trusts that CA', async () => {
+    const { services, profile } = await servicesWith({
+      proxy: { mode: 'explicit', url: mitmproxy.url },
+      caFile: certificates.caFile,
+    });
+    const refused = await syncOutcome(services, profile);
+    expect(refused.state).toBe('failed');
+    const failure = refused.failure as BankError;
+    expect(failure.kind).toBe('tls-untrusted');
+    expect(failure.attempts).toBe(1);
+    const said = `${failure.forPeople?.message ?? ''} ${failure.forPeople?.action ?? ''}`;
+    expect(said).toContain('issued by "CN=mitmproxy, O=mitmproxy"');
+    expect(said).toContain('ledger profile update NAME --ca FILE');
+    expect(said).toContain('Settings → Profiles → Edit → CA certificates');
+    expect(refused.error).toContain('mitmproxy');
+
+    await services.setNetwork(profile.id, { proxy: { mode: 'explicit', url: mitmproxy.url }, caFile: mitmproxy.caFile });
+    const trusted = await syncOutcome(services, services.profiles.find(profile.id));
+    expect(trusted).toMatchObject({ state: 'done', fetched: 600 });
+  });
+});
+
+describe('a CA bundle the profile names', () => {
+  it('is checked when it is set: a missing file or one without certificates is refused by name', async () => {
+    const { services, profile } = await servicesWith({ proxy: { mode: 'none' }, caFile: certificates.caFile });
+    await expect(
+      services.setNetwork(profile.id, { proxy: { mode: 'none' }, caFile: `${certificates.folder}/nothing.pem` }),
+    ).rejects.toThrow(/nothing\.pem does not exist/);
+    await expect(
+      services.setNetwork(profile.id, { proxy: { mode: 'none' }, caFile: `${certificates.folder}/server.ext` }),
+    ).rejects.toThrow(/holds no certificate/);
+  });
+
+  it('without it, the bank’s own CA is not trusted, and the refusal names the bank’s certificate', async () => {
+    const { services, profile } = await servicesWith({ proxy: { mode: 'none' }, caFile: null });
+    const error = (await services.clients
+      .clientFor(profile.id)
+      .ping()
+      .catch((failure: unknown) => failure)) as BankError;
+    expect(error.kind).toBe('tls-untrusted');
+    expect(error.forPeople?.message).toContain('issued by "CN=Ledgerdesk Test CA, O=Ledgerdesk tests"');
+  });
+});
