@@ -18,6 +18,7 @@ export function bankClientPort(options: BankClient | BankHttpOptions | BankHttp)
   const basePath = base.pathname.replace(/\/+$/, '');
   return {
     baseUrl: http.baseUrl,
+    outbound: { transport: http.transport, policy: http.network },
     async getObject(url: string): Promise<unknown> {
       if (!isUnderBase(http.baseUrl, url)) {
         throw new Error(`Refusing to fetch ${url}: it is not under the bank's address ${http.baseUrl}.`);

@@ -9,6 +9,7 @@ import type {
   WebhookSendResponse,
   WebhookSendStatus,
 } from '../../../shared/bank/index.ts';
+import type { OutboundRoute } from './outbound.ts';
 
 export interface WebhookSendQuery {
   webhook_id?: string;
@@ -34,6 +35,11 @@ export interface BankPort {
   createWebhook(request: WebhookCreateRequest): Promise<WebhookResponse>;
   /** Remove a webhook; a webhook that is already gone is not an error. */
   deleteWebhook(id: string): Promise<void>;
+  /**
+   * How the profile reaches the network (its proxy and trust, services/http), so the
+   * listener's forwards and replays travel as its bank requests do; absent: directly.
+   */
+  readonly outbound?: OutboundRoute;
 }
 
 /** A failure answered by the bank, with its status and its one-sentence reason. */

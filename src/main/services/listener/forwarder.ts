@@ -7,7 +7,7 @@
  */
 import type { SettledRequest } from './intake.ts';
 import { forwardRequest, headerPairs } from './forwardRequest.ts';
-import { sendOutbound, type OutboundRequest } from './outbound.ts';
+import { DIRECT_OUTBOUND, sendOutbound, type OutboundRequest, type OutboundRoute } from './outbound.ts';
 import type { Delivery } from './receivedRequest.ts';
 import type { RequestLog } from './requestLog.ts';
 
@@ -29,13 +29,17 @@ export class Forwarder {
   readonly #queue: Job[] = [];
   #inFlight = 0;
   readonly #idle: (() => void)[] = [];
+  readonly #route: () => OutboundRoute;
 
   constructor(
     log: RequestLog,
     delivered: (delivery: Delivery) => void,
     failed: (error: unknown) => void,
     options: Partial<ForwardingOptions> = {},
+    /** How forwards travel (outbound.ts): asked per forward, so a new bank profile's proxy applies at once. */
+    route?: () => OutboundRoute,
   ) {
+    this.#route = route ?? (() => DIRECT_OUTBOUND);
     this.#log = log;
     this.#delivered = delivered;
     this.#failed = failed;
@@ -111,7 +115,7 @@ export class Forwarder {
 
   async #deliver(job: Job): Promise<Delivery> {
     const startedAt = Date.now();
-    const result = await sendOutbound(job.request);
+    const result = await sendOutbound(job.request, this.#route());
     const delivery = this.#log.recordDelivery({
       requestId: job.requestId,
       kind: 'forward',

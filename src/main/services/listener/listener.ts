@@ -22,6 +22,7 @@ import { ListenerSettingsRow, patchSettings, type ListenerSettings } from './lis
 import { migrateListenerTables } from './migrations.ts';
 import { allowListEntry, classifyTarget, isLoopbackHost, TargetRefused, type TargetKind } from './outboundTargets.ts';
 import { forwardRequest } from './forwardRequest.ts';
+import { DIRECT_OUTBOUND, type OutboundRoute } from './outbound.ts';
 import { describeRefusal, type Refusal } from './refusal.ts';
 import type {
   Delivery,
@@ -74,6 +75,11 @@ export interface ListenerOptions {
   listenerId?: string;
   batching?: Partial<BatchingOptions>;
   forwarding?: Partial<ForwardingOptions>;
+  /**
+   * How forwards and replays travel when the listener has no bank (its bank's own network
+   * otherwise: BankPort.outbound): the process's default proxy settings. Absent: directly.
+   */
+  outbound?: OutboundRoute;
   /** How often requests past their retention age are deleted (default every minute). */
   pruneIntervalMs?: number;
   /**
@@ -132,6 +138,7 @@ export class Listener extends EventEmitter<{ batch: [Batch<ListenerEvent>] }> {
    */
   readonly #labels = new Map<number, ArrivalLabel>();
   readonly #pairWithSendLog: boolean;
+  readonly #defaultOutbound: OutboundRoute;
   /** One per bank: a pairing remembers the send records it took. */
   #pairing: { bank: BankPort; pairing: SendLogPairing } | null = null;
 
@@ -142,6 +149,7 @@ export class Listener extends EventEmitter<{ batch: [Batch<ListenerEvent>] }> {
     this.#secrets = options.secrets;
     this.#bank = options.bank ?? null;
     this.#pairWithSendLog = options.pairWithSendLog ?? false;
+    this.#defaultOutbound = options.outbound ?? DIRECT_OUTBOUND;
     migrateListenerTables(options.database);
     this.#settingsRow = new ListenerSettingsRow(options.database, this.id);
     const saved = this.#settingsRow.load();
@@ -170,6 +178,7 @@ export class Listener extends EventEmitter<{ batch: [Batch<ListenerEvent>] }> {
       },
       failed,
       options.forwarding,
+      () => this.#outbound(),
     );
     this.#hydrator = new Hydrator({
       log: this.#log,
@@ -456,9 +465,15 @@ export class Listener extends EventEmitter<{ batch: [Batch<ListenerEvent>] }> {
         null,
       );
     }
-    return replay(this.#log, this.#secrets, request, (delivery) => {
-      this.#batcher.add({ type: 'delivery', delivery });
-    });
+    return replay(
+      this.#log,
+      this.#secrets,
+      request,
+      (delivery) => {
+        this.#batcher.add({ type: 'delivery', delivery });
+      },
+      this.#outbound(),
+    );
   }
 
   /** The kept traffic as JSONL or cURL lines; cURL commands target `baseUrl` (default: this listener). */
@@ -625,6 +640,11 @@ export class Listener extends EventEmitter<{ batch: [Batch<ListenerEvent>] }> {
     } catch {
       return false;
     }
+  }
+
+  /** How forwards and replays travel: as the bank's requests do, or the default without a bank. */
+  #outbound(): OutboundRoute {
+    return this.#bank?.outbound ?? this.#defaultOutbound;
   }
 
   #targetKind(url: string): TargetKind {

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { SecretStore } from '../credentials/secretStore.ts';
 import { VERDICTS } from './basicAuth.ts';
-import { sendOutbound, type OutboundRequest } from './outbound.ts';
+import { sendOutbound, type OutboundRequest, type OutboundRoute } from './outbound.ts';
 import type { Delivery, ReceivedRequest, RequestFilter } from './receivedRequest.ts';
 import type { RequestLog } from './requestLog.ts';
 
@@ -89,6 +89,7 @@ export async function replay(
   secrets: SecretStore,
   input: ReplayRequest,
   delivered: (delivery: Delivery) => void = () => undefined,
+  route?: OutboundRoute,
 ): Promise<Delivery[]> {
   const options = replayRequest.parse(input);
   let authorization: string | null = null;
@@ -109,7 +110,7 @@ export async function replay(
   for (const request of requests) {
     const startedAt = Date.now();
     const outbound = outboundOf(request, options, authorization);
-    const result = await sendOutbound(outbound);
+    const result = await sendOutbound(outbound, route);
     const delivery = log.recordDelivery({
       requestId: request.id,
       kind: 'replay',
