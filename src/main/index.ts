@@ -32,6 +32,7 @@ import { KeyringSecretStore } from './services/credentials/keyringSecretStore.ts
 import { detectKeychain } from './services/credentials/keychainStatus.ts';
 import { registerRouter } from './ipc/router.ts';
 import { askAfterWriterRefusal, confirmInDialog, nativeWriteConfirmer } from './shell/nativeDialogs.ts';
+import { chromiumProxyResolver } from './electron/systemProxyResolver.ts';
 
 const log = createLogger();
 
@@ -182,6 +183,8 @@ async function start(): Promise<void> {
       confirm: (question) => confirmInDialog(question),
       // Every write to a Production bank is asked here, in main, whatever the window said (I1).
       writeConfirmer: nativeWriteConfirmer(),
+      // Profiles on "the system's proxy settings" ask Chromium per URL (PAC, WPAD, the OS's settings).
+      systemProxy: chromiumProxyResolver(session.defaultSession),
       log,
     });
   } catch (error) {

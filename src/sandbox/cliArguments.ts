@@ -41,6 +41,8 @@ export const USAGE = `Usage: npm run sandbox -- [options]
                            limit, without Retry-After, as the real service answers an account limit (default: none)
   --tls-cert FILE          serve HTTPS with this certificate (PEM, the chain if any); needs --tls-key
   --tls-key FILE           the certificate's private key (PEM)
+  --delivery-ca FILE       also trust this CA (PEM) when delivering to https:// webhook URLs (a listener
+                           serving HTTPS with a certificate of your own CA)
   --lean                   answer in the real service's shapes: leave out or null what it does
                            (account_number, ownership_type, product, partner_deposit_id, a document's
                            bank_id/organization_id/description, page_next of those lists...)
@@ -106,6 +108,8 @@ export function parseCliArguments(argv: readonly string[]): CliRequest {
       const setting = value();
       if (setting !== 'on' && setting !== 'off') throw new Error(`--smart-retries takes on or off, not ${setting}.`);
       options.smartRetries = setting === 'on';
+    } else if (flag === '--delivery-ca') {
+      options.deliveryCa = readPem(value(), '--delivery-ca');
     } else if (flag === '--tls-cert' || flag === '--tls-key') {
       tlsFiles[flag === '--tls-cert' ? 'cert' : 'key'] = value();
     } else if (flag === '--ach-limit') {

@@ -108,7 +108,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     const webhookSecrets = createWebhookSecrets(database, key.keySecret);
     const webhooks = createWebhookRegistry(database, records, deliveries, sends, events, webhookSecrets);
     const organization = createOrganizationSettings(database, settings.smartRetries);
-    const poster = createNotificationPoster(settings.deliveryConcurrency);
+    const poster = createNotificationPoster(settings.deliveryConcurrency, settings.deliveryCa);
     const dispatcher = createDispatcher(database, deliveries, sends, webhooks, poster, {
       concurrency: settings.deliveryConcurrency,
       retryBaseMs: settings.retryBaseMs,

@@ -60,6 +60,8 @@ export interface SandboxOptions {
    * real service answers an account limit. Default: no limit.
    */
   achDailyLimit?: string;
+  /** A CA (PEM) its deliveries trust beside Node's roots (`--delivery-ca FILE`): for a listener serving HTTPS with one's own CA. */
+  deliveryCa?: string;
 }
 
 export interface ResolvedOptions {
@@ -86,6 +88,7 @@ export interface ResolvedOptions {
   tls: { cert: string; key: string } | null;
   /** In cents; null: no limit. */
   achDailyLimitCents: number | null;
+  deliveryCa: string | null;
 }
 
 function wholeNumber(name: string, value: number | undefined, fallback: number, minimum: number): number {
@@ -132,6 +135,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     lean: options.lean ?? false,
     tls: options.tls ?? null,
     achDailyLimitCents: achLimitOf(options.achDailyLimit),
+    deliveryCa: options.deliveryCa ?? null,
   };
 }
 

@@ -30,6 +30,7 @@ import type { WriteConfirmer } from '../services/writes/writeConfirmer.ts';
 import { syncEmbeddedSandboxOnFirstOpen, type FirstOpenSync } from './firstOpenSync.ts';
 import { lockDataFolder, type DataFolderLock, type WriterShell } from './dataFolderLock.ts';
 import { markStart } from './startTimes.ts';
+import type { ProxyResolver } from '../services/http/systemProxy.ts';
 
 export interface LedgerdeskOptions {
   dataFolder: string;
@@ -51,6 +52,11 @@ export interface LedgerdeskOptions {
   /** Main's own question before every write to a Production bank (I1); none: the caller's flag decides. */
   writeConfirmer?: WriteConfirmer;
   environment?: NodeJS.ProcessEnv;
+  /**
+   * The system's proxy per URL (Chromium's, in the desktop app); web mode has none, and its
+   * profiles on "the system's proxy settings" read HTTPS_PROXY / HTTP_PROXY / NO_PROXY instead.
+   */
+  systemProxy?: ProxyResolver;
   log: Logger;
 }
 
@@ -136,6 +142,7 @@ async function startOnLockedFolder(options: LedgerdeskOptions, lock: DataFolderL
     openExternal: options.openExternal,
     ...(options.confirm === undefined ? {} : { confirm: options.confirm }),
     ...(options.writeConfirmer === undefined ? {} : { writeConfirmer: options.writeConfirmer }),
+    network: { environment: options.environment ?? process.env, systemResolver: options.systemProxy ?? null },
     log,
   });
   markStart('services-started');

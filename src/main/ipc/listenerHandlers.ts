@@ -25,6 +25,7 @@ import type { ReconciledPair } from '../services/listener/reconcile.ts';
 import type { Handlers, HandlerContext } from './handlerTypes.ts';
 import { IpcFailure } from './serviceErrors.ts';
 import { ImportFileError } from '../services/listener/trafficImport.ts';
+import { suggestTunnel } from '../services/listener/ngrokAgent.ts';
 
 export interface ListenerHandlerServices {
   /** Null when the listener could not open (the reason is `listenerProblem`). */
@@ -41,6 +42,8 @@ export interface ListenerHandlerServices {
   requireConfirmation(profileId: string, action: string, confirmed: boolean | undefined): Promise<void>;
   /** Asks the user in the main process (a native dialog in the app): the renderer cannot answer it. */
   confirm(question: ConfirmQuestion): Promise<boolean>;
+  /** Where ngrok's local agent API answers (its default, 127.0.0.1:4040, unless a test says otherwise). */
+  ngrokAgentUrl?: string;
   /**
    * Writes an entry to the audit log (N13, issue 23): registrations at the bank and every change
    * of what the listener accepts or where it sends. Never a secret's value.
@@ -239,6 +242,8 @@ export function createListenerHandlers(services: ListenerHandlerServices): Liste
       forwardTo: settings.forwardTo,
       forwardUnverified: settings.forwardUnverified,
       allowedTargets: settings.allowedTargets,
+      publicUrl: settings.publicUrl,
+      tls: settings.tls,
       retention: {
         maxRequests: settings.retention.maxRequests,
         maxAgeDays: Math.max(1, Math.round(settings.retention.maxAgeDays)),
@@ -271,6 +276,12 @@ export function createListenerHandlers(services: ListenerHandlerServices): Liste
         return status();
       },
       getConfig: () => config(),
+      suggestPublicUrl: () => {
+        const current = listener();
+        return suggestTunnel(current.state.port ?? current.settings.port, {
+          ...(services.ngrokAgentUrl === undefined ? {} : { agentUrl: services.ngrokAgentUrl }),
+        });
+      },
       configure: async (input) => {
         const current = listener();
         const retention = input.retention;
@@ -283,6 +294,15 @@ export function createListenerHandlers(services: ListenerHandlerServices): Liste
             ...(input.rejectUnauthenticated === undefined ? {} : { rejectUnverified: input.rejectUnauthenticated }),
             ...(input.forwardTo === undefined ? {} : { forwardTo: input.forwardTo }),
             ...(input.forwardUnverified === undefined ? {} : { forwardUnverified: input.forwardUnverified }),
+            ...(input.publicUrl === undefined ? {} : { publicUrl: input.publicUrl }),
+            ...(input.tlsCertFile === undefined || input.tlsKeyFile === undefined
+              ? {}
+              : {
+                  tls:
+                    input.tlsCertFile === null || input.tlsKeyFile === null
+                      ? null
+                      : { certFile: input.tlsCertFile, keyFile: input.tlsKeyFile },
+                }),
             ...(retention?.maxBodyBytes === undefined ? {} : { maxBodyBytes: retention.maxBodyBytes }),
             ...(retention === undefined
               ? {}
@@ -295,6 +315,14 @@ export function createListenerHandlers(services: ListenerHandlerServices): Liste
           });
         } catch (error) {
           // A forward address off the allow-list: said beside the field, with what to do.
+          if (error instanceof Error && error.name === 'ZodError' && input.publicUrl !== undefined) {
+            const issue = (error as Error & { issues?: { path?: unknown[]; message?: string }[] }).issues?.[0];
+            if (issue?.path?.[0] === 'publicUrl') {
+              throw new IpcFailure('invalid_input', `publicUrl: ${issue.message ?? 'is not valid'}`, {
+                field: 'publicUrl',
+              });
+            }
+          }
           if (error instanceof Error && error.name === 'TargetRefused') {
             services.audit({
               profileId: null,
@@ -583,7 +611,7 @@ export function createListenerHandlers(services: ListenerHandlerServices): Liste
         for (const event of events) {
           try {
             const registration = await auditedAtBank(services, profileId, 'webhook.register', event, () =>
-              listener().register({ event }),
+              listener().register({ event, ...(input.allowHttp === true ? { allowHttp: true } : {}) }),
             );
             webhooks.push(webhookOfRegistration(registration));
           } catch (error) {
@@ -645,9 +673,13 @@ function configureChanges(input: {
   forwardUnverified?: boolean | undefined;
   expectedBasicUser?: string | null | undefined;
   expectedBasicSecret?: string | null | undefined;
+  publicUrl?: string | null | undefined;
+  tlsCertFile?: string | null | undefined;
   retention?: unknown;
 }): string {
   const parts: string[] = [];
+  if (input.publicUrl !== undefined) parts.push(`public URL ${input.publicUrl ?? 'none (its own address)'}`);
+  if (input.tlsCertFile !== undefined) parts.push(input.tlsCertFile === null ? 'plain HTTP' : `HTTPS with ${input.tlsCertFile}`);
   if (input.host !== undefined) parts.push(`host ${input.host}`);
   if (input.allowNonLoopback !== undefined)
     parts.push(`non-loopback ${input.allowNonLoopback ? 'allowed' : 'refused'}`);

@@ -31,6 +31,9 @@ import { embeddedSandboxControl, type SandboxKeeper } from '../ipc/sandboxHandle
 import { SANDBOX_RESTART_ACTION } from '../../shared/ipc/domains/embeddedSandbox.ts';
 import type { Logger } from './log.ts';
 import { createPartialFile } from '../services/files/partialFile.ts';
+import type { Environment } from '../services/http/environmentProxy.ts';
+import type { ProxyResolver } from '../services/http/systemProxy.ts';
+import { defaultOutbound } from '../services/http/defaultOutbound.ts';
 
 /** The running embedded sandbox, as far as the services need it. */
 export type SandboxAddress = Pick<EmbeddedSandbox, 'baseUrl' | 'keyId' | 'keySecret'>;
@@ -61,6 +64,13 @@ export interface ServicesOptions {
    * passes its native dialog; none leaves the renderer's confirmation flag to decide (harnesses).
    */
   writeConfirmer?: WriteConfirmer;
+  /**
+   * Where remote profiles' `system` and `environment` proxy settings come from (services/http);
+   * the listener's forwards without a bank follow them too. None (tests): everything direct.
+   */
+  network?: { environment: Environment; systemResolver: ProxyResolver | null };
+  /** Where Setup asks ngrok's local agent for a tunnel (127.0.0.1:4040 by default; a fake in tests). */
+  ngrokAgentUrl?: string;
   log: Logger;
 }
 
@@ -120,6 +130,7 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
       // Secrets stored in earlier sessions join the scrub list the moment a request uses them.
       onSecretUsed: (secret) => secrets.add(secret),
       ...(options.writeConfirmer === undefined ? {} : { writeConfirmer: options.writeConfirmer }),
+      ...(options.network === undefined ? {} : { network: options.network }),
     });
     if (sandbox !== null) {
       ledger.credentials.useSessionCredentials(
@@ -168,6 +179,7 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
         secrets: secretStore,
         sealer: ledger.cache.sealer,
         pairWithSendLog: true,
+        ...(options.network === undefined ? {} : { outbound: defaultOutbound(options.network) }),
       });
       if (sandbox !== null) listener.setBank(await bankPortFor(EMBEDDED_SANDBOX_PROFILE_ID));
     } catch (error) {
@@ -265,6 +277,7 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
       return { saved: true, path, rows: await writeLines(path, lines) };
     },
     confirm: options.confirm ?? (() => Promise.resolve(false)),
+    ...(options.ngrokAgentUrl === undefined ? {} : { ngrokAgentUrl: options.ngrokAgentUrl }),
     audit: (entry) => {
       if (ledger === null) return;
       const services = ledger;

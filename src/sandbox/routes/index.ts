@@ -15,6 +15,7 @@ import { registerPingRoutes } from './pingRoutes.ts';
 import { registerSimulationRoutes } from './simulationRoutes.ts';
 import { registerWebhookRoutes } from './webhookRoutes.ts';
 import { registerWebhookSendRoutes } from './webhookSendRoutes.ts';
+import { registerWebhookUrlPolicyRoutes } from './webhookUrlPolicyRoutes.ts';
 
 export const SANDBOX_ROUTES: readonly RouteRegistration[] = [
   registerPingRoutes,
@@ -31,5 +32,6 @@ export const SANDBOX_ROUTES: readonly RouteRegistration[] = [
   registerWebhookSendRoutes,
   registerSimulationRoutes,
   registerOrganizationRoutes,
+  registerWebhookUrlPolicyRoutes,
   registerOpenApiRoutes,
 ];

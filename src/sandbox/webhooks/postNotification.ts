@@ -5,6 +5,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
+import tls from 'node:tls';
 import type { WebhookNotification } from '../../shared/bank/index.ts';
 
 export type DeliveryOutcome =
@@ -29,10 +30,18 @@ export interface NotificationPoster {
   close(): void;
 }
 
-export function createNotificationPoster(maxSockets: number): NotificationPoster {
+/**
+ * @param extraCa a CA (PEM) trusted beside Node's roots for https:// webhook URLs
+ *   (`--delivery-ca`): a listener serving HTTPS with a certificate of one's own CA
+ */
+export function createNotificationPoster(maxSockets: number, extraCa: string | null = null): NotificationPoster {
   const agents = {
     'http:': new http.Agent({ keepAlive: true, maxSockets }),
-    'https:': new https.Agent({ keepAlive: true, maxSockets }),
+    'https:': new https.Agent({
+      keepAlive: true,
+      maxSockets,
+      ...(extraCa === null ? {} : { ca: [...tls.rootCertificates, extraCa] }),
+    }),
   };
 
   function once(request: NotificationPost, target: URL): Promise<DeliveryOutcome & { reusedSocket?: boolean }> {

@@ -61,6 +61,7 @@ import { decodeDateStep, encodeDateStep, requestOfStep, walkOn, type DateStep } 
 import { listEnvelopeResponse, observeDrift, type DriftListener } from './fieldDrift.ts';
 import { nextPageOf } from './listPaging.ts';
 import { readFileAnswer } from './fileContent.ts';
+import { checkWebhookAddress } from './webhookAddress.ts';
 
 /** One page of a list, and the cursor that resumes after it (null at the end). */
 export interface Page<Item> {
@@ -564,6 +565,35 @@ export class BankClient {
       },
       resourceReading('webhook', webhookResponse),
     );
+  }
+
+  /**
+   * Refuses (WebhookAddressRefused), before anything is sent, an address this bank cannot be
+   * given (webhookAddress.ts): anything but a public https:// address, unless this is the
+   * embedded sandbox, or `allowHttp` and the bank says it delivers there
+   * (GET /sandbox/webhook_url_policy).
+   */
+  async checkWebhookAddress(url: string, allowHttp = false, signal?: AbortSignal): Promise<void> {
+    await checkWebhookAddress(url, {
+      embeddedSandbox: this.#http.embeddedSandbox,
+      allowHttp,
+      profileName: this.profileName,
+      bankAcceptsAnyAddress: async () => {
+        try {
+          const answer = await this.#http.send({
+            method: 'GET',
+            path: '/sandbox/webhook_url_policy',
+            endpoint: 'GET /sandbox/webhook_url_policy',
+            ...(signal ? { signal } : {}),
+          });
+          const policy = answer.body as { https_only?: unknown; public_only?: unknown } | null;
+          return policy?.https_only === false && policy.public_only === false;
+        } catch (error) {
+          if (error instanceof BankError && (error.kind === 'not-found' || error.kind === 'bad-request')) return false;
+          throw error;
+        }
+      },
+    });
   }
 
   async createWebhook(request: WebhookCreateRequest, options: WriteOptions = {}): Promise<WebhookResponse> {

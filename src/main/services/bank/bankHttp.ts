@@ -156,6 +156,11 @@ export class BankHttp {
     return { ...this.#timeouts };
   }
 
+  /** Whether this is the embedded sandbox, a process of this app on this machine. */
+  get embeddedSandbox(): boolean {
+    return this.#options.embeddedSandbox === true;
+  }
+
   /** How messages name the bank. */
   get destinationName(): string {
     return this.#options.embeddedSandbox === true

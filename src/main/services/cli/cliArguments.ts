@@ -27,6 +27,9 @@ Profiles (the secret is read from standard input, never from an argument):
                                                                  on stdin is kept, else the profile waits
   profile update "Local sandbox" --lean|--no-lean                the embedded sandbox answers in the real
                                                                  service's lean shapes (development)
+  profile update NAME --proxy system|environment|none|URL         how the profile reaches its bank (docs/network.md)
+                      [--proxy-user USER]                         the proxy's login: its password on stdin ('' clears)
+                      [--ca FILE|none]                            also trust the CAs of this PEM file
   profile list
   profile remove NAME
 
@@ -185,6 +188,9 @@ const OPTIONS = {
   'min-amount': { type: 'string' },
   'max-amount': { type: 'string' },
   next: { type: 'boolean' },
+  proxy: { type: 'string' },
+  'proxy-user': { type: 'string' },
+  'allow-http': { type: 'boolean' },
 } as const;
 
 type OptionName = keyof typeof OPTIONS;
@@ -214,7 +220,11 @@ const COMMANDS: Record<
   { accepts: OptionName[]; requires: OptionName[]; names?: string; nameOptional?: boolean }
 > = {
   'profile add': { accepts: ['base-url', 'key-id', 'bearer', 'production'], requires: ['base-url'], names: 'NAME' },
-  'profile update': { accepts: ['base-url', 'name', 'production', 'lean'], requires: [], names: 'NAME' },
+  'profile update': {
+    accepts: ['base-url', 'name', 'production', 'lean', 'proxy', 'proxy-user', 'ca'],
+    requires: [],
+    names: 'NAME',
+  },
   'profile list': { accepts: [], requires: [] },
   'profile remove': { accepts: [], requires: [], names: 'NAME' },
   accounts: { accepts: ['profile'], requires: ['profile'] },
@@ -303,9 +313,12 @@ const COMMANDS: Record<
   'rules add': { accepts: ['profile', ...RULE_CONDITIONS], requires: ['profile', 'kind'], names: 'RULE' },
   'rules remove': { accepts: ['profile'], requires: ['profile'], names: 'RULE' },
   'webhooks list': { accepts: ['profile', 'event'], requires: ['profile'] },
-  'webhooks add': { accepts: ['profile', 'url', 'event', 'basic', 'yes'], requires: ['profile', 'url', 'event'] },
+  'webhooks add': {
+    accepts: ['profile', 'url', 'event', 'basic', 'yes', 'allow-http'],
+    requires: ['profile', 'url', 'event'],
+  },
   'webhooks update': {
-    accepts: ['profile', 'url', 'event', 'status', 'basic', 'yes'],
+    accepts: ['profile', 'url', 'event', 'status', 'basic', 'yes', 'allow-http'],
     requires: ['profile'],
     names: 'ID',
   },

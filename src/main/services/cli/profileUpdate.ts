@@ -1,6 +1,7 @@
 /**
- * `ledger profile update NAME [--base-url URL] [--name NEW] [--production|--no-production]`,
- * with an optional new secret on standard input.
+ * `ledger profile update NAME [--base-url URL] [--name NEW] [--production|--no-production]
+ * [--proxy system|environment|none|URL] [--proxy-user USER] [--ca FILE|none]`, with an
+ * optional new secret on standard input (with --proxy-user: the proxy's password instead).
  *
  * A new base URL on another origin (scheme, host or port) drops the stored secret: it is
  * never sent to the new host. A secret piped in (or typed at the prompt on a terminal) is
@@ -9,7 +10,16 @@
  * it for a waiting profile.
  */
 import type { LedgerServices } from '../ledgerServices.ts';
-import { describeProfile, type ProfileChanges } from '../profiles/profile.ts';
+import { resolve } from 'node:path';
+import { describeProfile, networkOf, type ProfileChanges } from '../profiles/profile.ts';
+import { parseWith } from '../../../shared/bank/index.ts';
+import {
+  describeNetwork,
+  networkSettings,
+  proxyUrl,
+  proxyUser,
+  type ProxySetting,
+} from '../../../shared/profiles/networkFields.ts';
 import { originOf } from '../../../shared/profiles/profileFields.ts';
 import { UsageProblem } from './cliArguments.ts';
 import type { CommandContext } from './triggerCommand.ts';
@@ -22,6 +32,85 @@ export interface ProfileUpdateContext extends Pick<CommandContext, 'arguments' |
 }
 
 export async function profileUpdate(context: ProfileUpdateContext): Promise<number> {
+  const { options } = context.arguments;
+  if (options.proxy !== undefined || options['proxy-user'] !== undefined || options.ca !== undefined) {
+    return networkUpdate(context);
+  }
+  return profileFieldsUpdate(context);
+}
+
+/**
+ * How the profile reaches its bank (docs/network.md): its proxy, the proxy's login (the
+ * password from standard input, to the keychain), an extra CA bundle. Alone in its command:
+ * standard input is the proxy's password here, never the profile's secret.
+ */
+async function networkUpdate(context: ProfileUpdateContext): Promise<number> {
+  const { options, name, json } = context.arguments;
+  const others = ['base-url', 'name', 'production', 'lean'].filter((option) => options[option as 'name'] !== undefined);
+  if (others.length > 0) {
+    throw new UsageProblem(
+      `--proxy, --proxy-user and --ca go in a command of their own (standard input is the proxy's password there), not with --${others.join(', --')}.`,
+    );
+  }
+  const services = await context.open();
+  const current = services.profiles.find(name ?? '');
+  if (current.kind === 'embedded-sandbox') {
+    throw new UsageProblem('The embedded sandbox runs on this machine and is always reached directly: it has no proxy or CA bundle.');
+  }
+  const now = networkOf(current);
+  let proxy: ProxySetting = now.proxy;
+  if (typeof options.proxy === 'string') {
+    const wanted = options.proxy.trim();
+    const { url: _url, ...rest } = proxy;
+    if (wanted === 'system' || wanted === 'environment' || wanted === 'none') {
+      proxy = { ...rest, mode: wanted };
+    } else {
+      const parsed = parseWith(proxyUrl, wanted);
+      if (!parsed.ok) throw new UsageProblem(`--proxy ${wanted}: ${parsed.problems.join('; ').replace(/^[^:]*: /, '')}`);
+      proxy = { ...rest, mode: 'explicit', url: parsed.value };
+    }
+  }
+  let password: string | null | undefined;
+  const user = options['proxy-user'];
+  if (typeof user === 'string') {
+    const { user: _user, ...rest } = proxy;
+    if (user.trim() === '') {
+      proxy = rest;
+      password = null;
+    } else {
+      const parsed = parseWith(proxyUser, user);
+      if (!parsed.ok) throw new UsageProblem(`--proxy-user: ${parsed.problems.join('; ').replace(/^[^:]*: /, '')}`);
+      proxy = { ...rest, user: parsed.value };
+      const typed = await readOptionalSecret(
+        { stdin: context.stdin, prompt: context.prompt },
+        `Password of proxy user ${parsed.value} (Enter to keep the stored one)`,
+      );
+      password = typed === '' ? undefined : typed;
+    }
+  }
+  let caFile = now.caFile;
+  if (typeof options.ca === 'string') caFile = options.ca.trim() === 'none' ? null : resolve(options.ca.trim());
+  const settings = parseWith(networkSettings, { proxy, caFile });
+  if (!settings.ok) throw new UsageProblem(`The network settings are not valid: ${settings.problems.join('; ')}`);
+  const { profile, proxyPasswordSet } = await services.setNetwork(current.id, settings.value, password);
+  if (json) {
+    context.printJson({ profile, proxyPasswordSet });
+    return 0;
+  }
+  const network = networkOf(profile);
+  const lines = [`Updated profile ${describeProfile(profile)}.`, describeNetwork(network)];
+  if (network.proxy.user !== undefined) {
+    lines.push(
+      proxyPasswordSet
+        ? `The proxy password of ${network.proxy.user} is in the keychain.`
+        : `No proxy password is stored for ${network.proxy.user}: pipe it in, e.g. printf %s "$PROXY_PASSWORD" | ledger profile update ${JSON.stringify(profile.name)} --proxy-user ${network.proxy.user}`,
+    );
+  }
+  context.print(lines.join('\n'));
+  return 0;
+}
+
+async function profileFieldsUpdate(context: ProfileUpdateContext): Promise<number> {
   const { options, name, json } = context.arguments;
   const changes: ProfileChanges = {
     ...(typeof options.name === 'string' ? { name: options.name } : {}),

@@ -234,6 +234,8 @@ class Ledger {
       secretStore: this.#io.secretStore ?? new KeyringSecretStore(),
       profileStorage: new FileProfileStorage(this.#dataFolder),
       embeddedBaseUrl: () => this.#sandbox?.baseUrl ?? null,
+      // A command line has no Chromium: "the system's proxy settings" are its environment's.
+      network: { environment: this.#io.env, systemResolver: null },
       ...defined({
         syncPageSize: read.pageSize(this.#arguments.options),
         syncParallelism: read.parallel(this.#arguments.options),

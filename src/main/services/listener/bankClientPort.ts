@@ -35,7 +35,10 @@ export function bankClientPort(options: BankClient | BankHttpOptions | BankHttp)
       const range = { ...(fromDate === undefined ? {} : { fromDate }), ...(toDate === undefined ? {} : { toDate }) };
       for await (const page of client.webhookSendPages(filters, range, { pageSize: 1000 })) yield* page.items;
     },
-    createWebhook: (request) => client.createWebhook(request),
+    async createWebhook(request, options = {}) {
+      await client.checkWebhookAddress(request.url, options.allowHttp === true);
+      return client.createWebhook(request);
+    },
     async deleteWebhook(id: string): Promise<void> {
       try {
         await client.deleteWebhook(id);

@@ -32,7 +32,11 @@ export interface BankPort {
   getObject(url: string): Promise<unknown>;
   /** Every send record matching the query, all pages, newest first (spec §4.5). */
   listWebhookSends(query: WebhookSendQuery): AsyncIterable<WebhookSendResponse>;
-  createWebhook(request: WebhookCreateRequest): Promise<WebhookResponse>;
+  /**
+   * Create a webhook; its address is refused first when this bank cannot be given it (not
+   * public https://, bank/webhookAddress.ts), unless `allowHttp` at a sandbox that says it may.
+   */
+  createWebhook(request: WebhookCreateRequest, options?: { allowHttp?: boolean }): Promise<WebhookResponse>;
   /** Remove a webhook; a webhook that is already gone is not an error. */
   deleteWebhook(id: string): Promise<void>;
   /**

@@ -18,6 +18,7 @@ import { defaultDataFolder, LISTENER_DATABASE_FILE, openListenerDatabase } from 
 import type { ListenerBank, RegisteredWebhook } from './cliBank.ts';
 import { KEPT_TRAFFIC_COMMANDS, runKeptTrafficCommand, type KeptTrafficCommand } from './keptTrafficCommands.ts';
 import { EVENT_CATALOG } from '../../../shared/eventCatalog/eventCatalog.ts';
+import { defaultOutbound } from '../http/defaultOutbound.ts';
 
 function write(line: string): void {
   process.stdout.write(line + '\n');
@@ -97,6 +98,8 @@ async function main(): Promise<number> {
     secrets: new InMemorySecretStore(),
     listenerId: options.listenerId,
     batching: { flushMs: 20 },
+    // Forwards without --profile follow HTTPS_PROXY / HTTP_PROXY / NO_PROXY, as curl does.
+    outbound: defaultOutbound({ environment: process.env, systemResolver: null }),
   });
   let registered: RegisteredWebhook[] = [];
   // With a bank, each verified arrival is also paired with the bank's send log: its word on retry or new event.

@@ -15,6 +15,7 @@ import { LedgerServices } from '../ledgerServices.ts';
 import { FileProfileStorage } from '../profiles/fileProfileStorage.ts';
 import type { Profile } from '../profiles/profile.ts';
 import { bankClientPort } from './bankClientPort.ts';
+import type { Environment } from '../http/environmentProxy.ts';
 import type { BankPort } from './bankPort.ts';
 
 export class ListenerBankRefused extends Error {
@@ -52,6 +53,7 @@ export async function openListenerBank(
   dataFolder: string,
   profileName: string,
   secretStore: SecretStore = new KeyringSecretStore(),
+  environment: Environment = process.env,
 ): Promise<ListenerBank> {
   const services = await LedgerServices.open({
     // Its registrations and removals are audited as the listen command's, not the app's.
@@ -59,6 +61,7 @@ export async function openListenerBank(
     dataFolder,
     secretStore,
     profileStorage: new FileProfileStorage(dataFolder),
+    network: { environment, systemResolver: null },
   });
   let profile: Profile;
   try {

@@ -5,9 +5,15 @@
  * no secret (they stay in the SecretStore). Subscribers get batches on the `batch` event.
  */
 import { EventEmitter } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { createSecureContext } from 'node:tls';
 import { networkInterfaces } from 'node:os';
 import type { DatabaseSync } from 'node:sqlite';
-import { createLocalServerGuard, type LocalServerGuard } from '../../../shared/security/localServerGuard.ts';
+import {
+  allowedHostEntry,
+  createLocalServerGuard,
+  type LocalServerGuard,
+} from '../../../shared/security/localServerGuard.ts';
 import { boundHostNames } from '../../../shared/security/boundHostNames.ts';
 import type { SecretStore } from '../credentials/secretStore.ts';
 import { ArrivalOrder } from './arrivalOrder.ts';
@@ -106,8 +112,43 @@ export interface StartOptions {
 /** Labels remembered for the app's grid: the newest arrivals of the run. */
 const LABELS_KEPT = 50_000;
 
-function urlOf(host: string, port: number): string {
-  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+function urlOf(host: string, port: number, secure = false): string {
+  return `${secure ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+/** The listener's certificate and key, read from their files; a clear error naming the file otherwise. */
+function readTls(files: { certFile: string; keyFile: string }): { cert: string; key: string } {
+  const read = (file: string, what: string): string => {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      throw new ListenerUserError(
+        'invalid_input',
+        `The listener's ${what} ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}): give the path of a PEM file.`,
+        what === 'certificate' ? 'tlsCertFile' : 'tlsKeyFile',
+      );
+    }
+    if (!text.includes('-----BEGIN ')) {
+      throw new ListenerUserError(
+        'invalid_input',
+        `The listener's ${what} ${file} is not a PEM file (no -----BEGIN line).`,
+        what === 'certificate' ? 'tlsCertFile' : 'tlsKeyFile',
+      );
+    }
+    return text;
+  };
+  const tls = { cert: read(files.certFile, 'certificate'), key: read(files.keyFile, 'private key') };
+  try {
+    createSecureContext(tls);
+  } catch (error) {
+    throw new ListenerUserError(
+      'invalid_input',
+      `The listener's certificate and key do not make a TLS identity (${error instanceof Error ? error.message : String(error)}): check that the key is the certificate's.`,
+      'tlsKeyFile',
+    );
+  }
+  return tls;
 }
 
 function messageOf(error: unknown): string {
@@ -330,17 +371,22 @@ export class Listener extends EventEmitter<{ batch: [Batch<ListenerEvent>] }> {
       });
     }
     const wanted = options.port ?? this.#settings.port ?? DEFAULT_LISTENER_PORT;
-    const receiver = new Receiver(this.#limits(), {
-      accept: (arrival, reply) => {
-        this.#intake.accept(arrival, reply);
+    const tls = this.#settings.tls === null ? null : readTls(this.#settings.tls);
+    const receiver = new Receiver(
+      this.#limits(),
+      {
+        accept: (arrival, reply) => {
+          this.#intake.accept(arrival, reply);
+        },
+        settled: (requestId, outcome, status, durationMs, late) => {
+          this.#intake.settle(requestId, outcome, status, durationMs, late);
+        },
+        failed: (error) => {
+          this.#batcher.add({ type: 'failure', message: `A request could not be recorded: ${messageOf(error)}` });
+        },
       },
-      settled: (requestId, outcome, status, durationMs, late) => {
-        this.#intake.settle(requestId, outcome, status, durationMs, late);
-      },
-      failed: (error) => {
-        this.#batcher.add({ type: 'failure', message: `A request could not be recorded: ${messageOf(error)}` });
-      },
-    });
+      tls,
+    );
     const port = await bind(receiver.server, host, wanted);
     receiver.setGuard(this.#guardFor(host, port));
     this.#receiver = receiver;
@@ -348,7 +394,13 @@ export class Listener extends EventEmitter<{ batch: [Batch<ListenerEvent>] }> {
       this.#settings = { ...this.#settings, port };
       this.#save();
     }
-    this.#state = { running: true, host, port, url: urlOf(host, port), startedAt: new Date().toISOString() };
+    this.#state = {
+      running: true,
+      host,
+      port,
+      url: urlOf(host, port, tls !== null),
+      startedAt: new Date().toISOString(),
+    };
     this.#batcher.add({ type: 'state', state: this.state });
     return this.state;
   }
@@ -479,7 +531,9 @@ export class Listener extends EventEmitter<{ batch: [Batch<ListenerEvent>] }> {
   /** The kept traffic as JSONL or cURL lines; cURL commands target `baseUrl` (default: this listener). */
   exportTraffic(options: { format: ExportFormat; filter?: RequestFilter; baseUrl?: string }): Generator<string> {
     const baseUrl =
-      options.baseUrl ?? this.#state.url ?? urlOf(this.#settings.host, this.#settings.port ?? DEFAULT_LISTENER_PORT);
+      options.baseUrl ??
+      this.#state.url ??
+      urlOf(this.#settings.host, this.#settings.port ?? DEFAULT_LISTENER_PORT, this.#settings.tls !== null);
     return exportLines(
       this.#log.iterate({ ...options.filter, limit: options.filter?.limit ?? Number.MAX_SAFE_INTEGER }),
       options.format,
@@ -594,12 +648,19 @@ export class Listener extends EventEmitter<{ batch: [Batch<ListenerEvent>] }> {
     return user === null ? null : { user, secretAccount: listenerSecretAccount(this.id) };
   }
 
-  /** Create a webhook for `event` pointing at this listener (or `publicUrl`, e.g. a tunnel), with fresh credentials. */
-  async register(options: { event: string; publicUrl?: string }): Promise<Registration> {
-    const listenerUrl = options.publicUrl ?? this.#state.url;
+  /**
+   * Create a webhook for `event` pointing at this listener's public URL (Setup's: a tunnel's, a
+   * reverse proxy's), else `publicUrl`, else its own address, with fresh credentials. A remote
+   * bank is given only a public https:// address (bank/webhookAddress.ts) unless `allowHttp`
+   * at a sandbox that says it delivers elsewhere too.
+   */
+  async register(options: { event: string; publicUrl?: string; allowHttp?: boolean }): Promise<Registration> {
+    const listenerUrl = options.publicUrl ?? this.#settings.publicUrl ?? this.#state.url;
     if (listenerUrl === null)
       throw new ListenerUserError('invalid_input', 'Start the listener first: the webhook must point at its address.');
-    return registerWebhook(this.#registrationContext(), options.event, listenerUrl);
+    return registerWebhook(this.#registrationContext(), options.event, listenerUrl, {
+      ...(options.allowHttp === undefined ? {} : { allowHttp: options.allowHttp }),
+    });
   }
 
   async unregister(webhookId: string): Promise<Registration> {
@@ -682,10 +743,13 @@ export class Listener extends EventEmitter<{ batch: [Batch<ListenerEvent>] }> {
    * it), so a tunnel set up without --allow-host does not fail silently; it is not kept.
    */
   #guardFor(host: string, port: number): LocalServerGuard {
+    const publicHost =
+      this.#settings.publicUrl === null ? [] : [allowedHostEntry(new URL(this.#settings.publicUrl).host)];
     const guard = createLocalServerGuard({
       port,
       hosts: boundHostNames(host, networkInterfaces()),
-      allowedHosts: this.#settings.allowedHosts,
+      // Its public URL's host (a tunnel's) is its own: a request addressed to it is answered.
+      allowedHosts: [...this.#settings.allowedHosts, ...publicHost],
       allowedOrigins: this.#settings.allowedOrigins,
     });
     return (headers, rawHeaders) => {

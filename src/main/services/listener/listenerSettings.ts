@@ -35,6 +35,38 @@ function normalized(normalize: (text: string) => string) {
     });
 }
 
+/** A public URL as the listener keeps it: an http(s) origin, no path (the listener's paths are its own). */
+export const publicUrl = z
+  .string()
+  .max(2048)
+  .transform((text, context) => {
+    let url: URL;
+    try {
+      url = new URL(text.trim());
+    } catch {
+      context.addIssue({ code: 'custom', message: 'must be an address such as https://abc.ngrok-free.app' });
+      return z.NEVER;
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+      context.addIssue({ code: 'custom', message: 'must be an https:// address (a tunnel’s or a reverse proxy’s)' });
+      return z.NEVER;
+    }
+    if (
+      url.username !== '' ||
+      url.password !== '' ||
+      url.search !== '' ||
+      url.hash !== '' ||
+      (url.pathname !== '/' && url.pathname !== '')
+    ) {
+      context.addIssue({
+        code: 'custom',
+        message: 'must be just the scheme and host (e.g. https://abc.ngrok-free.app): the listener adds its own paths',
+      });
+      return z.NEVER;
+    }
+    return url.origin;
+  });
+
 export const listenerSettings = z.strictObject({
   host: z.string().min(1).max(255),
   /** Listening on anything but loopback needs this explicit opt-in. */
@@ -79,6 +111,14 @@ export const listenerSettings = z.strictObject({
   /** Fetch the object of each verified notification from the bank and keep the snapshot. */
   hydrate: z.boolean(),
   retention: retentionSettings,
+  /**
+   * The address the bank reaches the listener at (a tunnel's, a reverse proxy's): the origin
+   * Register with bank gives the bank, and a Host the listener answers as its own. Null: its
+   * own address (which only this machine reaches).
+   */
+  publicUrl: publicUrl.nullable(),
+  /** Serve HTTPS with this certificate and key (PEM files), read at each start; null: plain HTTP. */
+  tls: z.strictObject({ certFile: z.string().min(1).max(4096), keyFile: z.string().min(1).max(4096) }).nullable(),
 });
 export type ListenerSettings = z.infer<typeof listenerSettings>;
 export const listenerSettingsPatch = listenerSettings
@@ -106,6 +146,8 @@ export const DEFAULT_LISTENER_SETTINGS: ListenerSettings = {
   allowedTargets: [],
   hydrate: true,
   retention: { maxAgeDays: 30, maxRequests: 100_000, maxBytes: 256 * MiB },
+  publicUrl: null,
+  tls: null,
 };
 
 /** Apply a patch (validated); the result is validated as a whole too. */

@@ -65,7 +65,10 @@ export const DIRECT_OUTBOUND: OutboundRoute = {
   policy: directPolicy(),
 };
 
-export async function sendOutbound(request: OutboundRequest, route: OutboundRoute = DIRECT_OUTBOUND): Promise<OutboundResult> {
+export async function sendOutbound(
+  request: OutboundRequest,
+  route: OutboundRoute = DIRECT_OUTBOUND,
+): Promise<OutboundResult> {
   const started = performance.now();
   const headers: [string, string][] = [];
   for (const [name, value] of request.headers) {

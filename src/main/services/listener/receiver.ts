@@ -5,6 +5,7 @@
  * The answer reflects receipt only (spec §6.5): nothing downstream can slow it down.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { GuardedHeaders, LocalServerGuard } from '../../../shared/security/localServerGuard.ts';
@@ -89,21 +90,28 @@ export class Receiver {
   /** Requests Node could not parse that were kept lately (N3: a page cannot flood the log). */
   readonly #badRequests = new RecentCount(BAD_REQUESTS_KEPT_PER_MINUTE, 60_000);
 
-  constructor(limits: ReceiverLimits, handlers: ReceiverHandlers) {
+  /**
+   * @param tls serve HTTPS with this certificate and key (PEM) instead of plain HTTP: for a
+   *   bank that reaches the listener directly, or a tunnel that forwards TLS as it is
+   */
+  constructor(limits: ReceiverLimits, handlers: ReceiverHandlers, tls: { cert: string; key: string } | null = null) {
     this.#limits = limits;
     this.#handlers = handlers;
-    this.server = createServer(
-      {
-        // Our own body timer records what happened; Node's coarse one would answer first.
-        requestTimeout: 0,
-        headersTimeout: 30_000,
-        keepAliveTimeout: 5_000,
-        maxHeaderSize: 16_384,
-      },
-      (request, response) => {
-        this.#onRequest(request, response);
-      },
-    );
+    const options = {
+      // Our own body timer records what happened; Node's coarse one would answer first.
+      requestTimeout: 0,
+      headersTimeout: 30_000,
+      keepAliveTimeout: 5_000,
+      maxHeaderSize: 16_384,
+    };
+    const onRequest = (request: IncomingMessage, response: ServerResponse): void => {
+      this.#onRequest(request, response);
+    };
+    // An https.Server answers HTTP the same way: only the socket under it is TLS.
+    this.server =
+      tls === null
+        ? createServer(options, onRequest)
+        : (createTlsServer({ ...options, cert: tls.cert, key: tls.key }, onRequest) as unknown as Server);
     // A flood must not be able to open sockets without bound.
     this.server.maxConnections = 1024;
     this.server.on('clientError', (error: Error & { code?: string; rawPacket?: Buffer }, socket: Socket) => {

@@ -103,6 +103,7 @@ export async function registerWebhook(
   context: RegistrationContext,
   event: string,
   listenerUrl: string,
+  options: { allowHttp?: boolean } = {},
 ): Promise<Registration> {
   eventName.parse(event);
   const token = randomBytes(12).toString('base64url');
@@ -115,7 +116,8 @@ export async function registerWebhook(
   context.credentials.setRoute(path, basicUser, secret);
   let webhookId: string;
   try {
-    webhookId = (await context.bank.createWebhook({ event, url, basic_user: basicUser, basic_secret: secret })).id;
+    webhookId = (await context.bank.createWebhook({ event, url, basic_user: basicUser, basic_secret: secret }, options))
+      .id;
   } catch (error) {
     context.credentials.removeRoute(path);
     await context.secrets.delete(secretAccount);

@@ -33,6 +33,11 @@ export interface WriteConfirmation {
   /** Reuse to make a retried create return the first result instead of a duplicate. */
   idempotencyKey?: string;
   signal?: AbortSignal;
+  /**
+   * `--allow-http`: a webhook address that is not public https:// is sent to a remote
+   * sandbox that says it delivers there (bank/webhookAddress.ts); never to another bank.
+   */
+  allowHttp?: boolean;
 }
 
 export interface BankWritesOptions {
@@ -136,7 +141,10 @@ export class BankWrites {
   ): Promise<WebhookResponse> {
     const write = canonical(request);
     return this.#audited(profileId, 'webhook.create', request.event, confirmation, write, async (profile, key) => {
-      const webhook = await this.#client(profile).createWebhook(request, this.#writeOptions(confirmation, key));
+      const client = this.#client(profile);
+      // Before the create: an address the bank cannot be given is refused here, audited as failed.
+      await client.checkWebhookAddress(request.url, confirmation.allowHttp === true, confirmation.signal);
+      const webhook = await client.createWebhook(request, this.#writeOptions(confirmation, key));
       this.#keepWebhook(profile.id, webhook);
       return { result: webhook, target: webhook.id };
     });
@@ -149,7 +157,11 @@ export class BankWrites {
     confirmation: WriteConfirmation = {},
   ): Promise<WebhookResponse> {
     return this.#audited(profileId, 'webhook.update', webhookId, confirmation, null, async (profile) => {
-      const webhook = await this.#client(profile).updateWebhook(webhookId, changes, confirmation.signal);
+      const client = this.#client(profile);
+      if (changes.url !== undefined) {
+        await client.checkWebhookAddress(changes.url, confirmation.allowHttp === true, confirmation.signal);
+      }
+      const webhook = await client.updateWebhook(webhookId, changes, confirmation.signal);
       this.#keepWebhook(profile.id, webhook);
       return { result: webhook, target: webhookId };
     });

@@ -94,8 +94,28 @@ export const listenerConfig = z.object({
    * it, after the user confirms in a native dialog (`allowTarget`).
    */
   allowedTargets: z.array(z.string()),
+  /**
+   * The address the bank reaches the listener at (a tunnel's or a reverse proxy's origin):
+   * Register with bank gives it to the bank, and the listener answers requests for its host.
+   * Null: the listener's own address, which only this machine reaches.
+   */
+  publicUrl: z.string().nullable(),
+  /** The certificate and key (PEM files) it serves HTTPS with; null: plain HTTP. */
+  tls: z.object({ certFile: z.string(), keyFile: z.string() }).nullable(),
 });
 export type ListenerConfig = z.infer<typeof listenerConfig>;
+
+/** A tunnel to the listener's port that a local ngrok agent lists (its API on 127.0.0.1:4040). */
+export const listenerTunnelSuggestion = z.object({
+  /** The tunnel's https:// public address, or null when no tunnel to the listener's port was found. */
+  publicUrl: z.string().nullable(),
+  /** A sentence: which tunnel was found, or why none was (no agent running, a tunnel to another port). */
+  message: z.string(),
+});
+export type ListenerTunnelSuggestion = z.infer<typeof listenerTunnelSuggestion>;
+
+/** A path of a PEM file on this machine (the listener's certificate or key). */
+const pemFile = z.string().trim().min(1).max(4096);
 
 export const listenerConfigureInput = z
   .strictObject({
@@ -109,6 +129,11 @@ export const listenerConfigureInput = z
     rejectUnauthenticated: z.boolean().optional(),
     forwardTo: httpUrl.nullable().optional(),
     forwardUnverified: z.boolean().optional(),
+    /** The tunnel's or reverse proxy's origin (https://abc.ngrok-free.app); null: none. */
+    publicUrl: httpUrl.nullable().optional(),
+    /** Serve HTTPS with these PEM files (both, or null for plain HTTP); applies at the next start. */
+    tlsCertFile: pemFile.nullable().optional(),
+    tlsKeyFile: pemFile.nullable().optional(),
     retention: z
       .strictObject({
         maxRequests: z.number().int().min(1).max(10_000_000).optional(),
@@ -123,6 +148,15 @@ export const listenerConfigureInput = z
       .optional(),
   })
   .superRefine((input, context) => {
+    if ((input.tlsCertFile === undefined) !== (input.tlsKeyFile === undefined)) {
+      context.addIssue({
+        code: 'custom',
+        path: [input.tlsCertFile === undefined ? 'tlsCertFile' : 'tlsKeyFile'],
+        message: 'give the certificate and its key together (or clear both)',
+      });
+    } else if ((input.tlsCertFile === null) !== (input.tlsKeyFile === null)) {
+      context.addIssue({ code: 'custom', path: ['tlsKeyFile'], message: 'clear the certificate and its key together' });
+    }
     if (input.host !== undefined && !LOOPBACK.has(input.host) && input.allowNonLoopback !== true) {
       context.addIssue({
         code: 'custom',
@@ -408,6 +442,12 @@ export const listenerRegisterInput = z
       })
       .optional(),
     confirmProduction,
+    /**
+     * `--allow-http`: a remote sandbox that says it delivers to plain http:// and private
+     * addresses is given the listener's own address; every other bank but the embedded
+     * sandbox only a public https:// one.
+     */
+    allowHttp: z.boolean().optional(),
   })
   .superRefine((input, context) => {
     if ((input.event === undefined) === (input.events === undefined)) {
@@ -453,6 +493,11 @@ export const listenerOperations = {
   stop: { input: noInput, output: listenerStatus },
   getConfig: { input: noInput, output: listenerConfig },
   configure: { input: listenerConfigureInput, output: listenerConfig },
+  /**
+   * A public URL to offer in Setup: the https:// address of a tunnel to the listener's port, when
+   * a local ngrok agent lists one (its API at 127.0.0.1:4040, /api/tunnels). Never saved by itself.
+   */
+  suggestPublicUrl: { input: noInput, output: listenerTunnelSuggestion },
   listRules: { input: noInput, output: z.object({ rules: z.array(listenerRule) }) },
   /** Replaces every rule at once (the editor saves the whole list). */
   setRules: {
