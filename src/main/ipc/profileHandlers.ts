@@ -6,7 +6,8 @@
 import type { Profile as ContractProfile } from '../../shared/ipc/domains/profiles.ts';
 import { maskedBaseUrl, originOf } from '../../shared/profiles/profileFields.ts';
 import type { Profile as ServiceProfile } from '../services/profiles/profile.ts';
-import { EMBEDDED_SANDBOX_PROFILE_ID, profileAttention } from '../services/profiles/profile.ts';
+import { EMBEDDED_SANDBOX_PROFILE_ID, networkOf, profileAttention } from '../services/profiles/profile.ts';
+import { describeNetwork, type NetworkSettings } from '../../shared/profiles/networkFields.ts';
 import { confirmProductionWrite } from '../services/profiles/profiles.ts';
 import { credentialStatus, publishCredentialStatus } from './credentialHandlers.ts';
 import type { Handlers } from './handlerTypes.ts';
@@ -16,8 +17,11 @@ import { IpcFailure } from './serviceErrors.ts';
 export function createProfileHandlers(services: LedgerHandlerServices): Pick<Handlers, 'profiles'> {
   const ledger = () => ledgerOf(services);
 
-  function toProfile(profile: ServiceProfile): ContractProfile {
+  async function toProfile(profile: ServiceProfile): Promise<ContractProfile> {
     const attention = profileAttention(profile);
+    const network = profile.kind === 'remote' ? networkOf(profile) : null;
+    const proxyPasswordSet =
+      network?.proxy.user === undefined ? false : await ledger().credentials.hasProxyPassword(profile.id);
     return {
       id: profile.id,
       name: profile.name,
@@ -37,14 +41,25 @@ export function createProfileHandlers(services: LedgerHandlerServices): Pick<Han
                 message: `${profile.name} needs its secret again: ${profile.secretDropped}. Nothing is sent until it is entered.`,
               }
             : null,
+      network:
+        network === null
+          ? null
+          : {
+              proxyMode: network.proxy.mode,
+              proxyUrl: network.proxy.url ?? null,
+              proxyUser: network.proxy.user ?? null,
+              proxyPasswordSet,
+              caFile: network.caFile,
+              summary: describeNetwork(network),
+            },
     };
   }
 
-  function profileList() {
+  async function profileList() {
     const profiles = ledger().profiles.list();
     const wanted = services.activeProfile.get();
     const active = profiles.find((profile) => profile.id === wanted) ?? profiles[0];
-    return { profiles: profiles.map(toProfile), activeProfileId: active?.id ?? null };
+    return { profiles: await Promise.all(profiles.map(toProfile)), activeProfileId: active?.id ?? null };
   }
 
   return {
@@ -125,6 +140,33 @@ export function createProfileHandlers(services: LedgerHandlerServices): Pick<Han
       setActive: ({ id }) => {
         services.activeProfile.set(ledger().profiles.find(id).id);
         return profileList();
+      },
+      setNetwork: async (input) => {
+        const current = ledger().profiles.find(input.id);
+        if (current.kind === 'embedded-sandbox') {
+          throw new IpcFailure(
+            'invalid_input',
+            'The local sandbox runs on this machine and is always reached directly: it has no proxy or CA bundle.',
+            { field: 'proxyMode' },
+          );
+        }
+        const user = input.proxyMode === 'none' ? null : (input.proxyUser ?? null);
+        const network: NetworkSettings = {
+          proxy: {
+            mode: input.proxyMode,
+            ...(input.proxyMode === 'explicit' && input.proxyUrl !== undefined && input.proxyUrl !== null
+              ? { url: input.proxyUrl }
+              : {}),
+            ...(user === null ? {} : { user }),
+          },
+          caFile: input.caFile,
+        };
+        const { profile } = await ledger().setNetwork(
+          current.id,
+          network,
+          user === null ? null : input.proxyPassword,
+        );
+        return toProfile(profile);
       },
       testConnection: async ({ id }) => {
         const profile = ledger().profiles.find(id);

@@ -88,6 +88,10 @@ export function translateServiceError(error: unknown): unknown {
         retryable: status !== undefined && status >= 500,
       });
     }
+    case 'WebhookAddressRefused':
+      return new IpcFailure('invalid_input', message, { field: 'url' });
+    case 'CaBundleProblem':
+      return new IpcFailure('invalid_input', message, { field: 'caFile' });
     case 'ProfileNotFound':
       return new IpcFailure('not_found', message, { field: 'profileId' });
     case 'ProfileRefused': {

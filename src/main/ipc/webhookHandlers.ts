@@ -25,10 +25,16 @@ export function createWebhookHandlers(services: LedgerHandlerServices): Pick<Han
               );
         return { ...page, rows };
       },
-      create: ({ profileId, request, confirmProduction }) =>
-        ledger().writes.createWebhook(profileId, request, { confirmProduction: confirmProduction === true }),
-      update: ({ profileId, id, changes, confirmProduction }) =>
-        ledger().writes.updateWebhook(profileId, id, changes, { confirmProduction: confirmProduction === true }),
+      create: ({ profileId, request, confirmProduction, allowHttp }) =>
+        ledger().writes.createWebhook(profileId, request, {
+          confirmProduction: confirmProduction === true,
+          allowHttp: allowHttp === true,
+        }),
+      update: ({ profileId, id, changes, confirmProduction, allowHttp }) =>
+        ledger().writes.updateWebhook(profileId, id, changes, {
+          confirmProduction: confirmProduction === true,
+          allowHttp: allowHttp === true,
+        }),
       delete: async ({ profileId, id, confirmProduction }) => {
         await ledger().writes.deleteWebhook(profileId, id, { confirmProduction: confirmProduction === true });
         return { deleted: true as const, id };

@@ -24,7 +24,8 @@ describe('listen --register', () => {
     expect(options).toMatchObject({
       profile: 'Sandbox',
       basic: { user: 'bank', secret: 's3cret' },
-      register: { events: ['ach.update', 'account.update'], publicUrl: null },
+      register: { events: ['ach.update', 'account.update'], allowHttp: false },
+      publicUrl: null,
       rule: null,
     });
   });
@@ -35,7 +36,7 @@ describe('listen --register', () => {
         ['--basic', 'b:s', '--register', '--profile', 'P', '--all-events', '--public-url', 'https://t.example'],
         {},
       ),
-    ).toMatchObject({ register: { events: 'all', publicUrl: 'https://t.example' } });
+    ).toMatchObject({ register: { events: 'all', allowHttp: false }, publicUrl: 'https://t.example' });
     const withRule = readListenArguments(
       [
         '--basic',
@@ -74,8 +75,10 @@ describe('listen --register', () => {
     [['--register', '--profile', 'P', '--basic', 'b:s', '--event', 'ach'], /--event ach: must be an event name/],
     [
       ['--register', '--profile', 'P', '--basic', 'b:s', '--all-events', '--public-url', 'ftp://x'],
-      /--public-url must be an http/,
+      /--public-url must be an https:\/\/ address/,
     ],
+    [['--register', '--profile', 'P', '--basic', 'b:s', '--all-events', '--tls-cert', 'c.pem'], /--tls-cert and --tls-key go together/],
+    [['--allow-http'], /go with --register/],
     [['--all-events'], /go with --register/],
     [['--event', 'ach.update', '--event', 'ach.create', '--respond', '500'], /--event is given once/],
     [['--event', 'ach.update'], /--event scopes a rule/],

@@ -70,8 +70,8 @@ Make the bank send an event (sandbox profiles; a remote sandbox needs --yes; nev
 
 Webhooks at the bank (one per event; --basic reads its secret from standard input; production needs --yes):
   webhooks list --profile NAME [--event E]            grouped by the address they post to
-  webhooks add --profile NAME --url URL --event E [--event E2 ...] [--basic USER]
-  webhooks update ID --profile NAME [--url URL] [--event E] [--status enabled|disabled] [--basic USER]
+  webhooks add --profile NAME --url URL --event E [--event E2 ...] [--basic USER] [--allow-http]
+  webhooks update ID --profile NAME [--url URL] [--event E] [--status enabled|disabled] [--basic USER] [--allow-http]
   webhooks remove ID|--url URL --profile NAME         one webhook, or every webhook posting to URL
 Review (the officer's dispositions, kept in the offline cache; REF is a row's "ref" in list --json):
   review set --profile NAME --kind ${REVIEW_KINDS.join('|')} --ref REF [--ref REF…]

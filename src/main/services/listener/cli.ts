@@ -14,6 +14,7 @@ import { LISTEN_USAGE, readListenArguments, UsageError, type ListenArguments } f
 import { ExposureRefusedError, PortTakenError } from './listenAddress.ts';
 import { openListener, type Listener } from './listener.ts';
 import { TargetRefused } from './outboundTargets.ts';
+import { ListenerUserError } from './listenerUserError.ts';
 import { defaultDataFolder, LISTENER_DATABASE_FILE, openListenerDatabase } from './listenerDatabase.ts';
 import type { ListenerBank, RegisteredWebhook } from './cliBank.ts';
 import { KEPT_TRAFFIC_COMMANDS, runKeptTrafficCommand, type KeptTrafficCommand } from './keptTrafficCommands.ts';
@@ -43,6 +44,8 @@ async function configure(listener: Listener, options: ListenArguments, bank: Lis
     rejectUnverified: options.rejectUnverified,
     // Each verified notification's url is fetched from the --profile's bank; without one, nothing to hydrate from.
     hydrate: bank !== null,
+    publicUrl: options.publicUrl,
+    tls: options.tls,
     ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
     ...(options.bodyTimeoutMs === undefined ? {} : { bodyTimeoutMs: options.bodyTimeoutMs }),
   });
@@ -148,7 +151,12 @@ async function main(): Promise<number> {
     await listener.close();
     await opened.close();
     await bank?.close();
-    if (error instanceof PortTakenError || error instanceof ExposureRefusedError || error instanceof TargetRefused) {
+    if (
+      error instanceof PortTakenError ||
+      error instanceof ExposureRefusedError ||
+      error instanceof TargetRefused ||
+      error instanceof ListenerUserError
+    ) {
       tell(`listen: ${error.message}`);
       return 2;
     }
@@ -169,12 +177,15 @@ async function main(): Promise<number> {
       `Listening on ${url} (any path; ${basic}). Kept in ${dataFolder}, bodies and headers in clear ` +
         '(readable by your user only; the app seals them). Ctrl+C to stop.',
     );
+    if (options.publicUrl !== null) write(`The bank reaches it at ${options.publicUrl} (its host is answered as the listener's own).`);
   }
   if (bank !== null && options.register !== null && options.basic !== null) {
     const events =
       options.register.events === 'all' ? EVENT_CATALOG.map((entry) => entry.event) : options.register.events;
     try {
-      registered = await bank.register(events, options.register.publicUrl ?? url, options.basic);
+      registered = await bank.register(events, options.publicUrl ?? url, options.basic, {
+        allowHttp: options.register.allowHttp,
+      });
     } catch (error) {
       tell(`listen: ${error instanceof Error ? error.message : String(error)}`);
       await listener.close();

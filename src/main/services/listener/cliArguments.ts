@@ -36,7 +36,13 @@ and prints one line per request.
   --register          with --profile and --basic: subscribe this listener to the --event(s) at start
                       (one webhook per event, with the --basic credentials); removed again at Ctrl+C
   --all-events        with --register: every event of \`ledger events\`
-  --public-url URL    with --register: the address the bank posts to (a tunnel's), default the listener's
+  --public-url URL    the address the bank reaches the listener at (a tunnel's or reverse proxy's origin,
+                      e.g. https://abc.ngrok-free.app): --register gives it to the bank, and requests
+                      addressed to its host are answered as the listener's own (docs/listener-reach.md)
+  --allow-http        with --register: give the bank a plain http:// or private address; only a sandbox
+                      that says it delivers there accepts it (every other bank: public https:// only)
+  --tls-cert FILE     serve HTTPS with this certificate (PEM); needs --tls-key
+  --tls-key FILE      the certificate's private key (PEM)
   --max-body BYTES    refuse larger bodies with 413 (default 1048576)
   --body-timeout MS   refuse bodies that take longer with 408 (default 10000)
   --data DIR          where requests are kept (default: Ledgerdesk's data folder)
@@ -68,7 +74,11 @@ export interface ListenArguments {
   /** The bank profile to hydrate from (and register with); null without --profile. */
   profile: string | null;
   /** With --register: the events to subscribe to; null without --register. */
-  register: { events: string[] | 'all'; publicUrl: string | null } | null;
+  register: { events: string[] | 'all'; allowHttp: boolean } | null;
+  /** --public-url: the tunnel's or reverse proxy's origin; null without it. */
+  publicUrl: string | null;
+  /** --tls-cert and --tls-key: serve HTTPS with these PEM files. */
+  tls: { certFile: string; keyFile: string } | null;
   listenerId: string;
   printBody: boolean;
   json: boolean;
@@ -171,6 +181,9 @@ export function readListenArguments(argv: string[], environment: NodeJS.ProcessE
         register: { type: 'boolean' },
         'all-events': { type: 'boolean' },
         'public-url': { type: 'string' },
+        'allow-http': { type: 'boolean' },
+        'tls-cert': { type: 'string' },
+        'tls-key': { type: 'string' },
         'max-body': { type: 'string' },
         'body-timeout': { type: 'string' },
         data: { type: 'string' },
@@ -208,6 +221,15 @@ export function readListenArguments(argv: string[], environment: NodeJS.ProcessE
       '--register needs --basic USER:SECRET: the bank sends them with each notification, so each one verifies.',
     );
   }
+  const publicUrl = values['public-url'] ?? null;
+  if (publicUrl !== null && !/^https?:\/\/[^/]/.test(publicUrl)) {
+    throw new UsageError(`--public-url must be an https:// address (a tunnel's), not "${publicUrl}".`);
+  }
+  const certFile = values['tls-cert'];
+  const keyFile = values['tls-key'];
+  if ((certFile === undefined) !== (keyFile === undefined)) {
+    throw new UsageError('--tls-cert and --tls-key go together: the certificate and its private key (PEM files).');
+  }
   // A rule scoped by --event: one event; with --register and several, the rule applies to all of them.
   const ruleEvent = events.length === 1 ? events[0] : undefined;
   return {
@@ -226,6 +248,8 @@ export function readListenArguments(argv: string[], environment: NodeJS.ProcessE
     dataFolder: values.data,
     profile: values.profile ?? null,
     register,
+    publicUrl,
+    tls: certFile === undefined || keyFile === undefined ? null : { certFile, keyFile },
     listenerId,
     printBody: values['print-body'] === true,
     json: values.json === true,
@@ -238,15 +262,15 @@ function registerOf(
     profile?: string | undefined;
     basic?: string | undefined;
     'all-events'?: boolean | undefined;
-    'public-url'?: string | undefined;
+    'allow-http'?: boolean | undefined;
   },
   registering: boolean,
   events: string[],
 ): ListenArguments['register'] {
   const allEvents = values['all-events'] === true;
-  const publicUrl = values['public-url'] ?? null;
+  const allowHttp = values['allow-http'] === true;
   if (!registering) {
-    if (allEvents || publicUrl !== null) throw new UsageError('--all-events and --public-url go with --register.');
+    if (allEvents || allowHttp) throw new UsageError('--all-events and --allow-http go with --register.');
     return null;
   }
   if (values.profile === undefined) {
@@ -257,8 +281,5 @@ function registerOf(
       '--register needs the events to subscribe to: --event E (repeatable) or --all-events, one of the two.',
     );
   }
-  if (publicUrl !== null && !/^https?:\/\/[^/]/.test(publicUrl)) {
-    throw new UsageError(`--public-url must be an http:// or https:// URL, not "${publicUrl}".`);
-  }
-  return { events: allEvents ? 'all' : [...new Set(events)], publicUrl };
+  return { events: allEvents ? 'all' : [...new Set(events)], allowHttp };
 }

@@ -39,6 +39,7 @@ export interface ListenerBank {
     events: readonly string[],
     url: string,
     basic: { user: string; secret: string },
+    options?: { allowHttp?: boolean },
   ): Promise<RegisteredWebhook[]>;
   /** Remove the webhooks made by register(); those the bank refused to remove are returned with why. */
   unregister(): Promise<{ removed: RegisteredWebhook[]; failed: { webhook: RegisteredWebhook; reason: string }[] }>;
@@ -109,16 +110,15 @@ export async function openListenerBank(
   return {
     profile,
     port: bankClientPort(client),
-    async register(events, url, basic) {
+    async register(events, url, basic, options = {}) {
       try {
         for (const event of new Set(events)) {
           made.push(
-            await services.writes.createWebhook(profile.id, {
-              event,
-              url,
-              basic_user: basic.user,
-              basic_secret: basic.secret,
-            }),
+            await services.writes.createWebhook(
+              profile.id,
+              { event, url, basic_user: basic.user, basic_secret: basic.secret },
+              options.allowHttp === true ? { allowHttp: true } : {},
+            ),
           );
         }
       } catch (error) {

@@ -5,6 +5,8 @@
 import { z } from 'zod';
 import { confirmProduction, idText, noInput, profileId } from '../common.ts';
 import { profileBaseUrl, profileName } from '../../profiles/profileFields.ts';
+import { caFile, PROXY_MODES, proxyUrl, proxyUser } from '../../profiles/networkFields.ts';
+import { SECRET_MAX } from './credentials.ts';
 
 export const AUTH_SCHEMES = ['basic', 'bearer'] as const;
 export type AuthScheme = (typeof AUTH_SCHEMES)[number];
@@ -42,8 +44,44 @@ export const profile = z.object({
   updatedAt: z.string(),
   /** Null when the profile can talk to its bank. */
   attention: profileAttention.nullable(),
+  /**
+   * How a remote profile reaches its bank (docs/network.md); null for the embedded sandbox,
+   * which is always reached directly. The proxy's password never leaves the keychain: only
+   * whether one is stored.
+   */
+  network: z
+    .object({
+      proxyMode: z.enum(PROXY_MODES),
+      proxyUrl: z.string().nullable(),
+      proxyUser: z.string().nullable(),
+      proxyPasswordSet: z.boolean(),
+      caFile: z.string().nullable(),
+      /** The settings in a sentence ("Reaches the bank through the proxy …"). */
+      summary: z.string(),
+    })
+    .nullable(),
 });
 export type Profile = z.infer<typeof profile>;
+
+/**
+ * A remote profile's network: its proxy (the system's, the environment's, this one, none), the
+ * proxy's login (its password to the keychain: absent keeps the stored one, null removes it),
+ * and a CA bundle file trusted beside the OS's store (checked when saved).
+ */
+export const profileNetworkInput = z
+  .strictObject({
+    id: profileId,
+    proxyMode: z.enum(PROXY_MODES),
+    proxyUrl: proxyUrl.nullable().optional(),
+    proxyUser: proxyUser.nullable().optional(),
+    proxyPassword: z.string().min(1).max(SECRET_MAX).nullable().optional(),
+    caFile: caFile.nullable(),
+  })
+  .superRefine((input, context) => {
+    if (input.proxyMode === 'explicit' && (input.proxyUrl === undefined || input.proxyUrl === null)) {
+      context.addIssue({ code: 'custom', path: ['proxyUrl'], message: 'is required for this proxy: e.g. http://proxy.example.com:3128' });
+    }
+  });
 
 export const profileList = z.object({
   profiles: z.array(profile),
@@ -102,4 +140,6 @@ export const profilesOperations = {
   remove: { input: z.strictObject({ id: profileId }), output: z.object({ removed: z.boolean() }) },
   setActive: { input: z.strictObject({ id: profileId }), output: profileList },
   testConnection: { input: z.strictObject({ id: profileId }), output: connectionTest },
+  /** Sets how a remote profile reaches its bank (audited, never the password). */
+  setNetwork: { input: profileNetworkInput, output: profile },
 } as const;

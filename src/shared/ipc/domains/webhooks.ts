@@ -18,12 +18,22 @@ export const webhooksOperations = {
     }),
     output: cachePage(webhookResponse.object),
   },
+  /**
+   * A bank but the embedded sandbox is given only a public https:// address; `allowHttp`: a
+   * remote sandbox that says it delivers to http:// and private addresses too.
+   */
   create: {
-    input: z.strictObject({ profileId, request: webhookCreateRequest, confirmProduction }),
+    input: z.strictObject({ profileId, request: webhookCreateRequest, confirmProduction, allowHttp: z.boolean().optional() }),
     output: webhookResponse.object,
   },
   update: {
-    input: z.strictObject({ profileId, id: idText, changes: webhookUpdateRequest, confirmProduction }),
+    input: z.strictObject({
+      profileId,
+      id: idText,
+      changes: webhookUpdateRequest,
+      confirmProduction,
+      allowHttp: z.boolean().optional(),
+    }),
     output: webhookResponse.object,
   },
   delete: {

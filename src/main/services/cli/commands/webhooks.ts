@@ -84,7 +84,11 @@ export async function webhooksAdd(context: WebhookCommandContext): Promise<numbe
   const basicSecret = basicUser === undefined ? undefined : await readSecret(context, `Basic secret for ${basicUser}`);
   const services = await context.open();
   const profile = await context.profile(services);
-  const confirmation = { confirmProduction: options.yes === true, ...defined({ signal: context.signal }) };
+  const confirmation = {
+    confirmProduction: options.yes === true,
+    ...(options['allow-http'] === true ? { allowHttp: true } : {}),
+    ...defined({ signal: context.signal }),
+  };
   const made: WebhookResponse[] = [];
   try {
     for (const event of new Set(events)) {
@@ -156,6 +160,7 @@ export async function webhooksUpdate(context: WebhookCommandContext): Promise<nu
   const profile = await context.profile(services);
   const updated = await services.writes.updateWebhook(profile.id, id, changes, {
     confirmProduction: options.yes === true,
+    ...(options['allow-http'] === true ? { allowHttp: true } : {}),
     ...defined({ signal: context.signal }),
   });
   if (context.arguments.json) context.printJson({ webhook: updated });
