@@ -119,6 +119,8 @@ describe.skipIf(!secretServiceHere)('every write to a bank is audited with its a
         '--json',
         'webhooks',
         'add',
+        // A loopback address: the sandbox says it delivers there (GET /sandbox/webhook_url_policy).
+        '--allow-http',
         '--profile',
         'Sandbox',
         '--url',

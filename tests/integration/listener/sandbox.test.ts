@@ -74,7 +74,7 @@ describe('with the sandbox bank', () => {
     await start({});
     const listener = current?.listener;
     if (listener === undefined || sandbox === null) throw new Error('not started');
-    const registration = await listener.register({ event: 'ach.create' });
+    const registration = await listener.register({ event: 'ach.create', allowHttp: true });
     expect(registration.path).toMatch(/^\/webhooks\//);
     expect(await current?.secrets.has(registration.secretAccount)).toBe(true);
     const stored = (await bankCall(sandbox, 'GET', `/webhook/${registration.webhookId}`)) as Record<string, unknown>;
@@ -117,7 +117,7 @@ describe('with the sandbox bank', () => {
     const listener = current?.listener;
     const state = listener?.state;
     if (listener === undefined || sandbox === null || state?.url == null) throw new Error('not started');
-    const registration = await listener.register({ event: 'ach.create' });
+    const registration = await listener.register({ event: 'ach.create', allowHttp: true });
     const achId = await createAch(sandbox);
     await eventually(() => listener.count({ objectId: achId }) === 1);
     const [original] = listener.requests({ objectId: achId });
@@ -154,7 +154,7 @@ describe('with the sandbox bank', () => {
     await start({ retryBaseMs: 5, retryCapMs: 20 });
     const listener = current?.listener;
     if (listener === undefined || sandbox === null) throw new Error('not started');
-    const registration = await listener.register({ event: 'ach.create' });
+    const registration = await listener.register({ event: 'ach.create', allowHttp: true });
     listener.setRules([
       { id: 'flaky', path: registration.path, action: { kind: 'fail_times', times: 3, status: 503 } },
     ]);
@@ -203,7 +203,7 @@ describe('with the sandbox bank', () => {
     await start({ retryBaseMs: 2, retryCapMs: 10 });
     const listener = current?.listener;
     if (listener === undefined || sandbox === null) throw new Error('not started');
-    const registration = await listener.register({ event: 'ach.create' });
+    const registration = await listener.register({ event: 'ach.create', allowHttp: true });
     listener.setRules([{ id: 'down', event: 'ach.create', action: { kind: 'status', status: 500 } }]);
     const achId = await createAch(sandbox);
     const running = sandbox;
@@ -223,7 +223,7 @@ describe('with the sandbox bank', () => {
     await start({ retryBaseMs: 2, retryCapMs: 10, errorThreshold: 5, errorWindowMs: 600_000 });
     const listener = current?.listener;
     if (listener === undefined || sandbox === null) throw new Error('not started');
-    const registration = await listener.register({ event: 'ach.create' });
+    const registration = await listener.register({ event: 'ach.create', allowHttp: true });
     listener.setRules([{ id: 'cut', path: registration.path, action: { kind: 'drop' } }]);
     await createAch(sandbox);
     const running = sandbox;
@@ -243,7 +243,7 @@ describe('with the sandbox bank', () => {
     await start({ retryBaseMs: 2, retryCapMs: 10, errorThreshold: 3, deliveryTimeoutMs: 150 });
     const listener = current?.listener;
     if (listener === undefined || sandbox === null) throw new Error('not started');
-    const registration = await listener.register({ event: 'ach.create' });
+    const registration = await listener.register({ event: 'ach.create', allowHttp: true });
     listener.setRules([{ id: 'silent', path: registration.path, action: { kind: 'no_answer' } }]);
     await createAch(sandbox);
     const running = sandbox;
@@ -262,7 +262,7 @@ describe('with the sandbox bank', () => {
     await start({ retryBaseMs: 2, retryCapMs: 10, deliveryTimeoutMs: 150 });
     const listener = current?.listener;
     if (listener === undefined || sandbox === null) throw new Error('not started');
-    const registration = await listener.register({ event: 'ach.create' });
+    const registration = await listener.register({ event: 'ach.create', allowHttp: true });
     // Only the first arrival of each notification is late; the retry is answered at once.
     listener.setRules([
       { id: 'late', path: registration.path, action: { kind: 'fail_times', times: 1, status: 200, delayMs: 400 } },
@@ -287,7 +287,7 @@ describe('with the sandbox bank', () => {
       const listener = current?.listener;
       if (listener === undefined || sandbox === null) throw new Error('not started');
       const port = current?.port ?? 0;
-      const registration = await listener.register({ event: 'ach.create' });
+      const registration = await listener.register({ event: 'ach.create', allowHttp: true });
       await listener.stop();
       const achId = await createAch(sandbox);
       const running = sandbox;

@@ -80,11 +80,12 @@ describe('writes', () => {
     const production = await servicesOn(sandbox, makeTempFolder().folder, { production: true });
     bank = production;
     const request = { event: 'ach.update', url: 'http://127.0.0.1:9/hook' };
-    await expect(production.services.writes.createWebhook(production.profile.id, request)).rejects.toThrow(
-      ProductionWriteNotConfirmed,
-    );
+    await expect(
+      production.services.writes.createWebhook(production.profile.id, request, { allowHttp: true }),
+    ).rejects.toThrow(ProductionWriteNotConfirmed);
     const webhook = await production.services.writes.createWebhook(production.profile.id, request, {
       confirmProduction: true,
+      allowHttp: true,
     });
     expect(webhook.status).toBe('enabled');
     const results = production.services.cache.audit
@@ -94,10 +95,11 @@ describe('writes', () => {
   });
 
   it('changes and deletes a webhook, keeping the cache in step', async () => {
-    const webhook = await bank.services.writes.createWebhook(bank.profile.id, {
-      event: 'ach.update',
-      url: 'http://127.0.0.1:9/hook',
-    });
+    const webhook = await bank.services.writes.createWebhook(
+      bank.profile.id,
+      { event: 'ach.update', url: 'http://127.0.0.1:9/hook' },
+      { allowHttp: true },
+    );
     const disabled = await bank.services.writes.updateWebhook(bank.profile.id, webhook.id, { status: 'disabled' });
     expect(disabled.status).toBe('disabled');
     expect(bank.services.cache.webhooks.list({ profileId: bank.profile.id }).rows[0]?.status).toBe('disabled');
@@ -106,7 +108,11 @@ describe('writes', () => {
   });
 
   it('removes a profile with its secret and cached data, keeping the audit trail', async () => {
-    await bank.services.writes.createWebhook(bank.profile.id, { event: 'ach.update', url: 'http://127.0.0.1:9/hook' });
+    await bank.services.writes.createWebhook(
+      bank.profile.id,
+      { event: 'ach.update', url: 'http://127.0.0.1:9/hook' },
+      { allowHttp: true },
+    );
     await bank.services.removeProfile('Sandbox');
     expect(await bank.secrets.has(`profile:${bank.profile.id}`)).toBe(false);
     expect(bank.services.cache.webhooks.list({ profileId: bank.profile.id }).rows).toEqual([]);

@@ -72,6 +72,8 @@ describe('ledger webhooks', () => {
         ...data,
         'webhooks',
         'add',
+        // A loopback address: the sandbox says it delivers there (GET /sandbox/webhook_url_policy).
+        '--allow-http',
         '--profile',
         'Remote',
         '--url',
@@ -97,7 +99,18 @@ describe('ledger webhooks', () => {
 
     // A second address: the listing groups per address, events sorted within.
     const other = await ledger(
-      [...data, 'webhooks', 'add', '--profile', 'Remote', '--url', 'http://127.0.0.1:4998/', '--event', 'file.create'],
+      [
+        ...data,
+        'webhooks',
+        'add',
+        '--allow-http',
+        '--profile',
+        'Remote',
+        '--url',
+        'http://127.0.0.1:4998/',
+        '--event',
+        'file.create',
+      ],
       secrets,
     );
     expect(other.code).toBe(0);
@@ -146,10 +159,13 @@ describe('ledger webhooks', () => {
     await addProfile('Remote');
     const bank = await openListenerBank(join(temp.folder, 'data'), 'Remote', secrets);
     try {
-      const registered = await bank.register(['ach.update', 'file.create'], 'http://127.0.0.1:4880', {
-        user: 'bank',
-        secret: 's3cret-listen',
-      });
+      const registered = await bank.register(
+        ['ach.update', 'file.create'],
+        'http://127.0.0.1:4880',
+        { user: 'bank', secret: 's3cret-listen' },
+        // The sandbox says it delivers to plain http:// and loopback (GET /sandbox/webhook_url_policy).
+        { allowHttp: true },
+      );
       expect(registered.map((webhook) => webhook.event)).toEqual(['ach.update', 'file.create']);
       const { removed, failed } = await bank.unregister();
       expect(failed).toEqual([]);
@@ -172,7 +188,18 @@ describe('ledger webhooks', () => {
     for (const row of writes) expect(row.actor).toMatch(/^listen command line \d+-\w+; OS user \S+; reviewer /);
     // And `ledger webhooks` writes name the ledger command line.
     const added = await ledger(
-      [...data, 'webhooks', 'add', '--profile', 'Remote', '--url', 'http://127.0.0.1:4881', '--event', 'ach.create'],
+      [
+        ...data,
+        'webhooks',
+        'add',
+        '--allow-http',
+        '--profile',
+        'Remote',
+        '--url',
+        'http://127.0.0.1:4881',
+        '--event',
+        'ach.create',
+      ],
       secrets,
     );
     expect(added.code, added.stderr).toBe(0);
@@ -246,7 +273,19 @@ describe('ledger webhooks', () => {
     expect(production.stderr).toMatch(/production/);
     expect(await bankWebhooks()).toEqual([]);
     const confirmed = await ledger(
-      [...data, 'webhooks', 'add', '--profile', 'Live', '--url', 'http://x.test/', '--event', 'ach.update', '--yes'],
+      [
+        ...data,
+        'webhooks',
+        'add',
+        '--allow-http',
+        '--profile',
+        'Live',
+        '--url',
+        'http://x.test/',
+        '--event',
+        'ach.update',
+        '--yes',
+      ],
       secrets,
     );
     expect(confirmed.code).toBe(0);
@@ -258,7 +297,18 @@ describe('ledger trigger says who receives each event', () => {
   it('counts the enabled webhooks per event caused, and gives the command when none does', async () => {
     await addProfile('Remote');
     await ledger(
-      [...data, 'webhooks', 'add', '--profile', 'Remote', '--url', 'http://127.0.0.1:4997/', '--event', 'ach.create'],
+      [
+        ...data,
+        'webhooks',
+        'add',
+        '--allow-http',
+        '--profile',
+        'Remote',
+        '--url',
+        'http://127.0.0.1:4997/',
+        '--event',
+        'ach.create',
+      ],
       secrets,
     );
     const ran = await ledger([...data, 'trigger', 'ach.create', '--profile', 'Remote', '--yes'], secrets);

@@ -12,6 +12,8 @@ import { SchemaViolation, shownField, type AccountResponse } from '../../../shar
 import { formatMoney } from '../../../shared/review/itemColumns.ts';
 import type { Review } from '../review/reviewsTable.ts';
 import { BankError, type BankErrorKind } from '../bank/bankError.ts';
+import { WebhookAddressRefused } from '../bank/webhookAddress.ts';
+import { CaBundleProblem } from '../http/trust.ts';
 import { ProfileNotReady } from '../bank/bankClients.ts';
 import { CacheError } from '../cache/cacheError.ts';
 import { exportCsv, type ExportView } from '../cache/exportViews.ts';
@@ -88,6 +90,8 @@ const KNOWN_FAILURES = [
   ReviewProblem,
   TeamProblem,
   UnknownAccountProblem,
+  WebhookAddressRefused,
+  CaBundleProblem,
 ];
 
 /** Failures after which the cache's answer is better than none. */
