@@ -184,7 +184,10 @@ describe('HTTPS_PROXY / NO_PROXY (the environment)', () => {
   it('sends loopback through the proxy unless NO_PROXY names it', async () => {
     const downPort = await freePort();
     const environment = { https_proxy: `http://127.0.0.1:${String(downPort)}` };
-    const proxied = await servicesWith({ proxy: { mode: 'environment' }, caFile: certificates.caFile }, { environment });
+    const proxied = await servicesWith(
+      { proxy: { mode: 'environment' }, caFile: certificates.caFile },
+      { environment },
+    );
     const error = (await proxied.services.clients
       .clientFor(proxied.profile.id)
       .ping()
@@ -240,7 +243,10 @@ describe('through a TLS-inspecting proxy (mitmproxy)', () => {
     expect(said).toContain('Settings → Profiles → Edit → CA certificates');
     expect(refused.error).toContain('mitmproxy');
 
-    await services.setNetwork(profile.id, { proxy: { mode: 'explicit', url: mitmproxy.url }, caFile: mitmproxy.caFile });
+    await services.setNetwork(profile.id, {
+      proxy: { mode: 'explicit', url: mitmproxy.url },
+      caFile: mitmproxy.caFile,
+    });
     const trusted = await syncOutcome(services, services.profiles.find(profile.id));
     expect(trusted).toMatchObject({ state: 'done', fetched: 600 });
   });

@@ -199,11 +199,11 @@ export class HttpTransport {
               chunks.push(chunk.subarray(0, request.maxBytes - size));
               size = request.maxBytes;
               truncated = true;
-              stop();
+              // Settled first: destroying the answer emits its own abort at once.
               finish({ answer: answerOf(response, chunks, truncated, started) });
+              stop();
               return;
             }
-            stop();
             finish({
               error: new TransportError({
                 kind: 'too-large',
@@ -213,6 +213,7 @@ export class HttpTransport {
                 neverSent: false,
               }),
             });
+            stop();
             return;
           }
           chunks.push(chunk);
