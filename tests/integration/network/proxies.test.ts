@@ -20,6 +20,10 @@ import { makeCertificates, type TestCertificates } from '../../support/network/c
 import { freePort } from '../../support/network/freePort.ts';
 import { startTinyproxy, type RunningTinyproxy } from '../../support/network/tinyproxy.ts';
 import { startMitmproxy, type RunningMitmproxy } from '../../support/network/mitmproxy.ts';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { bankClientPort } from '../../../src/main/services/listener/bankClientPort.ts';
+import { basicHeader, startTestListener } from '../listener/support.ts';
 
 const PROXY_USER = 'alice';
 const PROXY_PASSWORD = 'correct-horse-battery';
@@ -106,9 +110,10 @@ describe('through a CONNECT proxy with Basic authentication (tinyproxy)', () => 
     const outcome = await syncOutcome(services, profile);
     expect(outcome).toMatchObject({ state: 'done', fetched: 600 });
     const lines = tinyproxy.requestLines().slice(before);
-    expect(lines.length).toBeGreaterThan(0);
     const port = new URL(sandbox.baseUrl).port;
-    for (const line of lines) expect(line).toBe(`CONNECT 127.0.0.1:${port} HTTP/1.1`);
+    // Only tunnels: the proxy never read a request of the bank's.
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.every((line) => line === `CONNECT 127.0.0.1:${port} HTTP/1.1`)).toBe(true);
     const log = tinyproxy.log();
     expect(log).not.toContain(apiKeyBase64());
     expect(log).not.toContain(sandbox.keySecret);
@@ -147,6 +152,100 @@ describe('through a CONNECT proxy with Basic authentication (tinyproxy)', () => 
     expect(error.kind).toBe('proxy-auth');
     // tinyproxy answers a CONNECT without a login 407, and one with a wrong login 401 (TOOLCHAIN.md).
     expect(error.forPeople?.message).toMatch(/asks for a login \(407 Proxy Authentication Required\)/);
+  });
+});
+
+describe('a file download and a listener forward through the same proxy', () => {
+  it('downloads a file whose content_url the lean bank gives, through the proxy, its Authorization never in the proxy’s log', async () => {
+    const leanBank = await startBank({
+      accounts: 1,
+      pendingTransactionsPerAccount: 1,
+      lean: true,
+      tls: { cert: certificates.cert, key: certificates.key },
+    });
+    try {
+      const { services, profile } = await servicesWith(
+        { proxy: { mode: 'explicit', url: tinyproxy.url, user: PROXY_USER }, caFile: certificates.caFile },
+        { proxyPassword: PROXY_PASSWORD },
+      );
+      await services.updateProfile(
+        profile.id,
+        { baseUrl: leanBank.baseUrl, keyId: leanBank.keyId },
+        leanBank.keySecret,
+      );
+      const [fileId] = leanBank.demo.files;
+      if (fileId === undefined) throw new Error('the sandbox seeded no file');
+      const before = tinyproxy.requestLines().length;
+      const file = await services.clients.clientFor(profile.id).readFileContent(fileId, {
+        maxBytes: 10 * 1024 * 1024,
+        accept: ['image/png', 'image/jpeg', 'application/pdf'],
+      });
+      expect(file.bytes.byteLength).toBeGreaterThan(0);
+      expect(['image/png', 'image/jpeg', 'application/pdf']).toContain(file.contentType);
+      const lines = tinyproxy.requestLines().slice(before);
+      const port = new URL(leanBank.baseUrl).port;
+      expect(lines.every((line) => line.startsWith('CONNECT '))).toBe(true);
+      expect(lines).toContain(`CONNECT 127.0.0.1:${port} HTTP/1.1`);
+      const log = tinyproxy.log();
+      expect(log).not.toContain(Buffer.from(`${leanBank.keyId}:${leanBank.keySecret}`).toString('base64'));
+      expect(log).not.toContain('file_download');
+    } finally {
+      await leanBank.close();
+    }
+  });
+
+  it('forwards what the listener received to a local handler through the proxy, the bank’s Basic never in its log', async () => {
+    const { services, profile } = await servicesWith(
+      { proxy: { mode: 'explicit', url: tinyproxy.url, user: PROXY_USER }, caFile: certificates.caFile },
+      { proxyPassword: PROXY_PASSWORD },
+    );
+    const arrived: { authorization: string | undefined; body: string }[] = [];
+    const handler = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        arrived.push({ authorization: request.headers.authorization, body: Buffer.concat(chunks).toString('utf8') });
+        response.writeHead(200, { 'content-type': 'text/plain' });
+        response.end('handled');
+      });
+    });
+    await new Promise<void>((resolve) => handler.listen(0, '127.0.0.1', resolve));
+    const handlerPort = (handler.address() as AddressInfo).port;
+    const listening = await startTestListener({
+      bank: bankClientPort(services.clients.clientFor(profile.id)),
+      basic: { user: 'bank', secret: 'listener-secret-77' },
+      settings: { forwardTo: `http://127.0.0.1:${String(handlerPort)}/hooks`, hydrate: false },
+    });
+    try {
+      const before = tinyproxy.requestLines().length;
+      const bankBasic = basicHeader('bank', 'listener-secret-77');
+      const notification = JSON.stringify({
+        event: 'ach.update',
+        op: 'update',
+        id: 'ach_1',
+        url: `${sandbox.baseUrl}/ach/ach_1`,
+      });
+      const answer = await fetch(`${listening.url}/webhooks/in`, {
+        method: 'POST',
+        headers: { authorization: bankBasic, 'content-type': 'application/json' },
+        body: notification,
+      });
+      expect(answer.status).toBe(200);
+      await listening.listener.idle();
+      expect(arrived).toEqual([{ authorization: bankBasic, body: notification }]);
+      const [kept] = listening.listener.requests({ limit: 1 });
+      expect(listening.listener.deliveries(kept?.id ?? 0)[0]).toMatchObject({ status: 200, excerpt: 'handled' });
+      // Other profiles of this file keep pinging their banks while offline: only CONNECT lines, one to the handler.
+      const lines = tinyproxy.requestLines().slice(before);
+      expect(lines.every((line) => line.startsWith('CONNECT '))).toBe(true);
+      expect(lines.filter((line) => line.includes(`:${String(handlerPort)} `))).toEqual([
+        `CONNECT 127.0.0.1:${String(handlerPort)} HTTP/1.1`,
+      ]);
+      expect(tinyproxy.log()).not.toContain(bankBasic.slice('Basic '.length));
+    } finally {
+      await listening.close();
+      handler.close();
+    }
   });
 });
 
