@@ -94,16 +94,20 @@ export async function suggestTunnel(
   }
   const parsed = tunnelsAnswer.safeParse(body);
   if (!parsed.success) {
-    return { publicUrl: null, message: `ngrok's local agent at ${agentUrl} answered something that is not a tunnel list.` };
+    return {
+      publicUrl: null,
+      message: `ngrok's local agent at ${agentUrl} answered something that is not a tunnel list.`,
+    };
   }
   const toListener = parsed.data.tunnels.filter(
-    (tunnel) => tunnel.config !== undefined && isLocalAddr(tunnel.config.addr) && portOfAddr(tunnel.config.addr) === port,
+    (tunnel) =>
+      tunnel.config !== undefined && isLocalAddr(tunnel.config.addr) && portOfAddr(tunnel.config.addr) === port,
   );
   const chosen =
     toListener.find((tunnel) => tunnel.public_url.startsWith('https://')) ??
     toListener.find((tunnel) => tunnel.public_url.startsWith('http://'));
   if (chosen === undefined) {
-    const others = parsed.data.tunnels.map((tunnel) => tunnel.config?.addr ?? '?');
+    const others = [...new Set(parsed.data.tunnels.map((tunnel) => tunnel.config?.addr ?? '?'))];
     return {
       publicUrl: null,
       message:
@@ -116,7 +120,10 @@ export async function suggestTunnel(
   try {
     origin = new URL(chosen.public_url).origin;
   } catch {
-    return { publicUrl: null, message: `ngrok's agent names a public URL that is not an address: ${chosen.public_url}.` };
+    return {
+      publicUrl: null,
+      message: `ngrok's agent names a public URL that is not an address: ${chosen.public_url}.`,
+    };
   }
   return {
     publicUrl: origin,
