@@ -63,6 +63,117 @@ function entry(
   };
 }
 
+/**
+ * Events the real service sends that the sandbox bank does not: the names conventions.md
+ * lists from the real service's traffic (book, wire, card, person application), and those its
+ * documentation names (docs.treasuryprime.com: "Incoming ACH" for incoming_ach.create and
+ * transaction.create; the webhook guides and client libraries for the others). Each is
+ * offered by Register and `ledger events`, marked "real service only".
+ */
+const REAL_SERVICE_ONLY: readonly (readonly [string, string, string, string, string])[] = [
+  ['book.update', 'book transfer', 'book_1', '/book/book_1', 'A book transfer between accounts changes.'],
+  ['wire.update', 'wire transfer', 'wire_1', '/wire/wire_1', 'A wire transfer changes.'],
+  ['card.update', 'card', 'card_1', '/card/card_1', 'A card changes (issued, activated, frozen).'],
+  [
+    'card_event.create',
+    'card event',
+    'cevt_1',
+    '/card_event/cevt_1',
+    'A card is used: an authorization, a clearing or a reversal of a card transaction is recorded.',
+  ],
+  [
+    'card_event.update',
+    'card event',
+    'cevt_1',
+    '/card_event/cevt_1',
+    'A card event changes (an authorization is cleared or reversed).',
+  ],
+  [
+    'person_application.update',
+    'person application',
+    'apsn_1',
+    '/apply/person_application/apsn_1',
+    'A person application of an account application changes.',
+  ],
+  [
+    'business_application.update',
+    'business application',
+    'abus_1',
+    '/apply/business_application/abus_1',
+    'A business application of an account application changes.',
+  ],
+  [
+    'kyc.update',
+    'KYC evaluation',
+    'kyc_1',
+    '/kyc/kyc_1',
+    'The identity check (KYC) of an applicant changes: approved, denied, or sent to manual review.',
+  ],
+  [
+    'incoming_ach.create',
+    'incoming ACH',
+    'inach_1',
+    '/incoming_ach/inach_1',
+    'An ACH originated outside the platform arrives for an account (its transaction also posts: account.update).',
+  ],
+  [
+    'incoming_wire.create',
+    'incoming wire',
+    'inwire_1',
+    '/incoming_wire/inwire_1',
+    'A wire originated outside the platform arrives for an account.',
+  ],
+  [
+    'transaction.create',
+    'transaction',
+    'ttx_1',
+    '/transaction/ttx_1',
+    'A transaction is posted on any account (the notification does not say which account).',
+  ],
+  [
+    'check_deposit.update',
+    'check deposit',
+    'chkd_1',
+    '/check_deposit/chkd_1',
+    'A mobile check deposit changes status (submitted, accepted, rejected, returned).',
+  ],
+  ['check.update', 'issued check', 'chk_1', '/check/chk_1', 'An issued (outgoing) check changes status.'],
+  ['fednow.update', 'FedNow transfer', 'fednow_1', '/fednow/fednow_1', 'A FedNow instant payment changes status.'],
+  [
+    'network_transfer.update',
+    'network transfer',
+    'ntx_1',
+    '/network_transfer/ntx_1',
+    'A network transfer (a push to a debit card) changes status.',
+  ],
+  [
+    'digital_wallet_token.update',
+    'digital wallet token',
+    'dwt_1',
+    '/digital_wallet_token/dwt_1',
+    'A card provisioned in a digital wallet (Apple Pay, Google Pay) changes.',
+  ],
+  [
+    'account_statement.create',
+    'account statement',
+    'stmt_1',
+    '/account_statement/stmt_1',
+    "An account's periodic statement is ready.",
+  ],
+  [
+    'account_tax_document.update',
+    'account tax document',
+    'atd_1',
+    '/account_tax_document/atd_1',
+    "An account's tax document (a 1099-INT) changes.",
+  ],
+];
+
+/** Every event's name, in the catalog's order: what Register and the webhook form offer. */
+export function catalogEvents(): string[] {
+  return EVENT_CATALOG.map((entry) => entry.event);
+}
+
 export const EVENT_CATALOG: readonly CatalogEvent[] = [
   entry(
     'account.create',
@@ -160,20 +271,7 @@ export const EVENT_CATALOG: readonly CatalogEvent[] = [
     'A webhook is deleted (DELETE /webhook/{id}).',
     null,
   ),
-  ...(
-    [
-      ['book.update', 'book transfer', 'book_1', '/book/book_1', 'A book transfer between accounts changes.'],
-      ['wire.update', 'wire transfer', 'wire_1', '/wire/wire_1', 'A wire transfer changes.'],
-      ['card.update', 'card', 'card_1', '/card/card_1', 'A card changes (issued, activated, frozen).'],
-      [
-        'person_application.update',
-        'person application',
-        'apsn_1',
-        '/apply/person_application/apsn_1',
-        'A person application of an account application changes.',
-      ],
-    ] as const
-  ).map(([event, object, id, path, causes]) =>
+  ...REAL_SERVICE_ONLY.map(([event, object, id, path, causes]) =>
     entry(event, object, id, path, `${causes} Sent by the real service only.`, null, false),
   ),
 ];

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import type { Router } from '../../../src/main/ipc/routerCore.ts';
-import { KNOWN_EVENTS } from '../../../src/shared/bank/index.ts';
+import { catalogEvents } from '../../../src/shared/eventCatalog/eventCatalog.ts';
 import { startServices, type RunningServices } from '../../../src/main/shell/services.ts';
 import { InMemorySecretStore } from '../../../src/main/services/credentials/secretStore.ts';
 import { InMemoryProfileStorage } from '../../../src/main/services/profiles/profileStorage.ts';
@@ -113,7 +113,7 @@ export async function register(page: Page, events: readonly string[]): Promise<v
   const toggle = page.getByRole('button', { name: /^Events: / });
   await toggle.click();
   const choices = page.getByRole('group', { name: 'Events to register' });
-  for (const event of KNOWN_EVENTS) {
+  for (const event of catalogEvents()) {
     const box = choices.getByRole('checkbox', { name: event, exact: true });
     if ((await box.isChecked()) !== events.includes(event)) {
       await box.focus();
@@ -125,7 +125,7 @@ export async function register(page: Page, events: readonly string[]): Promise<v
   await expect(toggle).toHaveAttribute('aria-expanded', 'false');
   await page.getByRole('button', { name: 'Register with bank' }).click();
   // Registered, and said, in the catalog's order.
-  const inOrder = KNOWN_EVENTS.filter((event) => events.includes(event));
+  const inOrder = catalogEvents().filter((event) => events.includes(event));
   const said = new RegExp(
     `^Registered ${String(events.length)} webhooks? posting to .*: ${inOrder.map((event) => `${event.replace(/\./g, '\\.')} \\(wh_\\w+\\)`).join(', ')}\\.$`,
   );

@@ -59,7 +59,8 @@ describe('RegisterEventsPicker', () => {
     expect(toggle.getAttribute('aria-expanded')).toBe('true');
     const group = screen.getByRole('group', { name: 'Events to register' });
     // Focus moves into the list, on its first event.
-    expect(document.activeElement).toBe(within(group).getByRole('checkbox', { name: 'account.update' }));
+    expect(document.activeElement).toBe(within(group).getByRole('checkbox', { name: 'account.create' }));
+    within(group).getByRole('checkbox', { name: 'account.update' }).focus();
     await userEvent.keyboard(' ');
     expect(seen.at(-1)).toEqual(['account.update', 'ach.update']);
     expect(useAnnouncements.getState().text).toBe('account.update chosen: 2 events to register.');
@@ -67,6 +68,11 @@ describe('RegisterEventsPicker', () => {
     await userEvent.keyboard(' ');
     expect(seen.at(-1)).toEqual(['account.update']);
     expect(useAnnouncements.getState().text).toBe('ach.update left out: 1 event to register.');
+    // Events only the real service sends are offered too, each said to be so.
+    const realOnly = within(group).getByRole('checkbox', { name: 'incoming_ach.create' });
+    const described = document.getElementById(realOnly.getAttribute('aria-describedby') ?? '');
+    expect(described?.textContent).toBe('Sent by the real service only: the sandbox bank never sends it.');
+    expect(within(group).getByRole('checkbox', { name: 'ach.update' }).hasAttribute('aria-describedby')).toBe(false);
     await userEvent.keyboard('{Escape}');
     expect(screen.queryByRole('group', { name: 'Events to register' })).toBeNull();
     expect(document.activeElement).toBe(toggle);

@@ -4,10 +4,12 @@
  * A disclosure, not a custom listbox: native checkboxes are reached with Tab, toggled with
  * Space, and their state is read out by every screen reader; each change is also said in one
  * sentence ("ach.create chosen: 2 events"). Escape or Done closes it and puts focus back on
- * the button that opened it.
+ * the button that opened it. Every event of the catalog is offered, those the sandbox bank
+ * never sends marked "real service only" (said as the checkbox's description, so its name
+ * stays the event's).
  */
 import { useEffect, useId, useRef, useState } from 'react';
-import { KNOWN_EVENTS } from '../../../../shared/bank/index.ts';
+import { EVENT_CATALOG } from '../../../../shared/eventCatalog/eventCatalog.ts';
 import { LISTENER_REGISTER_MAX_EVENTS } from '../../../../shared/ipc/index.ts';
 import { Button } from '../../components/Button.tsx';
 import { announce } from '../../stores/announcements.ts';
@@ -47,7 +49,9 @@ export function RegisterEventsPicker({
 
   const toggle = (event: string, on: boolean): void => {
     // Kept in the catalog's order, whatever order they were ticked in.
-    const next = KNOWN_EVENTS.filter((known) => (known === event ? on : chosen.includes(known)));
+    const next = EVENT_CATALOG.map((entry) => entry.event).filter((known) =>
+      known === event ? on : chosen.includes(known),
+    );
     onChange(next);
     announce(`${event} ${on ? 'chosen' : 'left out'}: ${countOf(next)} to register.`);
   };
@@ -85,21 +89,26 @@ export function RegisterEventsPicker({
               ).
             </p>
             <ul>
-              {KNOWN_EVENTS.map((event) => (
+              {EVENT_CATALOG.map(({ event, sandbox }) => (
                 <li key={event}>
                   <label className="checkbox">
                     <input
                       type="checkbox"
                       checked={chosen.includes(event)}
+                      aria-describedby={sandbox ? undefined : `${panelId}-real-only`}
                       onChange={(change) => {
                         toggle(event, change.target.checked);
                       }}
                     />
                     <span className="mono">{event}</span>
                   </label>
+                  {sandbox ? null : <span className="register-events-real-only faint">real service only</span>}
                 </li>
               ))}
             </ul>
+            <p className="visually-hidden" id={`${panelId}-real-only`}>
+              Sent by the real service only: the sandbox bank never sends it.
+            </p>
           </fieldset>
           <div className="row register-events-actions">
             <Button

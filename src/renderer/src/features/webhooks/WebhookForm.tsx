@@ -4,11 +4,11 @@
  */
 import { useState, type SyntheticEvent } from 'react';
 import {
-  KNOWN_EVENTS,
   webhookCreateRequest,
   type WebhookResponse,
   type WebhookCreateRequest,
 } from '../../../../shared/bank/index.ts';
+import { EVENT_CATALOG } from '../../../../shared/eventCatalog/eventCatalog.ts';
 import { Button } from '../../components/Button.tsx';
 import { TextField } from '../../components/Field.tsx';
 import { InlineError } from '../../components/States.tsx';
@@ -64,8 +64,8 @@ export function WebhookForm({ onSubmit, onDone, onCancel, defaultUrl = '' }: Web
         autoComplete="off"
       />
       <datalist id="known-events">
-        {KNOWN_EVENTS.map((name) => (
-          <option key={name} value={name} />
+        {EVENT_CATALOG.map(({ event, sandbox }) => (
+          <option key={event} value={event} label={sandbox ? event : `${event} (real service only)`} />
         ))}
       </datalist>
       <TextField
@@ -74,7 +74,7 @@ export function WebhookForm({ onSubmit, onDone, onCancel, defaultUrl = '' }: Web
         onChange={change('url')}
         error={errors.of('url')}
         placeholder="https://example.com/webhooks"
-        hint="Where the bank sends notifications."
+        hint="Where the bank sends notifications: a public https:// address (a tunnel’s, for a listener on this machine)."
       />
       <div className="split">
         <TextField
