@@ -21,6 +21,7 @@ import { RequestProblem } from '../requestProblem.ts';
 import type { SandboxContext } from '../sandboxContext.ts';
 import { accountApplicationPath } from '../simulations/accountApplicationLifecycle.ts';
 import { inTransaction } from '../store/database.ts';
+import { applyTinOutcome, outcomeOfApplicants } from '../simulations/tinOutcome.ts';
 
 const FILTERS = Object.keys(accountApplicationFilters.shape);
 
@@ -66,6 +67,9 @@ export function registerAccountApplicationRoutes(router: Router, context: Sandbo
         created_at: now,
         updated_at: now,
       };
+      const people = [
+        ...new Set([primary, ...(business ? [] : (create.person_applications ?? []).map((person) => person.id))]),
+      ];
       inTransaction(context.database, () => {
         context.records.insert('account_application', application.id, application.created_at, application);
         context.events.publish({
@@ -73,6 +77,12 @@ export function registerAccountApplicationRoutes(router: Router, context: Sandbo
           objectId: application.id,
           objectPath: accountApplicationPath(application.id),
         });
+        // As the real sandbox decides: by the first digit of the applicants' TINs (answered submitted first).
+        applyTinOutcome(
+          context,
+          application.id,
+          outcomeOfApplicants(context, people, application.business_application_id),
+        );
       });
       return json(200, application);
     }),

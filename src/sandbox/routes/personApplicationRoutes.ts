@@ -14,7 +14,8 @@ import type { Router } from '../http/router.ts';
 import { freshId } from '../random.ts';
 import { RequestProblem } from '../requestProblem.ts';
 import type { SandboxContext } from '../sandboxContext.ts';
-import { inTransaction } from '../store/database.ts';
+import { inTransaction, writeMeta } from '../store/database.ts';
+import { tinDigitKey } from '../simulations/tinOutcome.ts';
 
 /** The real service's limit, in its words. */
 const MAX_AGE_YEARS = 130;
@@ -66,6 +67,8 @@ export function registerPersonApplicationRoutes(router: Router, context: Sandbox
       };
       inTransaction(context.database, () => {
         context.records.insert('person_application', person.id, person.created_at, person);
+        // Never served (the real service answers no tin): only its first digit is kept, for the outcome.
+        if (create.tin !== undefined) writeMeta(context.database, tinDigitKey(person.id), create.tin.charAt(0));
         context.events.publish({
           event: 'person_application.create',
           objectId: person.id,

@@ -14,6 +14,7 @@ export * from './accountApplication.ts';
 export * from './receivedApplication.ts';
 export * from './personApplication.ts';
 export * from './businessApplication.ts';
+export * from './sandboxTinOutcomes.ts';
 export * from './transaction.ts';
 export * from './webhook.ts';
 export * from './webhookNotification.ts';

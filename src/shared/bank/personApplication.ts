@@ -32,6 +32,15 @@ export const personApplicationCreateRequest = z.strictObject({
   citizenship: z.string().regex(/^[A-Z]{2}$/, { message: 'must be a two-letter country code, like US' }),
   physical_address: postalAddress,
   mailing_address: postalAddress.nullable().optional(),
+  /**
+   * The person's taxpayer id (an SSN, `123-45-6789`). Sent, never answered: the real service
+   * leaves it out of every response. Its sandbox decides the application's outcome by its
+   * first digit (sandboxTinOutcomes.ts).
+   */
+  tin: z
+    .string()
+    .regex(/^[0-9]{3}-?[0-9]{2}-?[0-9]{4}$/, { message: 'must be an SSN, like 123-45-6789' })
+    .optional(),
   /** Identity documents already created (`POST /document`) about this person. */
   document_ids: z.array(idOf('document')).max(50).optional(),
   userdata: userdata.optional(),

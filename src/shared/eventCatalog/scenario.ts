@@ -5,7 +5,14 @@
  * Literal values are checked here, before anything is sent; references once they resolve.
  */
 import { z } from 'zod';
-import { eventName, idOf, WEBHOOK_SEND_STATUSES, webhookUrl } from '../bank/index.ts';
+import {
+  ACCOUNT_APPLICATION_STATUSES,
+  eventName,
+  idOf,
+  TIN_OUTCOMES,
+  WEBHOOK_SEND_STATUSES,
+  webhookUrl,
+} from '../bank/index.ts';
 import { triggerEvent, triggerFieldProblems, triggerParameters } from './trigger.ts';
 
 /** `{{step.objectId}}` or `{{step.object.field.path}}`. */
@@ -89,6 +96,27 @@ export const scenarioStep = z.discriminatedUnion(
       action: z.literal('wait'),
       ms: z.number().int().min(1).max(60_000, { message: 'must be at most 60000 (one minute)' }),
     }),
+    /**
+     * Submits an application as a customer does at the real service, no simulation: person
+     * (and business) applications whose TINs ask its sandbox for `outcome` by their first digit
+     * (docs.treasuryprime.com, "Account Application Testing"), then the account application.
+     */
+    z.strictObject({
+      ...common,
+      action: z.literal('submit_application'),
+      ownership: z.enum(['personal', 'business']).default('personal'),
+      outcome: z.enum(TIN_OUTCOMES),
+      /** The account product (apt_…); default: the first the bank lists, else an earlier application's. */
+      accountProductId: literalOrReference(z.string().min(1)).optional(),
+    }),
+    /** Waits until an account application has `status` (the bank decides it on its own time). */
+    z.strictObject({
+      ...common,
+      action: z.literal('wait_for_application'),
+      applicationId: literalOrReference(idOf('accountApplication')),
+      status: z.enum(ACCOUNT_APPLICATION_STATUSES),
+      timeoutMs: z.number().int().min(100).max(600_000).default(60_000),
+    }),
     /** Waits until the bank's send log has `count` records with `status` (for a webhook and/or an object). */
     z.strictObject({
       ...common,
@@ -102,7 +130,7 @@ export const scenarioStep = z.discriminatedUnion(
   ],
   {
     error: () =>
-      'must be one of trigger, register_webhook, update_webhook, delete_webhook, wait, wait_for_sends (the action field)',
+      'must be one of trigger, register_webhook, update_webhook, delete_webhook, wait, wait_for_sends, submit_application, wait_for_application (the action field)',
   },
 );
 export type ScenarioStep = z.output<typeof scenarioStep>;

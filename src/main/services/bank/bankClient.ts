@@ -14,6 +14,7 @@ import {
   accountApplicationFilters,
   accountResponse,
   accountApplicationResponse,
+  businessApplicationCreateRequest,
   businessApplicationResponse,
   cardArtUploadRequest,
   cardArtUploadResponse,
@@ -38,6 +39,7 @@ import {
   type AccountApplicationFilters,
   type AccountApplicationResponse,
   type AccountResponse,
+  type BusinessApplicationCreateRequest,
   type BusinessApplicationResponse,
   type FieldNames,
   type CardArtUploadRequest,
@@ -514,6 +516,24 @@ export class BankClient {
         ...this.#writeOptions(options),
       },
       resourceReading('person_application', personApplicationResponse),
+    );
+  }
+
+  /** Not in the interface: the real service's `POST /apply/business_application`. */
+  async createBusinessApplication(
+    request: BusinessApplicationCreateRequest,
+    options: WriteOptions = {},
+  ): Promise<BusinessApplicationResponse> {
+    const body = parseOrThrow(businessApplicationCreateRequest, request, 'Business application');
+    return this.#call(
+      {
+        method: 'POST',
+        path: '/apply/business_application',
+        endpoint: 'POST /apply/business_application',
+        json: body,
+        ...this.#writeOptions(options),
+      },
+      resourceReading('business_application', businessApplicationResponse),
     );
   }
 

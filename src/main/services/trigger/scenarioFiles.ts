@@ -9,6 +9,11 @@ import { scenario, type Scenario } from '../../../shared/eventCatalog/scenario.t
 import achToSettlement from './scenarios/ach-to-settlement.json' with { type: 'json' };
 import applicationToApproval from './scenarios/application-to-approval.json' with { type: 'json' };
 import webhookErrorRecovery from './scenarios/webhook-error-recovery.json' with { type: 'json' };
+import tinApproved from './scenarios/tin-approved.json' with { type: 'json' };
+import tinManualReview from './scenarios/tin-manual-review.json' with { type: 'json' };
+import tinProcessing from './scenarios/tin-processing.json' with { type: 'json' };
+import tinRejected from './scenarios/tin-rejected.json' with { type: 'json' };
+import tinSubmitted from './scenarios/tin-submitted.json' with { type: 'json' };
 
 export class ScenarioFileProblem extends Error {
   constructor(message: string) {
@@ -48,6 +53,12 @@ export const SHIPPED_SCENARIOS: readonly ShippedScenario[] = [
   { id: 'ach-to-settlement', scenario: scenarioOf(achToSettlement, 'ach-to-settlement') },
   { id: 'application-to-approval', scenario: scenarioOf(applicationToApproval, 'application-to-approval') },
   { id: 'webhook-error-recovery', scenario: scenarioOf(webhookErrorRecovery, 'webhook-error-recovery') },
+  // For a real Treasury Prime sandbox (no simulation): the outcome its TINs' first digit asks for.
+  { id: 'tin-approved', scenario: scenarioOf(tinApproved, 'tin-approved') },
+  { id: 'tin-manual-review', scenario: scenarioOf(tinManualReview, 'tin-manual-review') },
+  { id: 'tin-processing', scenario: scenarioOf(tinProcessing, 'tin-processing') },
+  { id: 'tin-rejected', scenario: scenarioOf(tinRejected, 'tin-rejected') },
+  { id: 'tin-submitted', scenario: scenarioOf(tinSubmitted, 'tin-submitted') },
 ];
 
 /** A shipped scenario's name, or a path to a JSON file. */

@@ -18,6 +18,46 @@ import {
 import type { TriggerCall, TriggerRequest } from '../../../shared/eventCatalog/trigger.ts';
 import { ACCOUNT_APPLICATION_TRANSITIONS, ACH_TRANSITIONS } from '../../../shared/bank/lifecycles.ts';
 import type { BankClient } from '../bank/bankClient.ts';
+import { BankError } from '../bank/bankError.ts';
+import { tinFor, type TinOutcome } from '../../../shared/bank/sandboxTinOutcomes.ts';
+import type { BusinessApplicationCreateRequest, PersonApplicationCreateRequest } from '../../../shared/bank/index.ts';
+
+function tinDigitText(outcome: TinOutcome): string {
+  return tinFor(outcome, 'business', () => 0).charAt(0);
+}
+
+/** An applicant of no one: what a scenario submits to see the bank's decision. */
+function sampleApplicant(tin: string): PersonApplicationCreateRequest {
+  return {
+    first_name: 'Test',
+    last_name: 'Applicant',
+    date_of_birth: '1985-04-12',
+    email_address: 'test.applicant@example.com',
+    phone_number: '2025550123',
+    citizenship: 'US',
+    physical_address: {
+      street_line_1: '1 Sandbox Way',
+      city: 'Washington',
+      state: 'DC',
+      postal_code: '20500',
+    },
+    tin,
+    userdata: { created_by: 'ledger trigger' },
+  };
+}
+
+function sampleBusiness(tin: string, personId: string): BusinessApplicationCreateRequest {
+  return {
+    name: 'Test Business LLC',
+    established_on: '2015-06-01',
+    incorporation_state: 'DE',
+    legal_structure: 'llc',
+    tin,
+    phone_number: '+1 202-555-0123',
+    physical_address: { street_line_1: '1 Sandbox Way', city: 'Washington', state: 'DC', postal_code: '20500' },
+    person_applications: [{ id: personId, roles: ['control_person', 'signer'], ownership_percentage: 100 }],
+  };
+}
 
 export class TriggerProblem extends Error {
   constructor(message: string) {
@@ -127,6 +167,114 @@ export class TriggerActions {
     await this.#client.deleteWebhook(webhookId, this.#signal);
     this.#note(`DELETE /webhook/${webhookId}`, 'deleted', 'webhook.delete', webhookId);
     return this.#outcome({ id: webhookId, object: { id: webhookId, deleted: true } });
+  }
+
+  /**
+   * An application as a customer submits one at the real service (no simulation): its person
+   * application (and business application) with TINs whose first digit asks its sandbox for
+   * `outcome` (sandboxTinOutcomes.ts), then the account application. The account product is the
+   * one given, else the first the bank lists (GET /account_product), else the one an earlier
+   * application of that ownership used.
+   */
+  async submitApplicationWithTin(
+    ownership: 'personal' | 'business',
+    outcome: TinOutcome,
+    accountProductId: string | undefined,
+  ): Promise<ActionOutcome> {
+    const product = accountProductId ?? (await this.#accountProductFor(ownership));
+    const person = await this.#client.createPersonApplication(
+      sampleApplicant(tinFor(outcome, 'person')),
+      this.#options(),
+    );
+    this.#note(
+      `POST /apply/person_application (tin ${tinDigitText(outcome)}xx-xx-xxxx)`,
+      `person application ${person.id}`,
+      'person_application.create',
+      person.id,
+      `/apply/person_application/${person.id}`,
+    );
+    let businessId: string | null = null;
+    if (ownership === 'business') {
+      const business = await this.#client.createBusinessApplication(
+        sampleBusiness(tinFor(outcome, 'business'), person.id),
+        this.#options(),
+      );
+      businessId = business.id;
+      this.#note(
+        `POST /apply/business_application (tin ${tinDigitText(outcome)}x-xxxxxxx)`,
+        `business application ${business.id}`,
+        'business_application.create',
+        business.id,
+        `/apply/business_application/${business.id}`,
+      );
+    }
+    const application = await this.#client.createAccountApplication(
+      {
+        account_product_id: product,
+        primary_person_application_id: person.id,
+        ...(businessId === null
+          ? { person_applications: [{ id: person.id, roles: ['owner', 'signer'] }] }
+          : { business_application_id: businessId }),
+        userdata: { created_by: 'ledger trigger', asks_for: outcome },
+      },
+      this.#options(),
+    );
+    this.#note(
+      'POST /apply/account_application',
+      `account application ${application.id}, ${String(application.status ?? 'submitted')}; the bank decides ${outcome.replace('_', ' ')} by the TINs`,
+      'account_application.create',
+      application.id,
+      `/apply/account_application/${application.id}`,
+    );
+    return this.#outcome({ id: application.id, object: application });
+  }
+
+  /** The application's status now (GET /apply/account_application/{id}). */
+  async applicationStatus(id: string): Promise<string | null> {
+    const application = await this.#client.getAccountApplication(id, this.#signal);
+    return typeof application.status === 'string' ? application.status : null;
+  }
+
+  async #accountProductFor(ownership: 'personal' | 'business'): Promise<string> {
+    try {
+      const answer = await this.#client.http.send({
+        method: 'GET',
+        path: '/account_product',
+        endpoint: 'GET /account_product',
+        query: { page_size: 100 },
+        ...this.#signalOption(),
+      });
+      const products = (answer.body as { data?: unknown } | null)?.data;
+      if (Array.isArray(products)) {
+        const ids = products.flatMap((product: Record<string, unknown>) =>
+          typeof product['id'] !== 'string'
+            ? []
+            : [{ id: product['id'], ownership: product['ownership_type'] ?? product['type'] }],
+        );
+        const chosen = ids.find((product) => product.ownership === ownership) ?? ids[0];
+        if (chosen !== undefined) return chosen.id;
+      }
+    } catch (error) {
+      if (!(error instanceof BankError) || error.kind !== 'not-found') throw error;
+    }
+    const pages = this.#client.accountApplicationPages(
+      { ownership_type: ownership },
+      { pageSize: 50, ...this.#signalOption() },
+    );
+    try {
+      for await (const page of pages) {
+        for (const item of page.items) {
+          const product = item.ok ? item.value.account_product_id : item.raw['account_product_id'];
+          if (typeof product === 'string' && product !== '') return product;
+        }
+        break;
+      }
+    } finally {
+      await pages.return(undefined);
+    }
+    throw new TriggerProblem(
+      `The bank lists no account product (GET /account_product) and has no ${ownership} application to take one from: give the step its accountProductId (an apt_… id of your sandbox).`,
+    );
   }
 
   /** How many send records the bank has for these filters (first 1000). */

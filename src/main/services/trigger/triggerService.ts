@@ -168,6 +168,35 @@ export class TriggerService {
       case 'wait':
         await sleep(step.ms, undefined, signal === undefined ? {} : { signal });
         return null;
+      case 'submit_application':
+        return this.#audited(profile, 'trigger.submit_application', () =>
+          actions.submitApplicationWithTin(
+            step.ownership,
+            step.outcome,
+            step.accountProductId === undefined ? undefined : resolve(step.accountProductId),
+          ),
+        );
+      case 'wait_for_application': {
+        const id = resolve(step.applicationId);
+        const deadline = Date.now() + step.timeoutMs;
+        for (;;) {
+          const status = await actions.applicationStatus(id);
+          if (status === step.status) {
+            return {
+              objectId: id,
+              object: { id, status },
+              caused: [],
+              calls: [{ request: `GET /apply/account_application/${id}`, outcome: `now ${status}` }],
+            };
+          }
+          if (Date.now() >= deadline) {
+            throw new TriggerProblem(
+              `After ${String(step.timeoutMs)} ms account application ${id} is ${status ?? 'of no status'}, not ${step.status}.`,
+            );
+          }
+          await sleep(SEND_POLL_MS, undefined, signal === undefined ? {} : { signal });
+        }
+      }
       case 'wait_for_sends': {
         const filters = {
           status: step.status,
@@ -306,5 +335,9 @@ function titleOf(step: ScenarioStep): string {
       return `Wait ${String(step.ms)} ms`;
     case 'wait_for_sends':
       return `Wait for ${String(step.count)} ${step.status} send record${step.count === 1 ? '' : 's'}`;
+    case 'submit_application':
+      return `Submit a ${step.ownership} application its TINs ask to be ${step.outcome.replace('_', ' ')}`;
+    case 'wait_for_application':
+      return `Wait until the application is ${step.status.replace('_', ' ')}`;
   }
 }

@@ -79,7 +79,11 @@ export const profileNetworkInput = z
   })
   .superRefine((input, context) => {
     if (input.proxyMode === 'explicit' && (input.proxyUrl === undefined || input.proxyUrl === null)) {
-      context.addIssue({ code: 'custom', path: ['proxyUrl'], message: 'is required for this proxy: e.g. http://proxy.example.com:3128' });
+      context.addIssue({
+        code: 'custom',
+        path: ['proxyUrl'],
+        message: 'is required for this proxy: e.g. http://proxy.example.com:3128',
+      });
     }
   });
 

@@ -23,7 +23,12 @@ export const webhooksOperations = {
    * remote sandbox that says it delivers to http:// and private addresses too.
    */
   create: {
-    input: z.strictObject({ profileId, request: webhookCreateRequest, confirmProduction, allowHttp: z.boolean().optional() }),
+    input: z.strictObject({
+      profileId,
+      request: webhookCreateRequest,
+      confirmProduction,
+      allowHttp: z.boolean().optional(),
+    }),
     output: webhookResponse.object,
   },
   update: {
