@@ -952,6 +952,7 @@ export interface components {
         state: string;
         postal_code: string;
       } | null;
+      tin?: string;
       document_ids?: string[];
       userdata?: {
         [key: string]: unknown;
