@@ -89,7 +89,7 @@ describe('a business application', () => {
       {
         name: 'asks for submitted, waits for approved',
         steps: [
-          { id: 'app', action: 'submit_application', outcome: 'submitted' },
+          { id: 'app', action: 'submit_application', ownership: 'personal', outcome: 'submitted' },
           { action: 'wait_for_application', applicationId: '{{app.objectId}}', status: 'approved', timeoutMs: 300 },
         ],
       },
