@@ -679,7 +679,8 @@ function configureChanges(input: {
 }): string {
   const parts: string[] = [];
   if (input.publicUrl !== undefined) parts.push(`public URL ${input.publicUrl ?? 'none (its own address)'}`);
-  if (input.tlsCertFile !== undefined) parts.push(input.tlsCertFile === null ? 'plain HTTP' : `HTTPS with ${input.tlsCertFile}`);
+  if (input.tlsCertFile !== undefined)
+    parts.push(input.tlsCertFile === null ? 'plain HTTP' : `HTTPS with ${input.tlsCertFile}`);
   if (input.host !== undefined) parts.push(`host ${input.host}`);
   if (input.allowNonLoopback !== undefined)
     parts.push(`non-loopback ${input.allowNonLoopback ? 'allowed' : 'refused'}`);

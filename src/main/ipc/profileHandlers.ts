@@ -161,11 +161,7 @@ export function createProfileHandlers(services: LedgerHandlerServices): Pick<Han
           },
           caFile: input.caFile,
         };
-        const { profile } = await ledger().setNetwork(
-          current.id,
-          network,
-          user === null ? null : input.proxyPassword,
-        );
+        const { profile } = await ledger().setNetwork(current.id, network, user === null ? null : input.proxyPassword);
         return toProfile(profile);
       },
       testConnection: async ({ id }) => {

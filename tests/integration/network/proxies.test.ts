@@ -52,7 +52,10 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const services of opened) await services.close();
   for (const transport of transports) transport.close();
-  await Promise.all([tinyproxy?.stop(), mitmproxy?.stop(), sandbox?.close()]);
+  // Any of them may be missing when beforeAll failed half-way.
+  const proxies = [tinyproxy, mitmproxy] as ({ stop: () => Promise<void> } | undefined)[];
+  const bank = sandbox as RunningSandbox | undefined;
+  await Promise.all([...proxies.map(async (proxy) => proxy?.stop()), bank?.close()]);
   for (const temp of temps) temp.remove();
   certificates.remove();
 });

@@ -126,7 +126,7 @@ describe('the address a remote bank is given', () => {
       });
       const temp = makeTempFolder();
       temps.push(temp);
-      const real = await servicesOn({ ...sandbox, baseUrl: fake.baseUrl } as RunningSandbox, temp.folder);
+      const real = await servicesOn({ ...sandbox, baseUrl: fake.baseUrl }, temp.folder);
       try {
         await expect(
           real.services.writes.createWebhook(

@@ -28,7 +28,7 @@ afterAll(async () => {
 });
 
 async function applicationOf(id: string): Promise<Record<string, unknown>> {
-  return (await bank.services.clients.clientFor(bank.profile.id).getAccountApplication(id)) as Record<string, unknown>;
+  return await bank.services.clients.clientFor(bank.profile.id).getAccountApplication(id);
 }
 
 describe('the TIN rule', () => {

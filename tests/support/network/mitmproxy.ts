@@ -50,7 +50,7 @@ export async function startMitmproxy(options: { upstreamCaFile: string }): Promi
   } catch (error) {
     child.kill('SIGKILL');
     rmSync(confdir, { recursive: true, force: true });
-    throw new Error(`${error instanceof Error ? error.message : String(error)}: ${said}`);
+    throw new Error(`${error instanceof Error ? error.message : String(error)}: ${said}`, { cause: error });
   }
   return {
     port,

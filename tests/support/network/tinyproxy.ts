@@ -54,7 +54,7 @@ export async function startTinyproxy(options: { user?: string; password?: string
   } catch (error) {
     child.kill('SIGKILL');
     rmSync(folder, { recursive: true, force: true });
-    throw new Error(`${error instanceof Error ? error.message : String(error)}: ${said}`);
+    throw new Error(`${error instanceof Error ? error.message : String(error)}: ${said}`, { cause: error });
   }
   const log = (): string => (existsSync(logFile) ? readFileSync(logFile, 'utf8') : '');
   return {

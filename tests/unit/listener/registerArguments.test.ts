@@ -77,7 +77,10 @@ describe('listen --register', () => {
       ['--register', '--profile', 'P', '--basic', 'b:s', '--all-events', '--public-url', 'ftp://x'],
       /--public-url must be an https:\/\/ address/,
     ],
-    [['--register', '--profile', 'P', '--basic', 'b:s', '--all-events', '--tls-cert', 'c.pem'], /--tls-cert and --tls-key go together/],
+    [
+      ['--register', '--profile', 'P', '--basic', 'b:s', '--all-events', '--tls-cert', 'c.pem'],
+      /--tls-cert and --tls-key go together/,
+    ],
     [['--allow-http'], /go with --register/],
     [['--all-events'], /go with --register/],
     [['--event', 'ach.update', '--event', 'ach.create', '--respond', '500'], /--event is given once/],

@@ -60,7 +60,8 @@ export function webhookAddressProblem(url: string): string | null {
   if (local) {
     return `${parsed.origin} names ${family === 0 ? 'a name only this machine or its network knows' : 'a loopback or private address'}, which a bank on the internet cannot reach`;
   }
-  if (parsed.protocol !== 'https:') return `${parsed.origin} is not https://: the bank delivers only to HTTPS addresses`;
+  if (parsed.protocol !== 'https:')
+    return `${parsed.origin} is not https://: the bank delivers only to HTTPS addresses`;
   return null;
 }
 

@@ -55,7 +55,9 @@ async function networkUpdate(context: ProfileUpdateContext): Promise<number> {
   const services = await context.open();
   const current = services.profiles.find(name ?? '');
   if (current.kind === 'embedded-sandbox') {
-    throw new UsageProblem('The embedded sandbox runs on this machine and is always reached directly: it has no proxy or CA bundle.');
+    throw new UsageProblem(
+      'The embedded sandbox runs on this machine and is always reached directly: it has no proxy or CA bundle.',
+    );
   }
   const now = networkOf(current);
   let proxy: ProxySetting = now.proxy;
@@ -66,7 +68,8 @@ async function networkUpdate(context: ProfileUpdateContext): Promise<number> {
       proxy = { ...rest, mode: wanted };
     } else {
       const parsed = parseWith(proxyUrl, wanted);
-      if (!parsed.ok) throw new UsageProblem(`--proxy ${wanted}: ${parsed.problems.join('; ').replace(/^[^:]*: /, '')}`);
+      if (!parsed.ok)
+        throw new UsageProblem(`--proxy ${wanted}: ${parsed.problems.join('; ').replace(/^[^:]*: /, '')}`);
       proxy = { ...rest, mode: 'explicit', url: parsed.value };
     }
   }

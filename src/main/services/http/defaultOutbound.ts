@@ -11,10 +11,10 @@ import { sharedTransport } from './sharedTransport.ts';
 import type { ProxyResolver } from './systemProxy.ts';
 import type { HttpTransport, NetworkPolicy } from './transport.ts';
 
-export function defaultOutbound(network: {
-  environment: Environment;
-  systemResolver: ProxyResolver | null;
-}): { transport: HttpTransport; policy: NetworkPolicy } {
+export function defaultOutbound(network: { environment: Environment; systemResolver: ProxyResolver | null }): {
+  transport: HttpTransport;
+  policy: NetworkPolicy;
+} {
   return {
     transport: sharedTransport(),
     policy: profilePolicy(DEFAULT_NETWORK_SETTINGS, { ...network, proxyPassword: () => Promise.resolve(null) }),

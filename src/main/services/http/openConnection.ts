@@ -269,8 +269,8 @@ async function presentedCertificate(
     probe.destroy();
     if (Object.keys(certificate).length === 0) return null;
     return {
-      subject: nameOf(certificate.subject as unknown as Record<string, string>),
-      issuer: nameOf(certificate.issuer as unknown as Record<string, string>),
+      subject: nameOf(certificate.subject),
+      issuer: nameOf(certificate.issuer),
       subjectAltName: certificate.subjectaltname ?? null,
     };
   } catch {
@@ -351,9 +351,10 @@ export async function openConnection(
   const track = (socket: net.Socket): void => {
     sockets.push(socket);
   };
-  let timedOut = false;
+  // An object: the timer's callback sets it, which flow analysis does not follow for a plain let.
+  const clock = { timedOut: false };
   const timer = setTimeout(() => {
-    timedOut = true;
+    clock.timedOut = true;
     const error = new Error(`could not connect within ${String(connectMs)} ms`) as NodeJS.ErrnoException;
     error.code = 'ECONNECT_TIMEOUT';
     for (const socket of sockets) socket.destroy(error);
@@ -388,7 +389,7 @@ export async function openConnection(
     for (const socket of sockets) socket.destroy();
     // The timer cut short a step that reports the cut as its own failure: said as the timeout it is.
     const cut = !(error instanceof TransportError) || error.kind === 'proxy-refused' || error.kind === 'tls-failed';
-    if (timedOut && cut) {
+    if (clock.timedOut && cut) {
       throw new TransportError({
         kind: 'connect-timeout',
         message:

@@ -77,7 +77,7 @@ class RoutedAgent extends http.Agent {
   ): Duplex | null | undefined {
     const destination: Destination = {
       protocol: this.#destinationProtocol,
-      host: String(options.host ?? '').replace(/^\[|\]$/g, ''),
+      host: (options.host ?? '').replace(/^\[|\]$/g, ''),
       port: Number(options.port),
       name: options.destinationName ?? `${this.#destinationProtocol}//${String(options.host)}:${String(options.port)}`,
     };
@@ -145,7 +145,7 @@ export class HttpTransport {
     if (body !== null) headers.push(['Content-Length', String(body.byteLength)]);
     return new Promise<TransportAnswer>((resolve, reject) => {
       let settled = false;
-      const finish = (outcome: { answer: TransportAnswer } | { error: unknown }): void => {
+      const finish = (outcome: { answer: TransportAnswer } | { error: Error }): void => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
@@ -159,7 +159,7 @@ export class HttpTransport {
         port,
         method: request.method,
         path: `${url.pathname}${url.search}`,
-        headers: headers.flat() as unknown as http.OutgoingHttpHeaders,
+        headers: headers.flat(),
         agent,
         destinationName: request.destinationName,
       } as http.RequestOptions);

@@ -177,7 +177,8 @@ async function main(): Promise<number> {
       `Listening on ${url} (any path; ${basic}). Kept in ${dataFolder}, bodies and headers in clear ` +
         '(readable by your user only; the app seals them). Ctrl+C to stop.',
     );
-    if (options.publicUrl !== null) write(`The bank reaches it at ${options.publicUrl} (its host is answered as the listener's own).`);
+    if (options.publicUrl !== null)
+      write(`The bank reaches it at ${options.publicUrl} (its host is answered as the listener's own).`);
   }
   if (bank !== null && options.register !== null && options.basic !== null) {
     const events =

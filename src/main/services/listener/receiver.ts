@@ -111,7 +111,7 @@ export class Receiver {
     this.server =
       tls === null
         ? createServer(options, onRequest)
-        : (createTlsServer({ ...options, cert: tls.cert, key: tls.key }, onRequest) as unknown as Server);
+        : createTlsServer({ ...options, cert: tls.cert, key: tls.key }, onRequest);
     // A flood must not be able to open sockets without bound.
     this.server.maxConnections = 1024;
     this.server.on('clientError', (error: Error & { code?: string; rawPacket?: Buffer }, socket: Socket) => {

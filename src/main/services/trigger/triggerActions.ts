@@ -221,7 +221,7 @@ export class TriggerActions {
     );
     this.#note(
       'POST /apply/account_application',
-      `account application ${application.id}, ${String(application.status ?? 'submitted')}; the bank decides ${outcome.replace('_', ' ')} by the TINs`,
+      `account application ${application.id}, ${application.status ?? 'submitted'}; the bank decides ${outcome.replace('_', ' ')} by the TINs`,
       'account_application.create',
       application.id,
       `/apply/account_application/${application.id}`,

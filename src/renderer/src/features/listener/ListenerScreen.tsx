@@ -28,6 +28,7 @@ import { ImportRequestsButton } from './ImportRequests.tsx';
 import { ListenerRegistrations } from './ListenerRegistrations.tsx';
 import { ListenerSetup } from './ListenerSetup.tsx';
 import { RegisterEventsPicker } from './RegisterEventsPicker.tsx';
+import { api } from '../../lib/api.ts';
 import { RequestDrawer } from './RequestDrawer.tsx';
 import { RulesEditor } from './RulesEditor.tsx';
 import { TriggerPanel } from './TriggerPanel.tsx';
@@ -231,7 +232,11 @@ export function ListenerScreen() {
             ) : (
               <div className="stack">
                 <ListenerRegistrations />
-                <ListenerSetup config={store.config} onSave={store.configure} />
+                <ListenerSetup
+                  config={store.config}
+                  onSave={store.configure}
+                  suggestPublicUrl={() => api().listener.suggestPublicUrl()}
+                />
               </div>
             )}
           </div>

@@ -28,6 +28,7 @@ import { ThemeChoice } from './ThemeChoice.tsx';
 import { AuditChainPanel } from './AuditChainPanel.tsx';
 import { BankCompatibilityPanel } from './BankCompatibilityPanel.tsx';
 import { ProfileForm } from './ProfileForm.tsx';
+import { ProfileNetworkForm } from './ProfileNetworkForm.tsx';
 import { SandboxBankPanel } from './SandboxBankPanel.tsx';
 import { installCredentialEvents, useSettingsStore, type SettingsTab } from './store.ts';
 
@@ -260,6 +261,17 @@ function ProfilesTab() {
               setEditing(null);
             }}
           />
+          {editing === 'new' || editing.kind === 'embedded' ? null : (
+            <ProfileNetworkForm
+              profile={editing}
+              onSave={async (input) => {
+                const saved = await api().profiles.setNetwork(input);
+                toast('success', 'Network saved', saved.network?.summary ?? saved.name);
+                setEditing(saved);
+                await reloadProfiles();
+              }}
+            />
+          )}
         </Dialog>
       )}
       {activeProfile === undefined ? null : (
