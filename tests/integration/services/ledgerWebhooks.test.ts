@@ -317,7 +317,7 @@ describe('ledger trigger says who receives each event', () => {
     expect(ran.stdout).toMatch(/ {2}account\.update +acct_\w+ +http\S+ {2}\(no webhook receives it\)\n/);
     expect(ran.stdout).toContain(
       'No webhook receives account.update: nothing was sent for it. Subscribe a listener with:\n' +
-        '  npm run listen -- --basic USER:SECRET --register --profile Remote --event account.update\n',
+        '  npm run listen -- --basic USER:SECRET --register --allow-http --profile Remote --event account.update\n',
     );
     const json = JSON.parse(
       (await ledger([...data, '--json', 'trigger', 'ach.create', '--profile', 'Remote', '--yes'], secrets)).stdout,

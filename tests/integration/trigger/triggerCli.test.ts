@@ -127,7 +127,7 @@ describe('ledger trigger', () => {
       '  account.update: no webhook receives it',
       '  ach.update: no webhook receives it',
       'No webhook receives ach.create, account.update, ach.update: nothing was sent for them. Subscribe a listener with:',
-      '  npm run listen -- --basic USER:SECRET --register --profile Remote --event ach.create --event account.update --event ach.update',
+      '  npm run listen -- --basic USER:SECRET --register --allow-http --profile Remote --event ach.create --event account.update --event ach.update',
       'Scenario "two moves" completed.',
     ]);
 

@@ -9,9 +9,16 @@ import { triggerParameters, triggerRequest, type TriggerResult } from '../../../
 import { parseWith } from '../../../shared/bank/index.ts';
 import type { LedgerServices } from '../ledgerServices.ts';
 import type { Profile } from '../profiles/profile.ts';
+import { isLoopbackHost } from '../listener/outboundTargets.ts';
 import { loadScenario, SHIPPED_SCENARIOS } from '../trigger/scenarioFiles.ts';
 import { defined, UsageProblem, type LedgerArguments } from './cliArguments.ts';
-import { describeSubscribers, subscribeCommand, subscribersOf, type EventSubscribers } from './webhookSubscriptions.ts';
+import {
+  describeSubscribers,
+  subscribeCommand,
+  subscribersOf,
+  type BankReach,
+  type EventSubscribers,
+} from './webhookSubscriptions.ts';
 
 export interface CommandContext {
   arguments: LedgerArguments;
@@ -93,7 +100,12 @@ function printUnheard(context: CommandContext, profile: Profile, subscribers: Ev
   context.print(
     `No webhook receives ${unheard.join(', ')}: nothing was sent for ${unheard.length === 1 ? 'it' : 'them'}. Subscribe a listener with:`,
   );
-  context.print(`  ${subscribeCommand(profile.name, unheard)}`);
+  context.print(`  ${subscribeCommand(profile.name, unheard, bankReach(profile))}`);
+}
+
+function bankReach(profile: Profile): BankReach {
+  if (profile.baseUrl === null) return 'embedded';
+  return isLoopbackHost(new URL(profile.baseUrl).hostname) ? 'loopback' : 'remote';
 }
 
 function printResult(

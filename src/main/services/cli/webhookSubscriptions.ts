@@ -35,10 +35,18 @@ export function shellWord(text: string): string {
   return /^[A-Za-z0-9_./:@-]+$/.test(text) ? text : `"${text.replace(/(["\\$`])/g, '\\$1')}"`;
 }
 
+/**
+ * Where the bank is, for the address a listener registers there: the embedded sandbox takes the
+ * listener's own address; a sandbox of one's own on this machine takes it with `--allow-http`
+ * (it says it delivers there); any other bank needs a tunnel's public https:// address.
+ */
+export type BankReach = 'embedded' | 'loopback' | 'remote';
+
 /** The command that subscribes a listener to events nobody hears. */
-export function subscribeCommand(profileName: string, events: readonly string[]): string {
+export function subscribeCommand(profileName: string, events: readonly string[], bank: BankReach): string {
   const flags = events.map((event) => `--event ${event}`).join(' ');
-  return `npm run listen -- --basic USER:SECRET --register --profile ${shellWord(profileName)} ${flags}`;
+  const reach = { embedded: '', loopback: ' --allow-http', remote: ' --public-url https://YOUR-TUNNEL' }[bank];
+  return `npm run listen -- --basic USER:SECRET --register${reach} --profile ${shellWord(profileName)} ${flags}`;
 }
 
 export interface WebhookGroup {
