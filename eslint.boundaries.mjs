@@ -135,11 +135,11 @@ export const boundaries = [
     files: [
       'src/main/common/**/*.ts',
       'src/main/web/**/*.ts',
-      'src/main/shell/services.ts',
-      'src/main/shell/embeddedSandbox.ts',
-      'src/main/shell/appProtocol.ts',
-      'src/main/shell/externalLinks.ts',
-      'src/main/shell/log.ts',
+      'src/main/app/services.ts',
+      'src/main/app/embeddedSandbox.ts',
+      'src/main/app/appProtocol.ts',
+      'src/main/app/externalLinks.ts',
+      'src/main/app/log.ts',
     ],
     rules: {
       'no-restricted-imports': [

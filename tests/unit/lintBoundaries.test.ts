@@ -57,7 +57,7 @@ describe('lint enforces the import boundaries', () => {
     ['src/main/web/x.ts', "import { app } from 'electron';"],
     ['src/main/web/x.ts', "import Store from 'electron-store';"],
     ['src/main/common/x.ts', "import { utilityProcess } from 'electron';"],
-    ['src/main/shell/services.ts', "import { app } from 'electron';"],
+    ['src/main/app/services.ts', "import { app } from 'electron';"],
     ['src/main/web/x.ts', "import '../../webBridge/index.ts';"],
     ['src/webBridge/x.ts', "import { readFile } from 'node:fs/promises';"],
     ['src/webBridge/x.ts', "import { ipcRenderer } from 'electron';"],
@@ -72,7 +72,7 @@ describe('lint enforces the import boundaries', () => {
   });
 
   it.each([
-    ['src/main/index.ts', "import { app } from 'electron';"],
+    ['src/main/electron/index.ts', "import { app } from 'electron';"],
     ['src/main/shell/window.ts', "import { BrowserWindow } from 'electron';"],
     ['src/preload/index.ts', "import { contextBridge } from 'electron';"],
     ['src/main/services/x.ts', "import { DatabaseSync } from 'node:sqlite';"],

@@ -3,19 +3,19 @@
  * is open, with the address's one-time token; nothing printed or logged after it ever holds the
  * token. Ctrl+C (or SIGTERM) stops it cleanly; a second Ctrl+C ends it at once.
  */
-import { appDataFolder } from '../services/cli/appDataFolder.ts';
+import { appDataFolder } from '../cli/common/appDataFolder.ts';
 import { detectKeychain } from '../services/credentials/keychainStatus.ts';
 import { KeyringSecretStore } from '../services/credentials/keyringSecretStore.ts';
 import { InMemorySecretStore, type SecretStore } from '../services/credentials/secretStore.ts';
 import { FileProfileStorage } from '../services/profiles/fileProfileStorage.ts';
-import { isSafeExternalUrl } from '../shell/externalLinks.ts';
-import { createLogger, type Logger } from '../shell/log.ts';
-import { DataFolderInUse } from '../common/dataFolderLock.ts';
-import { markStart } from '../common/startTimes.ts';
+import { isSafeExternalUrl } from '../app/externalLinks.ts';
+import { createLogger, type Logger } from '../app/log.ts';
+import { DataFolderInUse } from '../app/dataFolderLock.ts';
+import { markStart } from '../app/startTimes.ts';
 import { defaultRendererRoot } from './builtFiles.ts';
 import { defaultDownloadsFolder } from './downloads.ts';
 import { forkSandboxChild } from './forkSandbox.ts';
-import type { SandboxChild } from '../shell/embeddedSandbox.ts';
+import type { SandboxChild } from '../app/embeddedSandbox.ts';
 import { webPdfPrinter } from './chromiumPdfPrinter.ts';
 import { openInDefaultBrowser, openSecretAddressInDefaultBrowser, type RedirectPage } from './openBrowser.ts';
 import { parseServeArguments, SERVE_USAGE, ServeUsageError } from './serveArguments.ts';

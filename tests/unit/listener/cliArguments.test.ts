@@ -1,6 +1,6 @@
 /** The command line of `npm run listen`, and its mistakes. */
 import { describe, expect, it } from 'vitest';
-import { readListenArguments, UsageError } from '../../../src/main/services/listener/cliArguments.ts';
+import { readListenArguments, UsageError } from '../../../src/main/cli/listen/cliArguments.ts';
 
 describe('readListenArguments', () => {
   it('reads the options of the issue', () => {

@@ -1,7 +1,7 @@
 /** `npm run listen -- --register --profile NAME --event E …|--all-events`, and `ledger webhooks …`: what they read, and their mistakes. */
 import { describe, expect, it } from 'vitest';
-import { readListenArguments, UsageError } from '../../../src/main/services/listener/cliArguments.ts';
-import { parseLedgerArguments, UsageProblem } from '../../../src/main/services/cli/cliArguments.ts';
+import { readListenArguments, UsageError } from '../../../src/main/cli/listen/cliArguments.ts';
+import { parseLedgerArguments, UsageProblem } from '../../../src/main/cli/ledger/cliArguments.ts';
 
 describe('listen --register', () => {
   it('reads several events, deduplicated, with the Basic credentials and the profile', () => {

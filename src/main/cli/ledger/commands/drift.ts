@@ -3,7 +3,7 @@
  * what it sent that the interface does not list, per resource, counted from every answer read
  * (field names only); `ledger drift reset --profile NAME` starts the counts over.
  */
-import type { DriftReport } from '../../drift/driftLedger.ts';
+import type { DriftReport } from '../../../services/drift/driftLedger.ts';
 import { table } from '../cliOutput.ts';
 import type { CommandContext } from '../triggerCommand.ts';
 

@@ -8,8 +8,8 @@
  * command is run with the secret on standard input. Piping a secret with no option re-enters
  * it for a waiting profile.
  */
-import type { LedgerServices } from '../ledgerServices.ts';
-import { describeProfile, type ProfileChanges } from '../profiles/profile.ts';
+import type { LedgerServices } from '../../services/ledgerServices.ts';
+import { describeProfile, type ProfileChanges } from '../../services/profiles/profile.ts';
 import { originOf } from '../../../shared/profiles/profileFields.ts';
 import { UsageProblem } from './cliArguments.ts';
 import type { CommandContext } from './triggerCommand.ts';

@@ -6,7 +6,7 @@
  * (web/sandboxChild.ts); only the pipe differs.
  */
 import { startSandbox, type RunningSandbox } from '../../sandbox/index.ts';
-import type { SandboxCommand, SandboxReport } from '../shell/embeddedSandbox.ts';
+import type { SandboxCommand, SandboxReport } from './embeddedSandbox.ts';
 import { markStart } from './startTimes.ts';
 
 export interface ParentPipe {

@@ -5,8 +5,8 @@
  * in, so this file is unit-tested with a fake.)
  */
 import type { IpcMainInvokeEvent } from 'electron';
-import type { Router } from './routerCore.ts';
-import type { IpcSender } from './senderPolicy.ts';
+import type { Router } from '../ipc/routerCore.ts';
+import type { IpcSender } from '../ipc/senderPolicy.ts';
 
 /** The part of ipcMain the router uses. */
 export interface IpcMainLike {

@@ -3,10 +3,10 @@
  * HTML page (and CSV with --csv). The app prints the same page to PDF.
  */
 import { resolve } from 'node:path';
-import { writeWholeFile } from '../../files/partialFile.ts';
-import { reportCsv } from '../../review/reportCsv.ts';
-import { reportHtml } from '../../review/reportHtml.ts';
-import { buildReviewReport } from '../../review/reviewReport.ts';
+import { writeWholeFile } from '../../../services/files/partialFile.ts';
+import { reportCsv } from '../../../services/review/reportCsv.ts';
+import { reportHtml } from '../../../services/review/reportHtml.ts';
+import { buildReviewReport } from '../../../services/review/reviewReport.ts';
 import { defined, read, UsageProblem } from '../cliArguments.ts';
 import type { CommandContext } from '../triggerCommand.ts';
 

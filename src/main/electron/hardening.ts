@@ -4,7 +4,7 @@
  * denied. Written against the small parts of Electron's objects it uses, so the unit tests
  * drive it with fakes.
  */
-import { isSafeExternalUrl } from './externalLinks.ts';
+import { isSafeExternalUrl } from '../app/externalLinks.ts';
 
 export interface PreventableEvent {
   preventDefault(): void;

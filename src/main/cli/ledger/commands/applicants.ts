@@ -6,7 +6,7 @@
  * as such; a malformed one with the fields at fault.
  */
 import { maskApplicantRecord } from '../../../../shared/personalData/masking.ts';
-import type { CachedApplicant } from '../../cache/applicantsTable.ts';
+import type { CachedApplicant } from '../../../services/cache/applicantsTable.ts';
 import { table } from '../cliOutput.ts';
 import type { CommandContext } from '../triggerCommand.ts';
 

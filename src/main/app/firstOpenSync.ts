@@ -12,7 +12,7 @@
  */
 import { EMBEDDED_SANDBOX_PROFILE_ID } from '../services/profiles/profile.ts';
 import type { HandlerContext, Handlers } from '../ipc/handlerTypes.ts';
-import type { Logger } from '../shell/log.ts';
+import type { Logger } from './log.ts';
 
 /** What the first-open sync did: nothing (and why), or the job it started. */
 export type FirstOpenSync =

@@ -6,15 +6,15 @@
  * everything received is already on disk.
  */
 import { join } from 'node:path';
-import { InMemorySecretStore } from '../credentials/secretStore.ts';
+import { InMemorySecretStore } from '../../services/credentials/secretStore.ts';
 import { humanDeliveryLineOf, humanLineOf, jsonLineOf, pairingLineOf } from './cliOutput.ts';
-import { SendLogPairing } from './sendLogPairing.ts';
-import { refusalLineOf } from './refusal.ts';
+import { SendLogPairing } from '../../services/listener/sendLogPairing.ts';
+import { refusalLineOf } from '../../services/listener/refusal.ts';
 import { LISTEN_USAGE, readListenArguments, UsageError, type ListenArguments } from './cliArguments.ts';
-import { ExposureRefusedError, PortTakenError } from './listenAddress.ts';
-import { openListener, type Listener } from './listener.ts';
-import { TargetRefused } from './outboundTargets.ts';
-import { defaultDataFolder, LISTENER_DATABASE_FILE, openListenerDatabase } from './listenerDatabase.ts';
+import { ExposureRefusedError, PortTakenError } from '../../services/listener/listenAddress.ts';
+import { openListener, type Listener } from '../../services/listener/listener.ts';
+import { TargetRefused } from '../../services/listener/outboundTargets.ts';
+import { defaultDataFolder, LISTENER_DATABASE_FILE, openListenerDatabase } from '../../services/listener/listenerDatabase.ts';
 import type { ListenerBank, RegisteredWebhook } from './cliBank.ts';
 import { KEPT_TRAFFIC_COMMANDS, runKeptTrafficCommand, type KeptTrafficCommand } from './keptTrafficCommands.ts';
 import { EVENT_CATALOG } from '../../../shared/eventCatalog/eventCatalog.ts';

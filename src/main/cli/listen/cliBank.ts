@@ -9,13 +9,13 @@
  * Loaded only when --profile is given: a listener without a bank opens no keychain.
  */
 import type { WebhookResponse } from '../../../shared/bank/index.ts';
-import { KeyringSecretStore } from '../credentials/keyringSecretStore.ts';
-import type { SecretStore } from '../credentials/secretStore.ts';
-import { LedgerServices } from '../ledgerServices.ts';
-import { FileProfileStorage } from '../profiles/fileProfileStorage.ts';
-import type { Profile } from '../profiles/profile.ts';
-import { bankClientPort } from './bankClientPort.ts';
-import type { BankPort } from './bankPort.ts';
+import { KeyringSecretStore } from '../../services/credentials/keyringSecretStore.ts';
+import type { SecretStore } from '../../services/credentials/secretStore.ts';
+import { LedgerServices } from '../../services/ledgerServices.ts';
+import { FileProfileStorage } from '../../services/profiles/fileProfileStorage.ts';
+import type { Profile } from '../../services/profiles/profile.ts';
+import { bankClientPort } from '../../services/listener/bankClientPort.ts';
+import type { BankPort } from '../../services/listener/bankPort.ts';
 
 export class ListenerBankRefused extends Error {
   constructor(message: string) {

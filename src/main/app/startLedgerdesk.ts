@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { KeychainStatus } from '../services/credentials/keychainStatus.ts';
 import { embeddedSandboxKey } from '../services/credentials/sandboxKey.ts';
 import type { SecretStore } from '../services/credentials/secretStore.ts';
-import { LEAN_SANDBOX_VARIABLE, EMBEDDED_SANDBOX_FILE } from '../services/cli/embeddedSandbox.ts';
+import { LEAN_SANDBOX_VARIABLE, EMBEDDED_SANDBOX_FILE } from '../cli/ledger/embeddedSandbox.ts';
 import type { ProfileStorage } from '../services/profiles/profileStorage.ts';
 import type { ConfirmQuestion } from '../ipc/listenerHandlers.ts';
 import { createRouter, type Router, type RouterLogEntry } from '../ipc/routerCore.ts';
@@ -22,10 +22,10 @@ import {
   startEmbeddedSandbox,
   type EmbeddedSandbox,
   type SandboxChild,
-} from '../shell/embeddedSandbox.ts';
+} from './embeddedSandbox.ts';
 import { RestartableSandbox } from './restartableSandbox.ts';
-import type { Logger } from '../shell/log.ts';
-import { startServices, type RunningServices } from '../shell/services.ts';
+import type { Logger } from './log.ts';
+import { startServices, type RunningServices } from './services.ts';
 import type { WriteConfirmer } from '../services/writes/writeConfirmer.ts';
 import { syncEmbeddedSandboxOnFirstOpen, type FirstOpenSync } from './firstOpenSync.ts';
 import { lockDataFolder, type DataFolderLock, type WriterShell } from './dataFolderLock.ts';

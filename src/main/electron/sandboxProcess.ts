@@ -1,9 +1,9 @@
 /**
  * Entry of out/main/sandbox.js: the embedded sandbox bank in an Electron utilityProcess,
- * speaking to the main process through its parentPort (common/sandboxCommands.ts).
+ * speaking to the main process through its parentPort (src/main/app/sandboxCommands.ts).
  */
-import { serveSandboxCommands } from './common/sandboxCommands.ts';
-import type { SandboxCommand } from './shell/embeddedSandbox.ts';
+import { serveSandboxCommands } from '../app/sandboxCommands.ts';
+import type { SandboxCommand } from '../app/embeddedSandbox.ts';
 
 const port = process.parentPort;
 

@@ -5,7 +5,7 @@
  * output; --json prints the verification as one object (see AuditVerification).
  */
 import type { Writable } from 'node:stream';
-import type { LedgerServices } from '../ledgerServices.ts';
+import type { LedgerServices } from '../../services/ledgerServices.ts';
 
 /** runLedger's EXIT_OK and EXIT_FAILED (not imported: runLedger imports this file). */
 const VERIFIED = 0;

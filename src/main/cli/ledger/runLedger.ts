@@ -10,25 +10,25 @@ import { resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { SchemaViolation, shownField, type AccountResponse } from '../../../shared/bank/index.ts';
 import { formatMoney } from '../../../shared/review/itemColumns.ts';
-import type { Review } from '../review/reviewsTable.ts';
-import { BankError, type BankErrorKind } from '../bank/bankError.ts';
-import { ProfileNotReady } from '../bank/bankClients.ts';
-import { CacheError } from '../cache/cacheError.ts';
-import { exportCsv, type ExportView } from '../cache/exportViews.ts';
+import type { Review } from '../../services/review/reviewsTable.ts';
+import { BankError, type BankErrorKind } from '../../services/bank/bankError.ts';
+import { ProfileNotReady } from '../../services/bank/bankClients.ts';
+import { CacheError } from '../../services/cache/cacheError.ts';
+import { exportCsv, type ExportView } from '../../services/cache/exportViews.ts';
 import { unmaskedFieldsOf } from '../../../shared/personalData/exportDisclosure.ts';
-import { InvalidSecret, MissingCredentials, SecretNeedsReentry } from '../credentials/credentials.ts';
-import { detectKeychain } from '../credentials/keychainStatus.ts';
-import { KeychainUnavailable, KeyringSecretStore } from '../credentials/keyringSecretStore.ts';
-import type { SecretStore } from '../credentials/secretStore.ts';
-import { LedgerServices } from '../ledgerServices.ts';
-import { FileProfileStorage, ProfileFileUnreadable } from '../profiles/fileProfileStorage.ts';
-import { describeProfile, profileAttention, type Profile } from '../profiles/profile.ts';
-import { ProductionWriteNotConfirmed, ProfileNotFound, ProfileRefused, Profiles } from '../profiles/profiles.ts';
-import { ReviewProblem } from '../review/reviewProblem.ts';
-import { withReviews } from '../review/reviewColumn.ts';
-import { SyncBusy, type SyncRequest } from '../sync/syncService.ts';
+import { InvalidSecret, MissingCredentials, SecretNeedsReentry } from '../../services/credentials/credentials.ts';
+import { detectKeychain } from '../../services/credentials/keychainStatus.ts';
+import { KeychainUnavailable, KeyringSecretStore } from '../../services/credentials/keyringSecretStore.ts';
+import type { SecretStore } from '../../services/credentials/secretStore.ts';
+import { LedgerServices } from '../../services/ledgerServices.ts';
+import { FileProfileStorage, ProfileFileUnreadable } from '../../services/profiles/fileProfileStorage.ts';
+import { describeProfile, profileAttention, type Profile } from '../../services/profiles/profile.ts';
+import { ProductionWriteNotConfirmed, ProfileNotFound, ProfileRefused, Profiles } from '../../services/profiles/profiles.ts';
+import { ReviewProblem } from '../../services/review/reviewProblem.ts';
+import { withReviews } from '../../services/review/reviewColumn.ts';
+import { SyncBusy, type SyncRequest } from '../../services/sync/syncService.ts';
 import { maskedBaseUrl } from '../../../shared/profiles/profileFields.ts';
-import { appDataFolder } from './appDataFolder.ts';
+import { appDataFolder } from '../common/appDataFolder.ts';
 import { checkCachedAccount, UnknownAccountProblem } from './cachedAccounts.ts';
 import { listKey, rememberCursor, rememberedCursor } from './cursorMemory.ts';
 import { auditVerifyCommand } from './auditVerifyCommand.ts';
@@ -45,12 +45,12 @@ import { webhooksAdd, webhooksList, webhooksRemove, webhooksUpdate } from './com
 
 import * as team from './commands/team.ts';
 import { teamPolicy } from './commands/teamPolicy.ts';
-import { TeamProblem } from '../team/teamProblem.ts';
+import { TeamProblem } from '../../services/team/teamProblem.ts';
 import { ProgressBar } from './progressBar.ts';
 import { profileUpdate } from './profileUpdate.ts';
 import { readSecret, SecretInputProblem } from './readSecret.ts';
 import { runEvents, runTrigger, type CommandContext } from './triggerCommand.ts';
-import { TRIGGER_FAILURES } from '../trigger/triggerService.ts';
+import { TRIGGER_FAILURES } from '../../services/trigger/triggerService.ts';
 
 export interface LedgerIo {
   stdin: Readable & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown };
@@ -178,7 +178,7 @@ class Ledger {
         return reviewReport(this.#commandContext());
       case 'rules':
         return rulesList(this.#commandContext());
-      // Team mode (src/main/services/cli/commands/team.ts).
+      // Team mode (src/main/cli/ledger/commands/team.ts).
       case 'team init':
         return team.teamInitCommand(this.#teamContext());
       case 'team join':

@@ -1,7 +1,7 @@
 /** What `npm run listen` prints: one line per request, for people or (with --json) for programs. */
-import type { Delivery, ReceivedRequestSummary } from './receivedRequest.ts';
-import { describeLabel } from './retryLabels.ts';
-import type { PairingResult } from './sendLogPairing.ts';
+import type { Delivery, ReceivedRequestSummary } from '../../services/listener/receivedRequest.ts';
+import { describeLabel } from '../../services/listener/retryLabels.ts';
+import type { PairingResult } from '../../services/listener/sendLogPairing.ts';
 
 /** The --json line of one request: at least time, path, verdict, event, id (the object's), status, durationMs. */
 export function jsonLineOf(request: ReceivedRequestSummary): string {

@@ -4,34 +4,34 @@
  * the services on the app data folder; the IPC router as the only door between them. On quit,
  * everything stops in order: the window's pushes, sync jobs, the listener (keeping what is in
  * flight), the cache, then the sandbox. What web mode shares with this shell (the sandbox, the
- * services, the router) starts in common/startLedgerdesk.ts; here is only what needs Electron.
+ * services, the router) starts in src/main/app/startLedgerdesk.ts; here is only what needs Electron.
  */
 import Store from 'electron-store';
 import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, screen, session, shell, utilityProcess } from 'electron';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createLogger } from './shell/log.ts';
+import { createLogger } from '../app/log.ts';
 import {
   APP_ENTRY_URL,
   APP_ORIGIN,
   APP_SCHEME,
   APP_SCHEME_PRIVILEGES,
   createAppProtocolHandler,
-} from './shell/appProtocol.ts';
-import type { SandboxChild } from './shell/embeddedSandbox.ts';
-import { appMenuTemplate } from './shell/appMenu.ts';
-import { devToolsAllowed } from './shell/devTools.ts';
-import { denyAllPermissions, hardenWebContents, openInBrowserIfSafe } from './shell/hardening.ts';
-import { secureWebPreferences } from './shell/webPreferences.ts';
-import { restoreBounds, trackWindowState } from './shell/windowState.ts';
-import { openWindowStateStore } from './shell/windowStateStore.ts';
-import { printHtmlToPdf } from './shell/pdfPrinter.ts';
-import { startLedgerdesk, type RunningLedgerdesk } from './common/startLedgerdesk.ts';
-import { writerRefusalOf } from './common/writerRefusal.ts';
-import { KeyringSecretStore } from './services/credentials/keyringSecretStore.ts';
-import { detectKeychain } from './services/credentials/keychainStatus.ts';
-import { registerRouter } from './ipc/router.ts';
-import { askAfterWriterRefusal, confirmInDialog, nativeWriteConfirmer } from './shell/nativeDialogs.ts';
+} from '../app/appProtocol.ts';
+import type { SandboxChild } from '../app/embeddedSandbox.ts';
+import { appMenuTemplate } from './appMenu.ts';
+import { devToolsAllowed } from './devTools.ts';
+import { denyAllPermissions, hardenWebContents, openInBrowserIfSafe } from './hardening.ts';
+import { secureWebPreferences } from './webPreferences.ts';
+import { restoreBounds, trackWindowState } from './windowState.ts';
+import { openWindowStateStore } from './windowStateStore.ts';
+import { printHtmlToPdf } from './pdfPrinter.ts';
+import { startLedgerdesk, type RunningLedgerdesk } from '../app/startLedgerdesk.ts';
+import { writerRefusalOf } from '../app/writerRefusal.ts';
+import { KeyringSecretStore } from '../services/credentials/keyringSecretStore.ts';
+import { detectKeychain } from '../services/credentials/keychainStatus.ts';
+import { registerRouter } from './ipcMainRouter.ts';
+import { askAfterWriterRefusal, confirmInDialog, nativeWriteConfirmer } from './nativeDialogs.ts';
 
 const log = createLogger();
 

@@ -6,7 +6,7 @@
  */
 import { BrowserWindow, dialog, type MessageBoxOptions } from 'electron';
 import type { ConfirmQuestion } from '../ipc/listenerHandlers.ts';
-import type { WriterRefusal } from '../common/writerRefusal.ts';
+import type { WriterRefusal } from '../app/writerRefusal.ts';
 import { dialogWriteConfirmer, type WriteConfirmer } from '../services/writes/writeConfirmer.ts';
 
 /** Shown over the focused window when there is one (modal to it), on its own otherwise. */

@@ -13,9 +13,9 @@ import {
   parseWith,
 } from '../../../shared/bank/index.ts';
 import { DISPOSITIONS, REVIEW_FILTERS, REVIEW_KINDS } from '../../../shared/review/reviewTerms.ts';
-import { PENDING_TRANSACTION_SORTS } from '../cache/pendingTransactionsTable.ts';
-import { WEBHOOK_SEND_SORTS } from '../cache/webhookSendsTable.ts';
-import { ACCOUNT_APPLICATION_SORTS } from '../cache/accountApplicationsTable.ts';
+import { PENDING_TRANSACTION_SORTS } from '../../services/cache/pendingTransactionsTable.ts';
+import { WEBHOOK_SEND_SORTS } from '../../services/cache/webhookSendsTable.ts';
+import { ACCOUNT_APPLICATION_SORTS } from '../../services/cache/accountApplicationsTable.ts';
 
 export const USAGE = `Usage: ledger [--data DIR] [--json] <command>
 

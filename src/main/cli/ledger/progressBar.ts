@@ -3,7 +3,7 @@
  * a terminal, nothing is drawn: scripts get the final line only.
  */
 import type { Writable } from 'node:stream';
-import type { SyncProgress } from '../sync/syncProgress.ts';
+import type { SyncProgress } from '../../services/sync/syncProgress.ts';
 
 const WIDTH = 24;
 

@@ -10,15 +10,15 @@
 import { closeSync, existsSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { InMemorySecretStore } from '../credentials/secretStore.ts';
-import { VERDICTS, type Verdict } from './basicAuth.ts';
+import { InMemorySecretStore } from '../../services/credentials/secretStore.ts';
+import { VERDICTS, type Verdict } from '../../services/listener/basicAuth.ts';
 import { humanDeliveryLineOf, humanLineOf, jsonLineOf } from './cliOutput.ts';
-import { DEFAULT_LISTENER_PORT } from './listenAddress.ts';
-import { openListener, type Listener } from './listener.ts';
-import { defaultDataFolder, LISTENER_DATABASE_FILE, openListenerDatabase } from './listenerDatabase.ts';
-import { isLoopbackHost, TargetRefused } from './outboundTargets.ts';
-import type { ReceivedRequest, RequestFilter } from './receivedRequest.ts';
-import { NothingToReplayError } from './replay.ts';
+import { DEFAULT_LISTENER_PORT } from '../../services/listener/listenAddress.ts';
+import { openListener, type Listener } from '../../services/listener/listener.ts';
+import { defaultDataFolder, LISTENER_DATABASE_FILE, openListenerDatabase } from '../../services/listener/listenerDatabase.ts';
+import { isLoopbackHost, TargetRefused } from '../../services/listener/outboundTargets.ts';
+import type { ReceivedRequest, RequestFilter } from '../../services/listener/receivedRequest.ts';
+import { NothingToReplayError } from '../../services/listener/replay.ts';
 
 export const KEPT_TRAFFIC_COMMANDS = ['inspect', 'replay', 'export'] as const;
 export type KeptTrafficCommand = (typeof KEPT_TRAFFIC_COMMANDS)[number];

@@ -4,7 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import { allowedHostEntry, allowedOriginEntry } from '../../../shared/security/localServerGuard.ts';
-import type { ResponseRule } from './responseRules.ts';
+import type { ResponseRule } from '../../services/listener/responseRules.ts';
 
 export const LISTEN_USAGE = `Usage: npm run listen -- [options]
 

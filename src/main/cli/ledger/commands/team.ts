@@ -6,14 +6,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { SecretStore } from '../../credentials/secretStore.ts';
-import type { LedgerServices } from '../../ledgerServices.ts';
-import { teamInit } from '../../team/teamInit.ts';
-import { teamJoin } from '../../team/teamJoin.ts';
-import { TeamProblem } from '../../team/teamProblem.ts';
-import { TeamSession, type SyncOutcome } from '../../team/teamSession.ts';
-import type { TeamAction } from '../../team/teamTerms.ts';
-import { verifyTeamHistory } from '../../team/teamVerify.ts';
+import type { SecretStore } from '../../../services/credentials/secretStore.ts';
+import type { LedgerServices } from '../../../services/ledgerServices.ts';
+import { teamInit } from '../../../services/team/teamInit.ts';
+import { teamJoin } from '../../../services/team/teamJoin.ts';
+import { TeamProblem } from '../../../services/team/teamProblem.ts';
+import { TeamSession, type SyncOutcome } from '../../../services/team/teamSession.ts';
+import type { TeamAction } from '../../../services/team/teamTerms.ts';
+import { verifyTeamHistory } from '../../../services/team/teamVerify.ts';
 import { read, UsageProblem } from '../cliArguments.ts';
 import { table } from '../cliOutput.ts';
 import type { CommandContext } from '../triggerCommand.ts';
@@ -128,7 +128,7 @@ export async function teamJoinCommand(context: TeamCommandContext): Promise<numb
     const outcome = await team.synchronise();
     describeSync(context, outcome);
     const keys = await team.keys();
-    const { fingerprint } = await import('../../team/crypto/officerKeys.ts');
+    const { fingerprint } = await import('../../../services/team/crypto/officerKeys.ts');
     if (context.arguments.json)
       context.printJson({
         workspace: settings.workspace,

@@ -4,7 +4,7 @@
  * or `--none`. The change is signed by the lead, chained in the team's history, checked again
  * by the server (a lead only), and recorded in this laptop's audit log.
  */
-import { readPolicy, setPolicy } from '../../team/teamPolicy.ts';
+import { readPolicy, setPolicy } from '../../../services/team/teamPolicy.ts';
 import { UsageProblem } from '../cliArguments.ts';
 import { audit, withTeam, type TeamCommandContext } from './team.ts';
 

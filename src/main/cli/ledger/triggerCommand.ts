@@ -7,9 +7,9 @@ import { EVENT_CATALOG, NOTIFICATION_FIELDS, TRIGGERABLE_EVENTS } from '../../..
 import type { ScenarioStepOutcome } from '../../../shared/eventCatalog/scenario.ts';
 import { triggerParameters, triggerRequest, type TriggerResult } from '../../../shared/eventCatalog/trigger.ts';
 import { parseWith } from '../../../shared/bank/index.ts';
-import type { LedgerServices } from '../ledgerServices.ts';
-import type { Profile } from '../profiles/profile.ts';
-import { loadScenario, SHIPPED_SCENARIOS } from '../trigger/scenarioFiles.ts';
+import type { LedgerServices } from '../../services/ledgerServices.ts';
+import type { Profile } from '../../services/profiles/profile.ts';
+import { loadScenario, SHIPPED_SCENARIOS } from '../../services/trigger/scenarioFiles.ts';
 import { defined, UsageProblem, type LedgerArguments } from './cliArguments.ts';
 import { describeSubscribers, subscribeCommand, subscribersOf, type EventSubscribers } from './webhookSubscriptions.ts';
 

@@ -6,7 +6,7 @@
  * the same key; the address changes (a new loopback port), so whoever sends to the sandbox
  * reads `current()` and is told of each new one through `onRestart`.
  */
-import type { EmbeddedSandbox } from '../shell/embeddedSandbox.ts';
+import type { EmbeddedSandbox } from './embeddedSandbox.ts';
 
 /** Where the sandbox stands, as Settings shows it. */
 export type SandboxState =
