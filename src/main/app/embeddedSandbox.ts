@@ -13,6 +13,12 @@ import type { ProfileStorage } from '../services/profiles/profileStorage.ts';
 import { EMBEDDED_SANDBOX_PROFILE_ID } from '../services/profiles/profile.ts';
 import { Profiles } from '../services/profiles/profiles.ts';
 
+/** The embedded sandbox's data file in the data folder, for the app, web mode and `ledger` alike. */
+export const EMBEDDED_SANDBOX_FILE = 'sandbox.db';
+
+/** `LEDGERDESK_SANDBOX_LEAN=1`: the embedded sandbox answers lean whatever its profile says (development). */
+export const LEAN_SANDBOX_VARIABLE = 'LEDGERDESK_SANDBOX_LEAN';
+
 /** The key comes from the parent (kept in the keychain): the child never makes or stores one. */
 export type SandboxCommand =
   { type: 'start'; dataFile: string; keyId: string; keySecret: string; lean?: boolean } | { type: 'stop' };

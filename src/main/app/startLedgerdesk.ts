@@ -12,13 +12,14 @@ import { join } from 'node:path';
 import type { KeychainStatus } from '../services/credentials/keychainStatus.ts';
 import { embeddedSandboxKey } from '../services/credentials/sandboxKey.ts';
 import type { SecretStore } from '../services/credentials/secretStore.ts';
-import { LEAN_SANDBOX_VARIABLE, EMBEDDED_SANDBOX_FILE } from '../cli/ledger/embeddedSandbox.ts';
 import type { ProfileStorage } from '../services/profiles/profileStorage.ts';
 import type { ConfirmQuestion } from '../ipc/listenerHandlers.ts';
 import { createRouter, type Router, type RouterLogEntry } from '../ipc/routerCore.ts';
 import type { SenderPolicy } from '../ipc/senderPolicy.ts';
 import {
+  EMBEDDED_SANDBOX_FILE,
   embeddedSandboxIsLean,
+  LEAN_SANDBOX_VARIABLE,
   startEmbeddedSandbox,
   type EmbeddedSandbox,
   type SandboxChild,

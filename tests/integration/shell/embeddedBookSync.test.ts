@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startLedgerdesk, type RunningLedgerdesk } from '../../../src/main/app/startLedgerdesk.ts';
-import { LEAN_SANDBOX_VARIABLE } from '../../../src/main/cli/ledger/embeddedSandbox.ts';
+import { LEAN_SANDBOX_VARIABLE } from '../../../src/main/app/embeddedSandbox.ts';
 import { InMemorySecretStore } from '../../../src/main/services/credentials/secretStore.ts';
 import { FileProfileStorage } from '../../../src/main/services/profiles/fileProfileStorage.ts';
 import { EMBEDDED_SANDBOX_PROFILE_ID } from '../../../src/main/services/profiles/profile.ts';

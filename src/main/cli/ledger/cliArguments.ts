@@ -16,6 +16,8 @@ import { DISPOSITIONS, REVIEW_FILTERS, REVIEW_KINDS } from '../../../shared/revi
 import { PENDING_TRANSACTION_SORTS } from '../../services/cache/pendingTransactionsTable.ts';
 import { WEBHOOK_SEND_SORTS } from '../../services/cache/webhookSendsTable.ts';
 import { ACCOUNT_APPLICATION_SORTS } from '../../services/cache/accountApplicationsTable.ts';
+import { COMMON_OPTIONS } from '../common/commonOptions.ts';
+import { UsageError } from '../common/usageError.ts';
 
 export const USAGE = `Usage: ledger [--data DIR] [--json] <command>
 
@@ -110,16 +112,8 @@ Global: --data DIR (default: the app data folder), --json (machine-readable outp
 Dates are YYYY-MM-DD (--from inclusive, --to exclusive). Errors: one line on standard error, exit code 1 (2 for usage).
 `;
 
-export class UsageProblem extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'UsageProblem';
-  }
-}
-
 const OPTIONS = {
-  data: { type: 'string' },
-  json: { type: 'boolean' },
+  ...COMMON_OPTIONS,
   help: { type: 'boolean', short: 'h' },
   'base-url': { type: 'string' },
   name: { type: 'string' },
@@ -367,38 +361,36 @@ export function parseLedgerArguments(argv: readonly string[]): LedgerArguments {
       strict: true,
     });
   } catch (error) {
-    throw new UsageProblem((error as Error).message.replace(/\. To specify a positional.*$/s, '.'));
+    throw new UsageError((error as Error).message.replace(/\. To specify a positional.*$/s, '.'));
   }
   const { values, positionals } = parsed;
   const help = values.help === true;
   const [group, second, ...rest] = positionals;
   if (group === undefined) {
     if (help) return { command: 'help', name: null, dataFolder: null, json: false, help: true, options: {} };
-    throw new UsageProblem('Say what to do, e.g. `ledger profile list` (see --help).');
+    throw new UsageError('Say what to do, e.g. `ledger profile list` (see --help).');
   }
   // A two-word command wins over a one-word one it starts with (`audit verify` over `audit`).
   const oneWord = COMMANDS[group] !== undefined && COMMANDS[`${group} ${second ?? ''}`] === undefined;
   const command = oneWord ? group : `${group} ${second ?? ''}`.trim();
   const spec = COMMANDS[command];
-  if (spec === undefined) throw new UsageProblem(`Unknown command \`${command}\` (see --help).`);
+  if (spec === undefined) throw new UsageError(`Unknown command \`${command}\` (see --help).`);
   const extra = oneWord ? [second, ...rest].filter((word) => word !== undefined) : rest;
   let name: string | null = null;
   if (spec.names !== undefined) {
     if (spec.nameOptional === true && extra.length === 0) name = null;
     else if (extra.length !== 1 || extra[0] === undefined) {
-      throw new UsageProblem(`\`${command}\` needs exactly one ${spec.names}.`);
+      throw new UsageError(`\`${command}\` needs exactly one ${spec.names}.`);
     } else name = extra[0];
   } else if (extra.length > 0) {
-    throw new UsageProblem(
-      `\`${command}\` takes no ${extra.length === 1 ? 'word' : 'words'} like "${extra.join(' ')}".`,
-    );
+    throw new UsageError(`\`${command}\` takes no ${extra.length === 1 ? 'word' : 'words'} like "${extra.join(' ')}".`);
   }
   const options: Values = {};
   for (const [option, value] of Object.entries(values) as [OptionName, string | boolean | string[]][]) {
     if (option === 'data' || option === 'json' || option === 'help') continue;
-    if (!spec.accepts.includes(option)) throw new UsageProblem(`\`${command}\` has no option --${option}.`);
+    if (!spec.accepts.includes(option)) throw new UsageError(`\`${command}\` has no option --${option}.`);
     if (option === 'event' && Array.isArray(value) && !REPEATED_EVENT.has(command)) {
-      if (value.length > 1) throw new UsageProblem(`\`${command}\` takes one --event.`);
+      if (value.length > 1) throw new UsageError(`\`${command}\` takes one --event.`);
       options[option] = value[0] ?? '';
       continue;
     }
@@ -406,7 +398,7 @@ export function parseLedgerArguments(argv: readonly string[]): LedgerArguments {
   }
   if (!help) {
     for (const option of spec.requires) {
-      if (options[option] === undefined) throw new UsageProblem(`\`${command}\` needs --${option}.`);
+      if (options[option] === undefined) throw new UsageError(`\`${command}\` needs --${option}.`);
     }
   }
   return {
@@ -427,7 +419,7 @@ function checked<Schema extends z.ZodType>(
   if (value === undefined) return undefined;
   const parsed = parseWith(schema, value);
   if (!parsed.ok)
-    throw new UsageProblem(`--${option}: ${parsed.problems.map((problem) => problem.replace(/^: /, '')).join('; ')}`);
+    throw new UsageError(`--${option}: ${parsed.problems.map((problem) => problem.replace(/^: /, '')).join('; ')}`);
   return parsed.value;
 }
 

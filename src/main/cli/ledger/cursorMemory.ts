@@ -7,7 +7,7 @@
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { UsageProblem } from './cliArguments.ts';
+import { UsageError } from '../common/usageError.ts';
 
 const FILE = 'cli-cursors.json';
 const KEPT = 50;
@@ -36,12 +36,10 @@ export function listKey(command: string, filters: Record<string, unknown>): stri
 export function rememberedCursor(dataFolder: string, key: string): string {
   const entry = load(dataFolder)[key];
   if (entry === undefined) {
-    throw new UsageProblem('--next: this list has no earlier page to continue; run it without --next first.');
+    throw new UsageError('--next: this list has no earlier page to continue; run it without --next first.');
   }
   if (entry.cursor === null) {
-    throw new UsageProblem(
-      '--next: the last page of this list was already shown; run it without --next to start over.',
-    );
+    throw new UsageError('--next: the last page of this list was already shown; run it without --next to start over.');
   }
   return entry.cursor;
 }

@@ -6,11 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { startSandbox } from '../../../sandbox/index.ts';
-
-export const EMBEDDED_SANDBOX_FILE = 'sandbox.db';
-
-/** `LEDGERDESK_SANDBOX_LEAN=1`: the embedded sandbox answers lean whatever its profile says (development). */
-export const LEAN_SANDBOX_VARIABLE = 'LEDGERDESK_SANDBOX_LEAN';
+import { EMBEDDED_SANDBOX_FILE } from '../../app/embeddedSandbox.ts';
 
 export interface EmbeddedSandbox {
   baseUrl: string;

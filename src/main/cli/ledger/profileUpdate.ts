@@ -11,7 +11,7 @@
 import type { LedgerServices } from '../../services/ledgerServices.ts';
 import { describeProfile, type ProfileChanges } from '../../services/profiles/profile.ts';
 import { originOf } from '../../../shared/profiles/profileFields.ts';
-import { UsageProblem } from './cliArguments.ts';
+import { UsageError } from '../common/usageError.ts';
 import type { CommandContext } from './triggerCommand.ts';
 import { readOptionalSecret, type SecretInput } from './readSecret.ts';
 
@@ -32,7 +32,7 @@ export async function profileUpdate(context: ProfileUpdateContext): Promise<numb
   const services = await context.open();
   const current = services.profiles.find(name ?? '');
   if (current.kind === 'embedded-sandbox' && changes.baseUrl !== undefined) {
-    throw new UsageProblem('The embedded sandbox chooses its own address; only its name can change.');
+    throw new UsageError('The embedded sandbox chooses its own address; only its name can change.');
   }
   const what = current.authScheme === 'bearer' ? 'Bearer token' : 'API key secret';
   const newOrigin = changes.baseUrl === undefined ? null : originOf(changes.baseUrl.trim());
@@ -50,14 +50,14 @@ export async function profileUpdate(context: ProfileUpdateContext): Promise<numb
           `${what} for ${newOrigin ?? originOf(current.baseUrl ?? '') ?? current.name} (Enter to leave the profile waiting)`,
         );
   if (Object.keys(changes).length === 0 && secret === '') {
-    throw new UsageProblem(
+    throw new UsageError(
       current.kind === 'embedded-sandbox'
         ? '`profile update` of the embedded sandbox needs --name, or --lean or --no-lean.'
         : '`profile update` needs --base-url, --name, --production or --no-production, or a secret on standard input.',
     );
   }
   if (current.kind === 'embedded-sandbox' && secret !== '') {
-    throw new UsageProblem('The embedded sandbox uses its own key; it has no secret to set.');
+    throw new UsageError('The embedded sandbox uses its own key; it has no secret to set.');
   }
   const result =
     Object.keys(changes).length === 0

@@ -23,18 +23,25 @@ import type { SecretStore } from '../../services/credentials/secretStore.ts';
 import { LedgerServices } from '../../services/ledgerServices.ts';
 import { FileProfileStorage, ProfileFileUnreadable } from '../../services/profiles/fileProfileStorage.ts';
 import { describeProfile, profileAttention, type Profile } from '../../services/profiles/profile.ts';
-import { ProductionWriteNotConfirmed, ProfileNotFound, ProfileRefused, Profiles } from '../../services/profiles/profiles.ts';
+import {
+  ProductionWriteNotConfirmed,
+  ProfileNotFound,
+  ProfileRefused,
+  Profiles,
+} from '../../services/profiles/profiles.ts';
 import { ReviewProblem } from '../../services/review/reviewProblem.ts';
 import { withReviews } from '../../services/review/reviewColumn.ts';
 import { SyncBusy, type SyncRequest } from '../../services/sync/syncService.ts';
 import { maskedBaseUrl } from '../../../shared/profiles/profileFields.ts';
-import { appDataFolder } from '../common/appDataFolder.ts';
+import { dataFolderOf } from '../common/commonOptions.ts';
 import { checkCachedAccount, UnknownAccountProblem } from './cachedAccounts.ts';
 import { listKey, rememberCursor, rememberedCursor } from './cursorMemory.ts';
 import { auditVerifyCommand } from './auditVerifyCommand.ts';
-import { defined, parseLedgerArguments, read, UsageProblem, USAGE, type LedgerArguments } from './cliArguments.ts';
+import { defined, parseLedgerArguments, read, USAGE, type LedgerArguments } from './cliArguments.ts';
+import { UsageError } from '../common/usageError.ts';
 import { ago, table } from './cliOutput.ts';
-import { LEAN_SANDBOX_VARIABLE, startEmbeddedSandbox, type EmbeddedSandbox } from './embeddedSandbox.ts';
+import { startEmbeddedSandbox, type EmbeddedSandbox } from './embeddedSandbox.ts';
+import { LEAN_SANDBOX_VARIABLE } from '../../app/embeddedSandbox.ts';
 import { driftReport, driftReset } from './commands/drift.ts';
 import { exportUnmasked } from './commands/exportUnmasked.ts';
 import { reviewList } from './commands/reviewList.ts';
@@ -83,7 +90,7 @@ const KNOWN_FAILURES = [
   InvalidSecret,
   SecretInputProblem,
   SyncBusy,
-  UsageProblem,
+  UsageError,
   ...TRIGGER_FAILURES,
   ReviewProblem,
   TeamProblem,
@@ -116,7 +123,7 @@ class Ledger {
   constructor(parsed: LedgerArguments, io: LedgerIo) {
     this.#arguments = parsed;
     this.#io = io;
-    this.#dataFolder = resolve(parsed.dataFolder ?? appDataFolder(process.platform, io.env));
+    this.#dataFolder = resolve(dataFolderOf(parsed.dataFolder, io.env));
   }
 
   async run(): Promise<number> {
@@ -221,7 +228,7 @@ class Ledger {
       default:
         if (command.startsWith('list ')) return this.#list();
         if (command.startsWith('export ')) return this.#export();
-        throw new UsageProblem(`Unknown command \`${command}\` (options: ${Object.keys(options).join(', ')}).`);
+        throw new UsageError(`Unknown command \`${command}\` (options: ${Object.keys(options).join(', ')}).`);
     }
   }
 
@@ -336,9 +343,9 @@ class Ledger {
     const { options, name } = this.#arguments;
     const bearer = options.bearer === true;
     if (bearer && options['key-id'] !== undefined)
-      throw new UsageProblem('--key-id is for Basic profiles; a --bearer profile has none.');
+      throw new UsageError('--key-id is for Basic profiles; a --bearer profile has none.');
     if (!bearer && options['key-id'] === undefined)
-      throw new UsageProblem('`profile add` needs --key-id (or --bearer for a token).');
+      throw new UsageError('`profile add` needs --key-id (or --bearer for a token).');
     const secret = await readSecret(
       { stdin: this.#io.stdin, prompt: this.#io.stderr },
       bearer ? 'Bearer token' : 'API key secret',
@@ -556,7 +563,7 @@ class Ledger {
     const services = await this.#open();
     const profile = await this.#profile(services, false);
     const next = options.next === true;
-    if (next && read.text(options, 'cursor') !== undefined) throw new UsageProblem('--next and --cursor: give one.');
+    if (next && read.text(options, 'cursor') !== undefined) throw new UsageError('--next and --cursor: give one.');
     const key = listKey(command, { ...options, profile: profile.id });
     const paging = {
       limit: read.limit(options) ?? 50,
@@ -757,6 +764,6 @@ export async function runLedger(argv: readonly string[], io: LedgerIo): Promise<
     return await new Ledger(parsed, io).run();
   } catch (error) {
     io.stderr.write(`ledger: ${oneLine(error)}\n`);
-    return error instanceof UsageProblem ? EXIT_USAGE : EXIT_FAILED;
+    return error instanceof UsageError ? EXIT_USAGE : EXIT_FAILED;
   }
 }

@@ -10,7 +10,8 @@ import { parseWith } from '../../../shared/bank/index.ts';
 import type { LedgerServices } from '../../services/ledgerServices.ts';
 import type { Profile } from '../../services/profiles/profile.ts';
 import { loadScenario, SHIPPED_SCENARIOS } from '../../services/trigger/scenarioFiles.ts';
-import { defined, UsageProblem, type LedgerArguments } from './cliArguments.ts';
+import { defined, type LedgerArguments } from './cliArguments.ts';
+import { UsageError } from '../common/usageError.ts';
 import { describeSubscribers, subscribeCommand, subscribersOf, type EventSubscribers } from './webhookSubscriptions.ts';
 
 export interface CommandContext {
@@ -46,7 +47,7 @@ function triggerOptions(context: CommandContext) {
     amount: text('amount'),
   });
   const parsed = parseWith(triggerParameters, parameters);
-  if (!parsed.ok) throw new UsageProblem(asFlags(parsed.problems).join('; '));
+  if (!parsed.ok) throw new UsageError(asFlags(parsed.problems).join('; '));
   return parsed.value;
 }
 
@@ -141,10 +142,10 @@ export async function runTrigger(context: CommandContext): Promise<number> {
   const { options, name } = context.arguments;
   const scenarioName = typeof options.scenario === 'string' ? options.scenario : undefined;
   if (scenarioName !== undefined && name !== null) {
-    throw new UsageProblem('Give either an EVENT or --scenario FILE, not both.');
+    throw new UsageError('Give either an EVENT or --scenario FILE, not both.');
   }
   if (scenarioName === undefined && name === null) {
-    throw new UsageProblem(
+    throw new UsageError(
       `\`trigger\` needs an EVENT (${TRIGGERABLE_EVENTS.join(', ')}) or --scenario FILE (shipped: ${SHIPPED_SCENARIOS.map((entry) => entry.id).join(', ')}).`,
     );
   }
@@ -180,7 +181,7 @@ export async function runTrigger(context: CommandContext): Promise<number> {
   const parsed = parseWith(triggerRequest, { event: name, ...triggerOptions(context) });
   if (!parsed.ok) {
     const [eventProblem] = parsed.problems.filter((problem) => problem.startsWith('event: '));
-    throw new UsageProblem(
+    throw new UsageError(
       eventProblem === undefined
         ? asFlags(parsed.problems).join('; ')
         : `EVENT ${String(name)}: ${eventProblem.replace(/^event: /, '')}`,

@@ -5,6 +5,8 @@
 import { parseArgs } from 'node:util';
 import { allowedHostEntry, allowedOriginEntry } from '../../../shared/security/localServerGuard.ts';
 import type { ResponseRule } from '../../services/listener/responseRules.ts';
+import { COMMON_OPTIONS } from '../common/commonOptions.ts';
+import { UsageError } from '../common/usageError.ts';
 
 export const LISTEN_USAGE = `Usage: npm run listen -- [options]
 
@@ -73,13 +75,6 @@ export interface ListenArguments {
   printBody: boolean;
   json: boolean;
   help: boolean;
-}
-
-export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'UsageError';
-  }
 }
 
 function wholeNumber(name: string, text: string | undefined, min: number, max: number): number | undefined {
@@ -173,10 +168,9 @@ export function readListenArguments(argv: string[], environment: NodeJS.ProcessE
         'public-url': { type: 'string' },
         'max-body': { type: 'string' },
         'body-timeout': { type: 'string' },
-        data: { type: 'string' },
+        ...COMMON_OPTIONS,
         listener: { type: 'string' },
         'print-body': { type: 'boolean' },
-        json: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });

@@ -15,10 +15,12 @@ import { VERDICTS, type Verdict } from '../../services/listener/basicAuth.ts';
 import { humanDeliveryLineOf, humanLineOf, jsonLineOf } from './cliOutput.ts';
 import { DEFAULT_LISTENER_PORT } from '../../services/listener/listenAddress.ts';
 import { openListener, type Listener } from '../../services/listener/listener.ts';
-import { defaultDataFolder, LISTENER_DATABASE_FILE, openListenerDatabase } from '../../services/listener/listenerDatabase.ts';
+import { LISTENER_DATABASE_FILE, openListenerDatabase } from '../../services/listener/listenerDatabase.ts';
 import { isLoopbackHost, TargetRefused } from '../../services/listener/outboundTargets.ts';
 import type { ReceivedRequest, RequestFilter } from '../../services/listener/receivedRequest.ts';
 import { NothingToReplayError } from '../../services/listener/replay.ts';
+import { COMMON_OPTIONS, dataFolderOf } from '../common/commonOptions.ts';
+import { UsageError } from '../common/usageError.ts';
 
 export const KEPT_TRAFFIC_COMMANDS = ['inspect', 'replay', 'export'] as const;
 export type KeptTrafficCommand = (typeof KEPT_TRAFFIC_COMMANDS)[number];
@@ -42,13 +44,6 @@ What \`npm run listen\` kept (in the data folder), read while it runs or after:
   --listener ID       which listener's requests (default "cli")
 `;
 
-export class KeptTrafficUsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'KeptTrafficUsageError';
-  }
-}
-
 export interface KeptTrafficArguments {
   command: KeptTrafficCommand;
   /** The request id (inspect, replay) or the file (export). */
@@ -69,20 +64,18 @@ export interface KeptTrafficArguments {
 function requestIdOf(text: string | null, command: string, required: boolean): number | null {
   if (text === null) {
     if (required)
-      throw new KeptTrafficUsageError(
-        `${command} needs the request's id (the first column of \`npm run listen -- inspect\`).`,
-      );
+      throw new UsageError(`${command} needs the request's id (the first column of \`npm run listen -- inspect\`).`);
     return null;
   }
   if (!/^[1-9][0-9]{0,14}$/.test(text))
-    throw new KeptTrafficUsageError(`${command}: "${text}" is not a request id (a whole number).`);
+    throw new UsageError(`${command}: "${text}" is not a request id (a whole number).`);
   return Number(text);
 }
 
 export function readKeptTrafficArguments(argv: string[]): KeptTrafficArguments {
   const [command, ...rest] = argv;
   if (!KEPT_TRAFFIC_COMMANDS.includes(command as KeptTrafficCommand)) {
-    throw new KeptTrafficUsageError(`Unknown command "${String(command)}".`);
+    throw new UsageError(`Unknown command "${String(command)}".`);
   }
   let parsed;
   try {
@@ -98,22 +91,21 @@ export function readKeptTrafficArguments(argv: string[]): KeptTrafficArguments {
         basic: { type: 'string' },
         format: { type: 'string' },
         force: { type: 'boolean' },
-        json: { type: 'boolean' },
-        data: { type: 'string' },
+        ...COMMON_OPTIONS,
         listener: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
   } catch (error) {
-    throw new KeptTrafficUsageError(error instanceof Error ? error.message : String(error));
+    throw new UsageError(error instanceof Error ? error.message : String(error));
   }
   const { values, positionals } = parsed;
   if (positionals.length > 1)
-    throw new KeptTrafficUsageError(`${String(command)} takes one argument, not ${String(positionals.length)}.`);
+    throw new UsageError(`${String(command)} takes one argument, not ${String(positionals.length)}.`);
   const only = (names: string[], allowed: readonly KeptTrafficCommand[]): void => {
     const given = names.find((name) => (values as Record<string, unknown>)[name] !== undefined);
     if (given !== undefined && !allowed.includes(command as KeptTrafficCommand)) {
-      throw new KeptTrafficUsageError(`--${given} goes with ${allowed.join(' or ')}, not ${String(command)}.`);
+      throw new UsageError(`--${given} goes with ${allowed.join(' or ')}, not ${String(command)}.`);
     }
   };
   only(['to', 'basic'], ['replay']);
@@ -122,28 +114,27 @@ export function readKeptTrafficArguments(argv: string[]): KeptTrafficArguments {
   only(['limit'], ['inspect']);
   const verdict = values.verdict;
   if (verdict !== undefined && !VERDICTS.includes(verdict as Verdict)) {
-    throw new KeptTrafficUsageError(`--verdict must be one of ${VERDICTS.join(', ')}, not "${verdict}".`);
+    throw new UsageError(`--verdict must be one of ${VERDICTS.join(', ')}, not "${verdict}".`);
   }
   const limitText = values.limit ?? '20';
   if (!/^[0-9]+$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > 1000) {
-    throw new KeptTrafficUsageError(`--limit must be a whole number from 1 to 1000, not "${limitText}".`);
+    throw new UsageError(`--limit must be a whole number from 1 to 1000, not "${limitText}".`);
   }
   const format = values.format ?? 'jsonl';
-  if (format !== 'jsonl' && format !== 'curl')
-    throw new KeptTrafficUsageError(`--format must be jsonl or curl, not "${format}".`);
+  if (format !== 'jsonl' && format !== 'curl') throw new UsageError(`--format must be jsonl or curl, not "${format}".`);
   const to = values.to ?? null;
   if (to !== null && !/^https?:\/\/[^/]/.test(to))
-    throw new KeptTrafficUsageError(`--to must be an http:// or https:// URL, not "${to}".`);
+    throw new UsageError(`--to must be an http:// or https:// URL, not "${to}".`);
   let basic: KeptTrafficArguments['basic'] = null;
   if (values.basic !== undefined) {
     const colon = values.basic.indexOf(':');
     if (colon <= 0 || colon === values.basic.length - 1)
-      throw new KeptTrafficUsageError('--basic must be USER:SECRET, both non-empty (the user cannot contain a colon).');
+      throw new UsageError('--basic must be USER:SECRET, both non-empty (the user cannot contain a colon).');
     basic = { user: values.basic.slice(0, colon), secret: values.basic.slice(colon + 1) };
   }
   const listenerId = values.listener ?? 'cli';
   if (!/^[A-Za-z0-9_.-]{1,64}$/.test(listenerId)) {
-    throw new KeptTrafficUsageError('--listener must be 1 to 64 letters, digits, dots, dashes or underscores.');
+    throw new UsageError('--listener must be 1 to 64 letters, digits, dots, dashes or underscores.');
   }
   const target = positionals[0] ?? null;
   const help = values.help === true;
@@ -151,7 +142,7 @@ export function readKeptTrafficArguments(argv: string[]): KeptTrafficArguments {
     if (command === 'inspect') requestIdOf(target, 'inspect', false);
     if (command === 'replay') requestIdOf(target, 'replay', true);
     if (command === 'export' && target === null)
-      throw new KeptTrafficUsageError('export needs a FILE to write (or - for standard output).');
+      throw new UsageError('export needs a FILE to write (or - for standard output).');
   }
   return {
     command: command as KeptTrafficCommand,
@@ -181,7 +172,7 @@ export async function runKeptTrafficCommand(argv: string[], output: CommandOutpu
   try {
     options = readKeptTrafficArguments(argv);
   } catch (error) {
-    if (!(error instanceof KeptTrafficUsageError)) throw error;
+    if (!(error instanceof UsageError)) throw error;
     output.err(`listen: ${error.message}\n\n${KEPT_TRAFFIC_USAGE}`);
     return 2;
   }
@@ -189,7 +180,7 @@ export async function runKeptTrafficCommand(argv: string[], output: CommandOutpu
     output.out(KEPT_TRAFFIC_USAGE);
     return 0;
   }
-  const dataFolder = options.dataFolder ?? defaultDataFolder();
+  const dataFolder = dataFolderOf(options.dataFolder);
   const file = join(dataFolder, LISTENER_DATABASE_FILE);
   if (!existsSync(file)) {
     output.err(`listen: nothing is kept in ${dataFolder} yet: start \`npm run listen\` and let the bank post to it.`);

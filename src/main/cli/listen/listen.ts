@@ -10,11 +10,13 @@ import { InMemorySecretStore } from '../../services/credentials/secretStore.ts';
 import { humanDeliveryLineOf, humanLineOf, jsonLineOf, pairingLineOf } from './cliOutput.ts';
 import { SendLogPairing } from '../../services/listener/sendLogPairing.ts';
 import { refusalLineOf } from '../../services/listener/refusal.ts';
-import { LISTEN_USAGE, readListenArguments, UsageError, type ListenArguments } from './cliArguments.ts';
+import { LISTEN_USAGE, readListenArguments, type ListenArguments } from './cliArguments.ts';
+import { dataFolderOf } from '../common/commonOptions.ts';
+import { UsageError } from '../common/usageError.ts';
 import { ExposureRefusedError, PortTakenError } from '../../services/listener/listenAddress.ts';
 import { openListener, type Listener } from '../../services/listener/listener.ts';
 import { TargetRefused } from '../../services/listener/outboundTargets.ts';
-import { defaultDataFolder, LISTENER_DATABASE_FILE, openListenerDatabase } from '../../services/listener/listenerDatabase.ts';
+import { LISTENER_DATABASE_FILE, openListenerDatabase } from '../../services/listener/listenerDatabase.ts';
 import type { ListenerBank, RegisteredWebhook } from './cliBank.ts';
 import { KEPT_TRAFFIC_COMMANDS, runKeptTrafficCommand, type KeptTrafficCommand } from './keptTrafficCommands.ts';
 import { EVENT_CATALOG } from '../../../shared/eventCatalog/eventCatalog.ts';
@@ -79,7 +81,7 @@ async function main(): Promise<number> {
     write(LISTEN_USAGE);
     return 0;
   }
-  const dataFolder = options.dataFolder ?? defaultDataFolder();
+  const dataFolder = dataFolderOf(options.dataFolder);
   let bank: ListenerBank | null = null;
   if (options.profile !== null) {
     // Loaded only when asked for: a listener without a bank opens no keychain and no cache.

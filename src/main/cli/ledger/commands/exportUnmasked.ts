@@ -13,7 +13,7 @@ import {
   disclosureText,
   type DisclosureClass,
 } from '../../../../shared/personalData/exportDisclosure.ts';
-import { UsageProblem } from '../cliArguments.ts';
+import { UsageError } from '../../common/usageError.ts';
 import { EXIT_OK, type CommandContext } from '../triggerCommand.ts';
 
 function isClass(word: string): word is DisclosureClass {
@@ -26,10 +26,10 @@ export function classesOf(shown: string | boolean | string[] | undefined): Discl
     .flatMap((value) => value.split(','))
     .map((word) => word.trim().toLowerCase().replace(/-/g, '_'))
     .filter((word) => word !== '');
-  if (words.length === 0) throw new UsageProblem('`export unmasked --show` needs a class, e.g. --show date_of_birth.');
+  if (words.length === 0) throw new UsageError('`export unmasked --show` needs a class, e.g. --show date_of_birth.');
   for (const word of words) {
     if (!isClass(word)) {
-      throw new UsageProblem(
+      throw new UsageError(
         `\`export unmasked\` knows no class "${word}": one of ${DISCLOSURE_CLASSES.join(', ')} (or --none).`,
       );
     }
@@ -47,7 +47,7 @@ export async function exportUnmasked(context: CommandContext): Promise<number> {
   const { options } = context.arguments;
   const none = options.none === true;
   const shown = options.show;
-  if (none && shown !== undefined) throw new UsageProblem('`export unmasked` takes --show CLASS… or --none, not both.');
+  if (none && shown !== undefined) throw new UsageError('`export unmasked` takes --show CLASS… or --none, not both.');
   // Checked before anything is opened: a typo changes nothing.
   const wanted = none ? [] : shown === undefined ? null : classesOf(shown);
   const services = await context.open();

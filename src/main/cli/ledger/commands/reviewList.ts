@@ -15,7 +15,8 @@ import type { CacheRead } from '../../../services/cache/cacheRead.ts';
 import type { LedgerServices } from '../../../services/ledgerServices.ts';
 import { ReviewQueue, type QueueFilter, type QueueItem } from '../../../services/review/reviewQueue.ts';
 import { checkCachedAccount } from '../cachedAccounts.ts';
-import { defined, read, UsageProblem, type Values } from '../cliArguments.ts';
+import { defined, read, type Values } from '../cliArguments.ts';
+import { UsageError } from '../../common/usageError.ts';
 import { ago, table } from '../cliOutput.ts';
 import { listKey, rememberCursor, rememberedCursor } from '../cursorMemory.ts';
 import type { CommandContext } from '../triggerCommand.ts';
@@ -25,7 +26,7 @@ const STATUSES = ['unreviewed', 'changed', 'flagged', 'flagged-by-person', 'flag
 function statusOf(options: Values): QueueState | 'flagged' | undefined {
   const status = read.text(options, 'status');
   if (status === undefined) return undefined;
-  if (!STATUSES.includes(status)) throw new UsageProblem(`--status: must be one of ${STATUSES.join(', ')}`);
+  if (!STATUSES.includes(status)) throw new UsageError(`--status: must be one of ${STATUSES.join(', ')}`);
   return status as QueueState | 'flagged';
 }
 
@@ -34,7 +35,7 @@ function centsOf(options: Values, option: 'min-amount' | 'max-amount'): number |
   const text = read.text(options, option);
   if (text === undefined) return undefined;
   const cents = centsOfTyped(text);
-  if (cents === null) throw new UsageProblem(`--${option}: must be an amount such as 1000 or 1,250.00`);
+  if (cents === null) throw new UsageError(`--${option}: must be an amount such as 1000 or 1,250.00`);
   return cents;
 }
 
@@ -109,15 +110,15 @@ export async function reviewList(context: CommandContext): Promise<number> {
   const fromDate = read.date(options, 'from');
   const toDate = read.date(options, 'to');
   if (fromDate !== undefined && toDate !== undefined && toDate <= fromDate) {
-    throw new UsageProblem(`--to (${toDate}) must be after --from (${fromDate}).`);
+    throw new UsageError(`--to (${toDate}) must be after --from (${fromDate}).`);
   }
   const minAmountCents = centsOf(options, 'min-amount');
   const maxAmountCents = centsOf(options, 'max-amount');
   if (minAmountCents !== undefined && maxAmountCents !== undefined && minAmountCents > maxAmountCents) {
-    throw new UsageProblem('--min-amount is larger than --max-amount: swap them.');
+    throw new UsageError('--min-amount is larger than --max-amount: swap them.');
   }
   const next = options.next === true;
-  if (next && read.text(options, 'cursor') !== undefined) throw new UsageProblem('--next and --cursor: give one.');
+  if (next && read.text(options, 'cursor') !== undefined) throw new UsageError('--next and --cursor: give one.');
   const services = await context.open();
   const profile = await context.profile(services, false);
   const queue = new ReviewQueue(services.cache, services.reviews);

@@ -7,7 +7,8 @@ import { writeWholeFile } from '../../../services/files/partialFile.ts';
 import { reportCsv } from '../../../services/review/reportCsv.ts';
 import { reportHtml } from '../../../services/review/reportHtml.ts';
 import { buildReviewReport } from '../../../services/review/reviewReport.ts';
-import { defined, read, UsageProblem } from '../cliArguments.ts';
+import { defined, read } from '../cliArguments.ts';
+import { UsageError } from '../../common/usageError.ts';
 import type { CommandContext } from '../triggerCommand.ts';
 
 export async function reviewReport(context: CommandContext): Promise<number> {
@@ -15,7 +16,7 @@ export async function reviewReport(context: CommandContext): Promise<number> {
   const from = read.date(options, 'from');
   const to = read.date(options, 'to');
   if (from !== undefined && to !== undefined && to <= from)
-    throw new UsageProblem(`--to (${to}) must be after --from (${from}); --to is exclusive.`);
+    throw new UsageError(`--to (${to}) must be after --from (${from}); --to is exclusive.`);
   const html = resolve(String(options.html));
   const csv = typeof options.csv === 'string' ? resolve(options.csv) : null;
   const services = await context.open();

@@ -3,7 +3,8 @@
  * signed with the reviewer's name and recorded in the audit log. All or nothing: when a ref
  * is not cached, nothing is reviewed.
  */
-import { read, UsageProblem } from '../cliArguments.ts';
+import { read } from '../cliArguments.ts';
+import { UsageError } from '../../common/usageError.ts';
 import type { CommandContext } from '../triggerCommand.ts';
 
 export async function reviewSet(context: CommandContext): Promise<number> {
@@ -13,7 +14,7 @@ export async function reviewSet(context: CommandContext): Promise<number> {
   const refs = read.refs(options);
   const note = typeof options.note === 'string' ? options.note : undefined;
   if (kind === undefined || disposition === undefined || refs.length === 0)
-    throw new UsageProblem('`review set` needs --kind, --disposition and at least one --ref.');
+    throw new UsageError('`review set` needs --kind, --disposition and at least one --ref.');
   const services = await context.open();
   const profile = await context.profile(services, false);
   const given = services.reviews.give({ profileId: profile.id, kind, refs, disposition, note: note ?? null });

@@ -14,7 +14,8 @@ import { TeamProblem } from '../../../services/team/teamProblem.ts';
 import { TeamSession, type SyncOutcome } from '../../../services/team/teamSession.ts';
 import type { TeamAction } from '../../../services/team/teamTerms.ts';
 import { verifyTeamHistory } from '../../../services/team/teamVerify.ts';
-import { read, UsageProblem } from '../cliArguments.ts';
+import { read } from '../cliArguments.ts';
+import { UsageError } from '../../common/usageError.ts';
 import { table } from '../cliOutput.ts';
 import type { CommandContext } from '../triggerCommand.ts';
 
@@ -73,12 +74,12 @@ export async function teamInitCommand(context: TeamCommandContext): Promise<numb
   const officers = context.arguments.options.officer;
   const list = Array.isArray(officers) ? officers : typeof officers === 'string' ? [officers] : [];
   if (caFile === undefined || workspace === undefined || list.length === 0)
-    throw new UsageProblem('`team init` needs --ca FILE, --workspace NAME and at least one --officer NAME.');
+    throw new UsageError('`team init` needs --ca FILE, --workspace NAME and at least one --officer NAME.');
   let caPem: string;
   try {
     caPem = readFileSync(resolve(caFile), 'utf8');
   } catch {
-    throw new UsageProblem(`--ca: ${caFile} cannot be read.`);
+    throw new UsageError(`--ca: ${caFile} cannot be read.`);
   }
   // The admin's password may come from PGPASSWORD rather than the URL (and the shell history).
   let adminUrl = url;
@@ -232,7 +233,7 @@ export function teamMembers(context: TeamCommandContext): Promise<number> {
 export function teamInvite(context: TeamCommandContext): Promise<number> {
   return withTeam(context, async (services, team) => {
     const role = text(context, 'role') ?? 'officer';
-    if (role !== 'officer' && role !== 'lead') throw new UsageProblem('--role: must be officer or lead');
+    if (role !== 'officer' && role !== 'lead') throw new UsageError('--role: must be officer or lead');
     const login = context.arguments.name ?? '';
     try {
       const file = await team.invite(login, role, resolve(text(context, 'out') ?? '.'));
@@ -313,7 +314,7 @@ export function reviewTeamAction(context: TeamCommandContext, action: TeamAction
   return withTeam(context, async (services, team) => {
     const options = context.arguments.options;
     const refs = read.refs(options);
-    if (refs.length === 0) throw new UsageProblem(`\`review ${action}\` needs at least one --ref.`);
+    if (refs.length === 0) throw new UsageError(`\`review ${action}\` needs at least one --ref.`);
     const queued = [];
     for (const ref of refs) {
       const input = {

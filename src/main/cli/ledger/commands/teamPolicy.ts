@@ -5,7 +5,7 @@
  * by the server (a lead only), and recorded in this laptop's audit log.
  */
 import { readPolicy, setPolicy } from '../../../services/team/teamPolicy.ts';
-import { UsageProblem } from '../cliArguments.ts';
+import { UsageError } from '../../common/usageError.ts';
 import { audit, withTeam, type TeamCommandContext } from './team.ts';
 
 const EXIT_OK = 0;
@@ -21,7 +21,7 @@ export function teamPolicy(context: TeamCommandContext): Promise<number> {
     const required = options.require;
     const rules = Array.isArray(required) ? required : typeof required === 'string' ? [required] : null;
     const none = options.none === true;
-    if (rules !== null && none) throw new UsageProblem('`team policy` takes --require RULE… or --none, not both.');
+    if (rules !== null && none) throw new UsageError('`team policy` takes --require RULE… or --none, not both.');
     if (rules === null && !none) {
       const policy = await readPolicy(team);
       if (context.arguments.json) context.printJson(policy);

@@ -8,7 +8,8 @@
 import type { WebhookResponse, WebhookUpdateRequest } from '../../../../shared/bank/index.ts';
 import { eventName, parseWith, webhookUrl } from '../../../../shared/bank/index.ts';
 import { readSecret, type SecretInput } from '../readSecret.ts';
-import { defined, read, UsageProblem, type Values } from '../cliArguments.ts';
+import { defined, read, type Values } from '../cliArguments.ts';
+import { UsageError } from '../../common/usageError.ts';
 import type { CommandContext } from '../triggerCommand.ts';
 import { groupByAddress, type WebhookGroup } from '../webhookSubscriptions.ts';
 
@@ -20,7 +21,7 @@ export function eventsOf(values: Values): string[] {
   const list = Array.isArray(given) ? given : typeof given === 'string' ? [given] : [];
   return list.map((event) => {
     const parsed = parseWith(eventName, event);
-    if (!parsed.ok) throw new UsageProblem(`--event ${event}: ${parsed.problems.join('; ').replace(/^: /, '')}`);
+    if (!parsed.ok) throw new UsageError(`--event ${event}: ${parsed.problems.join('; ').replace(/^: /, '')}`);
     return parsed.value;
   });
 }
@@ -28,7 +29,7 @@ export function eventsOf(values: Values): string[] {
 function urlOf(values: Values): string | undefined {
   const url = read.text(values, 'url');
   if (url === undefined) return undefined;
-  if (!parseWith(webhookUrl, url).ok) throw new UsageProblem(`--url: must be an absolute http:// or https:// URL.`);
+  if (!parseWith(webhookUrl, url).ok) throw new UsageError(`--url: must be an absolute http:// or https:// URL.`);
   return url;
 }
 
@@ -76,11 +77,11 @@ export async function webhooksList(context: CommandContext): Promise<number> {
 export async function webhooksAdd(context: WebhookCommandContext): Promise<number> {
   const { options } = context.arguments;
   const events = eventsOf(options);
-  if (events.length === 0) throw new UsageProblem('`webhooks add` needs at least one --event.');
+  if (events.length === 0) throw new UsageError('`webhooks add` needs at least one --event.');
   const url = urlOf(options) ?? '';
   const basicUser = read.text(options, 'basic');
   if (basicUser !== undefined && basicUser.includes(':'))
-    throw new UsageProblem('--basic: the Basic user cannot contain a colon.');
+    throw new UsageError('--basic: the Basic user cannot contain a colon.');
   const basicSecret = basicUser === undefined ? undefined : await readSecret(context, `Basic secret for ${basicUser}`);
   const services = await context.open();
   const profile = await context.profile(services);
@@ -135,12 +136,12 @@ export async function webhooksUpdate(context: WebhookCommandContext): Promise<nu
   const { options } = context.arguments;
   const id = context.arguments.name ?? '';
   const events = eventsOf(options);
-  if (events.length > 1) throw new UsageProblem('`webhooks update` takes one --event: a webhook is for one event.');
+  if (events.length > 1) throw new UsageError('`webhooks update` takes one --event: a webhook is for one event.');
   const basicUser = read.text(options, 'basic');
   if (basicUser !== undefined && basicUser.includes(':'))
-    throw new UsageProblem('--basic: the Basic user cannot contain a colon.');
+    throw new UsageError('--basic: the Basic user cannot contain a colon.');
   const status = read.webhookStatus(options);
-  if (status === 'error') throw new UsageProblem('--status: error is set only by the bank; use enabled or disabled.');
+  if (status === 'error') throw new UsageError('--status: error is set only by the bank; use enabled or disabled.');
   const changes: WebhookUpdateRequest = defined({
     url: urlOf(options),
     event: events[0],
@@ -151,7 +152,7 @@ export async function webhooksUpdate(context: WebhookCommandContext): Promise<nu
     changes.basic_secret = await readSecret(context, `Basic secret for ${basicUser}`);
   }
   if (Object.keys(changes).length === 0)
-    throw new UsageProblem('Say what to change: --url, --event, --status enabled|disabled or --basic USER.');
+    throw new UsageError('Say what to change: --url, --event, --status enabled|disabled or --basic USER.');
   const services = await context.open();
   const profile = await context.profile(services);
   const updated = await services.writes.updateWebhook(profile.id, id, changes, {
@@ -171,7 +172,7 @@ export async function webhooksRemove(context: CommandContext): Promise<number> {
   const { options, name } = context.arguments;
   const url = urlOf(options);
   if ((name === null) === (url === undefined))
-    throw new UsageProblem(
+    throw new UsageError(
       '`webhooks remove` takes a webhook ID or --url URL (every webhook posting there), one of the two.',
     );
   const services = await context.open();
