@@ -17,7 +17,7 @@ import {
   macText,
   type ChainedFields,
 } from './auditChain.ts';
-import type { AuditEntry, AuditResult } from './auditLog.ts';
+import type { AuditEntry, AuditResult } from './auditEntry.ts';
 
 /** The action of the entry that starts a new chain after the chain key was lost. */
 export const KEY_LOST_ACTION = 'audit.key.lost';
