@@ -17,7 +17,7 @@ import type { SearchTokens } from './searchTokens.ts';
 import type { WriteBatch } from './writeBatch.ts';
 
 export type ApplicantKind = 'person' | 'business';
-export type ApplicantState = 'received' | 'malformed' | 'not-returned';
+type ApplicantState = 'received' | 'malformed' | 'not-returned';
 
 /** An application that names an applicant, and in what roles. */
 export interface ApplicantLink {
@@ -77,7 +77,7 @@ export function applicantIdentityOf(profileId: string, applicantId: string): str
 }
 
 /** The words an applicant is found by: a person's names and email, a business's names. */
-export function searchableTextOf(kind: ApplicantKind, record: Record<string, unknown>): string {
+function searchableTextOf(kind: ApplicantKind, record: Record<string, unknown>): string {
   const fields =
     kind === 'person' ? ['first_name', 'middle_name', 'last_name', 'email_address'] : ['name', 'dba', 'email_address'];
   return fields
