@@ -1,8 +1,9 @@
 /**
  * The blocking index: which listed names are worth scoring for an applicant, found without
  * comparing the applicant with all 20,000 entries. Each token of each listed name is filed
- * under two keys: its consonant skeleton (phonetic.ts: the spellings of one name share it) and
- * its first three letters (a typo late in a long name keeps them). A query's tokens look up
+ * under up to three keys: its consonant skeleton (phonetic.ts: the spellings of one name share
+ * it), its first three letters (a typo late in a long name keeps them) and, from five letters
+ * on, its last three (a typo early keeps those). A query's tokens look up
  * their keys; each listed name found gathers the rarity (inverse document frequency) of every
  * key it shares, so sharing "Mohammed" counts for little and sharing a rare surname for much.
  * The names that gathered at least half of the best one's weight are the candidates, at most
@@ -26,6 +27,7 @@ export function blockingKeysOf(token: string, skeleton: string): string[] {
   if (PARTICLES.has(token) || token.length < 2) return [];
   const keys = [`f:${token.slice(0, PREFIX_LETTERS)}`];
   if (skeleton.length >= 2) keys.push(`s:${skeleton}`);
+  if (token.length >= 5) keys.push(`l:${token.slice(-PREFIX_LETTERS)}`);
   return keys;
 }
 

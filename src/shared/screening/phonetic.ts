@@ -8,9 +8,9 @@
  * the lists in many spellings (Mohammed, Muhammad, Mohamad; Yevgeny, Evgeniy; Hussein,
  * Husayn). Spelling pairs that stand for one sound become one letter first (kh, gh, ph, th,
  * dh, sh, ch, zh, ts, ck, dj), then consonants fall into classes (b p; f v w; c k q; g j; s z x;
- * d t; l; m; n; r; h), a leading y before a vowel goes (Yevgeny → Evgeny), an h after a vowel
- * goes (Ahmed → Amed, as Arabic script writes it), vowels go except a leading one (which
- * becomes A), and repeats collapse. "mohammed", "muhammad" and the romanised Arabic "mhmd"
+ * d t; l; m; n; r; h), a leading y before a vowel goes (Yevgeny → Evgeny), a final h after a
+ * vowel goes (Abdullah, Abdulla), vowels go except a leading one (which becomes A), and
+ * repeats collapse. "mohammed", "muhammad" and the romanised Arabic "mhmd"
  * all give MHMT. Keys are at most 6 letters long.
  */
 
@@ -121,11 +121,8 @@ export function skeletonKey(token: string): string {
     }
     const cls = SKELETON_CLASS[letter];
     if (cls === undefined) continue;
-    // An h after a vowel, not before one, is silent (Ahmed, Allah, Mohd).
-    if (letter === 'h' && previousVowel && !VOWELS.has(text[index + 1] ?? '')) {
-      previousVowel = false;
-      continue;
-    }
+    // A final h after a vowel is silent (Abdullah and Abdulla, Fatimah and Fatima).
+    if (letter === 'h' && previousVowel && index === text.length - 1) continue;
     previousVowel = false;
     if (!key.endsWith(cls)) key += cls;
   }

@@ -7,9 +7,11 @@
  * dropped or added middle name cost little. Each token of the shorter name is paired with a
  * token of the other, best pairs first, none used twice; a pair's similarity is its
  * Jaro-Winkler, or 0.9 when the two share a consonant skeleton (phonetic.ts: Mohammed and
- * Muhammad, a romanised Arabic "mhmd"), whichever is higher. Pairs weigh by their tokens'
- * lengths (a particle, al or bin, weighs a third), so a long surname counts more than an
- * initial. Each token of the longer name left unpaired takes a little off (a dropped middle
+ * Muhammad, a romanised Arabic "mhmd") and their spellings are not far apart (Jaro-Winkler at
+ * least 0.7), whichever is higher. Pairs weigh by their tokens' lengths (a particle, al or bin,
+ * weighs a third), so a long surname counts more than an initial. A pair less alike than 0.75
+ * is a contradiction (two names that differ there) and takes 0.12 off besides. Each token of
+ * the longer name left unpaired takes a little off (a dropped middle
  * name should still match; three extra words should not), and a one-word name matched
  * against a longer one takes more. When the two names have a different number of words, the
  * names written without spaces are compared too ("Abdul Rahman" and "Abdulrahman").
@@ -26,6 +28,11 @@ import { nameTokens, PARTICLES, type NameKind } from './normalise.ts';
 import { skeletonKey } from './phonetic.ts';
 
 export const SKELETON_AGREEMENT = 0.9;
+/** Below this a skeleton's agreement is taken for chance (Jubouri and Jaber share J-P-R). */
+const SKELETON_SPELLING_FLOOR = 0.7;
+/** A pair of tokens this unlike is a contradiction: the names differ there. */
+const MISMATCH = 0.75;
+const MISMATCH_PENALTY = 0.12;
 const PARTICLE_WEIGHT = 1 / 3;
 const SURPLUS_PENALTY = 0.04;
 const SINGLE_TOKEN_FACTOR = 0.9;
@@ -142,7 +149,12 @@ function tokenSimilarity(
   listedSkeleton: string,
 ): { similarity: number; by: TokenPair['by'] } {
   const spelled = jaroWinkler(query, listed);
-  if (spelled < SKELETON_AGREEMENT && querySkeleton.length >= 2 && querySkeleton === listedSkeleton)
+  if (
+    spelled < SKELETON_AGREEMENT &&
+    spelled >= SKELETON_SPELLING_FLOOR &&
+    querySkeleton.length >= 2 &&
+    querySkeleton === listedSkeleton
+  )
     return { similarity: SKELETON_AGREEMENT, by: 'skeleton' };
   return { similarity: spelled, by: 'jaro-winkler' };
 }
@@ -201,6 +213,8 @@ export function compareNames(query: PreparedName, listed: PreparedName): NameCom
     if (comparison.pairs.length === Math.min(nq, nl)) break;
   }
   let penalty = 0;
+  for (const pair of comparison.pairs)
+    if (pair.similarity < MISMATCH && !PARTICLES.has(pair.query) && !PARTICLES.has(pair.listed)) penalty += MISMATCH_PENALTY;
   query.tokens.forEach((token, i) => {
     if (queryUsed[i] !== true) {
       comparison.unpaired.push({ token, side: 'query' });
