@@ -10,11 +10,48 @@
  * `limit` of them, best first. Particles (al, bin, de…) file nothing: they are everywhere.
  */
 import { PARTICLES } from './normalise.ts';
+import { skeletonKey } from './phonetic.ts';
 import type { PreparedEntry, PreparedName } from './scoring.ts';
 
 const PREFIX_LETTERS = 3;
 export const CANDIDATE_LIMIT = 24;
 const RELATIVE_FLOOR = 0.5;
+const KEY_COUNT_DAMPING = 0.05;
+/** Candidates are made by the rarer keys; past this many names found, commoner keys make none. */
+const TOUCHED_LIMIT = 1024;
+
+/** Whether a sorted list holds `value` (binary search). */
+function contains(list: Int32Array, value: number): boolean {
+  let low = 0;
+  let high = list.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const at = list[middle] ?? 0;
+    if (at === value) return true;
+    if (at < value) low = middle + 1;
+    else high = middle - 1;
+  }
+  return false;
+}
+
+/** The `limit` values of highest weight, best first: one pass keeping a short sorted list. */
+function topOf(values: readonly number[], limit: number, weight: (value: number) => number): number[] {
+  const top: number[] = [];
+  const topWeights: number[] = [];
+  for (const value of values) {
+    const w = weight(value);
+    if (top.length === limit && w <= (topWeights[limit - 1] ?? 0)) continue;
+    let at = top.length;
+    while (at > 0 && (topWeights[at - 1] ?? 0) < w) at -= 1;
+    top.splice(at, 0, value);
+    topWeights.splice(at, 0, w);
+    if (top.length > limit) {
+      top.pop();
+      topWeights.pop();
+    }
+  }
+  return top;
+}
 
 export interface Candidate {
   entry: PreparedEntry;
@@ -31,11 +68,30 @@ export function blockingKeysOf(token: string, skeleton: string): string[] {
   return keys;
 }
 
+/**
+ * Every key of a name: its tokens' keys, and those of each two neighbouring tokens written as
+ * one (a Chinese given name is "Jianqiang" on one side and "Jian Qiang" on the other).
+ */
+export function nameKeysOf(name: Pick<PreparedName, 'tokens' | 'skeletons'>): Set<string> {
+  const keys = new Set<string>();
+  name.tokens.forEach((token, index) => {
+    for (const key of blockingKeysOf(token, name.skeletons[index] ?? '')) keys.add(key);
+    const next = name.tokens[index + 1];
+    if (next !== undefined && !PARTICLES.has(token) && !PARTICLES.has(next)) {
+      const joined = token + next;
+      for (const key of blockingKeysOf(joined, skeletonKey(joined))) keys.add(key);
+    }
+  });
+  return keys;
+}
+
 export class BlockingIndex {
   readonly entries: readonly PreparedEntry[];
   /** Every listed name, and the entry it belongs to. */
   readonly #names: PreparedName[] = [];
   readonly #entryOf: number[] = [];
+  /** How many keys each name has: a name that shares all of a query's keys and has few others ranks first. */
+  readonly #keyCounts: number[] = [];
   readonly #postings = new Map<string, Int32Array>();
   readonly #idf = new Map<string, number>();
   /** Accumulators reused between queries (one slot per listed name). */
@@ -51,10 +107,8 @@ export class BlockingIndex {
         const nameIndex = this.#names.length;
         this.#names.push(name);
         this.#entryOf.push(entryIndex);
-        const keys = new Set<string>();
-        name.tokens.forEach((token, index) => {
-          for (const key of blockingKeysOf(token, name.skeletons[index] ?? '')) keys.add(key);
-        });
+        const keys = nameKeysOf(name);
+        this.#keyCounts.push(keys.size);
         for (const key of keys) {
           let list = lists.get(key);
           if (list === undefined) lists.set(key, (list = []));
@@ -82,34 +136,42 @@ export class BlockingIndex {
     const weights = this.#weights;
     const stamps = this.#stamp;
     const touched: number[] = [];
-    const seenKeys = new Set<string>();
-    for (const query of queries) {
-      query.tokens.forEach((token, index) => {
-        for (const key of blockingKeysOf(token, query.skeletons[index] ?? '')) {
-          if (seenKeys.has(key)) continue;
-          seenKeys.add(key);
-          const list = this.#postings.get(key);
-          if (list === undefined) continue;
-          const idf = this.#idf.get(key) ?? 0;
-          for (let k = 0; k < list.length; k += 1) {
-            const name = list[k] ?? 0;
-            if (stamps[name] !== stamp) {
-              stamps[name] = stamp;
-              weights[name] = 0;
-              touched.push(name);
-            }
-            weights[name] = (weights[name] ?? 0) + idf;
-          }
+    // Rare keys first: they make the candidates. Once 1,024 names are found, a commoner key
+    // (Mohammed, Ali) only adds weight to them, looked up in its sorted list when that is shorter
+    // than walking all of it.
+    const keys = [...new Set(queries.flatMap((query) => [...nameKeysOf(query)]))]
+      .map((key) => ({ list: this.#postings.get(key), idf: this.#idf.get(key) ?? 0 }))
+      .filter((key): key is { list: Int32Array; idf: number } => key.list !== undefined)
+      .sort((a, b) => a.list.length - b.list.length);
+    for (const { list, idf } of keys) {
+      if (touched.length >= TOUCHED_LIMIT && touched.length * 12 < list.length) {
+        for (const name of touched) if (contains(list, name)) weights[name] = (weights[name] ?? 0) + idf;
+        continue;
+      }
+      // Once enough names are found, a common key only adds weight to them.
+      const adding = touched.length < TOUCHED_LIMIT;
+      for (let k = 0; k < list.length; k += 1) {
+        const name = list[k] ?? 0;
+        if (stamps[name] !== stamp) {
+          if (!adding) continue;
+          stamps[name] = stamp;
+          weights[name] = 0;
+          touched.push(name);
         }
-      });
+        weights[name] = (weights[name] ?? 0) + idf;
+      }
     }
+    for (const name of touched) weights[name] = (weights[name] ?? 0) / (1 + KEY_COUNT_DAMPING * (this.#keyCounts[name] ?? 0));
     if (touched.length === 0) return [];
     let best = 0;
     for (const name of touched) best = Math.max(best, weights[name] ?? 0);
     const floor = best * RELATIVE_FLOOR;
-    const kept = touched.filter((name) => (weights[name] ?? 0) >= floor);
-    kept.sort((a, b) => (weights[b] ?? 0) - (weights[a] ?? 0));
-    return kept.slice(0, limit).map((name) => ({
+    const kept = topOf(
+      touched.filter((name) => (weights[name] ?? 0) >= floor),
+      limit,
+      (name) => weights[name] ?? 0,
+    );
+    return kept.map((name) => ({
       entry: this.entries[this.#entryOf[name] ?? 0] as PreparedEntry,
       name: this.#names[name] as PreparedName,
       weight: weights[name] ?? 0,

@@ -16,10 +16,19 @@ for (const row of TABLE.split('|')) {
   for (const name of row.slice(3).split(';')) BY_NAME.set(wordsOfName(name).join(' '), code);
 }
 
+const MEMO = new Map<string, string | null>();
+
 /** The ISO 3166-1 alpha-2 code of a country given by code or by name; null when unknown. */
 export function countryCodeOf(text: string | null | undefined): string | null {
   if (text === null || text === undefined) return null;
-  const trimmed = text.trim();
+  const known = MEMO.get(text);
+  if (known !== undefined) return known;
+  const code = codeOf(text.trim());
+  if (MEMO.size < 10_000) MEMO.set(text, code);
+  return code;
+}
+
+function codeOf(trimmed: string): string | null {
   if (/^[A-Za-z]{2}$/.test(trimmed)) {
     const code = trimmed.toUpperCase();
     // FtM writes the United Kingdom "gb" but some exports "uk".

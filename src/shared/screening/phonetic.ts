@@ -8,9 +8,8 @@
  * the lists in many spellings (Mohammed, Muhammad, Mohamad; Yevgeny, Evgeniy; Hussein,
  * Husayn). Spelling pairs that stand for one sound become one letter first (kh, gh, ph, th,
  * dh, sh, ch, zh, ts, ck, dj), then consonants fall into classes (b p; f v w; c k q; g j; s z x;
- * d t; l; m; n; r; h), a leading y before a vowel goes (Yevgeny → Evgeny), a final h after a
- * vowel goes (Abdullah, Abdulla), vowels go except a leading one (which becomes A), and
- * repeats collapse. "mohammed", "muhammad" and the romanised Arabic "mhmd"
+ * d t; l; m; n; r; h), a leading y before a vowel goes (Yevgeny → Evgeny), vowels go except a
+ * leading one (which becomes A), and repeats collapse. "mohammed", "muhammad" and the romanised Arabic "mhmd"
  * all give MHMT. Keys are at most 6 letters long.
  */
 
@@ -105,25 +104,33 @@ const SKELETON_CLASS: Readonly<Record<string, string>> = {
 const VOWELS = new Set(['a', 'e', 'i', 'o', 'u', 'y']);
 const SKELETON_MAX = 6;
 
+/** Names repeat: each token's key is worked out once (the memo is emptied when it grows large). */
+const SKELETON_MEMO = new Map<string, string>();
+const SKELETON_MEMO_LIMIT = 200_000;
+
 export function skeletonKey(token: string): string {
+  const known = SKELETON_MEMO.get(token);
+  if (known !== undefined) return known;
+  const key = skeletonOf(token);
+  if (SKELETON_MEMO.size >= SKELETON_MEMO_LIMIT) SKELETON_MEMO.clear();
+  SKELETON_MEMO.set(token, key);
+  return key;
+}
+
+function skeletonOf(token: string): string {
   let text = token.toLowerCase().replace(/[^a-z]/g, '');
   if (text === '') return '';
   if (text.length > 1 && text[0] === 'y' && VOWELS.has(text[1] ?? '')) text = text.slice(1);
   for (const [pattern, replacement] of DIGRAPHS) text = text.replace(pattern, replacement);
   let key = '';
-  let previousVowel = false;
   for (let index = 0; index < text.length && key.length < SKELETON_MAX; index += 1) {
     const letter = text[index] ?? '';
     if (VOWELS.has(letter)) {
       if (index === 0) key += 'A';
-      previousVowel = true;
       continue;
     }
     const cls = SKELETON_CLASS[letter];
     if (cls === undefined) continue;
-    // A final h after a vowel is silent (Abdullah and Abdulla, Fatimah and Fatima).
-    if (letter === 'h' && previousVowel && index === text.length - 1) continue;
-    previousVowel = false;
     if (!key.endsWith(cls)) key += cls;
   }
   return key;
