@@ -44,6 +44,8 @@ export class SdnXmlParser {
   #current: ListEntry | null = null;
   /** The fields of the aka, id, address, nationality or date being read. */
   #part: Fields | null = null;
+  /** The line each of the part's fields was read on, for an error about one of them. */
+  #partLines: Record<string, number> = {};
 
   constructor(file: string) {
     this.file = file;
@@ -116,6 +118,7 @@ export class SdnXmlParser {
         (parent === 'dateOfBirthList' && name === 'dateOfBirthItem'))
     ) {
       this.#part = {};
+      this.#partLines = {};
     }
   }
 
@@ -144,6 +147,7 @@ export class SdnXmlParser {
         this.#part = null;
       } else {
         part[name] = text;
+        this.#partLines[name] = this.#tokenizer.position.line;
       }
       return;
     }
@@ -181,7 +185,11 @@ export class SdnXmlParser {
     } else {
       const said = part['dateOfBirth'] ?? '';
       const date = listDateOf(said);
-      if (date === null) this.#fail({ ...where, field: 'dateOfBirth' }, `"${said}" is not a date of birth OFAC writes`);
+      if (date === null)
+        this.#fail(
+          { line: this.#partLines['dateOfBirth'] ?? where.line, field: 'dateOfBirth' },
+          `"${said}" is not a date of birth OFAC writes`,
+        );
       entry.datesOfBirth.push(date);
     }
   }
