@@ -33,7 +33,8 @@ export function randomOf(seed: number): () => number {
 }
 
 type Random = () => number;
-const pick = <Value>(random: Random, values: readonly Value[]): Value => values[Math.floor(random() * values.length)] as Value;
+const pick = <Value>(random: Random, values: readonly Value[]): Value =>
+  values[Math.floor(random() * values.length)] as Value;
 
 /** A name with its spellings: the first is the list's, the others variants; `script` its Arabic form. */
 interface NameForm {
@@ -210,12 +211,205 @@ const PATRONYMICS = [
   'Anatolyevich',
 ];
 
-const HISPANIC_GIVEN = ['José', 'Juan', 'Luis', 'Carlos', 'Jorge', 'Miguel', 'Ángel', 'Jesús', 'Francisco', 'Héctor', 'Raúl', 'Óscar', 'Rubén', 'Andrés', 'Iván', 'Sebastián', 'Joaquín', 'Ramón', 'Álvaro', 'Germán'];
-const HISPANIC_FAMILY = ['García', 'Rodríguez', 'Martínez', 'Hernández', 'López', 'González', 'Pérez', 'Sánchez', 'Ramírez', 'Torres', 'Flores', 'Rivera', 'Gómez', 'Díaz', 'Cruz', 'Morales', 'Reyes', 'Gutiérrez', 'Ortiz', 'Chávez', 'Ramos', 'Ruiz', 'Álvarez', 'Mendoza', 'Castillo', 'Jiménez', 'Vásquez', 'Romero', 'Herrera', 'Medina', 'Aguilar', 'Vargas', 'Guzmán', 'Muñoz', 'Castro', 'Ortega', 'Rojas', 'Salazar', 'Contreras', 'Figueroa', 'Cárdenas', 'Cabrera', 'Zamora', 'Quintero', 'Escobar', 'Ochoa', 'Beltrán', 'Carrillo'];
-const CHINESE_FAMILY = ['Wang', 'Li', 'Zhang', 'Liu', 'Chen', 'Yang', 'Huang', 'Zhao', 'Wu', 'Zhou', 'Xu', 'Sun', 'Ma', 'Zhu', 'Hu', 'Guo', 'He', 'Lin', 'Gao', 'Luo'];
-const CHINESE_SYLLABLES = ['Wei', 'Jian', 'Hong', 'Ming', 'Xiao', 'Jun', 'Hua', 'Yong', 'Qiang', 'Lei', 'Tao', 'Bo', 'Gang', 'Ping', 'Hai', 'Feng', 'Yan', 'Jie', 'Long', 'Zhi', 'Guo', 'Dong', 'Xin', 'Cheng'];
-const BUSINESS_WORDS = ['Northern', 'Eastern', 'Golden', 'Silver', 'Global', 'United', 'Pacific', 'Atlantic', 'Caspian', 'Baltic', 'Sahara', 'Crescent', 'Phoenix', 'Falcon', 'Eagle', 'Lotus', 'Cedar', 'Orient', 'Delta', 'Horizon', 'Pioneer', 'Summit', 'Vertex', 'Zenith', 'Meridian', 'Sovereign', 'Imperial', 'Royal', 'Emerald', 'Sapphire', 'Diamond', 'Granite', 'Aurora', 'Nimbus', 'Polaris', 'Triton', 'Orion', 'Vostok', 'Zarya', 'Rassvet', 'Almaz', 'Neftegaz', 'Transoil', 'Kavkaz', 'Amur', 'Volga', 'Tigris', 'Euphrates', 'Levant', 'Zagros'];
-const BUSINESS_INDUSTRY = ['Shipping', 'Trading', 'Petroleum', 'Oil', 'Logistics', 'Marine', 'Metals', 'Mining', 'Steel', 'Chemicals', 'Energy', 'Investments', 'Capital', 'Exchange', 'Industries', 'Technologies', 'Electronics', 'Aviation', 'Construction', 'Engineering', 'Textiles', 'Foods', 'Pharmaceuticals', 'Tankers', 'Freight'];
+const HISPANIC_GIVEN = [
+  'José',
+  'Juan',
+  'Luis',
+  'Carlos',
+  'Jorge',
+  'Miguel',
+  'Ángel',
+  'Jesús',
+  'Francisco',
+  'Héctor',
+  'Raúl',
+  'Óscar',
+  'Rubén',
+  'Andrés',
+  'Iván',
+  'Sebastián',
+  'Joaquín',
+  'Ramón',
+  'Álvaro',
+  'Germán',
+];
+const HISPANIC_FAMILY = [
+  'García',
+  'Rodríguez',
+  'Martínez',
+  'Hernández',
+  'López',
+  'González',
+  'Pérez',
+  'Sánchez',
+  'Ramírez',
+  'Torres',
+  'Flores',
+  'Rivera',
+  'Gómez',
+  'Díaz',
+  'Cruz',
+  'Morales',
+  'Reyes',
+  'Gutiérrez',
+  'Ortiz',
+  'Chávez',
+  'Ramos',
+  'Ruiz',
+  'Álvarez',
+  'Mendoza',
+  'Castillo',
+  'Jiménez',
+  'Vásquez',
+  'Romero',
+  'Herrera',
+  'Medina',
+  'Aguilar',
+  'Vargas',
+  'Guzmán',
+  'Muñoz',
+  'Castro',
+  'Ortega',
+  'Rojas',
+  'Salazar',
+  'Contreras',
+  'Figueroa',
+  'Cárdenas',
+  'Cabrera',
+  'Zamora',
+  'Quintero',
+  'Escobar',
+  'Ochoa',
+  'Beltrán',
+  'Carrillo',
+];
+const CHINESE_FAMILY = [
+  'Wang',
+  'Li',
+  'Zhang',
+  'Liu',
+  'Chen',
+  'Yang',
+  'Huang',
+  'Zhao',
+  'Wu',
+  'Zhou',
+  'Xu',
+  'Sun',
+  'Ma',
+  'Zhu',
+  'Hu',
+  'Guo',
+  'He',
+  'Lin',
+  'Gao',
+  'Luo',
+];
+const CHINESE_SYLLABLES = [
+  'Wei',
+  'Jian',
+  'Hong',
+  'Ming',
+  'Xiao',
+  'Jun',
+  'Hua',
+  'Yong',
+  'Qiang',
+  'Lei',
+  'Tao',
+  'Bo',
+  'Gang',
+  'Ping',
+  'Hai',
+  'Feng',
+  'Yan',
+  'Jie',
+  'Long',
+  'Zhi',
+  'Guo',
+  'Dong',
+  'Xin',
+  'Cheng',
+];
+const BUSINESS_WORDS = [
+  'Northern',
+  'Eastern',
+  'Golden',
+  'Silver',
+  'Global',
+  'United',
+  'Pacific',
+  'Atlantic',
+  'Caspian',
+  'Baltic',
+  'Sahara',
+  'Crescent',
+  'Phoenix',
+  'Falcon',
+  'Eagle',
+  'Lotus',
+  'Cedar',
+  'Orient',
+  'Delta',
+  'Horizon',
+  'Pioneer',
+  'Summit',
+  'Vertex',
+  'Zenith',
+  'Meridian',
+  'Sovereign',
+  'Imperial',
+  'Royal',
+  'Emerald',
+  'Sapphire',
+  'Diamond',
+  'Granite',
+  'Aurora',
+  'Nimbus',
+  'Polaris',
+  'Triton',
+  'Orion',
+  'Vostok',
+  'Zarya',
+  'Rassvet',
+  'Almaz',
+  'Neftegaz',
+  'Transoil',
+  'Kavkaz',
+  'Amur',
+  'Volga',
+  'Tigris',
+  'Euphrates',
+  'Levant',
+  'Zagros',
+];
+const BUSINESS_INDUSTRY = [
+  'Shipping',
+  'Trading',
+  'Petroleum',
+  'Oil',
+  'Logistics',
+  'Marine',
+  'Metals',
+  'Mining',
+  'Steel',
+  'Chemicals',
+  'Energy',
+  'Investments',
+  'Capital',
+  'Exchange',
+  'Industries',
+  'Technologies',
+  'Electronics',
+  'Aviation',
+  'Construction',
+  'Engineering',
+  'Textiles',
+  'Foods',
+  'Pharmaceuticals',
+  'Tankers',
+  'Freight',
+];
 const BUSINESS_FORMS = ['LLC', 'LTD', 'FZE', 'JSC', 'OOO', 'GmbH', 'S.A.', 'Co.', 'Company Limited', 'PJSC', 'Inc.'];
 const NATIONS: Record<string, string[]> = {
   arabic: ['Iraq', 'Syria', 'Yemen', 'Lebanon', 'Egypt', 'Saudi Arabia', 'Jordan', 'Libya'],
@@ -272,7 +466,7 @@ const TO_CYRILLIC: [string, string][] = [
 export function cyrillicOf(latin: string): string {
   let out = '';
   const text = latin.toLowerCase();
-  for (let at = 0; at < text.length; ) {
+  for (let at = 0; at < text.length;) {
     const pair = TO_CYRILLIC.find(([from]) => text.startsWith(from, at));
     if (pair === undefined) {
       out += text[at] ?? '';
@@ -318,22 +512,49 @@ function formOf(spelling: string): NameForm {
 
 function personOf(random: Random, culture: Exclude<Culture, 'business'>): Omit<GeneratedEntry, 'entry'> {
   if (culture === 'arabic') {
-    return { culture, given: pick(random, ARABIC_GIVEN), middle: random() < 0.6 ? pick(random, ARABIC_GIVEN) : null, family: pick(random, ARABIC_FAMILY), words: [] };
+    return {
+      culture,
+      given: pick(random, ARABIC_GIVEN),
+      middle: random() < 0.6 ? pick(random, ARABIC_GIVEN) : null,
+      family: pick(random, ARABIC_FAMILY),
+      words: [],
+    };
   }
   if (culture === 'russian') {
-    return { culture, given: pick(random, RUSSIAN_GIVEN), middle: random() < 0.6 ? formOf(pick(random, PATRONYMICS)) : null, family: pick(random, RUSSIAN_FAMILY), words: [] };
+    return {
+      culture,
+      given: pick(random, RUSSIAN_GIVEN),
+      middle: random() < 0.6 ? formOf(pick(random, PATRONYMICS)) : null,
+      family: pick(random, RUSSIAN_FAMILY),
+      words: [],
+    };
   }
   if (culture === 'hispanic') {
-    return { culture, given: formOf(pick(random, HISPANIC_GIVEN)), middle: random() < 0.5 ? formOf(pick(random, HISPANIC_GIVEN)) : null, family: formOf(`${pick(random, HISPANIC_FAMILY)} ${pick(random, HISPANIC_FAMILY)}`), words: [] };
+    return {
+      culture,
+      given: formOf(pick(random, HISPANIC_GIVEN)),
+      middle: random() < 0.5 ? formOf(pick(random, HISPANIC_GIVEN)) : null,
+      family: formOf(`${pick(random, HISPANIC_FAMILY)} ${pick(random, HISPANIC_FAMILY)}`),
+      words: [],
+    };
   }
   const syllables = [pick(random, CHINESE_SYLLABLES), pick(random, CHINESE_SYLLABLES)];
   const given = `${syllables[0] ?? ''}${(syllables[1] ?? '').toLowerCase()}`;
-  return { culture, given: formOf(given), middle: null, family: formOf(pick(random, CHINESE_FAMILY)), words: syllables };
+  return {
+    culture,
+    given: formOf(given),
+    middle: null,
+    family: formOf(pick(random, CHINESE_FAMILY)),
+    words: syllables,
+  };
 }
 
 function listedPersonName(parts: Omit<GeneratedEntry, 'entry'>, spelling = 0): string {
-  const at = (form: NameForm): string => form.spellings[Math.min(spelling, form.spellings.length - 1)] ?? form.spellings[0] ?? '';
-  const given = [at(parts.given), parts.middle === null ? '' : at(parts.middle)].filter((part) => part !== '').join(' ');
+  const at = (form: NameForm): string =>
+    form.spellings[Math.min(spelling, form.spellings.length - 1)] ?? form.spellings[0] ?? '';
+  const given = [at(parts.given), parts.middle === null ? '' : at(parts.middle)]
+    .filter((part) => part !== '')
+    .join(' ');
   return `${at(parts.family).toUpperCase()}, ${given}`;
 }
 
@@ -344,22 +565,50 @@ export function generateList(size: number, seed = 40): GeneratedEntry[] {
   const seen = new Set<string>();
   while (generated.length < size) {
     const roll = random();
-    const culture: Culture = roll < 0.35 ? 'arabic' : roll < 0.6 ? 'russian' : roll < 0.75 ? 'hispanic' : roll < 0.85 ? 'chinese' : 'business';
+    const culture: Culture =
+      roll < 0.35 ? 'arabic' : roll < 0.6 ? 'russian' : roll < 0.75 ? 'hispanic' : roll < 0.85 ? 'chinese' : 'business';
     const uid = String(30_000 + generated.length);
     if (culture === 'business') {
-      const words = [pick(random, BUSINESS_WORDS), random() < 0.5 ? pick(random, BUSINESS_WORDS) : '', pick(random, BUSINESS_INDUSTRY)].filter((word) => word !== '');
+      const words = [
+        pick(random, BUSINESS_WORDS),
+        random() < 0.5 ? pick(random, BUSINESS_WORDS) : '',
+        pick(random, BUSINESS_INDUSTRY),
+      ].filter((word) => word !== '');
       const name = `${words.join(' ')} ${pick(random, BUSINESS_FORMS)}`.toUpperCase();
       if (seen.has(words.join(' ').toLowerCase())) continue;
       seen.add(words.join(' ').toLowerCase());
       const names: ListEntry['names'] = [{ full: name, type: 'primary', weak: false }];
-      if (random() < 0.3) names.push({ full: `${words.join(' ')} ${pick(random, BUSINESS_FORMS)}`.toUpperCase(), type: random() < 0.5 ? 'fka' : 'aka', weak: false });
+      if (random() < 0.3)
+        names.push({
+          full: `${words.join(' ')} ${pick(random, BUSINESS_FORMS)}`.toUpperCase(),
+          type: random() < 0.5 ? 'fka' : 'aka',
+          weak: false,
+        });
       generated.push({
         culture,
         given: formOf(''),
         middle: null,
         family: formOf(''),
         words,
-        entry: { uid, kind: 'business', names, datesOfBirth: [], nationalities: [], addresses: [], identifiers: random() < 0.5 ? [{ type: 'Registration Number', number: String(1_000_000_000 + Math.floor(random() * 8_999_999_999)), country: null }] : [], programs: ['SDGT'] },
+        entry: {
+          uid,
+          kind: 'business',
+          names,
+          datesOfBirth: [],
+          nationalities: [],
+          addresses: [],
+          identifiers:
+            random() < 0.5
+              ? [
+                  {
+                    type: 'Registration Number',
+                    number: String(1_000_000_000 + Math.floor(random() * 8_999_999_999)),
+                    country: null,
+                  },
+                ]
+              : [],
+          programs: ['SDGT'],
+        },
       });
       continue;
     }
@@ -368,9 +617,18 @@ export function generateList(size: number, seed = 40): GeneratedEntry[] {
     if (seen.has(primary)) continue;
     seen.add(primary);
     const names: ListEntry['names'] = [{ full: primary, type: 'primary', weak: false }];
-    const variants = Math.max(parts.given.spellings.length, parts.family.spellings.length, parts.middle?.spellings.length ?? 1);
+    const variants = Math.max(
+      parts.given.spellings.length,
+      parts.family.spellings.length,
+      parts.middle?.spellings.length ?? 1,
+    );
     if (variants > 1 && random() < 0.4) names.push({ full: listedPersonName(parts, 1), type: 'aka', weak: false });
-    if (random() < 0.1) names.push({ full: `ABU ${pick(random, ARABIC_GIVEN).spellings[0] ?? ''}`.toUpperCase(), type: 'aka', weak: true });
+    if (random() < 0.1)
+      names.push({
+        full: `ABU ${pick(random, ARABIC_GIVEN).spellings[0] ?? ''}`.toUpperCase(),
+        type: 'aka',
+        weak: true,
+      });
     generated.push({
       ...parts,
       entry: {
@@ -381,7 +639,15 @@ export function generateList(size: number, seed = 40): GeneratedEntry[] {
         nationalities: random() < 0.7 ? [pick(random, NATIONS[culture] ?? ['Iraq'])] : [],
         addresses: [],
         identifiers: [],
-        programs: [culture === 'russian' ? 'RUSSIA-EO14024' : culture === 'arabic' ? 'SDGT' : culture === 'hispanic' ? 'SDNTK' : 'CHINA-EO13959'],
+        programs: [
+          culture === 'russian'
+            ? 'RUSSIA-EO14024'
+            : culture === 'arabic'
+              ? 'SDGT'
+              : culture === 'hispanic'
+                ? 'SDNTK'
+                : 'CHINA-EO13959',
+        ],
       },
     });
   }
@@ -404,15 +670,25 @@ export function sdnXmlOf(entries: readonly ListEntry[], published = '03/14/2025'
     const [primary, ...aliases] = entry.names;
     const split = (full: string): string => {
       const comma = full.indexOf(', ');
-      return comma === -1 ? `<lastName>${xmlText(full)}</lastName>` : `<firstName>${xmlText(full.slice(comma + 2))}</firstName><lastName>${xmlText(full.slice(0, comma))}</lastName>`;
+      return comma === -1
+        ? `<lastName>${xmlText(full)}</lastName>`
+        : `<firstName>${xmlText(full.slice(comma + 2))}</firstName><lastName>${xmlText(full.slice(0, comma))}</lastName>`;
     };
     parts.push(
       `<sdnEntry><uid>${entry.uid}</uid>${split(primary?.full ?? '')}<sdnType>${entry.kind === 'person' ? 'Individual' : 'Entity'}</sdnType>` +
         `<programList>${entry.programs.map((program) => `<program>${program}</program>`).join('')}</programList>` +
-        (entry.identifiers.length === 0 ? '' : `<idList>${entry.identifiers.map((id) => `<id><uid>${String((uid += 1))}</uid><idType>${id.type}</idType><idNumber>${id.number}</idNumber></id>`).join('')}</idList>`) +
-        (aliases.length === 0 ? '' : `<akaList>${aliases.map((alias) => `<aka><uid>${String((uid += 1))}</uid><type>${alias.type === 'fka' ? 'f.k.a.' : 'a.k.a.'}</type><category>${alias.weak ? 'weak' : 'strong'}</category>${split(alias.full)}</aka>`).join('')}</akaList>`) +
-        (entry.nationalities.length === 0 ? '' : `<nationalityList>${entry.nationalities.map((country) => `<nationality><uid>${String((uid += 1))}</uid><country>${country}</country><mainEntry>true</mainEntry></nationality>`).join('')}</nationalityList>`) +
-        (entry.datesOfBirth.length === 0 ? '' : `<dateOfBirthList>${entry.datesOfBirth.map((date) => `<dateOfBirthItem><uid>${String((uid += 1))}</uid><dateOfBirth>${ofacDate(date)}</dateOfBirth><mainEntry>true</mainEntry></dateOfBirthItem>`).join('')}</dateOfBirthList>`) +
+        (entry.identifiers.length === 0
+          ? ''
+          : `<idList>${entry.identifiers.map((id) => `<id><uid>${String((uid += 1))}</uid><idType>${id.type}</idType><idNumber>${id.number}</idNumber></id>`).join('')}</idList>`) +
+        (aliases.length === 0
+          ? ''
+          : `<akaList>${aliases.map((alias) => `<aka><uid>${String((uid += 1))}</uid><type>${alias.type === 'fka' ? 'f.k.a.' : 'a.k.a.'}</type><category>${alias.weak ? 'weak' : 'strong'}</category>${split(alias.full)}</aka>`).join('')}</akaList>`) +
+        (entry.nationalities.length === 0
+          ? ''
+          : `<nationalityList>${entry.nationalities.map((country) => `<nationality><uid>${String((uid += 1))}</uid><country>${country}</country><mainEntry>true</mainEntry></nationality>`).join('')}</nationalityList>`) +
+        (entry.datesOfBirth.length === 0
+          ? ''
+          : `<dateOfBirthList>${entry.datesOfBirth.map((date) => `<dateOfBirthItem><uid>${String((uid += 1))}</uid><dateOfBirth>${ofacDate(date)}</dateOfBirth><mainEntry>true</mainEntry></dateOfBirthItem>`).join('')}</dateOfBirthList>`) +
         '</sdnEntry>',
     );
   }
@@ -429,7 +705,8 @@ export function parsedListOf(generated: readonly GeneratedEntry[]): ListEntry[] 
   return parser.entries;
 }
 
-export type PairKind = 'alias' | 'transliteration' | 'token-swap' | 'typo' | 'dropped-middle' | 'other-entry' | 'shared-tokens';
+export type PairKind =
+  'alias' | 'transliteration' | 'token-swap' | 'typo' | 'dropped-middle' | 'other-entry' | 'shared-tokens';
 
 export interface LabelledPair {
   kind: PairKind;
@@ -444,8 +721,8 @@ function typo(random: Random, word: string): string {
   const letters = 'abcdefghijklmnopqrstuvwxyz';
   const roll = random();
   if (roll < 0.3) return word.slice(0, at) + word.slice(at + 1); // deletion
-  if (roll < 0.55) return word.slice(0, at) + pick(random, [...letters]) + word.slice(at); // insertion
-  if (roll < 0.8) return word.slice(0, at) + pick(random, [...letters]) + word.slice(at + 1); // substitution
+  if (roll < 0.55) return word.slice(0, at) + pick(random, letters.split('')) + word.slice(at); // insertion
+  if (roll < 0.8) return word.slice(0, at) + pick(random, letters.split('')) + word.slice(at + 1); // substitution
   return word.slice(0, at - 1) + (word[at] ?? '') + (word[at - 1] ?? '') + word.slice(at + 1); // transposition
 }
 
@@ -478,10 +755,17 @@ function trueVariant(random: Random, item: GeneratedEntry, kind: PairKind): Scre
       const alias = entry.names.find((name) => name.type !== 'primary');
       return alias === undefined ? null : { kind: 'business', names: [alias.full] };
     }
-    if (kind === 'typo') return { kind: 'business', names: [`${words.map((word, index) => (index === words.length - 1 || random() < 0.5 ? typo(random, word) : word)).join(' ')} ${pick(random, BUSINESS_FORMS)}`] };
+    if (kind === 'typo')
+      return {
+        kind: 'business',
+        names: [
+          `${words.map((word, index) => (index === words.length - 1 || random() < 0.5 ? typo(random, word) : word)).join(' ')} ${pick(random, BUSINESS_FORMS)}`,
+        ],
+      };
     if (kind === 'token-swap' && words.length > 1) return { kind: 'business', names: [[...words].reverse().join(' ')] };
-    if (kind === 'dropped-middle' && words.length > 2) return { kind: 'business', names: [`${words[0] ?? ''} ${words[2] ?? ''} ${pick(random, BUSINESS_FORMS)}`] };
-    if (kind === 'transliteration') return { kind: 'business', names: [`${words.join(' ')}`.toLowerCase()] };
+    if (kind === 'dropped-middle' && words.length > 2)
+      return { kind: 'business', names: [`${words[0] ?? ''} ${words[2] ?? ''} ${pick(random, BUSINESS_FORMS)}`] };
+    if (kind === 'transliteration') return { kind: 'business', names: [words.join(' ').toLowerCase()] };
     return null;
   }
   const given = spelled(item.given);
@@ -496,16 +780,48 @@ function trueVariant(random: Random, item: GeneratedEntry, kind: PairKind): Scre
     }
     case 'transliteration': {
       if (item.culture === 'arabic' && item.given.script !== undefined && item.family.script !== undefined) {
-        const script = [item.given.script, item.middle?.script ?? '', item.family.script].filter((part) => part !== '').join(' ');
+        const script = [item.given.script, item.middle?.script ?? '', item.family.script]
+          .filter((part) => part !== '')
+          .join(' ');
         return personSubject(random, item, script, true);
       }
       if (item.culture === 'russian') {
-        if (random() < 0.5) return personSubject(random, item, [given, middle, family].filter((part) => part !== '').map(cyrillicOf).join(' '), true);
+        if (random() < 0.5)
+          return personSubject(
+            random,
+            item,
+            [given, middle, family]
+              .filter((part) => part !== '')
+              .map(cyrillicOf)
+              .join(' '),
+            true,
+          );
         const variant = (form: NameForm | null): string => (form === null ? '' : pick(random, form.spellings));
-        return personSubject(random, item, applicantName(variant(item.given), variant(item.middle), variant(item.family)), true);
+        return personSubject(
+          random,
+          item,
+          applicantName(variant(item.given), variant(item.middle), variant(item.family)),
+          true,
+        );
       }
-      if (item.culture === 'arabic') return personSubject(random, item, applicantName(pick(random, item.given.spellings), spelled(item.middle, 1), pick(random, item.family.spellings)), true);
-      if (item.culture === 'hispanic') return personSubject(random, item, applicantName(given, middle, family).normalize('NFKD').replace(/\p{M}/gu, ''), true);
+      if (item.culture === 'arabic')
+        return personSubject(
+          random,
+          item,
+          applicantName(
+            pick(random, item.given.spellings),
+            spelled(item.middle, 1),
+            pick(random, item.family.spellings),
+          ),
+          true,
+        );
+      if (item.culture === 'hispanic')
+        return personSubject(
+          random,
+          item,
+          applicantName(given, middle, family).normalize('NFKD').replace(/\p{M}/gu, ''),
+          true,
+        );
       // Chinese: family name first, the given name's two syllables apart.
       return personSubject(random, item, `${family} ${item.words.join(' ')}`, true);
     }
@@ -537,9 +853,12 @@ export function labelledPairs(generated: readonly GeneratedEntry[], count: numbe
   const random = randomOf(seed);
   const pairs: LabelledPair[] = [];
   const tokensOf = (item: GeneratedEntry): string[] =>
-    item.culture === 'business' ? item.words.map((word) => word.toLowerCase()) : [spelled(item.given), spelled(item.family).split(' ')[0] ?? ''].map((word) => word.toLowerCase());
+    item.culture === 'business'
+      ? item.words.map((word) => word.toLowerCase())
+      : [spelled(item.given), spelled(item.family).split(' ')[0] ?? ''].map((word) => word.toLowerCase());
   const byToken = new Map<string, GeneratedEntry[]>();
-  for (const item of generated) for (const token of tokensOf(item)) byToken.set(token, [...(byToken.get(token) ?? []), item]);
+  for (const item of generated)
+    for (const token of tokensOf(item)) byToken.set(token, [...(byToken.get(token) ?? []), item]);
   let made = 0;
   while (made < count) {
     const item = pick(random, generated);
@@ -553,32 +872,59 @@ export function labelledPairs(generated: readonly GeneratedEntry[], count: numbe
       (other) =>
         other !== item &&
         other.culture === item.culture &&
-        (item.culture === 'business' ? other.words.join(' ') !== item.words.join(' ') : !other.family.spellings.some((spelling) => item.family.spellings.includes(spelling))),
+        (item.culture === 'business'
+          ? other.words.join(' ') !== item.words.join(' ')
+          : !other.family.spellings.some((spelling) => item.family.spellings.includes(spelling))),
     );
     const other = sharing.length === 0 ? null : pick(random, sharing);
     if (other !== null) {
       const subjectOfOther: ScreeningSubject =
         other.culture === 'business'
           ? { kind: 'business', names: [`${other.words.join(' ')} ${pick(random, BUSINESS_FORMS)}`] }
-          : personSubject(random, other, applicantName(spelled(other.given), spelled(other.middle), spelled(other.family)), true);
+          : personSubject(
+              random,
+              other,
+              applicantName(spelled(other.given), spelled(other.middle), spelled(other.family)),
+              true,
+            );
       pairs.push({ kind: 'other-entry', truth: false, subject: subjectOfOther, entryUid: item.entry.uid });
     }
     // False: a made-up name with this entry's tokens but another surname (or distinctive word).
     if (item.culture === 'business') {
       const words = [...item.words];
       const replaced = words.length - 2 >= 0 ? words.length - 2 : 0;
-      words[replaced] = pick(random, BUSINESS_WORDS.filter((word) => word !== words[replaced]));
-      pairs.push({ kind: 'shared-tokens', truth: false, subject: { kind: 'business', names: [`${words.join(' ')} ${pick(random, BUSINESS_FORMS)}`] }, entryUid: item.entry.uid });
-    } else {
-      const pool = item.culture === 'arabic' ? ARABIC_FAMILY : item.culture === 'russian' ? RUSSIAN_FAMILY : item.culture === 'hispanic' ? HISPANIC_FAMILY.map(formOf) : CHINESE_FAMILY.map(formOf);
-      const taken = item.family.spellings.flatMap((spelling) => spelling.split(' '));
-      const others = pool.filter((form) => !form.spellings.some((spelling) => taken.includes(spelling)));
-      const family = pick(random, others);
-      const familyName = item.culture === 'hispanic' ? `${spelled(family)} ${spelled(pick(random, others))}` : spelled(family);
+      words[replaced] = pick(
+        random,
+        BUSINESS_WORDS.filter((word) => word !== words[replaced]),
+      );
       pairs.push({
         kind: 'shared-tokens',
         truth: false,
-        subject: { kind: 'person', names: [applicantName(spelled(item.given), spelled(item.middle), familyName)], dateOfBirth: random() < 0.5 ? dateOfBirth(random) : null },
+        subject: { kind: 'business', names: [`${words.join(' ')} ${pick(random, BUSINESS_FORMS)}`] },
+        entryUid: item.entry.uid,
+      });
+    } else {
+      const pool =
+        item.culture === 'arabic'
+          ? ARABIC_FAMILY
+          : item.culture === 'russian'
+            ? RUSSIAN_FAMILY
+            : item.culture === 'hispanic'
+              ? HISPANIC_FAMILY.map(formOf)
+              : CHINESE_FAMILY.map(formOf);
+      const taken = item.family.spellings.flatMap((spelling) => spelling.split(' '));
+      const others = pool.filter((form) => !form.spellings.some((spelling) => taken.includes(spelling)));
+      const family = pick(random, others);
+      const familyName =
+        item.culture === 'hispanic' ? `${spelled(family)} ${spelled(pick(random, others))}` : spelled(family);
+      pairs.push({
+        kind: 'shared-tokens',
+        truth: false,
+        subject: {
+          kind: 'person',
+          names: [applicantName(spelled(item.given), spelled(item.middle), familyName)],
+          dateOfBirth: random() < 0.5 ? dateOfBirth(random) : null,
+        },
         entryUid: item.entry.uid,
       });
     }

@@ -101,7 +101,9 @@ export type SharedApplicantFieldRule = z.output<typeof sharedApplicantFieldRule>
 /** The rule in words, for lists and the report. */
 export function describePatternRule(rule: PatternRule): string {
   const narrowed = (r: StructuringRule | VelocityRule): string =>
-    [r.type === undefined ? '' : ` of type ${r.type}`, r.typeSource === undefined ? '' : ` by ${r.typeSource}`].join('');
+    [r.type === undefined ? '' : ` of type ${r.type}`, r.typeSource === undefined ? '' : ` by ${r.typeSource}`].join(
+      '',
+    );
   const days = (n: number): string => (n === 1 ? '1 day' : `${String(n)} days`);
   if (rule.template === 'structuring')
     return `structuring: at least ${String(rule.countAtLeast)} credits${narrowed(rule)}, each under ${rule.eachUnder}, summing to at least ${rule.sumAtLeast} within ${days(rule.windowDays)}`;
@@ -109,7 +111,9 @@ export function describePatternRule(rule: PatternRule): string {
     const what = rule.flow === 'both' ? 'transactions' : rule.flow;
     const bounds = [
       rule.countAtLeast === undefined ? null : `at least ${String(rule.countAtLeast)} ${what}`,
-      rule.sumAtLeast === undefined ? null : `${rule.countAtLeast === undefined ? `${what} ` : ''}summing to at least ${rule.sumAtLeast}`,
+      rule.sumAtLeast === undefined
+        ? null
+        : `${rule.countAtLeast === undefined ? `${what} ` : ''}summing to at least ${rule.sumAtLeast}`,
     ].filter((part): part is string => part !== null);
     return `velocity: ${bounds.join(' ')}${narrowed(rule)} within ${days(rule.windowDays)}`;
   }

@@ -161,7 +161,8 @@ export class BlockingIndex {
         weights[name] = (weights[name] ?? 0) + idf;
       }
     }
-    for (const name of touched) weights[name] = (weights[name] ?? 0) / (1 + KEY_COUNT_DAMPING * (this.#keyCounts[name] ?? 0));
+    for (const name of touched)
+      weights[name] = (weights[name] ?? 0) / (1 + KEY_COUNT_DAMPING * (this.#keyCounts[name] ?? 0));
     if (touched.length === 0) return [];
     let best = 0;
     for (const name of touched) best = Math.max(best, weights[name] ?? 0);

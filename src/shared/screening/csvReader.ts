@@ -77,7 +77,10 @@ export class CsvReader {
         return;
       }
       if (character !== ',' && character !== '\r' && character !== '\n')
-        throw new CsvSyntaxError(`"${character}" after the closing quote of field ${String(this.#fields.length + 1)}`, this.#line);
+        throw new CsvSyntaxError(
+          `"${character}" after the closing quote of field ${String(this.#fields.length + 1)}`,
+          this.#line,
+        );
     }
     if (character === ',') {
       this.#fields.push(this.#field);

@@ -179,7 +179,7 @@ export const PARTICLES = new Set([
 /** Lower-case ASCII letters, digits and single spaces: scripts romanised, accents and marks gone. */
 export function foldToAscii(text: string): string {
   // Most listed names are plain ASCII already: nothing to fold but the case.
-  if (/^[\x00-\x7f]*$/.test(text)) return text.toLowerCase();
+  if (!/[^\u0020-\u007e]/.test(text)) return text.toLowerCase();
   const latin = romanised(text.normalize('NFC'));
   let out = '';
   for (const character of latin.normalize('NFKD')) {

@@ -120,7 +120,12 @@ export function nameKindOf(kind: EntryKind | ScreeningSubject['kind']): NameKind
   return kind === 'person' ? 'person' : kind === 'business' ? 'business' : 'other';
 }
 
-export function prepareName(full: string, kind: NameKind, type: EntryName['type'] = 'primary', weak = false): PreparedName {
+export function prepareName(
+  full: string,
+  kind: NameKind,
+  type: EntryName['type'] = 'primary',
+  weak = false,
+): PreparedName {
   // At most 30 tokens: the pairing keeps which tokens are used in the bits of a number.
   const tokens = nameTokens(full, kind).slice(0, MAX_TOKENS);
   const abjad = /[\u0600-\u06ff\u0750-\u077f]/.test(full);
@@ -148,6 +153,23 @@ export function prepareEntry(entry: ListEntry): PreparedEntry {
   };
 }
 
+/**
+ * Token pairs repeat (the candidates of one applicant share its tokens, and applicants share
+ * common names): each pair's Jaro-Winkler is worked out once. The memo is emptied when large.
+ */
+const PAIR_MEMO = new Map<string, number>();
+const PAIR_MEMO_LIMIT = 500_000;
+
+function memoJaroWinkler(a: string, b: string): number {
+  const key = `${a}\u0000${b}`;
+  const known = PAIR_MEMO.get(key);
+  if (known !== undefined) return known;
+  const similarity = jaroWinkler(a, b);
+  if (PAIR_MEMO.size >= PAIR_MEMO_LIMIT) PAIR_MEMO.clear();
+  PAIR_MEMO.set(key, similarity);
+  return similarity;
+}
+
 function tokenSimilarity(
   query: string,
   querySkeleton: string,
@@ -155,7 +177,7 @@ function tokenSimilarity(
   listedSkeleton: string,
   abjad: boolean,
 ): { similarity: number; by: TokenPair['by'] } {
-  const spelled = jaroWinkler(query, listed);
+  const spelled = memoJaroWinkler(query, listed);
   if (
     spelled < SKELETON_AGREEMENT &&
     (abjad || spelled >= SKELETON_SPELLING_FLOOR) &&
@@ -295,10 +317,18 @@ function dateAdjustment(born: string, listed: readonly string[], explain: boolea
     for (const date of listed) nearest = Math.min(nearest, Math.abs(Number(date.slice(0, 4)) - year));
     change = nearest > 1 ? -0.15 : -0.05;
   }
-  return { factor: 'date-of-birth', change, reason: explain ? `born ${born}, the list says ${listed.join(' or ')}` : '' };
+  return {
+    factor: 'date-of-birth',
+    change,
+    reason: explain ? `born ${born}, the list says ${listed.join(' or ')}` : '',
+  };
 }
 
-function nationalityAdjustment(subject: readonly string[], listed: readonly string[], explain: boolean): ScoreAdjustment | null {
+function nationalityAdjustment(
+  subject: readonly string[],
+  listed: readonly string[],
+  explain: boolean,
+): ScoreAdjustment | null {
   if (subject.length === 0 || listed.length === 0) return null;
   const codes = subject.map(countryCodeOf).filter((code): code is string => code !== null);
   if (codes.length === 0) return null;
@@ -308,10 +338,19 @@ function nationalityAdjustment(subject: readonly string[], listed: readonly stri
     : { factor: 'nationality', change: -0.08, reason };
 }
 
-function adjustmentsOf(subject: ScreeningSubject, entry: PreparedEntry, listed: PreparedName, explain: boolean): ScoreAdjustment[] {
+function adjustmentsOf(
+  subject: ScreeningSubject,
+  entry: PreparedEntry,
+  listed: PreparedName,
+  explain: boolean,
+): ScoreAdjustment[] {
   const adjustments: ScoreAdjustment[] = [];
   if (listed.weak)
-    adjustments.push({ factor: 'weak-alias', change: -WEAK_ALIAS_PENALTY, reason: explain ? `"${listed.full}" is a weak alias` : '' });
+    adjustments.push({
+      factor: 'weak-alias',
+      change: -WEAK_ALIAS_PENALTY,
+      reason: explain ? `"${listed.full}" is a weak alias` : '',
+    });
   const born = subject.dateOfBirth ?? null;
   const date = born === null ? null : dateAdjustment(born, entry.datesOfBirth, explain);
   if (date !== null) adjustments.push(date);
@@ -320,13 +359,20 @@ function adjustmentsOf(subject: ScreeningSubject, entry: PreparedEntry, listed: 
   if (subject.identifiers !== undefined && subject.identifiers.length > 0 && entry.identifierNumbers.length > 0) {
     const numbers = subject.identifiers.map(identifierOf).filter((number) => number.length >= 4);
     if (numbers.some((number) => entry.identifierNumbers.includes(number)))
-      adjustments.push({ factor: 'identifier', change: 0.2, reason: explain ? 'an identifier number the list holds for it' : '' });
+      adjustments.push({
+        factor: 'identifier',
+        change: 0.2,
+        reason: explain ? 'an identifier number the list holds for it' : '',
+      });
   }
   return adjustments;
 }
 
 /** The best pair of the subject's names and the entry's (given) names, by name score net of a weak alias's penalty. */
-function bestNames(subjectNames: readonly PreparedName[], names: readonly PreparedName[]): { query: PreparedName; listed: PreparedName; score: number } | null {
+function bestNames(
+  subjectNames: readonly PreparedName[],
+  names: readonly PreparedName[],
+): { query: PreparedName; listed: PreparedName; score: number } | null {
   let best: { query: PreparedName; listed: PreparedName; score: number } | null = null;
   let bestValue = -1;
   for (const query of subjectNames) {
@@ -367,7 +413,10 @@ export function scoreEntry(
   names: readonly PreparedName[] = entry.names,
 ): ScoreExplanation {
   const best = bestNames(subjectNames, names);
-  const name = best === null ? compareNames(prepareName('', 'other'), prepareName('', 'other')) : compareNames(best.query, best.listed);
+  const name =
+    best === null
+      ? compareNames(prepareName('', 'other'), prepareName('', 'other'))
+      : compareNames(best.query, best.listed);
   const adjustments = best === null ? [] : adjustmentsOf(subject, entry, best.listed, true);
   return { entryUid: entry.uid, score: totalOf(name.score, adjustments), name, adjustments };
 }

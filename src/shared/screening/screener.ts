@@ -61,14 +61,16 @@ export class Screener {
   /** Every candidate entry scored and explained, best first (below the threshold too). */
   scored(subject: ScreeningSubject, names: readonly PreparedName[] = prepareSubject(subject)): ScoreExplanation[] {
     const scores: ScoreExplanation[] = [];
-    for (const [entry, listed] of this.#candidates(subject, names)) scores.push(scoreEntry(names, subject, entry, listed));
+    for (const [entry, listed] of this.#candidates(subject, names))
+      scores.push(scoreEntry(names, subject, entry, listed));
     return scores.sort((a, b) => b.score - a.score);
   }
 
   /** Every candidate entry's score alone, by entry uid (what the accuracy benchmark reads). */
   scores(subject: ScreeningSubject, names: readonly PreparedName[] = prepareSubject(subject)): Map<string, number> {
     const scores = new Map<string, number>();
-    for (const [entry, listed] of this.#candidates(subject, names)) scores.set(entry.uid, quickScore(names, subject, entry, listed));
+    for (const [entry, listed] of this.#candidates(subject, names))
+      scores.set(entry.uid, quickScore(names, subject, entry, listed));
     return scores;
   }
 
@@ -78,7 +80,8 @@ export class Screener {
     const hits: ScoreExplanation[] = [];
     for (const [entry, listed] of this.#candidates(subject, names)) {
       // Scored alone first: only a hit is worth its explanation.
-      if (quickScore(names, subject, entry, listed) >= this.threshold) hits.push(scoreEntry(names, subject, entry, listed));
+      if (quickScore(names, subject, entry, listed) >= this.threshold)
+        hits.push(scoreEntry(names, subject, entry, listed));
     }
     return hits.sort((a, b) => b.score - a.score);
   }

@@ -111,7 +111,8 @@ export class XmlTokenizer {
   #textRun(buffer: string, from: number, to: number): void {
     const raw = buffer.slice(from, to);
     if (this.#open.length === 0) {
-      if (raw.trim() !== '') this.#fail(this.#rootClosed ? 'text after the root element' : 'text before the root element');
+      if (raw.trim() !== '')
+        this.#fail(this.#rootClosed ? 'text after the root element' : 'text before the root element');
     } else {
       this.#handler.text(this.#decoded(raw));
     }

@@ -10,7 +10,11 @@ import { Statements } from '../../../src/main/services/cache/statements.ts';
 import { executeBatches } from '../../../src/main/services/cache/writeBatch.ts';
 import { Credentials } from '../../../src/main/services/credentials/credentials.ts';
 import { InMemorySecretStore } from '../../../src/main/services/credentials/secretStore.ts';
-import { PatternRuleEvaluator, type AccountWindowSet, type SharedFieldSet } from '../../../src/main/services/review/patternRules.ts';
+import {
+  PatternRuleEvaluator,
+  type AccountWindowSet,
+  type SharedFieldSet,
+} from '../../../src/main/services/review/patternRules.ts';
 import { ReviewProblem } from '../../../src/main/services/review/reviewProblem.ts';
 import { RulePreviews } from '../../../src/main/services/review/rulePreview.ts';
 import { ReviewService } from '../../../src/main/services/review/reviewService.ts';
@@ -25,7 +29,11 @@ let cache: OfflineCache;
 
 beforeEach(async () => {
   temp = makeTempFolder('ledgerdesk-patterns-');
-  cache = await OfflineCache.open({ folder: temp.folder, credentials: new Credentials(new InMemorySecretStore()), writer: 'inline' });
+  cache = await OfflineCache.open({
+    folder: temp.folder,
+    credentials: new Credentials(new InMemorySecretStore()),
+    writer: 'inline',
+  });
 });
 afterEach(async () => {
   await cache.close();
@@ -33,7 +41,14 @@ afterEach(async () => {
 });
 
 /** A transaction of an account at a moment, of an amount and type. */
-function transaction(accountId: string, n: number, at: string, amount: string, type: PendingTransaction['type'], typeSource: PendingTransaction['type_source'] = 'ach'): PendingTransaction {
+function transaction(
+  accountId: string,
+  n: number,
+  at: string,
+  amount: string,
+  type: PendingTransaction['type'],
+  typeSource: PendingTransaction['type_source'] = 'ach',
+): PendingTransaction {
   return {
     ...pendingTransactionOf(accountId, n),
     amount,
@@ -47,7 +62,13 @@ function transaction(accountId: string, n: number, at: string, amount: string, t
 }
 
 function write(accountId: string, transactions: PendingTransaction[]): void {
-  const { checkpoint } = cache.checkpoints.begin(PROFILE, 'pending-transactions', accountId, '{}', new Date().toISOString());
+  const { checkpoint } = cache.checkpoints.begin(
+    PROFILE,
+    'pending-transactions',
+    accountId,
+    '{}',
+    new Date().toISOString(),
+  );
   cache.transaction(() => cache.pendingTransactions.writePage(PROFILE, accountId, transactions, checkpoint.generation));
 }
 
@@ -90,7 +111,14 @@ describe('structuring and velocity rules', () => {
     expect(result.setCount).toBe(1);
     expect(result.itemCount).toBe(3);
     const [set] = result.sets as AccountWindowSet[];
-    expect(set).toMatchObject({ kind: 'account-window', accountId: 'acct_split', from: '2025-06-02', to: '2025-06-03', count: 3, sumCents: 2_700_000 });
+    expect(set).toMatchObject({
+      kind: 'account-window',
+      accountId: 'acct_split',
+      from: '2025-06-02',
+      to: '2025-06-03',
+      count: 3,
+      sumCents: 2_700_000,
+    });
     expect(set?.items.map((item) => item.amountCents)).toEqual([900_000, 900_000, 900_000]);
     // The refs are the rows' keys, what a review of the transaction is filed under.
     const refs = (
@@ -114,7 +142,12 @@ describe('structuring and velocity rules', () => {
   });
 
   it('join overlapping windows of an account into one set', () => {
-    write('acct_run', Array.from({ length: 10 }, (_, day) => transaction('acct_run', day, `2025-07-${String(day + 1).padStart(2, '0')}T12:00:00Z`, '9500.00', 'deposit')));
+    write(
+      'acct_run',
+      Array.from({ length: 10 }, (_, day) =>
+        transaction('acct_run', day, `2025-07-${String(day + 1).padStart(2, '0')}T12:00:00Z`, '9500.00', 'deposit'),
+      ),
+    );
     const result = new PatternRuleEvaluator(cache.database).evaluate(PROFILE, patternRule.parse(STRUCTURING));
     expect(result.sets).toHaveLength(1);
     expect(result.sets[0]).toMatchObject({ from: '2025-07-01', to: '2025-07-10', count: 10, sumCents: 9_500_000 });
@@ -122,18 +155,38 @@ describe('structuring and velocity rules', () => {
 
   it('count debits for a velocity rule, and never holds', () => {
     seedAccounts();
-    write('acct_busy', Array.from({ length: 6 }, (_, n) => transaction('acct_busy', n, `2025-06-05T0${String(n)}:00:00Z`, '-20.00', 'charge', 'card')));
+    write(
+      'acct_busy',
+      Array.from({ length: 6 }, (_, n) =>
+        transaction('acct_busy', n, `2025-06-05T0${String(n)}:00:00Z`, '-20.00', 'charge', 'card'),
+      ),
+    );
     const evaluator = new PatternRuleEvaluator(cache.database);
-    const velocity = evaluator.evaluate(PROFILE, patternRule.parse({ name: 'Card bursts', template: 'velocity', windowDays: 1, flow: 'debits', countAtLeast: 5 }));
+    const velocity = evaluator.evaluate(
+      PROFILE,
+      patternRule.parse({ name: 'Card bursts', template: 'velocity', windowDays: 1, flow: 'debits', countAtLeast: 5 }),
+    );
     expect(velocity.sets).toEqual([expect.objectContaining({ accountId: 'acct_busy', count: 6, sumCents: 12_000 })]);
-    const both = evaluator.evaluate(PROFILE, patternRule.parse({ name: 'Large moves', template: 'velocity', windowDays: 1, flow: 'both', sumAtLeast: '20000.00' }));
+    const both = evaluator.evaluate(
+      PROFILE,
+      patternRule.parse({
+        name: 'Large moves',
+        template: 'velocity',
+        windowDays: 1,
+        flow: 'both',
+        sumAtLeast: '20000.00',
+      }),
+    );
     expect(both.sets.map((set) => (set as AccountWindowSet).accountId)).toEqual(['acct_split']);
   });
 
   it('refuse parameters out of range, naming them', () => {
     expect(patternRule.safeParse({ ...STRUCTURING, windowDays: 0 }).success).toBe(false);
     expect(patternRule.safeParse({ ...STRUCTURING, eachUnder: '10000' }).error?.issues[0]?.path).toEqual(['eachUnder']);
-    expect(patternRule.safeParse({ name: 'v', template: 'velocity', windowDays: 2, flow: 'credits' }).error?.issues[0]?.message).toContain('needs countAtLeast, sumAtLeast or both');
+    expect(
+      patternRule.safeParse({ name: 'v', template: 'velocity', windowDays: 2, flow: 'credits' }).error?.issues[0]
+        ?.message,
+    ).toContain('needs countAtLeast, sumAtLeast or both');
   });
 });
 
@@ -189,58 +242,112 @@ function seedApplicants(): void {
   executeBatches(
     cache.database,
     statements,
-    cache.applicants.planReceived(PROFILE, 'person', people.map((value) => ({ id: String(value['id']), ok: true as const, value })), new Date().toISOString()).batches,
+    cache.applicants.planReceived(
+      PROFILE,
+      'person',
+      people.map((value) => ({ id: String(value['id']), ok: true as const, value })),
+      new Date().toISOString(),
+    ).batches,
   );
-  const applications = [applicationOf('aact_1', 'apsn_1'), applicationOf('aact_2', 'apsn_2'), applicationOf('aact_3', 'apsn_3'), applicationOf('aact_4', 'apsn_4'), applicationOf('aact_5', 'apsn_4')];
-  executeBatches(cache.database, statements, cache.accountApplications.planPage(PROFILE, applications, new Date().toISOString()).batches);
+  const applications = [
+    applicationOf('aact_1', 'apsn_1'),
+    applicationOf('aact_2', 'apsn_2'),
+    applicationOf('aact_3', 'apsn_3'),
+    applicationOf('aact_4', 'apsn_4'),
+    applicationOf('aact_5', 'apsn_4'),
+  ];
+  executeBatches(
+    cache.database,
+    statements,
+    cache.accountApplications.planPage(PROFILE, applications, new Date().toISOString()).batches,
+  );
 }
 
 describe('applicants of different applications sharing a personal field', () => {
   it('are found by keyed digests of the normalised field, never by the value in clear', () => {
     seedApplicants();
     const evaluator = new PatternRuleEvaluator(cache.database, () => cache.sealer);
-    const byEmail = evaluator.evaluate(PROFILE, patternRule.parse({ name: 'Shared email', template: 'shared-applicant-field', field: 'email' }));
-    expect(byEmail.sets).toEqual([expect.objectContaining({ field: 'email', applications: ['aact_1', 'aact_2'], applicants: ['apsn_1', 'apsn_2'] })]);
-    const byPhone = evaluator.evaluate(PROFILE, patternRule.parse({ name: 'Shared phone', template: 'shared-applicant-field', field: 'phone' }));
+    const byEmail = evaluator.evaluate(
+      PROFILE,
+      patternRule.parse({ name: 'Shared email', template: 'shared-applicant-field', field: 'email' }),
+    );
+    expect(byEmail.sets).toEqual([
+      expect.objectContaining({ field: 'email', applications: ['aact_1', 'aact_2'], applicants: ['apsn_1', 'apsn_2'] }),
+    ]);
+    const byPhone = evaluator.evaluate(
+      PROFILE,
+      patternRule.parse({ name: 'Shared phone', template: 'shared-applicant-field', field: 'phone' }),
+    );
     expect((byPhone.sets as SharedFieldSet[]).map((set) => set.applicants)).toEqual([['apsn_1', 'apsn_3']]);
-    const byAddress = evaluator.evaluate(PROFILE, patternRule.parse({ name: 'Shared address', template: 'shared-applicant-field', field: 'address' }));
+    const byAddress = evaluator.evaluate(
+      PROFILE,
+      patternRule.parse({ name: 'Shared address', template: 'shared-applicant-field', field: 'address' }),
+    );
     expect((byAddress.sets as SharedFieldSet[]).map((set) => set.applications)).toEqual([['aact_1', 'aact_3']]);
     // One applicant named by two applications (aact_4, aact_5) is one person, not a shared field.
     expect(byEmail.sets.some((set) => (set as SharedFieldSet).applicants.includes('apsn_4'))).toBe(false);
-    const threeApplications = evaluator.evaluate(PROFILE, patternRule.parse({ name: 'Three', template: 'shared-applicant-field', field: 'email', applicationsAtLeast: 3 }));
+    const threeApplications = evaluator.evaluate(
+      PROFILE,
+      patternRule.parse({ name: 'Three', template: 'shared-applicant-field', field: 'email', applicationsAtLeast: 3 }),
+    );
     expect(threeApplications.setCount).toBe(0);
   });
 
   it('keep no email, phone or street in clear in the cache file', async () => {
     seedApplicants();
-    const digests = cache.database.prepare('SELECT field, digest FROM applicant_field_digests').all() as { field: string; digest: string }[];
+    const digests = cache.database.prepare('SELECT field, digest FROM applicant_field_digests').all() as {
+      field: string;
+      digest: string;
+    }[];
     expect(digests.length).toBe(12);
     expect(digests.every((row) => /^[A-Za-z0-9_-]{16}$/.test(row.digest))).toBe(true);
     await cache.close();
-    const bytes = readFileSync(`${temp.folder}/cache.db`).toString('latin1') + readFileSync(`${temp.folder}/cache.db-wal`, { flag: 'a+' }).toString('latin1');
-    for (const clear of ['shared@example.com', '2025550101', 'Main Street', 'main st']) expect(bytes).not.toContain(clear);
-    cache = await OfflineCache.open({ folder: temp.folder, credentials: new Credentials(new InMemorySecretStore()), writer: 'inline' });
+    const bytes =
+      readFileSync(`${temp.folder}/cache.db`).toString('latin1') +
+      readFileSync(`${temp.folder}/cache.db-wal`, { flag: 'a+' }).toString('latin1');
+    for (const clear of ['shared@example.com', '2025550101', 'Main Street', 'main st'])
+      expect(bytes).not.toContain(clear);
+    cache = await OfflineCache.open({
+      folder: temp.folder,
+      credentials: new Credentials(new InMemorySecretStore()),
+      writer: 'inline',
+    });
   });
 
   it('fill, once, the digests of applicants cached before them (cache migration 28)', () => {
     seedApplicants();
     // As a cache made before migration 28 is after it: no digests, the marker set.
-    cache.database.exec("DELETE FROM applicant_field_digests; INSERT INTO cache_meta (key, value) VALUES ('applicant_field_digests_pending', '1')");
+    cache.database.exec(
+      "DELETE FROM applicant_field_digests; INSERT INTO cache_meta (key, value) VALUES ('applicant_field_digests_pending', '1')",
+    );
     const rule = patternRule.parse({ name: 'Shared email', template: 'shared-applicant-field', field: 'email' });
     expect(new PatternRuleEvaluator(cache.database).evaluate(PROFILE, rule).setCount).toBe(0);
     expect(new PatternRuleEvaluator(cache.database, () => cache.sealer).evaluate(PROFILE, rule).setCount).toBe(1);
-    expect(cache.database.prepare("SELECT value FROM cache_meta WHERE key = 'applicant_field_digests_pending'").get()).toBeUndefined();
+    expect(
+      cache.database.prepare("SELECT value FROM cache_meta WHERE key = 'applicant_field_digests_pending'").get(),
+    ).toBeUndefined();
   });
 
   it('go with the applicant when the applicant changes or goes', () => {
     seedApplicants();
     const statements = new Statements(cache.database);
     const moved = personRecord('apsn_2', 'new@example.com', '2025550102', '2 Elm Street');
-    executeBatches(cache.database, statements, cache.applicants.planReceived(PROFILE, 'person', [{ id: 'apsn_2', ok: true as const, value: moved }], new Date().toISOString()).batches);
+    executeBatches(
+      cache.database,
+      statements,
+      cache.applicants.planReceived(
+        PROFILE,
+        'person',
+        [{ id: 'apsn_2', ok: true as const, value: moved }],
+        new Date().toISOString(),
+      ).batches,
+    );
     const rule = patternRule.parse({ name: 'Shared email', template: 'shared-applicant-field', field: 'email' });
     expect(new PatternRuleEvaluator(cache.database).evaluate(PROFILE, rule).setCount).toBe(0);
     cache.applicants.dropProfile(PROFILE);
-    expect((cache.database.prepare('SELECT count(*) AS n FROM applicant_field_digests').get() as { n: number }).n).toBe(0);
+    expect((cache.database.prepare('SELECT count(*) AS n FROM applicant_field_digests').get() as { n: number }).n).toBe(
+      0,
+    );
   });
 });
 
@@ -248,15 +355,33 @@ describe('rule previews', () => {
   it('count what an item rule matches, what is already reviewed, what it would flag, and list the first items, saving nothing', () => {
     seedAccounts();
     const reviews = new ReviewService({ cache, profileName: () => 'Tests' });
-    const reviewed = (cache.database.prepare('SELECT row_key FROM pending_transactions WHERE amount_cents = 900000 ORDER BY id LIMIT 1').get() as { row_key: string }).row_key;
+    const reviewed = (
+      cache.database
+        .prepare('SELECT row_key FROM pending_transactions WHERE amount_cents = 900000 ORDER BY id LIMIT 1')
+        .get() as { row_key: string }
+    ).row_key;
     reviews.give({ profileId: PROFILE, kind: 'pending-transaction', refs: [reviewed], disposition: 'cleared' });
-    const before = cache.database.prepare('SELECT (SELECT count(*) FROM watch_rules) AS rules, (SELECT count(*) FROM reviews) AS reviews, (SELECT count(*) FROM audit_log) AS audit').get();
-    const preview = new RulePreviews(cache).watchRule(PROFILE, { name: 'Big deposits', kind: 'pending-transaction', amountBeyond: '9000.00' }, 3);
+    const before = cache.database
+      .prepare(
+        'SELECT (SELECT count(*) FROM watch_rules) AS rules, (SELECT count(*) FROM reviews) AS reviews, (SELECT count(*) FROM audit_log) AS audit',
+      )
+      .get();
+    const preview = new RulePreviews(cache).watchRule(
+      PROFILE,
+      { name: 'Big deposits', kind: 'pending-transaction', amountBeyond: '9000.00' },
+      3,
+    );
     expect(preview.counts).toEqual({ matched: 10, alreadyReviewed: 1, wouldFlag: 9 });
     expect(preview.first).toHaveLength(3);
     expect(preview.first.map((item) => item.ref)).not.toContain(reviewed);
     expect(preview.rule).toBe('pending-transaction: amount ≥ 9000.00');
-    expect(cache.database.prepare('SELECT (SELECT count(*) FROM watch_rules) AS rules, (SELECT count(*) FROM reviews) AS reviews, (SELECT count(*) FROM audit_log) AS audit').get()).toEqual(before);
+    expect(
+      cache.database
+        .prepare(
+          'SELECT (SELECT count(*) FROM watch_rules) AS rules, (SELECT count(*) FROM reviews) AS reviews, (SELECT count(*) FROM audit_log) AS audit',
+        )
+        .get(),
+    ).toEqual(before);
     // What the preview said is what saving the rule then flags.
     reviews.saveRule(PROFILE, { name: 'Big deposits', kind: 'pending-transaction', amountBeyond: '9000.00' });
     expect(reviews.afterSync(PROFILE, 'pending-transactions').flaggedByRule['Big deposits']).toBe(9);
@@ -273,8 +398,14 @@ describe('rule previews', () => {
 
   it('refuse an invalid rule, naming the field, as saving it would', () => {
     const previews = new RulePreviews(cache);
-    expect(() => previews.watchRule(PROFILE, { name: 'x', kind: 'pending-transaction', amountBeyond: 'lots' })).toThrow(ReviewProblem);
-    expect(() => previews.watchRule(PROFILE, { name: 'x', kind: 'pending-transaction', amountBeyond: 'lots' })).toThrow(/amountBeyond/);
-    expect(() => previews.patternRule(PROFILE, { ...STRUCTURING, countAtLeast: 1 } as PatternRuleInput)).toThrow(/countAtLeast/);
+    expect(() => previews.watchRule(PROFILE, { name: 'x', kind: 'pending-transaction', amountBeyond: 'lots' })).toThrow(
+      ReviewProblem,
+    );
+    expect(() => previews.watchRule(PROFILE, { name: 'x', kind: 'pending-transaction', amountBeyond: 'lots' })).toThrow(
+      /amountBeyond/,
+    );
+    expect(() => previews.patternRule(PROFILE, { ...STRUCTURING, countAtLeast: 1 })).toThrow(
+      /countAtLeast/,
+    );
   });
 });

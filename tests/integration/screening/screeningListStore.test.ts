@@ -28,7 +28,11 @@ function nextVersion(list: ParsedList): ParsedList {
     digest: 'f'.repeat(64),
     entries: list.entries
       .filter((entry) => entry.uid !== '10004')
-      .map((entry) => (entry.uid === '10001' ? { ...entry, names: [...entry.names, { full: 'KARIMOV, Timour', type: 'aka' as const, weak: false }] } : entry)),
+      .map((entry) =>
+        entry.uid === '10001'
+          ? { ...entry, names: [...entry.names, { full: 'KARIMOV, Timour', type: 'aka' as const, weak: false }] }
+          : entry,
+      ),
   };
 }
 
@@ -37,9 +41,22 @@ describe('the screening list store', () => {
     const list = await readList([join(FIXTURES, 'SDN.XML')]);
     const store = new ScreeningListStore(database);
     const replacement = store.replace(list, '2025-03-15T09:00:00.000Z');
-    expect(replacement).toMatchObject({ previous: null, unchanged: false, added: ['10001', '10002', '10003', '10004'], removed: [], changed: [] });
+    expect(replacement).toMatchObject({
+      previous: null,
+      unchanged: false,
+      added: ['10001', '10002', '10003', '10004'],
+      removed: [],
+      changed: [],
+    });
     expect(store.current()).toEqual([
-      expect.objectContaining({ source: 'ofac-sdn', format: 'ofac-xml', publishedAt: '2025-03-14', digest: list.digest, entryCount: 4, state: 'current' }),
+      expect.objectContaining({
+        source: 'ofac-sdn',
+        format: 'ofac-xml',
+        publishedAt: '2025-03-14',
+        digest: list.digest,
+        entryCount: 4,
+        state: 'current',
+      }),
     ]);
     expect(store.entries('ofac-sdn')).toEqual(list.entries);
     expect(store.entry('ofac-sdn', '10003')?.names[0]?.full).toBe('AL-HASHIMI, Mohammed Abdullah');
@@ -50,11 +67,18 @@ describe('the screening list store', () => {
     const store = new ScreeningListStore(database);
     store.replace(list, '2025-03-15T09:00:00.000Z');
     const replacement = store.replace(nextVersion(list), '2025-04-02T09:00:00.000Z');
-    expect(replacement).toMatchObject({ unchanged: false, added: [], removed: [{ uid: '10004', primaryName: 'OCEAN PEARL' }], changed: ['10001'] });
+    expect(replacement).toMatchObject({
+      unchanged: false,
+      added: [],
+      removed: [{ uid: '10004', primaryName: 'OCEAN PEARL' }],
+      changed: ['10001'],
+    });
     expect(replacement.previous?.digest).toBe(list.digest);
     expect(store.entry('ofac-sdn', '10004')).toBeNull();
     expect(store.entries('ofac-sdn').map((entry) => entry.uid)).toEqual(['10001', '10002', '10003']);
-    expect(store.history('ofac-sdn').map((version) => [version.publishedAt, version.state, version.entryCount])).toEqual([
+    expect(
+      store.history('ofac-sdn').map((version) => [version.publishedAt, version.state, version.entryCount]),
+    ).toEqual([
       ['2025-04-01', 'current', 3],
       ['2025-03-14', 'replaced', 4],
     ]);
@@ -82,8 +106,17 @@ describe('the screening list store', () => {
     expect(() => store.replace(nextVersion(list), '2025-04-02T09:00:00.000Z')).toThrow('disk full');
     expect(store.current()[0]?.digest).toBe(list.digest);
     expect(store.entries('ofac-sdn')).toEqual(list.entries);
-    expect((database.prepare("SELECT count(*) AS n FROM screening_list_versions WHERE state = 'writing'").get() as { n: number }).n).toBe(0);
-    expect((database.prepare('SELECT count(*) AS n FROM screening_list_entries WHERE version_id > 1').get() as { n: number }).n).toBe(0);
+    expect(
+      (
+        database.prepare("SELECT count(*) AS n FROM screening_list_versions WHERE state = 'writing'").get() as {
+          n: number;
+        }
+      ).n,
+    ).toBe(0);
+    expect(
+      (database.prepare('SELECT count(*) AS n FROM screening_list_entries WHERE version_id > 1').get() as { n: number })
+        .n,
+    ).toBe(0);
   });
 
   it('clears, when opened, a version a crash left half-written, and sees the list as it was', async () => {
@@ -105,7 +138,10 @@ describe('the screening list store', () => {
   it('keeps each list apart', async () => {
     const store = new ScreeningListStore(database);
     store.replace(await readList([join(FIXTURES, 'SDN.XML')]), '2025-03-15T09:00:00.000Z');
-    store.replace(await readList(['cons_prim.csv', 'cons_add.csv', 'cons_alt.csv'].map((name) => join(FIXTURES, name))), '2025-03-15T09:00:00.000Z');
+    store.replace(
+      await readList(['cons_prim.csv', 'cons_add.csv', 'cons_alt.csv'].map((name) => join(FIXTURES, name))),
+      '2025-03-15T09:00:00.000Z',
+    );
     store.replace(await readList([join(FIXTURES, 'entities.ftm.json')]), '2025-03-15T09:00:00.000Z');
     expect(store.current().map((version) => [version.source, version.entryCount])).toEqual([
       ['ofac-consolidated', 2],

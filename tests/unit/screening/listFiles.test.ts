@@ -69,7 +69,11 @@ describe("OFAC's list files", () => {
   it('reads SDN.XML: entries, its publication date and the digest of its bytes', async () => {
     const list = await readList([fixture('SDN.XML')]);
     expect(list).toMatchObject({ source: 'ofac-sdn', format: 'ofac-xml', publishedAt: '2025-03-14', declaredCount: 4 });
-    expect(list.digest).toBe(createHash('sha256').update(readFileSync(fixture('SDN.XML'))).digest('hex'));
+    expect(list.digest).toBe(
+      createHash('sha256')
+        .update(readFileSync(fixture('SDN.XML')))
+        .digest('hex'),
+    );
     expectTheFixtureList(list.entries);
   });
 
@@ -93,7 +97,10 @@ describe("OFAC's list files", () => {
   it('reads the Consolidated CSV set as the Consolidated list', async () => {
     const list = await readList(['cons_prim.csv', 'cons_add.csv', 'cons_alt.csv'].map(fixture));
     expect(list.source).toBe('ofac-consolidated');
-    expect(list.entries.map((entry) => entry.names[0]?.full)).toEqual(['TECHNOEXPORT JSC', 'PETROVA, Irina Sergeyevna']);
+    expect(list.entries.map((entry) => entry.names[0]?.full)).toEqual([
+      'TECHNOEXPORT JSC',
+      'PETROVA, Irina Sergeyevna',
+    ]);
     expect(list.entries[1]?.nationalities).toEqual(['Russia']);
     expect(list.entries[0]?.identifiers.map((id) => id.type)).toEqual(['Tax ID No.', 'Registration Number']);
   });
@@ -108,7 +115,12 @@ describe('an OpenSanctions FollowTheMoney export', () => {
     const [orlov, amber] = list.entries;
     expect(orlov?.names).toContainEqual({ full: 'Евгений Викторович Орлов', type: 'aka', weak: false });
     expect(orlov?.names).toContainEqual({ full: 'Zhenya', type: 'aka', weak: true });
-    expect(orlov).toMatchObject({ kind: 'person', datesOfBirth: ['1968-07-21'], nationalities: ['ru'], programs: ['RUSSIA-EO14024'] });
+    expect(orlov).toMatchObject({
+      kind: 'person',
+      datesOfBirth: ['1968-07-21'],
+      nationalities: ['ru'],
+      programs: ['RUSSIA-EO14024'],
+    });
     expect(orlov?.identifiers).toEqual([{ type: 'Passport', number: '751234567', country: 'ru' }]);
     expect(orlov?.addresses[0]?.full).toBe('Ulitsa Lenina 5, Saint Petersburg, Russia');
     expect(amber?.kind).toBe('business');
@@ -118,11 +130,15 @@ describe('an OpenSanctions FollowTheMoney export', () => {
 
 describe('malformed and partial files: an error naming the place, nothing returned', () => {
   it('an XML tag broken on line 10', async () => {
-    const path = changed('SDN.XML', (text) => text.replace('<lastName>KARIMOV</lastName>', '<lastName>KARIMOV</lastNme>'));
+    const path = changed('SDN.XML', (text) =>
+      text.replace('<lastName>KARIMOV</lastName>', '<lastName>KARIMOV</lastNme>'),
+    );
     const error = await failure([path]);
     expect(error.file).toBe('SDN.XML');
     expect(error.line).toBe(10);
-    expect(error.message).toMatch(/^SDN\.XML, line 10, column \d+: <\/lastNme> where <\/lastName> was expected\. Nothing was imported\.$/);
+    expect(error.message).toMatch(
+      /^SDN\.XML, line 10, column \d+: <\/lastNme> where <\/lastName> was expected\. Nothing was imported\.$/,
+    );
   });
 
   it('SDN.XML cut short (a partial download)', async () => {
@@ -133,12 +149,16 @@ describe('malformed and partial files: an error naming the place, nothing return
   });
 
   it('SDN.XML whose Record_Count disagrees with its entries', async () => {
-    const path = changed('SDN.XML', (text) => text.replace('<Record_Count>4</Record_Count>', '<Record_Count>5</Record_Count>'));
+    const path = changed('SDN.XML', (text) =>
+      text.replace('<Record_Count>4</Record_Count>', '<Record_Count>5</Record_Count>'),
+    );
     expect((await failure([path])).message).toContain('Record_Count says 5 entries but the file holds 4');
   });
 
   it('an sdnEntry with a date of birth OFAC does not write, naming the field', async () => {
-    const path = changed('SDN.XML', (text) => text.replace('<dateOfBirth>14 Mar 1971</dateOfBirth>', '<dateOfBirth>sometime</dateOfBirth>'));
+    const path = changed('SDN.XML', (text) =>
+      text.replace('<dateOfBirth>14 Mar 1971</dateOfBirth>', '<dateOfBirth>sometime</dateOfBirth>'),
+    );
     const error = await failure([path]);
     expect(error.field).toBe('dateOfBirth');
     expect(error.line).toBe(55);
@@ -147,7 +167,9 @@ describe('malformed and partial files: an error naming the place, nothing return
   it('the advanced XML cut short, and one whose party names an undefined sub-type', async () => {
     const cut = changed('sdn_advanced.xml', (text) => text.slice(0, text.indexOf('<SanctionsEntries>')));
     expect((await failure([cut])).message).toContain('before <Sanctions> is closed');
-    const bad = changed('sdn_advanced.xml', (text) => text.replace('<Profile ID="10004" PartySubTypeID="1">', '<Profile ID="10004" PartySubTypeID="99">'));
+    const bad = changed('sdn_advanced.xml', (text) =>
+      text.replace('<Profile ID="10004" PartySubTypeID="1">', '<Profile ID="10004" PartySubTypeID="99">'),
+    );
     const error = await failure([bad]);
     expect(error.message).toContain('DistinctParty 10004 has PartySubTypeID "99"');
     expect(error.line).toBeGreaterThan(1);
@@ -168,7 +190,10 @@ describe('malformed and partial files: an error naming the place, nothing return
     const folder = mkdtempSync(join(temp, 'csv-'));
     writeFileSync(join(folder, 'sdn.csv'), readFileSync(fixture('sdn.csv')));
     writeFileSync(join(folder, 'add.csv'), readFileSync(fixture('add.csv')));
-    writeFileSync(join(folder, 'alt.csv'), '10001,7001,"aka","KARIMOV, Temur","-0- "\r\n99999,7009,"aka","NOBODY","-0- "\r\n');
+    writeFileSync(
+      join(folder, 'alt.csv'),
+      '10001,7001,"aka","KARIMOV, Temur","-0- "\r\n99999,7009,"aka","NOBODY","-0- "\r\n',
+    );
     const orphan = await failure(['sdn.csv', 'add.csv', 'alt.csv'].map((name) => join(folder, name)));
     expect(orphan).toMatchObject({ file: 'alt.csv', line: 2, field: 'ent_num' });
     writeFileSync(join(folder, 'alt.csv'), '10001,7001,"aka","KARIMOV, Tem');

@@ -4,7 +4,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { readList } from '../../../src/main/services/screening/listFiles.ts';
 import { BlockingIndex } from '../../../src/shared/screening/blocking.ts';
 import type { ListEntry } from '../../../src/shared/screening/listEntry.ts';
-import { compareNames, prepareEntry, prepareName, prepareSubject, scoreEntry } from '../../../src/shared/screening/scoring.ts';
+import {
+  compareNames,
+  prepareEntry,
+  prepareName,
+  prepareSubject,
+  scoreEntry,
+} from '../../../src/shared/screening/scoring.ts';
 import { DEFAULT_THRESHOLD, Screener } from '../../../src/shared/screening/screener.ts';
 
 const FIXTURES = join(import.meta.dirname, '../../fixtures/screening');
@@ -17,9 +23,11 @@ beforeAll(async () => {
 });
 
 describe('the blocking index', () => {
-  it("finds a listed name from another spelling, another script or a typo, and not from an unrelated name", () => {
+  it('finds a listed name from another spelling, another script or a typo, and not from an unrelated name', () => {
     const index = new BlockingIndex(entries.map(prepareEntry).filter((entry) => entry.kind === 'person'));
-    const found = (name: string): string[] => [...new Set(index.candidates([prepareName(name, 'person')]).map((candidate) => candidate.entry.uid))];
+    const found = (name: string): string[] => [
+      ...new Set(index.candidates([prepareName(name, 'person')]).map((candidate) => candidate.entry.uid)),
+    ];
     expect(found('Muhammad al-Hashimi')).toContain('10003');
     expect(found('محمد الهاشمي')).toContain('10003');
     expect(found('Евгений Орлов')).toContain('NK-aXk3x9TqV7wQ');
@@ -37,7 +45,10 @@ describe('the blocking index', () => {
 
 describe('name scores', () => {
   it('are token by token, free of order, a dropped middle name costing little', () => {
-    const comparison = compareNames(prepareName('Timur Karimov', 'person'), prepareName('KARIMOV, Timur Rashidovich', 'person'));
+    const comparison = compareNames(
+      prepareName('Timur Karimov', 'person'),
+      prepareName('KARIMOV, Timur Rashidovich', 'person'),
+    );
     expect(comparison.pairs.map((pair) => [pair.query, pair.listed, pair.similarity])).toEqual([
       ['karimov', 'karimov', 1],
       ['timur', 'timur', 1],
@@ -52,7 +63,10 @@ describe('name scores', () => {
     // The long token agreeing counts for more than the short one agreeing.
     expect(long.score).toBeGreaterThan(short.score);
     // Two people who share a patronymic and a given name but not a surname are not one.
-    const sameGiven = compareNames(prepareName('Sergey Vladimirovich Ivanov', 'person'), prepareName('PETROV, Sergey Vladimirovich', 'person'));
+    const sameGiven = compareNames(
+      prepareName('Sergey Vladimirovich Ivanov', 'person'),
+      prepareName('PETROV, Sergey Vladimirovich', 'person'),
+    );
     expect(sameGiven.pairs.find((pair) => pair.query === 'ivanov')?.similarity).toBeLessThan(0.75);
     expect(sameGiven.score).toBeLessThan(DEFAULT_THRESHOLD);
   });
@@ -63,7 +77,10 @@ describe('name scores', () => {
   });
 
   it('compare names written without spaces when the word counts differ', () => {
-    const comparison = compareNames(prepareName('Abdulrahman Saleh', 'person'), prepareName('SALEH, Abdul Rahman', 'person'));
+    const comparison = compareNames(
+      prepareName('Abdulrahman Saleh', 'person'),
+      prepareName('SALEH, Abdul Rahman', 'person'),
+    );
     expect(comparison.joinedSimilarity).not.toBeNull();
     expect(comparison.score).toBeGreaterThan(DEFAULT_THRESHOLD);
   });
@@ -96,7 +113,11 @@ describe('scores with their parts', () => {
     expect(weak?.adjustments[0]).toMatchObject({ factor: 'weak-alias', change: -0.05 });
     const business = { kind: 'business' as const, names: ['Northern Star Shipping'], identifiers: ['1027700000017'] };
     const hit = screener.scored(business).find((score) => score.entryUid === '10002');
-    expect(hit?.adjustments).toContainEqual({ factor: 'identifier', change: 0.2, reason: 'an identifier number the list holds for it' });
+    expect(hit?.adjustments).toContainEqual({
+      factor: 'identifier',
+      change: 0.2,
+      reason: 'an identifier number the list holds for it',
+    });
   });
 });
 
@@ -104,7 +125,9 @@ describe('the screener', () => {
   it('finds applicants by their names in other spellings and scripts, each hit explained', () => {
     const screener = new Screener(entries);
     const uidsOf = (subject: Parameters<Screener['hits']>[0]) => screener.hits(subject).map((hit) => hit.entryUid);
-    expect(uidsOf({ kind: 'person', names: ['Muhammad Abdullah Al-Hashemi'], dateOfBirth: '1965-05-01' })).toEqual(['10003']);
+    expect(uidsOf({ kind: 'person', names: ['Muhammad Abdullah Al-Hashemi'], dateOfBirth: '1965-05-01' })).toEqual([
+      '10003',
+    ]);
     expect(uidsOf({ kind: 'person', names: ['Евгений Викторович Орлов'] })).toEqual(['NK-aXk3x9TqV7wQ']);
     expect(uidsOf({ kind: 'person', names: ['Temur Karimov'] })).toEqual(['10001']);
     expect(uidsOf({ kind: 'business', names: ['Polar Star Trading Company'] })).toEqual(['10002']);

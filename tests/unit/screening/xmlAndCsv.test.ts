@@ -5,7 +5,12 @@ import { XmlSyntaxError, XmlTokenizer } from '../../../src/shared/screening/xmlT
 function eventsOf(text: string, chunk = text.length): string[] {
   const events: string[] = [];
   const tokenizer = new XmlTokenizer({
-    open: (name, attributes) => events.push(`<${name}${Object.entries(attributes).map(([k, v]) => ` ${k}=${v}`).join('')}>`),
+    open: (name, attributes) =>
+      events.push(
+        `<${name}${Object.entries(attributes)
+          .map(([k, v]) => ` ${k}=${v}`)
+          .join('')}>`,
+      ),
     text: (value) => {
       if (value.trim() !== '') events.push(`text:${value}`);
     },
@@ -16,7 +21,8 @@ function eventsOf(text: string, chunk = text.length): string[] {
   // Text split across chunks comes in pieces: join neighbouring text events.
   return events.reduce<string[]>((joined, event) => {
     const last = joined.at(-1);
-    if (last?.startsWith('text:') === true && event.startsWith('text:')) joined[joined.length - 1] = last + event.slice(5);
+    if (last?.startsWith('text:') === true && event.startsWith('text:'))
+      joined[joined.length - 1] = last + event.slice(5);
     else joined.push(event);
     return joined;
   }, []);
@@ -36,7 +42,15 @@ describe('the streaming XML tokenizer', () => {
   const document = `<?xml version="1.0"?>\n<!-- a list -->\n<a:list xmlns:a="urn:x" kind='sdn'>\n  <entry id="1">Sana&apos;a &amp; &#x41;&#66; <![CDATA[<raw>]]></entry>\n  <empty/>\n</a:list>\n`;
 
   it('gives elements (local names), attributes and decoded text', () => {
-    expect(eventsOf(document)).toEqual(['<list kind=sdn>', '<entry id=1>', "text:Sana'a & AB <raw>", '</entry>', '<empty>', '</empty>', '</list>']);
+    expect(eventsOf(document)).toEqual([
+      '<list kind=sdn>',
+      '<entry id=1>',
+      "text:Sana'a & AB <raw>",
+      '</entry>',
+      '<empty>',
+      '</empty>',
+      '</list>',
+    ]);
   });
 
   it('gives the same events whatever the chunks it is fed in', () => {

@@ -79,7 +79,12 @@ export class ApplicantFieldDigests {
   }
 
   /** The rows of one applicant's digests, for its write (after UNDIGEST_SQL removed the old ones). */
-  static rowsOf(sealer: RecordSealer, profileId: string, applicantId: string, record: Readonly<Record<string, unknown>>): SQLInputValue[][] {
+  static rowsOf(
+    sealer: RecordSealer,
+    profileId: string,
+    applicantId: string,
+    record: Readonly<Record<string, unknown>>,
+  ): SQLInputValue[][] {
     return Object.entries(sharedFieldValuesOf(record)).map(([field, value]) => [
       profileId,
       field,
@@ -102,13 +107,18 @@ export class ApplicantFieldDigests {
     this.#database.exec('BEGIN IMMEDIATE');
     try {
       const rows = this.#database
-        .prepare("SELECT profile_id, applicant_id, kind, body FROM applicants WHERE body IS NOT NULL")
+        .prepare('SELECT profile_id, applicant_id, kind, body FROM applicants WHERE body IS NOT NULL')
         .all() as { profile_id: string; applicant_id: string; kind: ApplicantKind; body: Uint8Array }[];
       for (const row of rows) {
         const record = sealer.openJson(row.body, applicantIdentityOf(row.profile_id, row.applicant_id));
         if (typeof record !== 'object' || record === null || Array.isArray(record)) continue;
         undigest.run(row.profile_id, row.applicant_id);
-        for (const values of ApplicantFieldDigests.rowsOf(sealer, row.profile_id, row.applicant_id, record as Record<string, unknown>))
+        for (const values of ApplicantFieldDigests.rowsOf(
+          sealer,
+          row.profile_id,
+          row.applicant_id,
+          record as Record<string, unknown>,
+        ))
           digest.run(...values);
         filled += 1;
       }

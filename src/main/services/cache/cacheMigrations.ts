@@ -907,7 +907,7 @@ export const CACHE_MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 28,
-    name: 'keyed digests of applicants\' personal fields',
+    name: "keyed digests of applicants' personal fields",
     sql: `
       -- Pattern rules find applicants of different applications who share an email, a phone or
       -- an address (issue 40) without opening every sealed record: each applicant's normalised

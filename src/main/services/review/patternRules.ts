@@ -17,7 +17,13 @@
  * issue 34) is the caller's business.
  */
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
-import type { PatternRule, SharedApplicantFieldRule, SharedField, StructuringRule, VelocityRule } from '../../../shared/review/patternRule.ts';
+import type {
+  PatternRule,
+  SharedApplicantFieldRule,
+  SharedField,
+  StructuringRule,
+  VelocityRule,
+} from '../../../shared/review/patternRule.ts';
 import { ApplicantFieldDigests } from '../cache/applicantFieldDigests.ts';
 import { centsOf } from '../cache/money.ts';
 import type { RecordSealer } from '../cache/sealing.ts';
@@ -178,7 +184,15 @@ export class PatternRuleEvaluator {
       if (day.met !== 1) continue;
       const last = runs.at(-1);
       if (last !== undefined && last.scope === day.scope && day.first_day <= last.to) last.to = day.date;
-      else runs.push({ scope: day.scope, accountId: day.account_id, from: day.first_day, to: day.date, count: 0, sumCents: 0 });
+      else
+        runs.push({
+          scope: day.scope,
+          accountId: day.account_id,
+          from: day.first_day,
+          to: day.date,
+          count: 0,
+          sumCents: 0,
+        });
     }
     const runsOf = new Map<number, typeof runs>();
     for (const span of runs) runsOf.set(span.scope, [...(runsOf.get(span.scope) ?? []), span]);
@@ -206,7 +220,14 @@ export class PatternRuleEvaluator {
        ORDER BY p.posted_at, p.row_key`,
     );
     const sets: AccountWindowSet[] = limited.map((span) => {
-      const rows = items.all(span.scope, shiftedDate(span.from, -1), shiftedDate(span.to, 2), span.from, span.to, ...filter.parameters) as {
+      const rows = items.all(
+        span.scope,
+        shiftedDate(span.from, -1),
+        shiftedDate(span.to, 2),
+        span.from,
+        span.to,
+        ...filter.parameters,
+      ) as {
         ref: string;
         posted_at: string;
         date: string;

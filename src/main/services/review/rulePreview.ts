@@ -83,9 +83,16 @@ export class RulePreviews {
     const select = this.#rules.selectOf(profileId, rule);
     const description = describeRule(rule);
     if (select === null)
-      return { rule: description, kind: rule.kind, counts: { matched: 0, alreadyReviewed: 0, wouldFlag: 0 }, first: [] };
+      return {
+        rule: description,
+        kind: rule.kind,
+        counts: { matched: 0, alreadyReviewed: 0, wouldFlag: 0 },
+        first: [],
+      };
     const database = this.#cache.database;
-    const matched = (database.prepare(`SELECT count(*) AS n FROM (${select.sql})`).get(...select.parameters) as { n: number }).n;
+    const matched = (
+      database.prepare(`SELECT count(*) AS n FROM (${select.sql})`).get(...select.parameters) as { n: number }
+    ).n;
     // The reviews the rule's matches hold, found from the reviews' side (a profile has far
     // fewer reviews than cached rows): each review's item checked against the rule.
     const alreadyReviewed = (
@@ -102,7 +109,11 @@ export class RulePreviews {
          WHERE NOT EXISTS (SELECT 1 FROM reviews AS r WHERE r.profile_id = ? AND r.kind = ? AND r.ref = m.ref)
          LIMIT ?`,
       )
-      .all(...select.parameters, profileId, rule.kind, first) as { ref: string; account_id: string | null; posted_at: string | null }[];
+      .all(...select.parameters, profileId, rule.kind, first) as {
+      ref: string;
+      account_id: string | null;
+      posted_at: string | null;
+    }[];
     return {
       rule: description,
       kind: rule.kind,
@@ -118,7 +129,9 @@ export class RulePreviews {
     const kind: ReviewKind = rule.template === 'shared-applicant-field' ? 'application' : 'pending-transaction';
     const all = this.#patterns.evaluate(profileId, rule);
     const refs = [
-      ...new Set(all.sets.flatMap((set) => (set.kind === 'shared-field' ? set.applications : set.items.map((item) => item.ref)))),
+      ...new Set(
+        all.sets.flatMap((set) => (set.kind === 'shared-field' ? set.applications : set.items.map((item) => item.ref))),
+      ),
     ];
     const alreadyReviewed = reviewedAmong(this.#cache.database, profileId, kind, refs);
     return {

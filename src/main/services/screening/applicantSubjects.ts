@@ -21,7 +21,10 @@ function text(value: unknown): string | null {
 /** The subject of one applicant record; null when it names no one (no name at all). */
 export function subjectOf(kind: ApplicantKind, record: Readonly<Record<string, unknown>>): ScreeningSubject | null {
   if (kind === 'person') {
-    const name = [record['first_name'], record['middle_name'], record['last_name']].map(text).filter((part) => part !== null).join(' ');
+    const name = [record['first_name'], record['middle_name'], record['last_name']]
+      .map(text)
+      .filter((part) => part !== null)
+      .join(' ');
     if (name === '') return null;
     const citizenship = text(record['citizenship']);
     return {

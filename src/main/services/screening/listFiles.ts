@@ -18,7 +18,12 @@ import { FtmJsonParser } from '../../../shared/screening/formats/ftmJson.ts';
 import { OfacCsvParser, type CsvPart } from '../../../shared/screening/formats/ofacCsv.ts';
 import { SdnAdvancedXmlParser } from '../../../shared/screening/formats/sdnAdvancedXml.ts';
 import { SdnXmlParser } from '../../../shared/screening/formats/sdnXml.ts';
-import { ListFileError, type ListFormat, type ListSource, type ParsedList } from '../../../shared/screening/listEntry.ts';
+import {
+  ListFileError,
+  type ListFormat,
+  type ListSource,
+  type ParsedList,
+} from '../../../shared/screening/listEntry.ts';
 
 const CHUNK_BYTES = 64 * 1024;
 
@@ -57,7 +62,11 @@ async function streamFile(path: string, parser: StreamParser): Promise<string> {
   } catch (error) {
     if (error instanceof ListFileError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
-    throw new ListFileError(name, {}, code === 'ENOENT' ? 'there is no such file' : `the file cannot be read (${code ?? String(error)})`);
+    throw new ListFileError(
+      name,
+      {},
+      code === 'ENOENT' ? 'there is no such file' : `the file cannot be read (${code ?? String(error)})`,
+    );
   }
   parser.write(decode(undefined, true));
   return hash.digest('hex');
@@ -69,12 +78,19 @@ async function firstTextOf(path: string): Promise<string> {
     handle = await open(path, 'r');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new ListFileError(basename(path), {}, code === 'ENOENT' ? 'there is no such file' : `the file cannot be read (${code ?? String(error)})`);
+    throw new ListFileError(
+      basename(path),
+      {},
+      code === 'ENOENT' ? 'there is no such file' : `the file cannot be read (${code ?? String(error)})`,
+    );
   }
   try {
     const buffer = Buffer.alloc(4096);
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    return buffer.subarray(0, bytesRead).toString('utf8').replace(/^\uFEFF/, '');
+    return buffer
+      .subarray(0, bytesRead)
+      .toString('utf8')
+      .replace(/^\uFEFF/, '');
   } finally {
     await handle.close();
   }
@@ -111,12 +127,20 @@ export async function readListFile(path: string, options: ListReadOptions = {}):
       parser = new SdnAdvancedXmlParser(name);
       format = 'ofac-advanced-xml';
     } else {
-      throw new ListFileError(name, { line: 1 }, `an XML file whose root is <${root ?? '?'}>: neither OFAC's SDN.XML (<sdnList>) nor its advanced XML (<Sanctions>)`);
+      throw new ListFileError(
+        name,
+        { line: 1 },
+        `an XML file whose root is <${root ?? '?'}>: neither OFAC's SDN.XML (<sdnList>) nor its advanced XML (<Sanctions>)`,
+      );
     }
   } else if (start === '') {
     throw new ListFileError(name, { line: 1 }, 'the file is empty');
   } else {
-    throw new ListFileError(name, { line: 1 }, 'not a list Ledgerdesk reads (OFAC XML or CSV, or a FollowTheMoney JSON export)');
+    throw new ListFileError(
+      name,
+      { line: 1 },
+      'not a list Ledgerdesk reads (OFAC XML or CSV, or a FollowTheMoney JSON export)',
+    );
   }
   const digest = await streamFile(path, parser);
   parser.end();
@@ -142,7 +166,11 @@ export interface CsvSetPaths {
 /** OFAC's CSV set: its digest is the SHA-256 of the three files' digests, in the order main, addresses, aliases. */
 export async function readOfacCsvSet(paths: CsvSetPaths, options: ListReadOptions = {}): Promise<ParsedList> {
   const parts: CsvPart[] = ['main', 'addresses', 'aliases'];
-  const parser = new OfacCsvParser({ main: basename(paths.main), addresses: basename(paths.addresses), aliases: basename(paths.aliases) });
+  const parser = new OfacCsvParser({
+    main: basename(paths.main),
+    addresses: basename(paths.addresses),
+    aliases: basename(paths.aliases),
+  });
   const digests: string[] = [];
   for (const part of parts) {
     digests.push(
@@ -158,7 +186,11 @@ export async function readOfacCsvSet(paths: CsvSetPaths, options: ListReadOption
     .update(parts.map((part, index) => `${part}:${digests[index] ?? ''}\n`).join(''))
     .digest('hex');
   return {
-    source: sourceOf(Object.values(paths).map((path) => basename(path)), 'ofac-csv', options),
+    source: sourceOf(
+      [paths.main, paths.addresses, paths.aliases].map((path) => basename(path)),
+      'ofac-csv',
+      options,
+    ),
     format: 'ofac-csv',
     publishedAt: options.publishedAt ?? null,
     digest,
@@ -183,11 +215,19 @@ export async function readList(paths: readonly string[], options: ListReadOption
   for (const path of paths) {
     const role = CSV_ROLES.find(([pattern]) => pattern.test(basename(path)))?.[1];
     if (role === undefined)
-      throw new ListFileError(basename(path), {}, 'not a file of OFAC\'s CSV set (sdn.csv, add.csv, alt.csv or cons_prim.csv, cons_add.csv, cons_alt.csv)');
+      throw new ListFileError(
+        basename(path),
+        {},
+        "not a file of OFAC's CSV set (sdn.csv, add.csv, alt.csv or cons_prim.csv, cons_add.csv, cons_alt.csv)",
+      );
     if (set[role] !== undefined) throw new ListFileError(basename(path), {}, `a second ${role} file of the set`);
     set[role] = path;
   }
   if (set.main === undefined || set.addresses === undefined || set.aliases === undefined)
-    throw new ListFileError(paths.map((path) => basename(path)).join(', '), {}, 'a CSV set is three files: the entries (sdn.csv), their addresses (add.csv) and their aliases (alt.csv)');
+    throw new ListFileError(
+      paths.map((path) => basename(path)).join(', '),
+      {},
+      'a CSV set is three files: the entries (sdn.csv), their addresses (add.csv) and their aliases (alt.csv)',
+    );
   return readOfacCsvSet({ main: set.main, addresses: set.addresses, aliases: set.aliases }, options);
 }

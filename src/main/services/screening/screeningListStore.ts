@@ -135,7 +135,9 @@ export function openScreeningListFile(folder: string): DatabaseSync {
   closeSync(openSync(file, 'a', 0o600));
   chmodSync(file, 0o600);
   const database = new DatabaseSync(file);
-  database.exec('PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON');
+  database.exec(
+    'PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON',
+  );
   return database;
 }
 
@@ -225,7 +227,14 @@ export class ScreeningListStore {
         inTransaction(this.#database, () => {
           for (const entry of list.entries.slice(start, start + WRITE_CHUNK)) {
             const body = JSON.stringify(entry);
-            insert.run(versionId, entry.uid, entry.kind, entry.names[0]?.full ?? '', createHash('sha256').update(body).digest('hex'), body);
+            insert.run(
+              versionId,
+              entry.uid,
+              entry.kind,
+              entry.names[0]?.full ?? '',
+              createHash('sha256').update(body).digest('hex'),
+              body,
+            );
           }
         });
       }
@@ -242,9 +251,18 @@ export class ScreeningListStore {
   }
 
   /** The one transaction that makes the written version current. */
-  #swap(list: ParsedList, importedAt: string, versionId: number, previous: ListVersion | null, uids: Set<string>): ListReplacement {
+  #swap(
+    list: ParsedList,
+    importedAt: string,
+    versionId: number,
+    previous: ListVersion | null,
+    uids: Set<string>,
+  ): ListReplacement {
     return inTransaction(this.#database, () => {
-      const changes = previous === null ? { added: [...uids].sort(), removed: [], changed: [] } : this.#changes(previous.id, versionId);
+      const changes =
+        previous === null
+          ? { added: [...uids].sort(), removed: [], changed: [] }
+          : this.#changes(previous.id, versionId);
       if (previous !== null) {
         this.#database
           .prepare(`UPDATE screening_list_versions SET state = 'replaced', replaced_at = ? WHERE id = ?`)
@@ -258,7 +276,9 @@ export class ScreeningListStore {
         )
         .run(list.source, versionId);
       const version = versionOf(
-        this.#database.prepare('SELECT * FROM screening_list_versions WHERE id = ?').get(versionId) as unknown as VersionRow,
+        this.#database
+          .prepare('SELECT * FROM screening_list_versions WHERE id = ?')
+          .get(versionId) as unknown as VersionRow,
       );
       return { version, previous, unchanged: false, ...changes };
     });

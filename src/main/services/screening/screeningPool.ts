@@ -19,7 +19,10 @@ import { screenBatch, type ScreeningRequest, type ScreeningResult } from './scre
 
 const BATCH = 2_000;
 
-type Reply = { id: number; type: 'ready' } | { id: number; type: 'results'; results: ScreeningResult[] } | { id: number; type: 'error'; message: string };
+type Reply =
+  | { id: number; type: 'ready' }
+  | { id: number; type: 'results'; results: ScreeningResult[] }
+  | { id: number; type: 'error'; message: string };
 
 export interface ScreeningPoolOptions {
   threshold?: number;
@@ -50,13 +53,17 @@ class ScreeningThread {
       if (reply.type === 'error') waiting?.reject(new Error(reply.message));
       else waiting?.resolve(reply);
     });
-    this.#worker.on('error', (error) => {
+    this.#worker.on('error', (error: Error) => {
       for (const waiting of this.#waiting.values()) waiting.reject(error);
       this.#waiting.clear();
     });
   }
 
-  ask(request: Omit<Extract<ScreeningRequest, { type: 'list' }>, 'id'> | Omit<Extract<ScreeningRequest, { type: 'subjects' }>, 'id'>): Promise<Reply> {
+  ask(
+    request:
+      | Omit<Extract<ScreeningRequest, { type: 'list' }>, 'id'>
+      | Omit<Extract<ScreeningRequest, { type: 'subjects' }>, 'id'>,
+  ): Promise<Reply> {
     const id = (this.#next += 1);
     return new Promise((resolve, reject) => {
       this.#waiting.set(id, { resolve, reject });

@@ -20,6 +20,10 @@ parentPort?.on('message', (message: ScreeningRequest) => {
     if (screener === null) throw new Error('The screening thread was given subjects before a list.');
     parentPort?.postMessage({ id: message.id, type: 'results', results: screenBatch(screener, message.subjects) });
   } catch (error) {
-    parentPort?.postMessage({ id: message.id, type: 'error', message: error instanceof Error ? error.message : String(error) });
+    parentPort?.postMessage({
+      id: message.id,
+      type: 'error',
+      message: error instanceof Error ? error.message : String(error),
+    });
   }
 });

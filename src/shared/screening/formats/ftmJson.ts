@@ -48,7 +48,9 @@ interface FtmEntity {
 function strings(properties: Properties, name: string): string[] {
   const values = properties[name];
   if (!Array.isArray(values)) return [];
-  return values.filter((value): value is string => typeof value === 'string' && value.trim() !== '').map((value) => value.trim());
+  return values
+    .filter((value): value is string => typeof value === 'string' && value.trim() !== '')
+    .map((value) => value.trim());
 }
 
 function nested(properties: Properties, name: string): FtmEntity[] {
@@ -95,7 +97,8 @@ export class FtmJsonParser {
   end(): void {
     if (this.#pending !== '') this.#lineOf(this.#pending, true);
     this.#pending = '';
-    if (this.#parties.length === 0) this.#fail({}, 'the file holds no Person, Organization, Company, LegalEntity, Vessel or Airplane entity');
+    if (this.#parties.length === 0)
+      this.#fail({}, 'the file holds no Person, Organization, Company, LegalEntity, Vessel or Airplane entity');
     this.#entries = this.#parties.map(({ entity }) => this.#entryOf(entity));
   }
 
@@ -117,14 +120,20 @@ export class FtmJsonParser {
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value))
       this.#fail({ line: this.#line }, 'a line that is not a JSON object');
-    const entity = value as Partial<FtmEntity>;
-    if (typeof entity.id !== 'string' || entity.id === '') this.#fail({ line: this.#line, field: 'id' }, 'an entity without an id');
-    if (typeof entity.schema !== 'string') this.#fail({ line: this.#line, field: 'schema' }, `entity ${entity.id} has no schema`);
+    const entity = value as { id?: unknown; schema?: unknown; properties?: unknown };
+    if (typeof entity.id !== 'string' || entity.id === '')
+      this.#fail({ line: this.#line, field: 'id' }, 'an entity without an id');
+    if (typeof entity.schema !== 'string')
+      this.#fail({ line: this.#line, field: 'schema' }, `entity ${entity.id} has no schema`);
     if (typeof entity.properties !== 'object' || entity.properties === null || Array.isArray(entity.properties))
       this.#fail({ line: this.#line, field: 'properties' }, `entity ${entity.id} has no properties object`);
-    for (const [name, values] of Object.entries(entity.properties))
-      if (!Array.isArray(values)) this.#fail({ line: this.#line, field: `properties.${name}` }, `entity ${entity.id}: a property that is not a list`);
-    const whole = entity as FtmEntity;
+    for (const [name, values] of Object.entries(entity.properties as Record<string, unknown>))
+      if (!Array.isArray(values))
+        this.#fail(
+          { line: this.#line, field: `properties.${name}` },
+          `entity ${entity.id}: a property that is not a list`,
+        );
+    const whole = value as FtmEntity;
     if (typeof whole.last_change === 'string') {
       const date = whole.last_change.slice(0, 10);
       if (listDateOf(date) !== null && (this.publishedAt === null || date > this.publishedAt)) this.publishedAt = date;
@@ -149,11 +158,16 @@ export class FtmJsonParser {
       for (const holder of referenced(properties, 'holder')) {
         const list = this.#documents.get(holder) ?? [];
         for (const number of strings(properties, 'number'))
-          list.push({ type: entity.schema === 'Passport' ? 'Passport' : (strings(properties, 'type')[0] ?? 'Identification'), number, country: strings(properties, 'country')[0] ?? null });
+          list.push({
+            type: entity.schema === 'Passport' ? 'Passport' : (strings(properties, 'type')[0] ?? 'Identification'),
+            number,
+            country: strings(properties, 'country')[0] ?? null,
+          });
         this.#documents.set(holder, list);
       }
     } else if (PARTY_SCHEMATA[entity.schema] !== undefined && entity.target !== false) {
-      if (strings(properties, 'name').length === 0) this.#fail({ line, field: 'properties.name' }, `${entity.schema} ${entity.id} has no name`);
+      if (strings(properties, 'name').length === 0)
+        this.#fail({ line, field: 'properties.name' }, `${entity.schema} ${entity.id} has no name`);
       this.#parties.push({ entity, line });
       // targets.nested.json: the sanctions, addresses and documents inside the party.
       for (const sanction of nested(properties, 'sanctions'))
@@ -166,14 +180,20 @@ export class FtmJsonParser {
   #entryOf(entity: FtmEntity): ListEntry {
     const properties = entity.properties;
     const names = [
-      ...strings(properties, 'name').map((full, index) => ({ full, type: index === 0 ? ('primary' as const) : ('aka' as const), weak: false })),
+      ...strings(properties, 'name').map((full, index) => ({
+        full,
+        type: index === 0 ? ('primary' as const) : ('aka' as const),
+        weak: false,
+      })),
       ...strings(properties, 'alias').map((full) => ({ full, type: 'aka' as const, weak: false })),
       ...strings(properties, 'previousName').map((full) => ({ full, type: 'fka' as const, weak: false })),
       ...strings(properties, 'weakAlias').map((full) => ({ full, type: 'aka' as const, weak: true })),
     ].filter((name, index, all) => all.findIndex((other) => other.full === name.full) === index);
     const addresses = [
       ...strings(properties, 'address'),
-      ...referenced(properties, 'addressEntity').map((id) => this.#addresses.get(id)).filter((full): full is string => full !== undefined),
+      ...referenced(properties, 'addressEntity')
+        .map((id) => this.#addresses.get(id))
+        .filter((full): full is string => full !== undefined),
       ...nested(properties, 'addressEntity').flatMap((address) => strings(address.properties, 'full')),
     ];
     const identifiers: ListEntry['identifiers'] = [

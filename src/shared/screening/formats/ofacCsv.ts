@@ -33,7 +33,14 @@ export const MAIN_FIELDS = [
   'Vess_owner',
   'Remarks',
 ] as const;
-export const ADDRESS_FIELDS = ['Ent_num', 'Add_num', 'Address', 'City/State/Province/Postal Code', 'Country', 'Add_remarks'] as const;
+export const ADDRESS_FIELDS = [
+  'Ent_num',
+  'Add_num',
+  'Address',
+  'City/State/Province/Postal Code',
+  'Country',
+  'Add_remarks',
+] as const;
 export const ALIAS_FIELDS = ['ent_num', 'alt_num', 'alt_type', 'alt_name', 'alt_remarks'] as const;
 
 /** Identity documents as Remarks names them (the most common; "IMO" is a vessel's number). */
@@ -54,11 +61,11 @@ const IDENTIFIER_TYPES = [
   'RFC',
   'NIT #',
   'SSN',
-  'Driver\'s License No.',
+  "Driver's License No.",
   'D-U-N-S Number',
   'V.A.T. Number',
   'Vessel Registration Identification IMO',
-  'Aircraft Manufacturer\'s Serial Number (MSN)',
+  "Aircraft Manufacturer's Serial Number (MSN)",
 ];
 
 function valueOf(field: string | undefined): string {
@@ -81,7 +88,12 @@ export function remarksOf(text: string): {
   identifiers: ListEntry['identifiers'];
   weakAliases: string[];
 } {
-  const found = { datesOfBirth: [] as string[], nationalities: [] as string[], identifiers: [] as ListEntry['identifiers'], weakAliases: [] as string[] };
+  const found = {
+    datesOfBirth: [] as string[],
+    nationalities: [] as string[],
+    identifiers: [] as ListEntry['identifiers'],
+    weakAliases: [] as string[],
+  };
   for (const raw of text.replace(/\.$/, '').split(/;\s*/)) {
     const phrase = raw.trim();
     let match = /^DOB\s+(.+)$/.exec(phrase);
@@ -102,14 +114,15 @@ export function remarksOf(text: string): {
       continue;
     }
     match = IDENTIFIER_PATTERN.exec(phrase);
-    if (match !== null) found.identifiers.push({ type: match[1] ?? '', number: (match[2] ?? '').trim(), country: match[3] ?? null });
+    if (match !== null)
+      found.identifiers.push({ type: match[1] ?? '', number: (match[2] ?? '').trim(), country: match[3] ?? null });
   }
   return found;
 }
 
 function programsOf(text: string): string[] {
   return text
-    .split(/[\]\[]/)
+    .split(/[[\]]/)
     .map((part) => part.trim())
     .filter((part) => part !== '');
 }
@@ -189,14 +202,21 @@ export class OfacCsvParser {
     const name = valueOf(fields[1]);
     if (name === '') this.#fail({ line: record.line, field: 'SDN_Name' }, `entry ${uid} has no name`);
     const type = valueOf(fields[2]).toLowerCase();
-    const kind = type === 'individual' ? 'person' : type === 'vessel' ? 'vessel' : type === 'aircraft' ? 'aircraft' : 'business';
+    const kind =
+      type === 'individual' ? 'person' : type === 'vessel' ? 'vessel' : type === 'aircraft' ? 'aircraft' : 'business';
     if (type !== '' && !['individual', 'vessel', 'aircraft', 'entity'].includes(type))
-      this.#fail({ line: record.line, field: 'SDN_Type' }, `"${valueOf(fields[2])}" is not an SDN_Type (individual, vessel, aircraft or -0-)`);
+      this.#fail(
+        { line: record.line, field: 'SDN_Type' },
+        `"${valueOf(fields[2])}" is not an SDN_Type (individual, vessel, aircraft or -0-)`,
+      );
     const remarks = remarksOf(valueOf(fields[11]));
     const entry: ListEntry = {
       uid,
       kind,
-      names: [{ full: name, type: 'primary', weak: false }, ...remarks.weakAliases.map((full) => ({ full, type: 'aka' as const, weak: true }))],
+      names: [
+        { full: name, type: 'primary', weak: false },
+        ...remarks.weakAliases.map((full) => ({ full, type: 'aka' as const, weak: true })),
+      ],
       datesOfBirth: remarks.datesOfBirth,
       nationalities: remarks.nationalities,
       addresses: [],
@@ -225,7 +245,8 @@ export class OfacCsvParser {
     const fields = this.#fields(record, ALIAS_FIELDS);
     const entry = this.#entryFor(record, fields[0], 'ent_num');
     const full = valueOf(fields[3]);
-    if (full === '') this.#fail({ line: record.line, field: 'alt_name' }, `an alias of entry ${entry.uid} without a name`);
+    if (full === '')
+      this.#fail({ line: record.line, field: 'alt_name' }, `an alias of entry ${entry.uid} without a name`);
     const type = valueOf(fields[2]).toLowerCase();
     entry.names.push({ full, type: type === 'fka' ? 'fka' : type === 'nka' ? 'nka' : 'aka', weak: false });
   }

@@ -149,7 +149,11 @@ export class SdnAdvancedXmlParser {
       work();
     } catch (error) {
       if (error instanceof XmlSyntaxError)
-        throw new ListFileError(this.file, { line: error.line, column: error.column }, error.message.replace(/^line \d+, column \d+: /, ''));
+        throw new ListFileError(
+          this.file,
+          { line: error.line, column: error.column },
+          error.message.replace(/^line \d+, column \d+: /, ''),
+        );
       throw error;
     }
   }
@@ -181,7 +185,11 @@ export class SdnAdvancedXmlParser {
       if (name === 'PartySubType' && attributes['PartyTypeID'] !== undefined)
         this.#partyTypeOfSubType.set(id, attributes['PartyTypeID']);
     } else if (name === 'Location' && parent === 'Locations') {
-      this.#location = { id: this.#need(attributes, 'ID', name), value: { parts: [], countryId: null }, partType: null };
+      this.#location = {
+        id: this.#need(attributes, 'ID', name),
+        value: { parts: [], countryId: null },
+        partType: null,
+      };
     } else if (this.#location !== null) {
       if (name === 'LocationCountry') this.#location.value.countryId = attributes['CountryID'] ?? null;
       else if (name === 'LocationPart') this.#location.partType = attributes['LocPartTypeID'] ?? null;
@@ -266,7 +274,7 @@ export class SdnAdvancedXmlParser {
     }
     if (this.#vocabularyId !== null && name === this.#vocabularyId.element) {
       let map = this.#vocabulary.get(name);
-      if (map === undefined) this.#vocabulary.set(name, (map = new Map()));
+      if (map === undefined) this.#vocabulary.set(name, (map = new Map<string, string>()));
       map.set(this.#vocabularyId.id, text);
       this.#vocabularyId = null;
       return;
@@ -349,7 +357,10 @@ export class SdnAdvancedXmlParser {
   }
 
   #nameOf(parts: { groupId: string; value: string }[], groups: Map<string, string>): string {
-    const typed = parts.map((part) => ({ type: this.#term('NamePartType', groups.get(part.groupId) ?? ''), value: part.value }));
+    const typed = parts.map((part) => ({
+      type: this.#term('NamePartType', groups.get(part.groupId) ?? ''),
+      value: part.value,
+    }));
     const last = typed.filter((part) => part.type === 'Last Name').map((part) => part.value);
     const others = typed.filter((part) => part.type !== 'Last Name').map((part) => part.value);
     if (last.length === 0 || others.length === 0) return typed.map((part) => part.value).join(' ');
@@ -366,7 +377,11 @@ export class SdnAdvancedXmlParser {
     else if (subType === 'Aircraft') kind = 'aircraft';
     else if (partyType === 'Individual') kind = 'person';
     else if (partyType === 'Entity') kind = 'business';
-    else this.#fail(where, `DistinctParty ${party.uid} has PartySubTypeID "${party.subTypeId}", which ReferenceValueSets does not define`);
+    else
+      this.#fail(
+        where,
+        `DistinctParty ${party.uid} has PartySubTypeID "${party.subTypeId}", which ReferenceValueSets does not define`,
+      );
     const names: EntryName[] = [];
     for (const alias of party.aliases) {
       const aliasType = this.#term('AliasType', alias.typeId).toLowerCase();
@@ -375,7 +390,11 @@ export class SdnAdvancedXmlParser {
         if (full === '') continue;
         const type = alias.primary ? 'primary' : (ALIAS_TYPES[aliasType] ?? 'aka');
         if (names.some((name) => name.full === full)) continue;
-        names.push({ full, type: type === 'primary' && names.some((name) => name.type === 'primary') ? 'aka' : type, weak: alias.weak });
+        names.push({
+          full,
+          type: type === 'primary' && names.some((name) => name.type === 'primary') ? 'aka' : type,
+          weak: alias.weak,
+        });
       }
     }
     if (!names.some((name) => name.type === 'primary'))
@@ -396,7 +415,8 @@ export class SdnAdvancedXmlParser {
       if (type === 'Birthdate') {
         for (const period of feature.dates) {
           const date = dateOf(period);
-          if (date === null) this.#fail({ ...where, field: 'Birthdate' }, `DistinctParty ${party.uid} has a birth date without a year`);
+          if (date === null)
+            this.#fail({ ...where, field: 'Birthdate' }, `DistinctParty ${party.uid} has a birth date without a year`);
           if (!entry.datesOfBirth.includes(date)) entry.datesOfBirth.push(date);
         }
       } else if (type === 'Nationality Country' || type === 'Citizenship Country') {
@@ -410,7 +430,9 @@ export class SdnAdvancedXmlParser {
           const location = this.#locations.get(id);
           if (location === undefined) continue;
           const country = location.countryId === null ? null : this.#countryName(location.countryId);
-          const parts = ADDRESS_PARTS.flatMap((part) => location.parts.filter((p) => p.type === part).map((p) => p.value));
+          const parts = ADDRESS_PARTS.flatMap((part) =>
+            location.parts.filter((p) => p.type === part).map((p) => p.value),
+          );
           const full = [...parts, ...(country === null ? [] : [country])].join(', ');
           if (full !== '') entry.addresses.push({ full, country });
         }

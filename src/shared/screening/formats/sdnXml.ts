@@ -74,7 +74,10 @@ export class SdnXmlParser {
     });
     if (this.#root !== 'sdnList') this.#fail({}, `the root element is <${this.#root ?? '?'}>, not <sdnList>`);
     if (this.declaredCount !== null && this.declaredCount !== this.entries.length)
-      this.#fail({}, `Record_Count says ${String(this.declaredCount)} entries but the file holds ${String(this.entries.length)} (a partial file?)`);
+      this.#fail(
+        {},
+        `Record_Count says ${String(this.declaredCount)} entries but the file holds ${String(this.entries.length)} (a partial file?)`,
+      );
   }
 
   #guard(work: () => void): void {
@@ -82,7 +85,11 @@ export class SdnXmlParser {
       work();
     } catch (error) {
       if (error instanceof XmlSyntaxError)
-        throw new ListFileError(this.file, { line: error.line, column: error.column }, error.message.replace(/^line \d+, column \d+: /, ''));
+        throw new ListFileError(
+          this.file,
+          { line: error.line, column: error.column },
+          error.message.replace(/^line \d+, column \d+: /, ''),
+        );
       throw error;
     }
   }
@@ -90,7 +97,8 @@ export class SdnXmlParser {
   #open(name: string): void {
     if (this.#root === null) {
       this.#root = name;
-      if (name !== 'sdnList') this.#fail(this.#tokenizer.position, `the root element is <${name}>, not <sdnList> (is this OFAC's SDN.XML?)`);
+      if (name !== 'sdnList')
+        this.#fail(this.#tokenizer.position, `the root element is <${name}>, not <sdnList> (is this OFAC's SDN.XML?)`);
     }
     this.#path.push(name);
     this.#text = '';
@@ -168,7 +176,11 @@ export class SdnXmlParser {
       const full = fullNameOf(part['firstName'] ?? '', part['lastName'] ?? '');
       if (full === '') this.#fail(where, 'an aka without a name');
       const category = (part['category'] ?? 'strong').toLowerCase();
-      entry.names.push({ full, type: ALIAS_TYPES[(part['type'] ?? '').toLowerCase()] ?? 'aka', weak: category === 'weak' });
+      entry.names.push({
+        full,
+        type: ALIAS_TYPES[(part['type'] ?? '').toLowerCase()] ?? 'aka',
+        weak: category === 'weak',
+      });
     } else if (name === 'id') {
       const number = part['idNumber'] ?? '';
       if (number !== '')
@@ -201,7 +213,10 @@ export class SdnXmlParser {
     if (!/^\d+$/.test(uid)) this.#fail({ line, field: 'uid' }, `an sdnEntry whose uid is "${uid}", not a number`);
     const kind = KINDS[(fields['sdnType'] ?? '').toLowerCase()];
     if (kind === undefined)
-      this.#fail({ line, field: 'sdnType' }, `entry ${uid} has sdnType "${fields['sdnType'] ?? ''}" (Individual, Entity, Vessel or Aircraft expected)`);
+      this.#fail(
+        { line, field: 'sdnType' },
+        `entry ${uid} has sdnType "${fields['sdnType'] ?? ''}" (Individual, Entity, Vessel or Aircraft expected)`,
+      );
     const primary = fullNameOf(fields['firstName'] ?? '', fields['lastName'] ?? '');
     if (primary === '') this.#fail({ line, field: 'lastName' }, `entry ${uid} has no name`);
     entry.uid = uid;
