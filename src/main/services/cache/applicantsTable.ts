@@ -15,6 +15,7 @@ import type { InFlightKeys } from '../sync/pageWriter.ts';
 import type { RecordSealer } from './sealing.ts';
 import type { SearchTokens } from './searchTokens.ts';
 import type { WriteBatch } from './writeBatch.ts';
+import { ApplicantFieldDigests, DIGEST_SQL, UNDIGEST_SQL } from './applicantFieldDigests.ts';
 
 export type ApplicantKind = 'person' | 'business';
 type ApplicantState = 'received' | 'malformed' | 'not-returned';
@@ -130,6 +131,7 @@ export class ApplicantsTable {
     const unindex: SQLInputValue[][] = [];
     const words: SQLInputValue[][] = [];
     const touched: SQLInputValue[][] = [];
+    const fieldDigests: SQLInputValue[][] = [];
     const keys = new Map<string, true>();
     for (const item of items) {
       if (keys.has(item.id) || inFlight.get(item.id) !== undefined) continue;
@@ -158,6 +160,8 @@ export class ApplicantsTable {
       unindex.push([profileId, item.id]);
       const tokens = search.tokensOf(searchableTextOf(kind, record));
       for (const token of tokens === '' ? [] : tokens.split(' ')) words.push([profileId, token, item.id]);
+      // The email, phone and address as keyed digests, for the shared-field pattern rule.
+      fieldDigests.push(...ApplicantFieldDigests.rowsOf(sealer, profileId, item.id, record));
     }
     return {
       keys,
@@ -167,6 +171,8 @@ export class ApplicantsTable {
         { sql: UPSERT_SQL, rows: upserts, sealed: { key: sealer.sealingKey, column: BODY_COLUMN, identities } },
         { sql: UNINDEX_SQL, rows: unindex },
         { sql: INDEX_SQL, rows: words },
+        { sql: UNDIGEST_SQL, rows: unindex },
+        { sql: DIGEST_SQL, rows: fieldDigests },
       ],
     };
   }
@@ -279,7 +285,7 @@ export class ApplicantsTable {
 
   /** Forgets a profile's applicants and links (its cache cleared or the profile removed). */
   dropProfile(profileId: string): void {
-    for (const table of ['applicants', 'application_applicants', 'applicant_words']) {
+    for (const table of ['applicants', 'application_applicants', 'applicant_words', 'applicant_field_digests']) {
       this.#database.prepare(`DELETE FROM ${table} WHERE profile_id = ?`).run(profileId);
     }
   }
