@@ -48,7 +48,7 @@ const narrowing = {
   typeSource: z.enum(PENDING_TRANSACTION_TYPE_SOURCES).optional(),
 };
 
-export const structuringRule = z.strictObject({
+const structuringRule = z.strictObject({
   name,
   template: z.literal('structuring'),
   windowDays,
@@ -58,7 +58,7 @@ export const structuringRule = z.strictObject({
   ...narrowing,
 });
 
-export const velocityRule = z
+const velocityRule = z
   .strictObject({
     name,
     template: z.literal('velocity'),
@@ -73,10 +73,10 @@ export const velocityRule = z
     path: ['countAtLeast'],
   });
 
-export const SHARED_FIELDS = ['email', 'phone', 'address'] as const;
+const SHARED_FIELDS = ['email', 'phone', 'address'] as const;
 export type SharedField = (typeof SHARED_FIELDS)[number];
 
-export const sharedApplicantFieldRule = z.strictObject({
+const sharedApplicantFieldRule = z.strictObject({
   name,
   template: z.literal('shared-applicant-field'),
   field: z.enum(SHARED_FIELDS, { message: `must be one of ${SHARED_FIELDS.join(', ')}` }),

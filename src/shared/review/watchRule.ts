@@ -11,7 +11,7 @@ import {
 } from '../bank/index.ts';
 import { REVIEW_KINDS, type ReviewKind } from './reviewTerms.ts';
 
-const RULE_NAME_MAX = 100;
+export const RULE_NAME_MAX = 100;
 
 /** Which conditions apply to which kind of item. */
 export const RULE_CONDITIONS: Record<ReviewKind, readonly string[]> = {

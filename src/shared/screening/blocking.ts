@@ -60,7 +60,7 @@ export interface Candidate {
   weight: number;
 }
 
-export function blockingKeysOf(token: string, skeleton: string): string[] {
+function blockingKeysOf(token: string, skeleton: string): string[] {
   if (PARTICLES.has(token) || token.length < 2) return [];
   const keys = [`f:${token.slice(0, PREFIX_LETTERS)}`];
   if (skeleton.length >= 2) keys.push(`s:${skeleton}`);
@@ -72,7 +72,7 @@ export function blockingKeysOf(token: string, skeleton: string): string[] {
  * Every key of a name: its tokens' keys, and those of each two neighbouring tokens written as
  * one (a Chinese given name is "Jianqiang" on one side and "Jian Qiang" on the other).
  */
-export function nameKeysOf(name: Pick<PreparedName, 'tokens' | 'skeletons'>): Set<string> {
+function nameKeysOf(name: Pick<PreparedName, 'tokens' | 'skeletons'>): Set<string> {
   const keys = new Set<string>();
   name.tokens.forEach((token, index) => {
     for (const key of blockingKeysOf(token, name.skeletons[index] ?? '')) keys.add(key);

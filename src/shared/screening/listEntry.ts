@@ -23,13 +23,13 @@ export interface EntryName {
   weak: boolean;
 }
 
-export interface EntryAddress {
+interface EntryAddress {
   /** The address as one line, as the list gives its parts. */
   full: string;
   country: string | null;
 }
 
-export interface EntryIdentifier {
+interface EntryIdentifier {
   /** As the list names it: "Passport", "National ID No.", "Tax ID No.", "Registration Number"… */
   type: string;
   number: string;

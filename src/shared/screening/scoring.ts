@@ -28,7 +28,7 @@ import type { EntryKind, EntryName, ListEntry } from './listEntry.ts';
 import { nameTokens, PARTICLES, type NameKind } from './normalise.ts';
 import { skeletonKey } from './phonetic.ts';
 
-export const SKELETON_AGREEMENT = 0.9;
+const SKELETON_AGREEMENT = 0.9;
 /** Below this a skeleton's agreement is taken for chance (Jubouri and Jaber share J-P-R). */
 const SKELETON_SPELLING_FLOOR = 0.7;
 /** A pair of tokens this unlike is a contradiction: the names differ there. */
@@ -38,7 +38,7 @@ const PARTICLE_WEIGHT = 1 / 3;
 const SURPLUS_PENALTY = 0.04;
 const SINGLE_TOKEN_FACTOR = 0.9;
 const JOINED_FACTOR = 0.95;
-export const WEAK_ALIAS_PENALTY = 0.05;
+const WEAK_ALIAS_PENALTY = 0.05;
 const MAX_TOKENS = 30;
 
 /** A name ready to compare: its tokens, their skeletons and weights. */
@@ -75,7 +75,7 @@ export interface ScreeningSubject {
   identifiers?: readonly string[];
 }
 
-export interface TokenPair {
+interface TokenPair {
   query: string;
   listed: string;
   similarity: number;
@@ -98,7 +98,7 @@ export interface NameComparison {
   score: number;
 }
 
-export interface ScoreAdjustment {
+interface ScoreAdjustment {
   factor: 'weak-alias' | 'date-of-birth' | 'nationality' | 'identifier';
   change: number;
   /** In words, for the officer: "born 1960-01-01, the list says 1960-01-01". */
@@ -116,7 +116,7 @@ function weightOf(token: string): number {
   return PARTICLES.has(token) ? token.length * PARTICLE_WEIGHT : token.length;
 }
 
-export function nameKindOf(kind: EntryKind | ScreeningSubject['kind']): NameKind {
+function nameKindOf(kind: EntryKind | ScreeningSubject['kind']): NameKind {
   return kind === 'person' ? 'person' : kind === 'business' ? 'business' : 'other';
 }
 
@@ -133,7 +133,7 @@ export function prepareName(
 }
 
 /** Only letters and digits, upper case: "AB-123 456" and "ab123456" are one number. */
-export function identifierOf(text: string): string {
+function identifierOf(text: string): string {
   return text.replace(/[^0-9A-Za-z]/g, '').toUpperCase();
 }
 
@@ -301,7 +301,7 @@ export function compareNames(query: PreparedName, listed: PreparedName): NameCom
 }
 
 /** The name score alone (what compareNames says, without its parts). */
-export function nameScore(query: PreparedName, listed: PreparedName): number {
+function nameScore(query: PreparedName, listed: PreparedName): number {
   return compare(query, listed, null);
 }
 

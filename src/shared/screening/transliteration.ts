@@ -165,7 +165,7 @@ function arabicWeak(letter: 'و' | 'ي', previous: string): string {
 }
 
 /** Whether any letter of `text` is Cyrillic, Greek or Arabic (the fast path skips the tables). */
-export function hasOtherScript(text: string): boolean {
+function hasOtherScript(text: string): boolean {
   return /[\u0370-\u03ff\u0400-\u052f\u0600-\u06ff\u0750-\u077f]/.test(text);
 }
 

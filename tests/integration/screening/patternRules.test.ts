@@ -404,8 +404,6 @@ describe('rule previews', () => {
     expect(() => previews.watchRule(PROFILE, { name: 'x', kind: 'pending-transaction', amountBeyond: 'lots' })).toThrow(
       /amountBeyond/,
     );
-    expect(() => previews.patternRule(PROFILE, { ...STRUCTURING, countAtLeast: 1 })).toThrow(
-      /countAtLeast/,
-    );
+    expect(() => previews.patternRule(PROFILE, { ...STRUCTURING, countAtLeast: 1 })).toThrow(/countAtLeast/);
   });
 });

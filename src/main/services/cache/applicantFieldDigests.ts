@@ -41,7 +41,7 @@ function text(value: unknown): string | null {
 }
 
 /** The normalised values of an applicant's shared fields (absent when the record has none). */
-export function sharedFieldValuesOf(record: Readonly<Record<string, unknown>>): Partial<Record<SharedField, string>> {
+function sharedFieldValuesOf(record: Readonly<Record<string, unknown>>): Partial<Record<SharedField, string>> {
   const values: Partial<Record<SharedField, string>> = {};
   const email = text(record['email_address']);
   if (email !== null) values.email = email.trim().toLowerCase();

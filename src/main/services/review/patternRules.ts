@@ -28,7 +28,7 @@ import { ApplicantFieldDigests } from '../cache/applicantFieldDigests.ts';
 import { centsOf } from '../cache/money.ts';
 import type { RecordSealer } from '../cache/sealing.ts';
 
-export interface FlaggedTransaction {
+interface FlaggedTransaction {
   /** The review ref of the transaction (its row key). */
   ref: string;
   accountId: string;

@@ -17,9 +17,9 @@ import { PatternRuleEvaluator, type FlaggedSet } from './patternRules.ts';
 import { ReviewProblem } from './reviewProblem.ts';
 import { WatchRules } from './watchRules.ts';
 
-export const PREVIEW_FIRST = 20;
+const PREVIEW_FIRST = 20;
 
-export interface PreviewCounts {
+interface PreviewCounts {
   /** Items the rule's conditions match. */
   matched: number;
   /** Of those, items already reviewed or flagged (left as they are). */
@@ -28,7 +28,7 @@ export interface PreviewCounts {
   wouldFlag: number;
 }
 
-export interface PreviewItem {
+interface PreviewItem {
   ref: string;
   accountId: string | null;
   postedAt: string | null;

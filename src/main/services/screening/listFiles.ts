@@ -110,7 +110,7 @@ function sourceOf(names: readonly string[], format: ListFormat, options: ListRea
 }
 
 /** One list file: SDN.XML (or consolidated.xml), sdn_advanced.xml, or a FollowTheMoney JSON export. */
-export async function readListFile(path: string, options: ListReadOptions = {}): Promise<ParsedList> {
+async function readListFile(path: string, options: ListReadOptions = {}): Promise<ParsedList> {
   const name = basename(path);
   const start = (await firstTextOf(path)).trimStart();
   let parser: SdnXmlParser | SdnAdvancedXmlParser | FtmJsonParser;
@@ -154,7 +154,7 @@ export async function readListFile(path: string, options: ListReadOptions = {}):
   };
 }
 
-export interface CsvSetPaths {
+interface CsvSetPaths {
   /** sdn.csv or cons_prim.csv */
   main: string;
   /** add.csv or cons_add.csv */
@@ -164,7 +164,7 @@ export interface CsvSetPaths {
 }
 
 /** OFAC's CSV set: its digest is the SHA-256 of the three files' digests, in the order main, addresses, aliases. */
-export async function readOfacCsvSet(paths: CsvSetPaths, options: ListReadOptions = {}): Promise<ParsedList> {
+async function readOfacCsvSet(paths: CsvSetPaths, options: ListReadOptions = {}): Promise<ParsedList> {
   const parts: CsvPart[] = ['main', 'addresses', 'aliases'];
   const parser = new OfacCsvParser({
     main: basename(paths.main),

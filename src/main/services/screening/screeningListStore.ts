@@ -22,11 +22,11 @@ import { DatabaseSync } from 'node:sqlite';
 import type { ListEntry, ListFormat, ListSource, ParsedList } from '../../../shared/screening/listEntry.ts';
 import { applyMigrations, type Migration } from '../cache/migrations.ts';
 
-export const SCREENING_LIST_MIGRATIONS_TABLE = 'screening_list_migrations';
-export const SCREENING_LIST_FILE_NAME = 'screening-lists.db';
+const SCREENING_LIST_MIGRATIONS_TABLE = 'screening_list_migrations';
+const SCREENING_LIST_FILE_NAME = 'screening-lists.db';
 const WRITE_CHUNK = 5_000;
 
-export const SCREENING_LIST_MIGRATIONS: readonly Migration[] = [
+const SCREENING_LIST_MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
     name: 'screening lists, their versions and entries',

@@ -19,7 +19,7 @@ import { ListFileError, listDateOf, type ListEntry } from '../listEntry.ts';
 
 const NULL_VALUE = '-0-';
 
-export const MAIN_FIELDS = [
+const MAIN_FIELDS = [
   'ent_num',
   'SDN_Name',
   'SDN_Type',
@@ -33,7 +33,7 @@ export const MAIN_FIELDS = [
   'Vess_owner',
   'Remarks',
 ] as const;
-export const ADDRESS_FIELDS = [
+const ADDRESS_FIELDS = [
   'Ent_num',
   'Add_num',
   'Address',
@@ -41,7 +41,7 @@ export const ADDRESS_FIELDS = [
   'Country',
   'Add_remarks',
 ] as const;
-export const ALIAS_FIELDS = ['ent_num', 'alt_num', 'alt_type', 'alt_name', 'alt_remarks'] as const;
+const ALIAS_FIELDS = ['ent_num', 'alt_num', 'alt_type', 'alt_name', 'alt_remarks'] as const;
 
 /** Identity documents as Remarks names them (the most common; "IMO" is a vessel's number). */
 const IDENTIFIER_TYPES = [
@@ -82,7 +82,7 @@ const IDENTIFIER_PATTERN = new RegExp(
 );
 
 /** The facts a Remarks field holds, as its "; "-separated phrases say them. */
-export function remarksOf(text: string): {
+function remarksOf(text: string): {
   datesOfBirth: string[];
   nationalities: string[];
   identifiers: ListEntry['identifiers'];

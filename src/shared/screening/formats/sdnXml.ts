@@ -25,7 +25,7 @@ const ALIAS_TYPES: Readonly<Record<string, EntryName['type']>> = {
 };
 
 /** "LAST, First" as the lists write a person; the last name alone for others. */
-export function fullNameOf(first: string, last: string): string {
+function fullNameOf(first: string, last: string): string {
   return first.trim() === '' ? last.trim() : `${last.trim()}, ${first.trim()}`;
 }
 
