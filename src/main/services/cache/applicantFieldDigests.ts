@@ -9,7 +9,7 @@
  */
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import type { SharedField } from '../../../shared/review/patternRule.ts';
-import { applicantIdentityOf, type ApplicantKind } from './applicantsTable.ts';
+import { applicantIdentityOf, type ApplicantKind } from './applicantIdentity.ts';
 import type { RecordSealer } from './sealing.ts';
 
 const DIGEST_BYTES = 12;

@@ -17,7 +17,9 @@ import type { SearchTokens } from './searchTokens.ts';
 import type { WriteBatch } from './writeBatch.ts';
 import { ApplicantFieldDigests, DIGEST_SQL, UNDIGEST_SQL } from './applicantFieldDigests.ts';
 
-export type ApplicantKind = 'person' | 'business';
+import { applicantIdentityOf, type ApplicantKind } from './applicantIdentity.ts';
+
+export { applicantIdentityOf, type ApplicantKind };
 type ApplicantState = 'received' | 'malformed' | 'not-returned';
 
 /** An application that names an applicant, and in what roles. */
@@ -72,10 +74,6 @@ const NOT_RETURNED_SQL = `INSERT INTO applicants (profile_id, applicant_id, kind
 const TOUCH_SQL = `UPDATE applicants SET fetched_at = ? WHERE profile_id = ? AND applicant_id = ?`;
 
 const LIST_LIMIT_MAX = 500;
-
-export function applicantIdentityOf(profileId: string, applicantId: string): string {
-  return `applicant\u0000${profileId}\u0000${applicantId}`;
-}
 
 /** The words an applicant is found by: a person's names and email, a business's names. */
 function searchableTextOf(kind: ApplicantKind, record: Record<string, unknown>): string {
