@@ -91,14 +91,14 @@ interface SessionCredentials {
 
 const DATA_KEY_BYTES = 32;
 
-export function profileAccount(profileId: string): string {
+function profileAccount(profileId: string): string {
   return `profile:${profileId}`;
 }
 /** A profile's proxy password (Basic proxy authentication): the keychain's, never a file's. */
-export function proxyAccount(profileId: string): string {
+function proxyAccount(profileId: string): string {
   return `proxy:${profileId}`;
 }
-export function listenerAccount(listenerId: string): string {
+function listenerAccount(listenerId: string): string {
   return `listener:${listenerId}`;
 }
 export function cacheDataKeyAccount(cacheId: string): string {
