@@ -68,8 +68,7 @@ async function networkUpdate(context: ProfileUpdateContext): Promise<number> {
       proxy = { ...rest, mode: wanted };
     } else {
       const parsed = parseWith(proxyUrl, wanted);
-      if (!parsed.ok)
-        throw new UsageError(`--proxy ${wanted}: ${parsed.problems.join('; ').replace(/^[^:]*: /, '')}`);
+      if (!parsed.ok) throw new UsageError(`--proxy ${wanted}: ${parsed.problems.join('; ').replace(/^[^:]*: /, '')}`);
       proxy = { ...rest, mode: 'explicit', url: parsed.value };
     }
   }
