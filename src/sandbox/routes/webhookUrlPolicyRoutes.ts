@@ -8,7 +8,7 @@
 import { json } from '../http/answer.ts';
 import type { Router } from '../http/router.ts';
 
-export const WEBHOOK_URL_POLICY_PATH = '/sandbox/webhook_url_policy';
+const WEBHOOK_URL_POLICY_PATH = '/sandbox/webhook_url_policy';
 
 export function registerWebhookUrlPolicyRoutes(router: Router): void {
   router.get(WEBHOOK_URL_POLICY_PATH, () =>

@@ -12,23 +12,6 @@ export const eventName = z
   .string()
   .regex(EVENT_NAME_PATTERN, { message: 'must be an event name like ach.update (<resource>.<create|update|delete>)' });
 
-/** Event names seen in the real service (conventions.md). */
-export const KNOWN_EVENTS = [
-  'account.update',
-  'ach.create',
-  'ach.update',
-  'book.update',
-  'wire.update',
-  'card.update',
-  'document.create',
-  'file.create',
-  'account_application.update',
-  'person_application.update',
-  'webhook.create',
-  'webhook.update',
-  'webhook.delete',
-] as const;
-
 /**
  * Written out in full (`http://` or `https://`, a host, no white space): the WHATWG parser
  * alone would also take `http:host` or a URL with spaces around it, which no validator of the

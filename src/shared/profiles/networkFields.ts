@@ -24,8 +24,8 @@ export const PROXY_MODE_LABELS: Readonly<Record<ProxyMode, string>> = {
   none: 'No proxy (always direct)',
 };
 
-export const PROXY_URL_MAX = 2_048;
-export const CA_FILE_MAX = 4_096;
+const PROXY_URL_MAX = 2_048;
+const CA_FILE_MAX = 4_096;
 
 /**
  * What is wrong with a proxy's address, in a sentence, or null: `http://host:port` (the
@@ -57,7 +57,7 @@ export function proxyUrlProblem(text: string): string | null {
 }
 
 /** The proxy's address as stored: `http://host:port` (port 80 when none is given, as curl does for http). */
-export function normalizedProxyUrl(text: string): string {
+function normalizedProxyUrl(text: string): string {
   const trimmed = text.trim();
   const url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) ? trimmed : `http://${trimmed}`);
   return `http://${url.host}`;
@@ -81,7 +81,7 @@ export const proxyUser = z
   .max(256, { message: 'must be at most 256 characters' })
   .refine((text) => !/[:\p{C}]/u.test(text), { message: 'must not contain a colon, a line break or a tab' });
 
-export const proxySetting = z
+const proxySetting = z
   .strictObject({
     mode: z.enum(PROXY_MODES),
     /** With `explicit`: the proxy. */

@@ -56,7 +56,7 @@ export interface BankHttpOptions {
 }
 
 /** The most of a JSON answer read (a page of 1000 pending transactions is about 0.6 MB). */
-export const JSON_ANSWER_MAX_BYTES = 64 * 1024 * 1024;
+const JSON_ANSWER_MAX_BYTES = 64 * 1024 * 1024;
 
 export interface BankRequest {
   method: HttpMethod;

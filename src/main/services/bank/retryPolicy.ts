@@ -46,7 +46,7 @@ const NEVER_SENT_CODES = new Set([
   'ECONNECT_TIMEOUT',
 ]);
 
-export function neverSent(code: string | null): boolean {
+function neverSent(code: string | null): boolean {
   return code !== null && NEVER_SENT_CODES.has(code);
 }
 

@@ -14,7 +14,7 @@
 import { BlockList, isIP } from 'node:net';
 
 /** Where to read how to give the bank an address it can reach. */
-export const REACH_DOCS = 'docs/listener-reach.md';
+const REACH_DOCS = 'docs/listener-reach.md';
 
 const PRIVATE_RANGES = new BlockList();
 for (const [network, prefix] of [
@@ -76,7 +76,7 @@ export class WebhookAddressRefused extends Error {
 }
 
 /** How to give the bank an address it can reach, in one sentence. */
-export function howToGetAPublicAddress(url: string): string {
+function howToGetAPublicAddress(url: string): string {
   let port = '4880';
   try {
     const parsed = new URL(url);

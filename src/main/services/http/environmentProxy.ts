@@ -27,7 +27,7 @@ function variable(environment: Environment, name: string): { name: string; value
 }
 
 /** Which variable names the proxy for `protocol` ('https:' or 'http:'), if any does. */
-export function proxyVariableFor(environment: Environment, protocol: string): { name: string; value: string } | null {
+function proxyVariableFor(environment: Environment, protocol: string): { name: string; value: string } | null {
   return (
     variable(environment, protocol === 'https:' ? 'https_proxy' : 'http_proxy') ?? variable(environment, 'all_proxy')
   );

@@ -10,7 +10,7 @@ export interface ProxyCredentials {
 }
 
 /** Where the route came from, for messages: "the proxy HTTPS_PROXY names", "the system's proxy". */
-export type ProxySource = 'explicit' | 'environment' | 'system';
+type ProxySource = 'explicit' | 'environment' | 'system';
 
 export type ProxyRoute =
   | { kind: 'direct' }

@@ -21,7 +21,7 @@ export class CaBundleProblem extends Error {
 const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
 
 /** The certificates of a PEM text, each checked to parse; the subjects, for messages. */
-export function certificatesOf(text: string, file: string): { pem: string[]; subjects: string[] } {
+function certificatesOf(text: string, file: string): { pem: string[]; subjects: string[] } {
   const blocks = text.match(PEM_BLOCK) ?? [];
   if (blocks.length === 0) {
     throw new CaBundleProblem(

@@ -36,7 +36,7 @@ function normalized(normalize: (text: string) => string) {
 }
 
 /** A public URL as the listener keeps it: an http(s) origin, no path (the listener's paths are its own). */
-export const publicUrl = z
+const publicUrl = z
   .string()
   .max(2048)
   .transform((text, context) => {

@@ -12,7 +12,7 @@ import { sharedTransport } from '../http/sharedTransport.ts';
 import type { HttpTransport } from '../http/transport.ts';
 import { TransportError } from '../http/transportError.ts';
 
-export const NGROK_AGENT_URL = 'http://127.0.0.1:4040';
+const NGROK_AGENT_URL = 'http://127.0.0.1:4040';
 
 const tunnelsAnswer = z.looseObject({
   tunnels: z.array(

@@ -106,7 +106,7 @@ const listenerConfig = z.object({
 export type ListenerConfig = z.infer<typeof listenerConfig>;
 
 /** A tunnel to the listener's port that a local ngrok agent lists (its API on 127.0.0.1:4040). */
-export const listenerTunnelSuggestion = z.object({
+const listenerTunnelSuggestion = z.object({
   /** The tunnel's https:// public address, or null when no tunnel to the listener's port was found. */
   publicUrl: z.string().nullable(),
   /** A sentence: which tunnel was found, or why none was (no agent running, a tunnel to another port). */
