@@ -13,6 +13,15 @@ import type { ListenerConfig, Profile } from '../../../src/shared/ipc/index.ts';
 import { ipcErrorOf, LEDGERDESK_ERROR_NAME } from '../../../src/shared/ipc/errors.ts';
 import './setup.tsx';
 
+const remoteNetwork: NonNullable<Profile['network']> = {
+  proxyMode: 'system',
+  proxyUrl: null,
+  proxyUser: null,
+  proxyPasswordSet: false,
+  caFile: null,
+  summary: "Reaches the bank through the system's proxy settings.",
+};
+
 const remote: Profile = {
   id: 'prof_1',
   name: 'Acme sandbox',
@@ -24,14 +33,7 @@ const remote: Profile = {
   createdAt: '2026-12-01T10:00:00.000Z',
   updatedAt: '2026-12-01T10:00:00.000Z',
   attention: null,
-  network: {
-    proxyMode: 'system',
-    proxyUrl: null,
-    proxyUser: null,
-    proxyPasswordSet: false,
-    caFile: null,
-    summary: "Reaches the bank through the system's proxy settings.",
-  },
+  network: remoteNetwork,
 };
 
 describe('ProfileNetworkForm', () => {
@@ -80,7 +82,7 @@ describe('ProfileNetworkForm', () => {
       });
     });
     await waitFor(() => {
-      expect((screen.getByLabelText(/Proxy password/) as HTMLInputElement).value).toBe('');
+      expect(screen.getByLabelText<HTMLInputElement>(/Proxy password/).value).toBe('');
     });
   });
 
@@ -89,7 +91,7 @@ describe('ProfileNetworkForm', () => {
     const onSave = vi.fn().mockResolvedValue(undefined);
     const withLogin: Profile = {
       ...remote,
-      network: { ...remote.network!, proxyMode: 'environment', proxyUser: 'alice', proxyPasswordSet: true },
+      network: { ...remoteNetwork, proxyMode: 'environment', proxyUser: 'alice', proxyPasswordSet: true },
     };
     render(<ProfileNetworkForm profile={withLogin} onSave={onSave} />);
     expect(screen.getByLabelText(/Proxy password/).getAttribute('placeholder')).toBe('•••••••• (in the keychain)');
@@ -154,7 +156,7 @@ describe('ListenerSetup: how the bank reaches the listener', () => {
     const use = await screen.findByRole('button', { name: 'Use https://abc123.ngrok-free.app' });
     expect(suggest).toHaveBeenCalledTimes(1);
     await user.click(use);
-    expect((screen.getByLabelText(/Public URL/) as HTMLInputElement).value).toBe('https://abc123.ngrok-free.app');
+    expect(screen.getByLabelText<HTMLInputElement>(/Public URL/).value).toBe('https://abc123.ngrok-free.app');
     expect(screen.queryByRole('button', { name: /^Use / })).toBeNull();
     await user.click(screen.getByRole('button', { name: 'Save settings' }));
     await waitFor(() => {
@@ -186,7 +188,7 @@ describe('ListenerSetup: how the bank reaches the listener', () => {
       />,
     );
     expect(suggest).not.toHaveBeenCalled();
-    expect((screen.getByLabelText(/Public URL/) as HTMLInputElement).value).toBe('https://hooks.example.com');
+    expect(screen.getByLabelText<HTMLInputElement>(/Public URL/).value).toBe('https://hooks.example.com');
   });
 
   it('serves HTTPS with the certificate and key given, both or neither', async () => {

@@ -36,20 +36,6 @@ export type RetryDecision = { retry: true; delayMs: number } | { retry: false };
 
 const RETRIED_STATUSES = new Set([429, 502, 503, 504]);
 
-/** Connection errors that prove the request never reached the bank. */
-const NEVER_SENT_CODES = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ECONNECT_TIMEOUT',
-]);
-
-function neverSent(code: string | null): boolean {
-  return code !== null && NEVER_SENT_CODES.has(code);
-}
-
 /** `Retry-After` is seconds or an HTTP date (RFC 9110 §10.2.3). */
 export function parseRetryAfter(value: string | undefined, now: number = Date.now()): number | null {
   if (value === undefined) return null;
