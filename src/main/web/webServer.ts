@@ -8,7 +8,6 @@
  */
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
-import { extname } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import {
@@ -72,7 +71,8 @@ export function createWebServer(tls?: TlsFiles): Server {
 
 /** A path the browser navigates to (a screen of the app), as opposed to a file or the socket. */
 function isPage(path: string): boolean {
-  return path === '/' || path === '/index.html' || (extname(path) === '' && !path.startsWith('/ledgerdesk/'));
+  if (path === '/' || path === '/index.html') return true;
+  return /^\/[A-Za-z0-9_-]+(?:\/[A-Za-z0-9_-]+)*$/.test(path) && !path.startsWith('/ledgerdesk/');
 }
 
 function answerSignedOut(response: ServerResponse, status: 200 | 401, method: string | undefined): void {
@@ -177,15 +177,20 @@ export function serveWebMode(server: Server, options: WebServerOptions): void {
 
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => undefined);
-    // The cookie and the tab key (W1): the cookie alone reaches every port of this host.
-    const verdict = access.checkSocket(request.headers, request.rawHeaders);
-    if (!verdict.allowed) {
-      refuseUpgrade(socket, verdict.status);
+    const address = access.checkAddress(request.headers, request.rawHeaders);
+    if (!address.allowed) {
+      refuseUpgrade(socket, address.status);
       return;
     }
     // A browser always says which page opens a socket; a socket without an Origin is not our page's.
     if (request.headers.origin === undefined) {
       refuseUpgrade(socket, 403);
+      return;
+    }
+    // The cookie and the tab key (W1): the cookie alone reaches every port of this host.
+    const verdict = access.checkSocket(request.headers, request.rawHeaders);
+    if (!verdict.allowed) {
+      refuseUpgrade(socket, verdict.status);
       return;
     }
     if (pathOf(request)?.path !== WEB_SOCKET_PATH) {

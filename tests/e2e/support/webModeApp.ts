@@ -12,11 +12,16 @@ import { forkSandboxChild } from '../../../src/main/web/forkSandbox.ts';
 import type { SandboxChild } from '../../../src/main/shell/embeddedSandbox.ts';
 import { webPdfPrinter } from '../../../src/main/web/chromiumPdfPrinter.ts';
 import { startWebShell, type RunningWebShell } from '../../../src/main/web/webShell.ts';
+import type { TerminalNotice } from '../../../src/main/web/confirmationCodes.ts';
 
 export interface WebModeApp {
   shell: RunningWebShell;
   /** Everything the shell logged: searched for secrets and tokens. */
   logged: string[];
+  /** What `serve`'s terminal showed: Production questions and their codes (W2), read as a person would. */
+  terminal: TerminalNotice[];
+  /** The code the terminal showed last (what the person types), or '' when none was shown. */
+  lastCode(): string;
 }
 
 export async function startWebModeApp(
@@ -29,6 +34,7 @@ export async function startWebModeApp(
   const keep = (line: string): void => {
     logged.push(line);
   };
+  const terminal: TerminalNotice[] = [];
   const printer = webPdfPrinter();
   const shell = await startWebShell({
     dataFolder: folder,
@@ -42,9 +48,17 @@ export async function startWebModeApp(
     // The machine's Chromium prints the review report, as `npm run serve` finds it.
     ...(printer === undefined ? {} : { printToPdf: printer }),
     app: { name: 'Ledgerdesk', version: '0.0.0-e2e', platform: process.platform },
+    terminal: (notice) => terminal.push(notice),
     log: { info: keep, warn: keep, error: keep },
   });
-  return { shell, logged };
+  const lastCode = (): string => {
+    for (let at = terminal.length - 1; at >= 0; at -= 1) {
+      const notice = terminal[at];
+      if (notice?.kind === 'code') return notice.code;
+    }
+    return '';
+  };
+  return { shell, logged, terminal, lastCode };
 }
 
 /** Opens the printed address in a fresh page of `context` and waits for the app and its socket. */
