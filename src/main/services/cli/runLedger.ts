@@ -14,6 +14,8 @@ import type { Review } from '../review/reviewsTable.ts';
 import { BankError, type BankErrorKind } from '../bank/bankError.ts';
 import { ProfileNotReady } from '../bank/bankClients.ts';
 import { CacheError } from '../cache/cacheError.ts';
+import { RowAltered } from '../cache/rowMacs.ts';
+import { ReviewRolledBack } from '../cache/reviewRollbacks.ts';
 import { exportCsv, type ExportView } from '../cache/exportViews.ts';
 import { unmaskedFieldsOf } from '../../../shared/personalData/exportDisclosure.ts';
 import { InvalidSecret, MissingCredentials, SecretNeedsReentry } from '../credentials/credentials.ts';
@@ -88,6 +90,10 @@ const KNOWN_FAILURES = [
   ReviewProblem,
   TeamProblem,
   UnknownAccountProblem,
+  // A review (or another authenticated row) changed in the cache file outside Ledgerdesk: the
+  // sentence names the item; the action says what to run (review I-C1).
+  RowAltered,
+  ReviewRolledBack,
 ];
 
 /** Failures after which the cache's answer is better than none. */
@@ -103,7 +109,8 @@ const UNREACHABLE: readonly BankErrorKind[] = [
 export function oneLine(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   const known = KNOWN_FAILURES.some((kind) => error instanceof kind);
-  return (known ? message : `unexpected failure: ${message}`).replace(/\s*\n\s*/g, ' ').trim();
+  const action = error instanceof RowAltered || error instanceof ReviewRolledBack ? ` ${error.action}` : '';
+  return (known ? `${message}${action}` : `unexpected failure: ${message}`).replace(/\s*\n\s*/g, ' ').trim();
 }
 
 class Ledger {
