@@ -212,7 +212,7 @@ describe('W2: a socket client that never asks a human cannot complete a Producti
     expect((await client.result(client.call('listener.start', { port: 0 }))).ok).toBe(true);
     const allow = (
       url: string,
-      reply: () => string | null,
+      reply: (ask: Record<string, unknown>) => string | null,
     ): Promise<{ ok: boolean; value?: unknown; error?: { code: string } }> =>
       (async () => {
         const id = client.call('listener.allowTarget', { url });
