@@ -7,13 +7,17 @@
 import { NEW_SIGN_IN_COMMAND } from '../../shared/ipc/webSocketProtocol.ts';
 
 const STYLE = `
-  :root { color-scheme: light dark; font-family: system-ui, sans-serif; line-height: 1.5; }
+  :root { color-scheme: light dark; font-family: system-ui, sans-serif; line-height: 1.5; background: #ffffff; color: #1b1d21; }
   body { max-width: 40rem; margin: 4rem auto; padding: 0 1.5rem; }
   h1 { font-size: 1.5rem; margin-bottom: 0.5rem; }
-  pre { padding: 0.75rem 1rem; border-radius: 6px; background: rgba(127, 127, 127, 0.15); font-size: 1rem; }
+  pre { padding: 0.75rem 1rem; border-radius: 6px; background: #eef0f3; color: #1b1d21; font-size: 1rem; }
+  code { font-size: 0.95em; }
   li { margin-bottom: 0.25rem; }
+  @media (prefers-color-scheme: dark) {
+    :root { background: #16181d; color: #e6e8eb; }
+    pre { background: #262a33; color: #e6e8eb; }
+  }
 `;
-
 export const SIGNED_OUT_TITLE = 'Sign in to Ledgerdesk again';
 
 export function signedOutPage(): string {
