@@ -5,7 +5,6 @@
  * error and a non-zero exit code (2 for a usage mistake).
  */
 import { listApplicants } from './commands/applicants.ts';
-import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { SchemaViolation, shownField, type AccountResponse } from '../../../shared/bank/index.ts';
@@ -31,6 +30,7 @@ import { withReviews } from '../review/reviewColumn.ts';
 import { SyncBusy, type SyncRequest } from '../sync/syncService.ts';
 import { maskedBaseUrl } from '../../../shared/profiles/profileFields.ts';
 import { appDataFolder } from './appDataFolder.ts';
+import { dataFolderModeLine, ownDataFolder } from '../files/dataFolderMode.ts';
 import { checkCachedAccount, UnknownAccountProblem } from './cachedAccounts.ts';
 import { listKey, rememberCursor, rememberedCursor } from './cursorMemory.ts';
 import { auditVerifyCommand } from './auditVerifyCommand.ts';
@@ -234,7 +234,8 @@ class Ledger {
 
   async #open(): Promise<LedgerServices> {
     if (this.#services !== null) return this.#services;
-    mkdirSync(this.#dataFolder, { recursive: true, mode: 0o700 });
+    const folderMode = dataFolderModeLine(this.#dataFolder, ownDataFolder(this.#dataFolder));
+    if (folderMode !== null) this.#io.stderr.write(`ledger: ${folderMode}\n`);
     this.#services = await LedgerServices.open({
       actor: 'cli',
       dataFolder: this.#dataFolder,
