@@ -33,7 +33,7 @@ let renderer: RendererServer;
 let router: Router;
 const harnesses: LedgerdeskPage[] = [];
 const problems: string[] = [];
-const seeded = { png: '', pdf: '', application: '' };
+const seeded = { png: '', pdf: '', application: '', fontsPdf: '', fontsApplication: '' };
 /** A person the sandbox seeded with its specimen passport, and one with its specimen license. */
 const specimens = {
   passport: { document: '', application: '', person: '' },
@@ -51,6 +51,42 @@ function onePagePdf(text: string): Buffer {
     '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
     `<< /Length ${String(stream.length)} >>\nstream\n${stream}\nendstream`,
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
+  let body = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((object, index) => {
+    offsets.push(body.length);
+    body += `${String(index + 1)} 0 obj\n${object}\nendobj\n`;
+  });
+  const xref = body.length;
+  body += `xref\n0 ${String(objects.length + 1)}\n0000000000 65535 f \n`;
+  for (const offset of offsets) body += `${String(offset).padStart(10, '0')} 00000 n \n`;
+  body += `trailer\n<< /Size ${String(objects.length + 1)} /Root 1 0 R >>\nstartxref\n${String(xref)}\n%%EOF\n`;
+  return Buffer.from(body, 'latin1');
+}
+
+/**
+ * A one-page PDF whose three lines name standard fonts without embedding them (Helvetica,
+ * Symbol, ZapfDingbats): a reader draws them from its own copies of the standard fonts.
+ */
+function standardFontsPdf(): Buffer {
+  const lines: [font: string, text: string][] = [
+    ['F1', 'Helvetica names this line'],
+    ['F2', 'abgdp'],
+    ['F3', '3456'],
+  ];
+  const stream = lines
+    .map(([font, text], index) => `BT /${font} 32 Tf 72 ${String(700 - index * 80)} Td (${text}) Tj ET`)
+    .join('\n');
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R ' +
+      '/Resources << /Font << /F1 5 0 R /F2 6 0 R /F3 7 0 R >> >> >>',
+    `<< /Length ${String(stream.length)} >>\nstream\n${stream}\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Symbol >>',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /ZapfDingbats >>',
   ];
   let body = '%PDF-1.4\n';
   const offsets: number[] = [];
@@ -177,6 +213,22 @@ test.beforeAll(async () => {
     primary_person_application_id: person,
     product: 'personal_checking',
   });
+  const fontsFile = await post('/file', standardFontsPdf(), 'application/pdf');
+  seeded.fontsPdf = await post('/document', { type: 'other', name: 'Standard fonts', file_id: fontsFile, fields: {} });
+  const fontsPerson = await post('/apply/person_application', {
+    first_name: 'Nora',
+    last_name: 'Fontaine',
+    date_of_birth: '1979-03-14',
+    email_address: 'nora@example.com',
+    phone_number: '2025550187',
+    citizenship: 'US',
+    physical_address: { street_line_1: '9 Type St', city: 'Boston', state: 'MA', postal_code: '02110' },
+    document_ids: [seeded.fontsPdf],
+  });
+  seeded.fontsApplication = await post('/apply/account_application', {
+    primary_person_application_id: fontsPerson,
+    product: 'personal_checking',
+  });
   specimens.passport = await seededSpecimen('passport');
   specimens.license = await seededSpecimen('drivers_license');
 });
@@ -248,6 +300,67 @@ test('previews an image and a PDF from the applicant drawer', async ({ browser }
   await page.keyboard.press('Escape');
   await expect(pdfDialog).toBeHidden();
   await expect(pdfButton).toBeFocused();
+  await context.close();
+});
+
+test('a PDF naming standard fonts it does not embed draws them from the app’s own font files (I-P1)', async ({
+  browser,
+}) => {
+  const { context, page } = await openHarnessPage(
+    browser,
+    'light',
+    { router, rendererUrl: renderer.url, record: { harnesses, problems } },
+    { viewport: { width: 1280, height: 800 } },
+  );
+  const requested: string[] = [];
+  page.on('request', (request) => requested.push(request.url()));
+  await showScreen(page, renderer.url, 'account-applications');
+  await page.getByRole('button', { name: 'Sync the book' }).click();
+  await expect(page.getByRole('button', { name: 'Sync the book' })).toBeEnabled({ timeout: 120_000 });
+  const drawer = await openApplication(page, seeded.fontsApplication);
+  await drawer.getByRole('button', { name: `Preview document ${seeded.fontsPdf}` }).click();
+  const dialog = page.getByRole('dialog', { name: `Document ${seeded.fontsPdf}` });
+  const pageOne = dialog.getByRole('img', { name: `Document ${seeded.fontsPdf} of Nora Fontaine, page 1 of 1` });
+  await expect(pageOne).toBeVisible();
+  await expect(dialog.getByRole('alert')).toHaveCount(0);
+  // Each line's text is drawn: dark pixels in each line's band of the page.
+  const inkPerLine = (): Promise<number[]> =>
+    pageOne.evaluate((element) => {
+      const canvas = element as unknown as {
+        width: number;
+        height: number;
+        getContext: (kind: '2d') => {
+          getImageData: (x: number, y: number, width: number, height: number) => { data: ArrayLike<number> };
+        } | null;
+      };
+      const context2d = canvas.getContext('2d');
+      // The page is 792 points tall; the lines' baselines are at 700, 620 and 540 points.
+      const scale = canvas.height / 792;
+      return [700, 620, 540].map((baseline) => {
+        const top = Math.floor((792 - baseline - 30) * scale);
+        const band = context2d?.getImageData(0, top, canvas.width, Math.ceil(40 * scale)).data ?? [];
+        let dark = 0;
+        for (let index = 0; index < band.length; index += 4) if ((band[index] ?? 255) < 100) dark += 1;
+        return dark;
+      });
+    });
+  await expect.poll(async () => Math.min(...(await inkPerLine()))).toBeGreaterThan(20);
+  // Drawn with the standard fonts the app ships (fetched from its own origin), not a system substitute.
+  const fontFiles = requested.filter((url) => url.includes('/pdfjs/standard_fonts/'));
+  for (const file of ['LiberationSans-Regular.ttf', 'FoxitSymbol.pfb', 'FoxitDingbats.pfb']) {
+    expect(fontFiles).toContain(new URL(`pdfjs/standard_fonts/${file}`, renderer.url).href);
+  }
+  const fromFiles = await page.evaluate(() =>
+    [...(globalThis as unknown as { document: { fonts: Iterable<{ family: string }> } }).document.fonts]
+      .map((face) => face.family)
+      .filter((family) => /^g_d\d+_f\d+$/.test(family)),
+  );
+  expect(fromFiles.length).toBeGreaterThanOrEqual(3);
+  // Nothing was fetched from anywhere but the app itself.
+  const own = new URL(renderer.url).origin;
+  expect(requested.filter((url) => !url.startsWith(`${own}/`) && !/^(blob|data):/.test(url))).toEqual([]);
+  await shoot(page, 'preview-standard-fonts-light-1280');
+  await page.keyboard.press('Escape');
   await context.close();
 });
 
