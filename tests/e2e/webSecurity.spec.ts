@@ -68,7 +68,11 @@ async function linkingSite(target: string): Promise<{ server: Server; url: strin
 }
 
 async function close(server: Server): Promise<void> {
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await new Promise<void>((resolve) =>
+    server.close(() => {
+      resolve();
+    }),
+  );
 }
 
 let folder: string;

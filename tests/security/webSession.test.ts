@@ -75,7 +75,9 @@ function rawStatus(port: number, request: string): Promise<string> {
     let answer = '';
     socket.on('data', (chunk: Buffer) => (answer += chunk.toString('latin1')));
     // Every request here says `Connection: close` or is refused: the server ends the connection.
-    socket.on('end', () => resolve(answer.split('\r\n')[0] ?? ''));
+    socket.on('end', () => {
+      resolve(answer.split('\r\n')[0] ?? '');
+    });
     socket.on('error', reject);
   });
 }
@@ -95,7 +97,11 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await app.shell.stop();
-  await new Promise<void>((resolve) => bank.server.close(() => resolve()));
+  await new Promise<void>((resolve) =>
+    bank.server.close(() => {
+      resolve();
+    }),
+  );
   rmSync(folder, { recursive: true, force: true });
 });
 
@@ -127,7 +133,11 @@ describe('W1: the session cookie alone does not open the socket', () => {
     const before = await signIn(app.shell.newSignInAddress());
     const opened = await openSocket(origin, { cookie: before.cookie, tabKey: before.tabKey, origin });
     expect(opened.status).toBe(101);
-    const closed = new Promise<number>((resolve) => opened.socket?.on('close', (code) => resolve(code)));
+    const closed = new Promise<number>((resolve) =>
+      opened.socket?.on('close', (code) => {
+        resolve(code);
+      }),
+    );
     const after = await signIn(app.shell.newSignInAddress());
     // Its open socket is closed as signed out, and it cannot open another.
     expect(await closed).toBe(4001);

@@ -64,11 +64,7 @@ describe('ConfirmationCodes', () => {
       expect(codes.issue(question)?.accept('222222')).toBe(false);
     }
     expect(codes.locked).toBe(true);
-    expect(
-      notices
-        .filter((notice) => notice.kind === 'wrong-code')
-        .map((notice) => notice.kind === 'wrong-code' && notice.wrongLeft),
-    ).toEqual([4, 3, 2, 1]);
+    expect(notices.flatMap((notice) => (notice.kind === 'wrong-code' ? [notice.wrongLeft] : []))).toEqual([4, 3, 2, 1]);
     expect(notices[notices.length - 1]?.kind).toBe('locked');
     // Locked: not even the right code is asked for any more.
     expect(codes.issue(question)).toBeNull();
