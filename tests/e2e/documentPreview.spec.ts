@@ -22,6 +22,7 @@ import { startHarnessServices } from './support/harnessServices.ts';
 import type { LedgerdeskPage } from './support/ledgerdeskPage.ts';
 import { serveRenderer, type RendererServer } from './support/rendererServer.ts';
 import { SCREENS_FOLDER, shoot } from './support/screens.ts';
+import { onePagePdf, textPdf } from './support/pdfFiles.ts';
 
 // Timeouts only stop a hung run; nothing here measures time.
 test.describe.configure({ mode: 'serial', timeout: 300_000 });
@@ -42,63 +43,13 @@ const specimens = {
 /** The app's default window at 200% zoom: half the CSS pixels, twice the density (as accessibility.spec.ts). */
 const ZOOM_200: BrowserContextOptions = { viewport: { width: 640, height: 400 }, deviceScaleFactor: 2 };
 
-/** A one-page PDF that any reader opens: objects and a cross-reference table with true offsets. */
-function onePagePdf(text: string): Buffer {
-  const stream = `BT /F1 24 Tf 72 720 Td (${text}) Tj ET`;
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
-    `<< /Length ${String(stream.length)} >>\nstream\n${stream}\nendstream`,
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-  ];
-  let body = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objects.forEach((object, index) => {
-    offsets.push(body.length);
-    body += `${String(index + 1)} 0 obj\n${object}\nendobj\n`;
-  });
-  const xref = body.length;
-  body += `xref\n0 ${String(objects.length + 1)}\n0000000000 65535 f \n`;
-  for (const offset of offsets) body += `${String(offset).padStart(10, '0')} 00000 n \n`;
-  body += `trailer\n<< /Size ${String(objects.length + 1)} /Root 1 0 R >>\nstartxref\n${String(xref)}\n%%EOF\n`;
-  return Buffer.from(body, 'latin1');
-}
-
-/**
- * A one-page PDF whose three lines name standard fonts without embedding them (Helvetica,
- * Symbol, ZapfDingbats): a reader draws them from its own copies of the standard fonts.
- */
+/** Three lines in standard fonts the PDF does not embed: Helvetica, Symbol, ZapfDingbats. */
 function standardFontsPdf(): Buffer {
-  const lines: [font: string, text: string][] = [
-    ['F1', 'Helvetica names this line'],
-    ['F2', 'abgdp'],
-    ['F3', '3456'],
-  ];
-  const stream = lines
-    .map(([font, text], index) => `BT /${font} 32 Tf 72 ${String(700 - index * 80)} Td (${text}) Tj ET`)
-    .join('\n');
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R ' +
-      '/Resources << /Font << /F1 5 0 R /F2 6 0 R /F3 7 0 R >> >> >>',
-    `<< /Length ${String(stream.length)} >>\nstream\n${stream}\nendstream`,
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Symbol >>',
-    '<< /Type /Font /Subtype /Type1 /BaseFont /ZapfDingbats >>',
-  ];
-  let body = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objects.forEach((object, index) => {
-    offsets.push(body.length);
-    body += `${String(index + 1)} 0 obj\n${object}\nendobj\n`;
-  });
-  const xref = body.length;
-  body += `xref\n0 ${String(objects.length + 1)}\n0000000000 65535 f \n`;
-  for (const offset of offsets) body += `${String(offset).padStart(10, '0')} 00000 n \n`;
-  body += `trailer\n<< /Size ${String(objects.length + 1)} /Root 1 0 R >>\nstartxref\n${String(xref)}\n%%EOF\n`;
-  return Buffer.from(body, 'latin1');
+  return textPdf([
+    ['Helvetica', 'Helvetica names this line'],
+    ['Symbol', 'abgdp'],
+    ['ZapfDingbats', '3456'],
+  ]);
 }
 
 function basic(): string {
