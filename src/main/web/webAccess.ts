@@ -27,7 +27,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { hostHeaderCount, splitHost } from '../../shared/security/localServerGuard.ts';
 import { TAB_KEY_PROTOCOL_PREFIX } from '../../shared/ipc/webSocketProtocol.ts';
 
-export const SESSION_COOKIE = 'ledgerdesk_session';
+const SESSION_COOKIE = 'ledgerdesk_session';
 /** The query parameter of the printed address that carries the token. */
 export const TOKEN_PARAMETER = 'token';
 

@@ -21,7 +21,7 @@ import {
 import { TOKEN_PARAMETER, type WebAccess } from './webAccess.ts';
 import type { WebConnections } from './webConnections.ts';
 import { rendererFile } from './rendererFiles.ts';
-import { appResponseHeaders } from '../shell/appProtocol.ts';
+import { appResponseHeaders } from '../app/appProtocol.ts';
 import { signedOutPage } from './signedOutPage.ts';
 
 export interface WebServerOptions {

@@ -4,12 +4,13 @@
  * address (the control socket that carries it is issue 34's; until then it says what to do).
  */
 import { describe, expect, it } from 'vitest';
-import { EXPOSE_NEEDS_TLS, parseServeArguments, ServeUsageError } from '../../../src/main/web/serveArguments.ts';
+import { EXPOSE_NEEDS_TLS, parseServeArguments } from '../../../src/main/web/serveArguments.ts';
+import { UsageError } from '../../../src/main/cli/common/usageError.ts';
 import { runServe } from '../../../src/main/web/serveCommand.ts';
 
 describe('serve arguments', () => {
   it('refuses --expose without --tls-cert and --tls-key, and one of the pair alone', () => {
-    expect(() => parseServeArguments(['--expose', '0.0.0.0'])).toThrow(new ServeUsageError(EXPOSE_NEEDS_TLS));
+    expect(() => parseServeArguments(['--expose', '0.0.0.0'])).toThrow(new UsageError(EXPOSE_NEEDS_TLS));
     expect(() => parseServeArguments(['--tls-key', 'k.pem'])).toThrow('--tls-key needs --tls-cert (the certificate).');
     expect(parseServeArguments(['--expose', '0.0.0.0', '--tls-cert', 'c.pem', '--tls-key', 'k.pem'])).toMatchObject({
       host: '0.0.0.0',
