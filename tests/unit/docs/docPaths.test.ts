@@ -22,9 +22,9 @@ function markdownFiles(folder: string): string[] {
 
 const documents = [join(root, 'README.md'), ...markdownFiles(join(root, 'docs'))];
 
-/** A written path exists when its part before any wildcard or brace does. */
+/** A written path exists when its part before any wildcard, brace or `<placeholder>` does. */
 function exists(path: string): boolean {
-  const fixed = path.split(/[*{]/)[0] ?? path;
+  const fixed = path.split(/[*{<]/)[0] ?? path;
   return existsSync(fixed === '' ? '.' : fixed);
 }
 
