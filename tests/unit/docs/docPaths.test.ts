@@ -65,3 +65,13 @@ describe("docs/reference.md's layout table", () => {
     expect(folders.filter((folder) => !exists(join(root, folder)))).toEqual([]);
   });
 });
+
+describe('the index of decision records', () => {
+  it('docs/decisions/README.md links every record in docs/decisions/', () => {
+    const folder = join(root, 'docs', 'decisions');
+    const { links } = pathsInMarkdown(readFileSync(join(folder, 'README.md'), 'utf8'));
+    const records = readdirSync(folder).filter((name) => name.endsWith('.md') && name !== 'README.md');
+    expect(records.length).toBeGreaterThan(10);
+    expect(records.filter((record) => !links.includes(record))).toEqual([]);
+  });
+});
