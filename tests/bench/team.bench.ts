@@ -16,7 +16,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { adminUrl, startThrowawayCluster } from '../../scripts/postgres/throwawayCluster.ts';
-import { ChainVerifier } from '../../src/main/services/team/chainVerifier.ts';
+import { ChainVerifier, fixedSigners } from '../../src/main/services/team/chainVerifier.ts';
 import { generateOfficerKeys, signIntent } from '../../src/main/services/team/crypto/officerKeys.ts';
 import {
   chainHash,
@@ -199,12 +199,12 @@ async function verifyMany(): Promise<BenchFigure[]> {
   }
   const signers = new Map([['alice', keys.signPublic]]);
   // Baseline: one event at a time on this thread (the verifier before this round).
-  const serial = new ChainVerifier({ seq: 0, hash: TEAM_GENESIS }, signers);
+  const serial = new ChainVerifier({ seq: 0, hash: TEAM_GENESIS }, fixedSigners(signers));
   let started = performance.now();
   for (const event of events) serial.accept(event);
   const serialMs = performance.now() - started;
   // As a pull does it: pages of 5,000, the chain on this thread, signatures on the thread pool.
-  const pooled = new ChainVerifier({ seq: 0, hash: TEAM_GENESIS }, signers);
+  const pooled = new ChainVerifier({ seq: 0, hash: TEAM_GENESIS }, fixedSigners(signers));
   started = performance.now();
   const cpuStarted = process.cpuUsage();
   for (let from = 0; from < events.length; from += 5_000) await pooled.acceptPage(events.slice(from, from + 5_000));

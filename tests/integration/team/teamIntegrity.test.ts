@@ -8,11 +8,11 @@ import { verifyTeamHistory } from '../../../src/main/services/team/teamVerify.ts
 import {
   createTestDatabase,
   initTeam,
-  inviteFileOf,
   joinLaptop,
-  uniqueLogin,
   type Laptop,
+  laptopOf,
   type TestDatabase,
+  uniqueLogin,
 } from '../../support/team/teamDatabase.ts';
 
 const workspace = 'acme-integrity';
@@ -37,8 +37,8 @@ async function team(): Promise<Team> {
   const db = await createTestDatabase();
   const names = { alice: uniqueLogin('alice'), bob: uniqueLogin('bob') };
   const report = await initTeam(db, workspace, [names.alice, names.bob]);
-  const alice = await joinLaptop(inviteFileOf(report, names.alice));
-  const bob = await joinLaptop(inviteFileOf(report, names.bob));
+  const alice = await laptopOf(report, names.alice);
+  const bob = await laptopOf(report, names.bob);
   opened.push(alice, bob);
   for (let index = 0; index < 3; index += 1) {
     await alice.session.desk.act({

@@ -15,9 +15,9 @@ import {
   createTestDatabase,
   initTeam,
   inviteFileOf,
-  joinLaptop,
-  uniqueLogin,
   type Laptop,
+  laptopOf,
+  uniqueLogin,
 } from '../../support/team/teamDatabase.ts';
 
 const OWN_WINDOW = 1;
@@ -31,7 +31,7 @@ beforeAll(async () => {
   const db = await createTestDatabase();
   const report = await initTeam(db, 'ipc-team', [names.alice, names.bob]);
   invite = inviteFileOf(report, names.alice);
-  bob = await joinLaptop(inviteFileOf(report, names.bob));
+  bob = await laptopOf(report, names.bob);
   services = await startTestServices(mkdtempSync(join(tmpdir(), 'ledgerdesk-team-ipc-')));
   const router = createRouter({
     handlers: services.handlers,

@@ -17,10 +17,11 @@ import {
   initTeam,
   inviteFileOf,
   joinLaptop,
-  openCacheDatabase,
-  uniqueLogin,
   type Laptop,
+  laptopOf,
+  openCacheDatabase,
   type TestDatabase,
+  uniqueLogin,
 } from '../../support/team/teamDatabase.ts';
 
 const workspace = 'acme-members';
@@ -35,9 +36,9 @@ let carol: Laptop;
 beforeAll(async () => {
   db = await createTestDatabase();
   report = await initTeam(db, workspace, [names.alice, names.bob, names.carol]);
-  alice = await joinLaptop(inviteFileOf(report, names.alice));
-  bob = await joinLaptop(inviteFileOf(report, names.bob));
-  carol = await joinLaptop(inviteFileOf(report, names.carol));
+  alice = await laptopOf(report, names.alice);
+  bob = await laptopOf(report, names.bob);
+  carol = await laptopOf(report, names.carol);
   laptops.push(alice, bob, carol);
 });
 

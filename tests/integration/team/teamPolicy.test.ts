@@ -17,14 +17,7 @@ import { readPolicy, setPolicy } from '../../../src/main/services/team/teamPolic
 import type { TeamSession } from '../../../src/main/services/team/teamSession.ts';
 import { verifyTeamHistory } from '../../../src/main/services/team/teamVerify.ts';
 import { ledger } from '../services/support/ledgerRun.ts';
-import {
-  createTestDatabase,
-  initTeam,
-  inviteFileOf,
-  joinLaptop,
-  uniqueLogin,
-  type Laptop,
-} from '../../support/team/teamDatabase.ts';
+import { createTestDatabase, initTeam, type Laptop, laptopOf, uniqueLogin } from '../../support/team/teamDatabase.ts';
 
 const WORKSPACE = 'policy-team';
 let alice: Laptop;
@@ -34,8 +27,8 @@ beforeAll(async () => {
   const db = await createTestDatabase();
   const names = [uniqueLogin('alice'), uniqueLogin('bob')];
   const report = await initTeam(db, WORKSPACE, names);
-  alice = await joinLaptop(inviteFileOf(report, names[0] ?? ''));
-  bob = await joinLaptop(inviteFileOf(report, names[1] ?? ''));
+  alice = await laptopOf(report, names[0] ?? '');
+  bob = await laptopOf(report, names[1] ?? '');
 });
 
 afterAll(async () => {

@@ -197,6 +197,10 @@ class Ledger {
         return team.teamInvite(this.#teamContext());
       case 'team remove':
         return team.teamRemove(this.#teamContext());
+      case 'team acknowledge':
+        return team.teamAcknowledge(this.#teamContext());
+      case 'team upgrade':
+        return team.teamUpgrade(this.#teamContext());
       case 'team policy':
         return teamPolicy(this.#teamContext());
       case 'review propose':
@@ -285,6 +289,7 @@ class Ledger {
       dataFolder: this.#dataFolder,
       secretStore: this.#io.secretStore ?? new KeyringSecretStore(),
       env: this.#io.env,
+      secretInput: { stdin: this.#io.stdin, prompt: this.#io.stderr },
       warn: (text) => {
         this.#io.stderr.write(text.endsWith('\n') ? text : `${text}\n`);
       },

@@ -13,6 +13,7 @@
  * per workspace by the server in commit order (appends to a workspace are serialised by an
  * advisory lock taken before the head is read, so seq order is commit order).
  */
+import { SIGNED_MEMBERSHIP } from './teamMembershipSql.ts';
 import { SET_BASED_PUSH } from './teamPushSetBased.ts';
 
 export interface TeamMigration {
@@ -590,4 +591,5 @@ GRANT EXECUTE ON FUNCTION team.set_policy(text, jsonb) TO ledgerdesk_officer;
 `,
   },
   SET_BASED_PUSH,
+  SIGNED_MEMBERSHIP,
 ];
