@@ -104,7 +104,7 @@ describe('the team history cannot be rewritten unnoticed', () => {
       `UPDATE team.events SET detail = 'nothing to see' WHERE workspace = '${workspace}' AND seq = 3`,
     );
     const dave = uniqueLogin('dave');
-    const invite = await alice.session.invite(dave, 'officer', alice.folder);
+    const { file: invite } = await alice.session.invite(dave, 'officer', alice.folder);
     // The edit breaks the chain: the late laptop refuses the page and names the event.
     const late = await joinLaptop(invite);
     opened.push(late);
@@ -138,7 +138,7 @@ describe('the team history cannot be rewritten unnoticed', () => {
   it('a signed field changed and re-chained is caught by the signature, even by a laptop that joins late', async () => {
     const { db, alice } = await team();
     const dave = uniqueLogin('dave');
-    const invite = await alice.session.invite(dave, 'officer', alice.folder);
+    const { file: invite } = await alice.session.invite(dave, 'officer', alice.folder);
     await asSuperuser(
       db,
       `UPDATE team.events SET disposition = 'cleared' WHERE workspace = '${workspace}' AND action = 'propose' AND ref = 'app_1'; ${RECHAIN}`,

@@ -19,11 +19,16 @@ import { publicKeyOfRaw, verifyIntent } from './crypto/officerKeys.ts';
 import { TeamProblem } from './teamProblem.ts';
 
 /**
- * Accepts an event (the ones before it accepted) and answers the key its signature must verify
- * with, or throws a 'tampered' TeamProblem naming it. KeyObjects, made once per key: importing
- * a raw key for every event cost more than the verify itself.
+ * What the caller checks of each event, the ones before it accepted: `signer` answers the key its
+ * signature must verify with (a KeyObject made once per key: importing a raw key for every event
+ * cost more than the verify itself), `judge` accepts what it did; each throws a 'tampered'
+ * TeamProblem naming the event. An event `judge` refuses is still signature-checked, so a forged
+ * one is named as forged rather than as wrongly decided.
  */
-export type Admit = (event: TeamEventRow) => KeyObject;
+export interface Admit {
+  signer(event: TeamEventRow): KeyObject;
+  judge(event: TeamEventRow): void;
+}
 
 /**
  * Admits any event of a fixed set of signers, with no rules: for checking the chain and the
@@ -31,10 +36,13 @@ export type Admit = (event: TeamEventRow) => KeyObject;
  */
 export function fixedSigners(keys: ReadonlyMap<string, Uint8Array>): Admit {
   const objects = new Map([...keys].map(([officer, raw]) => [officer, publicKeyOfRaw(raw, 'Ed25519')]));
-  return (event) => {
-    const key = objects.get(event.officer);
-    if (key === undefined) throw forged(event);
-    return key;
+  return {
+    signer: (event) => {
+      const key = objects.get(event.officer);
+      if (key === undefined) throw forged(event);
+      return key;
+    },
+    judge: () => undefined,
   };
 }
 
@@ -60,8 +68,9 @@ export class ChainVerifier {
   /** Throws a 'tampered' TeamProblem naming the event when it does not verify. */
   accept(event: TeamEventRow): void {
     const hash = this.#link(this.#seq, this.#hash, event);
-    const key = this.#admit(event);
+    const key = this.#admit.signer(event);
     if (!verifyIntent(key, intentBytes(event), event.signature)) throw forged(event);
+    this.#admit.judge(event);
     this.#seq = event.seq;
     this.#hash = hash;
   }
@@ -84,13 +93,19 @@ export class ChainVerifier {
       try {
         hash = this.#link(seq, hash, event);
         check?.(event, hash);
-        key = this.#admit(event);
+        key = this.#admit.signer(event);
+      } catch (error) {
+        chainProblem = { index, error };
+        break;
+      }
+      signatures.push(verifyOnPool(event, key));
+      try {
+        this.#admit.judge(event);
       } catch (error) {
         chainProblem = { index, error };
         break;
       }
       seq = event.seq;
-      signatures.push(verifyOnPool(event, key));
     }
     const valid = await Promise.all(signatures);
     const firstForged = valid.indexOf(false);

@@ -158,7 +158,7 @@ export class TeamSync {
           );
       }
       const judge = this.#judgeOfMirror(legacy);
-      const verifier = new ChainVerifier(start, (event) => judge.admit(event));
+      const verifier = new ChainVerifier(start, judge);
       const root = this.#mirror.rootHash(this.#workspace);
       const check = (event: TeamEventRow, hash: Buffer): void => {
         if (event.seq === 1 && root !== null && !hash.equals(root))

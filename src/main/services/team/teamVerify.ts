@@ -60,7 +60,7 @@ export async function verifyTeamHistory(session: TeamSession): Promise<TeamVerif
     );
     const decided = new MemoryReviews();
     const judge = new HistoryJudge({ membership: new TeamMembership(workspace, legacy), reviews: decided, pins });
-    const verifier = new ChainVerifier({ seq: 0, hash: TEAM_GENESIS }, (event) => judge.admit(event));
+    const verifier = new ChainVerifier({ seq: 0, hash: TEAM_GENESIS }, judge);
     const mirrorHead = session.mirror.head(workspace);
     const root = session.mirror.rootHash(workspace);
     try {

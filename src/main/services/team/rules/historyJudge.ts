@@ -93,10 +93,11 @@ export class HistoryJudge {
   }
 
   /**
-   * Decides one event (the ones before it already admitted) and answers the key its signature
-   * must verify with; throws a 'tampered' TeamProblem naming the event when it breaks the rules.
+   * The key `event`'s signature must verify with (the events before it admitted): its signer as
+   * the signed history introduced them. Throws a 'tampered' TeamProblem naming the event when no
+   * member may sign it.
    */
-  admit(event: TeamEventRow): KeyObject {
+  signer(event: TeamEventRow): KeyObject {
     const membership = this.#page ?? this.#base;
     let key: Buffer;
     try {
@@ -111,6 +112,16 @@ export class HistoryJudge {
         event,
         `the history gives ${event.officer} the signing key ${fingerprint(key)}, not the one this laptop pinned (${fingerprint(pinned)})`,
       );
+    return this.#keyObject(key);
+  }
+
+  /**
+   * Decides `event` as the team's rules do and compares with what the server recorded; keeps
+   * what it did (membership, policy, the item's review). Throws a 'tampered' TeamProblem naming
+   * the event on any difference.
+   */
+  judge(event: TeamEventRow): void {
+    const membership = this.#page ?? this.#base;
     let expected: Outcome;
     if (isItemKind(event.kind)) {
       const slot = `${event.kind}\n${event.ref}`;
@@ -137,7 +148,12 @@ export class HistoryJudge {
       }
       if (!sameOutcome(expected, event)) throw this.#mismatch(event, expected);
     } else throw this.#impossible(event, `there is no kind ${event.kind}`);
-    return this.#keyObject(key);
+  }
+
+  /** signer then judge: for a history already signature-checked (the mirror's own). */
+  admit(event: TeamEventRow): void {
+    this.signer(event);
+    this.judge(event);
   }
 
   #context(membership: TeamMembership): ItemContext {

@@ -144,7 +144,7 @@ DECLARE
   me name := session_user;
   ev team.events;
   terms jsonb;
-  found team.members;
+  existing team.members;
   inviter_person name;
 BEGIN
   IF NOT team.is_lead(ws) THEN
@@ -164,18 +164,18 @@ BEGIN
   END IF;
   PERFORM team.expiry_of(expires_at);
   SELECT person INTO inviter_person FROM team.members m WHERE m.workspace = ws AND m.role_name = me;
-  SELECT * INTO found FROM team.members m WHERE m.workspace = ws AND m.role_name = login;
+  SELECT * INTO existing FROM team.members m WHERE m.workspace = ws AND m.role_name = login;
   IF FOUND THEN
-    IF NOT found.active OR EXISTS (SELECT 1 FROM team.officers o WHERE o.role_name = login AND o.sign_public IS NOT NULL) THEN
+    IF NOT existing.active OR EXISTS (SELECT 1 FROM team.officers o WHERE o.role_name = login AND o.sign_public IS NOT NULL) THEN
       RAISE EXCEPTION '% is already a member of %', login, ws USING ERRCODE = '23505';
     END IF;
-    IF found.role <> member_role THEN
-      RAISE EXCEPTION 'a new invite does not change the role of % (%)', login, found.role USING ERRCODE = '22023';
+    IF existing.role <> member_role THEN
+      RAISE EXCEPTION 'a new invite does not change the role of % (%)', login, existing.role USING ERRCODE = '22023';
     END IF;
     EXECUTE format('ALTER ROLE %I LOGIN PASSWORD %L', login, verifier);
     DELETE FROM team.invites WHERE workspace = ws AND role_name = login;
     INSERT INTO team.invites (workspace, role_name, wrapped, expires_at, event_id) VALUES (ws, login, wrapped, expires_at, ev.event_id);
-    ev.new_state := found.person;
+    ev.new_state := existing.person;
   ELSE
     PERFORM team.officer_login(login, display, verifier);
     INSERT INTO team.members (workspace, role_name, role, invited_by, person)
