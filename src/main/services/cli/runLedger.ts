@@ -46,6 +46,7 @@ import { webhooksAdd, webhooksList, webhooksRemove, webhooksUpdate } from './com
 import * as team from './commands/team.ts';
 import { teamPolicy } from './commands/teamPolicy.ts';
 import { TeamProblem } from '../team/teamProblem.ts';
+import { RowAltered } from '../cache/rowMacs.ts';
 import { ProgressBar } from './progressBar.ts';
 import { profileUpdate } from './profileUpdate.ts';
 import { readSecret, SecretInputProblem } from './readSecret.ts';
@@ -102,6 +103,8 @@ const UNREACHABLE: readonly BankErrorKind[] = [
 /** One line, whatever went wrong: never a stack trace, never a secret. */
 export function oneLine(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
+  // A row altered in the cache file is named, with what to do (security review af86022, I-C1).
+  if (error instanceof RowAltered) return `${message} ${error.action}`.replace(/\s*\n\s*/g, ' ').trim();
   const known = KNOWN_FAILURES.some((kind) => error instanceof kind);
   return (known ? message : `unexpected failure: ${message}`).replace(/\s*\n\s*/g, ' ').trim();
 }
