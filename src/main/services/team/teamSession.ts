@@ -213,14 +213,19 @@ export class TeamSession {
    * never introduced ('unsigned': the server's own say, trusted for nothing).
    */
   async members(): Promise<TeamMember[]> {
-    const membership = this.membership();
-    const acknowledged = this.mirror.acknowledgedMembers(this.workspace);
     let listed: ServerOfficer[] = [];
     try {
+      // What the server holds that this laptop has not verified yet is not "unsigned": pull
+      // first. A pull refused as tampered leaves the verified part, which is what is shown.
+      await this.sync.pull().catch((error: unknown) => {
+        if (!(error instanceof TeamProblem) || error.kind !== 'tampered') throw error;
+      });
       listed = await this.connection.with((db) => officersOf(db, this.workspace));
     } catch (error) {
       if (!(error instanceof TeamProblem) || error.kind !== 'unreachable') throw error;
     }
+    const membership = this.membership();
+    const acknowledged = this.mirror.acknowledgedMembers(this.workspace);
     const rows = membership.members().map((member) => this.#memberRow(member, acknowledged));
     const known = new Set(rows.map((row) => row.login));
     for (const officer of listed)
