@@ -13,7 +13,12 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { InMemorySecretStore } from '../../../src/main/services/credentials/secretStore.ts';
 import { teamInit } from '../../../src/main/services/team/teamInit.ts';
-import { createTestDatabase, openCacheDatabase, uniqueLogin, type TestDatabase } from '../../support/team/teamDatabase.ts';
+import {
+  createTestDatabase,
+  openCacheDatabase,
+  uniqueLogin,
+  type TestDatabase,
+} from '../../support/team/teamDatabase.ts';
 
 let db: TestDatabase;
 beforeAll(async () => {
@@ -73,19 +78,22 @@ describe('T3: the admin URL cannot overrule --ca', () => {
     });
   });
 
-  it.each(SUFFIXES)('%s is refused before connecting, with an unrelated CA and with the right one', async (suffix, named) => {
-    for (const caPem of [db.cluster.otherCaPem, db.cluster.caPem]) {
-      const refused = init(`${db.adminUrl}${suffix}`, caPem, 'sec-t3-query');
-      await expect(refused).rejects.toMatchObject({
-        kind: 'invalid',
-        message: expect.stringContaining(`The PostgreSQL URL sets "${named}"`) as unknown,
-      });
-      await expect(refused).rejects.toMatchObject({
-        message: expect.stringContaining('trusts only the CA given with --ca (verify-full)') as unknown,
-      });
-    }
-    expect(await workspaces()).not.toContain('sec-t3-query');
-  });
+  it.each(SUFFIXES)(
+    '%s is refused before connecting, with an unrelated CA and with the right one',
+    async (suffix, named) => {
+      for (const caPem of [db.cluster.otherCaPem, db.cluster.caPem]) {
+        const refused = init(`${db.adminUrl}${suffix}`, caPem, 'sec-t3-query');
+        await expect(refused).rejects.toMatchObject({
+          kind: 'invalid',
+          message: expect.stringContaining(`The PostgreSQL URL sets "${named}"`) as unknown,
+        });
+        await expect(refused).rejects.toMatchObject({
+          message: expect.stringContaining('trusts only the CA given with --ca (verify-full)') as unknown,
+        });
+      }
+      expect(await workspaces()).not.toContain('sec-t3-query');
+    },
+  );
 
   it('any other query parameter, a list of hosts or a socket folder is refused too', async () => {
     await expect(init(`${db.adminUrl}?application_name=x`, db.cluster.caPem, 'sec-t3-other')).rejects.toThrow(

@@ -60,7 +60,12 @@ function leadAsOf(ago: number): TeamSession {
 
 function attempt(inviteFile: string) {
   const folder = mkdtempSync(join(tmpdir(), 'ledgerdesk-laptop-'));
-  return teamJoin({ inviteFile, dataFolder: folder, secretStore: new InMemorySecretStore(), database: openCacheDatabase(folder) });
+  return teamJoin({
+    inviteFile,
+    dataFolder: folder,
+    secretStore: new InMemorySecretStore(),
+    database: openCacheDatabase(folder),
+  });
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -85,7 +85,7 @@ describe('T1: the superuser switches four-eyes off by SQL', () => {
       expect(laptop.session.status().head.seq).toBe(cleared - 1);
       const report = await verifyTeamHistory(laptop.session);
       expect(report).toMatchObject({ ok: false, firstBad: { seq: cleared } });
-      expect(report.firstBad?.reason).toContain('The server\'s rules or data were changed outside the signed history');
+      expect(report.firstBad?.reason).toContain("The server's rules or data were changed outside the signed history");
     }
   });
 });

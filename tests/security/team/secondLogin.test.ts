@@ -83,7 +83,10 @@ describe("T2: a lead's second login is not a second pair of eyes", () => {
     await bob.session.synchronise();
     await bob.session.desk.act({ kind: 'application', ref: 'app_lead', action: 'approve' });
     await bob.session.synchronise();
-    expect(bob.session.desk.review('application', 'app_lead')).toMatchObject({ state: 'cleared', approvedBy: bob.session.settings.login });
+    expect(bob.session.desk.review('application', 'app_lead')).toMatchObject({
+      state: 'cleared',
+      approvedBy: bob.session.settings.login,
+    });
     for (const laptop of [alice, bob, alice2])
       expect(await verifyTeamHistory(laptop.session)).toMatchObject({ ok: true });
   });

@@ -141,7 +141,7 @@ describe('T2: an officer made by SQL', () => {
     }
   });
 
-  it('with a lead\'s invite forged for her too, is named by the lead\'s signature', async () => {
+  it("with a lead's invite forged for her too, is named by the lead's signature", async () => {
     const workspace = 'sec-sql-invite';
     const { db, alice, bob } = await team(workspace);
     const carol = await sqlOfficer(db, workspace);

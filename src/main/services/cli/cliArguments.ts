@@ -99,6 +99,7 @@ Team review (docs/team.md; the server is PostgreSQL, every action works offline 
                                                       the lead, once, on their own laptop: schema, the lead's keys,
                                                       the signed genesis, one invite file per officer (the admin's
                                                       password from FILE, PGPASSWORD or a prompt: never the URL)
+  team migrate URL --ca FILE [--password-file FILE]   the admin: this build's team schema on an existing server
   team join FILE [--profile NAME]                     an officer, once per laptop
   team status | push | pull | members | queues [--limit N]
   team acknowledge NAME --fingerprint "…"             after comparing NAME's key fingerprint with them
@@ -267,6 +268,7 @@ const COMMANDS: Record<
     names: 'URL',
   },
   'team join': { accepts: ['profile'], requires: [], names: 'FILE' },
+  'team migrate': { accepts: ['ca', 'password-file'], requires: ['ca'], names: 'URL' },
   'team status': { accepts: [], requires: [] },
   'team push': { accepts: [], requires: [] },
   'team pull': { accepts: [], requires: [] },

@@ -186,6 +186,8 @@ class Ledger {
         return team.teamInitCommand(this.#teamContext());
       case 'team join':
         return team.teamJoinCommand(this.#teamContext());
+      case 'team migrate':
+        return team.teamMigrateCommand(this.#teamContext());
       case 'team status':
         return team.teamStatus(this.#teamContext());
       case 'team push':

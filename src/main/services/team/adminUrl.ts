@@ -88,7 +88,10 @@ export function adminTargetOf(url: string): AdminTarget {
     throw new TeamProblem('invalid', 'The PostgreSQL URL must name a database: postgres://user@host:port/database.');
   const user = decodeURIComponent(parsed.username);
   if (user === '')
-    throw new TeamProblem('invalid', 'The PostgreSQL URL must name the administrator: postgres://user@host:port/database.');
+    throw new TeamProblem(
+      'invalid',
+      'The PostgreSQL URL must name the administrator: postgres://user@host:port/database.',
+    );
   const port = parsed.port === '' ? 5432 : Number(parsed.port);
   return { host, port, database, user, password: decodeURIComponent(parsed.password) };
 }

@@ -139,7 +139,6 @@ export class ChainVerifier {
       );
     return hash;
   }
-
 }
 
 function verifyOnPool(event: TeamEventRow, key: KeyObject): Promise<boolean> {

@@ -102,6 +102,54 @@ export function inviteLifetimeOf(ms: number | undefined): number {
   return lifetime;
 }
 
+/**
+ * `ledger team migrate`: the database administrator applies this build's team schema migrations
+ * to a server that already holds workspaces (team init applies them too, for a new one). The
+ * same explicit, verify-full connection as init. Workspaces made before team migration 4 keep
+ * working as they were until a lead signs their roster (`ledger team upgrade`).
+ */
+export async function teamMigrate(options: {
+  adminUrl: string;
+  adminPassword?: string;
+  caPem: string;
+}): Promise<{ server: TeamServer; migrationsApplied: number[] }> {
+  const target = adminTargetOf(options.adminUrl);
+  const server: TeamServer = { host: target.host, port: target.port, database: target.database };
+  const admin = adminClient(target, options.adminPassword, options.caPem, 'ledgerdesk team migrate');
+  try {
+    await admin.connect();
+  } catch (error) {
+    throw teamProblemOf(error, `${server.host}:${String(server.port)}/${server.database}`);
+  }
+  try {
+    return { server, migrationsApplied: await migrateTeamSchema(admin) };
+  } finally {
+    await admin.end().catch(() => undefined);
+  }
+}
+
+function adminClient(
+  target: ReturnType<typeof adminTargetOf>,
+  password: string | undefined,
+  caPem: string,
+  application: string,
+): pg.Client {
+  const admin = new pg.Client({
+    host: target.host,
+    port: target.port,
+    database: target.database,
+    user: target.user,
+    password: target.password === '' ? (password ?? '') : target.password,
+    // verify-full against the team CA only, whatever the environment says (PGSSLMODE is not read
+    // when TLS is given): the chain up to --ca, and the host name (or IP) in the certificate.
+    ssl: { ca: caPem, rejectUnauthorized: true },
+    connectionTimeoutMillis: 15_000,
+    application_name: application,
+  });
+  admin.on('error', () => undefined);
+  return admin;
+}
+
 function checkNames(options: TeamInitOptions): string {
   if (!WORKSPACE_PATTERN.test(options.workspace))
     throw new TeamProblem(
@@ -132,19 +180,7 @@ export async function teamInit(options: TeamInitOptions): Promise<TeamInitReport
   const serverName = `${server.host}:${String(server.port)}/${server.database}`;
   const now = options.now ?? (() => new Date());
 
-  const admin = new pg.Client({
-    host: target.host,
-    port: target.port,
-    database: target.database,
-    user: target.user,
-    password: target.password === '' ? (options.adminPassword ?? '') : target.password,
-    // verify-full against the team CA only, whatever the environment says (PGSSLMODE is not read
-    // when TLS is given): the chain up to --ca, and the host name (or IP) in the certificate.
-    ssl: { ca: options.caPem, rejectUnauthorized: true },
-    connectionTimeoutMillis: 15_000,
-    application_name: 'ledgerdesk team init',
-  });
-  admin.on('error', () => undefined);
+  const admin = adminClient(target, options.adminPassword, options.caPem, 'ledgerdesk team init');
   try {
     await admin.connect();
   } catch (error) {

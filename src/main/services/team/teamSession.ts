@@ -473,7 +473,8 @@ export class TeamSession {
       .filter((member) => member.active && member.joined && member.sign !== null)
       .map((member) => {
         const pin = pinned.get(member.login);
-        if (pin === undefined) throw new TeamProblem('refused', `This laptop holds no keys of ${member.login}: pull first.`);
+        if (pin === undefined)
+          throw new TeamProblem('refused', `This laptop holds no keys of ${member.login}: pull first.`);
         return {
           login: member.login,
           role: member.role ?? pin.role ?? 'officer',

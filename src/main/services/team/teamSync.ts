@@ -241,7 +241,7 @@ export class TeamSync {
       reviews,
       pins: pinsOf(this.#mirror, this.#workspace),
     });
-    for (let after = 0; ; ) {
+    for (let after = 0; ;) {
       const events = this.#mirror.events(this.#workspace, after, 5_000);
       const last = events.at(-1);
       if (last === undefined) break;
@@ -275,7 +275,13 @@ export class TeamSync {
       if (member.sign !== null && member.box !== null && !pinned.has(member.login))
         this.#mirror.pinOfficer(
           this.#workspace,
-          { roleName: member.login, displayName: member.login, signPublic: member.sign, boxPublic: member.box, role: member.role },
+          {
+            roleName: member.login,
+            displayName: member.login,
+            signPublic: member.sign,
+            boxPublic: member.box,
+            role: member.role,
+          },
           at,
         );
   }

@@ -160,7 +160,14 @@ try {
       invites: hexed(await rows('SELECT * FROM team.invites ORDER BY role_name')),
       wrapped_keys: hexed(await rows('SELECT * FROM team.wrapped_keys ORDER BY key_version, role_name')),
       reviews: hexed(await rows('SELECT * FROM team.reviews ORDER BY kind, ref')),
-      events: hexed(await rows('SELECT * FROM team.events ORDER BY seq')),
+      // The server's time with its microseconds (a JavaScript Date keeps milliseconds): it is chained.
+      events: hexed(
+        await rows(
+          `SELECT workspace, seq::text AS seq, event_id, officer, team.at_text(at) AS at, client_at, kind, ref, action,
+             disposition, assignee, base_version, key_version, result, detail, new_version, new_state, sealed, signature,
+             prev_hash, hash FROM team.events ORDER BY seq`,
+        ),
+      ),
     },
   };
   await dump.end();

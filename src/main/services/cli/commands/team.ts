@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import type { SecretStore } from '../../credentials/secretStore.ts';
 import { adminTargetOf } from '../../team/adminUrl.ts';
 import type { LedgerServices } from '../../ledgerServices.ts';
-import { teamInit } from '../../team/teamInit.ts';
+import { teamInit, teamMigrate } from '../../team/teamInit.ts';
 import { teamJoin } from '../../team/teamJoin.ts';
 import { TeamProblem } from '../../team/teamProblem.ts';
 import { TeamSession, type SyncOutcome } from '../../team/teamSession.ts';
@@ -158,7 +158,12 @@ export async function teamInitCommand(context: TeamCommandContext): Promise<numb
     workspace,
     officers: list,
     outFolder: resolve(text(context, 'out') ?? '.'),
-    laptop: { dataFolder: context.dataFolder, secretStore: context.secretStore, database: services.cache.database, profileId },
+    laptop: {
+      dataFolder: context.dataFolder,
+      secretStore: context.secretStore,
+      database: services.cache.database,
+      profileId,
+    },
     ...(lead === undefined ? {} : { lead }),
     ...(lifetime === undefined ? {} : { inviteLifetimeMs: lifetime }),
   });
@@ -175,10 +180,33 @@ export async function teamInitCommand(context: TeamCommandContext): Promise<numb
       [
         `Team ${report.workspace} is ready on ${report.server.host}:${String(report.server.port)}/${report.server.database}${report.migrationsApplied.length > 0 ? ` (team schema migrations ${report.migrationsApplied.join(', ')} applied)` : ''}.`,
         `This laptop (${context.dataFolder}) joined as its lead, ${report.lead.login}. Your signing key: ${report.lead.signingKey}`,
-        ...report.invites.map((invite) => `  ${invite.login} (${invite.role}): ${invite.file} (usable until ${invite.expires})`),
+        ...report.invites.map(
+          (invite) => `  ${invite.login} (${invite.role}): ${invite.file} (usable until ${invite.expires})`,
+        ),
         'Give each officer their invite file (a one-time credential) and read them your signing key: their laptop shows it for them to compare.',
         `Keep the recovery key offline: ${report.recoveryKeyFile}`,
       ].join('\n'),
+    );
+  return EXIT_OK;
+}
+
+export async function teamMigrateCommand(context: TeamCommandContext): Promise<number> {
+  const url = context.arguments.name ?? '';
+  const caFile = text(context, 'ca');
+  if (caFile === undefined) throw new UsageProblem('`team migrate` needs --ca FILE.');
+  let caPem: string;
+  try {
+    caPem = readFileSync(resolve(caFile), 'utf8');
+  } catch {
+    throw new UsageProblem(`--ca: ${caFile} cannot be read.`);
+  }
+  const report = await teamMigrate({ adminUrl: url, adminPassword: await adminPassword(context, url), caPem });
+  if (context.arguments.json) context.printJson(report);
+  else
+    context.print(
+      report.migrationsApplied.length === 0
+        ? `The team schema on ${report.server.host}:${String(report.server.port)}/${report.server.database} is up to date.`
+        : `Applied team schema migrations ${report.migrationsApplied.join(', ')} on ${report.server.host}:${String(report.server.port)}/${report.server.database}. A workspace made before signed membership keeps working; its lead runs \`ledger team upgrade\` to sign its roster.`,
     );
   return EXIT_OK;
 }
@@ -252,10 +280,14 @@ export function teamStatus(context: TeamCommandContext): Promise<number> {
           `${String(status.queued)} action(s) queued, ${String(status.conflicts)} conflict(s) to look at. Last pull: ${status.pulledAt ?? 'never'}.`,
           ...(status.newMembers === 0
             ? []
-            : [`${String(status.newMembers)} new member(s) to acknowledge after comparing fingerprints: \`ledger team members\`.`]),
+            : [
+                `${String(status.newMembers)} new member(s) to acknowledge after comparing fingerprints: \`ledger team members\`.`,
+              ]),
           ...(status.membershipSigned
             ? []
-            : ['The team\'s membership is not in its signed history yet (made by an earlier Ledgerdesk): a lead runs `ledger team upgrade`.']),
+            : [
+                "The team's membership is not in its signed history yet (made by an earlier Ledgerdesk): a lead runs `ledger team upgrade`.",
+              ]),
           ...(problem === null ? [] : [problem]),
         ].join('\n'),
       );
@@ -310,14 +342,24 @@ export function teamMembers(context: TeamCommandContext): Promise<number> {
               member.introducedBy ?? '-',
               member.countsAs,
               member.signingKey ?? '-',
-              member.notice === 'new' ? 'NEW: compare, then acknowledge' : member.notice === 'acknowledged' ? 'acknowledged' : member.notice === 'self' ? 'you' : 'refused',
+              member.notice === 'new'
+                ? 'NEW: compare, then acknowledge'
+                : member.notice === 'acknowledged'
+                  ? 'acknowledged'
+                  : member.notice === 'self'
+                    ? 'you'
+                    : 'refused',
             ]),
           ),
           ...(members.some((member) => member.notice === 'new')
-            ? ['Compare each new member\'s signing key with them in person, then: ledger team acknowledge NAME --fingerprint "…"']
+            ? [
+                'Compare each new member\'s signing key with them in person, then: ledger team acknowledge NAME --fingerprint "…"',
+              ]
             : []),
           ...(members.some((member) => member.notice === 'unsigned')
-            ? ['The server lists a login no lead introduced in the signed history: nothing it signs is accepted. Tell your team lead.']
+            ? [
+                'The server lists a login no lead introduced in the signed history: nothing it signs is accepted. Tell your team lead.',
+              ]
             : []),
         ].join('\n'),
       );
@@ -338,7 +380,14 @@ export function teamAcknowledge(context: TeamCommandContext): Promise<number> {
           `Acknowledged ${login}'s signing key${result.confirmed ? ` (a signed confirmation: ${login} counts as ${result.countsAs} for four-eyes)` : ''}.`,
         );
     } catch (error) {
-      audit(services, team, 'team.acknowledge', login, 'refused', error instanceof Error ? error.message : String(error));
+      audit(
+        services,
+        team,
+        'team.acknowledge',
+        login,
+        'refused',
+        error instanceof Error ? error.message : String(error),
+      );
       throw error;
     }
     return EXIT_OK;
@@ -364,7 +413,14 @@ export function teamUpgrade(context: TeamCommandContext): Promise<number> {
       return EXIT_OK;
     }
     const signed = await team.signRoster();
-    audit(services, team, 'team.upgrade', team.workspace, 'ok', `roster of ${String(signed.members)} at event ${String(signed.seq)}`);
+    audit(
+      services,
+      team,
+      'team.upgrade',
+      team.workspace,
+      'ok',
+      `roster of ${String(signed.members)} at event ${String(signed.seq)}`,
+    );
     if (context.arguments.json) context.printJson({ signed: true, ...signed, roster });
     else
       context.print(

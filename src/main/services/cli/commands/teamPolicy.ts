@@ -41,7 +41,14 @@ export function teamPolicy(context: TeamCommandContext): Promise<number> {
             `${decision === 'approve' ? 'Approved' : 'Withdrew'} the weaker policy (event ${String(policy.seq)}). Four-eyes policy of ${policy.workspace}: ${describe(policy.rules)}`,
           );
       } catch (error) {
-        audit(services, team, `team.policy-${decision}`, team.workspace, 'refused', error instanceof Error ? error.message : String(error));
+        audit(
+          services,
+          team,
+          `team.policy-${decision}`,
+          team.workspace,
+          'refused',
+          error instanceof Error ? error.message : String(error),
+        );
         throw error;
       }
       return EXIT_OK;
@@ -49,7 +56,8 @@ export function teamPolicy(context: TeamCommandContext): Promise<number> {
     if (rules === null && !none) {
       const policy = await readPolicy(team);
       if (context.arguments.json) context.printJson(policy);
-      else context.print(`Four-eyes policy of ${policy.workspace}: ${describe(policy.rules)}${describePending(policy)}`);
+      else
+        context.print(`Four-eyes policy of ${policy.workspace}: ${describe(policy.rules)}${describePending(policy)}`);
       return EXIT_OK;
     }
     const wanted = rules ?? [];

@@ -195,15 +195,7 @@ export class TeamMirror {
         `INSERT INTO team_officer_keys (workspace, role_name, display_name, sign_public, box_public, pinned_at, role) VALUES (?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT DO UPDATE SET role = coalesce(team_officer_keys.role, excluded.role)`,
       )
-      .run(
-        workspace,
-        officer.roleName,
-        officer.displayName,
-        officer.signPublic,
-        officer.boxPublic,
-        at,
-        officer.role,
-      );
+      .run(workspace, officer.roleName, officer.displayName, officer.signPublic, officer.boxPublic, at, officer.role);
   }
 
   // --- members this officer acknowledged ----------------------------------------------------
@@ -348,7 +340,8 @@ export class TeamMirror {
     const last = events.at(-1);
     if (last === undefined) return;
     const write = this.#reviewWriter();
-    for (const entry of touched) write({ ...entry.review, workspace: last.workspace, kind: entry.kind, ref: entry.ref });
+    for (const entry of touched)
+      write({ ...entry.review, workspace: last.workspace, kind: entry.kind, ref: entry.ref });
     this.#database
       .prepare('UPDATE team_workspaces SET cursor_seq = ?, head_hash = ?, pulled_at = ? WHERE workspace = ?')
       .run(last.seq, last.hash, pulledAt, last.workspace);

@@ -147,7 +147,9 @@ export function decideItem(review: ItemState, event: TeamEventRow, context: Item
           return refused(`the proposal awaiting a second officer is not the one this ${action} names: review again`);
       }
       if (action === 'reject' && event.sealed === null) return refused('a rejection needs a note saying why');
-      return ok(action === 'approve' ? (review.proposedDisposition ?? review.state) : (review.priorState ?? review.state));
+      return ok(
+        action === 'approve' ? (review.proposedDisposition ?? review.state) : (review.priorState ?? review.state),
+      );
     }
     case 'claim':
       if (review.assignee !== null && review.assignee !== me) return refused(`already claimed by ${review.assignee}`);

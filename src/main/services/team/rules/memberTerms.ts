@@ -31,16 +31,17 @@ const genesisTerms = z.strictObject({
   sign: key,
   box: key,
   rules: z.array(rule).max(20),
-  members: z
-    .array(z.strictObject({ login, role, inviteKey: key, expires: time }))
-    .max(200),
+  members: z.array(z.strictObject({ login, role, inviteKey: key, expires: time })).max(200),
 });
 export type GenesisTerms = z.infer<typeof genesisTerms>;
 
 const rosterTerms = z.strictObject({
   v: z.literal(1),
   rules: z.array(rule).max(20),
-  members: z.array(z.strictObject({ login, role, sign: key, box: key })).min(1).max(500),
+  members: z
+    .array(z.strictObject({ login, role, sign: key, box: key }))
+    .min(1)
+    .max(500),
 });
 export type RosterTerms = z.infer<typeof rosterTerms>;
 
@@ -95,7 +96,11 @@ export function keyOfText(text: string): Buffer {
 const ED25519_PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
 
 /** The invite's Ed25519 key, derived from its one-time secret, the workspace and the login. */
-export function inviteKeyOf(secret: string, workspace: string, invitee: string): { private: KeyObject; public: Buffer } {
+export function inviteKeyOf(
+  secret: string,
+  workspace: string,
+  invitee: string,
+): { private: KeyObject; public: Buffer } {
   const seed = Buffer.from(
     hkdfSync(
       'sha256',
@@ -129,12 +134,7 @@ export function joinProof(
   return sign(null, proofBytes(workspace, invitee, inviteId, signKey, boxKey), inviteKey).toString('base64');
 }
 
-export function joinProofHolds(
-  invitePublic: string,
-  workspace: string,
-  invitee: string,
-  terms: JoinTerms,
-): boolean {
+export function joinProofHolds(invitePublic: string, workspace: string, invitee: string, terms: JoinTerms): boolean {
   const raw = keyOfText(invitePublic);
   if (raw.length !== 32) return false;
   return verify(

@@ -231,10 +231,12 @@ export class TeamMembership {
   }
 
   #genesis(event: TeamEventRow): Outcome {
-    if (this.#events !== 1 || event.seq !== 1) throw new MembershipBroken('a workspace is founded by its first event only');
+    if (this.#events !== 1 || event.seq !== 1)
+      throw new MembershipBroken('a workspace is founded by its first event only');
     const terms = parseTerms('genesis', event.disposition);
     if (terms === null) throw new MembershipBroken('its founding terms are not well-formed');
-    if (terms.lead !== event.officer) throw new MembershipBroken(`it names ${terms.lead} as lead but ${event.officer} signed it`);
+    if (terms.lead !== event.officer)
+      throw new MembershipBroken(`it names ${terms.lead} as lead but ${event.officer} signed it`);
     const rules = rulesOf(terms.rules.join(','));
     if (rules === null) throw new MembershipBroken('its four-eyes rules are not sorted "from>to" rules named once');
     this.#members.set(terms.lead, {
@@ -280,7 +282,8 @@ export class TeamMembership {
     const terms = parseTerms('roster', event.disposition);
     if (terms === null) throw new MembershipBroken('its roster is not well-formed');
     const signer = terms.members.find((member) => member.login === event.officer);
-    if (signer?.role !== 'lead') throw new MembershipBroken(`it is signed by ${event.officer}, whom it does not name as a lead`);
+    if (signer?.role !== 'lead')
+      throw new MembershipBroken(`it is signed by ${event.officer}, whom it does not name as a lead`);
     if (rulesOf(terms.rules.join(',')) === null || terms.rules.join(',') !== this.#rules.join(','))
       throw new MembershipBroken(
         `its four-eyes rules (${terms.rules.join(', ') || 'none'}) are not the ones in force (${this.#rules.join(', ') || 'none'})`,
@@ -347,7 +350,8 @@ export class TeamMembership {
   }
 
   #join(event: TeamEventRow): Outcome {
-    if (event.ref !== event.officer) throw new MembershipBroken(`${event.officer} signed a join in ${event.ref}'s name`);
+    if (event.ref !== event.officer)
+      throw new MembershipBroken(`${event.officer} signed a join in ${event.ref}'s name`);
     if (!this.signed) {
       if (event.disposition !== null) throw new MembershipBroken('a join before the roster carries no terms');
       const known = this.#members.get(event.officer);
@@ -370,10 +374,13 @@ export class TeamMembership {
       return OK_NO_STATE;
     }
     const terms = parseTerms('join', event.disposition);
-    if (terms === null) throw new MembershipBroken(`${event.officer}'s join does not carry its keys and its invite's proof`);
+    if (terms === null)
+      throw new MembershipBroken(`${event.officer}'s join does not carry its keys and its invite's proof`);
     const member = this.#members.get(event.officer);
     if (member === undefined)
-      throw new MembershipBroken(`no lead of ${this.workspace} invited ${event.officer} (no invite in the signed history)`);
+      throw new MembershipBroken(
+        `no lead of ${this.workspace} invited ${event.officer} (no invite in the signed history)`,
+      );
     if (!member.active || member.joined || member.invite === null)
       throw new MembershipBroken(`${event.officer} has no invite left to use`);
     if (terms.invite !== member.invite.eventId)
@@ -381,7 +388,9 @@ export class TeamMembership {
     if (event.at.slice(0, 23) > member.invite.expires.slice(0, 23))
       throw new MembershipBroken(`${event.officer}'s invite expired at ${member.invite.expires}, before this join`);
     if (!joinProofHolds(member.invite.key, this.workspace, event.officer, terms))
-      throw new MembershipBroken(`its proof was not made with ${event.officer}'s invite (someone joined without the invite file)`);
+      throw new MembershipBroken(
+        `its proof was not made with ${event.officer}'s invite (someone joined without the invite file)`,
+      );
     member.joined = true;
     member.sign = keyOfText(terms.sign);
     member.box = keyOfText(terms.box);
@@ -395,7 +404,8 @@ export class TeamMembership {
     if (event.ref === event.officer) throw new MembershipBroken('a lead cannot remove themselves');
     const target = this.#members.get(event.ref);
     if (target === undefined || !target.active) throw new MembershipBroken(`${event.ref} is not an active member`);
-    if (event.keyVersion === null) throw new MembershipBroken('a removal rotates the team key, and names its new version');
+    if (event.keyVersion === null)
+      throw new MembershipBroken('a removal rotates the team key, and names its new version');
     target.active = false;
     target.invite = null;
     target.removedSeq = event.seq;
@@ -413,8 +423,7 @@ export class TeamMembership {
     if (event.ref === event.officer) throw new MembershipBroken('a member does not confirm themselves');
     if (target === undefined || !target.active || !target.joined || target.sign === null)
       throw new MembershipBroken(`${event.ref} is not a member that joined`);
-    if (terms.sign !== keyText(target.sign))
-      throw new MembershipBroken(`it confirms another key than ${event.ref}'s`);
+    if (terms.sign !== keyText(target.sign)) throw new MembershipBroken(`it confirms another key than ${event.ref}'s`);
     if (signer.person !== target.person) target.person = target.login;
     return okWith(target.person);
   }
@@ -444,7 +453,9 @@ export class TeamMembership {
     const pending = this.#pending;
     if (pending === null) throw new MembershipBroken('no weaker policy awaits a decision');
     if (event.disposition !== pending.hash)
-      throw new MembershipBroken(`it names another policy than the one ${pending.by} proposed at event ${String(pending.seq)}`);
+      throw new MembershipBroken(
+        `it names another policy than the one ${pending.by} proposed at event ${String(pending.seq)}`,
+      );
     if (event.action === 'policy-reject') {
       this.#pending = null;
       return okWith('withdrawn');
@@ -460,7 +471,9 @@ export class TeamMembership {
 
   #legacyLead(login: string, what: string): void {
     const member = this.#members.get(login);
-    if (member === undefined || !member.active) throw new MembershipBroken(`only a member ${what}, and ${login} is not one`);
-    if (member.role === 'officer') throw new MembershipBroken(`only a lead ${what}, and the server says ${login} is not one`);
+    if (member === undefined || !member.active)
+      throw new MembershipBroken(`only a member ${what}, and ${login} is not one`);
+    if (member.role === 'officer')
+      throw new MembershipBroken(`only a lead ${what}, and the server says ${login} is not one`);
   }
 }

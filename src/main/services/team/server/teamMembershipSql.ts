@@ -175,6 +175,11 @@ BEGIN
     EXECUTE format('ALTER ROLE %I LOGIN PASSWORD %L', login, verifier);
     DELETE FROM team.invites WHERE workspace = ws AND role_name = login;
     INSERT INTO team.invites (workspace, role_name, wrapped, expires_at, event_id) VALUES (ws, login, wrapped, expires_at, ev.event_id);
+    IF existing.invited_by IS NULL AND NOT existing.founding THEN
+      -- Invited before the membership was signed and never introduced in it: this lead introduces them now.
+      UPDATE team.members SET invited_by = me, person = inviter_person WHERE workspace = ws AND role_name = login;
+      existing.person := inviter_person;
+    END IF;
     ev.new_state := existing.person;
   ELSE
     PERFORM team.officer_login(login, display, verifier);
