@@ -164,7 +164,9 @@ export function createTeamHandlers(services: TeamHandlerServices): Pick<Handlers
           at: event.at,
           clientAt: event.clientAt,
           action: event.action,
-          disposition: event.disposition,
+          // What a proposal asks for; an approval's or rejection's disposition is the signed hash
+          // of the proposal it answers, for the laptops' checks, not for people.
+          disposition: event.action === 'propose' ? event.disposition : null,
           assignee: event.assignee,
           result: event.result,
           detail: event.detail,

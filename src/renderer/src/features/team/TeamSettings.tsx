@@ -143,7 +143,9 @@ function TeamPanel() {
             'Signed membership',
             status.membershipSigned
               ? 'yes: members and policy changes are signed events'
-              : 'not yet: a lead runs ledger team upgrade',
+              : status.head === null || status.head.seq === 0
+                ? 'not known yet: push and pull first'
+                : 'not yet: a lead runs ledger team upgrade',
           ],
           [
             'Conflicts and refusals',
@@ -176,7 +178,7 @@ function MembersPanel() {
   }, [loadMembers]);
   const unsigned = members?.filter((member) => member.notice === 'unsigned') ?? [];
   return (
-    <Panel title="Members" className="panel-flush">
+    <Panel title="Members" className="panel-flush team-members">
       {membersError !== null ? (
         <ErrorState what="the members" error={membersError} onRetry={() => void loadMembers()} />
       ) : members === null ? (
