@@ -110,28 +110,28 @@ async function teamOf(
         dataFolder: data,
         secretStore: store as InMemorySecretStore,
         database: database as DatabaseSync,
-      }) as Pullable | null;
+      });
   } else {
     const old = {
-      init: (await baseline.load('src/main/services/team/teamInit.ts')) as {
+      init: await baseline.load<{
         teamInit: (o: unknown) => Promise<{ invites: { login: string; file: string }[] }>;
-      },
-      join: (await baseline.load('src/main/services/team/teamJoin.ts')) as {
+      }>('src/main/services/team/teamInit.ts'),
+      join: await baseline.load<{
         teamJoin: (o: unknown) => Promise<unknown>;
-      },
-      session: (await baseline.load('src/main/services/team/teamSession.ts')) as {
+      }>('src/main/services/team/teamJoin.ts'),
+      session: await baseline.load<{
         TeamSession: { open(o: unknown): Pullable | null };
-      },
-      store: (await baseline.load('src/main/services/credentials/secretStore.ts')) as {
+      }>('src/main/services/team/teamSession.ts'),
+      store: await baseline.load<{
         InMemorySecretStore: new () => unknown;
-      },
-      cache: (await baseline.load('src/main/services/cache/cacheMigrations.ts')) as {
+      }>('src/main/services/credentials/secretStore.ts'),
+      cache: await baseline.load<{
         CACHE_MIGRATIONS: unknown;
         CACHE_MIGRATIONS_TABLE: string;
-      },
-      migrations: (await baseline.load('src/main/services/cache/migrations.ts')) as {
+      }>('src/main/services/cache/cacheMigrations.ts'),
+      migrations: await baseline.load<{
         applyMigrations: (d: unknown, m: unknown, t: string) => void;
-      },
+      }>('src/main/services/cache/migrations.ts'),
     };
     const init = await old.init.teamInit({
       adminUrl: url,

@@ -11,13 +11,7 @@ import { createRouter } from '../../../src/main/ipc/routerCore.ts';
 import type { RunningServices } from '../../../src/main/shell/services.ts';
 import type { LedgerdeskApi } from '../../../src/shared/ipc/bridge.ts';
 import { startTestServices, windowApi } from '../../support/testServices.ts';
-import {
-  createTestDatabase,
-  initTeam,
-  type Laptop,
-  laptopOf,
-  uniqueLogin,
-} from '../../support/team/teamDatabase.ts';
+import { createTestDatabase, initTeam, type Laptop, laptopOf, uniqueLogin } from '../../support/team/teamDatabase.ts';
 
 const OWN_WINDOW = 1;
 let services: RunningServices;

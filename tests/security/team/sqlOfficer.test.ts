@@ -166,7 +166,7 @@ describe('T2: an officer made by SQL', () => {
       sealed: null,
     };
     const admin = await db.admin();
-    let seq = 0;
+    let seq: number;
     try {
       const payload = payloadOf(intent, signIntent(forger.privateKey, intentBytes(intent)));
       const lead = alice.session.settings.login;

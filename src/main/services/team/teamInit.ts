@@ -205,11 +205,11 @@ export async function teamInit(options: TeamInitOptions): Promise<TeamInitReport
     const expires = new Date(now().getTime() + lifetime).toISOString();
     const founding = options.officers
       .filter((login) => login !== lead)
-      .map((login) => {
+      .map((login): { login: string; role: MemberRole; secret: string; invitePublic: Buffer } => {
         const secret = randomBytes(32).toString('base64url');
         return {
           login,
-          role: 'officer' as MemberRole,
+          role: 'officer',
           secret,
           invitePublic: inviteKeyOf(secret, options.workspace, login).public,
         };

@@ -137,9 +137,7 @@ export const teamPolicy = z.object({
   /** Sorted; empty: every proposal takes effect at once. */
   rules: z.array(z.string()),
   /** A weaker policy waiting for a second lead (another person than its proposer). */
-  pending: z
-    .object({ rules: z.array(z.string()), by: z.string(), seq: z.number().int(), hash: z.string() })
-    .nullable(),
+  pending: z.object({ rules: z.array(z.string()), by: z.string(), seq: z.number().int(), hash: z.string() }).nullable(),
   /** Whether the policy is in the signed history (before an upgrade's roster, a change is in force at once). */
   signed: z.boolean(),
 });
