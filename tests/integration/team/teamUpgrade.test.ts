@@ -2,7 +2,7 @@
  * A team database and two laptops made by af86022 (tests/fixtures/team-af86022, written by that
  * build's own code) keep working with this one (issue 35, item 6), losing nothing:
  * - the administrator applies team migration 4 (`ledger team migrate`); the laptops open their
- *   cache files (cache migration 28), move their keychain entries to per-officer names, re-decide
+ *   cache files (cache migration 29), move their keychain entries to per-officer names, re-decide
  *   the history they verified before, pull, verify, and show their queues as before;
  * - until a lead signs the roster (`ledger team upgrade`), the workspace works as it did, and
  *   even then an officer made by SQL (no join event) or four-eyes switched off by SQL is named;

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { RowAltered } from '../../../src/main/services/cache/rowMacs.ts';
-import { oneLine } from '../../../src/main/services/cli/runLedger.ts';
+import { oneLine } from '../../../src/main/cli/ledger/runLedger.ts';
 import { generateOfficerKeys } from '../../../src/main/services/team/crypto/officerKeys.ts';
 import type { TeamEventRow } from '../../../src/main/services/team/crypto/teamCanonical.ts';
 import { decideItem, NEW_ITEM, type ItemContext } from '../../../src/main/services/team/rules/itemRules.ts';

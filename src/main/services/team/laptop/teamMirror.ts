@@ -1,5 +1,5 @@
 /**
- * This laptop's side of team mode, in its cache file (cache migrations 16 and 28): the verified
+ * This laptop's side of team mode, in its cache file (cache migrations 16 and 29): the verified
  * copy of the team's history (team_events), the review of each item as the team's rules decided
  * it (team_reviews), the wrapped team keys, the officers' keys as first seen, the members this
  * officer acknowledged, and the outbox of actions not yet answered by the server. Reads are

@@ -22,7 +22,7 @@
  * Workspaces made before this migration keep working unchanged (their history is "legacy" to the
  * laptops) until a lead signs the roster; their unused invites expire seven days from now.
  */
-import type { TeamMigration } from './teamSchemaSql.ts';
+import type { TeamMigration } from './teamMigration.ts';
 
 export const SIGNED_MEMBERSHIP: TeamMigration = {
   version: 4,
