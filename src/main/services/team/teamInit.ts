@@ -46,11 +46,11 @@ import { DEFAULT_APPROVAL_RULES } from './teamTerms.ts';
 export const RECOVERY_RECIPIENT = '#recovery';
 
 /** How long an invite stays usable unless told otherwise (issue 35): seven days. */
-export const INVITE_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
+const INVITE_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 /** The longest an invite may live (the server refuses more). */
-export const INVITE_LIFETIME_MAX_MS = 90 * 24 * 60 * 60 * 1000;
+const INVITE_LIFETIME_MAX_MS = 90 * 24 * 60 * 60 * 1000;
 
-export interface LeadLaptop {
+interface LeadLaptop {
   dataFolder: string;
   secretStore: SecretStore;
   database: DatabaseSync;
@@ -87,12 +87,6 @@ export interface TeamInitReport {
   server: TeamServer;
   /** The chain hash of the genesis: what every invite pins. */
   historyRoot: string;
-}
-
-/** The server as invites name it, from the admin URL (adminUrl.ts refuses what it cannot take). */
-export function serverOfUrl(url: string): TeamServer {
-  const target = adminTargetOf(url);
-  return { host: target.host, port: target.port, database: target.database };
 }
 
 export function inviteLifetimeOf(ms: number | undefined): number {

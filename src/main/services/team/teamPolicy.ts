@@ -26,7 +26,7 @@ export async function readPolicy(team: TeamSession): Promise<TeamPolicy> {
   return policyOf(team);
 }
 
-export function policyOf(team: TeamSession): TeamPolicy {
+function policyOf(team: TeamSession): TeamPolicy {
   const membership = team.membership();
   const pending = membership.pendingPolicy;
   return {

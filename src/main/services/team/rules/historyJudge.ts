@@ -39,7 +39,7 @@ export interface TouchedReview {
 }
 
 /** "bob propose cleared on application app_1", "alice invite dave": an event as people read it. */
-export function describeEvent(event: TeamEventRow): string {
+function describeEvent(event: TeamEventRow): string {
   if (isItemKind(event.kind))
     return `${event.officer} ${event.action}${event.action === 'propose' && event.disposition !== null ? ` ${event.disposition}` : ''} on ${event.kind} ${event.ref}`;
   if (event.kind === 'member') return `${event.officer} ${event.action} ${event.ref}`;

@@ -33,7 +33,6 @@ const genesisTerms = z.strictObject({
   rules: z.array(rule).max(20),
   members: z.array(z.strictObject({ login, role, inviteKey: key, expires: time })).max(200),
 });
-export type GenesisTerms = z.infer<typeof genesisTerms>;
 
 const rosterTerms = z.strictObject({
   v: z.literal(1),
@@ -43,16 +42,13 @@ const rosterTerms = z.strictObject({
     .min(1)
     .max(500),
 });
-export type RosterTerms = z.infer<typeof rosterTerms>;
 
 const inviteTerms = z.strictObject({ v: z.literal(1), role, inviteKey: key, expires: time });
-export type InviteTerms = z.infer<typeof inviteTerms>;
 
 const joinTerms = z.strictObject({ v: z.literal(1), invite: z.uuid(), sign: key, box: key, proof: signature });
 export type JoinTerms = z.infer<typeof joinTerms>;
 
 const confirmTerms = z.strictObject({ v: z.literal(1), sign: key });
-export type ConfirmTerms = z.infer<typeof confirmTerms>;
 
 const SCHEMAS = {
   genesis: genesisTerms,
