@@ -55,7 +55,6 @@ import { webhooksAdd, webhooksList, webhooksRemove, webhooksUpdate } from './com
 import * as team from './commands/team.ts';
 import { teamPolicy } from './commands/teamPolicy.ts';
 import { TeamProblem } from '../../services/team/teamProblem.ts';
-import { RowAltered } from '../../services/cache/rowMacs.ts';
 import { ProgressBar } from './progressBar.ts';
 import { profileUpdate } from './profileUpdate.ts';
 import { readSecret, SecretInputProblem } from './readSecret.ts';
@@ -116,8 +115,6 @@ const UNREACHABLE: readonly BankErrorKind[] = [
 /** One line, whatever went wrong: never a stack trace, never a secret. */
 export function oneLine(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  // A row altered in the cache file is named, with what to do (security review af86022, I-C1).
-  if (error instanceof RowAltered) return `${message} ${error.action}`.replace(/\s*\n\s*/g, ' ').trim();
   const known = KNOWN_FAILURES.some((kind) => error instanceof kind);
   const action = error instanceof RowAltered || error instanceof ReviewRolledBack ? ` ${error.action}` : '';
   return (known ? `${message}${action}` : `unexpected failure: ${message}`).replace(/\s*\n\s*/g, ' ').trim();
