@@ -48,6 +48,7 @@ const APPLICATIONS = {
   searchBox: { label: 'Search applications', placeholder: 'Search applicant name, email, business, ids' },
   emptyTitle: 'No account applications cached',
   emptyBody: 'Sync the application book, or open an application by its id to fetch it from the bank.',
+  rowKey: (row) => row.id,
 } satisfies ListDefinition<CachedAccountApplication>;
 
 export function AccountApplicationsScreen() {
@@ -67,10 +68,10 @@ export function AccountApplicationsScreen() {
     if (profileId !== null) open(profileId);
   }, [profileId, open]);
   useOnTransition(bookJob?.state, 'done', () => {
-    setFilters({});
+    store.reload();
   });
   useOnTransition(job?.state, 'done', () => {
-    setFilters({});
+    store.reload();
     if (pendingId !== null) void store.showDetail(pendingId);
   });
 
@@ -78,6 +79,9 @@ export function AccountApplicationsScreen() {
     event.preventDefault();
     const id = lookup.trim();
     if (id === '') return;
+    // The drawer shows what the keys act on: the application opened, if the list shows it,
+    // else no row (the drawer's own buttons review it).
+    store.selectById(id);
     await store.showDetail(id);
     setOfflineOpen(null);
     if (isOffline(online)) {
@@ -135,8 +139,12 @@ export function AccountApplicationsScreen() {
         {...APPLICATIONS}
         source={store.source}
         activeRow={store}
-        onOpen={(_, row) => void store.showDetail(row.id)}
-        drawer={store.detailId === null ? undefined : <ApplicationDrawer />}
+        drawer={{
+          content: store.detailId === null ? null : <ApplicationDrawer />,
+          shows: (row) => store.detailId === row.id,
+          show: (row) => void store.showDetail(row.id),
+          close: store.closeDetail,
+        }}
         extensions={[review]}
         filters={
           <>

@@ -101,6 +101,7 @@ const REQUESTS = {
   columns: COLUMNS,
   searchBox: { label: 'Search requests', placeholder: 'Search paths, events, ids, bodies' },
   fromBank: false,
+  rowKey: (row) => row.id,
 } satisfies ListDefinition<ListenerRequestSummary>;
 
 const TABS: { id: ListenerTab; label: string }[] = [
@@ -255,8 +256,12 @@ function RequestsTab() {
       {...REQUESTS}
       source={store.requests}
       activeRow={store}
-      onOpen={(_, row) => void store.openRequest(row.id)}
-      drawer={store.detail === null && store.detailError === null ? undefined : <RequestDrawer />}
+      drawer={{
+        content: store.detailId === null ? null : <RequestDrawer />,
+        shows: (row) => store.detailId === row.id,
+        show: (row) => void store.openRequest(row.id),
+        close: store.closeRequest,
+      }}
       filters={
         <>
           <ToolbarSelect

@@ -8,7 +8,7 @@ import { Dialog } from '../../components/Dialog.tsx';
 import { Drawer, Properties, Section } from '../../components/Drawer.tsx';
 import { Checkbox, TextField } from '../../components/Field.tsx';
 import { JsonEditor, JsonView } from '../../components/JsonEditor.tsx';
-import { ErrorState } from '../../components/States.tsx';
+import { ErrorState, LoadingState } from '../../components/States.tsx';
 import { parseJsonObjectText } from '../../lib/jsonText.ts';
 import { validate } from '../../lib/schemaForm.ts';
 import { formatTimestamp } from '../../lib/time.ts';
@@ -30,7 +30,11 @@ export function RequestDrawer() {
   if (detail === null) {
     return (
       <Drawer title="Request" onClose={closeRequest}>
-        {detailError === null ? null : <ErrorState what="The request" error={detailError} />}
+        {detailError === null ? (
+          <LoadingState label="Loading the request…" />
+        ) : (
+          <ErrorState what="The request" error={detailError} />
+        )}
       </Drawer>
     );
   }

@@ -51,6 +51,8 @@ interface ListenerState {
   filters: RequestFilters;
   requests: PagedRows<ListenerRequestSummary> | null;
   selected: number | null;
+  /** The request the drawer shows (set at once; `detail` follows when it is read). */
+  detailId: string | null;
   detail: ListenerRequestDetail | null;
   detailError: UiError | null;
   reconciliation: Reconciliation | null;
@@ -78,6 +80,8 @@ interface ListenerState {
   forgetTarget: (origin: string) => Promise<void>;
   saveRules: (rules: ApiInput<'listener', 'setRules'>['rules']) => Promise<void>;
   setFilters: (patch: Partial<RequestFilters>) => void;
+  /** Reads the same list again (new arrivals): its rows stay until the new ones arrive. */
+  reload: () => void;
   select: (index: number | null) => void;
   openRequest: (id: string) => Promise<void>;
   closeRequest: () => void;
@@ -102,6 +106,18 @@ function requestFilterInput(filters: RequestFilters) {
 
 let reloadTimer: ReturnType<typeof setTimeout> | undefined;
 
+function requestsOf(
+  filters: RequestFilters,
+  standIn: PagedRows<ListenerRequestSummary> | null,
+): PagedRows<ListenerRequestSummary> {
+  const filter = requestFilterInput(filters);
+  return cacheSource(
+    (page) => api().listener.listRequests({ ...filter, ...page }),
+    () => api().listener.countRequests(filter),
+    { standIn },
+  );
+}
+
 export const useListenerStore = create<ListenerState>((set, get) => ({
   tab: 'requests',
   status: null,
@@ -112,6 +128,7 @@ export const useListenerStore = create<ListenerState>((set, get) => ({
   filters: { verdict: '', search: '', pathPrefix: '', duplicatesOnly: false },
   requests: null,
   selected: null,
+  detailId: null,
   detail: null,
   detailError: null,
   reconciliation: null,
@@ -198,30 +215,30 @@ export const useListenerStore = create<ListenerState>((set, get) => ({
   },
   setFilters(patch) {
     const filters = { ...get().filters, ...patch };
-    const filter = requestFilterInput(filters);
     get().requests?.close();
-    set({
-      filters,
-      newSinceLoad: 0,
-      requests: cacheSource(
-        (page) => api().listener.listRequests({ ...filter, ...page }),
-        () => api().listener.countRequests(filter),
-      ),
-    });
+    set({ filters, newSinceLoad: 0, selected: null, requests: requestsOf(filters, null) });
+  },
+  reload() {
+    const { filters, requests } = get();
+    requests?.close();
+    // The active row is carried over; the list screen moves it to where its request now is.
+    set({ newSinceLoad: 0, requests: requestsOf(filters, requests) });
   },
   select(selected) {
     set({ selected });
   },
   async openRequest(id) {
+    if (get().detailId !== id) set({ detailId: id, detail: null, lastReplay: null });
     set({ detailError: null });
     try {
-      set({ detail: await api().listener.getRequest({ id }) });
+      const detail = await api().listener.getRequest({ id });
+      if (get().detailId === id) set({ detail });
     } catch (reason) {
-      set({ detail: null, detailError: uiErrorOf(reason) });
+      if (get().detailId === id) set({ detail: null, detailError: uiErrorOf(reason) });
     }
   },
   closeRequest() {
-    set({ detail: null, detailError: null, lastReplay: null });
+    set({ detailId: null, detail: null, detailError: null, lastReplay: null });
   },
   async replay(input) {
     try {
@@ -336,9 +353,7 @@ export const useListenerStore = create<ListenerState>((set, get) => ({
     if (reloadTimer !== undefined) return;
     reloadTimer = setTimeout(() => {
       reloadTimer = undefined;
-      const selected = get().selected;
-      get().setFilters({});
-      if (selected !== null) set({ selected: null });
+      get().reload();
     }, 700);
   },
   statusChanged(status) {

@@ -118,6 +118,7 @@ const PENDING_TRANSACTIONS = {
   rowClassName: (row) => (changesBalance(row) ? undefined : 'is-hold'),
   searchBox: { label: 'Search descriptions and summaries', placeholder: 'Search text' },
   emptyTitle: 'No pending transactions',
+  rowKey: (row) => row.ref ?? row.rowKey ?? `${row.extended_timestamp_precise ?? ''}\u0000${row.desc ?? ''}`,
 } satisfies ListDefinition<CachedPendingTransaction>;
 
 export function PendingTransactionsScreen() {
@@ -206,22 +207,28 @@ export function PendingTransactionsScreen() {
         {...PENDING_TRANSACTIONS}
         source={source}
         activeRow={store}
-        onOpen={() => {
-          setDrawerOpen(true);
-        }}
         extensions={[review]}
-        drawer={
-          drawerOpen && row !== undefined ? (
-            <TransactionDrawer
-              profileId={profileId}
-              row={row}
-              related={relatedOf(row, source)}
-              onClose={() => {
-                setDrawerOpen(false);
-              }}
-            />
-          ) : undefined
-        }
+        drawer={{
+          content:
+            drawerOpen && row !== undefined ? (
+              <TransactionDrawer
+                profileId={profileId}
+                row={row}
+                related={relatedOf(row, source)}
+                onClose={() => {
+                  setDrawerOpen(false);
+                }}
+              />
+            ) : null,
+          // Drawn from the active row itself: it shows whatever row is active.
+          shows: () => true,
+          show: () => {
+            setDrawerOpen(true);
+          },
+          close: () => {
+            setDrawerOpen(false);
+          },
+        }}
         filters={
           <>
             <ToolbarSelect

@@ -43,6 +43,8 @@ const shortKindOf = (row: QueueItem): string =>
 const refOf = (row: QueueItem): string => row.ref;
 const readOf = (row: QueueItem) => row.review;
 const recordOf = (row: QueueItem): unknown => row.record;
+/** A queue item's identity across reads: its kind and ref. */
+const queueKeyOf = (row: QueueItem): string => `${row.kind}\u0000${row.ref}`;
 
 /** The local time of a bank timestamp ("14:03"), beside the bank's own date. */
 function localTime(iso: string | null): string {
@@ -216,9 +218,7 @@ export function ReviewQueueScreen() {
         columns={columns}
         active={selected}
         onActivate={select}
-        onOpen={() => {
-          store.setDrawerOpen(true);
-        }}
+        rowKey={queueKeyOf}
         extensions={[keysOnly]}
         fromBank={false}
         filters={
@@ -298,36 +298,45 @@ export function ReviewQueueScreen() {
             </p>
           )
         }
-        drawer={
-          store.drawerOpen && row !== undefined && profileId !== null ? (
-            <Drawer
-              title={itemLine(row.kind, itemColumnsOf(row.kind, row.ref, row.record)) || row.ref}
-              subtitle={
-                <span className="mono">
-                  {KIND_LABELS[row.kind].one} · {row.accountId === null ? '' : `${row.accountId} · `}
-                  {row.ref}
-                </span>
-              }
-              onClose={closeDrawer}
-            >
-              <ReviewPanel profileId={profileId} kind={row.kind} reference={row.ref} />
-              <Section
-                title={
-                  row.review === null || row.review.byRule !== null ? 'The record as cached' : 'The record as reviewed'
+        drawer={{
+          content:
+            store.drawerOpen && row !== undefined && profileId !== null ? (
+              <Drawer
+                title={itemLine(row.kind, itemColumnsOf(row.kind, row.ref, row.record)) || row.ref}
+                subtitle={
+                  <span className="mono">
+                    {KIND_LABELS[row.kind].one} · {row.accountId === null ? '' : `${row.accountId} · `}
+                    {row.ref}
+                  </span>
                 }
+                onClose={closeDrawer}
               >
-                <JsonView
-                  value={row.record}
-                  label={
+                <ReviewPanel profileId={profileId} kind={row.kind} reference={row.ref} />
+                <Section
+                  title={
                     row.review === null || row.review.byRule !== null
                       ? 'The record as cached'
                       : 'The record as reviewed'
                   }
-                />
-              </Section>
-            </Drawer>
-          ) : undefined
-        }
+                >
+                  <JsonView
+                    value={row.record}
+                    label={
+                      row.review === null || row.review.byRule !== null
+                        ? 'The record as cached'
+                        : 'The record as reviewed'
+                    }
+                  />
+                </Section>
+              </Drawer>
+            ) : null,
+          // Drawn from the active row itself: it shows whatever row is active.
+          shows: () => true,
+          show: () => {
+            store.setDrawerOpen(true);
+          },
+          close: closeDrawer,
+        }}
         emptyTitle={summary?.openOn === null ? 'Nothing waits for a person' : `No ${kindLabel} in ${partLabel}`}
         emptyBody={
           summary?.openOn === null
