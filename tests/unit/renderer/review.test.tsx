@@ -225,8 +225,12 @@ describe('the review keys on a list', () => {
     const dialog = screen.getByRole('dialog', { name: 'Note for 2 account applications' });
     const note = screen.getByLabelText('Note');
     expect(document.activeElement).toBe(note);
-    // Flag is offered first for items no one decided; an emoji counts as one character.
-    expect(screen.getByLabelText<HTMLInputElement>('Flagged').checked).toBe(true);
+    // Items no one decided preset no disposition (issue 38: never "Flagged" on an unreviewed
+    // row): the note waits for one. An emoji counts as one character.
+    for (const option of ['Cleared', 'Flagged', 'Escalated'])
+      expect(screen.getByLabelText<HTMLInputElement>(option).checked).toBe(false);
+    expect(screen.getByRole('button', { name: 'Save the note' }).getAttribute('aria-disabled')).toBe('true');
+    fireEvent.click(screen.getByLabelText('Flagged'));
     fireEvent.change(note, { target: { value: `${'x'.repeat(3999)}🙂🙂` } });
     expect(dialog.textContent).toContain('4,001 / 4,000 characters: too long');
     const flag = screen.getByRole('button', { name: 'Flag with this note' });

@@ -245,6 +245,23 @@ export class SyncService {
     }
   }
 
+  /**
+   * An account synced for the first time is named from the bank's account list (one request),
+   * so screens and the report name it, not its id (issue 38). A list that cannot be read now is
+   * not the sync's failure: the account is named at the next sync or opening of the list.
+   */
+  async #nameAccount(client: BankClient, profileId: string, accountId: string, signal: AbortSignal): Promise<void> {
+    if (this.#cache.accounts.has(profileId, accountId)) return;
+    try {
+      const accounts = await client.listAccounts(signal);
+      this.#cache.transaction(() => {
+        this.#cache.accounts.write(profileId, accounts, this.#stamp());
+      });
+    } catch {
+      // Said nowhere: the page walk that follows meets the same bank and says what is wrong.
+    }
+  }
+
   async #run(request: SyncRequest, running: RunningJob): Promise<SyncOutcome> {
     const { key } = keyOf(request);
     const { progress, controller } = running;
@@ -387,6 +404,7 @@ export class SyncService {
         );
       switch (request.kind) {
         case 'pending-transactions': {
+          await this.#nameAccount(client, request.profileId, request.accountId, signal);
           const range = {
             ...(request.fromDate === undefined ? {} : { fromDate: request.fromDate }),
             ...(request.toDate === undefined ? {} : { toDate: request.toDate }),

@@ -23,6 +23,7 @@ import { focusFirstLive, focusIsLost } from '../focus/focusTargets.ts';
 import { ListView } from '../ListView.tsx';
 import { SearchInput, Toolbar } from '../Page.tsx';
 import { VirtualTable, type Column } from '../VirtualTable.tsx';
+import { ColumnChooser, useChosenColumns } from './ColumnChooser.tsx';
 import { useDrawerFollowsCursor, type ListDrawer } from './useDrawerFollowsCursor.ts';
 import { MAX_SELECTION, useRowSelection, type ListSelection } from './useRowSelection.ts';
 
@@ -133,8 +134,15 @@ export function ListScreen<Row>(props: ListScreenProps<Row>) {
   const drawerContent = drawer?.content ?? null;
   const added = extensions.filter((extension) => extension != null);
   const bindings = added.flatMap((extension) => extension.keys ?? []);
-  const allColumns =
+  const declaredColumns =
     added.length === 0 ? columns : [...columns, ...added.flatMap((extension) => extension.columns ?? [])];
+  // Ids stay available as columns a person adds (Columns); names lead by default.
+  const optionalColumns = declaredColumns.filter((column) => column.optional === true);
+  const [chosenColumns, setChosenColumns] = useChosenColumns(label);
+  const allColumns =
+    optionalColumns.length === 0
+      ? declaredColumns
+      : declaredColumns.filter((column) => column.optional !== true || chosenColumns.includes(column.key));
 
   const onKey = useCallback(
     (key: string): boolean => {
@@ -173,6 +181,9 @@ export function ListScreen<Row>(props: ListScreenProps<Row>) {
                 focusFirstLive([grid.current]);
               }}
             />
+          )}
+          {optionalColumns.length === 0 ? null : (
+            <ColumnChooser optional={optionalColumns} chosen={chosenColumns} onChange={setChosenColumns} />
           )}
         </Toolbar>
         {props.banner}

@@ -26,6 +26,8 @@ import { type Column } from '../../components/VirtualTable.tsx';
 import { SyncStrip } from '../../components/SyncStrip.tsx';
 import { useOnTransition } from '../../lib/useDebounced.ts';
 import { useActiveProfileId } from '../../stores/profiles.ts';
+import { accountLabel, codeWords, lastFourOf } from '../../../../shared/review/itemNames.ts';
+import { CopyId } from '../../components/CopyId.tsx';
 import { useSyncJob } from '../../stores/sync.ts';
 import { usePendingTransactionsReview } from '../review/listReviews.ts';
 import { ReviewPanel } from '../review/ReviewPanel.tsx';
@@ -136,7 +138,11 @@ export function PendingTransactionsScreen() {
   });
 
   const accountOptions = useMemo(() => {
-    const options = store.accounts.map((account) => ({ value: account.id, label: `${account.name} · ${account.id}` }));
+    // Names first: "Card settlement ••0880" (the id in the drawer, and in each row's ref).
+    const options = store.accounts.map((account) => ({
+      value: account.id,
+      label: accountLabel({ id: account.id, name: account.name ?? null, lastFour: lastFourOf(account.account_number) }),
+    }));
     // An account opened by id (while the bank's list is out of reach) is still shown as chosen.
     if (filters.accountId !== '' && !store.accounts.some((account) => account.id === filters.accountId)) {
       options.push({ value: filters.accountId, label: filters.accountId });
@@ -215,6 +221,9 @@ export function PendingTransactionsScreen() {
                 profileId={profileId}
                 row={row}
                 related={relatedOf(row, source)}
+                accountName={
+                  accountOptions.find((option) => option.value === row.account_id)?.label ?? 'Account not in the cache'
+                }
                 onClose={() => {
                   setDrawerOpen(false);
                 }}
@@ -338,11 +347,14 @@ function TransactionDrawer({
   profileId,
   row,
   related,
+  accountName,
   onClose,
 }: {
   profileId: string | null;
   row: CachedPendingTransaction;
   related: CachedPendingTransaction[];
+  /** The account as a person reads it ("Card settlement ••0880"). */
+  accountName: string;
   onClose: () => void;
 }) {
   const origins = PENDING_TRANSACTION_ORIGIN_FIELDS.filter((field) => row[field] !== null);
@@ -383,13 +395,24 @@ function TransactionDrawer({
                 <BankValue value={row.balance}>{formatMoney}</BankValue>
               </span>,
             ],
-            ['Type', field(row.type, 'ty')],
+            [
+              'Type',
+              <span key="ty">
+                {row.type === null || row.type === undefined ? <BankValue value={row.type} /> : codeWords(row.type)}
+              </span>,
+            ],
             ['Type source', field(row.type_source, 'ts')],
             ['Category', field(row.category, 'ca')],
             ['Summary', field(row.summary, 'su')],
             ['Date', field(row.date, 'da')],
             ['Timestamp', field(row.extended_timestamp_precise, 't', 'mono')],
-            ['Account', field(row.account_id, 'ac', 'mono')],
+            [
+              'Account',
+              <span key="ac" className="stack-tight">
+                <span>{accountName}</span>
+                {typeof row.account_id === 'string' ? <CopyId id={row.account_id} what="account id" /> : null}
+              </span>,
+            ],
             ['Check number', field(row.check_number, 'cn')],
             ['Trace id', field(row.trace_id, 'tr', 'mono')],
           ]}

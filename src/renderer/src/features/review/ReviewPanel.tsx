@@ -16,7 +16,14 @@ import { uiErrorOf, type UiError } from '../../lib/errors.ts';
 import { formatTimestamp } from '../../lib/time.ts';
 import { ReviewBadge } from './ReviewBadge.tsx';
 import { useReviewStore } from './reviewStore.ts';
-import { DISPOSITION_WORDS, itemName, KIND_LABELS, STATE_TONES, type ReviewSummary } from './reviewWords.ts';
+import {
+  DISPOSITION_WORDS,
+  itemName,
+  personsDisposition,
+  KIND_LABELS,
+  STATE_TONES,
+  type ReviewSummary,
+} from './reviewWords.ts';
 import { announce } from '../../stores/announcements.ts';
 import './review.css';
 
@@ -26,10 +33,13 @@ export function ReviewPanel({
   profileId,
   kind,
   reference,
+  name: givenName,
 }: {
   profileId: string;
   kind: ReviewKind;
   reference: string;
+  /** How the item is said (the drawer's heading, names first); else from the record. */
+  name?: string;
 }) {
   const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' });
   const version = useReviewStore((state) => state.version);
@@ -55,7 +65,10 @@ export function ReviewPanel({
 
   const review = loaded.state === 'ready' ? loaded.detail.review : null;
   const name =
-    loaded.state === 'ready' ? itemName(kind, reference, loaded.detail.cachedRecord) : `this ${KIND_LABELS[kind].one}`;
+    givenName ??
+    (loaded.state === 'ready'
+      ? itemName(kind, reference, loaded.detail.cachedRecord)
+      : `this ${KIND_LABELS[kind].one}`);
   const actions = (
     <div className="review-actions" role="group" aria-label="Review this item">
       {DISPOSITIONS.map((disposition: Disposition) => (
@@ -79,7 +92,7 @@ export function ReviewPanel({
         variant="ghost"
         disabled={busy}
         onClick={() => {
-          askNote({ profileId, kind, refs: [reference], name, disposition: review?.disposition ?? 'flagged' });
+          askNote({ profileId, kind, refs: [reference], name, disposition: personsDisposition(review) });
         }}
       >
         Note…

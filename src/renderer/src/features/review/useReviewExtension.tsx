@@ -16,13 +16,21 @@ import {
 } from '../../../../shared/review/reviewTerms.ts';
 import type { ListExtension, ListSelection, RowKeyBinding } from '../../components/list/ListScreen.tsx';
 import { ToolbarSelect } from '../../components/Page.tsx';
+import type { ItemNames } from '../../../../shared/review/itemNames.ts';
 import { announce } from '../../stores/announcements.ts';
 import { toast } from '../../stores/toasts.ts';
 import type { PagedRows } from '../../lib/pagedRows.ts';
 import { nextToReview } from './nextToReview.ts';
 import { ReviewCell } from './ReviewCell.tsx';
 import { useReviewStore } from './reviewStore.ts';
-import { countOf, DISPOSITION_WORDS, itemName, SHORT_LABELS, type ReviewSummary } from './reviewWords.ts';
+import {
+  countOf,
+  DISPOSITION_WORDS,
+  itemName,
+  personsDisposition,
+  SHORT_LABELS,
+  type ReviewSummary,
+} from './reviewWords.ts';
 import './review.css';
 
 export interface ReviewFilterControl {
@@ -44,6 +52,14 @@ export interface ReviewExtensionOptions<Row> {
   filter?: ReviewFilterControl;
   /** The bank's record behind a row, to name it in announcements (default: the row itself). */
   recordOf?: (row: Row) => unknown;
+  /** What the cache knows of a row's names (its applicants, its account): default its `names`. */
+  namesOf?: (row: Row) => ItemNames | undefined;
+}
+
+/** A row's names as list rows carry them (`names`, from main). */
+function namesOfRow(row: unknown): ItemNames | undefined {
+  const names = (row as { names?: unknown } | null)?.names;
+  return typeof names === 'object' && names !== null ? names : undefined;
 }
 
 /** After a disposition, wait this long for more before counting again (a queue reviewed by keyboard). */
@@ -93,7 +109,12 @@ export function useReviewExtension<Row>(options: ReviewExtensionOptions<Row>): L
     };
 
     const nameOf = (row: Row): string =>
-      itemName(kindOf(row), refOf(row) ?? '', (latest.current.recordOf ?? ((same: Row) => same))(row));
+      itemName(
+        kindOf(row),
+        refOf(row) ?? '',
+        (latest.current.recordOf ?? ((same: Row) => same))(row),
+        (latest.current.namesOf ?? namesOfRow)(row),
+      );
 
     /** What the selection is called: one item by its name, several by their count. */
     const selectionName = (selection: ListSelection<Row>, items: Map<ReviewKind, string[]>): string => {
@@ -152,7 +173,7 @@ export function useReviewExtension<Row>(options: ReviewExtensionOptions<Row>): L
           kind: entry[0],
           refs: entry[1],
           name: selectionName(selection, items),
-          disposition: currentOf(first)?.disposition ?? 'flagged',
+          disposition: personsDisposition(currentOf(first)),
           onGiven: () => moveOn(selection),
         });
       },
