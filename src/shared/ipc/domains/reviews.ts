@@ -148,6 +148,10 @@ export const reviewsOperations = {
       fromDate: isoDate.optional(),
       toDate: isoDate.optional(),
       format: z.enum(['pdf', 'html', 'csv']),
+      /** The paper the PDF (and the HTML's print) is laid out for; the machine's usual one by default. */
+      paper: z.enum(['a4', 'letter']).optional(),
+      /** The zone the report's times are in (the window's own); the machine's by default. */
+      timeZone: z.string().min(1).max(64).optional(),
     }),
     output: savedFile,
   },

@@ -5,7 +5,7 @@
 import { resolve } from 'node:path';
 import { writeWholeFile } from '../../files/partialFile.ts';
 import { reportCsv } from '../../review/reportCsv.ts';
-import { reportHtml } from '../../review/reportHtml.ts';
+import { reportHtml, usualPaper } from '../../review/reportHtml.ts';
 import { buildReviewReport } from '../../review/reviewReport.ts';
 import { defined, read, UsageProblem } from '../cliArguments.ts';
 import type { CommandContext } from '../triggerCommand.ts';
@@ -27,7 +27,7 @@ export async function reviewReport(context: CommandContext): Promise<number> {
     unmasked: profile.exportUnmasked ?? [],
   });
   // Never through a link, at the file or its temporary (review N6).
-  await writeWholeFile(html, reportHtml(report));
+  await writeWholeFile(html, reportHtml(report, { paper: usualPaper() }));
   if (csv !== null) await writeWholeFile(csv, reportCsv(report));
   services.reviews.recordReport(profile.id, report, csv === null ? 'html' : 'html and csv');
   if (context.arguments.json)
