@@ -15,7 +15,6 @@ function request(id: number): ListenerRequestSummary {
     status: 200,
     durationMs: 1,
     bodyBytes: 80,
-    duplicate: false,
     outOfOrder: false,
     forwardStatus: null,
   };

@@ -99,12 +99,11 @@ export function RequestDrawer() {
             ['Duration', `${detail.durationMs.toFixed(1)} ms`],
             ['Body size', `${detail.bodyBytes} bytes${detail.bodyTruncated ? ' (truncated)' : ''}`],
             [
-              'Flags',
-              detail.duplicate || detail.outOfOrder ? (
-                <span key="f" className="row">
-                  {detail.duplicate ? <Badge tone="warning">duplicate</Badge> : null}
-                  {detail.outOfOrder ? <Badge tone="info">out of order</Badge> : null}
-                </span>
+              'Order',
+              detail.outOfOrder ? (
+                <Badge key="f" tone="info">
+                  out of order
+                </Badge>
               ) : null,
             ],
           ]}

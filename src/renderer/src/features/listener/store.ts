@@ -106,6 +106,26 @@ function requestFilterInput(filters: RequestFilters) {
 
 let reloadTimer: ReturnType<typeof setTimeout> | undefined;
 
+/**
+ * "Registered 2 webhooks: ach.create (wh_1) posting to …/a, ach.update (wh_2) posting to …/b."
+ * Every webhook made is named with its own address (issue 38); one address shared by all is said once.
+ */
+export function registeredSentence(
+  webhooks: readonly Pick<WebhookResponse, 'id' | 'event' | 'url'>[],
+  listenerUrl: string,
+): string {
+  const count = `${String(webhooks.length)} webhook${webhooks.length === 1 ? '' : 's'}`;
+  const addresses = new Set(webhooks.map((webhook) => webhook.url ?? listenerUrl));
+  if (addresses.size <= 1) {
+    const made = webhooks.map((webhook) => `${String(webhook.event)} (${webhook.id})`).join(', ');
+    return `Registered ${count} posting to ${[...addresses][0] ?? listenerUrl}: ${made}.`;
+  }
+  const made = webhooks
+    .map((webhook) => `${String(webhook.event)} (${webhook.id}) posting to ${webhook.url ?? listenerUrl}`)
+    .join(', ');
+  return `Registered ${count}: ${made}.`;
+}
+
 function requestsOf(
   filters: RequestFilters,
   standIn: PagedRows<ListenerRequestSummary> | null,
@@ -312,8 +332,7 @@ export const useListenerStore = create<ListenerState>((set, get) => ({
       const answer = await api().listener.register({ profileId, events: [...events], ...confirmation });
       const known = get().registered.filter((webhook) => !answer.webhooks.some((made) => made.id === webhook.id));
       set({ registered: [...known, ...answer.webhooks], reconcileWebhookId: answer.webhook.id });
-      const made = answer.webhooks.map((webhook) => `${String(webhook.event)} (${webhook.id})`).join(', ');
-      const sentence = `Registered ${String(answer.webhooks.length)} webhook${answer.webhooks.length === 1 ? '' : 's'} posting to ${answer.listenerUrl}: ${made}.`;
+      const sentence = registeredSentence(answer.webhooks, answer.listenerUrl);
       announce(sentence);
       toast('success', 'Registered with the bank', sentence);
       if (answer.failed.length > 0) {
