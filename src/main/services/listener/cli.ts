@@ -189,7 +189,9 @@ async function main(): Promise<number> {
         `Registered with ${bank.profile.name}: ${String(registered.length)} webhook${registered.length === 1 ? '' : 's'}${one} as Basic user "${options.basic.user}" (removed at Ctrl+C):`,
       );
       for (const webhook of registered)
-        write(`  ${webhook.event.padEnd(28)} ${webhook.id}${addresses.size === 1 ? '' : `  posting to ${webhook.url}`}`);
+        write(
+          `  ${webhook.event.padEnd(28)} ${webhook.id}${addresses.size === 1 ? '' : `  posting to ${webhook.url}`}`,
+        );
     }
   } else if (bank !== null && !options.json) {
     write(`Each verified notification's url is fetched from ${bank.profile.name}.`);

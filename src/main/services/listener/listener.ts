@@ -703,12 +703,7 @@ export class Listener extends EventEmitter<{ batch: [Batch<ListenerEvent>] }> {
         this.#batcher.add({ type: 'delivery', delivery: this.#forwarder.skip(settled.summary.id, forwardTo, reason) });
       } else {
         // As received, Authorization included: the target is the listener, loopback or an origin the user confirmed.
-        this.#forwarder.enqueue(
-          settled,
-          forwardTo,
-          this.#settings.forwardTimeoutMs,
-          this.#settings.forwardAppendPath,
-        );
+        this.#forwarder.enqueue(settled, forwardTo, this.#settings.forwardTimeoutMs, this.#settings.forwardAppendPath);
       }
     }
     if (settled.objectUrl !== null && this.#settings.hydrate && this.#bank !== null) {

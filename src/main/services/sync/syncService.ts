@@ -14,7 +14,7 @@ import type { OfflineCache } from '../cache/offlineCache.ts';
 import type { SyncCheckpoints, SyncKind } from '../cache/syncCheckpoints.ts';
 import type { WriteBatch } from '../cache/writeBatch.ts';
 import { writePages } from './pageWriter.ts';
-import { etaFromDates, etaFromShare, type SyncProgress, type SyncState } from './syncProgress.ts';
+import { etaFromDates, etaFromShare, shareOfDates, type SyncProgress, type SyncState } from './syncProgress.ts';
 import { syncInWindows, type WindowedProgress } from './windowedSync.ts';
 import { fetchApplicants, syncApplicationBook, type ApplicationBookRequest } from './applicationBookSync.ts';
 
@@ -301,8 +301,10 @@ export class SyncService {
       progress.ratePerSecond = elapsed > 0 ? Math.round(fetchedThisRun / elapsed) : 0;
       if (progress.state === 'running' && windowShare !== null) {
         progress.etaSeconds = etaFromShare(windowShare.share, windowShare.shareAtStart, elapsed);
+        progress.share = windowShare.share;
       } else if (request.kind === 'pending-transactions' && progress.state === 'running') {
         progress.etaSeconds = etaFromDates(request, oldestDate, elapsed, this.#stamp().slice(0, 10));
+        progress.share = shareOfDates(request, oldestDate, this.#stamp().slice(0, 10));
       }
       this.#emit(progress);
     };
@@ -319,7 +321,10 @@ export class SyncService {
     };
     const finish = (state: Exclude<SyncState, 'running'>, failure?: unknown): SyncOutcome => {
       progress.state = state;
-      if (state === 'done') progress.etaSeconds = 0;
+      if (state === 'done') {
+        progress.etaSeconds = 0;
+        progress.share = 1;
+      }
       if (failure !== undefined) progress.error = describeFailure(failure);
       report();
       return {
