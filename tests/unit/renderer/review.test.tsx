@@ -21,6 +21,8 @@ import { useReviewStore } from '../../../src/renderer/src/features/review/review
 import { ruleInputOf } from '../../../src/renderer/src/features/review/RuleForm.tsx';
 import { useReviewExtension } from '../../../src/renderer/src/features/review/useReviewExtension.tsx';
 import { useToastStore } from '../../../src/renderer/src/stores/toasts.ts';
+import { useAnnouncements } from '../../../src/renderer/src/stores/announcements.ts';
+import { useMoveOnPreference } from '../../../src/renderer/src/features/review/moveOnPreference.ts';
 import { installFakeBridge, refuse, type FakeBridge } from './setup.tsx';
 
 interface Item {
@@ -167,6 +169,28 @@ describe('the review keys on a list', () => {
     // Row 4 was flagged by a rule only: it still needs a person.
     expect(activeIndex()).toBe('vtable-row-4');
     expect(rowText(3)).toContain('escalated');
+  });
+
+  it('with moving on turned off (Settings › Review), c stays on the row it cleared and says so', async () => {
+    useMoveOnPreference.getState().setMoveOn(false);
+    try {
+      render(<Queue source={sourceOf(items())} />);
+      await settle();
+      const grid = screen.getByRole('grid', { name: 'Applications' });
+      fireEvent.keyDown(grid, { key: 'j' });
+      fireEvent.keyDown(grid, { key: 'j' });
+      fireEvent.keyDown(grid, { key: 'c' });
+      await settle();
+      expect(given).toEqual([{ refs: ['aact_1'], disposition: 'cleared' }]);
+      expect(activeIndex()).toBe('vtable-row-1');
+      expect(useAnnouncements.getState().text).toMatch(/^Cleared .+\. Still on .+\.$/);
+      // j then c reviews the next row: none is skipped.
+      fireEvent.keyDown(grid, { key: 'j' });
+      expect(activeIndex()).toBe('vtable-row-2');
+    } finally {
+      useMoveOnPreference.getState().setMoveOn(true);
+    }
+    expect(localStorage.getItem('ledgerdesk.review.moveOn')).toBe('on');
   });
 
   it('f flags a Shift-extended selection with one call, and says so once', async () => {

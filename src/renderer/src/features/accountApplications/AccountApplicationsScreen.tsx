@@ -26,7 +26,7 @@ import {
 } from '../../../../shared/review/itemNames.ts';
 import { CopyId } from '../../components/CopyId.tsx';
 import { itemColumnsOf, itemLine } from '../../../../shared/review/itemColumns.ts';
-import { useOnTransition } from '../../lib/useDebounced.ts';
+import { useOnTransition, useReloadWhileSyncing } from '../../lib/useDebounced.ts';
 import { isOffline, useActiveProfileId, useOnlineStatus } from '../../stores/profiles.ts';
 import { useSyncJob } from '../../stores/sync.ts';
 import { ApplicantsSection } from '../applicants/ApplicantsSection.tsx';
@@ -106,6 +106,7 @@ export function AccountApplicationsScreen() {
   useOnTransition(bookJob?.state, 'done', () => {
     store.reload();
   });
+  useReloadWhileSyncing(bookJob?.state === 'running', bookJob?.written, store.reload);
   useOnTransition(job?.state, 'done', () => {
     store.reload();
     if (pendingId !== null) void store.showDetail(pendingId);

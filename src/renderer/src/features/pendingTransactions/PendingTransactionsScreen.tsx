@@ -24,7 +24,7 @@ import { Page, PageHeader, ToolbarSelect } from '../../components/Page.tsx';
 import { ErrorState, StateMessage } from '../../components/States.tsx';
 import { type Column } from '../../components/VirtualTable.tsx';
 import { SyncStrip } from '../../components/SyncStrip.tsx';
-import { useOnTransition } from '../../lib/useDebounced.ts';
+import { useOnTransition, useReloadWhileSyncing } from '../../lib/useDebounced.ts';
 import { useActiveProfileId } from '../../stores/profiles.ts';
 import { accountLabel, codeWords, lastFourOf } from '../../../../shared/review/itemNames.ts';
 import { CopyId } from '../../components/CopyId.tsx';
@@ -136,6 +136,8 @@ export function PendingTransactionsScreen() {
     store.reload();
     if (profileId !== null) void open(profileId);
   });
+  // Rows appear and update in place while the sync writes them (the first sync too).
+  useReloadWhileSyncing(job?.state === 'running', job?.written, store.reload);
 
   const accountOptions = useMemo(() => {
     // Names first: "Card settlement ••0880" (the id in the drawer, and in each row's ref).
@@ -211,6 +213,9 @@ export function PendingTransactionsScreen() {
       />
       <ListScreen
         {...PENDING_TRANSACTIONS}
+        emptyTitle={
+          job?.state === 'running' && !filtered ? 'Fetching pending transactions…' : PENDING_TRANSACTIONS.emptyTitle
+        }
         source={source}
         activeRow={store}
         extensions={[review]}
@@ -283,7 +288,7 @@ export function PendingTransactionsScreen() {
               ? 'Nothing in the cache matches these filters.'
               : job?.state === 'running'
                 ? // The first open of the local sandbox starts this sync by itself (main's firstOpenSync.ts).
-                  'Fetching this account’s pending transactions from the bank for the first time: they appear here as soon as the sync is done.'
+                  'Fetching this account’s pending transactions from the bank for the first time: they appear here as they arrive.'
                 : 'Nothing cached for this account yet. Sync it from the bank.'
         }
         emptyAction={

@@ -16,6 +16,7 @@ import { uiErrorOf, type UiError } from '../../lib/errors.ts';
 import { formatTimestamp } from '../../lib/time.ts';
 import { ReviewBadge } from './ReviewBadge.tsx';
 import { useReviewStore } from './reviewStore.ts';
+import { useMoveOnPreference } from './moveOnPreference.ts';
 import {
   DISPOSITION_WORDS,
   itemName,
@@ -111,9 +112,15 @@ export function ReviewPanel({
 
 function ReviewBody({ detail }: { detail: ReviewDetail }) {
   const { review, history } = detail;
+  const moveOn = useMoveOnPreference((state) => state.moveOn);
   if (review === null) {
     return (
-      <p className="muted">No one has reviewed this item. Clear, flag or escalate it (keys C, F, E; N adds a note).</p>
+      <p className="muted">
+        No one has reviewed this item. Clear, flag or escalate it (keys C, F, E; N adds a note).{' '}
+        {moveOn
+          ? 'The keys then move on to the next item that needs a person (Settings › Review).'
+          : 'The keys stay on this item (Settings › Review).'}
+      </p>
     );
   }
   return (

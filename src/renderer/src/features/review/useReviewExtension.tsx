@@ -2,7 +2,8 @@
  * The review feature on a list screen it does not own (ListScreen's `extensions`): a Review
  * column, a Review filter with the count of each state, and the keys of the queue — c clear,
  * f flag, e escalate, n note — acting on the selection (one row, or a Shift-extended run:
- * one disposition and one note for all), then moving to the next row that needs a person.
+ * one disposition and one note for all), then moving to the next row that needs a person
+ * (a setting, on by default: moveOnPreference.ts).
  * Each disposition is said: what was done to which item and which item is now active (one
  * item: to screen readers only, the row shows the rest; several: a toast all can read).
  */
@@ -20,6 +21,7 @@ import type { ItemNames } from '../../../../shared/review/itemNames.ts';
 import { announce } from '../../stores/announcements.ts';
 import { toast } from '../../stores/toasts.ts';
 import type { PagedRows } from '../../lib/pagedRows.ts';
+import { useMoveOnPreference } from './moveOnPreference.ts';
 import { nextToReview } from './nextToReview.ts';
 import { ReviewCell } from './ReviewCell.tsx';
 import { useReviewStore } from './reviewStore.ts';
@@ -123,12 +125,20 @@ export function useReviewExtension<Row>(options: ReviewExtensionOptions<Row>): L
       return [...items].map(([itemKind, refs]) => countOf(refs.length, itemKind)).join(' and ');
     };
 
-    /** Activates the next row that needs a person; answers where the keyboard now is, in words. */
+    /**
+     * Activates the next row that needs a person (unless the officer turned that off: Settings ›
+     * Review); answers where the keyboard now is, in words.
+     */
     const moveOn = (selection: ListSelection<Row>): string => {
       const last = selection.indices[selection.indices.length - 1];
       const rows = latest.current.source;
       selection.clear();
       if (last === undefined || rows === null) return '';
+      if (!useMoveOnPreference.getState().moveOn) {
+        latest.current.onActivate(last);
+        const here = rows.rowAt(last);
+        return here === undefined ? '' : `Still on ${nameOf(here)}.`;
+      }
       const next = nextToReview(rows, last, currentOf);
       latest.current.onActivate(next);
       const row = rows.rowAt(next);

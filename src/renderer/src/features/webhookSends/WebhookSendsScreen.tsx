@@ -20,7 +20,7 @@ import { SyncStrip } from '../../components/SyncStrip.tsx';
 import { type Column } from '../../components/VirtualTable.tsx';
 import { uiErrorOf } from '../../lib/errors.ts';
 import { formatTimestamp } from '../../lib/time.ts';
-import { useOnTransition } from '../../lib/useDebounced.ts';
+import { useOnTransition, useReloadWhileSyncing } from '../../lib/useDebounced.ts';
 import { useActiveProfileId } from '../../stores/profiles.ts';
 import { useSyncJob } from '../../stores/sync.ts';
 import { useWebhooksStore } from '../webhooks/store.ts';
@@ -101,6 +101,7 @@ export function WebhookSendsScreen() {
   useOnTransition(job?.state, 'done', () => {
     store.reload();
   });
+  useReloadWhileSyncing(job?.state === 'running', job?.written, store.reload);
 
   // The two views share everything but their rows: filters, search, drawer, empty state.
   const drawerOf = <Row,>(refOf: (row: Row) => string, open: (row: Row) => void) => ({
