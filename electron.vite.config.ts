@@ -11,9 +11,9 @@ export default defineConfig({
       outDir: 'out/main',
       rollupOptions: {
         input: {
-          index: resolve(import.meta.dirname, 'src/main/index.ts'),
+          index: resolve(import.meta.dirname, 'src/main/electron/index.ts'),
           // The embedded sandbox bank runs in a utilityProcess from its own bundle (DESIGN.md).
-          sandbox: resolve(import.meta.dirname, 'src/main/sandboxProcess.ts'),
+          sandbox: resolve(import.meta.dirname, 'src/main/electron/sandboxProcess.ts'),
           // The cache's bulk writes run in a worker thread; the cache looks for this file beside
           // its own code (`workerFile()` in cacheWriter.ts), so it sits next to index.js.
           cacheWriterWorker: resolve(import.meta.dirname, 'src/main/services/cache/cacheWriterWorker.ts'),

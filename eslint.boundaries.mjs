@@ -3,17 +3,17 @@
  * tests/unit/lintBoundaries.test.ts, which proves each rule fails on a deliberate violation.
  *
  *   renderer -> shared      preload -> shared      main -> shared, sandbox
- *   (src/main/services: only the sandbox's entry point, src/sandbox/index.ts)
+ *   (src/main: only the sandbox's entry point, src/sandbox/index.ts)
  *   sandbox -> shared       shared -> nothing of ours      webBridge -> shared
- *   electron: only the shell files of src/main (outside src/main/services, src/main/common,
- *   src/main/web and the shell files both shells share) and src/preload.
+ *   electron: only src/main/electron and src/preload (folder rules, no list of files).
+ *   src/main/services: library code, never a shell (src/main/app, web, cli, electron).
  */
 import { builtinModules } from 'node:module';
 
 const nodeBuiltins = [...builtinModules.filter((name) => !name.startsWith('_')), 'node:*'];
 
 const noElectron = [
-  { name: 'electron', message: 'Only the shell files of src/main and src/preload may import electron.' },
+  { name: 'electron', message: 'Only src/main/electron and src/preload may import electron.' },
   {
     name: 'electron-store',
     message: 'electron-store imports electron: use it only in the shell, behind an injectable interface.',
@@ -24,6 +24,24 @@ function layer(name, ...folders) {
   return folders.map((folder) => ({
     group: [`**/${folder}`, `**/${folder}/**`],
     message: `${name} must not import from src/${folder}: see the import direction in DESIGN.md.`,
+  }));
+}
+
+/**
+ * The client must not learn the bank's rules from the bank's code (issue 27): what both read
+ * lives in src/shared/bank; the embedded bank is started only through its entry point.
+ */
+const sandboxEntryOnly = {
+  group: ['**/sandbox/**', '!**/sandbox/index.ts'],
+  message:
+    "src/main may import only the embedded bank's entry point (src/sandbox/index.ts); what both sides read goes in src/shared.",
+};
+
+/** The shells of src/main (folders), which library code and transport never import. */
+function shells(who) {
+  return ['app', 'web', 'cli', 'electron'].map((folder) => ({
+    group: [`**/${folder}/**`],
+    message: `${who} must not import from src/main/${folder} (a shell): see "Folders by shell" in docs/reference.md.`,
   }));
 }
 
@@ -100,15 +118,31 @@ export const boundaries = [
     },
   },
   {
-    files: ['src/main/**/*.ts'],
+    // The Electron shell: the only folder of src/main that may import electron.
+    files: ['src/main/electron/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [...layer('The main process', 'preload', 'renderer', 'webBridge')] },
+        { patterns: [...layer('The main process', 'preload', 'renderer', 'webBridge'), sandboxEntryOnly] },
       ],
     },
   },
   {
+    // Everything else of the main process (app, web, cli, ipc, services): plain Node, never electron.
+    files: ['src/main/**/*.ts'],
+    ignores: ['src/main/electron/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: noElectron,
+          patterns: [...layer('The main process', 'preload', 'renderer', 'webBridge'), sandboxEntryOnly],
+        },
+      ],
+    },
+  },
+  {
+    // Library code under every shell: it never reaches back into one (issue 39).
     files: ['src/main/services/**/*.ts'],
     rules: {
       'no-restricted-imports': [
@@ -117,36 +151,26 @@ export const boundaries = [
           paths: noElectron,
           patterns: [
             ...layer('The main-process services', 'preload', 'renderer', 'webBridge'),
-            {
-              // The client must not learn the bank's rules from the bank's code (issue 27):
-              // what both read lives in src/shared/bank; the embedded bank is started only
-              // through its entry point.
-              group: ['**/sandbox/**', '!**/sandbox/index.ts'],
-              message:
-                "src/main/services may import only the embedded bank's entry point (src/sandbox/index.ts); what both sides read goes in src/shared.",
-            },
+            sandboxEntryOnly,
+            ...shells('src/main/services is library code: it'),
           ],
         },
       ],
     },
   },
   {
-    // What both shells share, and web mode (the second shell): plain Node, never electron.
-    files: [
-      'src/main/common/**/*.ts',
-      'src/main/web/**/*.ts',
-      'src/main/shell/services.ts',
-      'src/main/shell/embeddedSandbox.ts',
-      'src/main/shell/appProtocol.ts',
-      'src/main/shell/externalLinks.ts',
-      'src/main/shell/log.ts',
-    ],
+    // IPC handlers are transport between a shell and the services: no shell of their own.
+    files: ['src/main/ipc/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           paths: noElectron,
-          patterns: [...layer('What both shells share', 'preload', 'renderer', 'webBridge')],
+          patterns: [
+            ...layer('The IPC handlers', 'preload', 'renderer', 'webBridge'),
+            sandboxEntryOnly,
+            ...shells('src/main/ipc is transport: it'),
+          ],
         },
       ],
     },

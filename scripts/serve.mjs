@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, buildIsCurrent, PROJECT_FOLDER } from './build.mjs';
 
-/** With LEDGERDESK_START_TIMES=1, each phase of the start prints its time (src/main/common/startTimes.ts). */
+/** With LEDGERDESK_START_TIMES=1, each phase of the start prints its time (src/main/app/startTimes.ts). */
 function markStart(phase) {
   if (process.env.LEDGERDESK_START_TIMES !== '1') return;
   process.stderr.write(`ledgerdesk-start ${phase} ${(performance.timeOrigin + performance.now()).toFixed(1)}\n`);

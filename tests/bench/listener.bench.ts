@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { InMemorySecretStore } from '../../src/main/services/credentials/secretStore.ts';
-import { humanLineOf } from '../../src/main/services/listener/cliOutput.ts';
+import { humanLineOf } from '../../src/main/cli/listen/cliOutput.ts';
 import { openListener } from '../../src/main/services/listener/listener.ts';
 import { openListenerDatabase } from '../../src/main/services/listener/listenerDatabase.ts';
 import type { Benchmark, BenchFigure } from './benchmark.ts';

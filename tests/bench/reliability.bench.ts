@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import fc from 'fast-check';
 import { createRouter } from '../../src/main/ipc/routerCore.ts';
-import { startServices } from '../../src/main/shell/services.ts';
+import { startServices } from '../../src/main/app/services.ts';
 import { InMemorySecretStore } from '../../src/main/services/credentials/secretStore.ts';
 import { InMemoryProfileStorage } from '../../src/main/services/profiles/profileStorage.ts';
 import { OPERATIONS_BY_CHANNEL } from '../../src/shared/ipc/contract.ts';

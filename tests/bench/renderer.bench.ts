@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { createRouter } from '../../src/main/ipc/routerCore.ts';
-import { startServices } from '../../src/main/shell/services.ts';
+import { startServices } from '../../src/main/app/services.ts';
 import { OfflineCache } from '../../src/main/services/cache/offlineCache.ts';
 import { Credentials } from '../../src/main/services/credentials/credentials.ts';
 import { InMemorySecretStore } from '../../src/main/services/credentials/secretStore.ts';

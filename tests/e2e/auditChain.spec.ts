@@ -14,7 +14,7 @@ import type { Router } from '../../src/main/ipc/routerCore.ts';
 import { OfflineCache } from '../../src/main/services/cache/offlineCache.ts';
 import { Credentials } from '../../src/main/services/credentials/credentials.ts';
 import { InMemorySecretStore } from '../../src/main/services/credentials/secretStore.ts';
-import type { RunningServices } from '../../src/main/shell/services.ts';
+import type { RunningServices } from '../../src/main/app/services.ts';
 import { openHarnessPage } from './support/harnessRouter.ts';
 import { startHarnessServices } from './support/harnessServices.ts';
 import type { LedgerdeskPage } from './support/ledgerdeskPage.ts';

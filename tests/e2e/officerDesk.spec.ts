@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Browser, type BrowserContextOptions, type Page } from '@playwright/test';
 import type { Router } from '../../src/main/ipc/routerCore.ts';
-import type { RunningServices } from '../../src/main/shell/services.ts';
+import type { RunningServices } from '../../src/main/app/services.ts';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.ts';
 import { openHarnessPage, showScreen } from './support/harnessRouter.ts';
 import { startHarnessServices } from './support/harnessServices.ts';

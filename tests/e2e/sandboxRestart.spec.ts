@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
-import type { SandboxChild } from '../../src/main/shell/embeddedSandbox.ts';
+import type { SandboxChild } from '../../src/main/app/embeddedSandbox.ts';
 import { forkSandboxChild } from '../../src/main/web/forkSandbox.ts';
 import { shoot } from './support/screens.ts';
 import { openWebMode, startWebModeApp, type WebModeApp } from './support/webModeApp.ts';

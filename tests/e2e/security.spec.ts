@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import type { ConfirmQuestion } from '../../src/main/ipc/listenerHandlers.ts';
 import type { Router } from '../../src/main/ipc/routerCore.ts';
-import type { RunningServices } from '../../src/main/shell/services.ts';
+import type { RunningServices } from '../../src/main/app/services.ts';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.ts';
 import { startTestServices } from '../support/testServices.ts';
 import { harnessRouter, openHarnessPage } from './support/harnessRouter.ts';

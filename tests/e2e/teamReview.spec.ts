@@ -17,7 +17,7 @@ import { adminUrl, startThrowawayCluster, type RunningCluster } from '../../scri
 import type { Router } from '../../src/main/ipc/routerCore.ts';
 import { InMemorySecretStore } from '../../src/main/services/credentials/secretStore.ts';
 import { teamInit, type TeamInitReport } from '../../src/main/services/team/teamInit.ts';
-import type { RunningServices } from '../../src/main/shell/services.ts';
+import type { RunningServices } from '../../src/main/app/services.ts';
 import { openHarnessPage, showScreen } from './support/harnessRouter.ts';
 import { hiddenControls, lostContent } from './support/pageProbes.ts';
 import { startHarnessServices } from './support/harnessServices.ts';

@@ -15,7 +15,7 @@ import { expect, test, type Browser, type BrowserContext, type Page } from '@pla
 import WebSocket from 'ws';
 import { InMemorySecretStore } from '../../src/main/services/credentials/secretStore.ts';
 import type { LedgerdeskApi } from '../../src/shared/ipc/bridge.ts';
-import { DataFolderInUse } from '../../src/main/common/dataFolderLock.ts';
+import { DataFolderInUse } from '../../src/main/app/dataFolderLock.ts';
 import { WEB_SOCKET_PATH } from '../../src/shared/ipc/webSocketProtocol.ts';
 import { statusOf, upgradeStatus } from './support/rawRequests.ts';
 import { shoot } from './support/screens.ts';

@@ -119,9 +119,9 @@ test('prints where it is open once, refuses a second writer, stops cleanly on Ct
 });
 
 test('ledger serve is the same web mode from the same bundle, and its start times name only phases', async () => {
-  // LEDGERDESK_START_TIMES=1: each phase of the start prints its time (src/main/common/startTimes.ts).
+  // LEDGERDESK_START_TIMES=1: each phase of the start prints its time (src/main/app/startTimes.ts).
   const served = commandWith(
-    [join('src', 'main', 'services', 'cli', 'ledger.ts'), 'serve'],
+    [join('src', 'main', 'cli', 'ledger', 'ledger.ts'), 'serve'],
     { LEDGERDESK_START_TIMES: '1' },
     folder,
     '--no-open',

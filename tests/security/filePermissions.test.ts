@@ -27,7 +27,7 @@ describe.skipIf(!secretServiceHere)('N9, I7: what the app writes is its owner’
 
   it('npm run listen on a fresh machine: folder 0700, database 0600, the banner says bodies are in clear', async () => {
     const config = join(temp.folder, 'xdg');
-    const child = spawn(process.execPath, ['src/main/services/listener/cli.ts', '--port', '0'], {
+    const child = spawn(process.execPath, ['src/main/cli/listen/listen.ts', '--port', '0'], {
       cwd: process.cwd(),
       env: { ...process.env, XDG_CONFIG_HOME: config, NO_COLOR: '1' },
     });

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Router } from '../../src/main/ipc/routerCore.ts';
 import { InMemorySecretStore } from '../../src/main/services/credentials/secretStore.ts';
 import { InMemoryProfileStorage } from '../../src/main/services/profiles/profileStorage.ts';
-import { startServices, type RunningServices, type ServicesOptions } from '../../src/main/shell/services.ts';
+import { startServices, type RunningServices, type ServicesOptions } from '../../src/main/app/services.ts';
 import { buildLedgerdeskApi, type LedgerdeskApi } from '../../src/shared/ipc/bridge.ts';
 
 export function startTestServices(folder: string, overrides: Partial<ServicesOptions> = {}): Promise<RunningServices> {

@@ -1,8 +1,9 @@
 /**
  * Events main pushes to the window (sync progress, listener requests, online status,
  * credential status): each payload is checked against the contract and scrubbed of secrets
- * before it is sent, like every reply. Listener requests are batched: however many arrive,
- * the window gets at most a few messages a second.
+ * before it is sent, like every reply. Listener requests arrive here already batched
+ * (services/listener/eventBatcher.ts): however many arrive, the window gets at most a few
+ * messages a second.
  */
 import {
   EVENTS_BY_CHANNEL,
@@ -12,7 +13,6 @@ import {
   type EventPayloadOf,
 } from '../../shared/ipc/contract.ts';
 import { describeIssues } from '../../shared/bank/parse.ts';
-import type { ListenerRequestSummary } from '../../shared/ipc/domains/listener.ts';
 import { scrubSecrets } from './secretScrubber.ts';
 
 export interface EventPublisherOptions {
@@ -48,63 +48,6 @@ export function createEventPublisher(options: EventPublisherOptions): EventPubli
       if (scrubbed.redactions > 0) log(`withheld ${scrubbed.redactions} secret(s) from event ${channel}`);
       options.send(channel, scrubbed.value);
       return true;
-    },
-  };
-}
-
-export interface RequestBatcherOptions {
-  publisher: EventPublisher;
-  /** How long requests gather before one push. */
-  intervalMs?: number;
-  /** The most requests in one push; the rest are counted as `omitted`. */
-  maxBatch?: number;
-  setTimer?: (callback: () => void, ms: number) => unknown;
-  clearTimer?: (timer: unknown) => void;
-}
-
-export interface RequestBatcher {
-  add(request: ListenerRequestSummary): void;
-  /** Pushes what is pending now (on quit). */
-  flush(): void;
-  close(): void;
-}
-
-export function createRequestBatcher(options: RequestBatcherOptions): RequestBatcher {
-  const intervalMs = options.intervalMs ?? 250;
-  const maxBatch = options.maxBatch ?? 200;
-  const setTimer = options.setTimer ?? ((callback, ms) => setTimeout(callback, ms));
-  const clearTimer =
-    options.clearTimer ??
-    ((timer) => {
-      clearTimeout(timer as ReturnType<typeof setTimeout>);
-    });
-  let pending: ListenerRequestSummary[] = [];
-  let omitted = 0;
-  let timer: unknown = null;
-  let closed = false;
-
-  function flush(): void {
-    if (timer !== null) clearTimer(timer);
-    timer = null;
-    if (pending.length === 0 && omitted === 0) return;
-    const requests = pending;
-    const left = omitted;
-    pending = [];
-    omitted = 0;
-    options.publisher.publish('listener', 'requests', { requests, omitted: left });
-  }
-
-  return {
-    add(request) {
-      if (closed) return;
-      if (pending.length < maxBatch) pending.push(request);
-      else omitted += 1;
-      timer ??= setTimer(flush, intervalMs);
-    },
-    flush,
-    close() {
-      flush();
-      closed = true;
     },
   };
 }

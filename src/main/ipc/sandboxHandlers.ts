@@ -1,6 +1,6 @@
 /**
  * Handlers of the `embeddedSandbox` domain: where the local sandbox bank stands, and restarting
- * it on its own data from Settings. The restart is the app's (common/restartableSandbox.ts);
+ * it on its own data from Settings. The restart is the app's (app/restartableSandbox.ts);
  * here it is only asked, timed, audited and answered in a person's words when it fails.
  */
 import type { EmbeddedSandboxState, SandboxRestart } from '../../shared/ipc/domains/embeddedSandbox.ts';
@@ -9,14 +9,14 @@ import type { Handlers } from './handlerTypes.ts';
 import type { ListenerAuditEntry } from './listenerHandlers.ts';
 import { IpcFailure } from './serviceErrors.ts';
 
-/** Where the running sandbox answers, and its key (shell/services.ts passes its own). */
+/** Where the running sandbox answers, and its key (app/services.ts passes its own). */
 export interface SandboxAddress {
   baseUrl: string;
   keyId: string;
   keySecret: string;
 }
 
-/** The app's sandbox, restartable from Settings (common/restartableSandbox.ts). */
+/** The app's sandbox, restartable from Settings (app/restartableSandbox.ts). */
 export interface SandboxKeeper {
   state(): EmbeddedSandboxState;
   restart(): Promise<SandboxAddress>;

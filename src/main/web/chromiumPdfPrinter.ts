@@ -1,6 +1,6 @@
 /**
  * The review report as PDF in web mode. The desktop app prints with Electron's own Chromium
- * (shell/pdfPrinter.ts); web mode has no Chromium of its own, so it prints with the machine's
+ * (electron/pdfPrinter.ts); web mode has no Chromium of its own, so it prints with the machine's
  * Chromium or Google Chrome, driven by playwright-core (already installed for the e2e tests):
  * a headless browser with JavaScript off and no network loads the self-contained report,
  * prints it on the paper its own page rules name, with a document outline, and closes. One browser per report: a report is
@@ -48,7 +48,7 @@ const CHROMIUM_ARGUMENTS = [
 ];
 
 /** Prints self-contained HTML to PDF with the Chromium at `executablePath`. */
-export function chromiumPdfPrinter(executablePath: string): (html: string) => Promise<Uint8Array> {
+function chromiumPdfPrinter(executablePath: string): (html: string) => Promise<Uint8Array> {
   return async (html) => {
     const { chromium } = await import('playwright-core');
     const browser = await chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGUMENTS });

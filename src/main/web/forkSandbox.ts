@@ -1,7 +1,7 @@
 /** Starts web mode's sandbox process (sandboxChild.ts) as a Node child with an IPC pipe. */
 import { fork } from 'node:child_process';
 import { getCompileCacheDir } from 'node:module';
-import type { SandboxChild } from '../shell/embeddedSandbox.ts';
+import type { SandboxChild } from '../app/embeddedSandbox.ts';
 import { sandboxChildFile } from './builtFiles.ts';
 
 export function forkSandboxChild(): SandboxChild {

@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { APP_ORIGIN, appResponseHeaders, resolveAppFile } from '../shell/appProtocol.ts';
+import { APP_ORIGIN, appResponseHeaders, resolveAppFile } from '../app/appProtocol.ts';
 
 /** The web bridge's bundle, at the root of out/renderer (electron.vite.config.ts). */
 export const WEB_BRIDGE_FILE = 'web-bridge.js';

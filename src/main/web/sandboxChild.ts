@@ -1,10 +1,10 @@
 /**
  * Web mode's embedded sandbox bank process: a Node child (child_process.fork) running the same
- * commands the Electron utilityProcess runs (common/sandboxCommands.ts), over Node's IPC pipe.
+ * commands the Electron utilityProcess runs (app/sandboxCommands.ts), over Node's IPC pipe.
  */
-import { serveSandboxCommands } from '../common/sandboxCommands.ts';
-import type { SandboxCommand } from '../shell/embeddedSandbox.ts';
-import { markStart } from '../common/startTimes.ts';
+import { serveSandboxCommands } from '../app/sandboxCommands.ts';
+import type { SandboxCommand } from '../app/embeddedSandbox.ts';
+import { markStart } from '../app/startTimes.ts';
 
 markStart('sandbox-process-code-loaded');
 

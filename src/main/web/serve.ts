@@ -8,9 +8,9 @@
  * took 19 s here and the sandbox's start 22 s, one after the other). The early child opens
  * nothing until it is told to start, which happens only once the data folder's lock is taken.
  */
-import type { SandboxChild } from '../shell/embeddedSandbox.ts';
+import type { SandboxChild } from '../app/embeddedSandbox.ts';
 import { forkSandboxChild } from './forkSandbox.ts';
-import { markStart } from '../common/startTimes.ts';
+import { markStart } from '../app/startTimes.ts';
 
 /** Options that print and end without starting anything: no sandbox is forked for them. */
 function onlyPrints(args: readonly string[]): boolean {

@@ -1,5 +1,7 @@
 /** `ledger serve` / `npm run serve`'s options, checked: a typo is one clear line naming the option. */
 import { parseArgs } from 'node:util';
+import { COMMON_OPTIONS } from '../cli/common/commonOptions.ts';
+import { UsageError } from '../cli/common/usageError.ts';
 
 export const SERVE_USAGE = `Usage: npm run serve -- [options]      (or: npm run ledger -- serve [options])
 
@@ -23,23 +25,15 @@ export interface ServeArguments {
   help: boolean;
 }
 
-export class ServeUsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ServeUsageError';
-  }
-}
-
 export function parseServeArguments(args: readonly string[]): ServeArguments {
   let parsed;
   try {
     parsed = parseArgs({
       args: [...args],
       options: {
-        data: { type: 'string' },
+        ...COMMON_OPTIONS,
         port: { type: 'string' },
         'no-open': { type: 'boolean', default: false },
-        json: { type: 'boolean', default: false },
         expose: { type: 'string' },
         help: { type: 'boolean', default: false },
       },
@@ -47,22 +41,22 @@ export function parseServeArguments(args: readonly string[]): ServeArguments {
       strict: true,
     });
   } catch (error) {
-    throw new ServeUsageError(error instanceof Error ? error.message : String(error));
+    throw new UsageError(error instanceof Error ? error.message : String(error));
   }
   const { values } = parsed;
   const portText = values.port ?? '0';
   if (!/^[0-9]{1,5}$/.test(portText) || Number(portText) > 65_535) {
-    throw new ServeUsageError(`--port must be a number from 0 to 65535, not ${JSON.stringify(portText)}.`);
+    throw new UsageError(`--port must be a number from 0 to 65535, not ${JSON.stringify(portText)}.`);
   }
   const expose = values.expose;
   if (expose !== undefined && !/^(?:[0-9.]+|[0-9a-f:]+|[a-z0-9.-]+)$/i.test(expose)) {
-    throw new ServeUsageError(`--expose needs an address to listen on (e.g. 0.0.0.0), not ${JSON.stringify(expose)}.`);
+    throw new UsageError(`--expose needs an address to listen on (e.g. 0.0.0.0), not ${JSON.stringify(expose)}.`);
   }
   return {
     dataFolder: values.data ?? null,
     port: Number(portText),
     open: !values['no-open'],
-    json: values.json,
+    json: values.json === true,
     host: expose ?? '127.0.0.1',
     exposed: expose !== undefined,
     help: values.help,

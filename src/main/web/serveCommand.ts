@@ -3,22 +3,23 @@
  * is open, with the address's one-time token; nothing printed or logged after it ever holds the
  * token. Ctrl+C (or SIGTERM) stops it cleanly; a second Ctrl+C ends it at once.
  */
-import { appDataFolder } from '../services/cli/appDataFolder.ts';
+import { dataFolderOf } from '../cli/common/commonOptions.ts';
 import { detectKeychain } from '../services/credentials/keychainStatus.ts';
 import { KeyringSecretStore } from '../services/credentials/keyringSecretStore.ts';
 import { InMemorySecretStore, type SecretStore } from '../services/credentials/secretStore.ts';
 import { FileProfileStorage } from '../services/profiles/fileProfileStorage.ts';
-import { isSafeExternalUrl } from '../shell/externalLinks.ts';
-import { createLogger, type Logger } from '../shell/log.ts';
-import { DataFolderInUse } from '../common/dataFolderLock.ts';
-import { markStart } from '../common/startTimes.ts';
+import { isSafeExternalUrl } from '../app/externalLinks.ts';
+import { createLogger, type Logger } from '../app/log.ts';
+import { DataFolderInUse } from '../app/dataFolderLock.ts';
+import { markStart } from '../app/startTimes.ts';
 import { defaultRendererRoot } from './builtFiles.ts';
 import { defaultDownloadsFolder } from './downloads.ts';
 import { forkSandboxChild } from './forkSandbox.ts';
-import type { SandboxChild } from '../shell/embeddedSandbox.ts';
+import type { SandboxChild } from '../app/embeddedSandbox.ts';
 import { webPdfPrinter } from './chromiumPdfPrinter.ts';
 import { openInDefaultBrowser, openSecretAddressInDefaultBrowser, type RedirectPage } from './openBrowser.ts';
-import { parseServeArguments, SERVE_USAGE, ServeUsageError } from './serveArguments.ts';
+import { parseServeArguments, SERVE_USAGE } from './serveArguments.ts';
+import { UsageError } from '../cli/common/usageError.ts';
 import { RendererNotBuilt, startWebShell, type RunningWebShell } from './webShell.ts';
 
 export interface ServeIo {
@@ -73,7 +74,7 @@ export async function runServe(args: readonly string[], io: ServeIo): Promise<nu
   try {
     options = parseServeArguments(args);
   } catch (error) {
-    if (error instanceof ServeUsageError) {
+    if (error instanceof UsageError) {
       io.stderr.write(`ledger serve: ${error.message}\n${SERVE_USAGE}\n`);
       return 2;
     }
@@ -84,7 +85,7 @@ export async function runServe(args: readonly string[], io: ServeIo): Promise<nu
     return 0;
   }
   const log: Logger = createLogger((line) => io.stderr.write(`${line}\n`));
-  const dataFolder = options.dataFolder ?? appDataFolder(process.platform, io.env);
+  const dataFolder = dataFolderOf(options.dataFolder, io.env);
   const secretStore = io.secretStore ?? (await keychainOrSessionStore(log));
   markStart('keychain-detected');
   let shell: RunningWebShell;

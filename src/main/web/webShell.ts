@@ -1,6 +1,6 @@
 /**
  * Web mode: the second shell. The same sandbox, services and router core the Electron shell
- * starts (common/startLedgerdesk.ts), behind a token-gated HTTP server on loopback that serves
+ * starts (app/startLedgerdesk.ts), behind a token-gated HTTP server on loopback that serves
  * the built renderer and carries the IPC contract over one WebSocket. Never imports electron.
  *
  * Stopping (Ctrl+C) keeps everything: new sockets and calls are refused, calls in flight finish
@@ -15,9 +15,9 @@ import { join } from 'node:path';
 import type { KeychainStatus } from '../services/credentials/keychainStatus.ts';
 import type { SecretStore } from '../services/credentials/secretStore.ts';
 import type { ProfileStorage } from '../services/profiles/profileStorage.ts';
-import { startLedgerdesk, type RunningLedgerdesk } from '../common/startLedgerdesk.ts';
-import type { SandboxChild } from '../shell/embeddedSandbox.ts';
-import type { Logger } from '../shell/log.ts';
+import { startLedgerdesk, type RunningLedgerdesk } from '../app/startLedgerdesk.ts';
+import type { SandboxChild } from '../app/embeddedSandbox.ts';
+import type { Logger } from '../app/log.ts';
 import { savePathIn } from './downloads.ts';
 import { TOKEN_PARAMETER, WebAccess } from './webAccess.ts';
 import { WebConnections } from './webConnections.ts';
@@ -25,7 +25,7 @@ import { createWebServer, serveWebMode } from './webServer.ts';
 import { WriteConfirmations } from './writeConfirmations.ts';
 import { TabWriteConfirmer } from './tabWriteConfirmer.ts';
 import { WEB_BRIDGE_FILE } from './rendererFiles.ts';
-import { markStart } from '../common/startTimes.ts';
+import { markStart } from '../app/startTimes.ts';
 
 export interface WebShellOptions {
   dataFolder: string;

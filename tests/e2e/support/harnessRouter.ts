@@ -1,7 +1,7 @@
 /** The real IPC router for the harness's page (it trusts only that page, served from the renderer's origin), and opening such a page. */
 import { expect, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from '@playwright/test';
 import { createRouter, type Router } from '../../../src/main/ipc/routerCore.ts';
-import type { RunningServices } from '../../../src/main/shell/services.ts';
+import type { RunningServices } from '../../../src/main/app/services.ts';
 import { HARNESS_WEB_CONTENTS_ID, installLedgerdesk, type LedgerdeskPage } from './ledgerdeskPage.ts';
 
 export function harnessRouter(services: RunningServices, rendererUrl: string): Router {

@@ -8,7 +8,7 @@ import { createRouter, type Router } from '../../../src/main/ipc/routerCore.ts';
 import type { SecretStore } from '../../../src/main/services/credentials/secretStore.ts';
 import { InMemorySecretStore } from '../../../src/main/services/credentials/secretStore.ts';
 import { InMemoryProfileStorage } from '../../../src/main/services/profiles/profileStorage.ts';
-import { startServices, type RunningServices, type SandboxAddress } from '../../../src/main/shell/services.ts';
+import { startServices, type RunningServices, type SandboxAddress } from '../../../src/main/app/services.ts';
 import { HARNESS_WEB_CONTENTS_ID } from './ledgerdeskPage.ts';
 
 export interface HarnessServices {

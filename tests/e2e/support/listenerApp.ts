@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { expect, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import type { Router } from '../../../src/main/ipc/routerCore.ts';
 import { KNOWN_EVENTS } from '../../../src/shared/bank/index.ts';
-import { startServices, type RunningServices } from '../../../src/main/shell/services.ts';
+import { startServices, type RunningServices } from '../../../src/main/app/services.ts';
 import { InMemorySecretStore } from '../../../src/main/services/credentials/secretStore.ts';
 import { InMemoryProfileStorage } from '../../../src/main/services/profiles/profileStorage.ts';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index.ts';

@@ -12,7 +12,7 @@ import { CONTENT_SECURITY_POLICY } from '../../../src/shared/security/contentSec
 const MEDIA_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
-  // pdf.js's worker (src/main/shell/appProtocol.ts serves .mjs the same way).
+  // pdf.js's worker (src/main/app/appProtocol.ts serves .mjs the same way).
   '.mjs': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.svg': 'image/svg+xml',

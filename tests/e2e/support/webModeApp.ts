@@ -9,7 +9,7 @@ import { expect, type BrowserContext, type Page } from '@playwright/test';
 import { InMemorySecretStore, type SecretStore } from '../../../src/main/services/credentials/secretStore.ts';
 import { FileProfileStorage } from '../../../src/main/services/profiles/fileProfileStorage.ts';
 import { forkSandboxChild } from '../../../src/main/web/forkSandbox.ts';
-import type { SandboxChild } from '../../../src/main/shell/embeddedSandbox.ts';
+import type { SandboxChild } from '../../../src/main/app/embeddedSandbox.ts';
 import { webPdfPrinter } from '../../../src/main/web/chromiumPdfPrinter.ts';
 import { startWebShell, type RunningWebShell } from '../../../src/main/web/webShell.ts';
 

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { basicHeader, notificationOf, postNotification, send, temporaryFolder } from './support.ts';
 
 const root = join(import.meta.dirname, '..', '..', '..');
-const cli = join(root, 'src', 'main', 'services', 'listener', 'cli.ts');
+const cli = join(root, 'src', 'main', 'cli', 'listen', 'listen.ts');
 
 interface RunningCli {
   child: ChildProcessWithoutNullStreams;

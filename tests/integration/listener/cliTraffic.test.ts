@@ -9,7 +9,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventually, notificationOf, send, temporaryFolder } from './support.ts';
 
-const cli = join(import.meta.dirname, '..', '..', '..', 'src', 'main', 'services', 'listener', 'cli.ts');
+const cli = join(import.meta.dirname, '..', '..', '..', 'src', 'main', 'cli', 'listen', 'listen.ts');
 const cleanups: (() => void)[] = [];
 
 afterEach(() => {

@@ -9,7 +9,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { humanLineOf, jsonLineOf } from '../../../src/main/services/listener/cliOutput.ts';
+import { humanLineOf, jsonLineOf } from '../../../src/main/cli/listen/cliOutput.ts';
 import { eventually, notificationOf, requestEvents, send, startTestListener, type TestListener } from './support.ts';
 
 let current: TestListener | null = null;

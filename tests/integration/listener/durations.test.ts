@@ -5,7 +5,7 @@
  * while the line said how long the answer took, group write to disk included (70.9 ms).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { humanLineOf } from '../../../src/main/services/listener/cliOutput.ts';
+import { humanLineOf } from '../../../src/main/cli/listen/cliOutput.ts';
 import {
   eventually,
   notificationOf,

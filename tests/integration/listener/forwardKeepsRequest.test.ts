@@ -229,7 +229,7 @@ describe('forwarding keeps the request', () => {
 });
 
 describe('npm run listen -- --forward-to', () => {
-  const cli = join(import.meta.dirname, '..', '..', '..', 'src', 'main', 'services', 'listener', 'cli.ts');
+  const cli = join(import.meta.dirname, '..', '..', '..', 'src', 'main', 'cli', 'listen', 'listen.ts');
 
   async function runListen(args: string[]): Promise<{ url: string; lines: string[]; stop: () => Promise<void> }> {
     const temporary = temporaryFolder();

@@ -10,7 +10,7 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRouter } from '../../../src/main/ipc/routerCore.ts';
-import { startServices, type RunningServices } from '../../../src/main/shell/services.ts';
+import { startServices, type RunningServices } from '../../../src/main/app/services.ts';
 import { InMemorySecretStore } from '../../../src/main/services/credentials/secretStore.ts';
 import { InMemoryProfileStorage } from '../../../src/main/services/profiles/profileStorage.ts';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index.ts';
@@ -18,7 +18,7 @@ import { buildLedgerdeskApi, type LedgerdeskApi } from '../../../src/shared/ipc/
 import { isLedgerdeskError } from '../../../src/shared/ipc/errors.ts';
 import { temporaryFolder } from './support.ts';
 
-const cli = join(import.meta.dirname, '..', '..', '..', 'src', 'main', 'services', 'listener', 'cli.ts');
+const cli = join(import.meta.dirname, '..', '..', '..', 'src', 'main', 'cli', 'listen', 'listen.ts');
 const SECRET = 's3cret-kept-traffic';
 const OWN_WINDOW = 3;
 

@@ -20,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Handlers } from '../../../src/main/ipc/handlerTypes.ts';
 import { createRouter, type Router, type RouterLogEntry } from '../../../src/main/ipc/routerCore.ts';
 import type { IpcSender } from '../../../src/main/ipc/senderPolicy.ts';
-import { startServices, type RunningServices } from '../../../src/main/shell/services.ts';
+import { startServices, type RunningServices } from '../../../src/main/app/services.ts';
 import { InMemorySecretStore, type SecretStore } from '../../../src/main/services/credentials/secretStore.ts';
 import { CACHE_FILE_NAME } from '../../../src/main/services/cache/offlineCache.ts';
 import { FileProfileStorage } from '../../../src/main/services/profiles/fileProfileStorage.ts';

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConfirmQuestion } from '../../../src/main/ipc/listenerHandlers.ts';
 import { createRouter } from '../../../src/main/ipc/routerCore.ts';
-import type { RunningServices } from '../../../src/main/shell/services.ts';
+import type { RunningServices } from '../../../src/main/app/services.ts';
 import { EXCERPT_BYTES } from '../../../src/main/services/listener/outbound.ts';
 import type { LedgerdeskApi } from '../../../src/shared/ipc/bridge.ts';
 import { isLedgerdeskError } from '../../../src/shared/ipc/errors.ts';

@@ -8,7 +8,7 @@ import { runNode } from './support/childProcess.ts';
 import { startBank, type RunningSandbox } from './support/sandboxBank.ts';
 import { makeTempFolder } from './support/tempFolder.ts';
 
-const entry = join(process.cwd(), 'src', 'main', 'services', 'cli', 'ledger.ts');
+const entry = join(process.cwd(), 'src', 'main', 'cli', 'ledger', 'ledger.ts');
 const secretServiceHere = process.env['LEDGERDESK_TEST_SECRET_SERVICE'] === '1';
 if (!secretServiceHere) {
   process.stderr.write(

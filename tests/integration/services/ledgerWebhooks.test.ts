@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InMemorySecretStore } from '../../../src/main/services/credentials/secretStore.ts';
-import { openListenerBank } from '../../../src/main/services/listener/cliBank.ts';
+import { openListenerBank } from '../../../src/main/cli/listen/cliBank.ts';
 import { ledger } from './support/ledgerRun.ts';
 import { basicOf, startBank, type RunningSandbox } from './support/sandboxBank.ts';
 import { makeTempFolder } from './support/tempFolder.ts';

@@ -1,6 +1,6 @@
 /**
  * One writer per data folder, across both shells: the desktop app's start (the shared
- * startLedgerdesk, as src/main/index.ts calls it, with only the Electron edge replaced: the
+ * startLedgerdesk, as src/main/electron/index.ts calls it, with only the Electron edge replaced: the
  * sandbox forked as a Node child instead of a utilityProcess, settings in config.json instead of
  * electron-store, no native dialogs) and web mode (the real web shell). Each is refused while
  * the other writes, with the address of the one running, before it starts anything; the folder
@@ -10,12 +10,12 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DataFolderInUse } from '../../../src/main/common/dataFolderLock.ts';
-import { startLedgerdesk, type RunningLedgerdesk } from '../../../src/main/common/startLedgerdesk.ts';
-import { writerRefusalOf } from '../../../src/main/common/writerRefusal.ts';
+import { DataFolderInUse } from '../../../src/main/app/dataFolderLock.ts';
+import { startLedgerdesk, type RunningLedgerdesk } from '../../../src/main/app/startLedgerdesk.ts';
+import { writerRefusalOf } from '../../../src/main/app/writerRefusal.ts';
 import { InMemorySecretStore } from '../../../src/main/services/credentials/secretStore.ts';
 import { FileProfileStorage } from '../../../src/main/services/profiles/fileProfileStorage.ts';
-import type { SandboxChild } from '../../../src/main/shell/embeddedSandbox.ts';
+import type { SandboxChild } from '../../../src/main/app/embeddedSandbox.ts';
 import { forkSandboxChild } from '../../../src/main/web/forkSandbox.ts';
 import { startWebShell, type RunningWebShell } from '../../../src/main/web/webShell.ts';
 import { WEB_BRIDGE_FILE } from '../../../src/main/web/rendererFiles.ts';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRouter } from '../../../src/main/ipc/routerCore.ts';
-import type { RunningServices } from '../../../src/main/shell/services.ts';
+import type { RunningServices } from '../../../src/main/app/services.ts';
 import type { LedgerdeskApi } from '../../../src/shared/ipc/bridge.ts';
 import { startTestServices, windowApi } from '../../support/testServices.ts';
 import {

@@ -43,7 +43,7 @@ export async function startListen(folder: string): Promise<ListenProcess> {
   const child: ChildProcessWithoutNullStreams = spawn(
     process.execPath,
     [
-      join(root, 'src', 'main', 'services', 'listener', 'cli.ts'),
+      join(root, 'src', 'main', 'cli', 'listen', 'listen.ts'),
       '--port',
       '0',
       '--json',

@@ -8,7 +8,7 @@ import { createRouter } from '../../../src/main/ipc/routerCore.ts';
 import type { SecretStore } from '../../../src/main/services/credentials/secretStore.ts';
 import type { WriteConfirmer } from '../../../src/main/services/writes/writeConfirmer.ts';
 import { FileProfileStorage } from '../../../src/main/services/profiles/fileProfileStorage.ts';
-import { startServices, type RunningServices } from '../../../src/main/shell/services.ts';
+import { startServices, type RunningServices } from '../../../src/main/app/services.ts';
 import type { RunningSandbox } from '../../../src/sandbox/index.ts';
 import { buildLedgerdeskApi, type LedgerdeskApi } from '../../../src/shared/ipc/bridge.ts';
 import { isLedgerdeskError } from '../../../src/shared/ipc/errors.ts';

@@ -1,6 +1,6 @@
 /** The Electron edge of the router: exactly the contract's channels, senders read defensively. */
 import { describe, expect, it, vi } from 'vitest';
-import { registerRouter, senderOf, type IpcMainLike } from '../../../src/main/ipc/router.ts';
+import { registerRouter, senderOf, type IpcMainLike } from '../../../src/main/electron/ipcMainRouter.ts';
 import { OPERATIONS_BY_CHANNEL } from '../../../src/shared/ipc/contract.ts';
 import { OWN_WINDOW, routerWith } from './fixtures.ts';
 

@@ -1,6 +1,7 @@
 /** The command line of `npm run listen`, and its mistakes. */
 import { describe, expect, it } from 'vitest';
-import { readListenArguments, UsageError } from '../../../src/main/services/listener/cliArguments.ts';
+import { readListenArguments } from '../../../src/main/cli/listen/cliArguments.ts';
+import { UsageError } from '../../../src/main/cli/common/usageError.ts';
 
 describe('readListenArguments', () => {
   it('reads the options of the issue', () => {

@@ -6,7 +6,7 @@ import {
   ListenerSettingsRow,
   patchSettings,
 } from '../../../src/main/services/listener/listenerSettings.ts';
-import { defaultDataFolder } from '../../../src/main/services/listener/listenerDatabase.ts';
+import { appDataFolder } from '../../../src/main/cli/common/appDataFolder.ts';
 import { migrateListenerTables } from '../../../src/main/services/listener/migrations.ts';
 
 describe('listener settings', () => {
@@ -42,12 +42,12 @@ describe('listener settings', () => {
   });
 });
 
-describe('defaultDataFolder', () => {
+describe('appDataFolder', () => {
   it('is where Electron keeps the app’s user data', () => {
-    expect(defaultDataFolder('linux', {}, '/home/u')).toBe('/home/u/.config/Ledgerdesk');
-    expect(defaultDataFolder('linux', { XDG_CONFIG_HOME: '/x' }, '/home/u')).toBe('/x/Ledgerdesk');
-    expect(defaultDataFolder('darwin', {}, '/Users/u')).toBe('/Users/u/Library/Application Support/Ledgerdesk');
-    expect(defaultDataFolder('win32', { APPDATA: 'C:\\Users\\u\\AppData\\Roaming' }, 'C:\\Users\\u')).toMatch(
+    expect(appDataFolder('linux', {}, '/home/u')).toBe('/home/u/.config/Ledgerdesk');
+    expect(appDataFolder('linux', { XDG_CONFIG_HOME: '/x' }, '/home/u')).toBe('/x/Ledgerdesk');
+    expect(appDataFolder('darwin', {}, '/Users/u')).toBe('/Users/u/Library/Application Support/Ledgerdesk');
+    expect(appDataFolder('win32', { APPDATA: 'C:\\Users\\u\\AppData\\Roaming' }, 'C:\\Users\\u')).toMatch(
       /Roaming.Ledgerdesk$/,
     );
   });

@@ -1,7 +1,8 @@
 /** `npm run listen -- --register --profile NAME --event E …|--all-events`, and `ledger webhooks …`: what they read, and their mistakes. */
 import { describe, expect, it } from 'vitest';
-import { readListenArguments, UsageError } from '../../../src/main/services/listener/cliArguments.ts';
-import { parseLedgerArguments, UsageProblem } from '../../../src/main/services/cli/cliArguments.ts';
+import { readListenArguments } from '../../../src/main/cli/listen/cliArguments.ts';
+import { parseLedgerArguments } from '../../../src/main/cli/ledger/cliArguments.ts';
+import { UsageError } from '../../../src/main/cli/common/usageError.ts';
 
 describe('listen --register', () => {
   it('reads several events, deduplicated, with the Basic credentials and the profile', () => {
@@ -106,7 +107,7 @@ describe('ledger webhooks', () => {
     );
     expect(() =>
       parseLedgerArguments(['list', 'webhooks', '--profile', 'P', '--event', 'a.update', '--event', 'b.update']),
-    ).toThrow(new UsageProblem('`list webhooks` takes one --event.'));
+    ).toThrow(new UsageError('`list webhooks` takes one --event.'));
   });
 
   it('reads update ID and remove ID|--url', () => {

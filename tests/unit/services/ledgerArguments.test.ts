@@ -3,7 +3,7 @@
  * pending transaction's ref is `-…` about once in 64), amounts may be negative.
  */
 import { describe, expect, it } from 'vitest';
-import { joinDashedValues, parseLedgerArguments } from '../../../src/main/services/cli/cliArguments.ts';
+import { joinDashedValues, parseLedgerArguments } from '../../../src/main/cli/ledger/cliArguments.ts';
 
 describe('values that start with a dash', () => {
   it('are taken as the value of the option before them', () => {

@@ -1,6 +1,6 @@
 /** The CLI's sync progress line (progressBar.ts): records, pages, windows, rate, ETA. */
 import { describe, expect, it } from 'vitest';
-import { durationText, progressLine } from '../../../src/main/services/cli/progressBar.ts';
+import { durationText, progressLine } from '../../../src/main/cli/ledger/progressBar.ts';
 import type { SyncProgress } from '../../../src/main/services/sync/syncProgress.ts';
 
 const running: SyncProgress = {

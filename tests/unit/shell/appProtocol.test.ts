@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createAppProtocolHandler, resolveAppFile } from '../../../src/main/shell/appProtocol.ts';
+import { createAppProtocolHandler, resolveAppFile } from '../../../src/main/app/appProtocol.ts';
 import { CONTENT_SECURITY_POLICY } from '../../../src/shared/security/contentSecurityPolicy.ts';
 
 const base = mkdtempSync(join(tmpdir(), 'ledgerdesk-protocol-'));

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DataFolderInUse, LOCK_FILE, lockDataFolder } from '../../../src/main/common/dataFolderLock.ts';
+import { DataFolderInUse, LOCK_FILE, lockDataFolder } from '../../../src/main/app/dataFolderLock.ts';
 
 let folder: string;
 beforeEach(() => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { appMenuTemplate } from '../../../src/main/shell/appMenu.ts';
-import { devToolsAllowed } from '../../../src/main/shell/devTools.ts';
+import { appMenuTemplate } from '../../../src/main/electron/appMenu.ts';
+import { devToolsAllowed } from '../../../src/main/electron/devTools.ts';
 
 /** Every role in a menu template, submenus included. */
 function rolesOf(items: ReturnType<typeof appMenuTemplate>): string[] {

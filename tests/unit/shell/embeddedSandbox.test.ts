@@ -8,7 +8,7 @@ import {
   startEmbeddedSandbox,
   type SandboxChild,
   type SandboxCommand,
-} from '../../../src/main/shell/embeddedSandbox.ts';
+} from '../../../src/main/app/embeddedSandbox.ts';
 
 const KEY = { keyId: 'key_embedded_test', keySecret: 'a-random-secret-from-the-keychain' };
 

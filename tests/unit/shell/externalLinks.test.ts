@@ -1,6 +1,6 @@
 /** Only plain https links to a named host leave the app, and only to the browser. */
 import { describe, expect, it } from 'vitest';
-import { isSafeExternalUrl } from '../../../src/main/shell/externalLinks.ts';
+import { isSafeExternalUrl } from '../../../src/main/app/externalLinks.ts';
 
 describe('isSafeExternalUrl', () => {
   it.each(['https://example.com/', 'https://docs.example.com/path?q=1#frag', 'https://example.com:443/x'])(

@@ -6,8 +6,8 @@ import {
   type PermissionSessionLike,
   type PreventableEvent,
   type WebContentsLike,
-} from '../../../src/main/shell/hardening.ts';
-import { secureWebPreferences } from '../../../src/main/shell/webPreferences.ts';
+} from '../../../src/main/electron/hardening.ts';
+import { secureWebPreferences } from '../../../src/main/electron/webPreferences.ts';
 
 function fakeContents() {
   const listeners = new Map<string, (...args: never[]) => void>();

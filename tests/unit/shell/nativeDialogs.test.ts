@@ -1,5 +1,5 @@
 /**
- * The desktop app's native questions (src/main/shell/nativeDialogs.ts) with Electron's `dialog`
+ * The desktop app's native questions (src/main/electron/nativeDialogs.ts) with Electron's `dialog`
  * and `BrowserWindow` replaced at the edge: the Electron binary cannot run here, so the mock
  * stands where Electron's own dialog would answer, and everything on our side of it is real
  * (the question's words, the default and Esc buttons, main's Production check in profiles.ts).
@@ -26,7 +26,7 @@ vi.mock('electron', () => ({
 }));
 
 const { askAfterWriterRefusal, confirmInDialog, nativeWriteConfirmer } =
-  await import('../../../src/main/shell/nativeDialogs.ts');
+  await import('../../../src/main/electron/nativeDialogs.ts');
 const { confirmProductionWrite, Profiles, ProductionWriteNotConfirmed } =
   await import('../../../src/main/services/profiles/profiles.ts');
 const { InMemoryProfileStorage } = await import('../../../src/main/services/profiles/profileStorage.ts');

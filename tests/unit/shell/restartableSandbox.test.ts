@@ -5,8 +5,8 @@
  * real sandbox process, stopped and restarted, is tests/integration/shell/sandboxRestart.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { RestartableSandbox } from '../../../src/main/common/restartableSandbox.ts';
-import type { EmbeddedSandbox } from '../../../src/main/shell/embeddedSandbox.ts';
+import { RestartableSandbox } from '../../../src/main/app/restartableSandbox.ts';
+import type { EmbeddedSandbox } from '../../../src/main/app/embeddedSandbox.ts';
 
 interface FakeProcess {
   sandbox: EmbeddedSandbox;

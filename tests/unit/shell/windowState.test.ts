@@ -5,7 +5,7 @@ import {
   restoreBounds,
   trackWindowState,
   type WindowBounds,
-} from '../../../src/main/shell/windowState.ts';
+} from '../../../src/main/electron/windowState.ts';
 
 const screen = [{ x: 0, y: 0, width: 1920, height: 1080 }];
 

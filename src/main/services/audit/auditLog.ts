@@ -22,6 +22,7 @@ import {
   macText,
   type ChainedFields,
 } from './auditChain.ts';
+import type { AuditEntry, AuditResult } from './auditEntry.ts';
 import { verifyAuditChain, type AuditChainProblem, type AuditVerification } from './auditVerify.ts';
 
 /** A check `verify` runs after the chain's: the rows the log vouches for (cache/rowMacs.ts). */
@@ -34,12 +35,7 @@ export interface FolderView {
   read(): Promise<FolderRecord | null>;
 }
 
-export type AuditResult = 'ok' | 'failed' | 'refused';
-
-/** An entry as read: every field its MAC covers, the result one of the three. */
-export interface AuditEntry extends ChainedFields {
-  result: AuditResult;
-}
+export type { AuditEntry } from './auditEntry.ts';
 
 export type NewAuditEntry = Omit<AuditEntry, 'id' | 'at' | 'detail' | 'actor'> & {
   detail?: string | null;

@@ -4,7 +4,7 @@
  */
 import { reviewClause } from './reviewFilterSql.ts';
 import { foldText, SEALED_MATCHES_FUNCTION } from './sealedSearch.ts';
-import type { WebhookSendQuery } from './webhookSendsTable.ts';
+import type { WebhookSendQuery } from './webhookSendQuery.ts';
 
 export interface SendFilters {
   where: string[];

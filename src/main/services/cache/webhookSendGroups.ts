@@ -13,7 +13,7 @@
 import type { WebhookSendStatus } from '../../../shared/bank/index.ts';
 import type { Statements } from './statements.ts';
 import { webhookSendFilters, willRetryClause } from './webhookSendFilters.ts';
-import type { WebhookSendGroupQuery } from './webhookSendsTable.ts';
+import type { WebhookSendGroupQuery } from './webhookSendQuery.ts';
 
 /** A group's latest attempt, where the walk met it, with the group's totals. */
 export interface GroupHead {

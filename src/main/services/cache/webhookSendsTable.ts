@@ -19,42 +19,19 @@ import {
 import { readDeliveryFigures, type WebhookDeliveryFigures } from './webhookDeliveryStats.ts';
 import { readGroupHeads, type GroupPosition } from './webhookSendGroups.ts';
 import { webhookSendFilters } from './webhookSendFilters.ts';
-import type { ReviewSelection } from './reviewFilterSql.ts';
+import type { WebhookSendGroupQuery, WebhookSendQuery, WebhookSendSort } from './webhookSendQuery.ts';
 import type { RecordSealer } from './sealing.ts';
 import { Statements } from './statements.ts';
 import { applyBatches, type WriteBatch } from './writeBatch.ts';
 import { asOfFor, type SyncCheckpoints } from './syncCheckpoints.ts';
 import { countKeyOf, textKeyOf } from './absentKeys.ts';
 
-/** By time, or by attempt number (then time): `highest-attempt` shows the most retried first. */
-export const WEBHOOK_SEND_SORTS = ['newest', 'oldest', 'highest-attempt', 'lowest-attempt'] as const;
-export type WebhookSendSort = (typeof WEBHOOK_SEND_SORTS)[number];
-
-export interface WebhookSendQuery {
-  profileId: string;
-  webhookId?: string;
-  status?: WebhookSendStatus;
-  objectId?: string;
-  event?: string;
-  willRetry?: boolean;
-  /**
-   * Text in the object id, webhook id or event (clear columns), or in the error reason of a
-   * failed attempt (sealed: opened only for sends in error status).
-   */
-  search?: string;
-  /** YYYY-MM-DD, inclusive, on created_at. */
-  fromDate?: string;
-  /** YYYY-MM-DD, exclusive. */
-  toDate?: string;
-  /** The officer's review of each send: unreviewed, a state, or any (`reviewed`). */
-  review?: ReviewSelection;
-  /** For groups: the review of each notification (its ref is notificationRef's). */
-  notificationReview?: ReviewSelection;
-  sort?: WebhookSendSort;
-  limit?: number;
-  cursor?: string | null;
-  withTotal?: boolean;
-}
+export {
+  WEBHOOK_SEND_SORTS,
+  type WebhookSendGroupQuery,
+  type WebhookSendQuery,
+  type WebhookSendSort,
+} from './webhookSendQuery.ts';
 
 const UPSERT_SQL = `INSERT INTO webhook_sends
     (profile_id, send_id, webhook_id, object_id, event, status, attempt_number, will_retry, created_at, body_digest, body)
@@ -82,8 +59,6 @@ export interface WebhookSendGroup {
   firstAttemptAt: string;
   lastAttemptAt: string;
 }
-
-export type WebhookSendGroupQuery = Omit<WebhookSendQuery, 'sort' | 'withTotal'>;
 
 const SORT_SQL: Record<WebhookSendSort, { column: string | null; direction: 'ASC' | 'DESC' }> = {
   newest: { column: null, direction: 'DESC' },

@@ -6,8 +6,7 @@
  * commit; the WAL is checkpointed from a worker thread (walCheckpointer.ts).
  */
 import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { startWalCheckpointer } from './walCheckpointer.ts';
 
@@ -43,15 +42,4 @@ export function openListenerDatabase(file: string): ListenerDatabase {
       return closed;
     },
   };
-}
-
-/** Ledgerdesk's per-user data folder, where Electron's app.getPath('userData') also points. */
-export function defaultDataFolder(
-  platform: NodeJS.Platform = process.platform,
-  environment: NodeJS.ProcessEnv = process.env,
-  home: string = homedir(),
-): string {
-  if (platform === 'win32') return join(environment.APPDATA ?? join(home, 'AppData', 'Roaming'), 'Ledgerdesk');
-  if (platform === 'darwin') return join(home, 'Library', 'Application Support', 'Ledgerdesk');
-  return join(environment.XDG_CONFIG_HOME ?? join(home, '.config'), 'Ledgerdesk');
 }

@@ -29,7 +29,7 @@ import { RequestPacer } from './requestPacer.ts';
 import { syncInWindows, type WindowedProgress } from './windowedSync.ts';
 import type { AccountApplicationResponse, AccountApplicationStatus } from '../../../shared/bank/index.ts';
 
-export const APPLICATION_BOOK_KIND: SyncKind = 'applications';
+const APPLICATION_BOOK_KIND: SyncKind = 'applications';
 
 export interface ApplicationBookRequest {
   profileId: string;
@@ -41,8 +41,8 @@ export interface ApplicationBookRequest {
 }
 
 /** The three walks, in order. */
-export const BOOK_WALKS = ['applications', 'people', 'businesses'] as const;
-export type BookWalk = (typeof BOOK_WALKS)[number];
+const BOOK_WALKS = ['applications', 'people', 'businesses'] as const;
+type BookWalk = (typeof BOOK_WALKS)[number];
 
 export interface ApplicationBookJob {
   cache: OfflineCache;

@@ -22,7 +22,7 @@ export const OVERVIEW_DAYS = 30;
 /** The longest range of dates the officer may choose for the volume by day. */
 export const OVERVIEW_MAX_CHOSEN_DAYS = 366;
 
-export const reviewProgress = z.object({
+const reviewProgress = z.object({
   kind: reviewKind,
   /** Items of this kind in the cache. */
   total: count,
@@ -37,14 +37,14 @@ export const reviewProgress = z.object({
 });
 export type ReviewProgress = z.infer<typeof reviewProgress>;
 
-export const reviewDay = z.object({ date: isoDate, cleared: count, flagged: count, escalated: count });
+const reviewDay = z.object({ date: isoDate, cleared: count, flagged: count, escalated: count });
 export type ReviewDay = z.infer<typeof reviewDay>;
 
 const flow = z.object({ count, cents });
-export const pendingDay = z.object({ date: isoDate, credits: flow, debits: flow, holds: flow });
+const pendingDay = z.object({ date: isoDate, credits: flow, debits: flow, holds: flow });
 export type PendingDay = z.infer<typeof pendingDay>;
 
-export const pendingAccount = z.object({
+const pendingAccount = z.object({
   accountId: z.string(),
   /** The account as named in the cache (issue 38); null when the bank's list was never read. */
   name: accountNaming.nullable().optional(),
@@ -59,7 +59,7 @@ export type PendingAccount = z.infer<typeof pendingAccount>;
 const deliveries = z.object({ sent: count, failed: count, skipped: count, retries: count });
 export type Deliveries = z.infer<typeof deliveries>;
 
-export const webhookDeliveries = z.object({
+const webhookDeliveries = z.object({
   webhookId: z.string(),
   /** The event the webhook is for, when the webhook itself is cached. */
   event: z.string().nullable(),
@@ -68,9 +68,9 @@ export const webhookDeliveries = z.object({
 });
 export type WebhookDeliveries = z.infer<typeof webhookDeliveries>;
 
-export const LIST_KINDS = ['pending-transactions', 'webhook-sends', 'applications', 'webhooks'] as const;
+const LIST_KINDS = ['pending-transactions', 'webhook-sends', 'applications', 'webhooks'] as const;
 
-export const listFreshness = z.object({
+const listFreshness = z.object({
   list: z.enum(LIST_KINDS),
   /** What of the list: an account id for pending transactions, else null (the whole list). */
   scope: z.string().nullable(),

@@ -1,5 +1,5 @@
 /**
- * The whole app's services (src/main/shell/services.ts, every domain as handlers.ts wires it)
+ * The whole app's services (src/main/app/services.ts, every domain as handlers.ts wires it)
  * on a real embedded sandbox bank, behind the real router and bridge, called from the app's
  * own window. `untilPushed` re-checks a condition each time the app pushes an event to the
  * window (a listener batch, a sync's progress), so a test waits on the app's own signals.
@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRouter } from '../../../../src/main/ipc/routerCore.ts';
-import { startServices, type RunningServices } from '../../../../src/main/shell/services.ts';
+import { startServices, type RunningServices } from '../../../../src/main/app/services.ts';
 import { InMemorySecretStore } from '../../../../src/main/services/credentials/secretStore.ts';
 import { InMemoryProfileStorage } from '../../../../src/main/services/profiles/profileStorage.ts';
 import { startSandbox, type RunningSandbox } from '../../../../src/sandbox/index.ts';

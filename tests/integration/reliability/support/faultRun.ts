@@ -26,7 +26,7 @@ import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { DatabaseSync } from 'node:sqlite';
 import { createRouter } from '../../../../src/main/ipc/routerCore.ts';
-import { startServices, type RunningServices } from '../../../../src/main/shell/services.ts';
+import { startServices, type RunningServices } from '../../../../src/main/app/services.ts';
 import { InMemorySecretStore } from '../../../../src/main/services/credentials/secretStore.ts';
 import { InMemoryProfileStorage } from '../../../../src/main/services/profiles/profileStorage.ts';
 import { buildLedgerdeskApi, type LedgerdeskApi } from '../../../../src/shared/ipc/bridge.ts';

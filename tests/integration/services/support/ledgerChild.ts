@@ -2,7 +2,7 @@
  * TEST ONLY: `ledger` in a child process with the test's file-backed SecretStore (path in
  * LEDGERDESK_TEST_SECRETS_FILE), for the kill -9 test where no Secret Service may run.
  */
-import { runLedger } from '../../../../src/main/services/cli/runLedger.ts';
+import { runLedger } from '../../../../src/main/cli/ledger/runLedger.ts';
 import { JsonFileSecretStore } from './jsonFileSecretStore.ts';
 
 const file = process.env['LEDGERDESK_TEST_SECRETS_FILE'];

@@ -1,6 +1,6 @@
 /** Runs `ledger` in this process with captured output, for command-line tests. */
 import { Readable, Writable } from 'node:stream';
-import { runLedger } from '../../../../src/main/services/cli/runLedger.ts';
+import { runLedger } from '../../../../src/main/cli/ledger/runLedger.ts';
 import type { SecretStore } from '../../../../src/main/services/credentials/secretStore.ts';
 
 export interface LedgerResult {

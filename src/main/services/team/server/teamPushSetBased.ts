@@ -13,7 +13,7 @@
  * integration tests hold them. The four-eyes CHECK and the append-only triggers still guard the
  * tables whatever a function does.
  */
-import type { TeamMigration } from './teamSchemaSql.ts';
+import type { TeamMigration } from './teamMigration.ts';
 
 export const SET_BASED_PUSH: TeamMigration = {
   version: 3,

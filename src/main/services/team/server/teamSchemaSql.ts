@@ -13,16 +13,8 @@
  * per workspace by the server in commit order (appends to a workspace are serialised by an
  * advisory lock taken before the head is read, so seq order is commit order).
  */
+import type { TeamMigration } from './teamMigration.ts';
 import { SET_BASED_PUSH } from './teamPushSetBased.ts';
-
-export interface TeamMigration {
-  version: number;
-  name: string;
-  sql: string;
-}
-
-/** The chain's first "previous hash". */
-export const TEAM_GENESIS_HEX = '00'.repeat(32);
 
 export const TEAM_MIGRATIONS: readonly TeamMigration[] = [
   {

@@ -35,7 +35,7 @@ import {
 } from './reviewWords.ts';
 import './review.css';
 
-export interface ReviewFilterControl {
+interface ReviewFilterControl {
   value: ReviewFilter | '';
   onChange: (filter: ReviewFilter | '') => void;
   /** How many rows each review filter would show with the list's other filters. */

@@ -37,7 +37,7 @@ export const NO_SEND_FILTERS: WebhookSendFilters = {
   review: '',
 };
 
-export type SendView = 'groups' | 'attempts';
+type SendView = 'groups' | 'attempts';
 
 interface TimelineState {
   /** The review ref of what the drawer shows: one attempt's id, or a notification's ref. */
