@@ -5,7 +5,6 @@
  * error and a non-zero exit code (2 for a usage mistake).
  */
 import { listApplicants } from './commands/applicants.ts';
-import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { SchemaViolation, shownField, type AccountResponse } from '../../../shared/bank/index.ts';
@@ -14,6 +13,8 @@ import type { Review } from '../../services/review/reviewsTable.ts';
 import { BankError, type BankErrorKind } from '../../services/bank/bankError.ts';
 import { ProfileNotReady } from '../../services/bank/bankClients.ts';
 import { CacheError } from '../../services/cache/cacheError.ts';
+import { RowAltered } from '../../services/cache/rowMacs.ts';
+import { ReviewRolledBack } from '../../services/cache/reviewRollbacks.ts';
 import { exportCsv, type ExportView } from '../../services/cache/exportViews.ts';
 import { unmaskedFieldsOf } from '../../../shared/personalData/exportDisclosure.ts';
 import { InvalidSecret, MissingCredentials, SecretNeedsReentry } from '../../services/credentials/credentials.ts';
@@ -34,6 +35,7 @@ import { withReviews } from '../../services/review/reviewColumn.ts';
 import { SyncBusy, type SyncRequest } from '../../services/sync/syncService.ts';
 import { maskedBaseUrl } from '../../../shared/profiles/profileFields.ts';
 import { dataFolderOf } from '../common/commonOptions.ts';
+import { dataFolderModeLine, ownDataFolder } from '../../services/files/dataFolderMode.ts';
 import { checkCachedAccount, UnknownAccountProblem } from './cachedAccounts.ts';
 import { listKey, rememberCursor, rememberedCursor } from './cursorMemory.ts';
 import { auditVerifyCommand } from './auditVerifyCommand.ts';
@@ -95,6 +97,10 @@ const KNOWN_FAILURES = [
   ReviewProblem,
   TeamProblem,
   UnknownAccountProblem,
+  // A review (or another authenticated row) changed in the cache file outside Ledgerdesk: the
+  // sentence names the item; the action says what to run (review I-C1).
+  RowAltered,
+  ReviewRolledBack,
 ];
 
 /** Failures after which the cache's answer is better than none. */
@@ -107,10 +113,11 @@ const UNREACHABLE: readonly BankErrorKind[] = [
 ];
 
 /** One line, whatever went wrong: never a stack trace, never a secret. */
-function oneLine(error: unknown): string {
+export function oneLine(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   const known = KNOWN_FAILURES.some((kind) => error instanceof kind);
-  return (known ? message : `unexpected failure: ${message}`).replace(/\s*\n\s*/g, ' ').trim();
+  const action = error instanceof RowAltered || error instanceof ReviewRolledBack ? ` ${error.action}` : '';
+  return (known ? `${message}${action}` : `unexpected failure: ${message}`).replace(/\s*\n\s*/g, ' ').trim();
 }
 
 class Ledger {
@@ -190,6 +197,8 @@ class Ledger {
         return team.teamInitCommand(this.#teamContext());
       case 'team join':
         return team.teamJoinCommand(this.#teamContext());
+      case 'team migrate':
+        return team.teamMigrateCommand(this.#teamContext());
       case 'team status':
         return team.teamStatus(this.#teamContext());
       case 'team push':
@@ -204,6 +213,10 @@ class Ledger {
         return team.teamInvite(this.#teamContext());
       case 'team remove':
         return team.teamRemove(this.#teamContext());
+      case 'team acknowledge':
+        return team.teamAcknowledge(this.#teamContext());
+      case 'team upgrade':
+        return team.teamUpgrade(this.#teamContext());
       case 'team policy':
         return teamPolicy(this.#teamContext());
       case 'review propose':
@@ -234,7 +247,8 @@ class Ledger {
 
   async #open(): Promise<LedgerServices> {
     if (this.#services !== null) return this.#services;
-    mkdirSync(this.#dataFolder, { recursive: true, mode: 0o700 });
+    const folderMode = dataFolderModeLine(this.#dataFolder, ownDataFolder(this.#dataFolder));
+    if (folderMode !== null) this.#io.stderr.write(`ledger: ${folderMode}\n`);
     this.#services = await LedgerServices.open({
       actor: 'cli',
       dataFolder: this.#dataFolder,
@@ -292,6 +306,7 @@ class Ledger {
       dataFolder: this.#dataFolder,
       secretStore: this.#io.secretStore ?? new KeyringSecretStore(),
       env: this.#io.env,
+      secretInput: { stdin: this.#io.stdin, prompt: this.#io.stderr },
       warn: (text) => {
         this.#io.stderr.write(text.endsWith('\n') ? text : `${text}\n`);
       },

@@ -8,7 +8,7 @@ import type { PairingResult } from '../../services/listener/sendLogPairing.ts';
  * 38, whose one delivery label (`label.kind`: new_event, retry, replay, edited_replay, with
  * `label.text` as the terminal says it) replaced version 1's `duplicate` flag.
  */
-export const JSON_LINES_VERSION = 2;
+const JSON_LINES_VERSION = 2;
 
 /** The --json line of one request: at least time, path, verdict, event, id (the object's), status, durationMs. */
 export function jsonLineOf(request: ReceivedRequestSummary): string {

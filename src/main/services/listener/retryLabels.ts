@@ -17,8 +17,8 @@ import { arrivalLabelWords } from '../../../shared/listener/arrivalLabelWords.ts
  * event, or the listener's own replay of a kept request (as sent, or edited first). No other
  * field says otherwise: the listener's lines, the app and `--json` carry this one.
  */
-export const ARRIVAL_KINDS = ['new_event', 'retry', 'replay', 'edited_replay'] as const;
-export type ArrivalKind = (typeof ARRIVAL_KINDS)[number];
+const ARRIVAL_KINDS = ['new_event', 'retry', 'replay', 'edited_replay'] as const;
+type ArrivalKind = (typeof ARRIVAL_KINDS)[number];
 
 export interface ArrivalLabel {
   kind: ArrivalKind;

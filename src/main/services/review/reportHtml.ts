@@ -17,7 +17,7 @@ import {
 import type { ReviewReport } from './reviewReport.ts';
 
 /** The paper the PDF is printed on: A4 (most of the world) or US Letter. */
-export const REPORT_PAPERS = ['a4', 'letter'] as const;
+const REPORT_PAPERS = ['a4', 'letter'] as const;
 export type ReportPaper = (typeof REPORT_PAPERS)[number];
 
 const PAPER_SIZES: Record<ReportPaper, string> = { a4: 'A4', letter: 'letter' };

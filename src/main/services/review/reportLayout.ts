@@ -17,7 +17,7 @@ import { reportClock, type ReportClock } from './reportTimes.ts';
 import type { ReportedItem, ReviewReport } from './reviewReport.ts';
 
 /** How a cell is drawn and exported: text (guarded in CSV), money (plain in CSV), a count. */
-export type CellKind = 'text' | 'money' | 'count';
+type CellKind = 'text' | 'money' | 'count';
 
 export interface LayoutColumn {
   header: string;
@@ -153,14 +153,14 @@ const REVIEW_COLUMNS: LayoutColumn[] = [
   column('Note', 3),
 ];
 
-export function dispositionWords(item: ReportedItem): string {
+function dispositionWords(item: ReportedItem): string {
   const { review } = item;
   if (review.byRule !== null) return `flagged by rule ${review.byRule}`;
   if (review.state === 'changed') return `changed since ${review.disposition ?? 'reviewed'}`;
   return review.state;
 }
 
-export function whoWords(item: ReportedItem): string {
+function whoWords(item: ReportedItem): string {
   const { review } = item;
   return review.byRule === null ? (review.reviewer ?? '') : `rule ${review.byRule}`;
 }

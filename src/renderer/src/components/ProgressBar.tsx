@@ -17,12 +17,7 @@ export interface ProgressBarProps {
 }
 
 /** "176 records · 120/s · about 3 s left": what the line says after its label. */
-export function progressFigures({
-  done,
-  ratePerSecond = null,
-  etaSeconds = null,
-  unit = 'rows',
-}: ProgressBarProps): string {
+function progressFigures({ done, ratePerSecond = null, etaSeconds = null, unit = 'rows' }: ProgressBarProps): string {
   const parts = [`${formatCount(done)} ${unit}`];
   if (ratePerSecond !== null && ratePerSecond > 0) parts.push(`${formatCount(ratePerSecond)}/s`);
   if (etaSeconds !== null) parts.push(etaSeconds <= 0 ? 'finishing' : `about ${formatDuration(etaSeconds)} left`);

@@ -40,7 +40,7 @@ export type ReviewSummary = z.infer<typeof reviewSummary>;
 export const accountNaming = z.object({ id: z.string(), name: z.string().nullable(), lastFour: z.string().nullable() });
 
 /** An applicant as an application names it: kind, roles there, and its name once fetched. */
-export const applicantNaming = z.object({
+const applicantNaming = z.object({
   kind: z.enum(['person', 'business']),
   roles: z.array(z.string()),
   name: z.string().nullable(),

@@ -28,7 +28,6 @@ import { useDrawerFollowsCursor, type ListDrawer } from './useDrawerFollowsCurso
 import { MAX_SELECTION, useRowSelection, type ListSelection } from './useRowSelection.ts';
 
 export type { ListSelection } from './useRowSelection.ts';
-export type { ListDrawer } from './useDrawerFollowsCursor.ts';
 
 /** A key acting on the selected rows: one letter, no modifier, as j/k are. */
 export interface RowKeyBinding<Row> {

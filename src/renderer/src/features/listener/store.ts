@@ -32,7 +32,7 @@ export type ListenerTab = 'requests' | 'rules' | 'reconcile' | 'setup' | 'trigge
 /** The reconciliation choice "every webhook registered with the listener" (never a webhook id). */
 export const EVERY_LISTENER_WEBHOOK = '*';
 
-export interface RequestFilters {
+interface RequestFilters {
   verdict: ListenerVerdict | '';
   search: string;
   /** Only requests whose path starts with this ('/webhooks/' for registrations). */
