@@ -252,18 +252,21 @@ test('registers the listener with the bank and watches a delivery arrive', async
   await expect(page.getByRole('tab', { name: /^Requests · 2/ })).toBeVisible();
 
   // The toolbar's filters reach the listener: the replay repeats the notification on the same
-  // route (a duplicate); a path nothing was sent to shows nothing; the registration's path shows both.
+  // route, and says what it is (its one delivery label: "replay", no second word beside it); a
+  // path nothing was sent to shows nothing; the registration's path shows both.
   await page.getByRole('button', { name: 'Close details (Esc)' }).click();
   const filters = page.getByRole('toolbar', { name: 'Filters' });
-  await filters.getByLabel('Duplicates only').check();
+  await filters.getByLabel('Repeated events only').check();
   await expect(requests.locator('.vtable-row')).toHaveCount(1);
-  await expect(requests.locator('.vtable-row').first()).toContainText('duplicate');
+  await expect(requests.locator('.vtable-row').first()).toContainText('replay');
+  await expect(requests.locator('.vtable-row').first()).not.toContainText('duplicate');
+  await expect(requests.locator('.vtable-row').first()).not.toContainText('new event');
   await filters.getByLabel('Path starts with').fill('/nowhere');
   await expect(page.getByText('No matching requests')).toBeVisible();
   await filters.getByLabel('Path starts with').fill('/webhooks/');
   await expect(requests.locator('.vtable-row')).toHaveCount(1);
   await shoot(page, 'listener-filters-light');
-  await filters.getByLabel('Duplicates only').uncheck();
+  await filters.getByLabel('Repeated events only').uncheck();
   await expect(requests.locator('.vtable-row', { hasText: '/webhooks/' })).toHaveCount(2);
   await filters.getByLabel('Path starts with').fill('');
   await context.close();

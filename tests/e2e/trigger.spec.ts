@@ -150,7 +150,6 @@ test('imports what npm run listen exported, and says what was wrong with a bad f
     ruleId: null,
     durationMs: 3.2,
     occurrence: 1,
-    duplicate: false,
     outOfOrder: false,
     bodyBytes: 2,
     bodyTruncated: false,

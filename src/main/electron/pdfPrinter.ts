@@ -20,9 +20,10 @@ export async function printHtmlToPdf(html: string): Promise<Uint8Array> {
   });
   try {
     await window.loadURL(`data:text/html;charset=utf-8;base64,${Buffer.from(html, 'utf8').toString('base64')}`);
+    // The page says its paper and which pages are landscape (the report's @page rules).
     return await window.webContents.printToPDF({
       printBackground: true,
-      pageSize: 'A4',
+      preferCSSPageSize: true,
       generateDocumentOutline: true,
     });
   } finally {

@@ -5,6 +5,8 @@
 import type { AccountApplicationQuery, AccountApplicationSort } from '../services/cache/accountApplicationsTable.ts';
 import { withReviews } from '../services/review/reviewColumn.ts';
 import type { ParsedInputOf } from '../../shared/ipc/contract.ts';
+import { applicantWithRoles, type ApplicantNaming } from '../../shared/review/itemNames.ts';
+import { ItemNamer } from '../services/names/itemNamer.ts';
 import type { Handlers } from './handlerTypes.ts';
 import { direction, ledgerOf, searchOf, type LedgerHandlerServices } from './ledgerAccess.ts';
 
@@ -36,6 +38,21 @@ export function applicationQueryOf(
   };
 }
 
+/** What a search matched in an application, in words: the applicants by name and role, else which id. */
+function matchedWords(
+  row: { id: string; account_id?: unknown; account_product_id?: unknown },
+  search: string,
+  applicants: readonly ApplicantNaming[],
+): string[] {
+  if (applicants.length > 0) return applicants.map(applicantWithRoles);
+  const needle = search.toLowerCase();
+  const hits = (value: unknown): boolean => typeof value === 'string' && value.toLowerCase().includes(needle);
+  if (hits(row.id)) return ["the application's id"];
+  if (hits(row.account_id)) return ["the account's id"];
+  if (hits(row.account_product_id)) return ["the product's id"];
+  return ["an applicant's id"];
+}
+
 export function createAccountApplicationHandlers(
   services: LedgerHandlerServices,
 ): Pick<Handlers, 'accountApplications'> {
@@ -49,9 +66,32 @@ export function createAccountApplicationHandlers(
           limit: input.limit,
           cursor: input.cursor ?? null,
         });
+        const rows = withReviews(ledger.reviews, input.profileId, 'application', page.rows, (row) => row.id);
+        // Names first (issue 38): who applied and on which account, and what a search matched.
+        const namer = new ItemNamer(ledger.cache);
+        const accounts = namer.accounts(input.profileId);
+        const search = input.search?.trim();
+        const applicants = namer.applicants(
+          input.profileId,
+          rows.map((row) => row.id),
+          search,
+        );
         return {
           ...page,
-          rows: withReviews(ledger.reviews, input.profileId, 'application', page.rows, (row) => row.id),
+          rows: rows.map((row) => {
+            const named = applicants.get(row.id);
+            const accountId = typeof row.account_id === 'string' ? row.account_id : null;
+            return {
+              ...row,
+              names: {
+                applicants: named?.applicants ?? [],
+                ...(accountId === null ? {} : { account: accounts.get(accountId) ?? null }),
+              },
+              ...(search === undefined || search === ''
+                ? {}
+                : { matched: matchedWords(row, search, named?.matched ?? []) }),
+            };
+          }),
         };
       },
       count: (input) => ({
@@ -62,8 +102,13 @@ export function createAccountApplicationHandlers(
         const table = ledgerOf(services).cache.accountApplications;
         const found = table.get(profileId, id);
         const history = table.history(profileId, id);
+        const accountId = typeof found?.application.account_id === 'string' ? found.application.account_id : null;
+        const [names] = new ItemNamer(ledgerOf(services).cache).ofItems(profileId, [
+          { kind: 'application', ref: id, accountId },
+        ]);
         return {
           application: found?.application ?? null,
+          ...(found === null || names === undefined ? {} : { names }),
           history: history.rows.map((version) => ({
             status: version.status,
             observedAt: version.fetchedAt,

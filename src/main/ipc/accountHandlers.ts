@@ -8,11 +8,14 @@ export function createAccountHandlers(services: LedgerHandlerServices): Pick<Han
     accounts: {
       list: async ({ profileId }) => {
         const ledger = ledgerOf(services);
-        return {
-          rows: await ledger.clients.clientFor(ledger.profiles.find(profileId).id).listAccounts(),
-          asOf: now().toISOString(),
-          source: 'bank' as const,
-        };
+        const profile = ledger.profiles.find(profileId);
+        const rows = await ledger.clients.clientFor(profile.id).listAccounts();
+        const asOf = now().toISOString();
+        // Kept: every screen names an account from the cache, offline too (issue 38).
+        ledger.cache.transaction(() => {
+          ledger.cache.accounts.write(profile.id, rows, asOf);
+        });
+        return { rows, asOf, source: 'bank' as const };
       },
       cached: ({ profileId }) => {
         const ledger = ledgerOf(services);

@@ -98,7 +98,6 @@ export function toRequestSummary(
     status: summary.status,
     durationMs: summary.durationMs,
     bodyBytes: summary.bodyBytes,
-    duplicate: summary.duplicate,
     outOfOrder: summary.outOfOrder,
     forwardStatus,
     label,
@@ -240,6 +239,7 @@ export function createListenerHandlers(services: ListenerHandlerServices): Liste
       expectedBasicSecretSet: current.credentialsConfigured,
       rejectUnauthenticated: settings.rejectUnverified,
       forwardTo: settings.forwardTo,
+      forwardAppendPath: settings.forwardAppendPath,
       forwardUnverified: settings.forwardUnverified,
       allowedTargets: settings.allowedTargets,
       publicUrl: settings.publicUrl,
@@ -293,6 +293,7 @@ export function createListenerHandlers(services: ListenerHandlerServices): Liste
             ...(input.port === undefined ? {} : { port: input.port }),
             ...(input.rejectUnauthenticated === undefined ? {} : { rejectUnverified: input.rejectUnauthenticated }),
             ...(input.forwardTo === undefined ? {} : { forwardTo: input.forwardTo }),
+            ...(input.forwardAppendPath === undefined ? {} : { forwardAppendPath: input.forwardAppendPath }),
             ...(input.forwardUnverified === undefined ? {} : { forwardUnverified: input.forwardUnverified }),
             ...(input.publicUrl === undefined ? {} : { publicUrl: input.publicUrl }),
             ...(input.tlsCertFile === undefined || input.tlsKeyFile === undefined
@@ -557,8 +558,8 @@ export function createListenerHandlers(services: ListenerHandlerServices): Liste
           })),
         };
       },
-      forward: async ({ requestId, url }) =>
-        toForward(await listener().forward(numericId(requestId, 'requestId'), url)),
+      forward: async ({ requestId, url, appendPath }) =>
+        toForward(await listener().forward(numericId(requestId, 'requestId'), url, appendPath)),
       reconcile: async (input) => {
         const since = input.fromDate === undefined ? undefined : Date.parse(`${input.fromDate}T00:00:00.000Z`);
         const until = input.toDate === undefined ? undefined : Date.parse(`${input.toDate}T00:00:00.000Z`);
@@ -670,6 +671,7 @@ function configureChanges(input: {
   port?: number | null | undefined;
   rejectUnauthenticated?: boolean | undefined;
   forwardTo?: string | null | undefined;
+  forwardAppendPath?: boolean | undefined;
   forwardUnverified?: boolean | undefined;
   expectedBasicUser?: string | null | undefined;
   expectedBasicSecret?: string | null | undefined;
@@ -689,6 +691,9 @@ function configureChanges(input: {
     parts.push(`unverified notifications ${input.rejectUnauthenticated ? 'answered 401' : 'kept'}`);
   }
   if (input.forwardTo !== undefined) parts.push(`forward to ${input.forwardTo ?? 'nowhere'}`);
+  if (input.forwardAppendPath !== undefined) {
+    parts.push(input.forwardAppendPath ? 'forward adds the received path' : 'forward to the address exactly');
+  }
   if (input.forwardUnverified !== undefined) {
     parts.push(
       `unverified posts ${input.forwardUnverified ? 'forwarded, marked by X-Ledgerdesk-Verdict' : 'not forwarded'}`,

@@ -6,7 +6,7 @@
 import { writeWholeFile } from '../services/files/partialFile.ts';
 import type { LedgerServices } from '../services/ledgerServices.ts';
 import { reportCsv } from '../services/review/reportCsv.ts';
-import { reportHtml } from '../services/review/reportHtml.ts';
+import { reportHtml, usualPaper } from '../services/review/reportHtml.ts';
 import { buildReviewReport } from '../services/review/reviewReport.ts';
 import type { Handlers } from './handlerTypes.ts';
 import { IpcFailure } from './serviceErrors.ts';
@@ -23,6 +23,16 @@ export interface ReviewHandlerServices {
 /** Writes without following a link at `<file>.partial` or at the file (review N6). */
 async function saveFile(file: string, content: string | Uint8Array): Promise<void> {
   await writeWholeFile(file, content);
+}
+
+/** A time zone Intl knows, or a clear refusal (the window sends its own). */
+function knownZone(zone: string): string {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return zone;
+  } catch {
+    throw new IpcFailure('invalid_input', `${zone} is not a time zone this machine knows.`, { field: 'timeZone' });
+  }
 }
 
 export function createReviewHandlers(services: ReviewHandlerServices): Pick<Handlers, 'reviews'> {
@@ -65,7 +75,7 @@ export function createReviewHandlers(services: ReviewHandlerServices): Pick<Hand
       },
       reviewer: () => ledger().reviews.reviewer.get(),
       setReviewer: ({ name }) => ledger().reviews.setReviewer(name),
-      saveReport: async ({ profileId, fromDate, toDate, format }) => {
+      saveReport: async ({ profileId, fromDate, toDate, format, paper, timeZone }) => {
         const services_ = ledger();
         const profile = services_.profiles.find(profileId);
         const print = services.printToPdf;
@@ -82,13 +92,14 @@ export function createReviewHandlers(services: ReviewHandlerServices): Pick<Hand
           ...(toDate === undefined ? {} : { to: toDate }),
           now: now(),
           unmasked: profile.exportUnmasked ?? [],
+          ...(timeZone === undefined ? {} : { timeZone: knownZone(timeZone) }),
         });
         const stamp = report.generatedAt.slice(0, 10);
         const path = await services.chooseSavePath(
           `review-report-${profile.name}-${stamp}.${format}`.replace(/[\\/:*?"<>|\s]+/g, '-'),
         );
         if (path === null) return { saved: false, path: null, rows: 0 };
-        const html = reportHtml(report);
+        const html = reportHtml(report, { paper: paper ?? usualPaper() });
         if (format === 'csv') await saveFile(path, reportCsv(report));
         else if (format === 'html') await saveFile(path, html);
         else if (print !== undefined) await saveFile(path, await print(html));

@@ -5,6 +5,7 @@
  */
 import type { ParsedInputOf } from '../../shared/ipc/contract.ts';
 import type { LedgerServices } from '../services/ledgerServices.ts';
+import { ItemNamer } from '../services/names/itemNamer.ts';
 import { ReviewQueue, type QueueFilter } from '../services/review/reviewQueue.ts';
 import type { Handlers } from './handlerTypes.ts';
 import { ledgerOf, type LedgerHandlerServices } from './ledgerAccess.ts';
@@ -61,16 +62,29 @@ export function createReviewQueueHandlers(services: LedgerHandlerServices): Pick
     reviewQueue: {
       counts: (input) => {
         const ledger = ledgerOf(services);
-        return reviewQueueOf(ledger).counts(filterOf(ledger, input));
+        const filter = filterOf(ledger, input);
+        const counts = reviewQueueOf(ledger).counts(filter);
+        const named = new ItemNamer(ledger.cache).accounts(filter.profileId);
+        return {
+          ...counts,
+          accountNames: counts.accountIds.flatMap((accountId) => {
+            const naming = named.get(accountId);
+            return naming === undefined ? [] : [naming];
+          }),
+        };
       },
       list: (input) => {
         const ledger = ledgerOf(services);
-        return reviewQueueOf(ledger).list({
-          ...filterOf(ledger, input),
+        const filter = filterOf(ledger, input);
+        const page = reviewQueueOf(ledger).list({
+          ...filter,
           state: input.state,
           limit: input.limit,
           cursor: input.cursor ?? null,
         });
+        // Names first: each item's account and applicants, read once for the page (issue 38).
+        const names = new ItemNamer(ledger.cache).ofItems(filter.profileId, page.rows);
+        return { ...page, rows: page.rows.map((row, index) => ({ ...row, names: names[index] ?? {} })) };
       },
     },
   };

@@ -6,7 +6,9 @@ import type {
 } from '../../shared/ipc/domains/sync.ts';
 import type { SyncRequest } from '../services/sync/syncService.ts';
 import type { SyncProgress as ServiceProgress } from '../services/sync/syncProgress.ts';
+import type { LedgerServices } from '../services/ledgerServices.ts';
 import type { Handlers } from './handlerTypes.ts';
+import { IpcFailure } from './serviceErrors.ts';
 import { ledgerOf, type LedgerHandlerServices } from './ledgerAccess.ts';
 
 const SYNC_KIND_NAMES: Record<ServiceProgress['kind'], SyncKind> = {
@@ -37,6 +39,7 @@ export function toContractProgress(progress: ServiceProgress): ContractProgress 
     parallelism: progress.parallelism,
     ratePerSecond: progress.ratePerSecond,
     etaSeconds: progress.etaSeconds,
+    share: progress.share ?? null,
     state: progress.state,
     ...(progress.error === undefined ? {} : { error: progress.error }),
   };
@@ -75,12 +78,28 @@ function toSyncRequest(profileId: string, job: ContractSyncJob): SyncRequest {
   }
 }
 
+/**
+ * A sync of a bank that cannot be reached is refused at once, with the reason in a person's words
+ * (issue 38), instead of a job that spins at 0 records through the client's retries. The bank is
+ * asked once (one ping, no retries: what "online" said a while ago is not what it says now, and a
+ * sandbox that just ended is noticed here).
+ */
+async function refuseWhenOutOfReach(ledger: LedgerServices, profileId: string): Promise<void> {
+  const state = await ledger.clients.connectivityOf(profileId).checkNow();
+  if (state.status === 'offline') {
+    throw new IpcFailure('offline', `${state.reason ?? 'The bank cannot be reached.'} Nothing was synced.`, {
+      retryable: true,
+    });
+  }
+}
+
 export function createSyncHandlers(services: LedgerHandlerServices): Pick<Handlers, 'sync'> {
   const ledger = () => ledgerOf(services);
   return {
     sync: {
-      start: ({ profileId, job }) => {
+      start: async ({ profileId, job }) => {
         const profile = ledger().profiles.find(profileId);
+        await refuseWhenOutOfReach(ledger(), profile.id);
         const started = ledger().sync.start(toSyncRequest(profile.id, job));
         const running = ledger()
           .sync.running()

@@ -3,7 +3,7 @@
  * (electron/pdfPrinter.ts); web mode has no Chromium of its own, so it prints with the machine's
  * Chromium or Google Chrome, driven by playwright-core (already installed for the e2e tests):
  * a headless browser with JavaScript off and no network loads the self-contained report,
- * prints it to A4 with a document outline, and closes. One browser per report: a report is
+ * prints it on the paper its own page rules name, with a document outline, and closes. One browser per report: a report is
  * saved rarely, and nothing stays running between them.
  *
  * Where no such browser is found, web mode offers no PDF printer and the report dialog says why
@@ -58,7 +58,10 @@ function chromiumPdfPrinter(executablePath: string): (html: string) => Promise<U
       await context.route('**/*', (route) => route.abort());
       const page = await context.newPage();
       await page.setContent(html, { waitUntil: 'load' });
-      return new Uint8Array(await page.pdf({ format: 'A4', printBackground: true, outline: true, tagged: true }));
+      // The page says its paper and which pages are landscape (the report's @page rules).
+      return new Uint8Array(
+        await page.pdf({ preferCSSPageSize: true, printBackground: true, outline: true, tagged: true }),
+      );
     } finally {
       await browser.close();
     }

@@ -6,6 +6,14 @@
  * so an item reads the same everywhere. Records are the bank's, read tolerantly: a field the
  * bank did not send is null.
  */
+import {
+  accountLabel,
+  applicantsHeading,
+  applicantWithRoles,
+  codeWords,
+  productLabel,
+  type ItemNames,
+} from './itemNames.ts';
 import { isNotificationRef, type ReviewKind } from './reviewTerms.ts';
 
 export interface ItemColumns {
@@ -13,16 +21,24 @@ export interface ItemColumns {
   date: string | null;
   /** The moment as the bank stamped it (ISO, UTC): extended_timestamp, created_at. */
   at: string | null;
+  /** The account's id (the record's). */
   account: string | null;
+  /** The account as a person reads it ("Card settlement ••0880"), when the record names one. */
+  accountName: string | null;
   description: string | null;
   /** The bank's decimal amount, unformatted (see formatMoney). */
   amount: string | null;
   type: string | null;
   source: string | null;
   status: string | null;
+  /** The account product's id. */
   product: string | null;
+  /** The account product as read ("Personal checking"), or said to be unnamed. */
+  productName: string | null;
   ownership: string | null;
-  /** The applicants as far as the record names them (ids, never personal data). */
+  /** Who applied, in a few words ("Frances Knuth and 1 more"), from the application book. */
+  applicantName: string | null;
+  /** The applicants with their roles ("Frances Knuth, primary; Ada Byron, signer"), or how many. */
   applicants: string | null;
   updated: string | null;
   event: string | null;
@@ -43,13 +59,16 @@ const EMPTY: ItemColumns = {
   date: null,
   at: null,
   account: null,
+  accountName: null,
   description: null,
   amount: null,
   type: null,
   source: null,
   status: null,
   product: null,
+  productName: null,
   ownership: null,
+  applicantName: null,
   applicants: null,
   updated: null,
   event: null,
@@ -58,25 +77,33 @@ const EMPTY: ItemColumns = {
   error: null,
 };
 
-function applicantsOf(record: unknown): string | null {
-  const people = (record as { person_applications?: unknown } | null)?.person_applications;
-  const primary = field(record, 'primary_person_application_id');
-  if (Array.isArray(people) && people.length > 0) {
-    const count = people.length;
-    return `${String(count)} ${count === 1 ? 'person' : 'people'}${primary === null ? '' : `, primary ${primary}`}`;
+/** The applicants in words: by name and role from the book, else only how many (never their ids). */
+function applicantsOf(record: unknown, names: ItemNames | undefined): string | null {
+  if (names?.applicants !== undefined && names.applicants !== null && names.applicants.length > 0) {
+    return names.applicants.map(applicantWithRoles).join('; ');
   }
-  if (field(record, 'business_application_id') !== null)
-    return `business ${field(record, 'business_application_id') ?? ''}`;
-  return primary === null ? null : `primary ${primary}`;
+  const people = (record as { person_applications?: unknown } | null)?.person_applications;
+  if (Array.isArray(people) && people.length > 0) {
+    return `${String(people.length)} ${people.length === 1 ? 'person' : 'people'}, not fetched yet`;
+  }
+  if (field(record, 'business_application_id') !== null) return 'a business, not fetched yet';
+  return field(record, 'primary_person_application_id') === null ? null : 'a person, not fetched yet';
 }
 
-export function itemColumnsOf(kind: ReviewKind, ref: string, record: unknown): ItemColumns {
+/**
+ * @param names what the cache knows beside the record (ItemNames): with them the account, the
+ *   applicants and the product are named; without them they are said to be unknown, never ids.
+ */
+export function itemColumnsOf(kind: ReviewKind, ref: string, record: unknown, names?: ItemNames): ItemColumns {
+  const account = field(record, 'account_id');
+  const accountName = account === null ? null : names?.account === undefined ? null : accountLabel(names.account);
   if (kind === 'pending-transaction') {
     return {
       ...EMPTY,
       date: field(record, 'date'),
       at: field(record, 'extended_timestamp') ?? field(record, 'extended_timestamp_precise'),
-      account: field(record, 'account_id'),
+      account,
+      accountName,
       description: field(record, 'desc') ?? field(record, 'summary'),
       amount: field(record, 'amount'),
       type: field(record, 'type'),
@@ -89,11 +116,14 @@ export function itemColumnsOf(kind: ReviewKind, ref: string, record: unknown): I
       ...EMPTY,
       date: created?.slice(0, 10) ?? null,
       at: created,
-      account: field(record, 'account_id'),
+      account,
+      accountName,
       status: field(record, 'status'),
       product: field(record, 'account_product_id'),
+      productName: field(record, 'account_product_id') === null ? null : productLabel(field(record, 'product')),
       ownership: field(record, 'ownership_type'),
-      applicants: applicantsOf(record),
+      applicantName: applicantsHeading(names?.applicants),
+      applicants: applicantsOf(record, names),
       updated: field(record, 'updated_at'),
     };
   }
@@ -133,13 +163,16 @@ export function formatMoney(amount: string | null): string {
   return `${sign === '-' ? '-' : ''}${grouped}.${fraction.padEnd(2, '0')}`;
 }
 
-/** One line that says what the item is, for tables with little room. */
+/**
+ * One line that says what the item is, for tables with little room: who or what first, then its
+ * state in words ("Frances Knuth · manual review · Personal checking"), never an id first.
+ */
 export function itemLine(kind: ReviewKind, columns: ItemColumns): string {
   const parts =
     kind === 'pending-transaction'
-      ? [columns.description, columns.type]
+      ? [columns.description, codeWords(columns.type)]
       : kind === 'application'
-        ? [columns.status, columns.product, columns.applicants]
-        : [columns.event, columns.object, columns.status, columns.attempt];
+        ? [columns.applicantName, codeWords(columns.status), columns.productName]
+        : [columns.event, codeWords(columns.status), columns.attempt, columns.object];
   return parts.filter((part) => part !== null && part !== '').join(' · ');
 }

@@ -126,8 +126,14 @@ export async function register(page: Page, events: readonly string[]): Promise<v
   await page.getByRole('button', { name: 'Register with bank' }).click();
   // Registered, and said, in the catalog's order.
   const inOrder = catalogEvents().filter((event) => events.includes(event));
-  const said = new RegExp(
-    `^Registered ${String(events.length)} webhooks? posting to .*: ${inOrder.map((event) => `${event.replace(/\./g, '\\.')} \\(wh_\\w+\\)`).join(', ')}\\.$`,
-  );
+  // Each webhook named with its own address (issue 38): one listener path per registration.
+  const said =
+    events.length === 1
+      ? new RegExp(
+          `^Registered 1 webhook posting to \\S+: ${inOrder.map((event) => `${event.replace(/\./g, '\\.')} \\(wh_\\w+\\)`).join(', ')}\\.$`,
+        )
+      : new RegExp(
+          `^Registered ${String(events.length)} webhooks: ${inOrder.map((event) => `${event.replace(/\./g, '\\.')} \\(wh_\\w+\\) posting to http://127\\.0\\.0\\.1:\\d+/\\S+`).join(', ')}\\.$`,
+        );
   await expect(page.getByRole('status').filter({ hasText: said }).first()).toBeAttached();
 }

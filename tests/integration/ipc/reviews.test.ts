@@ -204,7 +204,7 @@ describe('the reviews domain', () => {
       .split('\r\n')
       .filter((line) => line !== '');
     expect(
-      csvLines.slice(1).filter((line) => /^(pending-transaction|application|webhook-send),/.test(line)),
+      csvLines.slice(1).filter((line) => /^(Pending transaction|Account application|Webhook send),/.test(line)),
     ).toHaveLength(4 + flaggedByRule.length);
     expect(csvLines.filter((line) => line.includes('Card testing pattern'))).toHaveLength(4);
     const pdf = await api.reviews.saveReport({ profileId, format: 'pdf', fromDate: '2020-01-01' });

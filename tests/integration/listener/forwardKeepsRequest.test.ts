@@ -73,13 +73,22 @@ afterEach(async () => {
 
 describe('forwardUrl', () => {
   it.each([
+    ['http://127.0.0.1:3000/webhooks', '/webhooks/abc', 'a=1'],
+    ['http://127.0.0.1:3000', '/in', null],
+    ['http://127.0.0.1:3000/h?token=t', '/in', 'a=1'],
+  ])('forwards to exactly %s, whatever the received path (%s ? %s)', (target, path, query) => {
+    // Issue 38: the README's http://localhost:3000/webhooks receives /webhooks, not /webhooks/webhooks/….
+    expect(forwardUrl(target, path, query)).toBe(target);
+  });
+
+  it.each([
     ['http://127.0.0.1:3000/hook', '/', null, 'http://127.0.0.1:3000/hook'],
     ['http://127.0.0.1:3000/hook', '/webhooks/abc', 'a=1&b=2', 'http://127.0.0.1:3000/hook/webhooks/abc?a=1&b=2'],
     ['http://127.0.0.1:3000/hook/', '/in', null, 'http://127.0.0.1:3000/hook/in'],
     ['http://127.0.0.1:3000', '/in', 'x=%20y', 'http://127.0.0.1:3000/in?x=%20y'],
     ['http://127.0.0.1:3000/h?token=t', '/in', 'a=1', 'http://127.0.0.1:3000/h/in?token=t&a=1'],
-  ])('%s + %s ? %s → %s', (target, path, query, expected) => {
-    expect(forwardUrl(target, path, query)).toBe(expected);
+  ])('with the received path asked for: %s + %s ? %s → %s', (target, path, query, expected) => {
+    expect(forwardUrl(target, path, query, true)).toBe(expected);
   });
 });
 
@@ -89,7 +98,7 @@ describe('forwarding keeps the request', () => {
     servers.push(handler.server);
     current = await startTestListener({
       basic: { user: 'bank', secret: 's3cret' },
-      settings: { forwardTo: `${handler.url}/handler` },
+      settings: { forwardTo: `${handler.url}/handler`, forwardAppendPath: true },
     });
     const body = Buffer.from(JSON.stringify(notificationOf('ach_kept')) + '\n');
     const answer = await send(`${current.url}/webhooks/in?source=bank&try=1`, {
@@ -211,7 +220,8 @@ describe('forwarding keeps the request', () => {
       body: JSON.stringify(notificationOf('ach_verified')),
     });
     await current.listener.idle();
-    const onDemand = await current.listener.forward(verified.requestId, `${handler.url}/again`);
+    // On demand, with the received path asked for (the drawer's Forward uses the setting's choice).
+    const onDemand = await current.listener.forward(verified.requestId, `${handler.url}/again`, true);
     expect(onDemand).toMatchObject({ status: 200, excerpt: 'verified' });
     expect(handler.handled.at(-1)).toMatchObject({ url: '/again/in?q=1' });
     expect(handler.handled.at(-1)?.headers['x-ledgerdesk-verdict']).toBe('ok');
@@ -263,6 +273,7 @@ describe('npm run listen -- --forward-to', () => {
       'bank:s3cret',
       '--forward-to',
       `${handler.url}/hook`,
+      '--forward-append-path',
       '--forward-verified-only',
     ]);
     const real = await send(`${listen.url}/n`, {

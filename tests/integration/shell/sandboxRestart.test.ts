@@ -99,21 +99,26 @@ describe('Restarting the embedded sandbox bank from Settings', () => {
     const stopped = await api.embeddedSandbox.status({});
     expect(stopped).toMatchObject({ running: false, problem: expect.stringMatching(/stopped on its own/) as unknown });
 
-    // The bank out of reach is said in people's words, and points to Settings.
-    const failedSync = await api.sync
+    // The bank out of reach is said in people's words, and points to Settings. Sync is refused
+    // at once with the reason (issue 38): no job is started to spin at 0 records.
+    const refusal: unknown = await api.sync
       .start({ profileId: EMBEDDED_SANDBOX_PROFILE_ID, job: { kind: 'webhooks' } })
-      .then(async (job) => {
-        const last = await lastOf(job);
-        return last?.error ?? `state ${String(last?.state)}`;
-      })
-      .catch((reason: unknown) => (isLedgerdeskError(reason) ? `${reason.message} ${reason.action ?? ''}` : null));
+      .then(
+        (job) => new Error(`a job was started: ${job.jobId} ${job.state}`),
+        (reason: unknown) => reason,
+      );
+    if (!isLedgerdeskError(refusal)) throw refusal instanceof Error ? refusal : new Error(String(refusal));
+    expect(refusal.code).toBe('offline');
+    const failedSync = `${refusal.message} ${refusal.action ?? ''}`;
+    expect(failedSync).toContain('Nothing was synced.');
+    const jobs = (await api.sync.status({ profileId: EMBEDDED_SANDBOX_PROFILE_ID })).jobs;
+    expect(jobs.filter((job) => job.kind === 'webhooks')).toEqual([]);
     const offline = await api.app.onlineStatus({ profileId: EMBEDDED_SANDBOX_PROFILE_ID });
     expect(offline.state).toBe('offline');
     expect(offline.reason).toBe(`The local sandbox bank is not running. ${SANDBOX_RESTART_ACTION}`);
     expect(pointsToSandboxRestart(offline.reason)).toBe(true);
-    expect(failedSync).not.toBeNull();
-    expect(failedSync ?? '').toContain('The local sandbox bank is not running');
-    expect(failedSync ?? '').not.toMatch(/ECONNREFUSED|127\.0\.0\.1/);
+    expect(failedSync).toContain('The local sandbox bank is not running');
+    expect(failedSync).not.toMatch(/ECONNREFUSED|127\.0\.0\.1/);
 
     // Settings › Restart.
     const restarted = await api.embeddedSandbox.restart({});

@@ -48,7 +48,6 @@ function received(
     ruleId: null,
     durationMs: 1,
     occurrence: 1,
-    duplicate: false,
     outOfOrder: false,
     bodyBytes: 10,
     bodyTruncated: false,

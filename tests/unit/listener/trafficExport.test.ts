@@ -34,7 +34,6 @@ const request: ReceivedRequest = {
   ruleId: null,
   durationMs: 1,
   occurrence: 1,
-  duplicate: false,
   outOfOrder: false,
   snapshot: null,
   snapshotAt: null,

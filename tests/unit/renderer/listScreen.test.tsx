@@ -65,8 +65,8 @@ function Harness({
           setOpen(true);
           onOpen(index);
         }}
-        drawer={
-          open ? (
+        drawer={{
+          content: open ? (
             <aside aria-label="Details">
               <button
                 type="button"
@@ -77,8 +77,15 @@ function Harness({
                 Close
               </button>
             </aside>
-          ) : undefined
-        }
+          ) : null,
+          shows: () => true,
+          show: () => {
+            setOpen(true);
+          },
+          close: () => {
+            setOpen(false);
+          },
+        }}
         emptyTitle="Nothing"
         extensions={extension === undefined ? [] : [extension]}
       />
@@ -246,8 +253,8 @@ describe('ListScreen', () => {
             source={numbers(10)}
             columns={COLUMNS}
             emptyTitle="Nothing"
-            drawer={
-              open ? (
+            drawer={{
+              content: open ? (
                 <aside aria-label="Details">
                   <button
                     type="button"
@@ -258,8 +265,15 @@ describe('ListScreen', () => {
                     Close
                   </button>
                 </aside>
-              ) : undefined
-            }
+              ) : null,
+              shows: () => true,
+              show: () => {
+                setOpen(true);
+              },
+              close: () => {
+                setOpen(false);
+              },
+            }}
           />
         </>
       );

@@ -11,7 +11,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { ListenerRegistrations } from '../../../src/renderer/src/features/listener/ListenerRegistrations.tsx';
 import { RegisterEventsPicker } from '../../../src/renderer/src/features/listener/RegisterEventsPicker.tsx';
 import { useRegistrationsStore } from '../../../src/renderer/src/features/listener/registrationsStore.ts';
-import { useListenerStore } from '../../../src/renderer/src/features/listener/store.ts';
+import { registeredSentence, useListenerStore } from '../../../src/renderer/src/features/listener/store.ts';
 import { useDeliveryStatsStore } from '../../../src/renderer/src/features/webhooks/deliveryStatsStore.ts';
 import { useNotificationReach } from '../../../src/renderer/src/features/listener/notificationReach.ts';
 import { reachSentence } from '../../../src/renderer/src/features/listener/notificationReach.ts';
@@ -101,10 +101,34 @@ describe('registering several events', () => {
       events: ['ach.create', 'ach.update'],
     });
     expect(useAnnouncements.getState().text).toBe(
-      'Registered 1 webhook posting to http://127.0.0.1:4880/webhooks/x: ach.create (wh_1).',
+      // The webhook's own address, which the bank posts to.
+      'Registered 1 webhook posting to http://127.0.0.1:4880/webhooks/wh_1: ach.create (wh_1).',
     );
     const toasts = useToastStore.getState().toasts.map((toast) => `${toast.title}: ${toast.body ?? ''}`);
     expect(toasts).toContainEqual('Not registered: ach.update: ach.update: The bank refused it.');
+  });
+
+  it('names every webhook it made with its own address', () => {
+    expect(
+      registeredSentence(
+        [
+          { id: 'wh_1', event: 'ach.create', url: 'http://127.0.0.1:4880/webhooks/a' },
+          { id: 'wh_2', event: 'ach.update', url: 'http://127.0.0.1:4880/webhooks/b' },
+        ],
+        'http://127.0.0.1:4880',
+      ),
+    ).toBe(
+      'Registered 2 webhooks: ach.create (wh_1) posting to http://127.0.0.1:4880/webhooks/a, ach.update (wh_2) posting to http://127.0.0.1:4880/webhooks/b.',
+    );
+    expect(
+      registeredSentence(
+        [
+          { id: 'wh_1', event: 'ach.create', url: 'http://127.0.0.1:4880/' },
+          { id: 'wh_2', event: 'ach.update', url: 'http://127.0.0.1:4880/' },
+        ],
+        'http://127.0.0.1:4880',
+      ),
+    ).toBe('Registered 2 webhooks posting to http://127.0.0.1:4880/: ach.create (wh_1), ach.update (wh_2).');
   });
 
   it('sends nothing without a chosen event', async () => {

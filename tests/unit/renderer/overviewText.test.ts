@@ -55,6 +55,7 @@ describe('overview words', () => {
     expect(
       pendingSentence({
         accountId: 'acct_1',
+        name: { id: 'acct_1', name: 'Card settlement', lastFour: '0880' },
         days: [
           {
             date: '2026-01-01',
@@ -64,7 +65,7 @@ describe('overview words', () => {
           },
         ],
       }),
-    ).toBe('Account acct_1, 2026-01-01 to 2026-01-01: 1 credit of 10.50, 2 debits of -3.00, 0 holds of 0.00.');
+    ).toBe('Card settlement ••0880, 2026-01-01 to 2026-01-01: 1 credit of 10.50, 2 debits of -3.00, 0 holds of 0.00.');
     expect(
       deliverySentence(
         'wh_1',

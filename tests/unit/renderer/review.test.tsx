@@ -21,6 +21,8 @@ import { useReviewStore } from '../../../src/renderer/src/features/review/review
 import { ruleInputOf } from '../../../src/renderer/src/features/review/RuleForm.tsx';
 import { useReviewExtension } from '../../../src/renderer/src/features/review/useReviewExtension.tsx';
 import { useToastStore } from '../../../src/renderer/src/stores/toasts.ts';
+import { useAnnouncements } from '../../../src/renderer/src/stores/announcements.ts';
+import { useMoveOnPreference } from '../../../src/renderer/src/features/review/moveOnPreference.ts';
 import { installFakeBridge, refuse, type FakeBridge } from './setup.tsx';
 
 interface Item {
@@ -169,6 +171,28 @@ describe('the review keys on a list', () => {
     expect(rowText(3)).toContain('escalated');
   });
 
+  it('with moving on turned off (Settings › Review), c stays on the row it cleared and says so', async () => {
+    useMoveOnPreference.getState().setMoveOn(false);
+    try {
+      render(<Queue source={sourceOf(items())} />);
+      await settle();
+      const grid = screen.getByRole('grid', { name: 'Applications' });
+      fireEvent.keyDown(grid, { key: 'j' });
+      fireEvent.keyDown(grid, { key: 'j' });
+      fireEvent.keyDown(grid, { key: 'c' });
+      await settle();
+      expect(given).toEqual([{ refs: ['aact_1'], disposition: 'cleared' }]);
+      expect(activeIndex()).toBe('vtable-row-1');
+      expect(useAnnouncements.getState().text).toMatch(/^Cleared .+\. Still on .+\.$/);
+      // j then c reviews the next row: none is skipped.
+      fireEvent.keyDown(grid, { key: 'j' });
+      expect(activeIndex()).toBe('vtable-row-2');
+    } finally {
+      useMoveOnPreference.getState().setMoveOn(true);
+    }
+    expect(localStorage.getItem('ledgerdesk.review.moveOn')).toBe('on');
+  });
+
   it('f flags a Shift-extended selection with one call, and says so once', async () => {
     render(<Queue source={sourceOf(items())} />);
     await settle();
@@ -225,8 +249,12 @@ describe('the review keys on a list', () => {
     const dialog = screen.getByRole('dialog', { name: 'Note for 2 account applications' });
     const note = screen.getByLabelText('Note');
     expect(document.activeElement).toBe(note);
-    // Flag is offered first for items no one decided; an emoji counts as one character.
-    expect(screen.getByLabelText<HTMLInputElement>('Flagged').checked).toBe(true);
+    // Items no one decided preset no disposition (issue 38: never "Flagged" on an unreviewed
+    // row): the note waits for one. An emoji counts as one character.
+    for (const option of ['Cleared', 'Flagged', 'Escalated'])
+      expect(screen.getByLabelText<HTMLInputElement>(option).checked).toBe(false);
+    expect(screen.getByRole('button', { name: 'Save the note' }).getAttribute('aria-disabled')).toBe('true');
+    fireEvent.click(screen.getByLabelText('Flagged'));
     fireEvent.change(note, { target: { value: `${'x'.repeat(3999)}🙂🙂` } });
     expect(dialog.textContent).toContain('4,001 / 4,000 characters: too long');
     const flag = screen.getByRole('button', { name: 'Flag with this note' });

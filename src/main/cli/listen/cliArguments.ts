@@ -21,10 +21,11 @@ and prints one line per request.
   --allow-origin URL  also keep requests made by a web page of this origin; repeatable (others: 403)
   --basic USER:SECRET expect this Basic user and secret (or set LEDGERDESK_LISTENER_BASIC)
   --reject-unverified answer 401 when the verdict is not ok
-  --forward-to URL    forward each request to a local handler and show its answer: method, path and
-                      query (under URL's path), body and headers as received (Authorization included),
-                      plus X-Ledgerdesk-Verdict and X-Ledgerdesk-Request. Another host than loopback
+  --forward-to URL    forward each request to a local handler, to exactly URL, and show its answer:
+                      method, body and headers as received (Authorization included), plus
+                      X-Ledgerdesk-Verdict and X-Ledgerdesk-Request. Another host than loopback
                       is allowed because you typed it here
+  --forward-append-path  with --forward-to: add each request's path and query under URL's path
   --forward-verified-only  forward only requests whose verdict is ok (default: all, marked by the verdict)
   --respond STATUS    answer this status instead of 200
   --times N           with --respond: fail the first N arrivals of each notification, then 200
@@ -68,6 +69,8 @@ export interface ListenArguments {
   basic: { user: string; secret: string } | null;
   rejectUnverified: boolean;
   forwardTo: string | null;
+  /** Add the received path and query under --forward-to's path (off: exactly the URL given). */
+  forwardAppendPath: boolean;
   forwardVerifiedOnly: boolean;
   rule: ResponseRule | null;
   maxBodyBytes: number | undefined;
@@ -165,6 +168,7 @@ export function readListenArguments(argv: string[], environment: NodeJS.ProcessE
         basic: { type: 'string' },
         'reject-unverified': { type: 'boolean' },
         'forward-to': { type: 'string' },
+        'forward-append-path': { type: 'boolean' },
         'forward-verified-only': { type: 'boolean' },
         respond: { type: 'string' },
         times: { type: 'string' },
@@ -235,6 +239,7 @@ export function readListenArguments(argv: string[], environment: NodeJS.ProcessE
     basic,
     rejectUnverified: values['reject-unverified'] === true,
     forwardTo,
+    forwardAppendPath: values['forward-append-path'] === true,
     forwardVerifiedOnly: values['forward-verified-only'] === true,
     rule: ruleOf({ ...values, event: ruleEvent }, registering),
     maxBodyBytes: wholeNumber('max-body', values['max-body'], 1, 64 * 1024 * 1024),

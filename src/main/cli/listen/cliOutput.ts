@@ -1,11 +1,19 @@
 /** What `npm run listen` prints: one line per request, for people or (with --json) for programs. */
 import type { Delivery, ReceivedRequestSummary } from '../../services/listener/receivedRequest.ts';
-import { describeLabel } from '../../services/listener/retryLabels.ts';
+import { describeLabel, labelWords } from '../../services/listener/retryLabels.ts';
 import type { PairingResult } from '../../services/listener/sendLogPairing.ts';
+
+/**
+ * The version of the --json lines (docs/reference.md, "The listener's JSON lines"): 2 since issue
+ * 38, whose one delivery label (`label.kind`: new_event, retry, replay, edited_replay, with
+ * `label.text` as the terminal says it) replaced version 1's `duplicate` flag.
+ */
+const JSON_LINES_VERSION = 2;
 
 /** The --json line of one request: at least time, path, verdict, event, id (the object's), status, durationMs. */
 export function jsonLineOf(request: ReceivedRequestSummary): string {
   return JSON.stringify({
+    v: JSON_LINES_VERSION,
     time: request.receivedAt,
     method: request.method,
     path: request.path,
@@ -16,8 +24,7 @@ export function jsonLineOf(request: ReceivedRequestSummary): string {
     durationMs: Math.round(request.durationMs * 100) / 100,
     outcome: request.outcome,
     requestId: request.id,
-    duplicate: request.duplicate,
-    label: request.label ?? null,
+    label: request.label === undefined ? null : { ...request.label, text: labelWords(request.label) },
     outOfOrder: request.outOfOrder,
     rule: request.ruleId,
     bodyProblem: request.bodyProblem,

@@ -40,6 +40,7 @@ async function configure(listener: Listener, options: ListenArguments, bank: Lis
   if (options.forwardTo !== null) listener.allowTarget(options.forwardTo);
   listener.configure({
     forwardTo: options.forwardTo,
+    forwardAppendPath: options.forwardAppendPath,
     forwardUnverified: !options.forwardVerifiedOnly,
     allowedHosts: options.allowedHosts,
     allowedOrigins: options.allowedOrigins,
@@ -198,10 +199,16 @@ async function main(): Promise<number> {
     }
     if (options.json) write(JSON.stringify({ registered }));
     else {
+      // Every webhook made is named with its own address (issue 38), not the first one's for all.
+      const addresses = new Set(registered.map((webhook) => webhook.url));
+      const one = addresses.size === 1 ? ` posting to ${registered[0]?.url ?? url}` : '';
       write(
-        `Registered with ${bank.profile.name}: ${String(registered.length)} webhook${registered.length === 1 ? '' : 's'} posting to ${registered[0]?.url ?? url} as Basic user "${options.basic.user}" (removed at Ctrl+C):`,
+        `Registered with ${bank.profile.name}: ${String(registered.length)} webhook${registered.length === 1 ? '' : 's'}${one} as Basic user "${options.basic.user}" (removed at Ctrl+C):`,
       );
-      for (const webhook of registered) write(`  ${webhook.event.padEnd(28)} ${webhook.id}`);
+      for (const webhook of registered)
+        write(
+          `  ${webhook.event.padEnd(28)} ${webhook.id}${addresses.size === 1 ? '' : `  posting to ${webhook.url}`}`,
+        );
     }
   } else if (bank !== null && !options.json) {
     write(`Each verified notification's url is fetched from ${bank.profile.name}.`);

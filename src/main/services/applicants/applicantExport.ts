@@ -40,7 +40,8 @@ function text(value: unknown): string | null {
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
 }
 
-function nameOf(kind: 'person' | 'business', record: Readonly<Record<string, unknown>>): string | null {
+/** A person's first, middle and last name, a business's name (or DBA); null when the record has none. */
+export function applicantNameOf(kind: 'person' | 'business', record: Readonly<Record<string, unknown>>): string | null {
   if (kind === 'business') return text(record['name']) ?? text(record['dba']);
   const parts = [text(record['first_name']), text(record['middle_name']), text(record['last_name'])];
   const name = parts.filter((part): part is string => part !== null).join(' ');
@@ -54,7 +55,11 @@ export function exportedApplicantOf(named: NamedApplicant, unmasked: ReadonlySet
   if (cached === null) return { ...base, state: 'not-fetched', name: null };
   if (cached.record === null) return { ...base, state: cached.state, name: null };
   const shown = maskApplicantRecord(cached.record, unmasked);
-  const exported: ExportedApplicant = { ...base, state: cached.state, name: nameOf(named.kind, cached.record) };
+  const exported: ExportedApplicant = {
+    ...base,
+    state: cached.state,
+    name: applicantNameOf(named.kind, cached.record),
+  };
   for (const field of CARRIED_FIELDS) {
     const value = shown[field];
     if (value !== undefined && value !== null) (exported as unknown as Record<string, unknown>)[field] = value;

@@ -15,6 +15,7 @@ import type { InFlightKeys } from '../sync/pageWriter.ts';
 import type { RecordSealer } from './sealing.ts';
 import type { SearchTokens } from './searchTokens.ts';
 import type { WriteBatch } from './writeBatch.ts';
+import type { ApplicantNaming } from '../../../shared/review/itemNames.ts';
 import { ApplicantFieldDigests, DIGEST_SQL, UNDIGEST_SQL } from './applicantFieldDigests.ts';
 
 import { applicantIdentityOf, type ApplicantKind } from './applicantIdentity.ts';
@@ -279,6 +280,71 @@ export class ApplicantsTable {
             WHERE link.profile_id = ? AND link.applicant_id IN (${this.#matchingSql(tokens.length)})`,
       parameters: [profileId, profileId, ...tokens, tokens.length],
     };
+  }
+
+  /**
+   * The applicants of these applications as a person reads them (issue 38): kind, roles and
+   * name, the business first, then the people, the primary first; one read for the page. With
+   * `search`, also which of them the search's words match (so the list says who matched).
+   */
+  namingsOf(
+    profileId: string,
+    applicationIds: readonly string[],
+    nameOf: (kind: ApplicantKind, record: Record<string, unknown>) => string | null,
+    search?: string,
+  ): Map<string, { applicants: ApplicantNaming[]; matched: ApplicantNaming[] }> {
+    const result = new Map<string, { applicants: ApplicantNaming[]; matched: ApplicantNaming[] }>();
+    for (const id of applicationIds) result.set(id, { applicants: [], matched: [] });
+    if (applicationIds.length === 0) return result;
+    const rows = this.#database
+      .prepare(
+        `SELECT link.application_id, link.applicant_id, link.kind, link.roles, a.body FROM application_applicants AS link
+         LEFT JOIN applicants AS a ON a.profile_id = link.profile_id AND a.applicant_id = link.applicant_id
+         WHERE link.profile_id = ? AND link.application_id IN (SELECT value FROM json_each(?))`,
+      )
+      .all(profileId, JSON.stringify(applicationIds)) as {
+      application_id: string;
+      applicant_id: string;
+      kind: ApplicantKind;
+      roles: string;
+      body: Uint8Array | null;
+    }[];
+    const tokens = this.#tokensOf(search);
+    const matching = new Set<string>();
+    if (tokens !== null && tokens.length > 0) {
+      const ids = [...new Set(rows.map((row) => row.applicant_id))];
+      const found = this.#database
+        .prepare(
+          `SELECT applicant_id FROM applicant_words WHERE profile_id = ? AND token IN (${tokens.map(() => '?').join(', ')})
+             AND applicant_id IN (SELECT value FROM json_each(?))
+           GROUP BY applicant_id HAVING COUNT(*) = ?`,
+        )
+        .all(profileId, ...tokens, JSON.stringify(ids), tokens.length) as { applicant_id: string }[];
+      for (const row of found) matching.add(row.applicant_id);
+    }
+    const sealer = this.#sealer();
+    const order = (applicant: ApplicantNaming): number =>
+      applicant.kind === 'business' ? 0 : applicant.roles.includes('primary') ? 1 : 2;
+    for (const row of rows) {
+      const record =
+        row.body === null
+          ? null
+          : (sealer.openJson(row.body, applicantIdentityOf(profileId, row.applicant_id)) as Record<string, unknown>);
+      const naming: ApplicantNaming = {
+        kind: row.kind,
+        roles: JSON.parse(row.roles) as string[],
+        name: record === null ? null : nameOf(row.kind, record),
+      };
+      const entry = result.get(row.application_id);
+      if (entry === undefined) continue;
+      entry.applicants.push(naming);
+      if (matching.has(row.applicant_id)) entry.matched.push(naming);
+    }
+    for (const entry of result.values()) {
+      entry.applicants.sort((left, right) => order(left) - order(right));
+      entry.matched.sort((left, right) => order(left) - order(right));
+    }
+    return result;
   }
 
   /** Forgets a profile's applicants and links (its cache cleared or the profile removed). */

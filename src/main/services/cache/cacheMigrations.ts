@@ -959,11 +959,28 @@ export const CACHE_MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 30,
+    name: 'accounts named',
+    sql: `
+      -- The bank's accounts as last listed (issue 38: names first, ids second): each account's
+      -- record sealed, so the queue, the Overview and the report name an account ("Card
+      -- settlement ••0880") offline, from the cache, instead of showing its id.
+      CREATE TABLE accounts (
+        profile_id TEXT NOT NULL,
+        account_id TEXT NOT NULL,
+        fetched_at TEXT NOT NULL,
+        body BLOB NOT NULL,
+        PRIMARY KEY (profile_id, account_id)
+      ) STRICT;
+    `,
+  },
 ];
 
 /** Tables whose rows are sealed with the data key: emptied when the key is lost or changed. */
 export const SEALED_TABLES = [
   'pending_transactions',
+  'accounts',
   'webhook_sends',
   'account_applications',
   'account_application_versions',

@@ -38,6 +38,7 @@ import { CreationDays } from './creationDays.ts';
 import { UploadsTable } from './uploadsTable.ts';
 import { WebhookSendsTable } from './webhookSendsTable.ts';
 import { WebhooksTable } from './webhooksTable.ts';
+import { AccountsTable } from './accountsTable.ts';
 
 export const CACHE_FILE_NAME = 'cache.db';
 
@@ -78,6 +79,8 @@ export class OfflineCache {
   /** The files behind applicants' documents, fetched for a preview (issue 24). */
   readonly documentFiles: DocumentFilesTable;
   readonly webhooks: WebhooksTable;
+  /** The bank's accounts as last listed: their names (issue 38). */
+  readonly accounts: AccountsTable;
   readonly uploads: UploadsTable;
   readonly audit: AuditLog;
   /** The MACs of the clear columns of reviews and watch rules (rowMacs.ts). */
@@ -129,6 +132,7 @@ export class OfflineCache {
     this.applicants = new ApplicantsTable(database, sealerOf, searchOf);
     this.accountApplications = new AccountApplicationsTable(database, sealerOf, () => this.applicants);
     this.webhooks = new WebhooksTable(database, sealerOf, this.checkpoints);
+    this.accounts = new AccountsTable(database, sealerOf);
     this.uploads = new UploadsTable(database, sealerOf);
     this.documentFiles = new DocumentFilesTable(database, sealerOf);
     this.audit = audit;
@@ -239,6 +243,7 @@ export class OfflineCache {
         'account_applications',
         'account_application_versions',
         'webhooks',
+        'accounts',
         'documents',
         'card_art_uploads',
         'document_files',

@@ -1,6 +1,7 @@
 /**
  * What a forward sends: the request as the listener received it, so the handler sees what
- * the bank sent. The method, the path and query (under the forward address's own path), the
+ * the bank sent. The method, to the address given (the received path and query added under it
+ * only when asked: forwardUrl), the
  * body bytes and every header in order, the bank's Authorization included (a handler that
  * checks Basic auth must see it; targets are only the listener, loopback or origins the user
  * confirmed), minus the headers of the connection (hop-by-hop ones, those the Connection
@@ -25,11 +26,15 @@ export interface ReceivedForForward {
 }
 
 /**
- * The address a received request is forwarded to: the forward address's path joined with the
- * received path (`/hook` + `/webhooks/abc` → `/hook/webhooks/abc`; a request on `/` goes to
- * `/hook` itself), and the received query after the address's own.
+ * The address a received request is forwarded to (issue 38): exactly the one given, path and
+ * query as the user wrote them (`http://localhost:3000/webhooks` receives `/webhooks`), like
+ * `stripe listen --forward-to`. Only when the user asks for it (`appendPath`: the setting
+ * "add the received path", `--forward-append-path`) is the received path joined under the
+ * address's own (`/hook` + `/webhooks/abc` → `/hook/webhooks/abc`; a request on `/` goes to
+ * `/hook` itself) and the received query put after the address's own.
  */
-export function forwardUrl(target: string, path: string, query: string | null): string {
+export function forwardUrl(target: string, path: string, query: string | null, appendPath = false): string {
+  if (!appendPath) return target;
   const url = new URL(target);
   const received = path === '' || path === '/' ? '' : path.startsWith('/') ? path : `/${path}`;
   if (received !== '') url.pathname = url.pathname.replace(/\/+$/, '') + received;
@@ -70,9 +75,10 @@ export function forwardRequest(
   requestId: number,
   target: string,
   timeoutMs: number,
+  appendPath = false,
 ): OutboundRequest {
   return {
-    url: forwardUrl(target, received.path, received.query),
+    url: forwardUrl(target, received.path, received.query, appendPath),
     method: received.method === '' ? 'POST' : received.method,
     headers: forwardedHeaders(received.headers, verdict, requestId),
     body: received.body,

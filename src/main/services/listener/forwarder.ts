@@ -54,7 +54,7 @@ export class Forwarder {
    * Forward a request that just settled, as it was received (forwardRequest.ts): its
    * headers, the bank's Authorization included, plus the verdict and the request's id.
    */
-  enqueue(settled: SettledRequest, url: string, timeoutMs: number): void {
+  enqueue(settled: SettledRequest, url: string, timeoutMs: number, appendPath = false): void {
     const content = settled.content;
     if (content === null) return;
     const request = forwardRequest(
@@ -63,6 +63,7 @@ export class Forwarder {
       settled.summary.id,
       url,
       timeoutMs,
+      appendPath,
     );
     if (this.#queue.length >= this.#options.maxQueued) {
       this.#delivered(

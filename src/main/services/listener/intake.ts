@@ -18,7 +18,7 @@ import type { Answer, Arrival } from './receiver.ts';
 import type { ReceivedRequestSummary, RequestOutcome } from './receivedRequest.ts';
 import type { ArrivalRecord, FinishedRequest, RequestLog } from './requestLog.ts';
 import type { ResponseRules } from './responseRules.ts';
-import { RetryLabels } from './retryLabels.ts';
+import { replayLabelOf, RetryLabels } from './retryLabels.ts';
 
 /** A request whose exchange is over, with what forwarding and hydration need (held in memory only). */
 export interface SettledRequest {
@@ -167,9 +167,13 @@ export class Intake {
             ? 'no_answer'
             : 'answered';
     const answersNow = behaviour === 'answer' && failure !== 'client_aborted';
+    // The listener's own replay says so in its headers: labelled a replay, and never taken for
+    // the bank's attempt (the bank's next one is labelled against the bank's previous one).
+    const replay = failed ? null : replayLabelOf(arrival.rawHeaders);
     const label = failed
       ? null
-      : this.#labels.observe(arrival.path, reading.event, reading.objectId, arrival.body, answersNow ? status : null);
+      : (replay ??
+        this.#labels.observe(arrival.path, reading.event, reading.objectId, arrival.body, answersNow ? status : null));
     const record: ArrivalRecord = {
       receivedAt: arrival.receivedAt,
       method: arrival.method,
@@ -217,7 +221,6 @@ export class Intake {
           ruleId,
           durationMs: record.durationMs,
           occurrence,
-          duplicate: occurrence > 1,
           outOfOrder,
           bodyBytes: record.bodyBytes,
           bodyTruncated: record.bodyTruncated,

@@ -465,7 +465,7 @@ export class Listener extends EventEmitter<{ batch: [Batch<ListenerEvent>] }> {
    * Authorization the bank sent is the one the listener expects on that path, so it is made
    * again from the SecretStore; otherwise it is left out (the verdict header says why).
    */
-  async forward(requestId: number, url?: string): Promise<Delivery> {
+  async forward(requestId: number, url?: string, appendPath?: boolean): Promise<Delivery> {
     const target = url ?? this.#settings.forwardTo;
     if (target === null)
       throw new ListenerUserError('invalid_input', 'No forward address: give one, or set forwardTo.', 'url');
@@ -491,6 +491,7 @@ export class Listener extends EventEmitter<{ batch: [Batch<ListenerEvent>] }> {
         request.id,
         target,
         this.#settings.forwardTimeoutMs,
+        appendPath ?? this.#settings.forwardAppendPath,
       ),
     );
   }
@@ -786,7 +787,7 @@ export class Listener extends EventEmitter<{ batch: [Batch<ListenerEvent>] }> {
         this.#batcher.add({ type: 'delivery', delivery: this.#forwarder.skip(settled.summary.id, forwardTo, reason) });
       } else {
         // As received, Authorization included: the target is the listener, loopback or an origin the user confirmed.
-        this.#forwarder.enqueue(settled, forwardTo, this.#settings.forwardTimeoutMs);
+        this.#forwarder.enqueue(settled, forwardTo, this.#settings.forwardTimeoutMs, this.#settings.forwardAppendPath);
       }
     }
     if (settled.objectUrl !== null && this.#settings.hydrate && this.#bank !== null) {

@@ -93,6 +93,11 @@ const listenerSettings = z.strictObject({
   noAnswerHoldMs: z.number().int().min(1).max(3_600_000),
   /** Forward each notification to this local handler (like `stripe listen --forward-to`). */
   forwardTo: z.url({ protocol: /^https?$/, message: 'must be an http:// or https:// URL' }).nullable(),
+  /**
+   * Add the received path (and query) under forwardTo's own path. Off by default: a forward goes
+   * to exactly the address given (issue 38).
+   */
+  forwardAppendPath: z.boolean(),
   forwardTimeoutMs: z.number().int().min(1).max(600_000),
   /**
    * Forward requests whose verdict is not ok too (on by default: the handler decides, told by
@@ -138,6 +143,7 @@ export const DEFAULT_LISTENER_SETTINGS: ListenerSettings = {
   bodyTimeoutMs: 10_000,
   noAnswerHoldMs: 120_000,
   forwardTo: null,
+  forwardAppendPath: false,
   forwardTimeoutMs: 10_000,
   forwardUnverified: true,
   allowedHosts: [],

@@ -38,17 +38,16 @@ export interface ReceivedRequestSummary {
   status: number | null;
   ruleId: string | null;
   durationMs: number;
-  /** 1 for the first arrival of this event for this object, 2 for the next, ... */
+  /** 1 for the first arrival of this event for this object, 2 for the next, ... (its label says which kind). */
   occurrence: number;
-  /** The same event for the same object arrived before. */
-  duplicate: boolean;
   /** Arrived after a later operation on the same object (e.g. a create after an update). */
   outOfOrder: boolean;
   bodyBytes: number;
   bodyTruncated: boolean;
   /**
-   * Retry or new event, as decided when it arrived (retryLabels.ts). Only on requests pushed
-   * live: it is never kept, so no count outlives the run.
+   * Attempt N, new event, replay or edited replay, as decided when it arrived (retryLabels.ts):
+   * its one delivery label. Only on requests pushed live: it is never kept, so no count outlives
+   * the run.
    */
   label?: ArrivalLabel;
 }

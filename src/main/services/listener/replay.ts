@@ -9,6 +9,7 @@ import { VERDICTS } from './basicAuth.ts';
 import { sendOutbound, type OutboundRequest, type OutboundRoute } from './outbound.ts';
 import type { Delivery, ReceivedRequest, RequestFilter } from './receivedRequest.ts';
 import type { RequestLog } from './requestLog.ts';
+import { REPLAY_EDITED_HEADER, REPLAY_OF_HEADER } from './retryLabels.ts';
 
 const REPLAY_MAX_REQUESTS = 1000;
 
@@ -70,7 +71,9 @@ function outboundOf(
   });
   for (const [name, value] of edits) if (value !== null) headers.push([name, value]);
   if (authorization !== null && !edits.has('authorization')) headers.push(['authorization', authorization]);
-  headers.push(['x-ledgerdesk-replay-of', String(request.id)]);
+  // Said to whoever receives it (the listener labels it a replay, an edited one when edited).
+  headers.push([REPLAY_OF_HEADER, String(request.id)]);
+  if (options.edit !== undefined) headers.push([REPLAY_EDITED_HEADER, 'true']);
   let body: Buffer | null = null;
   if (edit.body !== undefined) body = Buffer.from(edit.body, 'utf8');
   else if (request.bodyText !== null) body = Buffer.from(request.bodyText, 'utf8');

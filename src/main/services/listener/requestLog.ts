@@ -146,7 +146,6 @@ function summaryOf(row: RequestRow): ReceivedRequestSummary {
     ruleId: row.rule_id,
     durationMs: row.duration_ms,
     occurrence: row.occurrence,
-    duplicate: row.occurrence > 1,
     outOfOrder: row.out_of_order === 1,
     bodyBytes: row.body_bytes,
     bodyTruncated: row.body_truncated === 1,

@@ -10,15 +10,61 @@
  * When the bank can be asked, its send log decides instead (sendLogPairing.ts).
  */
 import { createHash } from 'node:crypto';
+import { arrivalLabelWords } from '../../../shared/listener/arrivalLabelWords.ts';
+
+/**
+ * One delivery label per arrival (issue 38): the bank's next attempt at a notification, a new
+ * event, or the listener's own replay of a kept request (as sent, or edited first). No other
+ * field says otherwise: the listener's lines, the app and `--json` carry this one.
+ */
+const ARRIVAL_KINDS = ['new_event', 'retry', 'replay', 'edited_replay'] as const;
+type ArrivalKind = (typeof ARRIVAL_KINDS)[number];
 
 export interface ArrivalLabel {
-  kind: 'new_event' | 'retry';
-  /** 1 for a new event; for a retry, which attempt (2 for the first retry). */
+  kind: ArrivalKind;
+  /** 1 for a new event or a replay; for a retry, which attempt (2 for the first retry). */
   attempt: number;
+  /** For a replay: the id of the kept request it sends again. */
+  replayOf?: number;
   /** Why, in words: what the decision rested on. */
   basis: string;
   /** Who decided: the listener alone, or the bank's send log. */
   source: 'listener' | 'bank';
+}
+
+/** The header a replay carries: the kept request it sends again (replay.ts). */
+export const REPLAY_OF_HEADER = 'x-ledgerdesk-replay-of';
+/** The header an edited replay carries beside it. */
+export const REPLAY_EDITED_HEADER = 'x-ledgerdesk-replay-edited';
+
+/**
+ * The label of an arrival that is one of the listener's own replays (its headers say so), or
+ * null. A replay is never the bank's: it is not counted as an attempt, and the bank's next
+ * attempt is still labelled against the bank's previous one.
+ */
+export function replayLabelOf(rawHeaders: readonly string[]): ArrivalLabel | null {
+  let replayOf: number | null = null;
+  let edited = false;
+  for (let index = 0; index + 1 < rawHeaders.length; index += 2) {
+    const name = (rawHeaders[index] ?? '').toLowerCase();
+    if (name === REPLAY_OF_HEADER) {
+      const id = Number(rawHeaders[index + 1]);
+      if (Number.isSafeInteger(id) && id > 0) replayOf = id;
+    } else if (name === REPLAY_EDITED_HEADER) edited = true;
+  }
+  if (replayOf === null) return null;
+  return {
+    kind: edited ? 'edited_replay' : 'replay',
+    attempt: 1,
+    replayOf,
+    basis: `${edited ? 'edited and sent again' : 'sent again'} from kept request ${String(replayOf)} (${REPLAY_OF_HEADER})`,
+    source: 'listener',
+  };
+}
+
+/** The label in its few words: `attempt 3`, `new event`, `replay`, `edited replay`. */
+export function labelWords(label: ArrivalLabel): string {
+  return arrivalLabelWords(label);
 }
 
 interface Previous {
@@ -97,10 +143,11 @@ export class RetryLabels {
   }
 }
 
-/** `attempt 3 (…)` or `new event (…)`, for a request line. */
+/** `attempt 3 (…)`, `new event (…)`, `replay of request 12`, for a request line. */
 export function describeLabel(label: ArrivalLabel): string {
+  if (label.kind === 'replay' || label.kind === 'edited_replay') {
+    return `${labelWords(label)} of request ${String(label.replayOf ?? '?')}`;
+  }
   const who = label.source === 'bank' ? 'bank' : 'by body';
-  return label.kind === 'retry'
-    ? `attempt ${String(label.attempt)} (${who}: ${label.basis})`
-    : `new event (${who}: ${label.basis})`;
+  return `${labelWords(label)} (${who}: ${label.basis})`;
 }

@@ -51,6 +51,8 @@ export class SendLogPairing {
   /** Null for what is not to be paired (not verified, not a notification). */
   pair(request: ReceivedRequestSummary): Promise<PairingResult> | null {
     if (request.verdict !== 'ok' || request.event === null || request.objectId === null) return null;
+    // A replay is the listener's own sending, never one of the bank's attempts.
+    if (request.label?.kind === 'replay' || request.label?.kind === 'edited_replay') return null;
     if (this.#waiting >= this.#options.maxWaiting) {
       return Promise.resolve({ paired: false, reason: `${String(this.#waiting)} arrivals already wait to be paired` });
     }

@@ -5,8 +5,9 @@
  *
  * Costs, on a million cached pending transactions (docs/officer-desk.md, "Speed"):
  * - totals per account and reviews by state: the counts kept with the writes (migration 20);
- * - volume by day: the 30-day window of each account in pending_transaction_days (kept with
- *   the writes, migration 20): about 90 rows per account, never the rows themselves;
+ * - volume by day: the 30 latest dates with records of each account (or the dates chosen) in
+ *   pending_transaction_days (kept with the writes, migration 20): about 90 rows per account,
+ *   never the rows themselves;
  * - a person's dispositions per day: review_days, kept with the history (migration 25): at most
  *   90 rows for the 30 days, never a walk of the history;
  * - deliveries: the 7-day range of webhook_sends_by_time, then each send's webhook and status.
@@ -44,7 +45,8 @@ const SQL = {
     LEFT JOIN pending_transaction_counts AS c ON c.scope = s.id
     WHERE s.profile_id = ? ORDER BY s.account_id`,
   // Volume by day as kept with the writes (migration 20): a few rows per account and day.
-  newestDate: `SELECT max(date) AS newest FROM pending_transaction_days WHERE scope = ? AND n > 0`,
+  // The latest dates that have records, newest first (the default window: gaps left out).
+  recentDates: `SELECT DISTINCT date FROM pending_transaction_days WHERE scope = ? AND n > 0 ORDER BY date DESC LIMIT ?`,
   // Holds (and their releases) are money set aside, not money moved: counted apart from
   // credits and debits, whatever their sign.
   byDay: `SELECT date, flow, n, cents FROM pending_transaction_days
@@ -97,14 +99,18 @@ export class OverviewFigures {
     this.#database = database;
   }
 
-  /** Every figure of the Overview of one profile, read in one transaction (one consistent view). */
-  read(profileId: string, now: Date = new Date()): OverviewData {
+  /**
+   * Every figure of the Overview of one profile, read in one transaction (one consistent view).
+   * @param chosen the dates of the volume by day the officer chose (both included); absent: the
+   *   30 latest dates of each account that have records
+   */
+  read(profileId: string, now: Date = new Date(), chosen?: { from: string; to: string }): OverviewData {
     const statements = this.#prepared();
     this.#database.exec('SAVEPOINT overview_figures');
     try {
       const scopes = statements.scopes.all(profileId) as unknown as Scope[];
       const counts = new Map(scopes.map((scope) => [scope.id, scope.total] as const));
-      const pending = this.#pendingByDay(scopes, counts);
+      const pending = this.#pendingByDay(scopes, counts, chosen);
       const totals: Record<ReviewKind, number> = {
         'pending-transaction': [...counts.values()].reduce((sum, n) => sum + n, 0),
         application: (statements.applicationCount.get(profileId) as { n: number }).n,
@@ -134,20 +140,27 @@ export class OverviewFigures {
   #pendingByDay(
     scopes: readonly Scope[],
     counts: ReadonlyMap<number, number>,
-  ): { window: { from: string; to: string } | null; accounts: PendingAccount[] } {
+    chosen: { from: string; to: string } | undefined,
+  ): { window: { from: string; to: string; chosen: boolean } | null; accounts: PendingAccount[] } {
     const statements = this.#prepared();
     const cached = scopes.filter((scope) => (counts.get(scope.id) ?? 0) > 0);
-    let newest: string | null = null;
+    const accounts: PendingAccount[] = [];
+    let from: string | null = null;
+    let to: string | null = null;
     for (const scope of cached) {
-      const date = (statements.newestDate.get(scope.id) as { newest: string | null }).newest;
-      if (date !== null && (newest === null || date > newest)) newest = date;
-    }
-    if (newest === null) return { window: null, accounts: [] };
-    const from = shiftDate(newest, -(OVERVIEW_DAYS - 1));
-    const dates = datesBetween(from, newest);
-    const accounts = cached.map((scope): PendingAccount => {
+      // The dates shown: every date chosen, or the latest 30 with records (a gap of months is
+      // not 30 empty days in front of the records).
+      const dates =
+        chosen === undefined
+          ? (statements.recentDates.all(scope.id, OVERVIEW_DAYS) as { date: string }[]).map((row) => row.date).reverse()
+          : datesBetween(chosen.from, chosen.to);
+      const first = dates[0];
+      const last = dates.at(-1);
+      if (first === undefined || last === undefined) continue;
+      if (from === null || first < from) from = first;
+      if (to === null || last > to) to = last;
       const byDate = new Map(dates.map((date) => [date, emptyDay(date)] as const));
-      const rows = statements.byDay.all(scope.id, from, newest) as unknown as {
+      const rows = statements.byDay.all(scope.id, first, last) as unknown as {
         date: string;
         flow: 'credits' | 'debits' | 'holds';
         n: number;
@@ -157,9 +170,10 @@ export class OverviewFigures {
         const day = byDate.get(row.date);
         if (day !== undefined) day[row.flow] = { count: row.n, cents: row.cents };
       }
-      return { accountId: scope.account_id, days: [...byDate.values()] };
-    });
-    return { window: { from, to: newest }, accounts };
+      accounts.push({ accountId: scope.account_id, days: [...byDate.values()] });
+    }
+    if (chosen !== undefined) return { window: { ...chosen, chosen: true }, accounts };
+    return { window: from === null || to === null ? null : { from, to, chosen: false }, accounts };
   }
 
   #progress(profileId: string, totals: Record<ReviewKind, number>): ReviewProgress[] {

@@ -1,18 +1,31 @@
 /**
- * The review report as one printable HTML page an auditor reads: self-contained (no script, no
- * remote fetch: a content security policy forbids both), every value escaped, laid out for A4
- * and Letter (the app prints it to PDF through Chromium; the command line writes the page
- * itself). The summary first (counts by kind and disposition, flagged amounts, reviewers, the
- * period, the chain head and how to verify it); then per kind the columns a person reads with
- * the disposition, who, when and the note, and each item's history and field-by-field diff;
- * the record as cached last, in a collapsed appendix.
+ * The review report as one printable HTML page an auditor reads, drawn from the report's one
+ * layout (reportLayout.ts): self-contained (no script, no remote fetch: a content security
+ * policy forbids both), every value escaped. Printed (the app prints it to PDF through Chromium,
+ * with the page's own sizes), every table fits its page: fixed column shares, text wrapped,
+ * never clipped, and the item tables on landscape pages of the paper chosen (A4 or Letter). On
+ * screen it follows the reader's light or dark scheme; printed, it is always black on white.
  */
-import { disclosureText } from '../../../shared/personalData/exportDisclosure.ts';
-import { centsOfTyped } from '../../../shared/review/amountInput.ts';
-import { formatMoney } from '../../../shared/review/itemColumns.ts';
-import { REVIEW_KINDS, REVIEW_STATES, type ReviewKind } from '../../../shared/review/reviewTerms.ts';
-import { columnsOf, dispositionOf, ITEM_COLUMNS, whoOf } from './reportColumns.ts';
-import type { ReportedItem, ReviewReport } from './reviewReport.ts';
+import {
+  reportLayout,
+  type LayoutCell,
+  type LayoutColumn,
+  type LayoutItem,
+  type LayoutKind,
+  type LayoutTable,
+} from './reportLayout.ts';
+import type { ReviewReport } from './reviewReport.ts';
+
+/** The paper the PDF is printed on: A4 (most of the world) or US Letter. */
+const REPORT_PAPERS = ['a4', 'letter'] as const;
+export type ReportPaper = (typeof REPORT_PAPERS)[number];
+
+const PAPER_SIZES: Record<ReportPaper, string> = { a4: 'A4', letter: 'letter' };
+
+/** The machine's usual paper: Letter where the locale's region uses it, A4 elsewhere. */
+export function usualPaper(locale: string = Intl.DateTimeFormat().resolvedOptions().locale): ReportPaper {
+  return /[-_](US|CA|MX|PH|CL|CO|VE|GT|CR|PA|DO|PR|SV|NI|HN|BO)\b/i.test(locale) ? 'letter' : 'a4';
+}
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
@@ -26,132 +39,136 @@ function cssString(text: string): string {
 }
 
 /**
- * Printed pages carry the profile and period at the top and "Page n of N" at the foot
- * (CSS page-margin boxes: Chromium prints them, in the app and in the suite alike).
+ * Printed pages carry the profile and period at the top and "Page n of N" at the foot (CSS
+ * page-margin boxes, printed by Chromium in the app and in the suite alike); the item tables
+ * are on landscape pages (`page: wide`) of the same paper.
  */
-function pageStyle(report: ReviewReport, period: string): string {
+function pageStyle(title: string, period: string, made: string, paper: ReportPaper): string {
+  const size = PAPER_SIZES[paper];
+  const box = 'font: 8pt system-ui, sans-serif; color: #444;';
   return `
   @page {
-    size: auto; margin: 20mm 14mm 18mm;
-    @top-left { content: ${cssString(`Review report — ${report.profile.name}`)}; font: 8.5pt system-ui, sans-serif; color: #444; }
-    @top-right { content: ${cssString(period)}; font: 8.5pt system-ui, sans-serif; color: #444; }
-    @bottom-left { content: ${cssString(`Made ${report.generatedAt} · Ledgerdesk`)}; font: 8.5pt system-ui, sans-serif; color: #444; }
-    @bottom-right { content: "Page " counter(page) " of " counter(pages); font: 8.5pt system-ui, sans-serif; color: #444; }
-  }`;
+    size: ${size} portrait; margin: 18mm 13mm 16mm;
+    @top-left { content: ${cssString(title)}; ${box} }
+    @top-right { content: ${cssString(period)}; ${box} }
+    @bottom-left { content: ${cssString(`Made ${made} · Ledgerdesk`)}; ${box} }
+    @bottom-right { content: "Page " counter(page) " of " counter(pages); ${box} }
+  }
+  @page wide { size: ${size} landscape; margin: 15mm 13mm 14mm; }`;
 }
 
 const STYLE = `
-  body { font: 10.5pt/1.45 system-ui, sans-serif; color: #111; margin: 0 auto; max-width: 72rem; padding: 0 1rem; }
-  h1 { font-size: 16pt; margin: 0 0 .2rem; } h2 { font-size: 12.5pt; margin: 1.4rem 0 .4rem; }
-  h3 { font-size: 11pt; margin: 0 0 .3rem; }
-  .meta { color: #444; margin: 0 0 1rem; }
-  table { border-collapse: collapse; width: 100%; margin: .3rem 0 .6rem; }
-  th, td { border: 1px solid #bbb; padding: .2rem .4rem; text-align: left; vertical-align: top; }
-  th { background: #eee; } td.number, th.number { text-align: right; font-variant-numeric: tabular-nums; }
+  :root { color-scheme: light dark; --ink: #111; --muted: #444; --paper: #fff; --rule: #b4b4b4; --head: #ececec; --soft: #f4f4f4; --accent: #555; }
+  @media (prefers-color-scheme: dark) {
+    :root { --ink: #e8e8ea; --muted: #b9bbc3; --paper: #16171c; --rule: #4a4c55; --head: #24262d; --soft: #1e2026; --accent: #9a9ca6; }
+  }
+  @media print {
+    :root { color-scheme: light; --ink: #111; --muted: #444; --paper: #fff; --rule: #b4b4b4; --head: #ececec; --soft: #f4f4f4; --accent: #555; }
+  }
+  html { background: var(--paper); color: var(--ink); }
+  body { font: 10pt/1.4 system-ui, sans-serif; margin: 0 auto; max-width: 80rem; padding: 1rem; }
+  @media print { body { max-width: none; padding: 0; } }
+  h1 { font-size: 16pt; margin: 0 0 .2rem; } h2 { font-size: 12.5pt; margin: 1.2rem 0 .4rem; }
+  h3 { font-size: 10.5pt; margin: 0 0 .2rem; overflow-wrap: anywhere; }
+  .meta { color: var(--muted); margin: 0 0 .8rem; }
+  table { border-collapse: collapse; width: 100%; table-layout: fixed; margin: .3rem 0 .6rem; }
+  caption { text-align: left; color: var(--muted); padding: 0 0 .2rem; }
+  th, td { border: 1px solid var(--rule); padding: .15rem .3rem; text-align: left; vertical-align: top;
+    overflow-wrap: anywhere; word-break: normal; white-space: pre-wrap; }
+  th { background: var(--head); font-weight: 600; }
+  td.money, th.money, td.count, th.count { text-align: right; font-variant-numeric: tabular-nums; }
   thead { display: table-header-group; } tr { break-inside: avoid; }
-  .item { border: 1px solid #999; padding: .6rem .8rem; margin: 0 0 .8rem; break-inside: avoid-page; }
+  table.items { font-size: 8.5pt; }
+  section.kind.wide { page: wide; }
+  .item { border: 1px solid var(--rule); padding: .5rem .7rem; margin: 0 0 .7rem; break-inside: avoid-page; }
+  .item table { font-size: 8.5pt; }
   .state { font-weight: 600; }
-  .note { white-space: pre-wrap; border-left: 3px solid #777; padding-left: .5rem; margin: .3rem 0; }
-  .ref { font-family: ui-monospace, monospace; font-size: 8.5pt; word-break: break-all; }
-  pre { white-space: pre-wrap; word-break: break-all; font-size: 8.5pt; background: #f6f6f6; padding: .4rem; margin: .3rem 0; }
-  .chain { font-family: ui-monospace, monospace; word-break: break-all; }
+  .note { white-space: pre-wrap; overflow-wrap: anywhere; border-left: 3px solid var(--accent); padding-left: .5rem; margin: .3rem 0; }
+  .ref { font-family: ui-monospace, monospace; font-size: 8pt; color: var(--muted); overflow-wrap: anywhere; margin: 0 0 .3rem; }
+  pre { white-space: pre-wrap; overflow-wrap: anywhere; font-size: 8pt; background: var(--soft); padding: .4rem; margin: .3rem 0; }
+  .chain { font-family: ui-monospace, monospace; overflow-wrap: anywhere; }
   dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .15rem 1rem; margin: .3rem 0 .8rem; }
-  dl.facts dt { font-weight: 600; } dl.facts dd { margin: 0; }
-  details { margin: .2rem 0; } summary { cursor: pointer; }
+  dl.facts dt { font-weight: 600; } dl.facts dd { margin: 0; overflow-wrap: anywhere; }
+  details { margin: .2rem 0; } summary { cursor: pointer; overflow-wrap: anywhere; }
 `;
 
-function cell(text: string, className = ''): string {
-  return `<td${className === '' ? '' : ` class="${className}"`}>${escapeHtml(text)}</td>`;
+function cellHtml(tag: 'td' | 'th', cell: LayoutCell, column: LayoutColumn | undefined): string {
+  const className = column === undefined || column.kind === 'text' ? '' : ` class="${column.kind}"`;
+  return `<${tag}${className}>${escapeHtml(cell.text)}</${tag}>`;
 }
 
-const KIND_TITLES: Record<ReviewKind, string> = {
-  'pending-transaction': 'Pending transactions',
-  application: 'Account applications',
-  'webhook-send': 'Webhook sends',
-};
+/** Characters a column's share is worth (its weight), and the longest word kept whole. */
+const CHARACTERS_PER_WEIGHT = 9;
+const LONGEST_WHOLE_WORD = 14;
 
-function summaryTable(report: ReviewReport): string {
-  const header = `<tr><th>Kind</th>${REVIEW_STATES.map((state) => `<th>${escapeHtml(state)}</th>`).join('')}<th>Total</th></tr>`;
-  const rows = REVIEW_KINDS.map((kind) => {
-    const counts = report.counts[kind];
-    const total = REVIEW_STATES.reduce((sum, state) => sum + counts[state], 0);
-    return `<tr>${cell(kind)}${REVIEW_STATES.map((state) => cell(String(counts[state]), 'number')).join('')}${cell(String(total), 'number')}</tr>`;
+/** The longest run of characters without a space in a text (a word, an amount, a date). */
+function longestWord(text: string): number {
+  let longest = 0;
+  // Code points, not UTF-16 units: a bullet or an accented letter is one character wide.
+  for (const word of text.split(/\s+/)) longest = Math.max(longest, Array.from(word).length);
+  return longest;
+}
+
+/**
+ * Each column's share of the width: its weight, widened so that its header and its words (up to
+ * LONGEST_WHOLE_WORD characters: a date, an amount, "Disposition") are never broken inside;
+ * longer words (ids, addresses) wrap anywhere. Fixed shares, so nothing is ever cut at the edge.
+ */
+function columnShares(table: LayoutTable): number[] {
+  const needs = table.columns.map((column, index) => {
+    // A header is bold: its letters are wider than a cell's.
+    let word = longestWord(column.header) * 1.2;
+    for (const row of table.rows)
+      word = Math.max(word, Math.min(LONGEST_WHOLE_WORD, longestWord(row[index]?.text ?? '')));
+    return Math.max(column.weight * CHARACTERS_PER_WEIGHT, word + 1.5);
   });
-  return `<table><caption class="meta">Items whose review last moved in the period, by kind and disposition</caption>${header}${rows.join('')}</table>`;
+  const total = needs.reduce((sum, need) => sum + need, 0);
+  return needs.map((need) => need / total);
 }
 
-/** The sum of the flagged and escalated transactions' amounts (absolute), exact in cents. */
-function flaggedAmount(report: ReviewReport): { count: number; total: string } {
-  let cents = 0n;
-  let count = 0;
-  for (const item of report.items) {
-    if (item.review.kind !== 'pending-transaction' || item.review.state === 'changed') continue;
-    const typed = centsOfTyped(columnsOf(item).amount ?? '');
-    if (typed === null) continue;
-    cents += BigInt(typed);
-    count += 1;
-  }
-  const whole = cents / 100n;
-  const fraction = (cents % 100n).toString().padStart(2, '0');
-  return { count, total: formatMoney(`${whole.toString()}.${fraction}`) };
-}
-
-function reviewersOf(report: ReviewReport): string[] {
-  const names = new Set<string>();
-  for (const item of report.items)
-    for (const step of item.history) if (step.reviewer !== null) names.add(step.reviewer);
-  return [...names].sort();
-}
-
-function kindSection(report: ReviewReport, kind: ReviewKind): string {
-  const items = report.items.filter((item) => item.review.kind === kind);
-  if (items.length === 0) return '';
-  const own = ITEM_COLUMNS[kind];
-  const header = `<tr>${own.map((column) => `<th${column.number === true ? ' class="number"' : ''}>${escapeHtml(column.header)}</th>`).join('')}<th>Disposition</th><th>By</th><th>When</th><th>Note</th></tr>`;
-  const rows = items.map((item) => {
-    const columns = columnsOf(item);
-    return `<tr>${own.map((column) => cell(column.value(columns, item), column.number === true ? 'number' : '')).join('')}${cell(dispositionOf(item), 'state')}${cell(whoOf(item))}${cell(item.review.reviewedAt ?? item.review.updatedAt)}${cell(item.review.note ?? '')}</tr>`;
-  });
-  return `<h2>${KIND_TITLES[kind]} (${String(items.length)})</h2>
-<table><thead>${header}</thead><tbody>${rows.join('')}</tbody></table>
-${items.map(itemSection).join('')}`;
-}
-
-function itemSection(item: ReportedItem): string {
-  const { review } = item;
-  const steps = item.history
-    .map((step) => {
-      const who = step.byRule === null ? (step.reviewer ?? 'a sync') : `rule ${step.byRule}`;
-      const changes = step.changes
-        .map((change) => `${change.field}: ${change.before ?? '(absent)'} → ${change.after ?? '(absent)'}`)
-        .join('\n');
-      return `<tr>${cell(String(step.version), 'number')}${cell(step.at)}${cell(step.state)}${cell(who)}${cell(step.note ?? '')}${cell(changes)}</tr>`;
-    })
+/** A table of the layout: each column its share of the width, every cell wrapped, never cut. */
+function tableHtml(table: LayoutTable, className = ''): string {
+  const cols = columnShares(table)
+    .map((share) => `<col style="width: ${(share * 100).toFixed(2)}%">`)
     .join('');
-  const diff =
-    review.changes.length === 0
-      ? ''
-      : `<table><caption class="meta">What changed since the review, field by field</caption><tr><th>Field</th><th>As reviewed</th><th>As cached now</th></tr>${review.changes
-          .map(
-            (change) =>
-              `<tr>${cell(change.field)}${cell(change.before ?? '(absent)')}${cell(change.after ?? '(absent)')}</tr>`,
-          )
-          .join('')}</table>`;
+  const head = table.columns
+    .map(
+      (column) =>
+        `<th scope="col"${column.kind === 'text' ? '' : ` class="${column.kind}"`}>${escapeHtml(column.header)}</th>`,
+    )
+    .join('');
+  const rows = table.rows
+    .map((row) => `<tr>${row.map((cell, index) => cellHtml('td', cell, table.columns[index])).join('')}</tr>`)
+    .join('');
+  return `<table${className === '' ? '' : ` class="${className}"`}><caption>${escapeHtml(table.caption)}</caption><colgroup>${cols}</colgroup><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+function itemHtml(item: LayoutItem): string {
   return `<section class="item">
-    <h3><span class="ref">${escapeHtml(review.kind)} ${escapeHtml(review.ref)}</span> — <span class="state">${escapeHtml(dispositionOf(item))}</span></h3>
-    ${review.note === null ? '' : `<p class="note">${escapeHtml(review.note)}</p>`}
-    ${diff}
-    <table><caption class="meta">History</caption><tr><th>#</th><th>At</th><th>State</th><th>By</th><th>Note</th><th>Changes</th></tr>${steps}</table>
+    <h3>${escapeHtml(item.heading)} — <span class="state">${escapeHtml(item.disposition)}</span></h3>
+    <p class="ref">Ref ${escapeHtml(item.ref)}</p>
+    ${item.note === null ? '' : `<p class="note">${escapeHtml(item.note)}</p>`}
+    ${item.changes === null ? '' : tableHtml(item.changes)}
+    ${item.history.rows.length === 0 ? '<p class="meta">No step of its review is recorded.</p>' : tableHtml(item.history)}
   </section>`;
 }
 
-function appendix(report: ReviewReport): string {
-  if (report.items.length === 0) return '';
-  const records = report.items
+function kindHtml(kind: LayoutKind): string {
+  return `<section class="kind${kind.table.landscape ? ' wide' : ''}">
+<h2>${escapeHtml(kind.title)}</h2>
+${tableHtml(kind.table, 'items')}
+${kind.items.map(itemHtml).join('\n')}
+</section>`;
+}
+
+function appendixHtml(kinds: readonly LayoutKind[]): string {
+  const items = kinds.flatMap((kind) => kind.items);
+  if (items.length === 0) return '';
+  const records = items
     .map(
       (
         item,
-      ) => `<details><summary><span class="ref">${escapeHtml(item.review.kind)} ${escapeHtml(item.review.ref)}</span> (${escapeHtml(item.recordSource === 'cache' ? 'as cached' : 'as reviewed; no longer in the cache')})</summary>
+      ) => `<details><summary>${escapeHtml(item.heading)} <span class="ref">(${escapeHtml(item.ref)}, ${escapeHtml(item.recordSource)})</span></summary>
 <pre>${escapeHtml(JSON.stringify(item.record, null, 2))}</pre></details>`,
     )
     .join('\n');
@@ -160,39 +177,42 @@ function appendix(report: ReviewReport): string {
 ${records}`;
 }
 
-export function reportHtml(report: ReviewReport): string {
-  const period = `${report.from ?? 'the first review'} to ${report.to === null ? 'now' : `${report.to} (exclusive)`}`;
-  const { chain: audit } = report;
-  const chain = audit.ok
-    ? `<p>The audit log verified when this report was made: ${String(audit.entries)} entries, the last #${String(audit.lastId ?? 0)}; chain head <span class="chain">${escapeHtml(audit.head ?? '(empty log)')}</span>.</p>
-<p>How to verify: run <code>ledger audit verify</code> (or Settings › Audit log › Verify) on the machine that made this report. The same head, or a later one with the entries after #${String(audit.lastId ?? 0)} intact, means nothing recorded here was edited since.</p>`
-    : `<p class="note"><strong>The audit log did NOT verify when this report was made:</strong> ${escapeHtml(audit.problem ?? 'unknown problem')}</p>`;
-  const flagged = flaggedAmount(report);
-  const reviewers = reviewersOf(report);
+export function reportHtml(report: ReviewReport, options: { paper?: ReportPaper } = {}): string {
+  const layout = reportLayout(report);
+  const paper = options.paper ?? 'a4';
+  const { chain } = layout;
+  const chainHtml = chain.ok
+    ? `<p>The audit log verified when this report was made: ${String(chain.entries)} entries, the last #${String(chain.lastId)}; chain head <span class="chain">${escapeHtml(chain.head ?? '(empty log)')}</span>.</p>
+<p>How to verify: run <code>ledger audit verify</code> (or Settings › Audit log › Verify) on the machine that made this report. The same head, or a later one with the entries after #${String(chain.lastId)} intact, means nothing recorded here was edited since.</p>`
+    : `<p class="note"><strong>The audit log did NOT verify when this report was made:</strong> ${escapeHtml(chain.problem ?? 'unknown problem')}</p>`;
   const items =
-    report.items.length === 0
+    layout.kinds.length === 0
       ? '<p>No item was flagged, escalated or changed in the period.</p>'
-      : REVIEW_KINDS.map((kind) => kindSection(report, kind)).join('');
+      : layout.kinds.map(kindHtml).join('\n');
+  const facts = layout.facts
+    .map(
+      ([label, value]) =>
+        `<dt>${escapeHtml(label)}</dt><dd${label === 'Audit chain head' ? ' class="chain"' : ''}>${escapeHtml(value)}</dd>`,
+    )
+    .join('\n  ');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
-<title>Review report — ${escapeHtml(report.profile.name)}</title>
-<style>${pageStyle(report, period)}${STYLE}</style></head>
+<meta name="color-scheme" content="light dark">
+<title>${escapeHtml(layout.title)}</title>
+<style>${pageStyle(layout.title, layout.period, layout.made, paper)}${STYLE}</style></head>
 <body>
-<h1>Review report — ${escapeHtml(report.profile.name)}</h1>
-<p class="meta">Period: ${escapeHtml(period)}. Made ${escapeHtml(report.generatedAt)} by ${escapeHtml(report.reviewer)} with Ledgerdesk, from the offline cache. Applicants' personal data shown unmasked: ${escapeHtml(disclosureText(report.unmasked))}.</p>
+<h1>${escapeHtml(layout.title)}</h1>
+<p class="meta">Period: ${escapeHtml(layout.period)}. Made ${escapeHtml(layout.made)} by ${escapeHtml(layout.madeBy)} with Ledgerdesk, from the offline cache. ${escapeHtml(layout.zoneSentence)} Applicants' personal data shown unmasked: ${escapeHtml(layout.disclosure)}.</p>
 <h2>Summary</h2>
 <dl class="facts">
-  <dt>Period</dt><dd>${escapeHtml(period)}</dd>
-  <dt>Flagged or escalated transactions</dt><dd>${String(flagged.count)}, for ${escapeHtml(flagged.total)} in all (absolute amounts)</dd>
-  <dt>Reviewers</dt><dd>${reviewers.length === 0 ? 'none: only watch rules and syncs' : escapeHtml(reviewers.join(', '))}</dd>
-  <dt>Audit chain head</dt><dd><span class="chain">${escapeHtml(audit.ok ? (audit.head ?? '(empty log)') : 'did not verify')}</span></dd>
+  ${facts}
 </dl>
-${summaryTable(report)}
+${tableHtml(layout.counts)}
 ${items}
 <h2>Audit chain</h2>
-${chain}
-${appendix(report)}
+${chainHtml}
+${appendixHtml(layout.kinds)}
 </body></html>
 `;
 }

@@ -10,6 +10,9 @@ import { unmaskedFieldsOf, type DisclosureClass } from '../../../shared/personal
 import { exportedApplicantsOf, type ExportedApplicant } from '../applicants/applicantExport.ts';
 import type { OfflineCache } from '../cache/offlineCache.ts';
 import type { AuditVerification } from '../audit/auditVerify.ts';
+import type { ItemNames } from '../../../shared/review/itemNames.ts';
+import { ItemNamer } from '../names/itemNamer.ts';
+import { machineZone } from './reportTimes.ts';
 import type { Review, ReviewStep } from './reviewsTable.ts';
 import type { ReviewService } from './reviewService.ts';
 
@@ -24,6 +27,8 @@ export interface ReportedItem {
   recordSource: 'cache' | 'as reviewed';
   /** An application's applicants, masked as the profile says (applicantExport.ts); absent for other kinds. */
   applicants?: ExportedApplicant[];
+  /** Who or what it is, from the cache: its account's name, its applicants' names (issue 38). */
+  names: ItemNames;
 }
 
 export interface ReviewReport {
@@ -33,6 +38,8 @@ export interface ReviewReport {
   /** YYYY-MM-DD, exclusive; null: up to now. */
   to: string | null;
   generatedAt: string;
+  /** The time zone the report's times are printed in (the machine's unless told). */
+  timeZone: string;
   reviewer: string;
   /** The classes of applicants' personal fields the profile lets reports print in clear (default none). */
   unmasked: DisclosureClass[];
@@ -56,6 +63,8 @@ export async function buildReviewReport(
     now?: Date;
     /** The profile's setting (Profile.exportUnmasked); absent: every personal field masked. */
     unmasked?: readonly DisclosureClass[];
+    /** The zone its times are printed in; the machine's by default. */
+    timeZone?: string;
   },
 ): Promise<ReviewReport> {
   const unmaskedClasses = [...(options.unmasked ?? [])];
@@ -64,6 +73,8 @@ export async function buildReviewReport(
     REVIEW_KINDS.map((kind) => [kind, Object.fromEntries(REVIEW_STATES.map((state) => [state, 0]))]),
   ) as Record<ReviewKind, Record<ReviewState, number>>;
   const items: ReportedItem[] = [];
+  /** Each reported item's account, for its name (read once, at the end). */
+  const accountOf = new Map<ReportedItem, string | null>();
   // Reviews changed in the file are not printed as items: audit verify (below) names them and
   // the report then says it is not verified.
   const altered: string[] = [];
@@ -99,23 +110,36 @@ export async function buildReviewReport(
         histories.set(`${kind}\u0000${ref}`, steps);
     }
     for (const listed of page.rows) {
-      const { record: reviewedRecord, accountId: _accountId, ...review } = listed;
+      const { record: reviewedRecord, accountId, ...review } = listed;
       counts[review.kind][review.state] += 1;
       if (!REPORTED_STATES.includes(review.state)) continue;
       const key = `${review.kind}\u0000${review.ref}`;
       const cached = cachedRecords.has(key) ? { record: cachedRecords.get(key) } : undefined;
-      items.push({
+      const record = cached?.record ?? reviewedRecord;
+      const item: ReportedItem = {
         review,
         history: histories.get(key) ?? [],
-        record: cached?.record ?? reviewedRecord,
+        record,
         recordSource: cached === undefined ? 'as reviewed' : 'cache',
         ...(review.kind === 'application'
           ? { applicants: exportedApplicantsOf(cache.applicants, options.profileId, review.ref, unmaskedFields) }
           : {}),
-      });
+        names: {},
+      };
+      const recordAccount = (record as { account_id?: unknown } | null)?.account_id;
+      accountOf.set(item, accountId ?? (typeof recordAccount === 'string' ? recordAccount : null));
+      items.push(item);
     }
     cursor = page.nextCursor;
   } while (cursor !== null);
+  // Names first (issue 38): every item's account and applicants, read in one pass.
+  const names = new ItemNamer(cache).ofItems(
+    options.profileId,
+    items.map((item) => ({ kind: item.review.kind, ref: item.review.ref, accountId: accountOf.get(item) ?? null })),
+  );
+  items.forEach((item, index) => {
+    item.names = names[index] ?? {};
+  });
   const verification = await cache.audit.verify();
   const problem =
     verification.problem?.message ??
@@ -127,6 +151,7 @@ export async function buildReviewReport(
     from: options.from ?? null,
     to: options.to ?? null,
     generatedAt: (options.now ?? new Date()).toISOString(),
+    timeZone: options.timeZone ?? machineZone(),
     reviewer: reviews.reviewer.get().name,
     unmasked: unmaskedClasses,
     counts,

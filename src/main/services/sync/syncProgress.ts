@@ -22,6 +22,11 @@ export interface SyncProgress {
   ratePerSecond: number;
   /** Seconds left, when it can be estimated (a date range, or a single record); else null. */
   etaSeconds: number | null;
+  /**
+   * How much of the job is done, 0 to 1, when it can be told (date windows walked, or the share
+   * of a date range covered); null otherwise. What a progress bar fills, never a count of windows.
+   */
+  share?: number | null;
   state: SyncState;
   error?: string;
 }
@@ -54,4 +59,18 @@ export function etaFromDates(
   const covered = Math.min(1, Math.max(0, (end - reached) / (end - start)));
   if (covered <= 0) return null;
   return Math.max(0, Math.round((elapsedSeconds * (1 - covered)) / covered));
+}
+
+/** The share of a date range covered so far, newest first (0 to 1); null when it cannot be told. */
+export function shareOfDates(
+  range: { fromDate?: string; toDate?: string },
+  oldestSeen: string | null,
+  today: string,
+): number | null {
+  if (range.fromDate === undefined || oldestSeen === null) return null;
+  const end = Date.parse(range.toDate ?? today);
+  const start = Date.parse(range.fromDate);
+  const reached = Date.parse(oldestSeen);
+  if (!(end > start) || Number.isNaN(reached)) return null;
+  return Math.min(1, Math.max(0, (end - reached) / (end - start)));
 }

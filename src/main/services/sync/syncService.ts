@@ -14,7 +14,7 @@ import type { OfflineCache } from '../cache/offlineCache.ts';
 import type { SyncCheckpoints, SyncKind } from '../cache/syncCheckpoints.ts';
 import type { WriteBatch } from '../cache/writeBatch.ts';
 import { writePages } from './pageWriter.ts';
-import { etaFromDates, etaFromShare, type SyncProgress, type SyncState } from './syncProgress.ts';
+import { etaFromDates, etaFromShare, shareOfDates, type SyncProgress, type SyncState } from './syncProgress.ts';
 import { syncInWindows, type WindowedProgress } from './windowedSync.ts';
 import { fetchApplicants, syncApplicationBook, type ApplicationBookRequest } from './applicationBookSync.ts';
 
@@ -245,6 +245,23 @@ export class SyncService {
     }
   }
 
+  /**
+   * An account synced for the first time is named from the bank's account list (one request),
+   * so screens and the report name it, not its id (issue 38). A list that cannot be read now is
+   * not the sync's failure: the account is named at the next sync or opening of the list.
+   */
+  async #nameAccount(client: BankClient, profileId: string, accountId: string, signal: AbortSignal): Promise<void> {
+    if (this.#cache.accounts.has(profileId, accountId)) return;
+    try {
+      const accounts = await client.listAccounts(signal);
+      this.#cache.transaction(() => {
+        this.#cache.accounts.write(profileId, accounts, this.#stamp());
+      });
+    } catch {
+      // Said nowhere: the page walk that follows meets the same bank and says what is wrong.
+    }
+  }
+
   async #run(request: SyncRequest, running: RunningJob): Promise<SyncOutcome> {
     const { key } = keyOf(request);
     const { progress, controller } = running;
@@ -284,8 +301,10 @@ export class SyncService {
       progress.ratePerSecond = elapsed > 0 ? Math.round(fetchedThisRun / elapsed) : 0;
       if (progress.state === 'running' && windowShare !== null) {
         progress.etaSeconds = etaFromShare(windowShare.share, windowShare.shareAtStart, elapsed);
+        progress.share = windowShare.share;
       } else if (request.kind === 'pending-transactions' && progress.state === 'running') {
         progress.etaSeconds = etaFromDates(request, oldestDate, elapsed, this.#stamp().slice(0, 10));
+        progress.share = shareOfDates(request, oldestDate, this.#stamp().slice(0, 10));
       }
       this.#emit(progress);
     };
@@ -302,7 +321,10 @@ export class SyncService {
     };
     const finish = (state: Exclude<SyncState, 'running'>, failure?: unknown): SyncOutcome => {
       progress.state = state;
-      if (state === 'done') progress.etaSeconds = 0;
+      if (state === 'done') {
+        progress.etaSeconds = 0;
+        progress.share = 1;
+      }
       if (failure !== undefined) progress.error = describeFailure(failure);
       report();
       return {
@@ -387,6 +409,7 @@ export class SyncService {
         );
       switch (request.kind) {
         case 'pending-transactions': {
+          await this.#nameAccount(client, request.profileId, request.accountId, signal);
           const range = {
             ...(request.fromDate === undefined ? {} : { fromDate: request.fromDate }),
             ...(request.toDate === undefined ? {} : { toDate: request.toDate }),

@@ -39,7 +39,8 @@ export function DateField({
       max={max}
       aria-label={compact ? label : undefined}
       aria-invalid={error === undefined ? undefined : true}
-      aria-describedby={error === undefined ? undefined : `${id}-error`}
+      // Compact, there is no error line to point at (an id that names nothing is an error itself).
+      aria-describedby={error === undefined || compact ? undefined : `${id}-error`}
       onChange={(event) => {
         onChange(event.target.value);
       }}

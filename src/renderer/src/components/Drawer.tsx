@@ -3,7 +3,7 @@
  * modal: the list stays usable, so j/k move through rows while the drawer follows. Escape
  * closes it; ListScreen gives focus back to the list (or to what opened the drawer).
  */
-import { useEffect, useId, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { Button } from './Button.tsx';
 import { isModalOpen } from '../lib/keyboard.ts';
 
@@ -17,6 +17,19 @@ export interface DrawerProps {
 
 export function Drawer({ title, subtitle, onClose, actions, children }: DrawerProps) {
   const titleId = useId();
+  const root = useRef<HTMLElement>(null);
+  // Where the window is too small to put it beside the list (200% zoom, 320 px) it opens under
+  // the list: brought into view as it opens, so opening a row shows it (issue 38). Focus stays
+  // on the list, whose keys move the drawer from there on.
+  useEffect(() => {
+    const element = root.current;
+    if (element === null || typeof element.scrollIntoView !== 'function') return;
+    const box = element.getBoundingClientRect();
+    const height = document.documentElement.clientHeight;
+    // Less than half of what could show is on screen: bring its top to the top.
+    const shown = Math.min(box.bottom, height) - Math.max(box.top, 0);
+    if (shown < Math.min(box.height, height) / 2) element.scrollIntoView({ block: 'start' });
+  }, []);
   useEffect(() => {
     const listener = (event: KeyboardEvent): void => {
       if (event.key !== 'Escape' || event.defaultPrevented || isModalOpen()) return;
@@ -29,7 +42,7 @@ export function Drawer({ title, subtitle, onClose, actions, children }: DrawerPr
     };
   }, [onClose]);
   return (
-    <aside className="drawer" role="complementary" aria-label="Details">
+    <aside ref={root} className="drawer" role="complementary" aria-label="Details">
       <header className="drawer-header">
         <div className="drawer-titles">
           <h2 className="drawer-title" id={titleId}>

@@ -177,7 +177,7 @@ export function Panel({
   children: ReactNode;
   actions?: ReactNode;
   className?: string;
-  /** The panel shows the outcome of what the user just did: toasts stand clear of it (toastPlacement.ts). */
+  /** The panel shows the outcome of what the user just did (data-result-panel: a sync strip, a check). */
   result?: boolean;
 }) {
   const body = useRef<HTMLDivElement>(null);

@@ -1,4 +1,8 @@
-/** The running (or last) sync of what a screen shows: progress, rate, ETA, cancel. */
+/**
+ * The running (or last) sync of what a screen shows, as one thin line above the list (whose rows
+ * stay and are updated in place): records so far, rate, time left, cancel. A sync that failed
+ * says why, with the way to restart the sandbox when that is the reason.
+ */
 import { useEffect } from 'react';
 import type { SyncProgress } from '../../../shared/ipc/index.ts';
 import { syncShownOnScreen, useSyncStore } from '../stores/sync.ts';
@@ -30,33 +34,18 @@ export function SyncStrip({ job, what }: { job: SyncProgress; what: string }) {
     );
   }
   return (
-    <div className="sync-strip" role="status">
+    <div className="sync-strip is-running" role="status">
       <ProgressBar
         label={`Syncing ${what}`}
         done={job.fetched}
-        unit="records"
+        unit={job.fetched === 1 ? 'record' : 'records'}
         ratePerSecond={job.ratePerSecond}
         etaSeconds={job.etaSeconds}
-        total={
-          job.etaSeconds === null || job.ratePerSecond === 0
-            ? null
-            : Math.round(job.fetched + job.etaSeconds * job.ratePerSecond)
-        }
+        fraction={job.share ?? null}
       />
-      <span className="sync-strip-detail tabular">{syncDetail(job)}</span>
       <Button size="sm" variant="ghost" onClick={() => void cancel(job.jobId)}>
         Cancel
       </Button>
     </div>
   );
-}
-
-/** Pages, and for a sync walking date windows: how many are done and how many requests are out at once. */
-function syncDetail(job: SyncProgress): string {
-  const parts = [`${job.pages.toLocaleString('en-US')} ${job.pages === 1 ? 'page' : 'pages'}`];
-  if (job.windowsTotal > 0) {
-    parts.push(`windows ${String(job.windowsDone)} of ${String(job.windowsTotal)}`);
-    parts.push(`${String(job.parallelism)} at once`);
-  }
-  return parts.join(' · ');
 }

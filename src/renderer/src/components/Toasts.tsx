@@ -1,39 +1,47 @@
 /**
- * The corner where toasts appear; announced to screen readers politely. Drawn in a layer of
- * its own, exempt from the inert page behind a modal dialog, so a toast raised while a dialog
- * is open is still announced. It stands where it covers neither the focused control, nor a
- * dialog, nor a result panel (toastPlacement.ts), placed again as focus and the window move.
+ * The one toast region (issue 38): a strip along the bottom of the window that takes its own
+ * room. While it shows toasts, the app above it is that much shorter (`--toast-space`), so a
+ * toast never covers a list, a drawer, the focused control, a dialog's buttons or a result: there
+ * are no corners to move between. Announced to screen readers politely; drawn in a layer of its
+ * own, exempt from the inert page behind a modal dialog, so a toast raised while a dialog is
+ * open is still announced.
  */
 import { useLayoutEffect, useRef } from 'react';
 import { createPortal } from 'react-dom';
 import { useToastStore } from '../stores/toasts.ts';
 import { Icon } from './Icon.tsx';
-import { placeToasts } from './toastPlacement.ts';
+
+/** Tells the layout how tall the toast strip is now (0 without toasts). */
+function useReservedSpace(layer: React.RefObject<HTMLDivElement | null>, count: number): void {
+  useLayoutEffect(() => {
+    const element = layer.current;
+    const root = document.documentElement;
+    const reserve = (): void => {
+      root.style.setProperty('--toast-space', `${String(count === 0 ? 0 : (element?.offsetHeight ?? 0))}px`);
+    };
+    reserve();
+    if (element === null || typeof ResizeObserver === 'undefined') return undefined;
+    const observer = new ResizeObserver(reserve);
+    observer.observe(element);
+    return () => {
+      observer.disconnect();
+    };
+  }, [layer, count]);
+}
 
 export function Toasts() {
   const toasts = useToastStore((state) => state.toasts);
   const dismiss = useToastStore((state) => state.dismiss);
   const layer = useRef<HTMLDivElement>(null);
-  useLayoutEffect(() => {
-    const element = layer.current;
-    if (element === null || toasts.length === 0) return undefined;
-    const place = (): void => {
-      placeToasts(element);
-    };
-    place();
-    // Focus moves and dialogs open while a toast stands: look again after each.
-    document.addEventListener('focusin', place);
-    window.addEventListener('resize', place);
-    const observer = new MutationObserver(place);
-    observer.observe(document.body, { childList: true });
-    return () => {
-      document.removeEventListener('focusin', place);
-      window.removeEventListener('resize', place);
-      observer.disconnect();
-    };
-  }, [toasts]);
+  useReservedSpace(layer, toasts.length);
   return createPortal(
-    <div ref={layer} className="toasts" aria-live="polite" aria-relevant="additions" data-modal-exempt>
+    <div
+      ref={layer}
+      className={`toasts${toasts.length === 0 ? ' is-empty' : ''}`}
+      aria-live="polite"
+      aria-relevant="additions"
+      data-modal-exempt
+    >
       {toasts.map((toast) => (
         <div key={toast.id} className={`toast toast-${toast.tone}`} role={toast.tone === 'error' ? 'alert' : 'status'}>
           <Icon

@@ -43,6 +43,8 @@ export interface Column<Row> {
   priority?: number;
   /** The row's identifying cell: a row header, so a screen reader names each row by it. */
   rowHeader?: boolean;
+  /** Shown only when a person adds it (ListScreen's Columns): an id beside the names. */
+  optional?: boolean;
 }
 
 export interface VirtualTableProps<Row> {

@@ -2,7 +2,7 @@
  * A PagedRows over one cache read of the bridge: `list` answers pages by cursor; `count`,
  * when given, tells the exact total behind the same filter (asked once, in parallel).
  */
-import { PagedRows, type PageAnswer } from './pagedRows.ts';
+import { PagedRows, type PageAnswer, type PagedRowsOptions } from './pagedRows.ts';
 
 export interface CacheReadPage<Row> {
   rows: Row[];
@@ -14,7 +14,7 @@ export interface CacheReadPage<Row> {
 export function cacheSource<Row>(
   list: (page: { cursor?: string; limit: number }) => Promise<CacheReadPage<Row>>,
   count?: () => Promise<{ count: number }>,
-  options: { pageSize?: number; maxPages?: number } = {},
+  options: PagedRowsOptions<Row> = {},
 ): PagedRows<Row> {
   const source = new PagedRows<Row>(async (cursor, limit) => {
     const page = await list(cursor === undefined ? { limit } : { cursor, limit });

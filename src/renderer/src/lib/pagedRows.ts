@@ -15,10 +15,15 @@ export interface PageAnswer<Row> {
 
 export type PageFetcher<Row> = (cursor: string | undefined, limit: number) => Promise<PageAnswer<Row>>;
 
-export interface PagedRowsOptions {
+export interface PagedRowsOptions<Row = unknown> {
   pageSize?: number;
   /** How many pages of rows to keep; pages farthest from the wanted range go first. */
   maxPages?: number;
+  /**
+   * The list this one reads again (after a sync): its rows stay on screen until this one's
+   * first page arrives, so a list read again never blanks to "Loading…" in between.
+   */
+  standIn?: PagedRows<Row> | null;
 }
 
 export type PagedRowsListener = () => void;
@@ -40,11 +45,20 @@ export class PagedRows<Row> {
   #asOf: string | null = null;
   #firstPageArrived = false;
   #version = 0;
+  /** Shown until the first page arrives (options.standIn), then forgotten. */
+  #standIn: PagedRows<Row> | null;
 
-  constructor(fetchPage: PageFetcher<Row>, options: PagedRowsOptions = {}) {
+  constructor(fetchPage: PageFetcher<Row>, options: PagedRowsOptions<Row> = {}) {
     this.#fetchPage = fetchPage;
     this.pageSize = options.pageSize ?? 200;
     this.maxPages = Math.max(4, options.maxPages ?? 24);
+    // A stand-in that never showed rows itself has nothing to keep on screen.
+    this.#standIn = options.standIn?.ready === true ? options.standIn : null;
+  }
+
+  /** True while the rows shown are still those of the list read again (options.standIn). */
+  get standingIn(): boolean {
+    return this.#standIn !== null;
   }
 
   /** Increases on every change, so a view can tell it must draw again. */
@@ -57,12 +71,12 @@ export class PagedRows<Row> {
   }
 
   get asOf(): string | null {
-    return this.#asOf;
+    return this.#standIn?.asOf ?? this.#asOf;
   }
 
-  /** True once the first page has answered (even if empty). */
+  /** True once the first page has answered (even if empty), or a stand-in shows rows meanwhile. */
   get ready(): boolean {
-    return this.#firstPageArrived;
+    return this.#firstPageArrived || this.#standIn !== null;
   }
 
   get loading(): boolean {
@@ -71,6 +85,7 @@ export class PagedRows<Row> {
 
   /** The exact number of rows, once known (from the service's total or the last page). */
   get total(): number | null {
+    if (this.#standIn !== null) return this.#standIn.total;
     if (this.#total !== null) return this.#total;
     if (this.#lastPage !== null) {
       return this.#lastPage * this.pageSize + (this.#pages.get(this.#lastPage)?.length ?? 0);
@@ -83,6 +98,7 @@ export class PagedRows<Row> {
    * known to exist plus one page still to come (so scrolling reaches it and asks for it).
    */
   get count(): number {
+    if (this.#standIn !== null) return this.#standIn.count;
     const total = this.total;
     if (total !== null) return total;
     if (!this.#firstPageArrived) return 0;
@@ -102,6 +118,7 @@ export class PagedRows<Row> {
   }
 
   rowAt(index: number): Row | undefined {
+    if (this.#standIn !== null) return this.#standIn.rowAt(index);
     return this.#pages.get(Math.floor(index / this.pageSize))?.[index % this.pageSize];
   }
 
@@ -174,6 +191,7 @@ export class PagedRows<Row> {
 
   #store(page: number, answer: PageAnswer<Row>): void {
     this.#firstPageArrived = true;
+    this.#standIn = null;
     this.#pages.set(page, answer.rows);
     if (answer.total !== undefined) this.#total = answer.total;
     if (answer.asOf !== undefined) this.#asOf = answer.asOf;

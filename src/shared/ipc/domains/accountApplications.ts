@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { ACCOUNT_APPLICATION_STATUSES, OWNERSHIP_TYPES, receivedAccountApplication } from '../../bank/index.ts';
-import { reviewColumns, reviewFilterInput } from './reviews.ts';
+import { itemNames, reviewColumns, reviewFilterInput } from './reviews.ts';
 import {
   asOf,
   cachePage,
@@ -48,6 +48,8 @@ const accountApplicationDetail = z.object({
   application: receivedAccountApplication.nullable(),
   /** Every version fetched, oldest first. */
   history: z.array(accountApplicationVersion),
+  /** Who applied and on which account, from the cache (issue 38). */
+  names: itemNames.optional(),
   asOf,
   source: z.literal('cache'),
 });
@@ -61,7 +63,13 @@ export const accountApplicationsOperations = {
       sortDirection,
       ...paging,
     }),
-    output: cachePage(receivedAccountApplication.extend(reviewColumns)),
+    output: cachePage(
+      receivedAccountApplication.extend({
+        ...reviewColumns,
+        /** With a search: what it matched, in words ("Frances Knuth, signer", "the application's id"). */
+        matched: z.array(z.string()).optional(),
+      }),
+    ),
   },
   count: { input: z.strictObject(accountApplicationFilter), output: countResult },
   get: { input: z.strictObject({ profileId, id: idText }), output: accountApplicationDetail },

@@ -84,6 +84,11 @@ const listenerConfig = z.object({
   rejectUnauthenticated: z.boolean(),
   forwardTo: z.string().nullable(),
   /**
+   * Add each request's path and query under forwardTo's own path; off (the default), a forward
+   * goes to exactly the address given (issue 38).
+   */
+  forwardAppendPath: z.boolean().optional(),
+  /**
    * Forward posts whose verdict is not ok too (the default), marked by X-Ledgerdesk-Verdict so
    * the handler decides; off, they are kept but not forwarded.
    */
@@ -128,6 +133,7 @@ export const listenerConfigureInput = z
     expectedBasicSecret: z.string().min(1).max(SECRET_MAX).nullable().optional(),
     rejectUnauthenticated: z.boolean().optional(),
     forwardTo: httpUrl.nullable().optional(),
+    forwardAppendPath: z.boolean().optional(),
     forwardUnverified: z.boolean().optional(),
     /** The tunnel's or reverse proxy's origin (https://abc.ngrok-free.app); null: none. */
     publicUrl: httpUrl.nullable().optional(),
@@ -223,9 +229,12 @@ export type ListenerRule = z.infer<typeof listenerRule>;
 
 /** One kept request, as the live stream and the list show it. */
 const arrivalLabel = z.object({
-  kind: z.enum(['new_event', 'retry']),
-  /** 1 for a new event; for a retry, which attempt (2 for the first retry). */
+  /** The one delivery label of an arrival (issue 38): attempt N, new event, replay, edited replay. */
+  kind: z.enum(['new_event', 'retry', 'replay', 'edited_replay']),
+  /** 1 for a new event or a replay; for a retry, which attempt (2 for the first retry). */
   attempt: z.number().int().min(1),
+  /** For a replay: the kept request it sent again. */
+  replayOf: z.number().int().positive().optional(),
   /** What the decision rested on, in words. */
   basis: z.string(),
   source: z.enum(['listener', 'bank']),
@@ -244,8 +253,6 @@ const listenerRequestSummary = z.object({
   status: z.number().int().nullable(),
   durationMs: z.number().min(0),
   bodyBytes: z.number().int().min(0),
-  /** The same event and object id arrived before. */
-  duplicate: z.boolean(),
   /** It arrived after a newer notification for the same object. */
   outOfOrder: z.boolean(),
   /** Status of the forward to the local handler, when forwarding is on. */
@@ -540,7 +547,15 @@ export const listenerOperations = {
     output: z.object({ imported: z.number().int().min(0), alreadyKept: z.number().int().min(0) }),
   },
   /** Forwards one kept request again, to `url` or the configured forward-to. */
-  forward: { input: z.strictObject({ requestId: idText, url: httpUrl.optional() }), output: forwardResult },
+  forward: {
+    input: z.strictObject({
+      requestId: idText,
+      url: httpUrl.optional(),
+      /** Add the request's path under the address (the setting's choice unless told). */
+      appendPath: z.boolean().optional(),
+    }),
+    output: forwardResult,
+  },
   /**
    * The bank's send records of `webhookId` joined with what the listener received; without
    * `webhookId`, of every webhook registered with the listener (each on its own path).

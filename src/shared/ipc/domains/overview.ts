@@ -3,21 +3,24 @@
  * as numbers computed by SQL in main (never rows shipped to the window):
  * - review progress: reviewed of total per kind, by state, and the dispositions of each of
  *   the last 30 days;
- * - pending volume and amount by bank date per account, credits, debits and holds apart, for
- *   the 30 days ending at the newest cached date;
+ * - pending volume and amount by bank date per account, credits, debits and holds apart: by
+ *   default the 30 latest dates that have records (one new credit does not hide the rest), or
+ *   the dates the officer chose;
  * - webhook delivery success rate and retries per webhook, over 24 hours and 7 days;
  * - how fresh each cached list is.
  */
 import { z } from 'zod';
 import { isoDate } from '../../bank/index.ts';
 import { profileId } from '../common.ts';
-import { reviewKind } from './reviews.ts';
+import { accountNaming, reviewKind } from './reviews.ts';
 
 const count = z.number().int().min(0);
 /** A sum of whole cents (either sign); a million rows of the bank's amounts stay well inside 2^53. */
 const cents = z.number().int();
 
 export const OVERVIEW_DAYS = 30;
+/** The longest range of dates the officer may choose for the volume by day. */
+export const OVERVIEW_MAX_CHOSEN_DAYS = 366;
 
 const reviewProgress = z.object({
   kind: reviewKind,
@@ -41,7 +44,16 @@ const flow = z.object({ count, cents });
 const pendingDay = z.object({ date: isoDate, credits: flow, debits: flow, holds: flow });
 export type PendingDay = z.infer<typeof pendingDay>;
 
-const pendingAccount = z.object({ accountId: z.string(), days: z.array(pendingDay) });
+const pendingAccount = z.object({
+  accountId: z.string(),
+  /** The account as named in the cache (issue 38); null when the bank's list was never read. */
+  name: accountNaming.nullable().optional(),
+  /**
+   * By default the 30 latest bank dates of this account that have records (not one after
+   * another: days without records are left out); with a chosen window, every date in it.
+   */
+  days: z.array(pendingDay),
+});
 export type PendingAccount = z.infer<typeof pendingAccount>;
 
 const deliveries = z.object({ sent: count, failed: count, skipped: count, retries: count });
@@ -76,15 +88,30 @@ export const overviewData = z.object({
   progress: z.array(reviewProgress),
   /** The last 30 days (UTC), oldest first, each day present even when empty. */
   reviewDays: z.array(reviewDay),
-  /** The 30 bank dates ending at the newest cached one; null when nothing is cached. */
-  pendingWindow: z.object({ from: isoDate, to: isoDate }).nullable(),
+  /**
+   * The dates shown: the earliest and latest of the days shown, and whether the officer chose
+   * them (`chosen`) or they are the 30 latest dates with records; null when nothing is cached.
+   */
+  pendingWindow: z.object({ from: isoDate, to: isoDate, chosen: z.boolean().optional() }).nullable(),
   pendingByAccount: z.array(pendingAccount),
   deliveries: z.array(webhookDeliveries),
   freshness: z.array(listFreshness),
+  /** The profile's accounts as the cache names them (issue 38). */
+  accountNames: z.array(accountNaming).optional(),
 });
 export type OverviewData = z.infer<typeof overviewData>;
 
 export const overviewOperations = {
   /** Every figure of the Overview screen for one profile, from the offline cache. */
-  get: { input: z.strictObject({ profileId }), output: overviewData },
+  get: {
+    input: z.strictObject({
+      profileId,
+      /** The dates of the volume by day, both included (at most a year); absent: the 30 latest with records. */
+      pendingWindow: z
+        .strictObject({ from: isoDate, to: isoDate })
+        .refine((window) => window.from <= window.to, { message: 'must start on or before its end', path: ['to'] })
+        .optional(),
+    }),
+    output: overviewData,
+  },
 } as const;

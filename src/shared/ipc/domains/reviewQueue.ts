@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { QUEUE_STATES } from '../../review/queueTerms.ts';
 import { cachePage, idText, paging, profileId, SHORT_TEXT_MAX } from '../common.ts';
 import { isoDate } from '../../bank/index.ts';
-import { reviewKind, reviewSummary } from './reviews.ts';
+import { accountNaming, itemNames, reviewKind, reviewSummary } from './reviews.ts';
 
 const cents = z
   .number()
@@ -45,6 +45,8 @@ const queueItem = z.object({
   state: queueState,
   review: reviewSummary.nullable(),
   record: z.unknown(),
+  /** Who or what it is, from the cache: the account's name, the applicants' names (issue 38). */
+  names: itemNames.optional(),
 });
 export type QueueItem = z.infer<typeof queueItem>;
 
@@ -55,6 +57,8 @@ const queueCounts = z.object({
   openOn: queueState.nullable(),
   /** Accounts with cached pending transactions (the account filter's choices). */
   accountIds: z.array(z.string()),
+  /** How each of those accounts is named (absent: not named in the cache yet). */
+  accountNames: z.array(accountNaming).optional(),
 });
 export type QueueCounts = z.infer<typeof queueCounts>;
 

@@ -36,8 +36,29 @@ export const reviewSummary = z.object({
 });
 export type ReviewSummary = z.infer<typeof reviewSummary>;
 
+/** An account as the cache names it: its name and the last four digits of its number (issue 38). */
+export const accountNaming = z.object({ id: z.string(), name: z.string().nullable(), lastFour: z.string().nullable() });
+
+/** An applicant as an application names it: kind, roles there, and its name once fetched. */
+const applicantNaming = z.object({
+  kind: z.enum(['person', 'business']),
+  roles: z.array(z.string()),
+  name: z.string().nullable(),
+});
+
+/** What the cache knows of an item's names beside its record (shared/review/itemNames.ts). */
+export const itemNames = z.object({
+  account: accountNaming.nullable().optional(),
+  applicants: z.array(applicantNaming).nullable().optional(),
+});
+
 /** What list rows of the reviewable kinds carry beside the bank's record. */
-export const reviewColumns = { ref: z.string().optional(), review: reviewSummary.nullable().optional() };
+export const reviewColumns = {
+  ref: z.string().optional(),
+  review: reviewSummary.nullable().optional(),
+  /** Who or what the row is, from the cache (accounts, applicants): names first, ids second. */
+  names: itemNames.optional(),
+};
 
 const reviewStep = z.object({
   version: z.number().int(),
@@ -124,6 +145,10 @@ export const reviewsOperations = {
       fromDate: isoDate.optional(),
       toDate: isoDate.optional(),
       format: z.enum(['pdf', 'html', 'csv']),
+      /** The paper the PDF (and the HTML's print) is laid out for; the machine's usual one by default. */
+      paper: z.enum(['a4', 'letter']).optional(),
+      /** The zone the report's times are in (the window's own); the machine's by default. */
+      timeZone: z.string().min(1).max(64).optional(),
     }),
     output: savedFile,
   },

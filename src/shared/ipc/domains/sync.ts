@@ -55,6 +55,8 @@ export const syncProgress = z.object({
   parallelism: z.number().int().min(0),
   ratePerSecond: z.number().min(0),
   etaSeconds: z.number().min(0).nullable(),
+  /** How much of the job is done, 0 to 1, when it can be told; null or absent otherwise. */
+  share: z.number().min(0).max(1).nullable().optional(),
   state: z.enum(SYNC_STATES),
   /** When failed: a sentence saying why. */
   error: z.string().optional(),

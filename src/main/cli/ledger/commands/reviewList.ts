@@ -10,6 +10,8 @@
 import type { QueueState } from '../../../../shared/review/queueTerms.ts';
 import { centsOfTyped } from '../../../../shared/review/amountInput.ts';
 import { formatMoney, itemColumnsOf, itemLine } from '../../../../shared/review/itemColumns.ts';
+import type { ItemNames } from '../../../../shared/review/itemNames.ts';
+import { ItemNamer } from '../../../services/names/itemNamer.ts';
 import type { ReviewKind, ReviewState } from '../../../../shared/review/reviewTerms.ts';
 import type { CacheRead } from '../../../services/cache/cacheRead.ts';
 import type { LedgerServices } from '../../../services/ledgerServices.ts';
@@ -83,15 +85,17 @@ const KIND_WORDS: Record<ReviewKind, string> = {
   'webhook-send': 'send',
 };
 
-function textOf(items: readonly QueueItem[]): string {
+/** The table, names first (issue 38): the account's name, who applied; the ref last. */
+function textOf(items: readonly QueueItem[], names: readonly ItemNames[]): string {
   return table(
     ['STATE', 'KIND', 'ACCOUNT', 'DATE', 'TIME (UTC)', 'AMOUNT', 'ITEM', 'BY', 'NOTE', 'REF'],
-    items.map((item) => {
-      const columns = itemColumnsOf(item.kind, item.ref, item.record);
+    items.map((item, index) => {
+      const columns = itemColumnsOf(item.kind, item.ref, item.record, names[index]);
       return [
         STATE_WORDS[item.state],
         KIND_WORDS[item.kind],
-        item.accountId ?? columns.account ?? '',
+        // An account the cache has not named yet keeps its id here (a command line copies it).
+        (names[index]?.account == null ? null : columns.accountName) ?? item.accountId ?? columns.account ?? '',
         columns.date ?? '',
         columns.at === null ? '' : columns.at.slice(11, 19),
         formatMoney(columns.amount),
@@ -160,7 +164,8 @@ export async function reviewList(context: CommandContext): Promise<number> {
   context.print(
     `${String(result.rows.length)} ${result.rows.length === 1 ? 'item' : 'items'} ${part}${where}${fresh}.`,
   );
-  if (result.rows.length > 0) context.print(textOf(result.rows));
+  if (result.rows.length > 0)
+    context.print(textOf(result.rows, new ItemNamer(services.cache).ofItems(profile.id, result.rows)));
   if (result.nextCursor !== null) context.print('More: run the same command with --next.');
   return 0;
 }

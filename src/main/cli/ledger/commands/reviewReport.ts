@@ -5,7 +5,7 @@
 import { resolve } from 'node:path';
 import { writeWholeFile } from '../../../services/files/partialFile.ts';
 import { reportCsv } from '../../../services/review/reportCsv.ts';
-import { reportHtml } from '../../../services/review/reportHtml.ts';
+import { reportHtml, usualPaper } from '../../../services/review/reportHtml.ts';
 import { buildReviewReport } from '../../../services/review/reviewReport.ts';
 import { defined, read } from '../cliArguments.ts';
 import { UsageError } from '../../common/usageError.ts';
@@ -28,7 +28,7 @@ export async function reviewReport(context: CommandContext): Promise<number> {
     unmasked: profile.exportUnmasked ?? [],
   });
   // Never through a link, at the file or its temporary (review N6).
-  await writeWholeFile(html, reportHtml(report));
+  await writeWholeFile(html, reportHtml(report, { paper: usualPaper() }));
   if (csv !== null) await writeWholeFile(csv, reportCsv(report));
   services.reviews.recordReport(profile.id, report, csv === null ? 'html' : 'html and csv');
   if (context.arguments.json)

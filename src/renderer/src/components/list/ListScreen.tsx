@@ -4,6 +4,9 @@
  * search box, the virtualized grid with a single active row and a Shift-extended selection,
  * the keys of the list, and the detail drawer beside the list (never over the toolbar).
  *
+ * The drawer shows the item the keys act on, on every list: it follows the active row (after
+ * j/k, after c/f/e, after a filter or a sync: useDrawerFollowsCursor.ts).
+ *
  * Focus never gets lost: closing the drawer, or Escape in the search box, gives focus back
  * to the grid, whose active descendant is the row the drawer showed (or, for a drawer opened
  * by a button, to that button). The drawer sits beside the list, so it never covers a control.
@@ -20,6 +23,8 @@ import { focusFirstLive, focusIsLost } from '../focus/focusTargets.ts';
 import { ListView } from '../ListView.tsx';
 import { SearchInput, Toolbar } from '../Page.tsx';
 import { VirtualTable, type Column } from '../VirtualTable.tsx';
+import { ColumnChooser, useChosenColumns } from './ColumnChooser.tsx';
+import { useDrawerFollowsCursor, type ListDrawer } from './useDrawerFollowsCursor.ts';
 import { MAX_SELECTION, useRowSelection, type ListSelection } from './useRowSelection.ts';
 
 export type { ListSelection } from './useRowSelection.ts';
@@ -53,7 +58,7 @@ interface ListSearchBox {
  */
 interface ActiveRowStore {
   selected: number | null;
-  select: (index: number) => void;
+  select: (index: number | null) => void;
 }
 
 export interface ListScreenProps<Row> {
@@ -71,10 +76,13 @@ export interface ListScreenProps<Row> {
    * follow the row) keeps its active row itself.
    */
   active?: number | null;
-  onActivate?: (index: number) => void;
+  onActivate?: (index: number | null) => void;
+  /** Enter or a click on a row: opens the drawer on it unless told otherwise. */
   onOpen?: (index: number, row: Row) => void;
-  /** The open detail drawer, or nothing. */
-  drawer?: ReactNode;
+  /** The detail drawer: it always shows the active row while open (useDrawerFollowsCursor.ts). */
+  drawer?: ListDrawer<Row>;
+  /** A row's identity across reads of the list, so its row stays active after a filter or a sync. */
+  rowKey?: (row: Row) => string;
   filters?: ReactNode;
   /** A search box for the list: shown with `onSearch`. */
   searchBox?: ListSearchBox;
@@ -100,19 +108,40 @@ export interface ListScreenProps<Row> {
  * screen's JSX holds only what changes (rows, active row, drawer, filters).
  */
 export type ListDefinition<Row> = Pick<ListScreenProps<Row>, 'label' | 'columns'> &
-  Partial<Pick<ListScreenProps<Row>, 'what' | 'rowClassName' | 'searchBox' | 'emptyTitle' | 'emptyBody' | 'fromBank'>>;
+  Partial<
+    Pick<
+      ListScreenProps<Row>,
+      'what' | 'rowClassName' | 'searchBox' | 'emptyTitle' | 'emptyBody' | 'fromBank' | 'rowKey'
+    >
+  >;
 
 export function ListScreen<Row>(props: ListScreenProps<Row>) {
-  const { label, source, columns, onOpen, drawer, searchBox, onSearch, extensions = [] } = props;
+  const { label, source, columns, drawer, searchBox, onSearch, extensions = [] } = props;
   const [ownActive, setOwnActive] = useState<number | null>(null);
   const active = props.activeRow?.selected ?? (props.active === undefined ? ownActive : props.active);
-  const onActivate = props.activeRow?.select ?? props.onActivate ?? setOwnActive;
+  const onActivate: (index: number | null) => void = props.activeRow?.select ?? props.onActivate ?? setOwnActive;
   const grid = useRef<HTMLDivElement>(null);
   const selection = useRowSelection(source, active, onActivate);
+  useDrawerFollowsCursor({ source, active, setActive: onActivate, drawer, rowKey: props.rowKey });
+  const onOpen =
+    props.onOpen ??
+    (drawer === undefined
+      ? undefined
+      : (index: number, row: Row) => {
+          drawer.show(row, index);
+        });
+  const drawerContent = drawer?.content ?? null;
   const added = extensions.filter((extension) => extension != null);
   const bindings = added.flatMap((extension) => extension.keys ?? []);
-  const allColumns =
+  const declaredColumns =
     added.length === 0 ? columns : [...columns, ...added.flatMap((extension) => extension.columns ?? [])];
+  // Ids stay available as columns a person adds (Columns); names lead by default.
+  const optionalColumns = declaredColumns.filter((column) => column.optional === true);
+  const [chosenColumns, setChosenColumns] = useChosenColumns(label);
+  const allColumns =
+    optionalColumns.length === 0
+      ? declaredColumns
+      : declaredColumns.filter((column) => column.optional !== true || chosenColumns.includes(column.key));
 
   const onKey = useCallback(
     (key: string): boolean => {
@@ -130,9 +159,9 @@ export function ListScreen<Row>(props: ListScreenProps<Row>) {
     [bindings, selection],
   );
 
-  useFocusBackOnClose(drawer != null, grid);
+  useFocusBackOnClose(drawerContent !== null, grid);
   const root = useRef<HTMLDivElement>(null);
-  const opened = useDrawerAnnouncement(drawer != null, root);
+  const opened = useDrawerAnnouncement(drawerContent !== null, root);
 
   return (
     <div className="list-screen" ref={root}>
@@ -151,6 +180,9 @@ export function ListScreen<Row>(props: ListScreenProps<Row>) {
                 focusFirstLive([grid.current]);
               }}
             />
+          )}
+          {optionalColumns.length === 0 ? null : (
+            <ColumnChooser optional={optionalColumns} chosen={chosenColumns} onChange={setChosenColumns} />
           )}
         </Toolbar>
         {props.banner}
@@ -188,7 +220,7 @@ export function ListScreen<Row>(props: ListScreenProps<Row>) {
           </ListView>
         )}
       </div>
-      {drawer}
+      {drawerContent}
       {/* Focus stays on the list when the drawer opens: this says that it did, and what it shows. */}
       <span className="visually-hidden" role="status">
         {opened}

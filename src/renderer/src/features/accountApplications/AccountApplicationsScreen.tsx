@@ -17,7 +17,16 @@ import { EmptyState, ErrorState, LoadingState } from '../../components/States.ts
 import { SyncStrip } from '../../components/SyncStrip.tsx';
 import { type Column } from '../../components/VirtualTable.tsx';
 import { formatTimestamp } from '../../lib/time.ts';
-import { useOnTransition } from '../../lib/useDebounced.ts';
+import {
+  accountLabel,
+  applicantsHeading,
+  applicantWithRoles,
+  codeWords,
+  productLabel,
+} from '../../../../shared/review/itemNames.ts';
+import { CopyId } from '../../components/CopyId.tsx';
+import { itemColumnsOf, itemLine } from '../../../../shared/review/itemColumns.ts';
+import { useOnTransition, useReloadWhileSyncing } from '../../lib/useDebounced.ts';
 import { isOffline, useActiveProfileId, useOnlineStatus } from '../../stores/profiles.ts';
 import { useSyncJob } from '../../stores/sync.ts';
 import { ApplicantsSection } from '../applicants/ApplicantsSection.tsx';
@@ -28,9 +37,36 @@ import { useAccountApplicationsStore, type CachedAccountApplication } from './st
 
 const STATUS_LABEL = (status: string): string => status.replace('_', ' ');
 
+/** Who applied (the business, else the primary person) and, under it, what a search matched or the product. */
+function ApplicantCell({ row }: { row: CachedAccountApplication }) {
+  const heading = applicantsHeading(row.names?.applicants);
+  const matched = row.matched ?? [];
+  return (
+    <span className="cell-two" title={`Application ${row.id}`}>
+      <span className="cell-main">{heading}</span>
+      <span className="cell-sub">
+        {matched.length > 0
+          ? `matched: ${matched.join('; ')}`
+          : [productLabel(row.product), codeWords(row.ownership_type)].filter((part) => part !== '').join(' · ')}
+      </span>
+    </span>
+  );
+}
+
 const COLUMNS: readonly Column<CachedAccountApplication>[] = [
   { key: 'status', header: 'Status', width: '144px', render: (row) => <ApplicationStatus application={row} /> },
-  fieldColumn('id', 'Application', 'minmax(180px, 1fr)', (row) => row.id, { className: 'mono', rowHeader: true }),
+  {
+    key: 'applicant',
+    header: 'Applicant',
+    width: 'minmax(180px, 1fr)',
+    rowHeader: true,
+    render: (row) => <ApplicantCell row={row} />,
+  },
+  {
+    ...fieldColumn('id', 'Application id', '184px', (row) => row.id, { className: 'mono' }),
+    optional: true,
+    priority: 6,
+  },
   fieldColumn('ownership', 'Ownership', '170px', (row) => row.ownership_type, { className: 'muted', priority: 3 }),
   fieldColumn('persons', 'Persons', '80px', (row) => row.person_applications, {
     className: 'tabular',
@@ -45,9 +81,10 @@ const COLUMNS: readonly Column<CachedAccountApplication>[] = [
 const APPLICATIONS = {
   label: 'Account applications',
   columns: COLUMNS,
-  searchBox: { label: 'Search applications', placeholder: 'Search applicant name, email, business, ids' },
+  searchBox: { label: 'Search applications', placeholder: 'Search a name, email, business or id' },
   emptyTitle: 'No account applications cached',
   emptyBody: 'Sync the application book, or open an application by its id to fetch it from the bank.',
+  rowKey: (row) => row.id,
 } satisfies ListDefinition<CachedAccountApplication>;
 
 export function AccountApplicationsScreen() {
@@ -67,10 +104,11 @@ export function AccountApplicationsScreen() {
     if (profileId !== null) open(profileId);
   }, [profileId, open]);
   useOnTransition(bookJob?.state, 'done', () => {
-    setFilters({});
+    store.reload();
   });
+  useReloadWhileSyncing(bookJob?.state === 'running', bookJob?.written, store.reload);
   useOnTransition(job?.state, 'done', () => {
-    setFilters({});
+    store.reload();
     if (pendingId !== null) void store.showDetail(pendingId);
   });
 
@@ -78,6 +116,9 @@ export function AccountApplicationsScreen() {
     event.preventDefault();
     const id = lookup.trim();
     if (id === '') return;
+    // The drawer shows what the keys act on: the application opened, if the list shows it,
+    // else no row (the drawer's own buttons review it).
+    store.selectById(id);
     await store.showDetail(id);
     setOfflineOpen(null);
     if (isOffline(online)) {
@@ -135,8 +176,12 @@ export function AccountApplicationsScreen() {
         {...APPLICATIONS}
         source={store.source}
         activeRow={store}
-        onOpen={(_, row) => void store.showDetail(row.id)}
-        drawer={store.detailId === null ? undefined : <ApplicationDrawer />}
+        drawer={{
+          content: store.detailId === null ? null : <ApplicationDrawer />,
+          shows: (row) => store.detailId === row.id,
+          show: (row) => void store.showDetail(row.id),
+          close: store.closeDetail,
+        }}
         extensions={[review]}
         filters={
           <>
@@ -181,10 +226,16 @@ function ApplicationDrawer() {
   const { profileId, detailId, detail, detailLoading, detailError, closeDetail, showDetail } =
     useAccountApplicationsStore();
   const application = detail?.application ?? null;
+  const names = detail?.names;
   return (
     <Drawer
-      title={<span className="mono">{detailId}</span>}
-      subtitle={application === null ? undefined : <ApplicationStatus application={application} />}
+      title={application === null ? 'Account application' : applicantsHeading(names?.applicants)}
+      subtitle={
+        <>
+          {application === null ? null : <ApplicationStatus application={application} />}{' '}
+          {detailId === null ? null : <CopyId id={detailId} what="application id" />}
+        </>
+      }
       onClose={closeDetail}
     >
       {detailLoading && detail === null ? <LoadingState label="Loading the application…" /> : null}
@@ -196,7 +247,12 @@ function ApplicationDrawer() {
       ) : null}
       {application === null || profileId === null || detailId === null ? null : (
         <>
-          <ReviewPanel profileId={profileId} kind="application" reference={detailId} />
+          <ReviewPanel
+            profileId={profileId}
+            kind="application"
+            reference={detailId}
+            name={itemLine('application', itemColumnsOf('application', detailId, application, names))}
+          />
           <MalformedApplicationNote application={application} />
           <Section title="Application">
             <Properties
@@ -219,14 +275,24 @@ function ApplicationDrawer() {
                 ],
                 [
                   'Account',
-                  <span key="a" className="mono">
-                    <BankValue value={application.account_id} />
-                  </span>,
+                  application.account_id === null || application.account_id === undefined ? (
+                    <BankValue key="a" value={application.account_id} />
+                  ) : (
+                    <span key="a" className="stack-tight">
+                      <span>{accountLabel(names?.account)}</span>
+                      <CopyId id={application.account_id} what="account id" />
+                    </span>
+                  ),
                 ],
                 [
                   'Account product',
-                  <span key="p" className="mono">
-                    <BankValue value={application.account_product_id} />
+                  <span key="p" className="stack-tight">
+                    <span>{productLabel(application.product)}</span>
+                    {typeof application.account_product_id === 'string' ? (
+                      <CopyId id={application.account_product_id} what="product id" />
+                    ) : (
+                      <BankValue value={application.account_product_id} />
+                    )}
                   </span>,
                 ],
                 [
@@ -236,12 +302,13 @@ function ApplicationDrawer() {
                   </span>,
                 ],
                 [
-                  'Primary person',
-                  <span key="pp" className="mono">
-                    <BankValue value={application.primary_person_application_id} />
+                  'Applicants',
+                  <span key="pp">
+                    {(names?.applicants ?? []).length === 0
+                      ? applicantsHeading(names?.applicants)
+                      : (names?.applicants ?? []).map(applicantWithRoles).join('; ')}
                   </span>,
                 ],
-                ['Business application', <BankValue key="ba" value={application.business_application_id} />],
                 [
                   'Created',
                   <BankValue key="c" value={application.created_at}>

@@ -1,7 +1,7 @@
 /** Account applications: the cached list with a status filter, and one application with its history. */
 import { create } from 'zustand';
 import type { AccountApplicationStatus, OwnershipType } from '../../../../shared/bank/index.ts';
-import type { AccountApplicationDetail, ApiOutput } from '../../../../shared/ipc/index.ts';
+import type { AccountApplicationDetail, ApiOutput, InputOf } from '../../../../shared/ipc/index.ts';
 import type { ReviewFilter } from '../../../../shared/review/reviewTerms.ts';
 import { api } from '../../lib/api.ts';
 import { cacheSource } from '../../lib/cacheSource.ts';
@@ -35,6 +35,8 @@ interface AccountApplicationsState {
   /** The officer's review filter; '' for any. */
   review: ReviewFilter | '';
   source: PagedRows<CachedAccountApplication> | null;
+  /** The filter the list was last read with (null before the first read). */
+  filter: ApplicationListFilter | null;
   selected: number | null;
   detailId: string | null;
   detail: AccountApplicationDetail | null;
@@ -42,13 +44,30 @@ interface AccountApplicationsState {
   detailError: UiError | null;
   open: (profileId: string) => void;
   setFilters: (patch: ApplicationFilterPatch) => void;
+  /** Reads the same list again (after a sync): its rows stay on screen until the new ones arrive. */
+  reload: () => void;
   select: (index: number | null) => void;
+  /** Makes the row of this application active if the loaded rows hold it, else none. */
+  selectById: (id: string) => void;
   showDetail: (id: string) => Promise<void>;
   closeDetail: () => void;
   /** Fetches an application by id from the bank into the cache (a sync job). */
   fetchById: (id: string) => Promise<boolean>;
   /** Syncs the whole application book with its applicants (a sync job). */
   syncBook: () => Promise<boolean>;
+}
+
+type ApplicationListFilter = InputOf<'accountApplications', 'count'>;
+
+function sourceOf(
+  filter: ApplicationListFilter,
+  standIn: PagedRows<CachedAccountApplication> | null,
+): PagedRows<CachedAccountApplication> {
+  return cacheSource(
+    (page) => api().accountApplications.list({ ...filter, ...page }),
+    () => api().accountApplications.count(filter),
+    { standIn },
+  );
 }
 
 export const useAccountApplicationsStore = create<AccountApplicationsState>((set, get) => ({
@@ -61,6 +80,7 @@ export const useAccountApplicationsStore = create<AccountApplicationsState>((set
   search: '',
   review: '',
   source: null,
+  filter: null,
   selected: null,
   detailId: null,
   detail: null,
@@ -112,14 +132,30 @@ export const useAccountApplicationsStore = create<AccountApplicationsState>((set
       search,
       review,
       selected: null,
-      source: cacheSource(
-        (page) => api().accountApplications.list({ ...filter, ...page }),
-        () => api().accountApplications.count(filter),
-      ),
+      filter,
+      source: sourceOf(filter, null),
     });
+  },
+  reload() {
+    const { filter, source } = get();
+    if (filter === null) return;
+    source?.close();
+    // The active row is carried over; the list screen moves it to where its item now is.
+    set({ source: sourceOf(filter, source) });
   },
   select(selected) {
     set({ selected });
+  },
+  selectById(id) {
+    const source = get().source;
+    let found: number | null = null;
+    for (let index = 0; source !== null && index < Math.min(source.count, 2000); index += 1) {
+      if (source.rowAt(index)?.id === id) {
+        found = index;
+        break;
+      }
+    }
+    set({ selected: found });
   },
   async showDetail(id) {
     const profileId = get().profileId;

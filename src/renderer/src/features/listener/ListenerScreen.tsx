@@ -6,6 +6,7 @@
 import { useEffect, useState } from 'react';
 import {
   LISTENER_VERDICTS,
+  type ListenerRegistration,
   RECONCILIATION_CATEGORIES,
   type ListenerRequestSummary,
   type ReconciliationCategory,
@@ -33,6 +34,7 @@ import { RequestDrawer } from './RequestDrawer.tsx';
 import { RulesEditor } from './RulesEditor.tsx';
 import { TriggerPanel } from './TriggerPanel.tsx';
 import { EVERY_LISTENER_WEBHOOK, installListenerEvents, useListenerStore, type ListenerTab } from './store.ts';
+import { useRegistrationsStore } from './registrationsStore.ts';
 import { useWebhooksStore } from '../webhooks/store.ts';
 
 const COLUMNS: readonly Column<ListenerRequestSummary>[] = [
@@ -63,7 +65,6 @@ const COLUMNS: readonly Column<ListenerRequestSummary>[] = [
     render: (row) => (
       <span className="row" style={{ flexWrap: 'nowrap' }}>
         <span className="mono truncate">{row.objectId ?? '—'}</span>
-        {row.duplicate ? <Badge tone="warning">duplicate</Badge> : null}
         {row.outOfOrder ? <Badge tone="info">out of order</Badge> : null}
       </span>
     ),
@@ -102,6 +103,7 @@ const REQUESTS = {
   columns: COLUMNS,
   searchBox: { label: 'Search requests', placeholder: 'Search paths, events, ids, bodies' },
   fromBank: false,
+  rowKey: (row) => row.id,
 } satisfies ListDefinition<ListenerRequestSummary>;
 
 const TABS: { id: ListenerTab; label: string }[] = [
@@ -122,6 +124,10 @@ export function ListenerScreen() {
     void load();
     return installListenerEvents();
   }, [load]);
+  // The empty list says what was already done (registered for which events): read them at once.
+  useEffect(() => {
+    void useRegistrationsStore.getState().load(profileId);
+  }, [profileId]);
 
   const status = store.status;
   const running = status?.running === true;
@@ -246,9 +252,18 @@ export function ListenerScreen() {
   );
 }
 
+/** What the empty list says while the listener runs: what was already done, and what is next. */
+function waitingSentence(url: string, registrations: readonly ListenerRegistration[] | null): string {
+  if (registrations === null || registrations.length === 0)
+    return `Waiting for notifications at ${url}. Register the listener with the bank to receive them.`;
+  const events = [...new Set(registrations.map((registration) => registration.event))];
+  return `Registered with the bank for ${events.join(', ')} (${String(registrations.length)} webhook${registrations.length === 1 ? '' : 's'}): waiting for the bank's first notification. Make one on the Trigger tab.`;
+}
+
 function RequestsTab() {
   const store = useListenerStore();
   const { setFilters } = store;
+  const registrations = useRegistrationsStore((state) => state.registrations);
   if (store.requests === null) return null;
   const filtered =
     store.filters.verdict !== '' ||
@@ -260,8 +275,12 @@ function RequestsTab() {
       {...REQUESTS}
       source={store.requests}
       activeRow={store}
-      onOpen={(_, row) => void store.openRequest(row.id)}
-      drawer={store.detail === null && store.detailError === null ? undefined : <RequestDrawer />}
+      drawer={{
+        content: store.detailId === null ? null : <RequestDrawer />,
+        shows: (row) => store.detailId === row.id,
+        show: (row) => void store.openRequest(row.id),
+        close: store.closeRequest,
+      }}
       filters={
         <>
           <ToolbarSelect
@@ -289,7 +308,7 @@ function RequestsTab() {
                 setFilters({ duplicatesOnly: event.target.checked });
               }}
             />
-            Duplicates only
+            Repeated events only
           </label>
           <ImportRequestsButton />
           <Button size="sm" variant="ghost" icon="trash" onClick={() => void store.clearRequests()}>
@@ -306,8 +325,10 @@ function RequestsTab() {
         filtered
           ? 'No kept request matches these filters.'
           : store.status?.running === true
-            ? `Waiting for notifications at ${store.status.url ?? ''}. Register the listener with the bank to receive them.`
-            : 'Start the listener, then register it with the bank.'
+            ? waitingSentence(store.status.url ?? '', registrations)
+            : registrations !== null && registrations.length > 0
+              ? 'Start the listener: it is registered with the bank, so notifications arrive once it listens.'
+              : 'Start the listener, then register it with the bank.'
       }
       footer={
         store.newSinceLoad > 0 ? (

@@ -55,6 +55,7 @@ export function ListenerSetup({
   const [keyFile, setKeyFile] = useState(config.tls?.keyFile ?? '');
   const [offer, setOffer] = useState<ListenerTunnelSuggestion | null>(null);
   const [asking, setAsking] = useState(false);
+  const [appendPath, setAppendPath] = useState(config.forwardAppendPath === true);
   const [busy, setBusy] = useState(false);
   const errors = useFormErrors(FIELDS);
 
@@ -91,6 +92,7 @@ export function ListenerSetup({
         : config.tls === null
           ? {}
           : { tlsCertFile: null, tlsKeyFile: null }),
+      ...(appendPath === (config.forwardAppendPath === true) ? {} : { forwardAppendPath: appendPath }),
     };
     const checked = validate(listenerConfigureInput, input);
     if (!checked.ok) {
@@ -154,7 +156,13 @@ export function ListenerSetup({
             onChange={setForwardTo}
             error={errors.of('forwardTo')}
             placeholder="http://127.0.0.1:3000/webhooks"
-            hint="Each notification is also sent to your handler: on this machine, or a host allowed below."
+            hint="Each notification is also sent to your handler, to exactly this address: on this machine, or a host allowed below."
+          />
+          <Checkbox
+            label="Add the received path to the address"
+            hint={`Off: every notification goes to ${forwardTo.trim() === '' ? 'the address above' : forwardTo.trim()} as written. On: a notification received on /webhooks/abc goes to ${forwardTo.trim() === '' ? 'the address' : forwardTo.trim().replace(/\/+$/, '')}/webhooks/abc.`}
+            checked={appendPath}
+            onChange={setAppendPath}
           />
           <Checkbox
             label="Forward unverified posts too"

@@ -8,7 +8,7 @@ import { Dialog } from '../../components/Dialog.tsx';
 import { Drawer, Properties, Section } from '../../components/Drawer.tsx';
 import { Checkbox, TextField } from '../../components/Field.tsx';
 import { JsonEditor, JsonView } from '../../components/JsonEditor.tsx';
-import { ErrorState } from '../../components/States.tsx';
+import { ErrorState, LoadingState } from '../../components/States.tsx';
 import { parseJsonObjectText } from '../../lib/jsonText.ts';
 import { validate } from '../../lib/schemaForm.ts';
 import { formatTimestamp } from '../../lib/time.ts';
@@ -30,7 +30,11 @@ export function RequestDrawer() {
   if (detail === null) {
     return (
       <Drawer title="Request" onClose={closeRequest}>
-        {detailError === null ? null : <ErrorState what="The request" error={detailError} />}
+        {detailError === null ? (
+          <LoadingState label="Loading the request…" />
+        ) : (
+          <ErrorState what="The request" error={detailError} />
+        )}
       </Drawer>
     );
   }
@@ -95,12 +99,11 @@ export function RequestDrawer() {
             ['Duration', `${detail.durationMs.toFixed(1)} ms`],
             ['Body size', `${detail.bodyBytes} bytes${detail.bodyTruncated ? ' (truncated)' : ''}`],
             [
-              'Flags',
-              detail.duplicate || detail.outOfOrder ? (
-                <span key="f" className="row">
-                  {detail.duplicate ? <Badge tone="warning">duplicate</Badge> : null}
-                  {detail.outOfOrder ? <Badge tone="info">out of order</Badge> : null}
-                </span>
+              'Order',
+              detail.outOfOrder ? (
+                <Badge key="f" tone="info">
+                  out of order
+                </Badge>
               ) : null,
             ],
           ]}

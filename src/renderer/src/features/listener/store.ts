@@ -32,7 +32,7 @@ export type ListenerTab = 'requests' | 'rules' | 'reconcile' | 'setup' | 'trigge
 /** The reconciliation choice "every webhook registered with the listener" (never a webhook id). */
 export const EVERY_LISTENER_WEBHOOK = '*';
 
-export interface RequestFilters {
+interface RequestFilters {
   verdict: ListenerVerdict | '';
   search: string;
   /** Only requests whose path starts with this ('/webhooks/' for registrations). */
@@ -51,6 +51,8 @@ interface ListenerState {
   filters: RequestFilters;
   requests: PagedRows<ListenerRequestSummary> | null;
   selected: number | null;
+  /** The request the drawer shows (set at once; `detail` follows when it is read). */
+  detailId: string | null;
   detail: ListenerRequestDetail | null;
   detailError: UiError | null;
   reconciliation: Reconciliation | null;
@@ -78,6 +80,8 @@ interface ListenerState {
   forgetTarget: (origin: string) => Promise<void>;
   saveRules: (rules: ApiInput<'listener', 'setRules'>['rules']) => Promise<void>;
   setFilters: (patch: Partial<RequestFilters>) => void;
+  /** Reads the same list again (new arrivals): its rows stay until the new ones arrive. */
+  reload: () => void;
   select: (index: number | null) => void;
   openRequest: (id: string) => Promise<void>;
   closeRequest: () => void;
@@ -102,6 +106,38 @@ function requestFilterInput(filters: RequestFilters) {
 
 let reloadTimer: ReturnType<typeof setTimeout> | undefined;
 
+/**
+ * "Registered 2 webhooks: ach.create (wh_1) posting to …/a, ach.update (wh_2) posting to …/b."
+ * Every webhook made is named with its own address (issue 38); one address shared by all is said once.
+ */
+export function registeredSentence(
+  webhooks: readonly Pick<WebhookResponse, 'id' | 'event' | 'url'>[],
+  listenerUrl: string,
+): string {
+  const count = `${String(webhooks.length)} webhook${webhooks.length === 1 ? '' : 's'}`;
+  const addresses = new Set(webhooks.map((webhook) => webhook.url ?? listenerUrl));
+  if (addresses.size <= 1) {
+    const made = webhooks.map((webhook) => `${String(webhook.event)} (${webhook.id})`).join(', ');
+    return `Registered ${count} posting to ${[...addresses][0] ?? listenerUrl}: ${made}.`;
+  }
+  const made = webhooks
+    .map((webhook) => `${String(webhook.event)} (${webhook.id}) posting to ${webhook.url ?? listenerUrl}`)
+    .join(', ');
+  return `Registered ${count}: ${made}.`;
+}
+
+function requestsOf(
+  filters: RequestFilters,
+  standIn: PagedRows<ListenerRequestSummary> | null,
+): PagedRows<ListenerRequestSummary> {
+  const filter = requestFilterInput(filters);
+  return cacheSource(
+    (page) => api().listener.listRequests({ ...filter, ...page }),
+    () => api().listener.countRequests(filter),
+    { standIn },
+  );
+}
+
 export const useListenerStore = create<ListenerState>((set, get) => ({
   tab: 'requests',
   status: null,
@@ -112,6 +148,7 @@ export const useListenerStore = create<ListenerState>((set, get) => ({
   filters: { verdict: '', search: '', pathPrefix: '', duplicatesOnly: false },
   requests: null,
   selected: null,
+  detailId: null,
   detail: null,
   detailError: null,
   reconciliation: null,
@@ -198,30 +235,30 @@ export const useListenerStore = create<ListenerState>((set, get) => ({
   },
   setFilters(patch) {
     const filters = { ...get().filters, ...patch };
-    const filter = requestFilterInput(filters);
     get().requests?.close();
-    set({
-      filters,
-      newSinceLoad: 0,
-      requests: cacheSource(
-        (page) => api().listener.listRequests({ ...filter, ...page }),
-        () => api().listener.countRequests(filter),
-      ),
-    });
+    set({ filters, newSinceLoad: 0, selected: null, requests: requestsOf(filters, null) });
+  },
+  reload() {
+    const { filters, requests } = get();
+    requests?.close();
+    // The active row is carried over; the list screen moves it to where its request now is.
+    set({ newSinceLoad: 0, requests: requestsOf(filters, requests) });
   },
   select(selected) {
     set({ selected });
   },
   async openRequest(id) {
+    if (get().detailId !== id) set({ detailId: id, detail: null, lastReplay: null });
     set({ detailError: null });
     try {
-      set({ detail: await api().listener.getRequest({ id }) });
+      const detail = await api().listener.getRequest({ id });
+      if (get().detailId === id) set({ detail });
     } catch (reason) {
-      set({ detail: null, detailError: uiErrorOf(reason) });
+      if (get().detailId === id) set({ detail: null, detailError: uiErrorOf(reason) });
     }
   },
   closeRequest() {
-    set({ detail: null, detailError: null, lastReplay: null });
+    set({ detailId: null, detail: null, detailError: null, lastReplay: null });
   },
   async replay(input) {
     try {
@@ -295,8 +332,7 @@ export const useListenerStore = create<ListenerState>((set, get) => ({
       const answer = await api().listener.register({ profileId, events: [...events], ...confirmation });
       const known = get().registered.filter((webhook) => !answer.webhooks.some((made) => made.id === webhook.id));
       set({ registered: [...known, ...answer.webhooks], reconcileWebhookId: answer.webhook.id });
-      const made = answer.webhooks.map((webhook) => `${String(webhook.event)} (${webhook.id})`).join(', ');
-      const sentence = `Registered ${String(answer.webhooks.length)} webhook${answer.webhooks.length === 1 ? '' : 's'} posting to ${answer.listenerUrl}: ${made}.`;
+      const sentence = registeredSentence(answer.webhooks, answer.listenerUrl);
       announce(sentence);
       toast('success', 'Registered with the bank', sentence);
       if (answer.failed.length > 0) {
@@ -336,9 +372,7 @@ export const useListenerStore = create<ListenerState>((set, get) => ({
     if (reloadTimer !== undefined) return;
     reloadTimer = setTimeout(() => {
       reloadTimer = undefined;
-      const selected = get().selected;
-      get().setFilters({});
-      if (selected !== null) set({ selected: null });
+      get().reload();
     }, 700);
   },
   statusChanged(status) {

@@ -1,6 +1,7 @@
 /** How fresh each cached list is: when a sync of it last completed, and how many rows it holds. */
 import type { ListFreshness } from '../../../../shared/ipc/domains/overview.ts';
 import { Panel } from '../../components/Page.tsx';
+import { accountLabel, type AccountNaming } from '../../../../shared/review/itemNames.ts';
 import { NOT_SYNCED_YET } from '../../components/States.tsx';
 import { ageOf, formatTimestamp } from '../../lib/time.ts';
 
@@ -11,7 +12,16 @@ const LIST_NAMES: Record<ListFreshness['list'], string> = {
   webhooks: 'Webhooks',
 };
 
-export function FreshnessPanel({ lists, readAt }: { lists: ListFreshness[]; readAt: string }) {
+export function FreshnessPanel({
+  lists,
+  readAt,
+  accountNames,
+}: {
+  lists: ListFreshness[];
+  readAt: string;
+  /** How each account is named (issue 38: the name, not the id). */
+  accountNames: ReadonlyMap<string, AccountNaming | null>;
+}) {
   const now = Date.parse(readAt);
   return (
     <Panel title="Cached lists" className="overview-panel">
@@ -29,7 +39,12 @@ export function FreshnessPanel({ lists, readAt }: { lists: ListFreshness[]; read
             <tr key={`${list.list}/${list.scope ?? ''}`}>
               <th scope="row">
                 {LIST_NAMES[list.list]}
-                {list.scope === null ? null : <span className="mono muted"> {list.scope}</span>}
+                {list.scope === null ? null : (
+                  <span className="muted" title={`Account ${list.scope}`}>
+                    {' '}
+                    of {accountLabel(accountNames.get(list.scope))}
+                  </span>
+                )}
               </th>
               <td className="tabular">{list.rows.toLocaleString('en-US')}</td>
               <td title={list.syncedAt === null ? undefined : formatTimestamp(list.syncedAt)}>

@@ -19,7 +19,7 @@ import './overview.css';
 
 export function OverviewScreen() {
   const profileId = useActiveProfileId();
-  const { data, loading, error, load } = useOverviewStore();
+  const { data, loading, error, load, pendingWindow, choosePendingWindow } = useOverviewStore();
   useEffect(() => {
     if (profileId !== null) void load(profileId);
   }, [profileId, load]);
@@ -63,9 +63,18 @@ export function OverviewScreen() {
         ) : (
           <>
             <ReviewProgressPanel progress={data.progress} days={data.reviewDays} />
-            <PendingVolumePanel accounts={data.pendingByAccount} window={data.pendingWindow} />
+            <PendingVolumePanel
+              accounts={data.pendingByAccount}
+              window={data.pendingWindow}
+              chosenWindow={pendingWindow}
+              onChooseWindow={(window) => void choosePendingWindow(window)}
+            />
             <DeliveriesPanel deliveries={data.deliveries} />
-            <FreshnessPanel lists={data.freshness} readAt={data.readAt} />
+            <FreshnessPanel
+              lists={data.freshness}
+              readAt={data.readAt}
+              accountNames={new Map((data.accountNames ?? []).map((account) => [account.id, account]))}
+            />
           </>
         )}
       </div>

@@ -3,6 +3,7 @@
  * alternative (what a person who cannot see the chart is told it shows). Pure functions, so
  * the sentences are tested without a window.
  */
+import { accountLabel } from '../../../../shared/review/itemNames.ts';
 import type { Deliveries, PendingAccount, ReviewDay, ReviewProgress } from '../../../../shared/ipc/domains/overview.ts';
 import { KIND_LABELS } from '../review/reviewWords.ts';
 
@@ -59,7 +60,7 @@ export function pendingSentence(account: PendingAccount): string {
     account.days.reduce((total, day) => total + day[flow][field], 0);
   const first = account.days[0]?.date ?? '';
   const last = account.days.at(-1)?.date ?? '';
-  return `Account ${account.accountId}, ${first} to ${last}: ${countText(sum('credits', 'count'), 'credit', 'credits')} of ${centsText(sum('credits', 'cents'))}, ${countText(sum('debits', 'count'), 'debit', 'debits')} of ${centsText(sum('debits', 'cents'))}, ${countText(sum('holds', 'count'), 'hold', 'holds')} of ${centsText(sum('holds', 'cents'))}.`;
+  return `${accountLabel(account.name)}, ${first} to ${last}: ${countText(sum('credits', 'count'), 'credit', 'credits')} of ${centsText(sum('credits', 'cents'))}, ${countText(sum('debits', 'count'), 'debit', 'debits')} of ${centsText(sum('debits', 'cents'))}, ${countText(sum('holds', 'count'), 'hold', 'holds')} of ${centsText(sum('holds', 'cents'))}.`;
 }
 
 /** Delivered of attempted (skipped sends were never attempted: a disabled webhook). */

@@ -24,8 +24,10 @@ import { Page, PageHeader, ToolbarSelect } from '../../components/Page.tsx';
 import { ErrorState, StateMessage } from '../../components/States.tsx';
 import { type Column } from '../../components/VirtualTable.tsx';
 import { SyncStrip } from '../../components/SyncStrip.tsx';
-import { useOnTransition } from '../../lib/useDebounced.ts';
+import { useOnTransition, useReloadWhileSyncing } from '../../lib/useDebounced.ts';
 import { useActiveProfileId } from '../../stores/profiles.ts';
+import { accountLabel, codeWords, lastFourOf } from '../../../../shared/review/itemNames.ts';
+import { CopyId } from '../../components/CopyId.tsx';
 import { useSyncJob } from '../../stores/sync.ts';
 import { usePendingTransactionsReview } from '../review/listReviews.ts';
 import { ReviewPanel } from '../review/ReviewPanel.tsx';
@@ -118,6 +120,7 @@ const PENDING_TRANSACTIONS = {
   rowClassName: (row) => (changesBalance(row) ? undefined : 'is-hold'),
   searchBox: { label: 'Search descriptions and summaries', placeholder: 'Search text' },
   emptyTitle: 'No pending transactions',
+  rowKey: (row) => row.ref ?? row.rowKey ?? `${row.extended_timestamp_precise ?? ''}\u0000${row.desc ?? ''}`,
 } satisfies ListDefinition<CachedPendingTransaction>;
 
 export function PendingTransactionsScreen() {
@@ -133,9 +136,15 @@ export function PendingTransactionsScreen() {
     store.reload();
     if (profileId !== null) void open(profileId);
   });
+  // Rows appear and update in place while the sync writes them (the first sync too).
+  useReloadWhileSyncing(job?.state === 'running', job?.written, store.reload);
 
   const accountOptions = useMemo(() => {
-    const options = store.accounts.map((account) => ({ value: account.id, label: `${account.name} · ${account.id}` }));
+    // Names first: "Card settlement ••0880" (the id in the drawer, and in each row's ref).
+    const options = store.accounts.map((account) => ({
+      value: account.id,
+      label: accountLabel({ id: account.id, name: account.name ?? null, lastFour: lastFourOf(account.account_number) }),
+    }));
     // An account opened by id (while the bank's list is out of reach) is still shown as chosen.
     if (filters.accountId !== '' && !store.accounts.some((account) => account.id === filters.accountId)) {
       options.push({ value: filters.accountId, label: filters.accountId });
@@ -204,24 +213,36 @@ export function PendingTransactionsScreen() {
       />
       <ListScreen
         {...PENDING_TRANSACTIONS}
+        emptyTitle={
+          job?.state === 'running' && !filtered ? 'Fetching pending transactions…' : PENDING_TRANSACTIONS.emptyTitle
+        }
         source={source}
         activeRow={store}
-        onOpen={() => {
-          setDrawerOpen(true);
-        }}
         extensions={[review]}
-        drawer={
-          drawerOpen && row !== undefined ? (
-            <TransactionDrawer
-              profileId={profileId}
-              row={row}
-              related={relatedOf(row, source)}
-              onClose={() => {
-                setDrawerOpen(false);
-              }}
-            />
-          ) : undefined
-        }
+        drawer={{
+          content:
+            drawerOpen && row !== undefined ? (
+              <TransactionDrawer
+                profileId={profileId}
+                row={row}
+                related={relatedOf(row, source)}
+                accountName={
+                  accountOptions.find((option) => option.value === row.account_id)?.label ?? 'Account not in the cache'
+                }
+                onClose={() => {
+                  setDrawerOpen(false);
+                }}
+              />
+            ) : null,
+          // Drawn from the active row itself: it shows whatever row is active.
+          shows: () => true,
+          show: () => {
+            setDrawerOpen(true);
+          },
+          close: () => {
+            setDrawerOpen(false);
+          },
+        }}
         filters={
           <>
             <ToolbarSelect
@@ -267,7 +288,7 @@ export function PendingTransactionsScreen() {
               ? 'Nothing in the cache matches these filters.'
               : job?.state === 'running'
                 ? // The first open of the local sandbox starts this sync by itself (main's firstOpenSync.ts).
-                  'Fetching this account’s pending transactions from the bank for the first time: they appear here as soon as the sync is done.'
+                  'Fetching this account’s pending transactions from the bank for the first time: they appear here as they arrive.'
                 : 'Nothing cached for this account yet. Sync it from the bank.'
         }
         emptyAction={
@@ -331,11 +352,14 @@ function TransactionDrawer({
   profileId,
   row,
   related,
+  accountName,
   onClose,
 }: {
   profileId: string | null;
   row: CachedPendingTransaction;
   related: CachedPendingTransaction[];
+  /** The account as a person reads it ("Card settlement ••0880"). */
+  accountName: string;
   onClose: () => void;
 }) {
   const origins = PENDING_TRANSACTION_ORIGIN_FIELDS.filter((field) => row[field] !== null);
@@ -376,13 +400,24 @@ function TransactionDrawer({
                 <BankValue value={row.balance}>{formatMoney}</BankValue>
               </span>,
             ],
-            ['Type', field(row.type, 'ty')],
+            [
+              'Type',
+              <span key="ty">
+                {row.type === null || row.type === undefined ? <BankValue value={row.type} /> : codeWords(row.type)}
+              </span>,
+            ],
             ['Type source', field(row.type_source, 'ts')],
             ['Category', field(row.category, 'ca')],
             ['Summary', field(row.summary, 'su')],
             ['Date', field(row.date, 'da')],
             ['Timestamp', field(row.extended_timestamp_precise, 't', 'mono')],
-            ['Account', field(row.account_id, 'ac', 'mono')],
+            [
+              'Account',
+              <span key="ac" className="stack-tight">
+                <span>{accountName}</span>
+                {typeof row.account_id === 'string' ? <CopyId id={row.account_id} what="account id" /> : null}
+              </span>,
+            ],
             ['Check number', field(row.check_number, 'cn')],
             ['Trace id', field(row.trace_id, 'tr', 'mono')],
           ]}

@@ -53,6 +53,7 @@ interface PendingTransactionsState {
   exporting: boolean;
   open: (profileId: string) => Promise<void>;
   setFilters: (patch: Partial<PendingTransactionFilters>) => void;
+  /** Reads the same list again (after a sync): its rows stay on screen until the new ones arrive. */
   reload: () => void;
   select: (index: number | null) => void;
   setDrawerOpen: (open: boolean) => void;
@@ -99,12 +100,16 @@ function rememberAccount(profileId: string, accountId: string): void {
   }
 }
 
-function sourceOf(profileId: string, filters: PendingTransactionFilters): PagedRows<CachedPendingTransaction> {
+function sourceOf(
+  profileId: string,
+  filters: PendingTransactionFilters,
+  standIn: PagedRows<CachedPendingTransaction> | null = null,
+): PagedRows<CachedPendingTransaction> {
   const filter = filterInput(profileId, filters);
   return cacheSource(
     (page) => api().pendingTransactions.list({ ...filter, ...page }),
     () => api().pendingTransactions.count(filter),
-    { pageSize: 200, maxPages: 20 },
+    { pageSize: 200, maxPages: 20, standIn },
   );
 }
 
@@ -143,15 +148,20 @@ export const usePendingTransactionsStore = create<PendingTransactionsState>((set
     const profileId = get().profileId;
     get().source?.close();
     if (profileId !== null && filters.accountId !== '') rememberAccount(profileId, filters.accountId);
+    // The drawer stays open: the list screen keeps the active row if the new list holds it,
+    // and closes the drawer if not (useDrawerFollowsCursor.ts).
     set({
       filters,
       selected: null,
-      drawerOpen: false,
       source: profileId === null || filters.accountId === '' ? null : sourceOf(profileId, filters),
     });
   },
   reload() {
-    get().setFilters({});
+    const { profileId, filters, source } = get();
+    if (profileId === null || filters.accountId === '') return;
+    source?.close();
+    // The active row is carried over; the list screen moves it to where its item now is.
+    set({ source: sourceOf(profileId, filters, source) });
   },
   select(selected) {
     set({ selected });

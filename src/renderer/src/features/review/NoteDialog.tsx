@@ -38,13 +38,14 @@ function NoteDialog({ request }: { request: NoteRequest }) {
   const give = useReviewStore((state) => state.give);
   const busy = useReviewStore((state) => state.busy);
   const [text, setText] = useState('');
-  const [disposition, setDisposition] = useState<Disposition>(request.disposition);
+  // Preset to the item's own disposition; none for an item no person has reviewed yet.
+  const [disposition, setDisposition] = useState<Disposition | null>(request.disposition);
   const noteId = useId();
   const length = charactersIn(text.trim());
   const tooLong = length > NOTE_MAX;
 
   async function save(): Promise<void> {
-    if (tooLong || busy) return;
+    if (tooLong || busy || disposition === null) return;
     const given = await give(request.profileId, request.kind, request.refs, disposition, text);
     if (given === null) return;
     close();
@@ -57,13 +58,17 @@ function NoteDialog({ request }: { request: NoteRequest }) {
 
   return (
     <Dialog
-      title={request.refs.length === 1 ? 'Note' : `Note for ${countOf(request.refs.length, request.kind)}`}
+      title={
+        request.refs.length === 1
+          ? `Note on ${request.name ?? 'this item'}`
+          : `Note for ${request.name ?? countOf(request.refs.length, request.kind)}`
+      }
       onClose={close}
       footer={
         <>
           <Button onClick={close}>Cancel</Button>
-          <Button variant="primary" busy={busy} disabled={tooLong} onClick={() => void save()}>
-            {DISPOSITION_WORDS[disposition].verb} with this note
+          <Button variant="primary" busy={busy} disabled={tooLong || disposition === null} onClick={() => void save()}>
+            {disposition === null ? 'Save the note' : `${DISPOSITION_WORDS[disposition].verb} with this note`}
           </Button>
         </>
       }
@@ -101,8 +106,16 @@ function NoteDialog({ request }: { request: NoteRequest }) {
             {noteLimitWarning(length)}
           </div>
         </div>
-        <fieldset className="review-dispositions">
+        <fieldset
+          className="review-dispositions"
+          aria-describedby={disposition === null ? `${noteId}-choose` : undefined}
+        >
           <legend className="field-label">Disposition</legend>
+          {disposition === null ? (
+            <p id={`${noteId}-choose`} className="field-hint">
+              No one has reviewed it yet: choose the disposition the note goes with.
+            </p>
+          ) : null}
           {DISPOSITIONS.map((option) => (
             <label key={option} className="review-disposition">
               <input

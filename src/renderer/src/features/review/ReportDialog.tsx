@@ -17,10 +17,22 @@ import { toast } from '../../stores/toasts.ts';
 const FORMATS = [
   { value: 'pdf', label: 'PDF', hint: 'printed by Chromium, ready to file' },
   { value: 'html', label: 'HTML', hint: 'a page to open or print' },
-  { value: 'csv', label: 'CSV', hint: 'one line per step, for a spreadsheet' },
+  { value: 'csv', label: 'CSV', hint: 'one line per item, amounts as numbers, for a spreadsheet' },
 ] as const;
 
 type Format = (typeof FORMATS)[number]['value'];
+
+const PAPERS = [
+  { value: 'a4', label: 'A4' },
+  { value: 'letter', label: 'US Letter' },
+] as const;
+
+type Paper = (typeof PAPERS)[number]['value'];
+
+/** The paper of this machine's region: Letter in the Americas that use it, A4 elsewhere. */
+function usualPaper(): Paper {
+  return /[-_](US|CA|MX|PH|CL|CO|VE|GT|CR|PA|DO|PR|SV|NI|HN|BO)\b/i.test(navigator.language) ? 'letter' : 'a4';
+}
 
 export function ReportDialog({ profileId, onClose }: { profileId: string; onClose: () => void }) {
   const profiles = useProfilesStore((state) => state.profiles);
@@ -28,6 +40,8 @@ export function ReportDialog({ profileId, onClose }: { profileId: string; onClos
   const [fromDate, setFromDate] = useState('');
   const [toDate, setToDate] = useState('');
   const [format, setFormat] = useState<Format>('pdf');
+  const [paper, setPaper] = useState<Paper>(usualPaper);
+  const paperId = useId();
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const formatId = useId();
@@ -41,6 +55,9 @@ export function ReportDialog({ profileId, onClose }: { profileId: string; onClos
       const saved = await api().reviews.saveReport({
         profileId: chosen,
         format,
+        paper,
+        // The report's times are local to this window, each with its zone.
+        timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
         ...(fromDate === '' ? {} : { fromDate }),
         ...(toDate === '' ? {} : { toDate }),
       });
@@ -117,6 +134,25 @@ export function ReportDialog({ profileId, onClose }: { profileId: string; onClos
             </label>
           ))}
         </fieldset>
+        {format === 'csv' ? null : (
+          <fieldset className="review-dispositions">
+            <legend className="field-label">Paper</legend>
+            {PAPERS.map((entry) => (
+              <label key={entry.value} className="review-disposition">
+                <input
+                  type="radio"
+                  name={`${paperId}-paper`}
+                  value={entry.value}
+                  checked={paper === entry.value}
+                  onChange={() => {
+                    setPaper(entry.value);
+                  }}
+                />
+                {entry.label}
+              </label>
+            ))}
+          </fieldset>
+        )}
         {problem === null ? null : (
           <p className="field-error" role="alert">
             {problem}

@@ -16,7 +16,15 @@ import { uiErrorOf, type UiError } from '../../lib/errors.ts';
 import { formatTimestamp } from '../../lib/time.ts';
 import { ReviewBadge } from './ReviewBadge.tsx';
 import { useReviewStore } from './reviewStore.ts';
-import { DISPOSITION_WORDS, itemName, KIND_LABELS, STATE_TONES, type ReviewSummary } from './reviewWords.ts';
+import { useMoveOnPreference } from './moveOnPreference.ts';
+import {
+  DISPOSITION_WORDS,
+  itemName,
+  personsDisposition,
+  KIND_LABELS,
+  STATE_TONES,
+  type ReviewSummary,
+} from './reviewWords.ts';
 import { announce } from '../../stores/announcements.ts';
 import './review.css';
 
@@ -26,10 +34,13 @@ export function ReviewPanel({
   profileId,
   kind,
   reference,
+  name: givenName,
 }: {
   profileId: string;
   kind: ReviewKind;
   reference: string;
+  /** How the item is said (the drawer's heading, names first); else from the record. */
+  name?: string;
 }) {
   const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' });
   const version = useReviewStore((state) => state.version);
@@ -55,7 +66,10 @@ export function ReviewPanel({
 
   const review = loaded.state === 'ready' ? loaded.detail.review : null;
   const name =
-    loaded.state === 'ready' ? itemName(kind, reference, loaded.detail.cachedRecord) : `this ${KIND_LABELS[kind].one}`;
+    givenName ??
+    (loaded.state === 'ready'
+      ? itemName(kind, reference, loaded.detail.cachedRecord)
+      : `this ${KIND_LABELS[kind].one}`);
   const actions = (
     <div className="review-actions" role="group" aria-label="Review this item">
       {DISPOSITIONS.map((disposition: Disposition) => (
@@ -79,7 +93,7 @@ export function ReviewPanel({
         variant="ghost"
         disabled={busy}
         onClick={() => {
-          askNote({ profileId, kind, refs: [reference], name, disposition: review?.disposition ?? 'flagged' });
+          askNote({ profileId, kind, refs: [reference], name, disposition: personsDisposition(review) });
         }}
       >
         Note…
@@ -98,9 +112,15 @@ export function ReviewPanel({
 
 function ReviewBody({ detail }: { detail: ReviewDetail }) {
   const { review, history } = detail;
+  const moveOn = useMoveOnPreference((state) => state.moveOn);
   if (review === null) {
     return (
-      <p className="muted">No one has reviewed this item. Clear, flag or escalate it (keys C, F, E; N adds a note).</p>
+      <p className="muted">
+        No one has reviewed this item. Clear, flag or escalate it (keys C, F, E; N adds a note).{' '}
+        {moveOn
+          ? 'The keys then move on to the next item that needs a person (Settings › Review).'
+          : 'The keys stay on this item (Settings › Review).'}
+      </p>
     );
   }
   return (

@@ -28,6 +28,8 @@ import { ReviewPanel } from './ReviewPanel.tsx';
 import { useReviewStore } from './reviewStore.ts';
 import { useReviewExtension } from './useReviewExtension.tsx';
 import { KIND_LABELS } from './reviewWords.ts';
+import { accountLabel } from '../../../../shared/review/itemNames.ts';
+import { CopyId } from '../../components/CopyId.tsx';
 import './review.css';
 
 const kindOf = (row: QueueItem): ReviewKind => row.kind;
@@ -43,6 +45,22 @@ const shortKindOf = (row: QueueItem): string =>
 const refOf = (row: QueueItem): string => row.ref;
 const readOf = (row: QueueItem) => row.review;
 const recordOf = (row: QueueItem): unknown => row.record;
+/** A queue item's identity across reads: its kind and ref. */
+const queueKeyOf = (row: QueueItem): string => `${row.kind}\u0000${row.ref}`;
+
+/** What the item is, names first: a transaction's description, who applied, a send's event. */
+function itemHeading(row: QueueItem): string {
+  return (
+    itemLine(row.kind, itemColumnsOf(row.kind, row.ref, row.record, row.names)) || `a ${KIND_LABELS[row.kind].one}`
+  );
+}
+
+/** Under it: what kind of item, and where it belongs (the account, the product). */
+function itemSubline(row: QueueItem): string {
+  const columns = itemColumnsOf(row.kind, row.ref, row.record, row.names);
+  const where = row.kind === 'application' ? columns.productName : columns.accountName;
+  return [KIND_LABELS[row.kind].one, where].filter((part) => part !== null && part !== '').join(' · ');
+}
 
 /** The local time of a bank timestamp ("14:03"), beside the bank's own date. */
 function localTime(iso: string | null): string {
@@ -73,9 +91,14 @@ function columnsFor(profileId: string): Column<QueueItem>[] {
       header: 'Account',
       width: '176px',
       priority: 2,
-      render: (row) => (
-        <span className="mono">{row.accountId ?? itemColumnsOf(row.kind, row.ref, row.record).account ?? '—'}</span>
-      ),
+      render: (row) => {
+        const accountId = row.accountId ?? itemColumnsOf(row.kind, row.ref, row.record).account;
+        return accountId === null ? (
+          <span className="muted">—</span>
+        ) : (
+          <span title={`Account ${accountId}`}>{accountLabel(row.names?.account)}</span>
+        );
+      },
     },
     {
       key: 'date',
@@ -108,13 +131,19 @@ function columnsFor(profileId: string): Column<QueueItem>[] {
       width: 'minmax(150px, 1fr)',
       rowHeader: true,
       render: (row) => (
-        <span className="cell-two">
-          <span className="cell-main">
-            {itemLine(row.kind, itemColumnsOf(row.kind, row.ref, row.record)) || row.ref}
-          </span>
-          <span className="cell-sub mono">{row.ref}</span>
+        <span className="cell-two" title={`${KIND_LABELS[row.kind].one} ${row.ref}`}>
+          <span className="cell-main">{itemHeading(row)}</span>
+          <span className="cell-sub">{itemSubline(row)}</span>
         </span>
       ),
+    },
+    {
+      key: 'ref',
+      header: 'Ref',
+      width: '200px',
+      optional: true,
+      priority: 7,
+      render: (row) => <span className="mono muted">{row.ref}</span>,
     },
     {
       key: 'by',
@@ -216,9 +245,7 @@ export function ReviewQueueScreen() {
         columns={columns}
         active={selected}
         onActivate={select}
-        onOpen={() => {
-          store.setDrawerOpen(true);
-        }}
+        rowKey={queueKeyOf}
         extensions={[keysOnly]}
         fromBank={false}
         filters={
@@ -253,7 +280,10 @@ export function ReviewQueueScreen() {
               onChange={(accountId) => {
                 setFilters({ accountId });
               }}
-              options={(summary?.accountIds ?? []).map((accountId) => ({ value: accountId, label: accountId }))}
+              options={(summary?.accountIds ?? []).map((accountId) => ({
+                value: accountId,
+                label: accountLabel(summary?.accountNames?.find((named) => named.id === accountId)),
+              }))}
               emptyLabel="All accounts"
             />
             <ToolbarText
@@ -298,36 +328,44 @@ export function ReviewQueueScreen() {
             </p>
           )
         }
-        drawer={
-          store.drawerOpen && row !== undefined && profileId !== null ? (
-            <Drawer
-              title={itemLine(row.kind, itemColumnsOf(row.kind, row.ref, row.record)) || row.ref}
-              subtitle={
-                <span className="mono">
-                  {KIND_LABELS[row.kind].one} · {row.accountId === null ? '' : `${row.accountId} · `}
-                  {row.ref}
-                </span>
-              }
-              onClose={closeDrawer}
-            >
-              <ReviewPanel profileId={profileId} kind={row.kind} reference={row.ref} />
-              <Section
-                title={
-                  row.review === null || row.review.byRule !== null ? 'The record as cached' : 'The record as reviewed'
+        drawer={{
+          content:
+            store.drawerOpen && row !== undefined && profileId !== null ? (
+              <Drawer
+                title={itemHeading(row)}
+                subtitle={
+                  <>
+                    {itemSubline(row)} <CopyId id={row.ref} what={`${KIND_LABELS[row.kind].one}'s ref`} />
+                  </>
                 }
+                onClose={closeDrawer}
               >
-                <JsonView
-                  value={row.record}
-                  label={
+                <ReviewPanel profileId={profileId} kind={row.kind} reference={row.ref} name={itemHeading(row)} />
+                <Section
+                  title={
                     row.review === null || row.review.byRule !== null
                       ? 'The record as cached'
                       : 'The record as reviewed'
                   }
-                />
-              </Section>
-            </Drawer>
-          ) : undefined
-        }
+                >
+                  <JsonView
+                    value={row.record}
+                    label={
+                      row.review === null || row.review.byRule !== null
+                        ? 'The record as cached'
+                        : 'The record as reviewed'
+                    }
+                  />
+                </Section>
+              </Drawer>
+            ) : null,
+          // Drawn from the active row itself: it shows whatever row is active.
+          shows: () => true,
+          show: () => {
+            store.setDrawerOpen(true);
+          },
+          close: closeDrawer,
+        }}
         emptyTitle={summary?.openOn === null ? 'Nothing waits for a person' : `No ${kindLabel} in ${partLabel}`}
         emptyBody={
           summary?.openOn === null
@@ -428,8 +466,8 @@ function QueueSummaryPanel({
             <tbody>
               {waiting.map((account) => (
                 <tr key={account.accountId}>
-                  <th scope="row" className="mono">
-                    {account.accountId}
+                  <th scope="row" title={`Account ${account.accountId}`}>
+                    {accountLabel(summary.accountNames?.find((named) => named.id === account.accountId))}
                   </th>
                   {SUMMARY_PARTS.filter((state) => state !== 'cleared').map((state) => (
                     <td key={state}>
@@ -444,7 +482,9 @@ function QueueSummaryPanel({
                         {account.states[state].toLocaleString('en-US')}
                         <span className="visually-hidden">
                           {' '}
-                          pending transactions of {account.accountId}: {QUEUE_STATE_LABELS[state].toLowerCase()}
+                          pending transactions of{' '}
+                          {accountLabel(summary.accountNames?.find((named) => named.id === account.accountId))}:{' '}
+                          {QUEUE_STATE_LABELS[state].toLowerCase()}
                         </span>
                       </button>
                     </td>

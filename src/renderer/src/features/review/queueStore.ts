@@ -125,10 +125,11 @@ export const useQueueStore = create<QueueStoreState>((set, get) => {
     const filters = { ...asked, state: state ?? 'unreviewed' };
     const part = filters.state;
     get().source?.close();
+    // The drawer stays: the list screen keeps the item active if the new page holds it, and
+    // closes the drawer if not (useDrawerFollowsCursor.ts).
     set({
       filters,
       selected: null,
-      drawerOpen: false,
       source: cacheSource(
         (page) => api().reviewQueue.list({ ...input, state: part, ...page }),
         () => Promise.resolve({ count: summary?.states[part] ?? 0 }),

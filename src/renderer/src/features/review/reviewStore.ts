@@ -20,8 +20,8 @@ export interface NoteRequest {
   profileId: string;
   kind: ReviewKind;
   refs: string[];
-  /** The disposition offered first: the item's own when there is one, else "flagged". */
-  disposition: Disposition;
+  /** The item's own disposition, preset in the dialog; null when no person has given one yet. */
+  disposition: Disposition | null;
   /** What the items are called when the saved note is announced ("WIRE IN GLOBEX CORP"). */
   name?: string;
   /** Runs once the note is kept; may answer where the keyboard is now, to be said with it. */

@@ -6,6 +6,7 @@ import type { Disposition, ReviewFilter, ReviewKind, ReviewState } from '../../.
 import type { ReviewSummary } from '../../../../shared/ipc/domains/reviews.ts';
 import type { Tone } from '../../components/Badge.tsx';
 import { itemColumnsOf, itemLine } from '../../../../shared/review/itemColumns.ts';
+import type { ItemNames } from '../../../../shared/review/itemNames.ts';
 
 export type { ReviewSummary };
 
@@ -57,9 +58,19 @@ export function reviewSentence(review: ReviewSummary | null | undefined): string
   return `${review.state}${review.reviewer === null ? '' : ` by ${review.reviewer}`}`;
 }
 
-/** How an item is named when it is said: its description, else what it is, else its ref. */
-export function itemName(kind: ReviewKind, ref: string, record: unknown): string {
-  const columns = itemColumnsOf(kind, ref, record);
+/**
+ * How an item is named when it is said: a transaction's description, an application's
+ * applicant and state, a send's event; what it is in words when the record says nothing, never
+ * its ref (issue 38).
+ */
+export function itemName(kind: ReviewKind, ref: string, record: unknown, names?: ItemNames): string {
+  const columns = itemColumnsOf(kind, ref, record, names);
   const name = kind === 'pending-transaction' ? columns.description : itemLine(kind, columns);
-  return name === null || name === '' ? ref : name;
+  return name === null || name === '' ? `a ${KIND_LABELS[kind].one} the cache does not describe` : name;
+}
+
+/** The disposition a person gave (not a rule's flag), preset in the note dialog; null when none. */
+export function personsDisposition(review: ReviewSummary | null | undefined): Disposition | null {
+  if (review === null || review === undefined || review.byRule !== null) return null;
+  return review.disposition;
 }

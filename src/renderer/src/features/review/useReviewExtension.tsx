@@ -2,7 +2,8 @@
  * The review feature on a list screen it does not own (ListScreen's `extensions`): a Review
  * column, a Review filter with the count of each state, and the keys of the queue — c clear,
  * f flag, e escalate, n note — acting on the selection (one row, or a Shift-extended run:
- * one disposition and one note for all), then moving to the next row that needs a person.
+ * one disposition and one note for all), then moving to the next row that needs a person
+ * (a setting, on by default: moveOnPreference.ts).
  * Each disposition is said: what was done to which item and which item is now active (one
  * item: to screen readers only, the row shows the rest; several: a toast all can read).
  */
@@ -16,13 +17,22 @@ import {
 } from '../../../../shared/review/reviewTerms.ts';
 import type { ListExtension, ListSelection, RowKeyBinding } from '../../components/list/ListScreen.tsx';
 import { ToolbarSelect } from '../../components/Page.tsx';
+import type { ItemNames } from '../../../../shared/review/itemNames.ts';
 import { announce } from '../../stores/announcements.ts';
 import { toast } from '../../stores/toasts.ts';
 import type { PagedRows } from '../../lib/pagedRows.ts';
+import { useMoveOnPreference } from './moveOnPreference.ts';
 import { nextToReview } from './nextToReview.ts';
 import { ReviewCell } from './ReviewCell.tsx';
 import { useReviewStore } from './reviewStore.ts';
-import { countOf, DISPOSITION_WORDS, itemName, SHORT_LABELS, type ReviewSummary } from './reviewWords.ts';
+import {
+  countOf,
+  DISPOSITION_WORDS,
+  itemName,
+  personsDisposition,
+  SHORT_LABELS,
+  type ReviewSummary,
+} from './reviewWords.ts';
 import './review.css';
 
 interface ReviewFilterControl {
@@ -44,6 +54,14 @@ export interface ReviewExtensionOptions<Row> {
   filter?: ReviewFilterControl;
   /** The bank's record behind a row, to name it in announcements (default: the row itself). */
   recordOf?: (row: Row) => unknown;
+  /** What the cache knows of a row's names (its applicants, its account): default its `names`. */
+  namesOf?: (row: Row) => ItemNames | undefined;
+}
+
+/** A row's names as list rows carry them (`names`, from main). */
+function namesOfRow(row: unknown): ItemNames | undefined {
+  const names = (row as { names?: unknown } | null)?.names;
+  return typeof names === 'object' && names !== null ? names : undefined;
 }
 
 /** After a disposition, wait this long for more before counting again (a queue reviewed by keyboard). */
@@ -93,7 +111,12 @@ export function useReviewExtension<Row>(options: ReviewExtensionOptions<Row>): L
     };
 
     const nameOf = (row: Row): string =>
-      itemName(kindOf(row), refOf(row) ?? '', (latest.current.recordOf ?? ((same: Row) => same))(row));
+      itemName(
+        kindOf(row),
+        refOf(row) ?? '',
+        (latest.current.recordOf ?? ((same: Row) => same))(row),
+        (latest.current.namesOf ?? namesOfRow)(row),
+      );
 
     /** What the selection is called: one item by its name, several by their count. */
     const selectionName = (selection: ListSelection<Row>, items: Map<ReviewKind, string[]>): string => {
@@ -102,12 +125,20 @@ export function useReviewExtension<Row>(options: ReviewExtensionOptions<Row>): L
       return [...items].map(([itemKind, refs]) => countOf(refs.length, itemKind)).join(' and ');
     };
 
-    /** Activates the next row that needs a person; answers where the keyboard now is, in words. */
+    /**
+     * Activates the next row that needs a person (unless the officer turned that off: Settings ›
+     * Review); answers where the keyboard now is, in words.
+     */
     const moveOn = (selection: ListSelection<Row>): string => {
       const last = selection.indices[selection.indices.length - 1];
       const rows = latest.current.source;
       selection.clear();
       if (last === undefined || rows === null) return '';
+      if (!useMoveOnPreference.getState().moveOn) {
+        latest.current.onActivate(last);
+        const here = rows.rowAt(last);
+        return here === undefined ? '' : `Still on ${nameOf(here)}.`;
+      }
       const next = nextToReview(rows, last, currentOf);
       latest.current.onActivate(next);
       const row = rows.rowAt(next);
@@ -152,7 +183,7 @@ export function useReviewExtension<Row>(options: ReviewExtensionOptions<Row>): L
           kind: entry[0],
           refs: entry[1],
           name: selectionName(selection, items),
-          disposition: currentOf(first)?.disposition ?? 'flagged',
+          disposition: personsDisposition(currentOf(first)),
           onGiven: () => moveOn(selection),
         });
       },

@@ -20,7 +20,7 @@ import { SyncStrip } from '../../components/SyncStrip.tsx';
 import { type Column } from '../../components/VirtualTable.tsx';
 import { uiErrorOf } from '../../lib/errors.ts';
 import { formatTimestamp } from '../../lib/time.ts';
-import { useOnTransition } from '../../lib/useDebounced.ts';
+import { useOnTransition, useReloadWhileSyncing } from '../../lib/useDebounced.ts';
 import { useActiveProfileId } from '../../stores/profiles.ts';
 import { useSyncJob } from '../../stores/sync.ts';
 import { useWebhooksStore } from '../webhooks/store.ts';
@@ -99,12 +99,18 @@ export function WebhookSendsScreen() {
     void loadWebhooks(profileId);
   }, [profileId, open, loadWebhooks]);
   useOnTransition(job?.state, 'done', () => {
-    setFilters({});
+    store.reload();
   });
+  useReloadWhileSyncing(job?.state === 'running', job?.written, store.reload);
 
   // The two views share everything but their rows: filters, search, drawer, empty state.
+  const drawerOf = <Row,>(refOf: (row: Row) => string, open: (row: Row) => void) => ({
+    content: store.timeline === null ? null : <TimelineDrawer />,
+    shows: (row: Row) => store.timeline?.item === refOf(row),
+    show: open,
+    close: store.closeTimeline,
+  });
   const shared = {
-    drawer: store.timeline === null ? undefined : <TimelineDrawer />,
     activeRow: store,
     what: 'Webhook sends',
     emptyTitle: 'No webhook sends',
@@ -184,7 +190,10 @@ export function WebhookSendsScreen() {
             label="Notifications"
             source={store.groups}
             columns={GROUP_COLUMNS}
-            onOpen={(_, row) => void store.openTimeline(row.webhookId, row.objectId, row.event)}
+            rowKey={groupRefOf}
+            drawer={drawerOf(groupRefOf, (row) => {
+              void store.openTimeline(groupRefOf(row), row.webhookId, row.objectId, row.event);
+            })}
             extensions={[review.notifications]}
             {...shared}
           />
@@ -194,7 +203,10 @@ export function WebhookSendsScreen() {
             label="Attempts"
             source={store.sends}
             columns={ATTEMPT_COLUMNS}
-            onOpen={(_, row) => void store.openTimeline(row.webhook_id ?? '', row.object_id ?? '', row.event ?? null)}
+            rowKey={attemptRefOf}
+            drawer={drawerOf(attemptRefOf, (row) => {
+              void store.openTimeline(attemptRefOf(row), row.webhook_id ?? '', row.object_id ?? '', row.event ?? null);
+            })}
             extensions={[review.attempts]}
             {...shared}
           />
@@ -204,19 +216,19 @@ export function WebhookSendsScreen() {
   );
 }
 
+/** A notification's review ref, built from its parts when the row does not carry one. */
+const groupRefOf = (row: WebhookSendGroup): string =>
+  row.ref ?? notificationRef(row.webhookId, row.objectId, row.event);
+/** An attempt is reviewed by its own id. */
+const attemptRefOf = (row: CachedWebhookSend): string => row.ref ?? row.id;
+
 function TimelineDrawer() {
   const timeline = useWebhookSendsStore((state) => state.timeline);
   const close = useWebhookSendsStore((state) => state.closeTimeline);
   const profileId = useWebhookSendsStore((state) => state.profileId);
-  // The review of what the drawer was opened on: the attempt, or the notification's group.
-  const attempt = useWebhookSendsStore((state) =>
-    state.view === 'attempts' && state.selected !== null ? state.sends?.rowAt(state.selected) : undefined,
-  );
   if (timeline === null) return null;
-  const reviewRef =
-    attempt !== undefined && attempt.object_id === timeline.objectId
-      ? attempt.id
-      : notificationRef(timeline.webhookId, timeline.objectId, timeline.event);
+  // The review of what the drawer shows: the attempt, or the notification's group.
+  const reviewRef = timeline.item;
   const last = timeline.attempts[timeline.attempts.length - 1];
   return (
     <Drawer

@@ -40,6 +40,8 @@ export const NO_SEND_FILTERS: WebhookSendFilters = {
 type SendView = 'groups' | 'attempts';
 
 interface TimelineState {
+  /** The review ref of what the drawer shows: one attempt's id, or a notification's ref. */
+  item: string;
   webhookId: string;
   objectId: string;
   event: string | null;
@@ -60,7 +62,10 @@ interface WebhookSendsState {
   setFilters: (patch: Partial<WebhookSendFilters>) => void;
   setView: (view: SendView) => void;
   select: (index: number | null) => void;
-  openTimeline: (webhookId: string, objectId: string, event: string | null) => Promise<void>;
+  /** Shows `item` (an attempt's id or a notification's ref) with the timeline of its object. */
+  openTimeline: (item: string, webhookId: string, objectId: string, event: string | null) => Promise<void>;
+  /** Reads the same lists again (after a sync): their rows stay on screen until the new ones arrive. */
+  reload: () => void;
   closeTimeline: () => void;
   sync: () => Promise<void>;
   exportCsv: () => Promise<void>;
@@ -76,6 +81,26 @@ export function sendFilterInput(profileId: string, filters: WebhookSendFilters) 
     ...(filters.toDate === '' ? {} : { toDate: filters.toDate }),
     ...(filters.search.trim() === '' ? {} : { search: filters.search.trim() }),
     ...(filters.review === '' ? {} : { review: filters.review }),
+  };
+}
+
+function sourcesOf(
+  profileId: string,
+  filters: WebhookSendFilters,
+  sendsStandIn: PagedRows<CachedWebhookSend> | null,
+  groupsStandIn: PagedRows<WebhookSendGroup> | null,
+): { sends: PagedRows<CachedWebhookSend>; groups: PagedRows<WebhookSendGroup> } {
+  const filter = sendFilterInput(profileId, filters);
+  return {
+    sends: cacheSource(
+      (page) => api().webhookSends.list({ ...filter, ...page }),
+      () => api().webhookSends.count(filter),
+      { pageSize: 200, standIn: sendsStandIn },
+    ),
+    groups: cacheSource((page) => api().webhookSends.groups({ ...filter, ...page }), undefined, {
+      pageSize: 200,
+      standIn: groupsStandIn,
+    }),
   };
 }
 
@@ -99,19 +124,17 @@ export const useWebhookSendsStore = create<WebhookSendsState>((set, get) => ({
     const profileId = get().profileId;
     if (profileId === null) return;
     const filters = { ...get().filters, ...patch };
-    const filter = sendFilterInput(profileId, filters);
     get().sends?.close();
     get().groups?.close();
-    set({
-      filters,
-      selected: null,
-      sends: cacheSource(
-        (page) => api().webhookSends.list({ ...filter, ...page }),
-        () => api().webhookSends.count(filter),
-        { pageSize: 200 },
-      ),
-      groups: cacheSource((page) => api().webhookSends.groups({ ...filter, ...page }), undefined, { pageSize: 200 }),
-    });
+    set({ filters, selected: null, ...sourcesOf(profileId, filters, null, null) });
+  },
+  reload() {
+    const { profileId, filters, sends, groups } = get();
+    if (profileId === null) return;
+    sends?.close();
+    groups?.close();
+    // The active row is carried over; the list screen moves it to where its item now is.
+    set(sourcesOf(profileId, filters, sends, groups));
   },
   setView(view) {
     set({ view, selected: null });
@@ -119,10 +142,16 @@ export const useWebhookSendsStore = create<WebhookSendsState>((set, get) => ({
   select(selected) {
     set({ selected });
   },
-  async openTimeline(webhookId, objectId, event) {
+  async openTimeline(item, webhookId, objectId, event) {
     const profileId = get().profileId;
     if (profileId === null) return;
-    set({ timeline: { webhookId, objectId, event, attempts: [], loading: true, error: null } });
+    const shown = get().timeline;
+    if (shown !== null && shown.webhookId === webhookId && shown.objectId === objectId && shown.event === event) {
+      // Another attempt of the same object: the same timeline, the review of this one.
+      set({ timeline: { ...shown, item } });
+      return;
+    }
+    set({ timeline: { item, webhookId, objectId, event, attempts: [], loading: true, error: null } });
     try {
       const page = await api().webhookSends.list({
         profileId,

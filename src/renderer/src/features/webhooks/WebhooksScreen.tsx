@@ -197,7 +197,13 @@ export function WebhooksScreen() {
         />
         <span className="grow" />
         <span className="muted" style={{ fontSize: 12 }}>
-          {store.asOf === null ? `${NOT_SYNCED_YET}: Refresh from bank to fetch` : `as of ${ageOf(store.asOf, now)}`}
+          {store.asOf !== null
+            ? `as of ${ageOf(store.asOf, now)}`
+            : store.rows.length > 0
+              ? // What is listed was kept as it was made here (a registration, a new webhook): said so,
+                // not "not synced" above the rows it shows.
+                'Made from this app; Refresh from bank for the rest'
+              : `${NOT_SYNCED_YET}: Refresh from bank to fetch`}
         </span>
       </Toolbar>
       {job === null ? null : <SyncStrip job={job} what="webhooks" />}
