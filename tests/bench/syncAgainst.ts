@@ -156,13 +156,23 @@ function shown(result: ProbeResult): string {
   return `${result.seconds.toFixed(2)} s, ${Math.round(result.rate).toLocaleString('en-US')} records/s, ${result.cores.toFixed(2)} cores; CPU µs a record: ${threads}`;
 }
 
-const self: Build = { name: `this checkout (${git(['rev-parse', '--short', 'HEAD'])})`, folder: here, temporary: false, runs: [] };
+const self: Build = {
+  name: `this checkout (${git(['rev-parse', '--short', 'HEAD'])})`,
+  folder: here,
+  temporary: false,
+  runs: [],
+};
 const others: Build[] = [];
 const walks: ProbeResult[] = [];
 try {
   for (const ref of values.against ?? []) others.push(checkout(ref));
   for (const tree of values.tree ?? []) {
-    others.push({ name: `${tree} (${git(['rev-parse', '--short', 'HEAD'], tree)})`, folder: tree, temporary: false, runs: [] });
+    others.push({
+      name: `${tree} (${git(['rev-parse', '--short', 'HEAD'], tree)})`,
+      folder: tree,
+      temporary: false,
+      runs: [],
+    });
   }
   if (others.length === 0) throw new Error('syncAgainst: name a build to compare with: --against REF (or --tree DIR).');
   const sandbox = await startSandboxProcess(RECORDS);
@@ -175,13 +185,17 @@ try {
     for (let run = 0; run < RUNS; run += 1) {
       const walk = await probe(self, bank, 'walk');
       walks.push(walk);
-      process.stdout.write(`  run ${String(run + 1)}, sequential walk: ${shown(walk)} (load ${loadavg()[0]?.toFixed(1) ?? '?'})\n`);
+      process.stdout.write(
+        `  run ${String(run + 1)}, sequential walk: ${shown(walk)} (load ${loadavg()[0]?.toFixed(1) ?? '?'})\n`,
+      );
       // Alternated: this checkout first in odd runs, last in even ones.
       const order = run % 2 === 0 ? [self, ...others] : [...others, self];
       for (const build of order) {
         const result = await probe(build, bank, 'pending-transactions');
         build.runs.push(result);
-        process.stdout.write(`  run ${String(run + 1)}, ${build.name}: ${shown(result)} (load ${loadavg()[0]?.toFixed(1) ?? '?'})\n`);
+        process.stdout.write(
+          `  run ${String(run + 1)}, ${build.name}: ${shown(result)} (load ${loadavg()[0]?.toFixed(1) ?? '?'})\n`,
+        );
       }
     }
   } finally {

@@ -41,9 +41,10 @@ export function applyBatches(statements: Statements, batches: readonly WriteBatc
     const then = batch.then === undefined ? null : statements.get(batch.then.sql);
     const sealed = batch.sealed;
     let changed = 0;
+    /** The rowids the batch's inserts took, first and last (for its tallies). */
     let first: number | bigint | null = null;
     let last: number | bigint | null = null;
-    batch.rows.forEach((row, index) => {
+    for (const [index, row] of batch.rows.entries()) {
       // A copy: a plan run again (after a rollback) must find its plaintext, not a seal.
       const values = sealed === undefined ? row : row.slice();
       if (sealed !== undefined) {
@@ -56,9 +57,9 @@ export function applyBatches(statements: Statements, batches: readonly WriteBatc
         last = result.lastInsertRowid;
       }
       if (then !== null) then.run(result.lastInsertRowid, ...(batch.then?.rows[index] ?? []));
-    });
-    if (batch.tallies !== undefined && first !== null && last !== null) {
-      for (const sql of batch.tallies) statements.get(sql).run(first, last);
+    }
+    if (first !== null && last !== null) {
+      for (const sql of batch.tallies ?? []) statements.get(sql).run(first, last);
     }
     return changed;
   });
