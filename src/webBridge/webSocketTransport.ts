@@ -32,7 +32,7 @@ interface PendingCall {
 const FIRST_RETRY_MS = 200;
 const LAST_RETRY_MS = 5_000;
 
-export function socketUrl(origin: string): string {
+function socketUrl(origin: string): string {
   return origin.replace(/^http/, 'ws') + WEB_SOCKET_PATH;
 }
 

@@ -10,7 +10,7 @@ import { extname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { CONTENT_SECURITY_POLICY } from '../../shared/security/contentSecurityPolicy.ts';
 
 export const APP_SCHEME = 'app';
-export const APP_HOST = 'ledgerdesk';
+const APP_HOST = 'ledgerdesk';
 export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
 export const APP_ENTRY_URL = `${APP_ORIGIN}/index.html`;
 
@@ -38,7 +38,7 @@ const MEDIA_TYPES: Record<string, string> = {
   '.map': 'application/json',
 };
 
-export function mediaTypeOf(file: string): string {
+function mediaTypeOf(file: string): string {
   return MEDIA_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
 }
 

@@ -3,7 +3,7 @@
  * browser (shell.openExternal). Anything else — other schemes (file:, smb:, javascript:,
  * custom protocol handlers), embedded credentials, control characters — is refused.
  */
-export const EXTERNAL_URL_MAX = 2_048;
+const EXTERNAL_URL_MAX = 2_048;
 
 export function isSafeExternalUrl(candidate: unknown): candidate is string {
   if (typeof candidate !== 'string' || candidate.length === 0 || candidate.length > EXTERNAL_URL_MAX) return false;

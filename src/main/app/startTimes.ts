@@ -6,7 +6,7 @@
  * and the sandbox's lines line up). Nothing is printed otherwise; no line holds anything but
  * the phase's name and the time.
  */
-export const START_TIMES_VARIABLE = 'LEDGERDESK_START_TIMES';
+const START_TIMES_VARIABLE = 'LEDGERDESK_START_TIMES';
 
 export function markStart(phase: string): void {
   if (process.env[START_TIMES_VARIABLE] !== '1') return;

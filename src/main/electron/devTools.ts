@@ -4,7 +4,7 @@
  * (review L1): DevTools stay off unless the app was started with `--devtools` on purpose.
  * Unpackaged (development, tests) they stay available.
  */
-export const DEVTOOLS_SWITCH = '--devtools';
+const DEVTOOLS_SWITCH = '--devtools';
 
 export function devToolsAllowed(isPackaged: boolean, argv: readonly string[]): boolean {
   return !isPackaged || argv.includes(DEVTOOLS_SWITCH);

@@ -24,8 +24,8 @@ export interface WindowStateStore {
 }
 
 export const DEFAULT_BOUNDS: WindowBounds = { width: 1280, height: 800 };
-export const MIN_WIDTH = 900;
-export const MIN_HEIGHT = 600;
+const MIN_WIDTH = 900;
+const MIN_HEIGHT = 600;
 
 function isWhole(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value);

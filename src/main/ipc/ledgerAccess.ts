@@ -8,7 +8,7 @@ import type { KeychainStatus } from '../services/credentials/keychainStatus.ts';
 import type { EventPublisher } from './eventPublisher.ts';
 import { IpcFailure } from './serviceErrors.ts';
 
-export interface AppIdentity {
+interface AppIdentity {
   name: string;
   version: string;
   platform: string;

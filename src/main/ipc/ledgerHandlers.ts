@@ -21,9 +21,7 @@ import { createUploadHandlers } from './uploadHandlers.ts';
 import { createWebhookHandlers } from './webhookHandlers.ts';
 import { createWebhookSendHandlers } from './webhookSendHandlers.ts';
 
-export type { AppIdentity, LedgerHandlerServices } from './ledgerAccess.ts';
-export { toOnlineStatus } from './appHandlers.ts';
-export { toContractProgress } from './syncHandlers.ts';
+export type { LedgerHandlerServices } from './ledgerAccess.ts';
 
 type LedgerDomains =
   | 'app'

@@ -13,7 +13,7 @@ import { IpcFailure } from './serviceErrors.ts';
 const queues = new WeakMap<LedgerServices, ReviewQueue>();
 
 /** The queue of the running services (one per services, reusing its prepared statements). */
-export function reviewQueueOf(ledger: LedgerServices): ReviewQueue {
+function reviewQueueOf(ledger: LedgerServices): ReviewQueue {
   let queue = queues.get(ledger);
   if (queue === undefined) {
     queue = new ReviewQueue(ledger.cache, ledger.reviews);

@@ -10,7 +10,7 @@
  * "Basic Checking monthly fee" or a profile named "Basic Bank Inc" arrives as it is.
  */
 
-export const REDACTED = '[redacted]';
+const REDACTED = '[redacted]';
 
 /** Field names whose string values are secrets. `*Set` booleans pass (they are not strings). */
 const SECRET_FIELD =

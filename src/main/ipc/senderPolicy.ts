@@ -26,7 +26,7 @@ export type SenderVerdict = { trusted: true } | { trusted: false; reason: string
  * `scheme://host[:port]` of a URL. Node's URL gives origin "null" for non-special schemes
  * such as app:, so it is built from protocol and host here.
  */
-export function originOf(url: string): string | null {
+function originOf(url: string): string | null {
   try {
     const parsed = new URL(url);
     if (parsed.host === '') return null;

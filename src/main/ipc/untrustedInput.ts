@@ -24,7 +24,7 @@ export const DEFAULT_INPUT_LIMITS: InputLimits = {
 };
 
 /** The one field name under which the contract takes raw bytes (a Uint8Array). */
-export const BYTES_FIELD = 'bytes';
+const BYTES_FIELD = 'bytes';
 
 /** Keys that reach an object's prototype when assigned: never legitimate in our inputs. */
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);

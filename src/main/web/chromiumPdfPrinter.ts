@@ -48,7 +48,7 @@ const CHROMIUM_ARGUMENTS = [
 ];
 
 /** Prints self-contained HTML to PDF with the Chromium at `executablePath`. */
-export function chromiumPdfPrinter(executablePath: string): (html: string) => Promise<Uint8Array> {
+function chromiumPdfPrinter(executablePath: string): (html: string) => Promise<Uint8Array> {
   return async (html) => {
     const { chromium } = await import('playwright-core');
     const browser = await chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGUMENTS });

@@ -15,7 +15,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { splitHost } from '../../shared/security/localServerGuard.ts';
 
-export const SESSION_COOKIE = 'ledgerdesk_session';
+const SESSION_COOKIE = 'ledgerdesk_session';
 /** The query parameter of the printed address that carries the token. */
 export const TOKEN_PARAMETER = 'token';
 

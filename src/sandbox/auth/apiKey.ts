@@ -20,7 +20,7 @@ function isApiKey(value: unknown): value is ApiKey {
   return typeof key['keyId'] === 'string' && typeof key['keySecret'] === 'string' && key['keySecret'].length >= 8;
 }
 
-export function newApiKey(): ApiKey {
+function newApiKey(): ApiKey {
   return { keyId: `key_sandbox_${randomBytes(6).toString('hex')}`, keySecret: randomBytes(24).toString('base64url') };
 }
 

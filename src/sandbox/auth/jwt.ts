@@ -5,7 +5,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-export interface TokenClaims {
+interface TokenClaims {
   /** The API key id the token was minted for. */
   sub: string;
   iat: number;

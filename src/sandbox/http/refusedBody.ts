@@ -8,7 +8,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 
-export const DRAIN_MAX_BYTES = 64 * 1024 * 1024;
+const DRAIN_MAX_BYTES = 64 * 1024 * 1024;
 
 export function drainRefusedBody(incoming: IncomingMessage): void {
   if (incoming.complete) return;

@@ -16,7 +16,7 @@ function plainProblem(problem: string, unknownNoun: string): string {
   return `unknown ${unknownNoun}${where}: ${unknown[2] ?? ''} (not accepted here)`;
 }
 
-export function problemOf(what: 'request body' | 'query', problems: readonly string[]): RequestProblem {
+function problemOf(what: 'request body' | 'query', problems: readonly string[]): RequestProblem {
   const noun = what === 'query' ? 'query parameter' : 'field';
   const unique = [...new Set(problems.map((problem) => plainProblem(problem, noun)))];
   return new RequestProblem(400, `Invalid ${what}: ${unique.join('; ')}.`);
@@ -72,7 +72,7 @@ export function listQueryOf<Filters extends z.ZodType, Paging extends z.ZodType>
 }
 
 /** Splits a query into the filters a list knows and the paging parameters (from list.ts). */
-export function splitQuery(
+function splitQuery(
   query: Record<string, unknown>,
   filterNames: readonly string[],
 ): { filters: Record<string, unknown>; paging: Record<string, unknown> } {

@@ -6,8 +6,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { NO_STORE, type Answer } from './answer.ts';
 
-export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
-export type RouteHandler = (request: FastifyRequest) => Answer | Promise<Answer>;
+type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+type RouteHandler = (request: FastifyRequest) => Answer | Promise<Answer>;
 
 export interface Router {
   get(path: string, handler: RouteHandler): void;

@@ -12,7 +12,7 @@ import { json } from './answer.ts';
 import { drainRefusedBody } from './refusedBody.ts';
 import { createRouter, sendAnswer, type Router } from './router.ts';
 
-export const JSON_BODY_MAX_BYTES = 1024 * 1024;
+const JSON_BODY_MAX_BYTES = 1024 * 1024;
 /** The longest path segment (an id) the router matches; longer ones are refused with 400. */
 export const PATH_SEGMENT_MAX_CHARS = 100;
 
@@ -28,7 +28,7 @@ function isPublic(request: FastifyRequest): boolean {
 export const JSON_MAX_DEPTH = 64;
 
 /** How deeply objects and arrays nest in JSON text (a linear scan, no recursion). */
-export function jsonNestingDepth(text: string): number {
+function jsonNestingDepth(text: string): number {
   let depth = 0;
   let deepest = 0;
   let inString = false;

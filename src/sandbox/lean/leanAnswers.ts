@@ -80,7 +80,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** One record as the real service sends it. */
-export function leanRecord(resource: LeanResource, record: Record<string, unknown>): Record<string, unknown> {
+function leanRecord(resource: LeanResource, record: Record<string, unknown>): Record<string, unknown> {
   const lean: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(record)) {
     if (!LEAN_LEFT_OUT[resource].includes(name)) lean[name] = value;

@@ -16,7 +16,7 @@ interface ErrorAnswer {
   headers?: Record<string, unknown>;
 }
 
-export const ERROR_ANSWERS = {
+const ERROR_ANSWERS = {
   '400': {
     name: 'BadRequest',
     description: 'Bad input: the sentence names every field or parameter at fault. Nothing was written.',

@@ -52,7 +52,7 @@ import { LEAN_LEFT_OUT, LEAN_NULLED, type LeanResource } from '../lean/leanAnswe
 import { errorResponseComponents, errorResponses, type ErrorStatus } from './errorAnswers.ts';
 import { EXAMPLE_BASE_URL, EXAMPLE_IDS, SCHEMA_EXAMPLES, exampleOf, type ExampleName } from './examples.ts';
 
-export const INTERFACE_VERSION = '1.18.691-g9292fa6c';
+const INTERFACE_VERSION = '1.18.691-g9292fa6c';
 
 /**
  * Who publishes the document and under what terms. The project has no public license or

@@ -18,7 +18,7 @@ import type { SandboxContext } from '../sandboxContext.ts';
 import type { RecordKind } from '../store/records.ts';
 import { inTransaction } from '../store/database.ts';
 
-export function businessApplicationPath(id: string): string {
+function businessApplicationPath(id: string): string {
   return `/apply/business_application/${id}`;
 }
 

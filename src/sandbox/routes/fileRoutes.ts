@@ -18,7 +18,7 @@ import { inTransaction } from '../store/database.ts';
 /** `type/subtype`, parameters dropped: what the file is, not how it travelled. */
 const MEDIA_TYPE = /^([a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*)\s*(;.*)?$/i;
 
-export function filePath(id: string): string {
+function filePath(id: string): string {
   return `/file/${id}`;
 }
 

@@ -24,7 +24,7 @@ export function personApplicationPath(id: string): string {
 }
 
 /** Whether a person born on `dateOfBirth` (YYYY-MM-DD) is under the age limit on `today`, and born already. */
-export function ageProblemOf(dateOfBirth: string, today: Date): string | null {
+function ageProblemOf(dateOfBirth: string, today: Date): string | null {
   const limit = new Date(today);
   limit.setUTCFullYear(limit.getUTCFullYear() - MAX_AGE_YEARS);
   if (dateOfBirth <= limit.toISOString().slice(0, 10)) {

@@ -1,7 +1,7 @@
 /** A real, minimal PNG (solid colour), so seeded card art is an image any viewer opens. */
 import { crc32, deflateSync } from 'node:zlib';
 
-export const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 function chunk(type: string, data: Buffer): Buffer {
   const length = Buffer.alloc(4);

@@ -48,7 +48,7 @@ export interface DemoIds {
 }
 
 /** Seeded data ends here: fixed, so a seed means the same bank on every machine and day. */
-export const SEED_END = new Date('2025-12-31T23:00:00Z');
+const SEED_END = new Date('2025-12-31T23:00:00Z');
 const SEED_END_MICROS = microsOf(SEED_END);
 const BATCH_ROWS = 20_000;
 

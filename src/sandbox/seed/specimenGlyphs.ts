@@ -49,10 +49,10 @@ const ROWS: Readonly<Record<string, readonly number[]>> = {
   '<': [0x02, 0x04, 0x08, 0x10, 0x08, 0x04, 0x02],
 };
 
-export const GLYPH_WIDTH = 5;
+const GLYPH_WIDTH = 5;
 export const GLYPH_HEIGHT = 7;
 /** A glyph and the column after it. */
-export const GLYPH_ADVANCE = GLYPH_WIDTH + 1;
+const GLYPH_ADVANCE = GLYPH_WIDTH + 1;
 
 /**
  * Calls `dot(column, row)` for each lit dot of `text` (upper-cased; an unknown character is a

@@ -16,7 +16,7 @@ import { centsOf } from '../seed/money.ts';
 import { inTransaction } from '../store/database.ts';
 import { postPendingTransaction } from './postPendingTransaction.ts';
 
-export function achPath(id: string): string {
+function achPath(id: string): string {
   return `/ach/${id}`;
 }
 

@@ -5,7 +5,7 @@
  */
 import type { Database } from './database.ts';
 
-export interface PendingTransactionPageQuery {
+interface PendingTransactionPageQuery {
   accountId: string;
   /** Position of the last row already seen; the page starts below it. */
   beforePosition?: number | undefined;
@@ -16,14 +16,14 @@ export interface PendingTransactionPageQuery {
   toMicros?: number | undefined;
 }
 
-export interface PendingTransactionPage {
+interface PendingTransactionPage {
   bodies: string[];
   /** Position of the page's last row when more rows follow, else null. */
   nextPosition: number | null;
 }
 
 /** A page of the rows that move the balance (posted transactions), with their positions. */
-export interface PostedPage {
+interface PostedPage {
   rows: { position: number; body: string }[];
   /** Whether more rows follow the page's last one. */
   more: boolean;

@@ -15,7 +15,7 @@ export type RecordKind =
   | 'business_application'
   | 'webhook';
 
-export interface RecordListQuery {
+interface RecordListQuery {
   /** Field equality filters on the served JSON; names come from a schema, never a client. */
   filters: Readonly<Record<string, string>>;
   /** Seq of the last record already seen (resolved from page_cursor). */
@@ -25,7 +25,7 @@ export interface RecordListQuery {
   toDate?: string | undefined;
 }
 
-export interface RecordPage {
+interface RecordPage {
   bodies: string[];
   /** Id of the last record of the page when more follow, else null. */
   nextCursor: string | null;

@@ -29,7 +29,7 @@ function sealingKeyOf(apiKeySecret: string): Buffer {
   return Buffer.from(hkdfSync('sha256', apiKeySecret, 'ledgerdesk sandbox', 'webhook basic secrets v1', 32));
 }
 
-export function sealSecret(key: Buffer, webhookId: string, secret: string): string {
+function sealSecret(key: Buffer, webhookId: string, secret: string): string {
   const iv = randomBytes(IV_BYTES);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   cipher.setAAD(Buffer.from(webhookId, 'utf8'));

@@ -5,7 +5,7 @@ import { freshId } from '../random.ts';
 import { TOTAL_ESTIMATE_MAX } from './records.ts';
 import type { Database } from './database.ts';
 
-export interface WebhookSendFacts {
+interface WebhookSendFacts {
   webhookId: string;
   objectId: string;
   event: string;
@@ -17,7 +17,7 @@ export interface WebhookSendFacts {
   atMs: number;
 }
 
-export interface WebhookSendListQuery {
+interface WebhookSendListQuery {
   objectId?: string | undefined;
   webhookId?: string | undefined;
   status?: WebhookSendStatus | undefined;

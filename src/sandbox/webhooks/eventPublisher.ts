@@ -9,7 +9,7 @@ import type { DeliveryStore } from '../store/deliveryStore.ts';
 import type { RecordStore } from '../store/records.ts';
 import type { WebhookSendStore } from '../store/webhookSendStore.ts';
 
-export interface BankEvent {
+interface BankEvent {
   /** `<resource>.<op>`, e.g. ach.update. */
   event: string;
   objectId: string;
@@ -21,7 +21,7 @@ export interface EventPublisher {
   publish(change: BankEvent): void;
 }
 
-export function operationOf(event: string): string {
+function operationOf(event: string): string {
   return event.slice(event.lastIndexOf('.') + 1);
 }
 

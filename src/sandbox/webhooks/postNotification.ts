@@ -14,7 +14,7 @@ export type DeliveryOutcome =
   /** No valid answer at all: refused connection, reset, timeout, DNS failure, broken HTTP. */
   | { kind: 'no_answer'; reason: string };
 
-export interface NotificationPost {
+interface NotificationPost {
   url: string;
   notification: WebhookNotification;
   /** `base64(basic_user:basic_secret)` when both are set. */

@@ -27,7 +27,7 @@ export interface WebhookRegistry {
   basicCredentialsOf(webhook: Webhook): string | null;
 }
 
-export function webhookPath(id: string): string {
+function webhookPath(id: string): string {
   return `/webhook/${id}`;
 }
 

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { money, timestamp } from './common.ts';
 import { responseOf } from './response.ts';
 
-export const ACCOUNT_STATUSES = ['open', 'frozen', 'closed'] as const;
+const ACCOUNT_STATUSES = ['open', 'frozen', 'closed'] as const;
 
 export const account = z.looseObject({
   id: z.string().min(1),

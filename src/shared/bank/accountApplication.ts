@@ -22,13 +22,12 @@ export type AccountApplicationStatus = (typeof ACCOUNT_APPLICATION_STATUSES)[num
 export const OWNERSHIP_TYPES = ['personal', 'business'] as const;
 export type OwnershipType = (typeof OWNERSHIP_TYPES)[number];
 
-export const PERSON_APPLICATION_ROLES = ['owner', 'signer', 'minor'] as const;
+const PERSON_APPLICATION_ROLES = ['owner', 'signer', 'minor'] as const;
 
-export const personApplicationRef = z.looseObject({
+const personApplicationRef = z.looseObject({
   id: z.string().min(1),
   roles: z.array(z.enum(PERSON_APPLICATION_ROLES)),
 });
-export type PersonApplicationRef = z.infer<typeof personApplicationRef>;
 
 export const accountApplication = z.looseObject({
   id: z.string().min(1),
@@ -64,7 +63,7 @@ export const accountApplicationFilters = z.strictObject({
 export type AccountApplicationFilters = z.infer<typeof accountApplicationFilters>;
 
 /** The deprecated account-product nicknames (`product`): what the 2021 recordings create with. */
-export const ACCOUNT_PRODUCT_NICKNAMES = [
+const ACCOUNT_PRODUCT_NICKNAMES = [
   'personal_checking',
   'personal_savings',
   'business_checking',

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 
 export const TOKEN_LIFETIME_DEFAULT_SECONDS = 3600;
-export const TOKEN_LIFETIME_MAX_SECONDS = 86_400;
+const TOKEN_LIFETIME_MAX_SECONDS = 86_400;
 
 export const tokenRequest = z.strictObject({
   /** Seconds the token stays valid; default one hour. */

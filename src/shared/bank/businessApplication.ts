@@ -13,11 +13,10 @@ import { responseOf } from './response.ts';
 const text = nonEmptyText.max(200, { message: 'must be at most 200 characters' });
 
 /** The roles the vendor's reference shows a person holding in a business. */
-export const BUSINESS_PERSON_ROLES = ['control_person', 'signer'] as const;
-export type BusinessPersonRole = (typeof BUSINESS_PERSON_ROLES)[number];
+const BUSINESS_PERSON_ROLES = ['control_person', 'signer'] as const;
 
 /** A business address: a person's, with the country the reference's mailing address carries. */
-export const businessAddress = postalAddress.extend({
+const businessAddress = postalAddress.extend({
   country: z
     .string()
     .regex(/^[A-Z]{2}$/, { message: 'must be a two-letter country code, like US' })
@@ -25,13 +24,12 @@ export const businessAddress = postalAddress.extend({
 });
 
 /** A person of the business, as the business application names them. */
-export const businessPersonRef = z.looseObject({
+const businessPersonRef = z.looseObject({
   id: z.string().min(1),
   roles: z.array(z.string()),
   ownership_percentage: z.number().nullable(),
   title: z.string().nullable(),
 });
-export type BusinessPersonRef = z.infer<typeof businessPersonRef>;
 
 export const businessApplication = z.looseObject({
   id: z.string().min(1),

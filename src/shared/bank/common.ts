@@ -14,8 +14,8 @@ export const money = z
 /** An amount that is not zero, and one greater than zero; the patterns say so in /openapi.json. */
 // A non-zero digit before the point, or in the cents (no lookahead: generators such as
 // fast-check's stringMatching build values from these patterns and cannot follow one).
-export const NON_ZERO_MONEY_PATTERN = '^-?(?:[0-9]*[1-9][0-9]*[.][0-9]{2}|[0-9]+[.](?:[1-9][0-9]|[0-9][1-9]))$';
-export const POSITIVE_MONEY_PATTERN = '^(?:[0-9]*[1-9][0-9]*[.][0-9]{2}|[0-9]+[.](?:[1-9][0-9]|[0-9][1-9]))$';
+const NON_ZERO_MONEY_PATTERN = '^-?(?:[0-9]*[1-9][0-9]*[.][0-9]{2}|[0-9]+[.](?:[1-9][0-9]|[0-9][1-9]))$';
+const POSITIVE_MONEY_PATTERN = '^(?:[0-9]*[1-9][0-9]*[.][0-9]{2}|[0-9]+[.](?:[1-9][0-9]|[0-9][1-9]))$';
 export const nonZeroMoney = money
   .refine((amount) => new RegExp(NON_ZERO_MONEY_PATTERN).test(amount), { message: 'must not be zero' })
   .meta({ pattern: NON_ZERO_MONEY_PATTERN });
@@ -30,7 +30,7 @@ export const positiveMoney = money
  * (zod's rule, kept: `a@b.c` was refused before and still is). The pattern goes into the
  * document beside the format.
  */
-export const EMAIL_PATTERN =
+const EMAIL_PATTERN =
   "^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:[.][A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?[.])+[A-Za-z]{2,63}$";
 export const emailAddress = z
   .email({ pattern: new RegExp(EMAIL_PATTERN), message: 'must be an email address' })
@@ -58,7 +58,7 @@ function clockTimeOf(text: string): boolean {
 }
 
 /** ISO 8601 calendar date `YYYY-MM-DD`, checked against the real calendar. */
-export const DATE_PATTERN = /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/;
+const DATE_PATTERN = /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/;
 export const isoDate = z
   .string()
   .regex(DATE_PATTERN, { message: 'must be a date in the form YYYY-MM-DD' })
@@ -67,7 +67,7 @@ export const isoDate = z
   .meta({ format: 'date' });
 
 /** `YYYY-MM-DDThh:mm:ssZ`, always UTC (spec §2.1 extended_timestamp, §2.2 created_at). */
-export const TIMESTAMP_PATTERN = /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$/;
+const TIMESTAMP_PATTERN = /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$/;
 export const timestamp = z
   .string()
   .regex(TIMESTAMP_PATTERN, { message: 'must be a UTC timestamp in the form YYYY-MM-DDThh:mm:ssZ' })
@@ -76,8 +76,7 @@ export const timestamp = z
   });
 
 /** `YYYY-MM-DDThh:mm:ss.SSS[SSS]Z`: milliseconds or microseconds, always UTC. */
-export const PRECISE_TIMESTAMP_PATTERN =
-  /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}[.]([0-9]{3}|[0-9]{6})Z$/;
+const PRECISE_TIMESTAMP_PATTERN = /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}[.]([0-9]{3}|[0-9]{6})Z$/;
 export const preciseTimestamp = z
   .string()
   .regex(PRECISE_TIMESTAMP_PATTERN, {
@@ -94,10 +93,9 @@ export function timestampOf(moment: Date): string {
 
 /** Arbitrary JSON object (bankdata, userdata, document fields). */
 export const jsonObject = z.record(z.string(), z.unknown());
-export type JsonObject = z.infer<typeof jsonObject>;
 
 /** The real service caps userdata at 1 KB once serialized (conventions.md). */
-export const USERDATA_MAX_BYTES = 1024;
+const USERDATA_MAX_BYTES = 1024;
 export const userdata = jsonObject.refine(
   (value) => new TextEncoder().encode(JSON.stringify(value)).length <= USERDATA_MAX_BYTES,
   { message: `must serialize to at most ${String(USERDATA_MAX_BYTES)} bytes of JSON` },

@@ -5,7 +5,6 @@ import { idOf } from './ids.ts';
 import { responseOf } from './response.ts';
 
 export const DOCUMENT_TYPES = ['drivers_license', 'military_id', 'passport', 'state_id', 'other'] as const;
-export type DocumentType = (typeof DOCUMENT_TYPES)[number];
 
 export const document = z.looseObject({
   id: z.string().min(1),

@@ -22,18 +22,13 @@ export function listEnvelope<Item extends z.ZodType>(item: Item) {
     total_estimated: z.number().int().min(0),
   });
 }
-export interface ListEnvelope<Item> {
-  data: Item[];
-  page_next: string | null;
-  total_estimated: number;
-}
 
 /**
  * page_size arrives as a query string ("100") or, from code, as a number. Anything but a
  * whole number from 1 to PAGE_SIZE_MAX is refused with a message naming the limits.
  */
 const pageSizeMessage = `must be a whole number from 1 to ${String(PAGE_SIZE_MAX)}`;
-export const pageSize = z
+const pageSize = z
   .union([z.number(), z.string().regex(/^[0-9]+$/, { message: pageSizeMessage })], {
     error: pageSizeMessage,
   })
@@ -63,4 +58,3 @@ export const listQuery = z
       });
     }
   });
-export type ListQuery = z.output<typeof listQuery>;

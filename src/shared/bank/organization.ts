@@ -5,11 +5,9 @@
  */
 import { z } from 'zod';
 
-export const ORGANIZATION_TYPES = ['bank', 'fintech'] as const;
-export type OrganizationType = (typeof ORGANIZATION_TYPES)[number];
+const ORGANIZATION_TYPES = ['bank', 'fintech'] as const;
 
-export const SMART_RETRY_STATES = ['on', 'off', 'pending_approval'] as const;
-export type SmartRetryState = (typeof SMART_RETRY_STATES)[number];
+const SMART_RETRY_STATES = ['on', 'off', 'pending_approval'] as const;
 
 export const organizationSettings = z.looseObject({
   organization_id: z.string().min(1),

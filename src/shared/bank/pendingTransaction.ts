@@ -22,7 +22,7 @@ export const PENDING_TRANSACTION_TYPE_SOURCES = ['ach', 'bank', 'book', 'card', 
 export type PendingTransactionTypeSource = (typeof PENDING_TRANSACTION_TYPE_SOURCES)[number];
 
 /** conventions.md: category is `interest`, `fees` or null. */
-export const PENDING_TRANSACTION_CATEGORIES = ['interest', 'fees'] as const;
+const PENDING_TRANSACTION_CATEGORIES = ['interest', 'fees'] as const;
 
 const originId = z.string().nullable();
 

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { accountApplicationResponse, type AccountApplicationResponse } from './accountApplication.ts';
 
 /** What was wrong with a record kept as received: the problems, and the faulty fields as sent. */
-export const malformedRecordNote = z.object({
+const malformedRecordNote = z.object({
   /** `field: rule`, never a value. */
   problems: z.array(z.string()),
   /** Each faulty field's value as received, as JSON text cut to RECEIVED_TEXT_LIMIT characters. */

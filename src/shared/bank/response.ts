@@ -17,7 +17,7 @@ import { z } from 'zod';
 type Shape = Record<string, z.ZodType>;
 
 /** Every field of the shape made optional and nullable, except the required ones. */
-export type TolerantShape<S extends Shape, Required extends keyof S> = {
+type TolerantShape<S extends Shape, Required extends keyof S> = {
   [K in keyof S]: K extends Required ? S[K] : z.ZodOptional<z.ZodNullable<S[K]>>;
 };
 

@@ -14,8 +14,3 @@ export function shownField(value: unknown): string {
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
   return JSON.stringify(value);
 }
-
-/** Whether the bank left the field out, as opposed to sending null or a value. */
-export function isNotSent(value: unknown): value is undefined {
-  return value === undefined;
-}

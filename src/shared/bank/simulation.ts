@@ -11,7 +11,7 @@ import { idOf } from './ids.ts';
 import { PENDING_TRANSACTION_TYPES } from './pendingTransaction.ts';
 import { postalAddress } from './personApplication.ts';
 
-export const SIMULATION_TYPES = [
+const SIMULATION_TYPES = [
   'ach.create',
   'ach.update_status',
   'account.pending_transaction',
@@ -20,10 +20,9 @@ export const SIMULATION_TYPES = [
   'person_application.update',
   'webhook.error',
 ] as const;
-export type SimulationType = (typeof SIMULATION_TYPES)[number];
 
 /** An ACH transfer is created `pending` (emits ach.create, and account.update for its pending transaction). */
-export const achCreateSimulation = z.strictObject({
+const achCreateSimulation = z.strictObject({
   type: z.literal('ach.create'),
   simulation: z.strictObject({
     account_id: idOf('account'),
@@ -33,7 +32,7 @@ export const achCreateSimulation = z.strictObject({
 });
 
 /** Moves an ACH to `status`, or to the next status of its lifecycle when none is given (ach.update). */
-export const achStatusSimulation = z.strictObject({
+const achStatusSimulation = z.strictObject({
   type: z.literal('ach.update_status'),
   simulation: z.strictObject({
     ach_id: idOf('ach'),
@@ -42,7 +41,7 @@ export const achStatusSimulation = z.strictObject({
 });
 
 /** A new pending transaction on an account (account.update). Positive credits, negative debits. */
-export const pendingTransactionSimulation = z.strictObject({
+const pendingTransactionSimulation = z.strictObject({
   type: z.literal('account.pending_transaction'),
   simulation: z.strictObject({
     account_id: idOf('account'),
@@ -53,7 +52,7 @@ export const pendingTransactionSimulation = z.strictObject({
 });
 
 /** Moves an account application to `status` along the allowed transitions (account_application.update). */
-export const accountApplicationStatusSimulation = z.strictObject({
+const accountApplicationStatusSimulation = z.strictObject({
   type: z.literal('account_application.update_status'),
   simulation: z.strictObject({
     account_application_id: idOf('accountApplication'),
@@ -65,7 +64,7 @@ export const accountApplicationStatusSimulation = z.strictObject({
  * A customer submits a new account application (status `submitted`, account_application.create):
  * the sandbox's stand-in for the application flow, so a lifecycle can be walked again and again.
  */
-export const accountApplicationCreateSimulation = z.strictObject({
+const accountApplicationCreateSimulation = z.strictObject({
   type: z.literal('account_application.create'),
   simulation: z.strictObject({
     ownership_type: z.enum(OWNERSHIP_TYPES).optional(),
@@ -76,7 +75,7 @@ export const accountApplicationCreateSimulation = z.strictObject({
  * The applicant changes their address (or phone, or email) at the bank
  * (person_application.update): what a resync must notice even when no application moved.
  */
-export const personApplicationUpdateSimulation = z.strictObject({
+const personApplicationUpdateSimulation = z.strictObject({
   type: z.literal('person_application.update'),
   simulation: z
     .strictObject({
@@ -104,7 +103,7 @@ export const personApplicationUpdateSimulation = z.strictObject({
  * The service moves a webhook to `error` as it does after too many failed deliveries (spec §3.2),
  * without waiting for them (webhook.update). Only an enabled webhook can enter error.
  */
-export const webhookErrorSimulation = z.strictObject({
+const webhookErrorSimulation = z.strictObject({
   type: z.literal('webhook.error'),
   simulation: z.strictObject({
     webhook_id: idOf('webhook'),

@@ -34,7 +34,7 @@ export const KNOWN_EVENTS = [
  * alone would also take `http:host` or a URL with spaces around it, which no validator of the
  * document's `format: uri` and pattern would.
  */
-export const WEBHOOK_URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+[^\\s]*$';
+const WEBHOOK_URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+[^\\s]*$';
 export const webhookUrl = z
   .string()
   .refine(
@@ -94,7 +94,7 @@ export const webhookCreateRequest = z
 export type WebhookCreateRequest = z.infer<typeof webhookCreateRequest>;
 
 /** `error` is set only by the service; a client may enable or disable. */
-export const WEBHOOK_SETTABLE_STATUSES = ['enabled', 'disabled'] as const;
+const WEBHOOK_SETTABLE_STATUSES = ['enabled', 'disabled'] as const;
 
 export const webhookUpdateRequest = z
   .strictObject({

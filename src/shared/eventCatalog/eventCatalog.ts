@@ -36,7 +36,7 @@ export interface CatalogEvent {
 }
 
 /** Where the examples point: the sandbox's usual address. */
-export const EXAMPLE_BASE_URL = 'http://127.0.0.1:4010';
+const EXAMPLE_BASE_URL = 'http://127.0.0.1:4010';
 
 function example(event: string, id: string, path: string): WebhookNotification {
   const op = event.slice(event.lastIndexOf('.') + 1) as WebhookNotification['op'];

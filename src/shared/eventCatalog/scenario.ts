@@ -49,7 +49,7 @@ const common = {
   title: z.string().min(1).max(200).optional(),
 };
 
-export const scenarioStep = z.discriminatedUnion(
+const scenarioStep = z.discriminatedUnion(
   'action',
   [
     z
@@ -106,10 +106,9 @@ export const scenarioStep = z.discriminatedUnion(
   },
 );
 export type ScenarioStep = z.output<typeof scenarioStep>;
-export type ScenarioAction = ScenarioStep['action'];
 
 /** The references a step's values make, as [step id, path] pairs. */
-export function referencesOf(step: ScenarioStep): { stepId: string; path: string; text: string }[] {
+function referencesOf(step: ScenarioStep): { stepId: string; path: string; text: string }[] {
   const values: unknown[] = step.action === 'trigger' ? Object.values(step.with) : Object.values(step);
   return values.flatMap((value) => {
     if (typeof value !== 'string') return [];
@@ -145,7 +144,6 @@ export const scenario = z
     });
   });
 export type Scenario = z.output<typeof scenario>;
-export type ScenarioInput = z.input<typeof scenario>;
 
 /** Pushed as each step starts and ends. */
 export const scenarioStepOutcome = z.object({

@@ -87,7 +87,7 @@ export const triggerRequest = triggerParameters.extend({ event: triggerEvent }).
 export type TriggerRequest = z.infer<typeof triggerRequest>;
 
 /** One request the trigger made of the bank, for the user to see (and repeat with curl). */
-export const triggerCall = z.object({
+const triggerCall = z.object({
   request: z.string(),
   outcome: z.string(),
 });

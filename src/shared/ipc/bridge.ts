@@ -30,7 +30,7 @@ export interface BridgeTransport {
   on(channel: string, listener: (payload: unknown) => void): () => void;
 }
 
-export type Unsubscribe = () => void;
+type Unsubscribe = () => void;
 
 type MethodFunction<D extends Domain, M extends MethodOf<D>> =
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- "every field optional" test
@@ -55,8 +55,6 @@ export type LedgerdeskApi = { readonly [D in Domain]: DomainMethods<D> & DomainS
 export type ApiInput<D extends Domain, M extends MethodOf<D>> = InputOf<D, M>;
 /** The result type of a method: `ApiOutput<'pendingTransactions', 'list'>`. */
 export type ApiOutput<D extends Domain, M extends MethodOf<D>> = OutputOf<D, M>;
-/** The payload type of an event: `ApiEvent<'sync', 'progress'>`. */
-export type ApiEvent<D extends EventDomain, E extends EventOf<D>> = EventPayloadOf<D, E>;
 
 function rejection(error: IpcError): Promise<never> {
   const reason: LedgerdeskError = Object.freeze({ name: LEDGERDESK_ERROR_NAME, ...error });

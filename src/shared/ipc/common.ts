@@ -11,11 +11,11 @@ export const TEXT_MAX = 2_000;
 /** Ids, names and keys. */
 export const SHORT_TEXT_MAX = 200;
 /** URLs (browsers cap practical URLs around 2 KB; we allow twice that). */
-export const URL_MAX = 4_096;
+const URL_MAX = 4_096;
 /** Opaque paging cursors are produced by the cache; they stay small. */
-export const CURSOR_MAX = 1_024;
+const CURSOR_MAX = 1_024;
 /** Free-text search: a phrase, not a document. */
-export const SEARCH_MAX = 200;
+const SEARCH_MAX = 200;
 
 /** A non-empty id of something (profile, job, request, rule): short and single-line. */
 export const idText = z
@@ -30,9 +30,6 @@ export const nameText = z
   .trim()
   .min(1, { message: 'must not be empty' })
   .max(SHORT_TEXT_MAX, { message: `must be at most ${SHORT_TEXT_MAX} characters` });
-
-/** Free text of moderate size (messages, descriptions). */
-export const boundedText = z.string().max(TEXT_MAX, { message: `must be at most ${TEXT_MAX} characters` });
 
 /** Free-text search over descriptions and summaries. */
 export const searchText = z
@@ -56,7 +53,7 @@ export const httpUrl = z
     { message: 'must be an absolute http:// or https:// URL' },
   );
 
-/** The profile a call works on. */
+/** The profile a call works on (an idText, named for what it holds). @alias */
 export const profileId = idText;
 
 /** Date range of a filter: from inclusive, to exclusive (as the bank's lists). */
@@ -65,8 +62,7 @@ export const dateRange = {
   toDate: isoDate.optional(),
 };
 
-export const SORT_DIRECTIONS = ['asc', 'desc'] as const;
-export type SortDirection = (typeof SORT_DIRECTIONS)[number];
+const SORT_DIRECTIONS = ['asc', 'desc'] as const;
 export const sortDirection = z.enum(SORT_DIRECTIONS).optional();
 
 /** Keyset paging: pass back `nextCursor` of the previous page to get the next one. */
@@ -101,17 +97,9 @@ export function cachePage<Row extends z.ZodType>(row: Row) {
     total: z.number().int().min(0).optional(),
   });
 }
-export interface CachePage<Row> {
-  rows: Row[];
-  nextCursor: string | null;
-  asOf: string | null;
-  source: 'cache';
-  total?: number;
-}
 
 /** The answer of every count: how many rows match the filter, and how fresh they are. */
 export const countResult = z.object({ count: z.number().int().min(0), asOf });
-export type CountResult = z.infer<typeof countResult>;
 
 /**
  * Writes against a Production profile must carry `confirmProduction: true`; without it they
@@ -131,4 +119,3 @@ export const savedFile = z.object({
   path: z.string().nullable(),
   rows: z.number().int().min(0),
 });
-export type SavedFile = z.infer<typeof savedFile>;

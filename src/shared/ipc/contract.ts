@@ -70,8 +70,8 @@ export const events = {
   trigger: triggerEvents,
 } as const satisfies { [Domain in keyof typeof operations]?: Record<string, z.ZodType> };
 
-export type Operations = typeof operations;
-export type Events = typeof events;
+type Operations = typeof operations;
+type Events = typeof events;
 export type Domain = keyof Operations;
 export type MethodOf<D extends Domain> = keyof Operations[D] & string;
 export type EventDomain = keyof Events;

@@ -30,7 +30,7 @@ const callId = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 const channelName = z.string().min(1).max(200);
 
 /** A question the server asks the user (the web counterpart of the shell's native dialog). */
-export const webQuestion = z.strictObject({
+const webQuestion = z.strictObject({
   title: z.string().max(500),
   message: z.string().max(2000),
   detail: z.string().max(4000),

@@ -20,7 +20,7 @@ export const DISCLOSURE_CLASS_LABELS: Record<DisclosureClass, string> = {
 };
 
 /** The record fields each class covers. */
-export const DISCLOSURE_CLASS_FIELDS: Record<DisclosureClass, readonly PersonalField[]> = {
+const DISCLOSURE_CLASS_FIELDS: Record<DisclosureClass, readonly PersonalField[]> = {
   date_of_birth: ['date_of_birth'],
   tax_id: ['tin', 'ssn', 'identification_number'],
   phone: ['phone_number'],
@@ -39,7 +39,6 @@ export const exportDisclosure = z
   .max(DISCLOSURE_CLASSES.length)
   .refine((classes) => new Set(classes).size === classes.length, { message: 'must name each field class once' })
   .transform((classes) => DISCLOSURE_CLASSES.filter((entry) => classes.includes(entry)));
-export type ExportDisclosure = DisclosureClass[];
 
 /** The personal fields exports may print in clear under these classes. */
 export function unmaskedFieldsOf(classes: readonly DisclosureClass[]): Set<PersonalField> {

@@ -9,7 +9,7 @@
  * they are how an applicant is found and reviewed.
  */
 
-export const MASK = '•';
+const MASK = '•';
 
 /** The fields masked by default, as paths into a person or business application record. */
 export const PERSONAL_FIELDS = [
@@ -25,10 +25,6 @@ export const PERSONAL_FIELDS = [
   'mailing_address.street_line_2',
 ] as const;
 export type PersonalField = (typeof PERSONAL_FIELDS)[number];
-
-export function isPersonalField(path: string): path is PersonalField {
-  return (PERSONAL_FIELDS as readonly string[]).includes(path);
-}
 
 /** `1997-05-18` → `•••• 1997`: the year only. */
 export function maskDateOfBirth(value: string): string {
@@ -59,12 +55,12 @@ export function maskEmail(value: string): string {
 }
 
 /** A street line shows nothing of itself. */
-export function maskStreet(): string {
+function maskStreet(): string {
   return MASK.repeat(6);
 }
 
 /** The masked form of one personal field's value (non-text values are hidden whole). */
-export function maskValue(field: PersonalField, value: unknown): string {
+function maskValue(field: PersonalField, value: unknown): string {
   if (typeof value !== 'string') return MASK.repeat(6);
   switch (field) {
     case 'date_of_birth':

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 
 export const PROFILE_NAME_MAX = 64;
-export const PROFILE_BASE_URL_MAX = 4_096;
+const PROFILE_BASE_URL_MAX = 4_096;
 
 /** Letters and digits of any script; a name starts with one (not with punctuation or a space). */
 const STARTS_WITH_LETTER_OR_DIGIT = /^[\p{L}\p{N}]/u;

@@ -15,7 +15,7 @@ export const QUEUE_STATES = [
 export type QueueState = (typeof QUEUE_STATES)[number];
 
 /** The parts the queue opens on, most urgent first: what changed and what was flagged. */
-export const OPENING_ORDER: readonly QueueState[] = [
+const OPENING_ORDER: readonly QueueState[] = [
   'changed',
   'flagged-by-person',
   'flagged-by-rule',

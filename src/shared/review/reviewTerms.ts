@@ -30,7 +30,7 @@ export const NOTE_MAX = 4_000;
  * A review of a webhook notification (every attempt to deliver one event about one object
  * to one webhook) has a ref of this form; any other webhook-send ref is one send's id.
  */
-export const NOTIFICATION_REF_PREFIX = 'notification/';
+const NOTIFICATION_REF_PREFIX = 'notification/';
 
 export function notificationRef(webhookId: string, objectId: string, event: string | null): string {
   return `${NOTIFICATION_REF_PREFIX}${webhookId}/${objectId}/${event ?? ''}`;

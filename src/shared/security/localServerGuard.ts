@@ -31,7 +31,7 @@ export interface GuardedHeaders {
   'sec-fetch-site'?: string | string[] | undefined;
 }
 
-export interface Refusal {
+interface Refusal {
   status: 400 | 421 | 403;
   error: string;
 }
@@ -61,7 +61,7 @@ function quote(value: string): string {
 }
 
 /** An address as it appears in a Host header: IPv6 in brackets, names lower-cased. */
-export function hostNameOf(address: string): string {
+function hostNameOf(address: string): string {
   const lower = address.toLowerCase();
   return lower.includes(':') && !lower.startsWith('[') ? `[${lower}]` : lower;
 }

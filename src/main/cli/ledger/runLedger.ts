@@ -70,10 +70,10 @@ export interface LedgerIo {
   signal?: AbortSignal;
 }
 
-export const EXIT_OK = 0;
-export const EXIT_FAILED = 1;
-export const EXIT_USAGE = 2;
-export const EXIT_CANCELLED = 130;
+const EXIT_OK = 0;
+const EXIT_FAILED = 1;
+const EXIT_USAGE = 2;
+const EXIT_CANCELLED = 130;
 
 const KNOWN_FAILURES = [
   BankError,
@@ -107,7 +107,7 @@ const UNREACHABLE: readonly BankErrorKind[] = [
 ];
 
 /** One line, whatever went wrong: never a stack trace, never a secret. */
-export function oneLine(error: unknown): string {
+function oneLine(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   const known = KNOWN_FAILURES.some((kind) => error instanceof kind);
   return (known ? message : `unexpected failure: ${message}`).replace(/\s*\n\s*/g, ' ').trim();

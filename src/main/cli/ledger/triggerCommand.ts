@@ -32,7 +32,7 @@ export interface CommandContext {
 }
 
 export const EXIT_OK = 0;
-export const EXIT_FAILED = 1;
+const EXIT_FAILED = 1;
 
 function triggerOptions(context: CommandContext) {
   const { options } = context.arguments;

@@ -31,7 +31,7 @@ export function describeSubscribers(subscribers: EventSubscribers): string {
 }
 
 /** A profile name as the shell needs it typed. */
-export function shellWord(text: string): string {
+function shellWord(text: string): string {
   return /^[A-Za-z0-9_./:@-]+$/.test(text) ? text : `"${text.replace(/(["\\$`])/g, '\\$1')}"`;
 }
 

@@ -17,7 +17,7 @@ import type { Profile } from '../../services/profiles/profile.ts';
 import { bankClientPort } from '../../services/listener/bankClientPort.ts';
 import type { BankPort } from '../../services/listener/bankPort.ts';
 
-export class ListenerBankRefused extends Error {
+class ListenerBankRefused extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'ListenerBankRefused';

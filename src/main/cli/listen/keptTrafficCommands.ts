@@ -25,7 +25,7 @@ import { UsageError } from '../common/usageError.ts';
 export const KEPT_TRAFFIC_COMMANDS = ['inspect', 'replay', 'export'] as const;
 export type KeptTrafficCommand = (typeof KEPT_TRAFFIC_COMMANDS)[number];
 
-export const KEPT_TRAFFIC_USAGE = `Usage: npm run listen -- inspect [ID] [--event E] [--verdict V] [--limit N] [--json]
+const KEPT_TRAFFIC_USAGE = `Usage: npm run listen -- inspect [ID] [--event E] [--verdict V] [--limit N] [--json]
        npm run listen -- replay ID [--to URL] [--basic USER:SECRET] [--json]
        npm run listen -- export FILE|- [--format jsonl|curl] [--event E] [--verdict V] [--force]
 

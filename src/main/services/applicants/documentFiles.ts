@@ -41,7 +41,7 @@ function isPreviewType(type: string): type is PreviewMediaType {
 }
 
 /** Whether the bytes start as their declared type does: a PNG, JPEG or PDF signature. */
-export function bytesMatchType(bytes: Uint8Array, type: PreviewMediaType): boolean {
+function bytesMatchType(bytes: Uint8Array, type: PreviewMediaType): boolean {
   const starts = (signature: readonly number[]): boolean =>
     bytes.length >= signature.length && signature.every((byte, index) => bytes[index] === byte);
   switch (type) {

@@ -31,7 +31,7 @@ export interface AnchorStore {
   write(text: string): Promise<void>;
 }
 
-export function anchorText(anchor: AuditAnchor): string {
+function anchorText(anchor: AuditAnchor): string {
   return JSON.stringify({ v: 1, entries: anchor.entries, id: anchor.id, mac: anchor.mac });
 }
 

@@ -11,7 +11,7 @@
  */
 import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 
-export const AUDIT_MAC_BYTES = 32;
+const AUDIT_MAC_BYTES = 32;
 
 /** The "previous MAC" of a chain's first entry. */
 export const CHAIN_GENESIS: Buffer = Buffer.alloc(AUDIT_MAC_BYTES);

@@ -35,7 +35,7 @@ export interface FolderView {
   read(): Promise<FolderRecord | null>;
 }
 
-export type { AuditEntry, AuditResult } from './auditEntry.ts';
+export type { AuditEntry } from './auditEntry.ts';
 
 export type NewAuditEntry = Omit<AuditEntry, 'id' | 'at' | 'detail' | 'actor'> & {
   detail?: string | null;

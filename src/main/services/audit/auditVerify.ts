@@ -22,7 +22,7 @@ import type { AuditEntry, AuditResult } from './auditEntry.ts';
 /** The action of the entry that starts a new chain after the chain key was lost. */
 export const KEY_LOST_ACTION = 'audit.key.lost';
 
-export type AuditChainProblemKind =
+type AuditChainProblemKind =
   /** The entry's MAC does not match: it was edited, or moved from elsewhere in the log. */
   | 'entry-changed'
   /** The entry before this one (by id) is missing: it was deleted. */

@@ -22,7 +22,7 @@ export interface FolderOpen {
 const LOG_ITSELF = { profileId: '', profileName: '', target: 'audit-log', result: 'ok' } as const;
 
 /** The action of the entry saying this file holds another log than the folder had. */
-export const LOG_REPLACED_ACTION = 'audit.log.replaced';
+const LOG_REPLACED_ACTION = 'audit.log.replaced';
 
 export async function bindToFolder(
   log: AuditLog,

@@ -20,7 +20,7 @@ import {
 } from './retryPolicy.ts';
 import { SANDBOX_RESTART_ACTION } from '../../../shared/ipc/domains/embeddedSandbox.ts';
 
-export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 export interface BankTimeouts {
   /** Time to establish the connection (TLS included). */
@@ -29,7 +29,7 @@ export interface BankTimeouts {
   responseMs: number;
 }
 
-export const DEFAULT_TIMEOUTS: BankTimeouts = { connectMs: 5_000, responseMs: 30_000 };
+const DEFAULT_TIMEOUTS: BankTimeouts = { connectMs: 5_000, responseMs: 30_000 };
 
 export interface BankHttpOptions {
   profileName: string;
@@ -71,7 +71,7 @@ export interface BankRequest {
 }
 
 /** Why a request is about to be retried, and after how long. */
-export interface RetryNotice {
+interface RetryNotice {
   /** The answer's status, or null for a network failure or timeout. */
   status: number | null;
   /** The bank's Retry-After, when it sent one. */

@@ -22,7 +22,7 @@
  */
 import { PAGE_SIZE_MAX } from '../../../shared/bank/index.ts';
 
-export const DATE_STEP_PREFIX = 'ledgerdesk-by-date:';
+const DATE_STEP_PREFIX = 'ledgerdesk-by-date:';
 
 export type DateStep = { kind: 'day'; date: string; skip: number } | { kind: 'before'; date: string };
 

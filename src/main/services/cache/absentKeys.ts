@@ -9,8 +9,8 @@
  */
 import { centsOf } from './money.ts';
 
-export const ABSENT_TEXT = '';
-export const ABSENT_CENTS = Number.MIN_SAFE_INTEGER;
+const ABSENT_TEXT = '';
+const ABSENT_CENTS = Number.MIN_SAFE_INTEGER;
 
 export function textKeyOf(value: string | null | undefined): string {
   return value ?? ABSENT_TEXT;
@@ -21,7 +21,7 @@ export function centsKeyOf(amount: string | null | undefined): number {
 }
 
 /** A count the bank did not send (an attempt number): -1, below every real count. */
-export const ABSENT_COUNT = -1;
+const ABSENT_COUNT = -1;
 
 export function countKeyOf(value: number | null | undefined): number {
   return value ?? ABSENT_COUNT;

@@ -47,7 +47,7 @@ const LINK_SQL = `INSERT INTO application_applicants (profile_id, application_id
  * Who an application names: its people with their roles (the primary person with the roles
  * its entry gives, else 'primary'), and its business. Ids and role names only.
  */
-export function applicantsNamedBy(
+function applicantsNamedBy(
   application: AccountApplicationResponse,
 ): { applicantId: string; kind: 'person' | 'business'; roles: string[] }[] {
   const named = new Map<string, { applicantId: string; kind: 'person' | 'business'; roles: string[] }>();

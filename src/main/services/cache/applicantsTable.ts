@@ -15,9 +15,12 @@ import type { InFlightKeys } from '../sync/pageWriter.ts';
 import type { RecordSealer } from './sealing.ts';
 import type { SearchTokens } from './searchTokens.ts';
 import type { WriteBatch } from './writeBatch.ts';
+import { ApplicantFieldDigests, DIGEST_SQL, UNDIGEST_SQL } from './applicantFieldDigests.ts';
 
-export type ApplicantKind = 'person' | 'business';
-export type ApplicantState = 'received' | 'malformed' | 'not-returned';
+import { applicantIdentityOf, type ApplicantKind } from './applicantIdentity.ts';
+
+export { applicantIdentityOf, type ApplicantKind };
+type ApplicantState = 'received' | 'malformed' | 'not-returned';
 
 /** An application that names an applicant, and in what roles. */
 export interface ApplicantLink {
@@ -72,12 +75,8 @@ const TOUCH_SQL = `UPDATE applicants SET fetched_at = ? WHERE profile_id = ? AND
 
 const LIST_LIMIT_MAX = 500;
 
-export function applicantIdentityOf(profileId: string, applicantId: string): string {
-  return `applicant\u0000${profileId}\u0000${applicantId}`;
-}
-
 /** The words an applicant is found by: a person's names and email, a business's names. */
-export function searchableTextOf(kind: ApplicantKind, record: Record<string, unknown>): string {
+function searchableTextOf(kind: ApplicantKind, record: Record<string, unknown>): string {
   const fields =
     kind === 'person' ? ['first_name', 'middle_name', 'last_name', 'email_address'] : ['name', 'dba', 'email_address'];
   return fields
@@ -130,6 +129,7 @@ export class ApplicantsTable {
     const unindex: SQLInputValue[][] = [];
     const words: SQLInputValue[][] = [];
     const touched: SQLInputValue[][] = [];
+    const fieldDigests: SQLInputValue[][] = [];
     const keys = new Map<string, true>();
     for (const item of items) {
       if (keys.has(item.id) || inFlight.get(item.id) !== undefined) continue;
@@ -158,6 +158,8 @@ export class ApplicantsTable {
       unindex.push([profileId, item.id]);
       const tokens = search.tokensOf(searchableTextOf(kind, record));
       for (const token of tokens === '' ? [] : tokens.split(' ')) words.push([profileId, token, item.id]);
+      // The email, phone and address as keyed digests, for the shared-field pattern rule.
+      fieldDigests.push(...ApplicantFieldDigests.rowsOf(sealer, profileId, item.id, record));
     }
     return {
       keys,
@@ -167,6 +169,8 @@ export class ApplicantsTable {
         { sql: UPSERT_SQL, rows: upserts, sealed: { key: sealer.sealingKey, column: BODY_COLUMN, identities } },
         { sql: UNINDEX_SQL, rows: unindex },
         { sql: INDEX_SQL, rows: words },
+        { sql: UNDIGEST_SQL, rows: unindex },
+        { sql: DIGEST_SQL, rows: fieldDigests },
       ],
     };
   }
@@ -279,7 +283,7 @@ export class ApplicantsTable {
 
   /** Forgets a profile's applicants and links (its cache cleared or the profile removed). */
   dropProfile(profileId: string): void {
-    for (const table of ['applicants', 'application_applicants', 'applicant_words']) {
+    for (const table of ['applicants', 'application_applicants', 'applicant_words', 'applicant_field_digests']) {
       this.#database.prepare(`DELETE FROM ${table} WHERE profile_id = ?`).run(profileId);
     }
   }

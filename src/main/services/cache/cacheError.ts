@@ -13,7 +13,7 @@ export class CacheError extends Error {
 
 /** SQLite's primary result codes we act on (extended codes carry them in the low byte). */
 export const SQLITE_CORRUPT = 11;
-export const SQLITE_FULL = 13;
+const SQLITE_FULL = 13;
 export const SQLITE_NOTADB = 26;
 
 export function sqliteCodeOf(error: unknown): number | null {
@@ -24,7 +24,7 @@ export function sqliteCodeOf(error: unknown): number | null {
 }
 
 /** A write failed because the disk (or the database's size limit) is full. */
-export function isDiskFull(error: unknown): boolean {
+function isDiskFull(error: unknown): boolean {
   return sqliteCodeOf(error) === SQLITE_FULL || (error as NodeJS.ErrnoException | null)?.code === 'ENOSPC';
 }
 

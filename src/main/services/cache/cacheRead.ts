@@ -13,8 +13,8 @@ export interface CacheRead<Row> {
   total?: number;
 }
 
-export const PAGE_LIMIT_DEFAULT = 100;
-export const PAGE_LIMIT_MAX = 1000;
+const PAGE_LIMIT_DEFAULT = 100;
+const PAGE_LIMIT_MAX = 1000;
 
 export function pageLimitOf(limit: number | undefined): number {
   if (limit === undefined) return PAGE_LIMIT_DEFAULT;

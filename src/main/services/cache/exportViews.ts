@@ -48,7 +48,7 @@ function fields<Row>(names: readonly string[]): Column<Row>[] {
   }));
 }
 
-export const PENDING_TRANSACTION_COLUMNS = fields<PendingTransactionRow>([
+const PENDING_TRANSACTION_COLUMNS = fields<PendingTransactionRow>([
   'account_id',
   'date',
   'extended_timestamp',
@@ -66,7 +66,7 @@ export const PENDING_TRANSACTION_COLUMNS = fields<PendingTransactionRow>([
   ...PENDING_TRANSACTION_ORIGIN_FIELDS,
 ]);
 
-export const WEBHOOK_SEND_COLUMNS = fields<WebhookSendResponse>([
+const WEBHOOK_SEND_COLUMNS = fields<WebhookSendResponse>([
   'id',
   'created_at',
   'webhook_id',
@@ -81,12 +81,12 @@ export const WEBHOOK_SEND_COLUMNS = fields<WebhookSendResponse>([
 
 /** An application with the applicants it names, masked as the profile says (applicantExport.ts). */
 /** An application as exported: its status as the bank sent it, even one this client does not know. */
-export type ExportedApplication = Omit<AccountApplicationResponse, 'status'> & {
+type ExportedApplication = Omit<AccountApplicationResponse, 'status'> & {
   status: string | null;
   applicants: ExportedApplicant[];
 };
 
-export const ACCOUNT_APPLICATION_COLUMNS = fields<ExportedApplication>([
+const ACCOUNT_APPLICATION_COLUMNS = fields<ExportedApplication>([
   'id',
   'status',
   'ownership_type',
@@ -104,7 +104,7 @@ export const ACCOUNT_APPLICATION_COLUMNS = fields<ExportedApplication>([
   value: (row) => JSON.stringify(row.applicants),
 });
 
-export const AUDIT_COLUMNS: Column<AuditEntry>[] = [
+const AUDIT_COLUMNS: Column<AuditEntry>[] = [
   { header: 'at', value: (row) => row.at },
   { header: 'profile', value: (row) => row.profileName },
   { header: 'action', value: (row) => row.action },

@@ -4,7 +4,7 @@
  * a rule, row still listed) holds. They are written in the transaction of the write they
  * count, so reading them is a few dozen rows however large the cache, and they never lag:
  * a sync's page brings them up to date with one statement each (PENDING_TALLIES, cache
- * migration 28), every other write by triggers. Only counts without a time, amount or rule
+ * the migration "kept figures of new pending transactions added a page at a time"), every other write by triggers. Only counts without a time, amount or rule
  * filter can be read here: a filtered count still walks an index (reviewQueue.ts,
  * unreviewedPending.ts).
  */
@@ -18,7 +18,7 @@ import { Statements } from './statements.ts';
  * account's count, each day's count and sum per flow (credits, debits, holds: migration 20),
  * each amount band's count (migration 26). Run by the cache writer after the page's inserts
  * (WriteBatch.tallies) over the rowids they took, ?1 to ?2: a few rows a page where the
- * triggers they replace (dropped by migration 28) wrote three a record. Deletes and updates,
+ * triggers they replace (dropped by the migration "kept figures of new pending transactions added a page at a time") wrote three a record. Deletes and updates,
  * rare and small, keep their triggers.
  */
 export const PENDING_TALLIES: readonly string[] = [

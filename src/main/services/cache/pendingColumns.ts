@@ -65,7 +65,7 @@ function sameNumber(stored: unknown, expected: number): boolean {
 }
 
 /** Whether the row's clear columns are the ones its opened record was written with. */
-export function pendingColumnsMatch(stored: PendingClearColumns, record: unknown): boolean {
+function pendingColumnsMatch(stored: PendingClearColumns, record: unknown): boolean {
   if (typeof record !== 'object' || record === null) return false;
   const expected = pendingClearColumnsOf(record as PendingTransactionResponse);
   return (
@@ -78,7 +78,7 @@ export function pendingColumnsMatch(stored: PendingClearColumns, record: unknown
 }
 
 /** The error a pending transaction changed in the file answers (storage_error, "run audit verify"). */
-export function pendingRowAltered(accountId: string, rowKey: string): RowAltered {
+function pendingRowAltered(accountId: string, rowKey: string): RowAltered {
   return new RowAltered(`Pending transaction ${rowKey} of account ${accountId}`);
 }
 

@@ -40,7 +40,7 @@ export const AUTHENTICATED_COLUMNS = {
 
 export type AuthenticatedTable = keyof typeof AUTHENTICATED_COLUMNS;
 
-export const AUTHENTICATED_TABLES = Object.keys(AUTHENTICATED_COLUMNS) as AuthenticatedTable[];
+const AUTHENTICATED_TABLES = Object.keys(AUTHENTICATED_COLUMNS) as AuthenticatedTable[];
 
 /** The SQL function's name, registered on the app's connection. */
 export const ROW_MAC_FUNCTION = 'ledgerdesk_row_mac';
@@ -165,7 +165,7 @@ export function rowMacSql(
 }
 
 /** The rows of `table` whose MAC does not match (the first `limit`), and how many there are: one pass. */
-export function alteredRows(
+function alteredRows(
   database: DatabaseSync,
   table: AuthenticatedTable,
   limit = 5,

@@ -91,10 +91,10 @@ interface SessionCredentials {
 
 const DATA_KEY_BYTES = 32;
 
-export function profileAccount(profileId: string): string {
+function profileAccount(profileId: string): string {
   return `profile:${profileId}`;
 }
-export function listenerAccount(listenerId: string): string {
+function listenerAccount(listenerId: string): string {
   return `listener:${listenerId}`;
 }
 export function cacheDataKeyAccount(cacheId: string): string {

@@ -8,7 +8,7 @@ import { AsyncEntry } from '@napi-rs/keyring';
 
 export const KEYCHAIN_SERVICE = 'Ledgerdesk';
 
-export type KeychainProblem = 'no-session-bus' | 'no-secret-service' | 'locked' | 'failed';
+type KeychainProblem = 'no-session-bus' | 'no-secret-service' | 'locked' | 'failed';
 
 export type KeychainStatus =
   | { available: true; backend: string }
@@ -19,7 +19,7 @@ export function keyringEntryOptions(platform: NodeJS.Platform = process.platform
   return platform === 'linux' ? { linux: { store: 'secret-service' as const } } : undefined;
 }
 
-export function backendName(platform: NodeJS.Platform = process.platform): string {
+function backendName(platform: NodeJS.Platform = process.platform): string {
   if (platform === 'darwin') return 'macOS Keychain';
   if (platform === 'win32') return 'Windows Credential Manager';
   return 'Secret Service';

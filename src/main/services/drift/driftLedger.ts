@@ -15,13 +15,13 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { DriftObservation } from '../bank/fieldDrift.ts';
 
-export interface FieldCount {
+interface FieldCount {
   field: string;
   /** Records that left it out (missing) or carried it (unknown). */
   count: number;
 }
 
-export interface ResourceDrift {
+interface ResourceDrift {
   /** In the bank's words: `document`, `pending_transaction`, or `<resource> list` for a list's envelope. */
   resource: string;
   records: number;

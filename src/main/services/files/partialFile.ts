@@ -13,7 +13,7 @@ export interface PartialFile {
 }
 
 /** A save target that is a symbolic link: refused, never followed or replaced (review N6). */
-export class LinkTargetRefused extends Error {
+class LinkTargetRefused extends Error {
   readonly code = 'invalid_input';
   constructor(file: string) {
     super(`${file} is a symbolic link; Ledgerdesk does not write through links. Choose another file.`);

@@ -36,16 +36,6 @@ export interface BankPort {
   deleteWebhook(id: string): Promise<void>;
 }
 
-/** A failure answered by the bank, with its status and its one-sentence reason. */
-export class BankRequestError extends Error {
-  readonly status: number;
-  constructor(status: number, message: string) {
-    super(message);
-    this.name = 'BankRequestError';
-    this.status = status;
-  }
-}
-
 /** Whether `url` is under the bank's base address (same origin, path below the base path). */
 export function isUnderBase(baseUrl: string, url: string): boolean {
   let base: URL;

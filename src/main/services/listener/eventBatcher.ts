@@ -19,7 +19,7 @@ export interface BatchingOptions {
   maxBuffered: number;
 }
 
-export const DEFAULT_BATCHING: BatchingOptions = { flushMs: 100, maxBatch: 500, maxBuffered: 10_000 };
+const DEFAULT_BATCHING: BatchingOptions = { flushMs: 100, maxBatch: 500, maxBuffered: 10_000 };
 
 export class EventBatcher<Item> {
   readonly #options: BatchingOptions;

@@ -10,8 +10,8 @@
 import type { Verdict } from './basicAuth.ts';
 import { isHopByHop, type OutboundRequest } from './outbound.ts';
 
-export const VERDICT_HEADER = 'x-ledgerdesk-verdict';
-export const REQUEST_HEADER = 'x-ledgerdesk-request';
+const VERDICT_HEADER = 'x-ledgerdesk-verdict';
+const REQUEST_HEADER = 'x-ledgerdesk-request';
 
 export interface ReceivedForForward {
   method: string;
@@ -47,7 +47,7 @@ function connectionOptions(headers: readonly (readonly [string, string])[]): Set
   return names;
 }
 
-export function forwardedHeaders(
+function forwardedHeaders(
   received: readonly (readonly [string, string])[],
   verdict: Verdict,
   requestId: number,

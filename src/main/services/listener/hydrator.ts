@@ -16,7 +16,7 @@ export interface Hydration {
 }
 
 /** A snapshot larger than this is not kept (notifications name single objects, which are small). */
-export const MAX_SNAPSHOT_BYTES = 256 * 1024;
+const MAX_SNAPSHOT_BYTES = 256 * 1024;
 
 export class Hydrator {
   readonly #log: RequestLog;

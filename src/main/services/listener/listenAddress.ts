@@ -8,7 +8,6 @@ import type { Server } from 'node:http';
 import { createServer } from 'node:net';
 
 export const DEFAULT_LISTENER_PORT = 4880;
-export const LOOPBACK_HOST = '127.0.0.1';
 
 export function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
@@ -57,7 +56,7 @@ function isFree(host: string, port: number): Promise<boolean> {
 }
 
 /** The first free port after `port`, trying at most `attempts` of them. */
-export async function nextFreePort(host: string, port: number, attempts = 100): Promise<number | null> {
+async function nextFreePort(host: string, port: number, attempts = 100): Promise<number | null> {
   for (let candidate = port + 1; candidate <= Math.min(65_535, port + attempts); candidate += 1) {
     if (await isFree(host, candidate)) return candidate;
   }

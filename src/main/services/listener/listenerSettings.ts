@@ -10,7 +10,7 @@ import { responseRules, type ResponseRule } from './responseRules.ts';
 
 const MiB = 1024 * 1024;
 
-export const retentionSettings = z.strictObject({
+const retentionSettings = z.strictObject({
   maxAgeDays: z.number().min(0.001).max(3650),
   maxRequests: z.number().int().min(1).max(10_000_000),
   maxBytes: z
@@ -35,7 +35,7 @@ function normalized(normalize: (text: string) => string) {
     });
 }
 
-export const listenerSettings = z.strictObject({
+const listenerSettings = z.strictObject({
   host: z.string().min(1).max(255),
   /** Listening on anything but loopback needs this explicit opt-in. */
   allowNonLoopback: z.boolean(),
@@ -81,11 +81,10 @@ export const listenerSettings = z.strictObject({
   retention: retentionSettings,
 });
 export type ListenerSettings = z.infer<typeof listenerSettings>;
-export const listenerSettingsPatch = listenerSettings
+const listenerSettingsPatch = listenerSettings
   .omit({ retention: true })
   .partial()
   .extend({ retention: retentionSettings.partial().optional() });
-export type ListenerSettingsPatch = z.infer<typeof listenerSettingsPatch>;
 
 export const DEFAULT_LISTENER_SETTINGS: ListenerSettings = {
   host: '127.0.0.1',

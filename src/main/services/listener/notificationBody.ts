@@ -35,7 +35,7 @@ function keyOf(value: unknown): string | null {
  * sealed body (security review L5). The position is enough to find the fault in the body,
  * which the drawer shows once unsealed.
  */
-export function jsonSyntaxProblem(error: unknown, length: number): string {
+function jsonSyntaxProblem(error: unknown, length: number): string {
   const message = error instanceof Error ? error.message : '';
   const at = /at position (\d+)/.exec(message)?.[1];
   const position = at === undefined ? null : Number(at);

@@ -54,7 +54,7 @@ function ipv6Groups(address: string): number[] | null {
  * 64:ff9b::/96, 6to4 2002::/16) as that IPv4 address; any other IPv6 address as its eight
  * groups in hex; a name as itself, lower-cased.
  */
-export function normalisedHost(hostname: string): string {
+function normalisedHost(hostname: string): string {
   const host = bareHost(hostname);
   if (isIP(host) === 4) return host;
   const groups = ipv6Groups(host);

@@ -22,7 +22,7 @@ export interface ReceiverLimits {
 }
 
 /** Why a request could not be read in full; null when it was. */
-export type ArrivalFailure = 'too_large' | 'timeout' | 'client_aborted' | 'bad_request' | null;
+type ArrivalFailure = 'too_large' | 'timeout' | 'client_aborted' | 'bad_request' | null;
 
 export interface Arrival {
   /** performance.now() when the request arrived, for durations. */

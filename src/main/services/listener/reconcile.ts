@@ -119,7 +119,7 @@ function latestAttempts(sends: WebhookSendResponse[]): WebhookSendResponse[] {
   return [...latest.values()];
 }
 
-export function dateOf(epochMs: number): string {
+function dateOf(epochMs: number): string {
   return new Date(epochMs).toISOString().slice(0, 10);
 }
 

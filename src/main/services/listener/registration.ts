@@ -35,7 +35,7 @@ interface RegistrationRow {
   created_at: number;
 }
 
-export const REGISTRATION_PATH_PREFIX = '/webhooks/';
+const REGISTRATION_PATH_PREFIX = '/webhooks/';
 
 export class Registrations {
   readonly #database: DatabaseSync;

@@ -10,9 +10,9 @@ import { sendOutbound, type OutboundRequest } from './outbound.ts';
 import type { Delivery, ReceivedRequest, RequestFilter } from './receivedRequest.ts';
 import type { RequestLog } from './requestLog.ts';
 
-export const REPLAY_MAX_REQUESTS = 1000;
+const REPLAY_MAX_REQUESTS = 1000;
 
-export const replayRequest = z.strictObject({
+const replayRequest = z.strictObject({
   /** The requests: by id, or by filter (ids win when both are given). */
   requestIds: z.array(z.number().int().positive()).max(REPLAY_MAX_REQUESTS).optional(),
   filter: z
@@ -54,7 +54,7 @@ export class NothingToReplayError extends Error {
 }
 
 /** The request to send for one kept request, edits applied. */
-export function outboundOf(
+function outboundOf(
   request: ReceivedRequest,
   options: z.output<typeof replayRequest>,
   authorization: string | null,

@@ -119,8 +119,8 @@ interface DeliveryRow {
 
 const SUMMARY_COLUMNS = `id, received_at, method, path, event, object_id, op, verdict, presented_user, body_problem,
   outcome, status, rule_id, duration_ms, occurrence, out_of_order, body_bytes, body_truncated`;
-export const LIST_LIMIT_DEFAULT = 100;
-export const LIST_LIMIT_MAX = 1000;
+const LIST_LIMIT_DEFAULT = 100;
+const LIST_LIMIT_MAX = 1000;
 /** Rough per-row overhead of SQLite pages and indexes, so many empty requests still count. */
 const ROW_OVERHEAD_BYTES = 200;
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });

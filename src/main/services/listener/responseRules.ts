@@ -9,7 +9,7 @@ import { z } from 'zod';
 const status = z.number().int().min(100).max(599);
 const delayMs = z.number().int().min(0).max(600_000);
 
-export const ruleAction = z.discriminatedUnion('kind', [
+const ruleAction = z.discriminatedUnion('kind', [
   /** Answer this status (after an optional delay). */
   z.strictObject({ kind: z.literal('status'), status, delayMs: delayMs.optional() }),
   /** Answer late (default 200): lets the sender's timeout decide. */
@@ -27,9 +27,8 @@ export const ruleAction = z.discriminatedUnion('kind', [
     thenStatus: status.optional(),
   }),
 ]);
-export type RuleAction = z.infer<typeof ruleAction>;
 
-export const responseRule = z.strictObject({
+const responseRule = z.strictObject({
   id: z.string().min(1).max(100),
   /** Exact event name, or a prefix ending in `*` (`ach.*`); absent: every event. */
   event: z.string().min(1).max(200).optional(),

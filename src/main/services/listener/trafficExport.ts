@@ -10,9 +10,9 @@ import { isHopByHop } from './outbound.ts';
 export type ExportFormat = 'jsonl' | 'curl';
 
 /** The variable a cURL command reads the Basic secret from. */
-export const CURL_SECRET_VARIABLE = 'LEDGERDESK_BASIC_SECRET';
+const CURL_SECRET_VARIABLE = 'LEDGERDESK_BASIC_SECRET';
 
-export function jsonlLineOf(request: ReceivedRequest): string {
+function jsonlLineOf(request: ReceivedRequest): string {
   return JSON.stringify(request);
 }
 

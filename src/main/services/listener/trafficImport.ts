@@ -16,12 +16,12 @@ import type { ArrivalRecord, RequestLog } from './requestLog.ts';
 
 /** Lines longer than this are not an export of ours (a kept body is at most 256 KiB, base64 a third more). */
 const LINE_MAX = 2 * 1024 * 1024;
-export const IMPORT_MAX_REQUESTS = 100_000;
+const IMPORT_MAX_REQUESTS = 100_000;
 
 const isoTime = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 time' });
 
 /** One line of a JSONL export (trafficExport.ts: the ReceivedRequest as kept). Unknown fields are ignored. */
-export const exportedRequest = z.object({
+const exportedRequest = z.object({
   id: z.number().int().positive(),
   receivedAt: isoTime,
   method: z.string().max(32),
@@ -54,7 +54,7 @@ export const exportedRequest = z.object({
   snapshotAt: isoTime.nullable(),
   snapshotError: z.string().max(4096).nullable(),
 });
-export type ExportedRequest = z.infer<typeof exportedRequest>;
+type ExportedRequest = z.infer<typeof exportedRequest>;
 
 export class ImportFileError extends Error {
   /** 1-based; null when the file as a whole is wrong. */
@@ -73,7 +73,7 @@ export interface ImportResult {
 }
 
 /** Every request of an export, checked; throws ImportFileError naming the first wrong line. */
-export function readExport(text: string): ExportedRequest[] {
+function readExport(text: string): ExportedRequest[] {
   const requests: ExportedRequest[] = [];
   const lines = text.split('\n');
   for (const [index, raw] of lines.entries()) {

@@ -12,11 +12,10 @@ import {
 } from '../../../shared/profiles/profileFields.ts';
 import { DISCLOSURE_CLASSES } from '../../../shared/personalData/exportDisclosure.ts';
 
-export const PROFILE_KINDS = ['embedded-sandbox', 'remote'] as const;
-export type ProfileKind = (typeof PROFILE_KINDS)[number];
+const PROFILE_KINDS = ['embedded-sandbox', 'remote'] as const;
 
 /** Basic: key id + key secret. Bearer: a JWT access token. */
-export const AUTH_SCHEMES = ['basic', 'bearer'] as const;
+const AUTH_SCHEMES = ['basic', 'bearer'] as const;
 export type AuthScheme = (typeof AUTH_SCHEMES)[number];
 
 /** The embedded sandbox's profile has a fixed id, so every run finds the same one. */

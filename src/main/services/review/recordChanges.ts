@@ -13,7 +13,7 @@ export interface FieldChange {
   after: string | null;
 }
 
-export const WHOLE_RECORD = '(record)';
+const WHOLE_RECORD = '(record)';
 
 /** The changes from `before` to `after`; `after` null means the record is no longer cached. */
 export function recordChanges(before: unknown, after: unknown): FieldChange[] {

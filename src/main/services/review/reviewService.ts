@@ -25,7 +25,7 @@ import { ReviewsTable, type Review, type ReviewListQuery, type ReviewStep } from
 import { WatchRules } from './watchRules.ts';
 
 /** At most this many items take one disposition at once (a selection, or `--ref` repeated). */
-export const SELECTION_MAX = 10_000;
+const SELECTION_MAX = 10_000;
 
 const REVIEW_KIND_OF_SYNC: Partial<Record<SyncKind, ReviewKind>> = {
   'pending-transactions': 'pending-transaction',

@@ -10,7 +10,7 @@ import { ReviewProblem } from './reviewProblem.ts';
 
 const SETTING = 'reviewer';
 const IDENTITY = 'review_settings\u0000reviewer';
-export const REVIEWER_MAX = 100;
+const REVIEWER_MAX = 100;
 
 /** The OS user name, or a plain word when the OS has none to give (a container without passwd). */
 export function osUserName(env: NodeJS.ProcessEnv = process.env): string {

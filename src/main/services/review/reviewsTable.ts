@@ -123,7 +123,7 @@ export interface ReviewListQuery extends QueueNarrowing {
 /** A review with what the list needs to show it without another read. */
 export type ListedReview = Review & { accountId: string | null; record: unknown };
 
-export const EMPTY_COUNTS: Record<ReviewState, number> = { cleared: 0, flagged: 0, escalated: 0, changed: 0 };
+const EMPTY_COUNTS: Record<ReviewState, number> = { cleared: 0, flagged: 0, escalated: 0, changed: 0 };
 
 function reviewIdentity(profileId: string, kind: ReviewKind, ref: string): string {
   return `review\u0000${profileId}\u0000${kind}\u0000${ref}`;

@@ -4,7 +4,7 @@
  * tried with exponential backoff (1 s, 2 s, 4 s … up to a minute, with jitter) until the bank
  * answers. Reads never wait for any of this: they come from the cache and say how old they are.
  */
-export type ConnectivityStatus = 'unknown' | 'online' | 'offline';
+type ConnectivityStatus = 'unknown' | 'online' | 'offline';
 
 export interface ConnectivityState {
   status: ConnectivityStatus;

@@ -17,7 +17,7 @@ export interface DateWindow {
 const DAY_MS = 86_400_000;
 const ISO_DATE = /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/;
 
-export function isIsoDate(value: string): boolean {
+function isIsoDate(value: string): boolean {
   return ISO_DATE.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`));
 }
 
@@ -96,11 +96,6 @@ export function evenEdges(oldest: string, newest: string, count: number): string
     if (day > first && day < last && edges.at(-1) !== date) edges.push(date);
   }
   return edges;
-}
-
-/** A stable name of a window for checkpoints and messages: `2024-01-01..2024-02-01`, `..` for open ends. */
-export function windowName(window: DateWindow): string {
-  return `${window.fromDate ?? ''}..${window.toDate ?? ''}`;
 }
 
 /**

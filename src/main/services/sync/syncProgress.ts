@@ -1,6 +1,5 @@
 /** What a running sync reports, as the IPC layer pushes it to the window. */
-export type SyncKindName =
-  'pending-transactions' | 'webhook-sends' | 'account-application' | 'applications' | 'webhooks';
+type SyncKindName = 'pending-transactions' | 'webhook-sends' | 'account-application' | 'applications' | 'webhooks';
 export type SyncState = 'running' | 'done' | 'cancelled' | 'failed';
 
 export interface SyncProgress {

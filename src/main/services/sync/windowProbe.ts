@@ -17,7 +17,7 @@ const ROUNDS = 6;
 /** Narrowing stops when the oldest record is known to within this many days. */
 const CLOSE_ENOUGH_DAYS = 7;
 
-export interface RecordSpan {
+interface RecordSpan {
   oldest: string;
   newest: string;
 }

@@ -17,7 +17,7 @@ import type { StoredOfficerKeys } from './teamKeychain.ts';
 import { TeamProblem } from './teamProblem.ts';
 import { TEAM_ACTIONS, TEAM_DISPOSITIONS, TEAM_KINDS, VERSIONED_ACTIONS, type TeamAction } from './teamTerms.ts';
 
-export const teamActionSchema = z
+const teamActionSchema = z
   .strictObject({
     kind: z.enum(TEAM_KINDS),
     ref: z.string().min(1).max(512),
@@ -38,7 +38,6 @@ export const teamActionSchema = z
     if ((value.action === 'reject' || value.action === 'note') && value.note === undefined)
       context.addIssue({ code: 'custom', message: `${value.action} needs a note`, path: ['note'] });
   });
-export type TeamActionInput = z.input<typeof teamActionSchema>;
 
 export interface QueuedAction {
   eventId: string;
@@ -162,7 +161,7 @@ export class TeamDesk {
   }
 }
 
-export function openNote(keyring: TeamKeyring, event: TeamEventRow): string | null {
+function openNote(keyring: TeamKeyring, event: TeamEventRow): string | null {
   if (event.sealed === null || event.keyVersion === null) return null;
   const opened = JSON.parse(
     keyring.open(event.sealed, sealIdentity(event.id, event.workspace, event.kind, event.ref), event.keyVersion),

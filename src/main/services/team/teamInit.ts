@@ -45,7 +45,7 @@ export interface TeamInitReport {
   server: TeamServer;
 }
 
-export function serverOfUrl(url: string): TeamServer {
+function serverOfUrl(url: string): TeamServer {
   let parsed: URL;
   try {
     parsed = new URL(url);

@@ -22,9 +22,9 @@ import type { TeamKeychain } from './teamKeychain.ts';
 import { TeamProblem } from './teamProblem.ts';
 import { eventAt, eventsAfter, lastSeq, myWrappedKeys, officersOf } from './teamServerReads.ts';
 
-export const PUSH_BATCH = 1_000;
+const PUSH_BATCH = 1_000;
 /** Large pages: fewer round trips, and each page's signatures spread over every core. */
-export const PULL_PAGE = 5_000;
+const PULL_PAGE = 5_000;
 
 interface PushAnswer {
   id: string;

@@ -8,7 +8,6 @@ export const TEAM_ACTIONS = ['propose', 'approve', 'reject', 'claim', 'assign', 
 export type TeamAction = (typeof TEAM_ACTIONS)[number];
 
 export const TEAM_DISPOSITIONS = ['cleared', 'flagged', 'escalated', 'closed'] as const;
-export type TeamDisposition = (typeof TEAM_DISPOSITIONS)[number];
 
 export const TEAM_KINDS = REVIEW_KINDS;
 export type TeamKind = ReviewKind;
@@ -22,10 +21,7 @@ export function isItemKind(kind: string): kind is TeamKind {
 export const VERSIONED_ACTIONS: readonly TeamAction[] = ['propose', 'approve', 'reject'];
 
 /** Review states a four-eyes rule names: "from>to" (the state a proposal leaves, the one it asks for). */
-export const POLICY_FROM_STATES = ['unreviewed', 'cleared', 'flagged', 'escalated', 'closed'] as const;
-
-/** The default four-eyes policy: clearing a flagged or escalated item, and closing an escalation. */
-export const DEFAULT_APPROVAL_RULES = ['escalated>cleared', 'escalated>closed', 'flagged>cleared'] as const;
+const POLICY_FROM_STATES = ['unreviewed', 'cleared', 'flagged', 'escalated', 'closed'] as const;
 
 const RULE_PATTERN = /^(unreviewed|cleared|flagged|escalated|closed)>(cleared|flagged|escalated|closed)$/;
 

@@ -24,8 +24,6 @@ import type { Profiles } from '../profiles/profiles.ts';
 import { ScenarioFileProblem } from './scenarioFiles.ts';
 import { TriggerActions, TriggerProblem, type ActionOutcome } from './triggerActions.ts';
 
-export { TriggerProblem };
-
 /** Never on production; nowhere the bank has no /simulation. */
 export class TriggerRefused extends Error {
   constructor(message: string) {
@@ -275,7 +273,7 @@ function checkedRequest(value: unknown): TriggerRequest {
 }
 
 /** `{{step.objectId}}` / `{{step.object.a.b}}` → the earlier result's value; other text as is. */
-export function resolveReference(value: string, results: ReadonlyMap<string, ActionOutcome>): string {
+function resolveReference(value: string, results: ReadonlyMap<string, ActionOutcome>): string {
   const match = REFERENCE.exec(value);
   if (match === null) return value;
   const [, stepId = '', path = ''] = match;

@@ -28,7 +28,7 @@ function timeOf(attempt: Attempt): number | null {
 }
 
 /** Gaps in seconds between consecutive attempts (null where a time is missing). */
-export function gapsOf(attempts: readonly Attempt[]): (number | null)[] {
+function gapsOf(attempts: readonly Attempt[]): (number | null)[] {
   const gaps: (number | null)[] = [];
   for (let index = 1; index < attempts.length; index += 1) {
     const before = timeOf(attempts[index - 1] as Attempt);

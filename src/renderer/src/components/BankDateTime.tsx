@@ -6,7 +6,7 @@
 import { BankValue } from './BankValue.tsx';
 
 /** The local time of a bank timestamp ("14:03"); empty when there is none to read. */
-export function localTimeOf(iso: string | null | undefined): string {
+function localTimeOf(iso: string | null | undefined): string {
   if (iso === null || iso === undefined) return '';
   const moment = new Date(iso);
   return Number.isNaN(moment.getTime())

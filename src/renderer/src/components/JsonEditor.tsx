@@ -26,7 +26,7 @@ export interface JsonEditorProps {
 export const JSON_EDITOR_KEYS = 'Tab indents. Press Esc, then Tab, to move to the next field.';
 
 /** The JSON problem of a text, or undefined when it is a JSON object (or blank). */
-export function jsonObjectProblem(text: string): string | undefined {
+function jsonObjectProblem(text: string): string | undefined {
   const parsed = parseJsonObjectText(text);
   return parsed.ok ? undefined : parsed.message;
 }

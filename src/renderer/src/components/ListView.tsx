@@ -11,7 +11,7 @@ import { useNow } from '../frame/TopBar.tsx';
 import { isOffline, useOnlineStatus } from '../stores/profiles.ts';
 import { EmptyState, ErrorState, LoadingState, NOT_SYNCED_YET, OfflineNotice } from './States.tsx';
 
-export function useSource<Row>(source: PagedRows<Row>): number {
+function useSource<Row>(source: PagedRows<Row>): number {
   return useSyncExternalStore(
     useCallback((onChange: () => void) => source.subscribe(onChange), [source]),
     () => source.version,

@@ -50,7 +50,7 @@ export function EmptyState({ title, children, action }: { title: string; childre
   );
 }
 
-export function NotAvailableState({ what, error }: { what: string; error: UiError }) {
+function NotAvailableState({ what, error }: { what: string; error: UiError }) {
   return (
     <StateMessage icon="alert" tone="warning" title={`${what} is not available yet`}>
       <p>{error.message}</p>

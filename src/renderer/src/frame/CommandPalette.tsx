@@ -20,7 +20,7 @@ interface Command {
 }
 
 /** Every word typed must start some word of the label, or appear in it. */
-export function matches(label: string, query: string): boolean {
+function matches(label: string, query: string): boolean {
   const text = label.toLowerCase();
   return query
     .toLowerCase()

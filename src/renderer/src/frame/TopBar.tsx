@@ -32,7 +32,7 @@ function withCachedNote(reason: string): string {
   return /cached data stays available/i.test(reason) ? reason : `${reason} Cached data stays available.`;
 }
 
-export function ConnectivityIndicator() {
+function ConnectivityIndicator() {
   const status = useOnlineStatus();
   const now = useNow();
   const state = status?.state ?? 'unknown';
@@ -74,7 +74,7 @@ function RunningSyncs() {
   );
 }
 
-export function ProfileSwitcher() {
+function ProfileSwitcher() {
   const profiles = useProfilesStore((state) => state.profiles);
   const activeProfileId = useProfilesStore((state) => state.activeProfileId);
   const setActive = useProfilesStore((state) => state.setActive);

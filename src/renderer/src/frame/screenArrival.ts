@@ -9,7 +9,7 @@ import { useEffect, useRef } from 'react';
 import { screenLanding } from '../components/focus/focusTargets.ts';
 import { screenOf, type ScreenId } from '../lib/screens.ts';
 
-export function windowTitle(screen: ScreenId): string {
+function windowTitle(screen: ScreenId): string {
   return `${screenOf(screen)?.label ?? 'Ledgerdesk'} — Ledgerdesk`;
 }
 

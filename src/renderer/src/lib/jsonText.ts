@@ -1,8 +1,8 @@
 /** Parses JSON typed by a person and says where it went wrong, in words. */
 
-export type JsonParse = { ok: true; value: unknown } | { ok: false; message: string };
+type JsonParse = { ok: true; value: unknown } | { ok: false; message: string };
 
-export function parseJsonText(text: string): JsonParse {
+function parseJsonText(text: string): JsonParse {
   if (text.trim() === '') return { ok: true, value: undefined };
   try {
     return { ok: true, value: JSON.parse(text) as unknown };

@@ -42,7 +42,7 @@ const INTERACTIVE = [
   ].map((role) => `[role="${role}"]`),
 ].join(',');
 
-export function isInteractiveTarget(target: EventTarget | null): boolean {
+function isInteractiveTarget(target: EventTarget | null): boolean {
   if (!(target instanceof Element)) return false;
   return target.closest(INTERACTIVE) !== null;
 }

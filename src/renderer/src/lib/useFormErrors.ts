@@ -16,7 +16,7 @@ export interface FormErrors {
 }
 
 /** Places a server error: beside its field when it names one the form has, else above. */
-export function placeServerError(
+function placeServerError(
   error: UiError,
   knownFields: readonly string[],
   prefix = 'request.',

@@ -6,7 +6,7 @@
 import { create } from 'zustand';
 import { useProfilesStore } from './profiles.ts';
 
-export interface ConfirmRequest {
+interface ConfirmRequest {
   title: string;
   body: string;
   confirmLabel: string;

@@ -3,7 +3,7 @@ import { create } from 'zustand';
 
 export type ToastTone = 'success' | 'error' | 'info' | 'warning';
 
-export interface Toast {
+interface Toast {
   id: number;
   tone: ToastTone;
   title: string;

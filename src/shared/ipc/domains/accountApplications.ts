@@ -17,7 +17,7 @@ import {
   sortDirection,
 } from '../common.ts';
 
-export const ACCOUNT_APPLICATION_SORTS = ['updated_at', 'created_at', 'status'] as const;
+const ACCOUNT_APPLICATION_SORTS = ['updated_at', 'created_at', 'status'] as const;
 
 export const accountApplicationFilter = {
   profileId,
@@ -33,7 +33,7 @@ export const accountApplicationFilter = {
 };
 
 /** One status seen on one sync: how the history of an application is drawn. */
-export const accountApplicationVersion = z.object({
+const accountApplicationVersion = z.object({
   /** As the bank sent it: a status this client does not know is shown as received. */
   status: z.string(),
   /** When this version was fetched (ISO 8601 UTC). */
@@ -41,9 +41,8 @@ export const accountApplicationVersion = z.object({
   /** The application's own updated_at in that version. */
   updatedAt: z.string(),
 });
-export type AccountApplicationVersion = z.infer<typeof accountApplicationVersion>;
 
-export const accountApplicationDetail = z.object({
+const accountApplicationDetail = z.object({
   /** Null when the application is not in the cache yet (sync it with sync.start). */
   /** With `malformed` when the bank sent it malformed (kept as received, the problem named). */
   application: receivedAccountApplication.nullable(),

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { noInput, profileId } from '../common.ts';
 
-export const appInfo = z.object({
+const appInfo = z.object({
   name: z.string(),
   version: z.string(),
   platform: z.string(),
@@ -14,12 +14,10 @@ export const appInfo = z.object({
   /** The embedded sandbox bank's address; null while it is not running. */
   sandboxUrl: z.string().nullable(),
 });
-export type AppInfo = z.infer<typeof appInfo>;
 
-export const ONLINE_STATES = ['online', 'offline', 'unknown'] as const;
-export type OnlineState = (typeof ONLINE_STATES)[number];
+const ONLINE_STATES = ['online', 'offline', 'unknown'] as const;
 
-export const onlineStatus = z.object({
+const onlineStatus = z.object({
   profileId: z.string(),
   state: z.enum(ONLINE_STATES),
   /** When the state was last established (ISO 8601 UTC). */
@@ -31,7 +29,7 @@ export const onlineStatus = z.object({
 });
 export type OnlineStatus = z.infer<typeof onlineStatus>;
 
-export const cacheInfo = z.object({
+const cacheInfo = z.object({
   /** Size of the cache database on disk, in bytes. */
   sizeBytes: z.number().int().min(0),
   /** Whether the rows are sealed (AES-256-GCM) under a key held in the keychain. */

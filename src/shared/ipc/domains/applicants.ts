@@ -9,14 +9,14 @@ import { DISCLOSURE_CLASSES, exportDisclosure } from '../../personalData/exportD
 import { PERSONAL_FIELDS } from '../../personalData/masking.ts';
 import { asOf, idText, profileId, searchText } from '../common.ts';
 
-export const APPLICANT_KINDS = ['person', 'business'] as const;
+const APPLICANT_KINDS = ['person', 'business'] as const;
 /** received: as the bank sent it; malformed: kept as received, with its problems; not-returned: the bank answered 404. */
-export const APPLICANT_STATES = ['received', 'malformed', 'not-returned'] as const;
+const APPLICANT_STATES = ['received', 'malformed', 'not-returned'] as const;
 
 /** An application that names the applicant, and its roles there (primary, owner, signer, business). */
-export const applicantLink = z.object({ applicationId: z.string(), roles: z.array(z.string()) });
+const applicantLink = z.object({ applicationId: z.string(), roles: z.array(z.string()) });
 
-export const applicantView = z.object({
+const applicantView = z.object({
   applicantId: z.string(),
   kind: z.enum(APPLICANT_KINDS),
   state: z.enum(APPLICANT_STATES),
@@ -35,7 +35,7 @@ export const applicantView = z.object({
 export type ApplicantView = z.infer<typeof applicantView>;
 
 /** An applicant as one application names it: the roles there, and the applicant if ever fetched. */
-export const namedApplicant = z.object({
+const namedApplicant = z.object({
   applicantId: z.string(),
   kind: z.enum(APPLICANT_KINDS),
   roles: z.array(z.string()),

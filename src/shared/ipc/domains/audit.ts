@@ -5,9 +5,9 @@
 import { z } from 'zod';
 import { cachePage, idText, noInput, paging, profileId, searchText } from '../common.ts';
 
-export const AUDIT_RESULTS = ['ok', 'failed', 'refused'] as const;
+const AUDIT_RESULTS = ['ok', 'failed', 'refused'] as const;
 
-export const auditEntry = z.object({
+const auditEntry = z.object({
   id: z.string(),
   at: z.string(),
   profileId: z.string().nullable(),
@@ -31,7 +31,7 @@ export const auditFilter = {
   search: searchText,
 };
 
-export const AUDIT_CHAIN_PROBLEMS = [
+const AUDIT_CHAIN_PROBLEMS = [
   'entry-changed',
   'entry-missing',
   'mac-missing',
@@ -44,7 +44,7 @@ export const AUDIT_CHAIN_PROBLEMS = [
 ] as const;
 
 /** The answer of `audit verify`: ok with the entries and the chain head, or the first break. */
-export const auditVerification = z.object({
+const auditVerification = z.object({
   ok: z.boolean(),
   entries: z.number().int().nonnegative(),
   /** The last entry's MAC in hex; null when the chain does not verify or the log is empty. */

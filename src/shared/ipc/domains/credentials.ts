@@ -12,10 +12,9 @@ export const SECRET_MAX = 16_384;
  * `needs-reentry`: a secret is stored, but for another origin or auth scheme than the
  * profile has now (or from before secrets were bound): it is never sent; enter it again.
  */
-export const CREDENTIAL_STATES = ['set', 'missing', 'needs-reentry', 'unavailable'] as const;
-export type CredentialState = (typeof CREDENTIAL_STATES)[number];
+const CREDENTIAL_STATES = ['set', 'missing', 'needs-reentry', 'unavailable'] as const;
 
-export const keychainStatus = z.object({
+const keychainStatus = z.object({
   available: z.boolean(),
   /** The keychain in use, in words ("GNOME Keyring (Secret Service)", "macOS Keychain"). */
   backend: z.string(),
@@ -26,7 +25,7 @@ export const keychainStatus = z.object({
 });
 export type KeychainStatus = z.infer<typeof keychainStatus>;
 
-export const credentialStatus = z.object({
+const credentialStatus = z.object({
   profileId: z.string(),
   /** `unavailable`: the keychain cannot be used, so whether a secret is set is unknown. */
   state: z.enum(CREDENTIAL_STATES),

@@ -15,7 +15,7 @@ export type PreviewMediaType = (typeof PREVIEW_MEDIA_TYPES)[number];
 /** The most a preview reads: the bank's own limit on a file (10 MiB). */
 export const PREVIEW_MAX_BYTES = FILE_MAX_BYTES;
 
-export const documentPreview = z.object({
+const documentPreview = z.object({
   documentId: z.string(),
   fileId: z.string(),
   contentType: z.enum(PREVIEW_MEDIA_TYPES),

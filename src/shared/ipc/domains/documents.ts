@@ -58,7 +58,7 @@ export const filesOperations = {
 } as const;
 
 /** A card-art upload made from this app. */
-export const cardArtUpload = z.object({
+const cardArtUpload = z.object({
   id: z.string(),
   profileId: z.string(),
   cardProductId: z.string(),

@@ -5,13 +5,13 @@
 import { z } from 'zod';
 import { profileId } from '../common.ts';
 
-export const fieldCount = z.object({
+const fieldCount = z.object({
   field: z.string(),
   /** Records that left the field out (missing) or carried it (unknown). */
   count: z.number().int().nonnegative(),
 });
 
-export const resourceDrift = z.object({
+const resourceDrift = z.object({
   /** In the bank's words: `document`, `pending_transaction`, or `<resource> list` for a list's envelope. */
   resource: z.string(),
   records: z.number().int().nonnegative(),
@@ -26,7 +26,7 @@ export const resourceDrift = z.object({
 });
 export type ResourceDrift = z.infer<typeof resourceDrift>;
 
-export const driftReport = z.object({
+const driftReport = z.object({
   profileId: z.string(),
   resources: z.array(resourceDrift),
   /** When the counts began; null when nothing was read yet. */

@@ -15,7 +15,7 @@ export function pointsToSandboxRestart(sentence: string | null | undefined): boo
   return sentence?.includes(SANDBOX_RESTART_ACTION) === true;
 }
 
-export const embeddedSandboxState = z.discriminatedUnion('running', [
+const embeddedSandboxState = z.discriminatedUnion('running', [
   z.object({
     running: z.literal(true),
     /** Its loopback address (http://127.0.0.1:PORT): a new port after each restart. */
@@ -33,7 +33,7 @@ export const embeddedSandboxState = z.discriminatedUnion('running', [
 ]);
 export type EmbeddedSandboxState = z.infer<typeof embeddedSandboxState>;
 
-export const sandboxRestart = z.object({
+const sandboxRestart = z.object({
   state: embeddedSandboxState,
   /** How long stopping the old process and starting the new one took. */
   tookMs: z.number().min(0),

@@ -10,12 +10,11 @@ import { listenerRequestFilter } from './listener.ts';
 import { pendingTransactionFilter } from './pendingTransactions.ts';
 import { webhookSendFilter } from './webhookSends.ts';
 
-export const EXPORT_FORMATS = ['csv', 'jsonl'] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+const EXPORT_FORMATS = ['csv', 'jsonl'] as const;
 const format = z.enum(EXPORT_FORMATS).default('csv');
 
 /** Captured listener traffic: JSONL, or one cURL command per request. */
-export const LISTENER_EXPORT_FORMATS = ['jsonl', 'curl'] as const;
+const LISTENER_EXPORT_FORMATS = ['jsonl', 'curl'] as const;
 
 export const exportsOperations = {
   pendingTransactions: { input: z.strictObject({ ...pendingTransactionFilter, format }), output: savedFile },

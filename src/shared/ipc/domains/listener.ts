@@ -54,7 +54,7 @@ const bindAddress = z
 
 const LOOPBACK = new Set(['127.0.0.1', '::1']);
 
-export const listenerStatus = z.object({
+const listenerStatus = z.object({
   running: z.boolean(),
   /** Where the bank should send notifications, e.g. http://127.0.0.1:4455/; null when stopped. */
   url: z.string().nullable(),
@@ -67,13 +67,13 @@ export const listenerStatus = z.object({
 });
 export type ListenerStatus = z.infer<typeof listenerStatus>;
 
-export const listenerRetention = z.object({
+const listenerRetention = z.object({
   maxRequests: z.number().int().min(1),
   maxAgeDays: z.number().int().min(1).nullable(),
   maxBodyBytes: z.number().int().min(1),
 });
 
-export const listenerConfig = z.object({
+const listenerConfig = z.object({
   host: z.string(),
   /** The remembered port; null until the listener first starts. */
   port: z.number().int().nullable(),
@@ -133,7 +133,7 @@ export const listenerConfigureInput = z
   });
 
 /** Response rules: fail on purpose, by event or path. */
-export const listenerRuleResponse = z.discriminatedUnion('kind', [
+const listenerRuleResponse = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('status'), status: httpStatus }),
   z.strictObject({
     kind: z.literal('delay'),
@@ -167,7 +167,7 @@ export const listenerRuleInput = z.strictObject({
   response: listenerRuleResponse,
 });
 
-export const listenerRule = z.object({
+const listenerRule = z.object({
   id: z.string(),
   name: z.string().nullable(),
   enabled: z.boolean(),
@@ -188,7 +188,7 @@ export const listenerRule = z.object({
 export type ListenerRule = z.infer<typeof listenerRule>;
 
 /** One kept request, as the live stream and the list show it. */
-export const arrivalLabel = z.object({
+const arrivalLabel = z.object({
   kind: z.enum(['new_event', 'retry']),
   /** 1 for a new event; for a retry, which attempt (2 for the first retry). */
   attempt: z.number().int().min(1),
@@ -198,7 +198,7 @@ export const arrivalLabel = z.object({
 });
 export type ArrivalLabelView = z.infer<typeof arrivalLabel>;
 
-export const listenerRequestSummary = z.object({
+const listenerRequestSummary = z.object({
   id: z.string(),
   receivedAt: z.string(),
   method: z.string(),
@@ -225,7 +225,7 @@ export const listenerRequestSummary = z.object({
 });
 export type ListenerRequestSummary = z.infer<typeof listenerRequestSummary>;
 
-export const forwardResult = z.object({
+const forwardResult = z.object({
   url: z.string(),
   status: z.number().int().nullable(),
   latencyMs: z.number().min(0).nullable(),
@@ -235,7 +235,7 @@ export const forwardResult = z.object({
 });
 export type ForwardResult = z.infer<typeof forwardResult>;
 
-export const listenerRequestDetail = listenerRequestSummary.extend({
+const listenerRequestDetail = listenerRequestSummary.extend({
   /** Header names lower-cased; Authorization is redacted. */
   headers: z.record(z.string(), z.string()),
   /** The body as text, up to the body cap; null when there was none. */
@@ -290,7 +290,7 @@ export type ListenerRegistration = z.infer<typeof listenerRegistration>;
 
 export type ReconciliationCategory = (typeof RECONCILIATION_CATEGORIES)[number];
 
-export const reconciliationRow = z.object({
+const reconciliationRow = z.object({
   category: z.enum(RECONCILIATION_CATEGORIES),
   event: z.string().nullable(),
   objectId: z.string(),
@@ -306,7 +306,7 @@ export const reconciliationRow = z.object({
 });
 export type ReconciliationRow = z.infer<typeof reconciliationRow>;
 
-export const reconciliation = z.object({
+const reconciliation = z.object({
   counts: z.object({
     sentAndReceived: z.number().int().min(0),
     sentNotReceived: z.number().int().min(0),
@@ -320,7 +320,7 @@ export const reconciliation = z.object({
 });
 export type Reconciliation = z.infer<typeof reconciliation>;
 
-export const replayResult = z.object({
+const replayResult = z.object({
   requestId: z.string(),
   status: z.number().int().nullable(),
   latencyMs: z.number().min(0).nullable(),
@@ -364,7 +364,7 @@ export const replayInput = z
   });
 
 /** Where one notification a trigger caused got to (issue 27, item 6). */
-export const NOTIFICATION_REACH = [
+const NOTIFICATION_REACH = [
   /** No enabled webhook in the cached list is subscribed to its event: the bank sends it nowhere. */
   'no_webhook',
   /** Webhooks are subscribed, but none posts to this listener (nor is registered with it). */
@@ -375,7 +375,7 @@ export const NOTIFICATION_REACH = [
   'reached',
 ] as const;
 
-export const notificationReach = z.object({
+const notificationReach = z.object({
   event: z.string(),
   objectId: z.string(),
   state: z.enum(NOTIFICATION_REACH),
@@ -389,14 +389,14 @@ export const notificationReach = z.object({
 export type NotificationReach = z.infer<typeof notificationReach>;
 
 /** The most notifications one reach question names (a trigger causes a handful). */
-export const REACH_MAX_NOTIFICATIONS = 200;
+const REACH_MAX_NOTIFICATIONS = 200;
 
 /** The most events one registration call subscribes to (the catalog has 13). */
 export const LISTENER_REGISTER_MAX_EVENTS = 20;
 
 const registeredEvent = eventName.max(SHORT_TEXT_MAX);
 
-export const listenerRegisterInput = z
+const listenerRegisterInput = z
   .strictObject({
     profileId,
     event: registeredEvent.optional(),

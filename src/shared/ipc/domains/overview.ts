@@ -19,7 +19,7 @@ const cents = z.number().int();
 
 export const OVERVIEW_DAYS = 30;
 
-export const reviewProgress = z.object({
+const reviewProgress = z.object({
   kind: reviewKind,
   /** Items of this kind in the cache. */
   total: count,
@@ -34,20 +34,20 @@ export const reviewProgress = z.object({
 });
 export type ReviewProgress = z.infer<typeof reviewProgress>;
 
-export const reviewDay = z.object({ date: isoDate, cleared: count, flagged: count, escalated: count });
+const reviewDay = z.object({ date: isoDate, cleared: count, flagged: count, escalated: count });
 export type ReviewDay = z.infer<typeof reviewDay>;
 
 const flow = z.object({ count, cents });
-export const pendingDay = z.object({ date: isoDate, credits: flow, debits: flow, holds: flow });
+const pendingDay = z.object({ date: isoDate, credits: flow, debits: flow, holds: flow });
 export type PendingDay = z.infer<typeof pendingDay>;
 
-export const pendingAccount = z.object({ accountId: z.string(), days: z.array(pendingDay) });
+const pendingAccount = z.object({ accountId: z.string(), days: z.array(pendingDay) });
 export type PendingAccount = z.infer<typeof pendingAccount>;
 
 const deliveries = z.object({ sent: count, failed: count, skipped: count, retries: count });
 export type Deliveries = z.infer<typeof deliveries>;
 
-export const webhookDeliveries = z.object({
+const webhookDeliveries = z.object({
   webhookId: z.string(),
   /** The event the webhook is for, when the webhook itself is cached. */
   event: z.string().nullable(),
@@ -56,9 +56,9 @@ export const webhookDeliveries = z.object({
 });
 export type WebhookDeliveries = z.infer<typeof webhookDeliveries>;
 
-export const LIST_KINDS = ['pending-transactions', 'webhook-sends', 'applications', 'webhooks'] as const;
+const LIST_KINDS = ['pending-transactions', 'webhook-sends', 'applications', 'webhooks'] as const;
 
-export const listFreshness = z.object({
+const listFreshness = z.object({
   list: z.enum(LIST_KINDS),
   /** What of the list: an account id for pending transactions, else null (the whole list). */
   scope: z.string().nullable(),

@@ -22,7 +22,7 @@ import {
 } from '../common.ts';
 import { reviewColumns, reviewFilterInput } from './reviews.ts';
 
-export const PENDING_TRANSACTION_SORTS = ['date', 'amount'] as const;
+const PENDING_TRANSACTION_SORTS = ['date', 'amount'] as const;
 
 /** The filter every read of the list shares (list, count, export). */
 export const pendingTransactionFilter = {
@@ -37,20 +37,19 @@ export const pendingTransactionFilter = {
   review: reviewFilterInput,
 };
 
-export const pendingTransactionListInput = z.strictObject({
+const pendingTransactionListInput = z.strictObject({
   ...pendingTransactionFilter,
   /** Newest first (date, desc) unless told otherwise. */
   sortBy: z.enum(PENDING_TRANSACTION_SORTS).optional(),
   sortDirection,
   ...paging,
 });
-export type PendingTransactionListInput = z.input<typeof pendingTransactionListInput>;
 
 /**
  * A cached row: the bank's transaction (extra fields kept) plus `rowKey`, a stable key
  * chosen by the cache, since pending transactions have no id of their own.
  */
-export const cachedPendingTransaction = pendingTransactionResponse.object.extend({
+const cachedPendingTransaction = pendingTransactionResponse.object.extend({
   rowKey: z.string().optional(),
   ...reviewColumns,
 });

@@ -7,28 +7,24 @@ import { confirmProduction, idText, noInput, profileId } from '../common.ts';
 import { profileBaseUrl, profileName } from '../../profiles/profileFields.ts';
 
 export const AUTH_SCHEMES = ['basic', 'bearer'] as const;
-export type AuthScheme = (typeof AUTH_SCHEMES)[number];
 
 /** `embedded`: the local sandbox started by the app; `remote`: any bank at a base URL. */
-export const PROFILE_KINDS = ['embedded', 'remote'] as const;
-export type ProfileKind = (typeof PROFILE_KINDS)[number];
+const PROFILE_KINDS = ['embedded', 'remote'] as const;
 
 /**
  * Why a profile makes no call until the user acts: `needs-secret-again` when its secret was
  * dropped because its address moved to another origin; `needs-attention` when its saved
  * address breaks the https rule (saved by an earlier version).
  */
-export const PROFILE_ATTENTION_KINDS = ['needs-secret-again', 'needs-attention'] as const;
-export type ProfileAttentionKind = (typeof PROFILE_ATTENTION_KINDS)[number];
+const PROFILE_ATTENTION_KINDS = ['needs-secret-again', 'needs-attention'] as const;
 
-export const profileAttention = z.object({
+const profileAttention = z.object({
   kind: z.enum(PROFILE_ATTENTION_KINDS),
   /** A sentence: what is wrong and what to do. */
   message: z.string(),
 });
-export type ProfileAttention = z.infer<typeof profileAttention>;
 
-export const profile = z.object({
+const profile = z.object({
   id: z.string().min(1),
   name: z.string(),
   kind: z.enum(PROFILE_KINDS),
@@ -45,12 +41,11 @@ export const profile = z.object({
 });
 export type Profile = z.infer<typeof profile>;
 
-export const profileList = z.object({
+const profileList = z.object({
   profiles: z.array(profile),
   /** The profile the app works on; null only before the first profile exists. */
   activeProfileId: z.string().nullable(),
 });
-export type ProfileList = z.infer<typeof profileList>;
 
 export const profileCreateInput = z.strictObject({
   name: profileName,
@@ -60,7 +55,7 @@ export const profileCreateInput = z.strictObject({
   production: z.boolean().default(false),
 });
 
-export const profileUpdateInput = z
+const profileUpdateInput = z
   .strictObject({
     id: profileId,
     name: profileName.optional(),
@@ -84,7 +79,7 @@ export const profileUpdateInput = z
     { message: 'must change at least one field' },
   );
 
-export const connectionTest = z.object({
+const connectionTest = z.object({
   profileId: z.string(),
   ok: z.boolean(),
   /** Round trip of GET /ping in milliseconds, when it answered. */

@@ -17,7 +17,7 @@ const cents = z
   .min(0, { message: 'must be zero or more' })
   .max(Number.MAX_SAFE_INTEGER, { message: 'is too large' });
 
-export const queueFilter = {
+const queueFilter = {
   profileId,
   kind: reviewKind.optional(),
   accountId: idText.optional(),
@@ -29,7 +29,7 @@ export const queueFilter = {
   maxAmountCents: cents.optional(),
 };
 
-export const queueState = z.enum(QUEUE_STATES);
+const queueState = z.enum(QUEUE_STATES);
 
 const stateCounts = z.object(
   Object.fromEntries(QUEUE_STATES.map((state) => [state, z.number().int().min(0)])) as Record<
@@ -38,7 +38,7 @@ const stateCounts = z.object(
   >,
 );
 
-export const queueItem = z.object({
+const queueItem = z.object({
   kind: reviewKind,
   ref: z.string(),
   accountId: z.string().nullable(),
@@ -48,7 +48,7 @@ export const queueItem = z.object({
 });
 export type QueueItem = z.infer<typeof queueItem>;
 
-export const queueCounts = z.object({
+const queueCounts = z.object({
   states: stateCounts,
   kinds: z.object({ 'pending-transaction': stateCounts, application: stateCounts, 'webhook-send': stateCounts }),
   accounts: z.array(z.object({ accountId: z.string(), states: stateCounts })),

@@ -11,7 +11,7 @@ import { cachePage, noInput, paging, profileId, savedFile, SHORT_TEXT_MAX } from
 import { isoDate } from '../../bank/index.ts';
 
 /** The most items one disposition covers (a selection). */
-export const SELECTION_MAX = 10_000;
+const SELECTION_MAX = 10_000;
 
 export const reviewKind = z.enum(REVIEW_KINDS);
 export const reviewFilterInput = z.enum(REVIEW_FILTERS).optional();
@@ -19,8 +19,7 @@ export const reviewFilterInput = z.enum(REVIEW_FILTERS).optional();
 /** A ref: a pending transaction's row key, a send's id or notification ref, an application's id. */
 const ref = z.string().min(1, { message: 'must not be empty' }).max(600, { message: 'must be at most 600 characters' });
 
-export const fieldChange = z.object({ field: z.string(), before: z.string().nullable(), after: z.string().nullable() });
-export type FieldChange = z.infer<typeof fieldChange>;
+const fieldChange = z.object({ field: z.string(), before: z.string().nullable(), after: z.string().nullable() });
 
 export const reviewSummary = z.object({
   kind: reviewKind,
@@ -40,7 +39,7 @@ export type ReviewSummary = z.infer<typeof reviewSummary>;
 /** What list rows of the reviewable kinds carry beside the bank's record. */
 export const reviewColumns = { ref: z.string().optional(), review: reviewSummary.nullable().optional() };
 
-export const reviewStep = z.object({
+const reviewStep = z.object({
   version: z.number().int(),
   at: z.string(),
   state: z.enum(REVIEW_STATES),
@@ -49,9 +48,8 @@ export const reviewStep = z.object({
   reviewer: z.string().nullable(),
   changes: z.array(fieldChange),
 });
-export type ReviewStep = z.infer<typeof reviewStep>;
 
-export const reviewDetail = z.object({
+const reviewDetail = z.object({
   review: reviewSummary.nullable(),
   history: z.array(reviewStep),
   reviewedRecord: z.unknown(),
@@ -59,8 +57,7 @@ export const reviewDetail = z.object({
 });
 export type ReviewDetail = z.infer<typeof reviewDetail>;
 
-export const listedReview = reviewSummary.extend({ accountId: z.string().nullable(), record: z.unknown() });
-export type ListedReview = z.infer<typeof listedReview>;
+const listedReview = reviewSummary.extend({ accountId: z.string().nullable(), record: z.unknown() });
 
 const stateCounts = z.object(
   Object.fromEntries(REVIEW_STATES.map((state) => [state, z.number().int().min(0)])) as Record<

@@ -6,20 +6,13 @@ import { z } from 'zod';
 import { ACCOUNT_APPLICATION_STATUSES, isoDate, WEBHOOK_SEND_STATUSES } from '../../bank/index.ts';
 import { idText, profileId } from '../common.ts';
 
-export const SYNC_KINDS = [
-  'pendingTransactions',
-  'webhookSends',
-  'accountApplication',
-  'applications',
-  'webhooks',
-] as const;
+const SYNC_KINDS = ['pendingTransactions', 'webhookSends', 'accountApplication', 'applications', 'webhooks'] as const;
 export type SyncKind = (typeof SYNC_KINDS)[number];
 
-export const SYNC_STATES = ['running', 'done', 'cancelled', 'failed'] as const;
-export type SyncState = (typeof SYNC_STATES)[number];
+const SYNC_STATES = ['running', 'done', 'cancelled', 'failed'] as const;
 
 /** What to sync: one of the jobs of the services. */
-export const syncJob = z.discriminatedUnion('kind', [
+const syncJob = z.discriminatedUnion('kind', [
   z.strictObject({
     kind: z.literal('pendingTransactions'),
     accountId: idText,

@@ -7,13 +7,13 @@
 import { z } from 'zod';
 import { NOTE_MAX, REVIEW_KINDS } from '../../review/reviewTerms.ts';
 
-export const TEAM_ACTION_NAMES = ['propose', 'approve', 'reject', 'claim', 'assign', 'release', 'note'] as const;
+const TEAM_ACTION_NAMES = ['propose', 'approve', 'reject', 'claim', 'assign', 'release', 'note'] as const;
 export const TEAM_DISPOSITION_NAMES = ['cleared', 'flagged', 'escalated', 'closed'] as const;
 
 const login = z.string().regex(/^[a-z][a-z0-9_]{0,47}$/, { message: 'must be an officer login' });
 const itemRef = z.string().min(1, { message: 'must not be empty' }).max(512);
 
-export const teamStatus = z.object({
+const teamStatus = z.object({
   joined: z.boolean(),
   workspace: z.string().nullable(),
   login: z.string().nullable(),
@@ -27,7 +27,7 @@ export const teamStatus = z.object({
 });
 export type TeamStatus = z.infer<typeof teamStatus>;
 
-export const teamMember = z.object({
+const teamMember = z.object({
   login: z.string(),
   displayName: z.string(),
   role: z.enum(['lead', 'officer']),
@@ -37,7 +37,7 @@ export const teamMember = z.object({
   boxKey: z.string().nullable(),
 });
 
-export const teamReview = z.object({
+const teamReview = z.object({
   kind: z.string(),
   ref: z.string(),
   state: z.string(),
@@ -51,7 +51,7 @@ export const teamReview = z.object({
 });
 export type TeamReviewRow = z.infer<typeof teamReview>;
 
-export const teamConflict = z.object({
+const teamConflict = z.object({
   eventId: z.string(),
   kind: z.string(),
   ref: z.string(),
@@ -61,7 +61,7 @@ export const teamConflict = z.object({
   queuedAt: z.string(),
 });
 
-export const teamQueues = z.object({
+const teamQueues = z.object({
   assignedToMe: z.array(teamReview),
   awaitingMyApproval: z.array(teamReview),
   unassigned: z.array(teamReview),
@@ -71,7 +71,7 @@ export const teamQueues = z.object({
 });
 export type TeamQueues = z.infer<typeof teamQueues>;
 
-export const teamSyncOutcome = z.object({
+const teamSyncOutcome = z.object({
   pushed: z.number().int().nonnegative(),
   pulled: z.number().int().nonnegative(),
   /** Why the server could not be reached: actions stay queued. */
@@ -79,7 +79,7 @@ export const teamSyncOutcome = z.object({
   status: teamStatus,
 });
 
-export const teamActionInput = z.strictObject({
+const teamActionInput = z.strictObject({
   kind: z.enum(REVIEW_KINDS),
   ref: itemRef,
   action: z.enum(TEAM_ACTION_NAMES),
@@ -88,7 +88,7 @@ export const teamActionInput = z.strictObject({
   note: z.string().min(1).max(NOTE_MAX).optional(),
 });
 
-export const teamHistoryEvent = z.object({
+const teamHistoryEvent = z.object({
   seq: z.number().int(),
   officer: z.string(),
   at: z.string(),
@@ -103,7 +103,7 @@ export const teamHistoryEvent = z.object({
 
 export type TeamHistoryEvent = z.infer<typeof teamHistoryEvent>;
 
-export const teamVerification = z.object({
+const teamVerification = z.object({
   workspace: z.string(),
   ok: z.boolean(),
   events: z.number().int().nonnegative(),
@@ -118,7 +118,7 @@ const approvalRule = z
     message: 'must be from>to over review states, e.g. flagged>cleared',
   });
 
-export const teamPolicy = z.object({
+const teamPolicy = z.object({
   workspace: z.string(),
   /** Sorted; empty: every proposal takes effect at once. */
   rules: z.array(z.string()),

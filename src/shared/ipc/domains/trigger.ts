@@ -9,11 +9,11 @@ import { triggerRequest, triggerResult } from '../../eventCatalog/trigger.ts';
 import { idText, nameText, noInput, profileId } from '../common.ts';
 
 /** A scenario file chosen in the app is at most this large (the shipped ones are ~2 KB). */
-export const SCENARIO_TEXT_MAX = 256 * 1024;
+const SCENARIO_TEXT_MAX = 256 * 1024;
 
 const confirmRemote = z.boolean().optional();
 
-export const shippedScenario = z.object({
+const shippedScenario = z.object({
   id: z.string(),
   name: z.string(),
   description: z.string().nullable(),
@@ -21,7 +21,7 @@ export const shippedScenario = z.object({
 });
 export type ShippedScenarioSummary = z.infer<typeof shippedScenario>;
 
-export const scenarioSource = z.discriminatedUnion('kind', [
+const scenarioSource = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('shipped'), id: idText }),
   /** A JSON file the user chose: checked against the scenario schema in main. */
   z.strictObject({

@@ -9,9 +9,9 @@ import { WEBHOOK_SEND_STATUSES, WEBHOOK_STATUSES } from '../../bank/index.ts';
 import { asOf, idText, profileId } from '../common.ts';
 
 /** The most webhooks one call asks about (a Webhooks page holds at most 1000). */
-export const DELIVERY_STATS_MAX_WEBHOOKS = 1000;
+const DELIVERY_STATS_MAX_WEBHOOKS = 1000;
 
-export const webhookDeliveryStats = z.object({
+const webhookDeliveryStats = z.object({
   webhookId: z.string(),
   /** The webhook's status in the cached list (enabled, disabled, error); null when not cached. */
   webhookStatus: z.enum(WEBHOOK_STATUSES).nullable(),

@@ -7,7 +7,7 @@ import { WEBHOOK_SEND_STATUSES, webhookSendResponse } from '../../bank/index.ts'
 import { reviewColumns, reviewFilterInput } from './reviews.ts';
 import { cachePage, countResult, dateRange, idText, paging, profileId, searchText, sortDirection } from '../common.ts';
 
-export const WEBHOOK_SEND_SORTS = ['created_at', 'attempt_number'] as const;
+const WEBHOOK_SEND_SORTS = ['created_at', 'attempt_number'] as const;
 
 export const webhookSendFilter = {
   profileId,
@@ -24,7 +24,7 @@ export const webhookSendFilter = {
 };
 
 /** One notification (event + object) and every attempt to deliver it. */
-export const webhookSendGroup = z.object({
+const webhookSendGroup = z.object({
   webhookId: z.string(),
   objectId: z.string(),
   event: z.string().nullable(),

@@ -21,7 +21,7 @@ function text(value: unknown): string {
 }
 
 /** The applicant as the command line shows it: masked, with how many applications name it. */
-export function shownApplicant(applicant: CachedApplicant): Record<string, unknown> {
+function shownApplicant(applicant: CachedApplicant): Record<string, unknown> {
   const record = applicant.record === null ? null : maskApplicantRecord(applicant.record);
   const name =
     record === null

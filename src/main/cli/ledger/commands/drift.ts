@@ -11,7 +11,7 @@ function plural(count: number, one: string, many: string): string {
   return `${String(count)} ${count === 1 ? one : many}`;
 }
 
-export function driftTable(report: DriftReport): string {
+function driftTable(report: DriftReport): string {
   const rows: string[][] = [];
   for (const resource of report.resources) {
     const read = String(resource.records);

@@ -21,7 +21,7 @@ function isClass(word: string): word is DisclosureClass {
 }
 
 /** The classes named by --show (repeated, or comma separated), each once, in the settings' order. */
-export function classesOf(shown: string | boolean | string[] | undefined): DisclosureClass[] {
+function classesOf(shown: string | boolean | string[] | undefined): DisclosureClass[] {
   const words = (Array.isArray(shown) ? shown : typeof shown === 'string' ? [shown] : [])
     .flatMap((value) => value.split(','))
     .map((word) => word.trim().toLowerCase().replace(/-/g, '_'))

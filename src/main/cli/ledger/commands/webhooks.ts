@@ -16,7 +16,7 @@ import { groupByAddress, type WebhookGroup } from '../webhookSubscriptions.ts';
 export type WebhookCommandContext = CommandContext & SecretInput;
 
 /** Every --event given (the option may repeat), each checked as an event name. */
-export function eventsOf(values: Values): string[] {
+function eventsOf(values: Values): string[] {
   const given = values.event;
   const list = Array.isArray(given) ? given : typeof given === 'string' ? [given] : [];
   return list.map((event) => {

@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 const EVENT_TAG = Buffer.from('ledgerdesk-team-event-v1\n', 'utf8');
 const INTENT_TAG = Buffer.from('ledgerdesk-team-intent-v1\n', 'utf8');
 
-export const HASH_BYTES = 32;
+const HASH_BYTES = 32;
 export const TEAM_GENESIS: Buffer = Buffer.alloc(HASH_BYTES);
 
 export type Field = string | number | Uint8Array | null;

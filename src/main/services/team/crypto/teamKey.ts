@@ -27,9 +27,9 @@ import { publicKeyOfRaw, rawPublicKey } from './officerKeys.ts';
 const VERSION = 1;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
-export const TEAM_KEY_BYTES = 32;
+const TEAM_KEY_BYTES = 32;
 
-export class TeamSealBroken extends Error {
+class TeamSealBroken extends Error {
   constructor(what: string) {
     super(`${what} does not open with the team key (altered, or sealed with another key).`);
     this.name = 'TeamSealBroken';

@@ -9,10 +9,10 @@ import type { ClientBase } from 'pg';
 import type { TeamMigration } from './teamMigration.ts';
 import { TEAM_MIGRATIONS } from './teamSchemaSql.ts';
 
-export const TEAM_OWNER_ROLE = 'ledgerdesk_team_owner';
-export const OFFICER_GROUP_ROLE = 'ledgerdesk_officer';
+const TEAM_OWNER_ROLE = 'ledgerdesk_team_owner';
+const OFFICER_GROUP_ROLE = 'ledgerdesk_officer';
 
-export class TeamSchemaProblem extends Error {
+class TeamSchemaProblem extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'TeamSchemaProblem';

@@ -16,9 +16,6 @@
 import type { TeamMigration } from './teamMigration.ts';
 import { SET_BASED_PUSH } from './teamPushSetBased.ts';
 
-/** The chain's first "previous hash". */
-export const TEAM_GENESIS_HEX = '00'.repeat(32);
-
 export const TEAM_MIGRATIONS: readonly TeamMigration[] = [
   {
     version: 1,

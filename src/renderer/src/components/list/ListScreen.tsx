@@ -42,7 +42,7 @@ export interface ListExtension<Row> {
 }
 
 /** The words of a list's search box: its accessible name and its placeholder. */
-export interface ListSearchBox {
+interface ListSearchBox {
   label: string;
   placeholder: string;
 }
@@ -51,7 +51,7 @@ export interface ListSearchBox {
  * Where a screen keeps its list's active row: its feature store (so the drawer, rendered from
  * the store, follows the keyboard). Every list screen's store has these two.
  */
-export interface ActiveRowStore {
+interface ActiveRowStore {
   selected: number | null;
   select: (index: number) => void;
 }

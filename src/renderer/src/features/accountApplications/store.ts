@@ -12,7 +12,7 @@ import { useSyncStore } from '../../stores/sync.ts';
 /** A cached application as listed, with its ref and review. */
 export type CachedAccountApplication = ApiOutput<'accountApplications', 'list'>['rows'][number];
 
-export interface ApplicationFilterPatch {
+interface ApplicationFilterPatch {
   status?: AccountApplicationStatus | '';
   ownershipType?: OwnershipType | '';
   accountProductId?: string;

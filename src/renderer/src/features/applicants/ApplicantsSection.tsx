@@ -42,7 +42,7 @@ function objectOf(value: unknown): Record<string, unknown> | null {
 }
 
 /** A person's full name, or a business's legal name: how the officer calls the applicant. */
-export function applicantName(named: NamedApplicant): string {
+function applicantName(named: NamedApplicant): string {
   const record = named.applicant?.record ?? null;
   if (record === null) return named.applicantId;
   if (named.kind === 'business') return text(record['name']) ?? named.applicantId;

@@ -14,7 +14,7 @@ import { announce } from '../../stores/announcements.ts';
 import './registerEvents.css';
 
 /** "ach.update", "ach.update, ach.create" or "3 events": what the closed button says. */
-export function chosenEventsLabel(events: readonly string[]): string {
+function chosenEventsLabel(events: readonly string[]): string {
   if (events.length === 0) return 'no event';
   if (events.length <= 2) return events.join(', ');
   return `${String(events.length)} events`;

@@ -33,7 +33,7 @@ export interface RuleDraft {
   delayMs: string;
 }
 
-export function draftOf(rule: ListenerRule): RuleDraft {
+function draftOf(rule: ListenerRule): RuleDraft {
   const response = rule.response;
   return {
     id: rule.id,
@@ -62,7 +62,7 @@ const NEW_RULE: RuleDraft = {
 };
 
 /** The input the contract takes for a draft (numbers from the text fields). */
-export function ruleInputOf(draft: RuleDraft): unknown {
+function ruleInputOf(draft: RuleDraft): unknown {
   const number = (text: string): number => (text.trim() === '' ? Number.NaN : Number(text));
   const response =
     draft.kind === 'status'

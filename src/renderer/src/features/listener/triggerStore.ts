@@ -13,7 +13,7 @@ import { sentenceOf, uiErrorOf, type UiError } from '../../lib/errors.ts';
 import { useConfirmStore } from '../../stores/confirm.ts';
 import { toast } from '../../stores/toasts.ts';
 
-export type ScenarioSource = ApiInput<'trigger', 'runScenario'>['source'];
+type ScenarioSource = ApiInput<'trigger', 'runScenario'>['source'];
 
 export interface ScenarioRun {
   runId: string;

@@ -16,7 +16,7 @@ export function centsText(cents: number): string {
   return `${sign}${whole}.${String(absolute % 100).padStart(2, '0')}`;
 }
 
-export function countText(count: number, one: string, many: string): string {
+function countText(count: number, one: string, many: string): string {
   return `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
 }
 

@@ -34,7 +34,7 @@ import { usePendingTransactionsStore, type CachedPendingTransaction } from './st
 const TYPE_LABELS: Record<string, string> = { hold_release: 'hold release' };
 
 /** The last characters of a trace id, and a hue from it, so linked rows line up by eye. */
-export function TraceChip({ traceId }: { traceId: string | null | undefined }) {
+function TraceChip({ traceId }: { traceId: string | null | undefined }) {
   if (traceId === null || traceId === undefined) return <BankValue value={traceId} />;
   let hash = 0;
   for (let index = 0; index < traceId.length; index += 1) hash = (hash * 31 + traceId.charCodeAt(index)) % 360;

@@ -30,7 +30,7 @@ export interface PendingTransactionFilters {
   review: ReviewFilter | '';
 }
 
-export const NO_FILTERS: PendingTransactionFilters = {
+const NO_FILTERS: PendingTransactionFilters = {
   accountId: '',
   type: '',
   typeSource: '',

@@ -12,15 +12,15 @@ import { useReviewStore, type NoteRequest } from './reviewStore.ts';
 import { countOf, DISPOSITION_WORDS } from './reviewWords.ts';
 
 /** Characters as the service counts them (reviewNote.ts): an emoji outside the BMP is one, not two. */
-export function charactersIn(text: string): number {
+function charactersIn(text: string): number {
   return text.replace(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g, '_').length;
 }
 
 /** Where the note's length is worth saying while typing: near the limit, and past it. */
-export const NOTE_NEAR_LIMIT = NOTE_MAX - 100;
+const NOTE_NEAR_LIMIT = NOTE_MAX - 100;
 
 /** The sentence said as the note is typed: empty until near the limit, so the region stays quiet. */
-export function noteLimitWarning(length: number): string {
+function noteLimitWarning(length: number): string {
   if (length > NOTE_MAX)
     return `Note too long: ${(length - NOTE_MAX).toLocaleString('en-US')} characters over the limit of ${NOTE_MAX.toLocaleString('en-US')}.`;
   if (length >= NOTE_NEAR_LIMIT) return `${(NOTE_MAX - length).toLocaleString('en-US')} characters left.`;

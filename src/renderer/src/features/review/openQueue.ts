@@ -7,7 +7,7 @@ import type { ScreenId } from '../../lib/screens.ts';
 import { useNavigationStore } from '../../stores/navigation.ts';
 import { useReviewStore } from './reviewStore.ts';
 
-export const SCREEN_OF_KIND: Record<ReviewKind, ScreenId> = {
+const SCREEN_OF_KIND: Record<ReviewKind, ScreenId> = {
   'pending-transaction': 'pending-transactions',
   application: 'account-applications',
   'webhook-send': 'webhook-sends',

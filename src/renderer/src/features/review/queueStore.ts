@@ -70,7 +70,7 @@ interface QueueStoreState {
 type CountsInput = InputOf<'reviewQueue', 'counts'>;
 
 /** The filters as the queue's input, and what an amount field could not read. */
-export function queueInput(profileId: string, filters: QueueFilters): { input: CountsInput; problem: string | null } {
+function queueInput(profileId: string, filters: QueueFilters): { input: CountsInput; problem: string | null } {
   const problems: string[] = [];
   const cents = (text: string, name: string): number | undefined => {
     if (text.trim() === '') return undefined;

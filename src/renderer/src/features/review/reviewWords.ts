@@ -15,7 +15,7 @@ export const KIND_LABELS: Record<ReviewKind, { one: string; many: string }> = {
   'webhook-send': { one: 'webhook send', many: 'webhook sends' },
 };
 
-export const FILTER_LABELS: Record<ReviewFilter, string> = {
+const FILTER_LABELS: Record<ReviewFilter, string> = {
   unreviewed: 'Unreviewed',
   cleared: 'Cleared',
   flagged: 'Flagged',

@@ -25,7 +25,7 @@ import { useReviewStore } from './reviewStore.ts';
 import { countOf, DISPOSITION_WORDS, itemName, SHORT_LABELS, type ReviewSummary } from './reviewWords.ts';
 import './review.css';
 
-export interface ReviewFilterControl {
+interface ReviewFilterControl {
   value: ReviewFilter | '';
   onChange: (filter: ReviewFilter | '') => void;
   /** How many rows each review filter would show with the list's other filters. */

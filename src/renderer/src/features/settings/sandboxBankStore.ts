@@ -13,7 +13,7 @@ import { useProfilesStore } from '../../stores/profiles.ts';
 import { useSettingsStore } from './store.ts';
 
 /** The outcome of the last restart, shown under the button until the next one. */
-export type RestartOutcome =
+type RestartOutcome =
   | { state: 'idle' }
   | { state: 'restarting' }
   | { state: 'done'; restart: SandboxRestart }

@@ -12,7 +12,7 @@ import { sentenceOf, uiErrorOf, type UiError } from '../../lib/errors.ts';
 import { useProfilesStore } from '../../stores/profiles.ts';
 import { toast } from '../../stores/toasts.ts';
 
-export type TeamMember = Awaited<ReturnType<LedgerdeskApi['team']['members']>>['rows'][number];
+type TeamMember = Awaited<ReturnType<LedgerdeskApi['team']['members']>>['rows'][number];
 export type TeamActionInput = Parameters<LedgerdeskApi['team']['act']>[0];
 export type TeamVerification = Awaited<ReturnType<LedgerdeskApi['team']['verify']>>;
 

@@ -37,7 +37,7 @@ export const NO_SEND_FILTERS: WebhookSendFilters = {
   review: '',
 };
 
-export type SendView = 'groups' | 'attempts';
+type SendView = 'groups' | 'attempts';
 
 interface TimelineState {
   webhookId: string;
