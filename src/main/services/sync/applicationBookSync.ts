@@ -29,10 +29,6 @@ import { listStep, type ListStep, type RequestOf, type SyncContext, type WalkSta
 
 type BookRequest = RequestOf<'applications'>;
 
-/** The walks, in order. */
-export const BOOK_WALKS = ['applications', 'people', 'businesses'] as const;
-export type BookWalk = (typeof BOOK_WALKS)[number];
-
 function createdDateOf(item: unknown): string | null {
   if (typeof item !== 'object' || item === null) return null;
   // An applicant list's item is a ReceivedRecord (its value, or as received); an application is itself.

@@ -22,7 +22,7 @@ export type Resumable = <Item>(
 ) => AsyncGenerator<Page<Item>>;
 
 /** A page planned for the writer: its statements, how many records are new, and its keys. */
-export interface PlannedPage<Value> {
+interface PlannedPage<Value> {
   batches: WriteBatch[];
   added: number;
   keys: ReadonlyMap<string, Value>;

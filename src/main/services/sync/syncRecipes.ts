@@ -176,7 +176,7 @@ const applications: SyncRecipe<RequestOf<'applications'>> = {
 };
 
 /** The recipes by kind. */
-export const SYNC_RECIPES: { readonly [Kind in SyncKind]: SyncRecipe<RequestOf<Kind>> } = {
+const SYNC_RECIPES: { readonly [Kind in SyncKind]: SyncRecipe<RequestOf<Kind>> } = {
   'pending-transactions': pendingTransactions,
   'webhook-sends': webhookSends,
   'account-application': accountApplication,

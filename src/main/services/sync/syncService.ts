@@ -81,9 +81,9 @@ export interface SyncServiceOptions {
 }
 
 /** Windows walked at once by default: enough to hide a distant bank's round trips, few enough to be polite. */
-export const DEFAULT_SYNC_PARALLELISM = 6;
+const DEFAULT_SYNC_PARALLELISM = 6;
 /** The most the parallelism may be set to. */
-export const MAX_SYNC_PARALLELISM = 16;
+const MAX_SYNC_PARALLELISM = 16;
 
 interface RunningJob {
   jobId: string;
@@ -98,7 +98,7 @@ type ProgressListener = (progress: SyncProgress) => void;
 type FinishedListener = (finished: SyncFinished) => void;
 
 /** The job's key and scope: what identifies its checkpoint. */
-export function keyOf(request: SyncRequest): { key: string; scope: Record<string, unknown> } {
+function keyOf(request: SyncRequest): { key: string; scope: Record<string, unknown> } {
   return recipeOf(request).identify(request);
 }
 
