@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
 import { workerDigestsPlugin } from './scripts/workerDigestsPlugin.ts';
+import { pdfjsAssetsPlugin } from './scripts/pdfjsAssetsPlugin.ts';
 
 export default defineConfig({
   main: {
@@ -37,7 +38,8 @@ export default defineConfig({
   },
   renderer: {
     root: 'src/renderer',
-    plugins: [react()],
+    // pdf.js's CMaps, standard fonts and image decoders, served by the app itself (I-P1).
+    plugins: [react(), pdfjsAssetsPlugin()],
     build: {
       outDir: 'out/renderer',
       rollupOptions: {

@@ -2,13 +2,30 @@
  * Web mode's preload: `window.ledgerdesk` in a browser tab, built from the IPC contract by the
  * same bridge builder the Electron preload uses, over one WebSocket to the web shell. Loaded
  * by index.html (the web shell adds it before the renderer's own script), and nothing else.
+ *
+ * It first takes this browser's tab key (W1): from the sign-in answer's <meta> (then kept in
+ * the origin's localStorage, which no other port or site can read), or from that storage. A
+ * tab without it goes to the page that says how to sign in again.
  */
 import { buildLedgerdeskApi } from '../shared/ipc/bridge.ts';
-import type { WebQuestion } from '../shared/ipc/webSocketProtocol.ts';
-import { webSocketTransport } from './webSocketTransport.ts';
+import {
+  SIGN_IN_CHECK_PATH,
+  SIGNED_OUT_PATH,
+  TAB_KEY_HEADER,
+  TAB_KEY_META,
+  TAB_KEY_STORAGE,
+  type WebQuestion,
+} from '../shared/ipc/webSocketProtocol.ts';
+import { webSocketTransport, type SignInState } from './webSocketTransport.ts';
 
 function questionText(question: WebQuestion): string {
-  return [question.title, question.message, question.detail, `OK: ${question.confirmLabel}`].join('\n\n');
+  return [
+    question.title,
+    question.message,
+    question.detail,
+    `To go ahead (${question.confirmLabel}), type the code Ledgerdesk printed in the terminal where it runs ` +
+      '(npm run serve). Cancel to stop: nothing is sent.',
+  ].join('\n\n');
 }
 
 function randomSession(): string {
@@ -17,17 +34,64 @@ function randomSession(): string {
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
+/** The tab key: handed over by the sign-in answer (kept for this origin's tabs), or kept from it. */
+function takeTabKey(): string | null {
+  const meta = document.querySelector(`meta[name="${TAB_KEY_META}"]`);
+  const given = meta?.getAttribute('content') ?? null;
+  meta?.remove();
+  if (given !== null) {
+    try {
+      localStorage.setItem(TAB_KEY_STORAGE, given);
+    } catch {
+      // Storage refused (a locked-down browser): this page keeps it in memory; a reload signs out.
+    }
+  }
+  // The sign-in address's token is spent: it leaves the address bar and this tab's back list.
+  if (new URLSearchParams(window.location.search).has('token')) {
+    window.history.replaceState(window.history.state, '', `${window.location.pathname}${window.location.hash}`);
+  }
+  if (given !== null) return given;
+  try {
+    return localStorage.getItem(TAB_KEY_STORAGE);
+  } catch {
+    return null;
+  }
+}
+
+async function checkSignIn(tabKey: string): Promise<SignInState> {
+  try {
+    const answer = await fetch(SIGN_IN_CHECK_PATH, { headers: { [TAB_KEY_HEADER]: tabKey }, cache: 'no-store' });
+    if (answer.status === 204) return 'signed-in';
+    return answer.status === 401 ? 'signed-out' : 'unreachable';
+  } catch {
+    return 'unreachable';
+  }
+}
+
+function signedOut(): void {
+  window.location.replace(SIGNED_OUT_PATH);
+}
+
 if (!('ledgerdesk' in window)) {
-  const api = buildLedgerdeskApi(
-    webSocketTransport({
-      openSocket: (url) => new WebSocket(url),
-      origin: window.location.origin,
-      ask: (question) => window.confirm(questionText(question)),
-      showConnection: (state) => {
-        document.documentElement.dataset['ledgerdeskConnection'] = state;
-      },
-      randomSession,
-    }),
-  );
+  const tabKey = takeTabKey();
+  const api =
+    tabKey === null
+      ? // Not signed in here: nothing to connect to; the page leaves for the one that says what to run.
+        buildLedgerdeskApi({ invoke: () => new Promise(() => undefined), on: () => () => undefined })
+      : buildLedgerdeskApi(
+          webSocketTransport({
+            openSocket: (url, protocols) => new WebSocket(url, protocols),
+            origin: window.location.origin,
+            tabKey,
+            ask: (question) => window.prompt(questionText(question), ''),
+            showConnection: (state) => {
+              document.documentElement.dataset['ledgerdeskConnection'] = state;
+            },
+            checkSignIn: () => checkSignIn(tabKey),
+            signedOut,
+            randomSession,
+          }),
+        );
   Object.defineProperty(window, 'ledgerdesk', { value: api, writable: false, configurable: false, enumerable: true });
+  if (tabKey === null) signedOut();
 }

@@ -1,27 +1,51 @@
 /**
  * The bridge's transport in a browser tab: the contract over one WebSocket to the web shell
- * (protocol: src/shared/ipc/webSocketProtocol.ts). When the socket drops, it connects again
- * (backing off to a few seconds), says hello with the same session, subscribes to the same
- * events, and sends again every call not yet answered: the server runs each call id once, so
- * an answer is never lost and a write never runs twice. If the server no longer knows the
- * session (it was restarted), calls still unanswered fail with a sentence instead of running
- * again on the new server.
+ * (protocol: src/shared/ipc/webSocketProtocol.ts), opened with this browser's tab key as a
+ * subprotocol (W1). When the socket drops, it asks the server whether its sign-in still holds:
+ * if not (another browser signed in, Ledgerdesk restarted), the tab goes to the page that says
+ * how to sign in again; otherwise it connects again (backing off to a few seconds), says hello
+ * with the same session, subscribes to the same events, and sends again every call not yet
+ * answered: the server runs each call id once, so an answer is never lost and a write never
+ * runs twice. If the server no longer knows the session, calls still unanswered fail with a
+ * sentence instead of running again.
  */
 import type { BridgeTransport } from '../shared/ipc/bridge.ts';
 import { ipcErrorOf, type IpcResult } from '../shared/ipc/errors.ts';
-import { serverMessage, WEB_SOCKET_PATH, type PageMessage, type WebQuestion } from '../shared/ipc/webSocketProtocol.ts';
+import {
+  serverMessage,
+  TAB_KEY_PROTOCOL_PREFIX,
+  WEB_SOCKET_PATH,
+  WEB_SOCKET_PROTOCOL,
+  type PageMessage,
+  type WebQuestion,
+} from '../shared/ipc/webSocketProtocol.ts';
+
+/** Whether this browser's sign-in still holds, as the server answers (or cannot). */
+export type SignInState = 'signed-in' | 'signed-out' | 'unreachable';
 
 /** What the transport needs from the page (the real globals in a tab; fakes in unit tests). */
 export interface BrowserSide {
-  openSocket(url: string): WebSocket;
+  openSocket(url: string, protocols: string[]): WebSocket;
   /** The page's own origin, e.g. http://127.0.0.1:5123. */
   origin: string;
-  /** Asks the user yes or no in the browser's own dialog (window.confirm). */
-  ask(question: WebQuestion): boolean;
+  /** This browser's tab key (kept in the origin's storage by the bridge). */
+  tabKey: string;
+  /**
+   * Asks the user for the code web mode printed on its terminal (window.prompt): what they
+   * typed, or null when they cancelled.
+   */
+  ask(question: WebQuestion): string | null;
   /** Shows where the connection stands (a data attribute on <html>: open | reconnecting). */
   showConnection(state: 'open' | 'reconnecting'): void;
+  /** Asks the server whether the sign-in holds (after the socket closed). */
+  checkSignIn(): Promise<SignInState>;
+  /** Leaves for the page that says how to sign in again. */
+  signedOut(): void;
   randomSession(): string;
 }
+
+/** The server's close code for a socket of a browser another sign-in replaced (webConnections.ts). */
+const CLOSE_SIGNED_OUT = 4001;
 
 interface PendingCall {
   channel: string;
@@ -100,15 +124,38 @@ export function webSocketTransport(page: BrowserSide): BridgeTransport {
         for (const listener of listeners.get(message.channel) ?? []) listener(message.payload);
         return;
       case 'ask': {
-        const yes = page.ask(message.question);
-        send({ type: 'reply', askId: message.askId, confirmation: yes ? message.confirmation : null });
+        const typed = page.ask(message.question);
+        send({ type: 'reply', askId: message.askId, code: typed === null || typed.trim() === '' ? null : typed });
         return;
       }
     }
   }
 
+  let stopped = false;
+
+  function signOut(): void {
+    stopped = true;
+    page.signedOut();
+  }
+
+  function reconnectLater(): void {
+    const wait = retryMs;
+    retryMs = Math.min(retryMs * 2, LAST_RETRY_MS);
+    setTimeout(() => {
+      // A socket refused or closed: gone for good if the sign-in no longer holds.
+      void page.checkSignIn().then((state) => {
+        if (state === 'signed-out') signOut();
+        else connect();
+      });
+    }, wait);
+  }
+
   function connect(): void {
-    const current = page.openSocket(socketUrl(page.origin));
+    if (stopped) return;
+    const current = page.openSocket(socketUrl(page.origin), [
+      WEB_SOCKET_PROTOCOL,
+      `${TAB_KEY_PROTOCOL_PREFIX}${page.tabKey}`,
+    ]);
     socket = current;
     current.addEventListener('open', () => {
       current.send(
@@ -118,14 +165,13 @@ export function webSocketTransport(page: BrowserSide): BridgeTransport {
     current.addEventListener('message', (event: MessageEvent) => {
       onMessage(event.data);
     });
-    current.addEventListener('close', () => {
+    current.addEventListener('close', (event: CloseEvent) => {
       if (socket !== current) return;
       socket = null;
       ready = false;
       page.showConnection('reconnecting');
-      const wait = retryMs;
-      retryMs = Math.min(retryMs * 2, LAST_RETRY_MS);
-      setTimeout(connect, wait);
+      if (event.code === CLOSE_SIGNED_OUT) signOut();
+      else reconnectLater();
     });
   }
 

@@ -22,6 +22,7 @@ import { startHarnessServices } from './support/harnessServices.ts';
 import type { LedgerdeskPage } from './support/ledgerdeskPage.ts';
 import { serveRenderer, type RendererServer } from './support/rendererServer.ts';
 import { SCREENS_FOLDER, shoot } from './support/screens.ts';
+import { onePagePdf, textPdf } from './support/pdfFiles.ts';
 
 // Timeouts only stop a hung run; nothing here measures time.
 test.describe.configure({ mode: 'serial', timeout: 300_000 });
@@ -33,7 +34,7 @@ let renderer: RendererServer;
 let router: Router;
 const harnesses: LedgerdeskPage[] = [];
 const problems: string[] = [];
-const seeded = { png: '', pdf: '', application: '' };
+const seeded = { png: '', pdf: '', application: '', fontsPdf: '', fontsApplication: '' };
 /** A person the sandbox seeded with its specimen passport, and one with its specimen license. */
 const specimens = {
   passport: { document: '', application: '', person: '' },
@@ -42,27 +43,13 @@ const specimens = {
 /** The app's default window at 200% zoom: half the CSS pixels, twice the density (as accessibility.spec.ts). */
 const ZOOM_200: BrowserContextOptions = { viewport: { width: 640, height: 400 }, deviceScaleFactor: 2 };
 
-/** A one-page PDF that any reader opens: objects and a cross-reference table with true offsets. */
-function onePagePdf(text: string): Buffer {
-  const stream = `BT /F1 24 Tf 72 720 Td (${text}) Tj ET`;
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
-    `<< /Length ${String(stream.length)} >>\nstream\n${stream}\nendstream`,
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-  ];
-  let body = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objects.forEach((object, index) => {
-    offsets.push(body.length);
-    body += `${String(index + 1)} 0 obj\n${object}\nendobj\n`;
-  });
-  const xref = body.length;
-  body += `xref\n0 ${String(objects.length + 1)}\n0000000000 65535 f \n`;
-  for (const offset of offsets) body += `${String(offset).padStart(10, '0')} 00000 n \n`;
-  body += `trailer\n<< /Size ${String(objects.length + 1)} /Root 1 0 R >>\nstartxref\n${String(xref)}\n%%EOF\n`;
-  return Buffer.from(body, 'latin1');
+/** Three lines in standard fonts the PDF does not embed: Helvetica, Symbol, ZapfDingbats. */
+function standardFontsPdf(): Buffer {
+  return textPdf([
+    ['Helvetica', 'Helvetica names this line'],
+    ['Symbol', 'abgdp'],
+    ['ZapfDingbats', '3456'],
+  ]);
 }
 
 function basic(): string {
@@ -177,6 +164,22 @@ test.beforeAll(async () => {
     primary_person_application_id: person,
     product: 'personal_checking',
   });
+  const fontsFile = await post('/file', standardFontsPdf(), 'application/pdf');
+  seeded.fontsPdf = await post('/document', { type: 'other', name: 'Standard fonts', file_id: fontsFile, fields: {} });
+  const fontsPerson = await post('/apply/person_application', {
+    first_name: 'Nora',
+    last_name: 'Fontaine',
+    date_of_birth: '1979-03-14',
+    email_address: 'nora@example.com',
+    phone_number: '2025550187',
+    citizenship: 'US',
+    physical_address: { street_line_1: '9 Type St', city: 'Boston', state: 'MA', postal_code: '02110' },
+    document_ids: [seeded.fontsPdf],
+  });
+  seeded.fontsApplication = await post('/apply/account_application', {
+    primary_person_application_id: fontsPerson,
+    product: 'personal_checking',
+  });
   specimens.passport = await seededSpecimen('passport');
   specimens.license = await seededSpecimen('drivers_license');
 });
@@ -248,6 +251,67 @@ test('previews an image and a PDF from the applicant drawer', async ({ browser }
   await page.keyboard.press('Escape');
   await expect(pdfDialog).toBeHidden();
   await expect(pdfButton).toBeFocused();
+  await context.close();
+});
+
+test('a PDF naming standard fonts it does not embed draws them from the app’s own font files (I-P1)', async ({
+  browser,
+}) => {
+  const { context, page } = await openHarnessPage(
+    browser,
+    'light',
+    { router, rendererUrl: renderer.url, record: { harnesses, problems } },
+    { viewport: { width: 1280, height: 800 } },
+  );
+  const requested: string[] = [];
+  page.on('request', (request) => requested.push(request.url()));
+  await showScreen(page, renderer.url, 'account-applications');
+  await page.getByRole('button', { name: 'Sync the book' }).click();
+  await expect(page.getByRole('button', { name: 'Sync the book' })).toBeEnabled({ timeout: 120_000 });
+  const drawer = await openApplication(page, seeded.fontsApplication);
+  await drawer.getByRole('button', { name: `Preview document ${seeded.fontsPdf}` }).click();
+  const dialog = page.getByRole('dialog', { name: `Document ${seeded.fontsPdf}` });
+  const pageOne = dialog.getByRole('img', { name: `Document ${seeded.fontsPdf} of Nora Fontaine, page 1 of 1` });
+  await expect(pageOne).toBeVisible();
+  await expect(dialog.getByRole('alert')).toHaveCount(0);
+  // Each line's text is drawn: dark pixels in each line's band of the page.
+  const inkPerLine = (): Promise<number[]> =>
+    pageOne.evaluate((element) => {
+      const canvas = element as unknown as {
+        width: number;
+        height: number;
+        getContext: (kind: '2d') => {
+          getImageData: (x: number, y: number, width: number, height: number) => { data: ArrayLike<number> };
+        } | null;
+      };
+      const context2d = canvas.getContext('2d');
+      // The page is 792 points tall; the lines' baselines are at 700, 620 and 540 points.
+      const scale = canvas.height / 792;
+      return [700, 620, 540].map((baseline) => {
+        const top = Math.floor((792 - baseline - 30) * scale);
+        const band = context2d?.getImageData(0, top, canvas.width, Math.ceil(40 * scale)).data ?? [];
+        let dark = 0;
+        for (let index = 0; index < band.length; index += 4) if ((band[index] ?? 255) < 100) dark += 1;
+        return dark;
+      });
+    });
+  await expect.poll(async () => Math.min(...(await inkPerLine()))).toBeGreaterThan(20);
+  // Drawn with the standard fonts the app ships (fetched from its own origin), not a system substitute.
+  const fontFiles = requested.filter((url) => url.includes('/pdfjs/standard_fonts/'));
+  for (const file of ['LiberationSans-Regular.ttf', 'FoxitSymbol.pfb', 'FoxitDingbats.pfb']) {
+    expect(fontFiles).toContain(new URL(`pdfjs/standard_fonts/${file}`, renderer.url).href);
+  }
+  const fromFiles = await page.evaluate(() =>
+    [...(globalThis as unknown as { document: { fonts: Iterable<{ family: string }> } }).document.fonts]
+      .map((face) => face.family)
+      .filter((family) => /^g_d\d+_f\d+$/.test(family)),
+  );
+  expect(fromFiles.length).toBeGreaterThanOrEqual(3);
+  // Nothing was fetched from anywhere but the app itself.
+  const own = new URL(renderer.url).origin;
+  expect(requested.filter((url) => !url.startsWith(`${own}/`) && !/^(blob|data):/.test(url))).toEqual([]);
+  await shoot(page, 'preview-standard-fonts-light-1280');
+  await page.keyboard.press('Escape');
   await context.close();
 });
 

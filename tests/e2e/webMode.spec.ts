@@ -18,6 +18,7 @@ import type { LedgerdeskApi } from '../../src/shared/ipc/bridge.ts';
 import { DataFolderInUse } from '../../src/main/app/dataFolderLock.ts';
 import { WEB_SOCKET_PATH } from '../../src/shared/ipc/webSocketProtocol.ts';
 import { statusOf, upgradeStatus } from './support/rawRequests.ts';
+import { openSocket, SocketClient } from './support/webClient.ts';
 import { shoot } from './support/screens.ts';
 import { openWebMode, startWebModeApp, waitUntilConnected, type WebModeApp } from './support/webModeApp.ts';
 import { register } from './support/listenerApp.ts';
@@ -84,9 +85,15 @@ test.afterAll(async () => {
   rmSync(folder, { recursive: true, force: true });
 });
 
-test('the printed address logs this browser in once, and leaves no token behind', async ({ browser }) => {
-  // The browser was sent on to the app: the token is not in its address bar or history.
+test('the printed address signs this browser in once, and leaves no token behind', async ({ browser }) => {
+  // The page replaced its address: the token is not in its address bar or its back list.
   expect(page.url()).toBe(`${app.shell.origin}/`);
+  // Back leaves the app for the blank page the tab started on; forward is the app without the token.
+  await page.goBack();
+  expect(page.url()).toBe('about:blank');
+  await page.goForward();
+  expect(page.url()).toBe(`${app.shell.origin}/`);
+  await waitUntilConnected(page);
   const cookies = await context.cookies();
   const session = cookies.find((cookie) => cookie.name === 'ledgerdesk_session');
   expect(session?.httpOnly).toBe(true);
@@ -95,12 +102,17 @@ test('the printed address logs this browser in once, and leaves no token behind'
   expect(await page.evaluate(() => (globalThis as unknown as { document: { cookie: string } }).document.cookie)).toBe(
     '',
   );
+  // The tab key is in this origin's storage, not in a cookie, and its <meta> is gone from the page.
+  const tabKey = await page.evaluate(() => localStorage.getItem('ledgerdesk.tabKey'));
+  expect(tabKey).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  expect(cookies.map((cookie) => cookie.value)).not.toContain(tabKey);
+  await expect(page.locator('meta[name="ledgerdesk-tab-key"]')).toHaveCount(0);
 
-  // Spent: another browser with the same address gets nothing.
+  // Spent: another browser with the same address gets the page that says how to get a new one.
   const other = await browser.newContext();
   const answer = await other.request.get(app.shell.entryUrl, { maxRedirects: 0 });
   expect(answer.status()).toBe(401);
-  expect(await answer.text()).toBe('');
+  expect(await answer.text()).toContain('npm run ledger -- serve --token');
   await other.close();
 });
 
@@ -302,141 +314,128 @@ test('DNS-rebinding Host forms, a missing cookie and a wrong token are refused',
     expect(await upgradeStatus(port, WEB_SOCKET_PATH, { host, cookie, origin: app.shell.origin })).toBe(421);
   }
   const host = `127.0.0.1:${p}`;
-  for (const path of ['/', '/index.html', '/web-bridge.js', WEB_SOCKET_PATH, '/../../etc/passwd']) {
+  // Files and the socket's path: an empty 401. A page: the 401 says how to sign in again, and holds no data.
+  for (const path of ['/web-bridge.js', WEB_SOCKET_PATH, '/../../etc/passwd', '/ledgerdesk/signed-in']) {
     const answer = await statusOf(port, path, { host });
     expect(answer.status, path).toBe(401);
     expect(answer.body).toBe('');
+  }
+  for (const path of ['/', '/index.html', '/pending-transactions']) {
+    const answer = await statusOf(port, path, { host });
+    expect(answer.status, path).toBe(401);
+    expect(answer.body).toContain('Sign in to Ledgerdesk again');
+    expect(answer.body).not.toContain('<script');
   }
   expect((await statusOf(port, '/', { host, cookie: 'ledgerdesk_session=forged' })).status).toBe(401);
   expect((await statusOf(port, `/?token=${'A'.repeat(43)}`, { host })).status).toBe(401);
   expect((await statusOf(port, `/?token=${token}`, { host })).status).toBe(401);
   expect(await upgradeStatus(port, WEB_SOCKET_PATH, { host, origin: app.shell.origin })).toBe(401);
+  // The cookie alone no longer opens the socket (W1): the tab key is missing.
+  expect(await upgradeStatus(port, WEB_SOCKET_PATH, { host, cookie, origin: app.shell.origin })).toBe(401);
   expect((await statusOf(port, '/', { host, cookie }, 'POST')).status).toBe(405);
   expect((await statusOf(port, '/', { host, cookie }, 'OPTIONS')).status).toBe(405);
 });
 
-test('a Production write goes only with the one-time confirmation the server issued for it', async () => {
-  const port = portOf(app.shell.origin);
+test('a Production write goes only with the code the terminal showed for it (W2)', async () => {
   const sandbox = app.shell.ledgerdesk.sandbox;
   if (sandbox === null) throw new Error('the embedded sandbox is not running');
-  const socket = new WebSocket(`ws://127.0.0.1:${String(port)}${WEB_SOCKET_PATH}`, {
-    headers: { cookie: await sessionCookie(context), origin: app.shell.origin },
+  // The page's own socket, as script in the page would use it: its cookie and its tab key.
+  const tabKey = (await page.evaluate(() => localStorage.getItem('ledgerdesk.tabKey'))) ?? '';
+  const opened = await openSocket(app.shell.origin, {
+    cookie: await sessionCookie(context),
+    tabKey,
+    origin: app.shell.origin,
   });
-  const inbox: Record<string, unknown>[] = [];
-  const waiters: (() => void)[] = [];
-  socket.on('message', (data: Buffer) => {
-    inbox.push(JSON.parse(data.toString('utf8')) as Record<string, unknown>);
-    for (const wake of waiters.splice(0)) wake();
-  });
-  await new Promise<void>((resolve) =>
-    socket.on('open', () => {
-      resolve();
-    }),
-  );
-  async function next(type: string): Promise<Record<string, unknown>> {
-    for (;;) {
-      const at = inbox.findIndex((message) => message['type'] === type);
-      if (at >= 0) return inbox.splice(at, 1)[0] as Record<string, unknown>;
-      await new Promise<void>((resolve) => waiters.push(resolve));
-    }
-  }
-  const send = (message: unknown): void => {
-    socket.send(JSON.stringify(message));
-  };
-  send({ type: 'hello', session: 'production-write-test-0001', subscriptions: [] });
-  await next('ready');
-  send({
-    type: 'call',
-    id: 1,
-    channel: 'profiles.create',
-    input: {
+  expect(opened.status).toBe(101);
+  expect(opened.protocol).toBe('ledgerdesk');
+  const client = new SocketClient(opened.socket as WebSocket);
+  await client.hello('production-write-test-0001');
+  const added = await client.result(
+    client.call('profiles.create', {
       name: 'Bank of Production',
       baseUrl: sandbox.baseUrl,
       authScheme: 'basic',
       keyId: sandbox.keyId,
       production: true,
-    },
-  });
-  const added = (await next('answer'))['result'] as { ok: boolean; value?: { id: string }; error?: unknown };
+    }),
+  );
   expect(added.ok, JSON.stringify(added.error)).toBe(true);
-  const profileId = added.value?.id ?? '';
-  send({ type: 'call', id: 100, channel: 'credentials.set', input: { profileId, secret: sandbox.keySecret } });
-  const stored = (await next('answer'))['result'] as { ok: boolean; error?: unknown };
+  const profileId = (added.value as { id: string }).id;
+  const stored = await client.result(client.call('credentials.set', { profileId, secret: sandbox.keySecret }));
   expect(stored.ok, JSON.stringify(stored.error)).toBe(true);
-  const write = (id: number, url: string): void => {
-    send({
-      type: 'call',
-      id,
-      channel: 'webhooks.create',
-      input: { profileId, request: { url, event: 'ach.create' }, confirmProduction: true },
+  const write = (url: string): number =>
+    client.call('webhooks.create', {
+      profileId,
+      request: { url, event: 'ach.create' },
+      confirmProduction: true,
     });
-  };
-  const codeOf = async (): Promise<string> => {
-    const result = (await next('answer'))['result'] as { ok: boolean; error?: { code: string } };
+  const codeOf = async (id: number): Promise<string> => {
+    const result = await client.result(id);
     return result.ok ? 'ok' : (result.error?.code ?? '?');
   };
 
   // Without the page's flag: refused by the services, nobody is asked.
-  send({
-    type: 'call',
-    id: 7,
-    channel: 'webhooks.create',
-    input: { profileId, request: { url: 'https://hooks.example/unflagged', event: 'ach.create' } },
+  const unflagged = client.call('webhooks.create', {
+    profileId,
+    request: { url: 'https://hooks.example/unflagged', event: 'ach.create' },
   });
-  expect(await codeOf()).toBe('confirmation_required');
-  expect(inbox.some((message) => message['type'] === 'ask')).toBe(false);
+  expect(await codeOf(unflagged)).toBe('confirmation_required');
+  expect(client.inbox.some((message) => message['type'] === 'ask')).toBe(false);
 
-  // Declined: nothing is sent. The question is the server's, written from the write itself.
-  write(2, 'https://hooks.example/declined');
-  const declined = await next('ask');
+  // Declined: nothing is sent. The question is the server's, written from the write itself, and
+  // the terminal shows the same words with the code; the page's question never holds it.
+  const declinedCall = write('https://hooks.example/declined');
+  const declined = await client.next('ask');
   expect((declined['question'] as { message: string }).message).toContain('webhooks.create');
   expect((declined['question'] as { message: string }).message).toContain('Bank of Production');
   expect((declined['question'] as { detail: string }).detail).toContain('https://hooks.example/declined');
-  send({ type: 'reply', askId: declined['askId'], confirmation: null });
-  expect(await codeOf()).toBe('confirmation_required');
+  expect(JSON.stringify(declined)).not.toContain(app.lastCode());
+  expect(Object.keys(declined).sort()).toEqual(['askId', 'question', 'type']);
+  client.send({ type: 'reply', askId: declined['askId'], code: null });
+  expect(await codeOf(declinedCall)).toBe('confirmation_required');
 
-  // A confirmation the page made up is not one the server issued.
-  write(3, 'https://hooks.example/forged');
-  const forged = await next('ask');
-  send({ type: 'reply', askId: forged['askId'], confirmation: 'x'.repeat(43) });
-  expect(await codeOf()).toBe('confirmation_required');
+  // A guess is not the code (and counts as a wrong one).
+  const guessedCall = write('https://hooks.example/guessed');
+  const guessed = await client.next('ask');
+  client.send({ type: 'reply', askId: guessed['askId'], code: app.lastCode() === '123456' ? '654321' : '123456' });
+  expect(await codeOf(guessedCall)).toBe('confirmation_required');
 
-  // A real confirmation, for another write, does not carry over (and is spent either way).
-  write(4, 'https://hooks.example/first');
-  const first = await next('ask');
-  write(5, 'https://hooks.example/second');
-  const second = await next('ask');
-  send({ type: 'reply', askId: second['askId'], confirmation: first['confirmation'] });
-  expect(await codeOf()).toBe('confirmation_required');
-  send({ type: 'reply', askId: first['askId'], confirmation: first['confirmation'] });
-  expect(await codeOf()).toBe('confirmation_required');
+  // A code shown for another write does not carry over.
+  const firstCall = write('https://hooks.example/first');
+  const first = await client.next('ask');
+  const firstCode = app.lastCode();
+  const secondCall = write('https://hooks.example/second');
+  const second = await client.next('ask');
+  client.send({ type: 'reply', askId: second['askId'], code: firstCode });
+  expect(await codeOf(secondCall)).toBe('confirmation_required');
+  client.send({ type: 'reply', askId: first['askId'], code: null });
+  expect(await codeOf(firstCall)).toBe('confirmation_required');
 
-  // Its own confirmation, once: the write goes.
-  write(6, 'https://hooks.example/confirmed');
-  const confirmed = await next('ask');
-  send({ type: 'reply', askId: confirmed['askId'], confirmation: confirmed['confirmation'] });
-  expect(await codeOf()).toBe('ok');
-  // Used once: the same confirmation for the same write again is refused.
-  write(8, 'https://hooks.example/confirmed');
-  const again = await next('ask');
-  send({ type: 'reply', askId: again['askId'], confirmation: confirmed['confirmation'] });
-  expect(await codeOf()).toBe('confirmation_required');
+  // The code the person read on the terminal, typed once: the write goes.
+  const confirmedCall = write('https://hooks.example/confirmed');
+  const confirmed = await client.next('ask');
+  const shown = app.terminal[app.terminal.length - 1];
+  expect(shown?.kind).toBe('code');
+  expect(shown?.question.detail).toContain('https://hooks.example/confirmed');
+  const code = app.lastCode();
+  client.send({ type: 'reply', askId: confirmed['askId'], code });
+  expect(await codeOf(confirmedCall)).toBe('ok');
+  // Spent: the same code for the same write again is refused.
+  const againCall = write('https://hooks.example/confirmed');
+  const again = await client.next('ask');
+  client.send({ type: 'reply', askId: again['askId'], code });
+  expect(await codeOf(againCall)).toBe('confirmation_required');
 
   // Switching the Production guard off is asked the same way: a page's flag alone does not do it.
-  send({
-    type: 'call',
-    id: 9,
-    channel: 'profiles.update',
-    input: { id: profileId, production: false, confirmProduction: true },
-  });
-  const guard = await next('ask');
+  const guardCall = client.call('profiles.update', { id: profileId, production: false, confirmProduction: true });
+  const guard = await client.next('ask');
   expect((guard['question'] as { message: string }).message).toContain('Production guard off');
-  send({ type: 'reply', askId: guard['askId'], confirmation: 'x'.repeat(43) });
-  expect(await codeOf()).toBe('confirmation_required');
-  send({ type: 'call', id: 10, channel: 'profiles.list', input: {} });
-  const listed = (await next('answer'))['result'] as { value: { profiles: { id: string; production: boolean }[] } };
-  expect(listed.value.profiles.find((entry) => entry.id === profileId)?.production).toBe(true);
-  socket.close();
+  client.send({ type: 'reply', askId: guard['askId'], code: null });
+  expect(await codeOf(guardCall)).toBe('confirmation_required');
+  const listed = await client.result(client.call('profiles.list', {}));
+  const profiles = (listed.value as { profiles: { id: string; production: boolean }[] }).profiles;
+  expect(profiles.find((entry) => entry.id === profileId)?.production).toBe(true);
+  client.close();
 });
 
 test('a second start on the same data folder is refused with the address of the one running', async () => {
@@ -461,11 +460,18 @@ test('restarts on the same data folder: the cache and the review are still there
   await expect(grid.locator('.vtable-row:not(.is-placeholder)').first()).toContainText('cleared');
 });
 
-test('nothing the shell logged holds a token, a cookie or the sandbox key', async () => {
+test('nothing the shell logged holds a token, a cookie, the tab key or the sandbox key', async () => {
   const cookie = (await sessionCookie(context)).split('=')[1] ?? '';
+  const tabKey = (await page.evaluate(() => localStorage.getItem('ledgerdesk.tabKey'))) ?? '';
   const sandboxSecret = app.shell.ledgerdesk.sandbox?.keySecret ?? '';
   const all = app.logged.join('\n');
-  for (const secret of [token, new URL(app.shell.entryUrl).searchParams.get('token') ?? '', cookie, sandboxSecret]) {
+  for (const secret of [
+    token,
+    new URL(app.shell.entryUrl).searchParams.get('token') ?? '',
+    cookie,
+    tabKey,
+    sandboxSecret,
+  ]) {
     expect(secret.length).toBeGreaterThan(20);
     expect(all).not.toContain(secret);
   }

@@ -82,8 +82,10 @@ test('prints where it is open once, refuses a second writer, stops cleanly on Ct
   const host = `127.0.0.1:${portText}`;
   expect((await statusOf(port, `/?token=${token}`, { host: `evil.example:${portText}` })).status).toBe(421);
   const exchanged = await statusOf(port, `/?token=${token}`, { host });
-  expect(exchanged.status).toBe(303);
-  expect(String(exchanged.headers['set-cookie'])).toMatch(/HttpOnly; SameSite=Strict/);
+  expect(exchanged.status).toBe(200);
+  expect(String(exchanged.headers['set-cookie'])).toMatch(/HttpOnly; SameSite=Strict$/);
+  expect(exchanged.body).toMatch(/<meta name="ledgerdesk-tab-key" content="[A-Za-z0-9_-]{43}">/);
+  expect(exchanged.headers['cache-control']).toBe('no-store');
   expect((await statusOf(port, `/?token=${token}`, { host })).status).toBe(401);
 
   // One writer per data folder: the second is told where the first one is.
@@ -165,6 +167,11 @@ test('bad options get one clear line and the usage', async () => {
   expect(await wrong.exited).toBe(2);
   expect(wrong.errors()).toContain('--port must be a number from 0 to 65535, not "eighty".');
   expect(wrong.errors()).toContain('Usage: npm run serve');
+  // Beyond loopback only over TLS (W3): refused before anything starts or listens.
+  const exposed = serve(folder, '--expose', '0.0.0.0');
+  expect(await exposed.exited).toBe(2);
+  expect(exposed.errors()).toContain('--expose needs --tls-cert and --tls-key');
+  expect(exposed.output()).toBe('');
 });
 
 /** Every process's command line on this machine, as any user can read it. */

@@ -7,7 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { statSync } from 'node:fs';
+import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -15,6 +15,7 @@ import { KeyringSecretStore } from '../../src/main/services/credentials/keyringS
 import { startSandbox } from '../../src/sandbox/index.ts';
 import { ledger } from '../integration/services/support/ledgerRun.ts';
 import { makeTempFolder } from '../integration/services/support/tempFolder.ts';
+import { startWebModeApp } from '../e2e/support/webModeStart.ts';
 
 const secretServiceHere = process.env['LEDGERDESK_TEST_SECRET_SERVICE'] === '1';
 const mode = (path: string): number => statSync(path).mode & 0o777;
@@ -63,5 +64,29 @@ describe.skipIf(!secretServiceHere)('N9, I7: what the app writes is its owner’
     await sandbox.close();
     expect(mode(sandboxFile)).toBe(0o600);
     expect(mode(join(temp.folder, 'sandbox-data'))).toBe(0o700);
+  });
+
+  it('an existing data folder open to others (0755) is 0700 once ledger or web mode starts on it (review I-W2)', async () => {
+    const store = new KeyringSecretStore(`Ledgerdesk-test-iw2-${randomUUID()}`);
+    const cliFolder = join(temp.folder, 'made-by-hand-cli');
+    mkdirSync(cliFolder);
+    chmodSync(cliFolder, 0o755);
+    const listed = await ledger(['--data', cliFolder, 'audit', 'verify'], store);
+    expect(listed.code).toBe(0);
+    expect(mode(cliFolder)).toBe(0o700);
+    expect(listed.stderr).toContain(
+      `the data folder ${cliFolder} was open to other users (mode 0755): it is 0700 now.`,
+    );
+
+    const webFolder = join(temp.folder, 'made-by-hand-web');
+    mkdirSync(webFolder);
+    chmodSync(webFolder, 0o750);
+    const app = await startWebModeApp(webFolder);
+    try {
+      expect(mode(webFolder)).toBe(0o700);
+      expect(app.logged.join('\n')).toContain('(mode 0750): it is 0700 now.');
+    } finally {
+      await app.shell.stop();
+    }
   });
 });

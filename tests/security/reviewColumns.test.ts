@@ -140,4 +140,20 @@ describe.skipIf(!secretServiceHere)('N2: a review changed in the file is caught'
       await harness?.stop();
     }
   });
+
+  it('ledger review list on the altered review names the item and what to run, exit 1 (review I-C1)', async () => {
+    restore();
+    tamper("UPDATE reviews SET state = 'cleared' WHERE state = 'escalated'");
+    const listed = await ledger(
+      ['--data', temp.folder, 'review', 'list', '--profile', 'Local sandbox', '--status', 'cleared'],
+      store,
+    );
+    expect(listed.code).toBe(1);
+    const lines = listed.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).not.toContain('unexpected failure');
+    expect(lines[0]).toContain(`The review of pending-transaction ${escalatedRef}`);
+    expect(lines[0]).toContain('was changed in the cache file outside Ledgerdesk');
+    expect(lines[0]).toContain('Run `ledger audit verify`');
+  });
 });

@@ -49,6 +49,20 @@ describe('electron-vite build output', () => {
     if (script?.[1] !== undefined) expect(existsSync(join(out, 'renderer', script[1]))).toBe(true);
   });
 
+  it('the renderer ships pdf.js’s CMaps, standard fonts and JavaScript image decoders, with their licences (I-P1)', () => {
+    const pdfjs = join(out, 'renderer', 'pdfjs');
+    const cmaps = readdirSync(join(pdfjs, 'cmaps'));
+    expect(cmaps.filter((file) => file.endsWith('.bcmap')).length).toBeGreaterThan(100);
+    expect(cmaps).toContain('LICENSE');
+    expect(readdirSync(join(pdfjs, 'standard_fonts'))).toEqual(
+      expect.arrayContaining(['FoxitDingbats.pfb', 'FoxitSymbol.pfb', 'LiberationSans-Regular.ttf', 'LICENSE_FOXIT']),
+    );
+    const decoders = readdirSync(join(pdfjs, 'wasm'));
+    expect(decoders).toEqual(expect.arrayContaining(['openjpeg_nowasm_fallback.js', 'jbig2_nowasm_fallback.js']));
+    // No WebAssembly: the content policy has no 'wasm-unsafe-eval' to run it.
+    expect(decoders.filter((file) => file.endsWith('.wasm'))).toEqual([]);
+  });
+
   it('the cache finds its writer worker from the bundle: the lookup sits beside the worker file', () => {
     // workerFile() resolves ./cacheWriterWorker.js against its own module's URL: that module
     // must be a top-level file of out/main (not a chunk in another folder).

@@ -30,6 +30,7 @@ import { startServices, type RunningServices } from './services.ts';
 import type { WriteConfirmer } from '../services/writes/writeConfirmer.ts';
 import { syncEmbeddedSandboxOnFirstOpen, type FirstOpenSync } from './firstOpenSync.ts';
 import { lockDataFolder, type DataFolderLock, type WriterShell } from './dataFolderLock.ts';
+import { dataFolderModeLine, ownDataFolder } from '../services/files/dataFolderMode.ts';
 import { markStart } from './startTimes.ts';
 
 export interface LedgerdeskOptions {
@@ -108,6 +109,8 @@ async function keepSandbox(options: LedgerdeskOptions): Promise<RestartableSandb
  * when another Ledgerdesk, desktop or web, is its writer.
  */
 export async function startLedgerdesk(options: LedgerdeskOptions): Promise<RunningLedgerdesk> {
+  const folderMode = dataFolderModeLine(options.dataFolder, ownDataFolder(options.dataFolder));
+  if (folderMode !== null) options.log.warn(folderMode);
   const lock = lockDataFolder(options.dataFolder, options.shell);
   markStart('data-folder-locked');
   try {

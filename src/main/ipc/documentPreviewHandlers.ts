@@ -3,6 +3,10 @@
  * applicant names, from the cache or the bank (services/applicants/documentFiles.ts). A refusal
  * becomes the contract's error with a sentence that says what to do; the bank being down or
  * refusing goes through the common translation (offline, unauthorized, ...).
+ *
+ * A document is usually an ID scan (date of birth, ID number, address in clear), so each preview
+ * is written to the audit chain before the file is handed over, like a masked field's reveal
+ * (review P1): who (the entry's actor), which applicant and document, and where it came from.
  */
 import { documentFileOf, DocumentFileRefused } from '../services/applicants/documentFiles.ts';
 import type { Handlers } from './handlerTypes.ts';
@@ -26,6 +30,15 @@ export function createDocumentPreviewHandlers(services: LedgerHandlerServices): 
             },
             { profileId: profile.id, applicantId, documentId },
           );
+          // Written before the file is handed over: no preview without its entry in the chain.
+          ledger.cache.audit.record({
+            profileId: profile.id,
+            profileName: profile.name,
+            action: 'document.preview',
+            target: `applicant:${applicantId}`,
+            result: 'ok',
+            detail: `previewed document ${documentId} (file ${file.fileId}, ${file.contentType}, ${String(file.bytes.byteLength)} bytes, from the ${file.source === 'cache' ? 'offline cache' : 'bank'})`,
+          });
           const { bytes, ...rest } = file;
           return {
             ...rest,

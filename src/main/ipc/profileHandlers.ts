@@ -83,8 +83,8 @@ export function createProfileHandlers(services: LedgerHandlerServices): Pick<Han
           );
         }
         if (current.production && input.production === false) {
-          // The page's flag, then main's own question (the native dialog, or web mode's one-time
-          // confirmation): switching the guard off would let every later write go unasked.
+          // The page's flag, then main's own question (the native dialog, or web mode's code on its
+          // terminal): switching the guard off would let every later write go unasked.
           await confirmProductionWrite(
             current,
             'profile.update (Production guard off)',

@@ -7,6 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { APP_ORIGIN, appResponseHeaders, resolveAppFile } from '../app/appProtocol.ts';
+import { TAB_KEY_META } from '../../shared/ipc/webSocketProtocol.ts';
 
 /** The web bridge's bundle, at the root of out/renderer (electron.vite.config.ts). */
 export const WEB_BRIDGE_FILE = 'web-bridge.js';
@@ -16,9 +17,14 @@ export interface RendererFile {
   headers: Record<string, string>;
 }
 
-/** index.html with the web bridge's script first: module scripts run in document order. */
-export function withWebBridge(indexHtml: string): string {
-  const tag = `<script type="module" src="./${WEB_BRIDGE_FILE}"></script>`;
+/**
+ * index.html with the web bridge's script first: module scripts run in document order. The
+ * sign-in answer also carries the tab key in a <meta> the bridge reads once and removes
+ * (webAccess.ts, W1): the body of this one answer is the only place the key ever travels.
+ */
+export function withWebBridge(indexHtml: string, tabKey?: string): string {
+  const key = tabKey === undefined ? '' : `<meta name="${TAB_KEY_META}" content="${tabKey}">\n    `;
+  const tag = `${key}<script type="module" src="./${WEB_BRIDGE_FILE}"></script>`;
   const at = indexHtml.indexOf('<script');
   if (at < 0) return indexHtml.replace('</head>', `${tag}\n</head>`);
   return `${indexHtml.slice(0, at)}${tag}\n    ${indexHtml.slice(at)}`;
@@ -29,7 +35,12 @@ export function withWebBridge(indexHtml: string): string {
  * to leave the folder). The path is checked by the app protocol's own resolver, given as an
  * app:// address so it meets exactly the same rules.
  */
-export async function rendererFile(root: string, requestPath: string): Promise<RendererFile | null> {
+export async function rendererFile(
+  root: string,
+  requestPath: string,
+  /** The sign-in answer's tab key (only given for the page that answers the sign-in address). */
+  tabKey?: string,
+): Promise<RendererFile | null> {
   if (!requestPath.startsWith('/')) return null;
   const file = resolveAppFile(root, `${APP_ORIGIN}${requestPath}`);
   if (file === null) return null;
@@ -41,7 +52,7 @@ export async function rendererFile(root: string, requestPath: string): Promise<R
   }
   const headers = appResponseHeaders(file);
   if (basename(file) === 'index.html') {
-    return { body: new TextEncoder().encode(withWebBridge(new TextDecoder().decode(bytes))), headers };
+    return { body: new TextEncoder().encode(withWebBridge(new TextDecoder().decode(bytes), tabKey)), headers };
   }
   return { body: bytes, headers };
 }

@@ -14,7 +14,7 @@ import { markStart } from '../app/startTimes.ts';
 
 /** Options that print and end without starting anything: no sandbox is forked for them. */
 function onlyPrints(args: readonly string[]): boolean {
-  return args.includes('--help') || args.includes('-h');
+  return args.includes('--help') || args.includes('-h') || args.includes('--token');
 }
 
 /** The early child for the first fork, a new one for any later (a restarted sandbox). */

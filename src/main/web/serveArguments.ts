@@ -11,7 +11,11 @@ Starts Ledgerdesk in web mode: the same services as the desktop app, shown in yo
   --no-open         do not open the browser; open the printed address yourself
   --json            one JSON line when open ({"event":"open","url":…}) and one when stopped
   --expose ADDRESS  listen on ADDRESS (e.g. 0.0.0.0) instead of 127.0.0.1: other machines can then
-                    reach the login page; only the printed address's token lets anyone in
+                    reach the sign-in page; only the printed address's token lets anyone in.
+                    Needs --tls-cert and --tls-key: nothing crosses the network in clear
+  --tls-cert FILE   serve over HTTPS with this PEM certificate (its names are the addresses to open)
+  --tls-key FILE    and its PEM private key
+  --token           ask the web mode already running on the data folder for a new sign-in address
   --help
 Ctrl+C stops it: work in flight finishes first, nothing is lost.`;
 
@@ -22,8 +26,18 @@ export interface ServeArguments {
   json: boolean;
   host: string;
   exposed: boolean;
+  /** The certificate and key files (both or neither). */
+  tls: { certFile: string; keyFile: string } | null;
+  /** `--token`: a new sign-in address from the running web mode, instead of starting one. */
+  newToken: boolean;
   help: boolean;
 }
+
+/** Why `--expose` needs TLS, in the words the refusal uses. */
+export const EXPOSE_NEEDS_TLS =
+  '--expose needs --tls-cert and --tls-key: beyond this machine, the sign-in address, the session and every answer ' +
+  'would cross the network in clear, for anyone on the path to read and use. Give a certificate and its key (PEM), ' +
+  'or keep web mode on 127.0.0.1 and reach it through an SSH tunnel (ssh -L PORT:127.0.0.1:PORT this-machine).';
 
 export function parseServeArguments(args: readonly string[]): ServeArguments {
   let parsed;
@@ -35,6 +49,9 @@ export function parseServeArguments(args: readonly string[]): ServeArguments {
         port: { type: 'string' },
         'no-open': { type: 'boolean', default: false },
         expose: { type: 'string' },
+        'tls-cert': { type: 'string' },
+        'tls-key': { type: 'string' },
+        token: { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
       },
       allowPositionals: false,
@@ -52,6 +69,16 @@ export function parseServeArguments(args: readonly string[]): ServeArguments {
   if (expose !== undefined && !/^(?:[0-9.]+|[0-9a-f:]+|[a-z0-9.-]+)$/i.test(expose)) {
     throw new UsageError(`--expose needs an address to listen on (e.g. 0.0.0.0), not ${JSON.stringify(expose)}.`);
   }
+  const certFile = values['tls-cert'];
+  const keyFile = values['tls-key'];
+  if ((certFile === undefined) !== (keyFile === undefined)) {
+    throw new UsageError(
+      certFile === undefined
+        ? '--tls-key needs --tls-cert (the certificate).'
+        : '--tls-cert needs --tls-key (its key).',
+    );
+  }
+  if (expose !== undefined && certFile === undefined) throw new UsageError(EXPOSE_NEEDS_TLS);
   return {
     dataFolder: values.data ?? null,
     port: Number(portText),
@@ -59,6 +86,8 @@ export function parseServeArguments(args: readonly string[]): ServeArguments {
     json: values.json === true,
     host: expose ?? '127.0.0.1',
     exposed: expose !== undefined,
+    tls: certFile === undefined || keyFile === undefined ? null : { certFile, keyFile },
+    newToken: values.token,
     help: values.help,
   };
 }

@@ -21,6 +21,9 @@ import { openInDefaultBrowser, openSecretAddressInDefaultBrowser, type RedirectP
 import { parseServeArguments, SERVE_USAGE } from './serveArguments.ts';
 import { UsageError } from '../cli/common/usageError.ts';
 import { RendererNotBuilt, startWebShell, type RunningWebShell } from './webShell.ts';
+import { readTlsFiles, TlsFilesUnreadable } from './tlsFiles.ts';
+import { terminalLines } from './confirmationCodes.ts';
+import type { TlsFiles } from './webServer.ts';
 
 export interface ServeIo {
   stdout: { write(text: string): unknown };
@@ -84,6 +87,23 @@ export async function runServe(args: readonly string[], io: ServeIo): Promise<nu
     io.stdout.write(`${SERVE_USAGE}\n`);
     return 0;
   }
+  if (options.newToken) {
+    // The running web mode mints it (RunningWebShell.newSignInAddress); this command reaches it
+    // through the local control socket of issue 34, which is not in this version yet.
+    io.stderr.write(
+      'ledger serve --token: this version cannot reach the running web mode yet (its control socket is not built). ' +
+        'For a new sign-in address, stop web mode (Ctrl+C in its terminal) and start it again: it prints one.\n',
+    );
+    return 1;
+  }
+  let tls: TlsFiles | undefined;
+  try {
+    tls = options.tls === null ? undefined : readTlsFiles(options.tls.certFile, options.tls.keyFile);
+  } catch (error) {
+    if (!(error instanceof TlsFilesUnreadable)) throw error;
+    io.stderr.write(`ledger serve: ${error.message}\n`);
+    return 2;
+  }
   const log: Logger = createLogger((line) => io.stderr.write(`${line}\n`));
   const dataFolder = dataFolderOf(options.dataFolder, io.env);
   const secretStore = io.secretStore ?? (await keychainOrSessionStore(log));
@@ -95,6 +115,9 @@ export async function runServe(args: readonly string[], io: ServeIo): Promise<nu
       rendererRoot: io.rendererRoot ?? defaultRendererRoot(),
       host: options.host,
       port: options.port,
+      ...(tls === undefined ? {} : { tls }),
+      // A Production write's question and its code (W2): on this terminal only, never on stdout's --json lines.
+      terminal: (notice) => io.stderr.write(terminalLines(notice)),
       secretStore,
       settings: new FileProfileStorage(dataFolder),
       keychain: () => detectKeychain(),
@@ -151,7 +174,7 @@ export async function runServe(args: readonly string[], io: ServeIo): Promise<nu
   if (options.exposed) {
     io.stderr.write(
       `Warning: Ledgerdesk listens on ${options.host}, not only on this machine: anyone who can reach it can try ` +
-        'to log in. Only the address above lets a browser in, and it works once; keep it to yourself.\n',
+        'to sign in. It speaks only HTTPS; only the address above lets a browser in, and it works once: keep it to yourself.\n',
     );
   }
   markStart('open-printed');

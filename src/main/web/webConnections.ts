@@ -19,8 +19,8 @@ import {
   type WebQuestion,
 } from '../../shared/ipc/webSocketProtocol.ts';
 import type { Router } from '../ipc/routerCore.ts';
-import type { CallingTab, TabCall } from './tabWriteConfirmer.ts';
-import type { WriteConfirmations } from './writeConfirmations.ts';
+import { CODE_LIFETIME_MS, type ConfirmationCodes } from './confirmationCodes.ts';
+import { confirmWithCode, type CallingTab, type TabCall } from './tabWriteConfirmer.ts';
 
 /** Answers kept per session for calls that may be sent again. */
 const CALLS_KEPT = 256;
@@ -32,6 +32,8 @@ const CLOSE_GOING_AWAY = 1001;
 const CLOSE_UNSUPPORTED = 1003;
 const CLOSE_INVALID = 1007;
 const CLOSE_POLICY = 1008;
+/** Another browser signed in (webAccess.ts): this one's sockets end, and its pages say how to sign in again. */
+const CLOSE_SIGNED_OUT = 4001;
 
 interface CallRecord {
   running: Promise<IpcResult>;
@@ -46,6 +48,8 @@ interface Session {
 
 interface Connection {
   id: number;
+  /** The sign-in (cookie and tab key) the socket was opened with. */
+  signIn: number;
   socket: WebSocket;
   session: Session | null;
   subscriptions: Set<string>;
@@ -58,12 +62,13 @@ interface RunningCall extends TabCall {
 
 interface PendingAsk {
   session: Session;
-  resolve(confirmation: string | null): void;
+  resolve(code: string | null): void;
 }
 
 export interface WebConnectionsOptions {
   router: Router;
-  confirmations: WriteConfirmations;
+  /** The terminal's codes: every question a page is asked is answered with one (W2). */
+  codes: ConfirmationCodes;
   /** The page's origin: what the router's sender policy is told the calling frame shows. */
   origin: string;
   log?: (message: string) => void;
@@ -99,13 +104,19 @@ export class WebConnections implements CallingTab {
     return this.#connections.size;
   }
 
-  /** Takes over an accepted socket (Host, Origin and cookie already checked). */
-  attach(socket: WebSocket): void {
+  /** Takes over an accepted socket (Host, Origin, cookie and tab key already checked) of sign-in `signIn`. */
+  attach(socket: WebSocket, signIn: number): void {
     if (this.#closing) {
       socket.close(CLOSE_GOING_AWAY, 'Ledgerdesk is stopping');
       return;
     }
-    const connection: Connection = { id: this.#nextConnection, socket, session: null, subscriptions: new Set() };
+    const connection: Connection = {
+      id: this.#nextConnection,
+      signIn,
+      socket,
+      session: null,
+      subscriptions: new Set(),
+    };
     this.#nextConnection += 1;
     this.#connections.set(connection.id, connection);
     socket.on('message', (data: RawData, isBinary: boolean) => {
@@ -137,16 +148,22 @@ export class WebConnections implements CallingTab {
     }
   }
 
+  /** Ends every socket not of sign-in `current`: another browser signed in, this one is signed out. */
+  closeOtherSignIns(current: number): void {
+    for (const connection of this.#connections.values()) {
+      if (connection.signIn !== current) connection.socket.close(CLOSE_SIGNED_OUT, 'signed in elsewhere');
+    }
+  }
+
   /**
    * Asks the tab whose call is running a question only the user may answer (the listener's
-   * "send to another host?"); no tab, a closed tab or "no" is false.
+   * "send to another host?"), with a code shown on the terminal; no tab, a closed tab, "no" or
+   * anything but the code is false.
    */
   async askCaller(question: WebQuestion): Promise<boolean> {
     const call = this.#caller.getStore();
     if (call === undefined) return false;
-    const nonce = this.#options.confirmations.issue('ask', question);
-    const answer = await this.#ask(call.session, question, nonce);
-    return this.#options.confirmations.redeem(answer, 'ask', question);
+    return confirmWithCode(this.#options.codes, question, (asked) => this.#ask(call.session, asked));
   }
 
   /** The call being handled (for the Production write confirmer, tabWriteConfirmer.ts). */
@@ -155,10 +172,10 @@ export class WebConnections implements CallingTab {
     return call === undefined ? null : { channel: call.channel, input: call.input };
   }
 
-  /** Asks the tab whose call is being handled; null when there is none, it is gone, or the user said no. */
-  askCallingTab(question: WebQuestion, confirmation: string): Promise<string | null> {
+  /** Asks the tab whose call is being handled for the code; null when there is none, it is gone, or the user said no. */
+  askCallingTab(question: WebQuestion): Promise<string | null> {
     const call = this.#caller.getStore();
-    return call === undefined ? Promise.resolve(null) : this.#ask(call.session, question, confirmation);
+    return call === undefined ? Promise.resolve(null) : this.#ask(call.session, question);
   }
 
   /**
@@ -179,13 +196,24 @@ export class WebConnections implements CallingTab {
       connection.socket.close(CLOSE_GOING_AWAY, 'Ledgerdesk stopped');
   }
 
-  #ask(session: Session, question: WebQuestion, confirmation: string): Promise<string | null> {
+  /** Sends the question (never its code) to the tab; what it typed, or null (no answer within the code's lifetime). */
+  #ask(session: Session, question: WebQuestion): Promise<string | null> {
     if (session.connection === null) return Promise.resolve(null);
     const askId = this.#nextAsk;
     this.#nextAsk += 1;
     return new Promise((resolve) => {
-      this.#asks.set(askId, { session, resolve });
-      send(session.connection, { type: 'ask', askId, question, confirmation });
+      const expiry = setTimeout(() => {
+        if (this.#asks.delete(askId)) resolve(null);
+      }, CODE_LIFETIME_MS);
+      expiry.unref();
+      this.#asks.set(askId, {
+        session,
+        resolve: (code) => {
+          clearTimeout(expiry);
+          resolve(code);
+        },
+      });
+      send(session.connection, { type: 'ask', askId, question });
     });
   }
 
@@ -233,7 +261,7 @@ export class WebConnections implements CallingTab {
         const ask = this.#asks.get(message.askId);
         if (ask === undefined || ask.session !== connection.session) return;
         this.#asks.delete(message.askId);
-        ask.resolve(message.confirmation);
+        ask.resolve(message.code);
         return;
       }
     }

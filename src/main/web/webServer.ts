@@ -1,15 +1,28 @@
 /**
  * Web mode's HTTP server: the built renderer and one WebSocket, on one origin, closed to
- * everyone but the browser that opened the printed address (webAccess.ts). Every request is
- * checked before anything is read or served; refusals carry a status and no detail. No CORS.
+ * everyone but the browser that exchanged the printed address (webAccess.ts). Every request is
+ * checked before anything is read or served; refusals carry a status and no detail, except a
+ * page's 401, which is the page saying how to sign in again (signedOutPage.ts). No CORS.
+ * Over TLS when given a certificate (`--tls-cert`/`--tls-key`, required to listen beyond
+ * loopback: W3).
  */
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
-import { WEB_MESSAGE_MAX_BYTES, WEB_SOCKET_PATH } from '../../shared/ipc/webSocketProtocol.ts';
-import { TOKEN_PARAMETER, type AccessVerdict, type WebAccess } from './webAccess.ts';
+import {
+  SIGN_IN_CHECK_PATH,
+  SIGNED_OUT_PATH,
+  TAB_KEY_HEADER,
+  WEB_MESSAGE_MAX_BYTES,
+  WEB_SOCKET_PATH,
+  WEB_SOCKET_PROTOCOL,
+} from '../../shared/ipc/webSocketProtocol.ts';
+import { TOKEN_PARAMETER, type WebAccess } from './webAccess.ts';
 import type { WebConnections } from './webConnections.ts';
 import { rendererFile } from './rendererFiles.ts';
+import { appResponseHeaders } from '../app/appProtocol.ts';
+import { signedOutPage } from './signedOutPage.ts';
 
 export interface WebServerOptions {
   access: WebAccess;
@@ -45,18 +58,46 @@ function pathOf(request: IncomingMessage): { path: string; token: string | null 
   return { path, token };
 }
 
-/** A listening server, not yet answering: its port decides the origin the access check needs. */
-export function createWebServer(): Server {
-  return createServer();
+/** A certificate and its key, PEM (W3). */
+export interface TlsFiles {
+  cert: string | Buffer;
+  key: string | Buffer;
+}
+
+/** A server not yet answering (HTTPS when given a certificate): its port decides the origin the access check needs. */
+export function createWebServer(tls?: TlsFiles): Server {
+  return tls === undefined ? createServer() : createTlsServer({ cert: tls.cert, key: tls.key });
+}
+
+/** A path the browser navigates to (a screen of the app), as opposed to a file or the socket. */
+function isPage(path: string): boolean {
+  if (path === '/' || path === '/index.html') return true;
+  return /^\/[A-Za-z0-9_-]+(?:\/[A-Za-z0-9_-]+)*$/.test(path) && !path.startsWith('/ledgerdesk/');
+}
+
+function answerSignedOut(response: ServerResponse, status: 200 | 401, method: string | undefined): void {
+  const body = Buffer.from(signedOutPage(), 'utf8');
+  response.writeHead(status, {
+    ...appResponseHeaders('signed-out.html'),
+    ...BASE_HEADERS,
+    'content-length': String(body.byteLength),
+  });
+  response.end(method === 'HEAD' ? undefined : body);
 }
 
 /** Makes `server` answer as web mode: the renderer, the token exchange and the socket. */
 export function serveWebMode(server: Server, options: WebServerOptions): void {
   const { access, connections } = options;
-  const sockets = new WebSocketServer({ noServer: true, maxPayload: WEB_MESSAGE_MAX_BYTES, perMessageDeflate: false });
+  const sockets = new WebSocketServer({
+    noServer: true,
+    maxPayload: WEB_MESSAGE_MAX_BYTES,
+    perMessageDeflate: false,
+    // The page offers `ledgerdesk` and its tab key; the answer names `ledgerdesk` alone, never the key.
+    handleProtocols: (protocols) => (protocols.has(WEB_SOCKET_PROTOCOL) ? WEB_SOCKET_PROTOCOL : false),
+  });
 
   async function answer(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const address = access.checkAddress(request.headers);
+    const address = access.checkAddress(request.headers, request.rawHeaders);
     if (!address.allowed) {
       refuse(response, address.status);
       return;
@@ -66,24 +107,51 @@ export function serveWebMode(server: Server, options: WebServerOptions): void {
       refuse(response, 400);
       return;
     }
-    if (target.token !== null) {
-      // The printed address: its token is exchanged once for the session cookie, then the
-      // browser is sent to the app without the token in its address bar or history.
-      if (access.exchange(target.token)) {
-        refuse(response, 303, { location: '/', 'set-cookie': access.sessionCookieHeader() });
+    const readOnly = request.method === 'GET' || request.method === 'HEAD';
+    if (target.path === SIGNED_OUT_PATH && readOnly) {
+      answerSignedOut(response, 200, request.method);
+      return;
+    }
+    if (target.token !== null && request.method === 'GET') {
+      // The printed address: its token is exchanged once for a sign-in. The answer is the app
+      // itself, its tab key in a <meta> the web bridge moves into the origin's storage before
+      // it replaces the address (the token leaves the address bar and the back list).
+      const signIn = access.exchange(target.token);
+      if (signIn !== null) {
+        const page = await rendererFile(options.rendererRoot, '/index.html', signIn.tabKey);
+        if (page === null) {
+          refuse(response, 500);
+          return;
+        }
+        response.writeHead(200, {
+          ...page.headers,
+          ...BASE_HEADERS,
+          'set-cookie': signIn.cookieHeader,
+          'content-length': String(page.body.byteLength),
+        });
+        response.end(page.body);
         return;
       }
-      const verdict: AccessVerdict = access.check(request.headers);
-      refuse(response, verdict.allowed ? 303 : 401, verdict.allowed ? { location: '/' } : {});
+      // A spent token opened again by the browser signed in with it (a reload, a restored
+      // session): the app, without the token. Anyone else: how to get a new address.
+      if (access.check(request.headers, request.rawHeaders).allowed) refuse(response, 303, { location: '/' });
+      else answerSignedOut(response, 401, request.method);
       return;
     }
-    const verdict = access.check(request.headers);
+    const verdict = access.check(request.headers, request.rawHeaders);
     if (!verdict.allowed) {
-      refuse(response, verdict.status);
+      if (verdict.status === 401 && readOnly && isPage(target.path)) answerSignedOut(response, 401, request.method);
+      else refuse(response, verdict.status);
       return;
     }
-    if (request.method !== 'GET' && request.method !== 'HEAD') {
+    if (!readOnly) {
       refuse(response, 405, { allow: 'GET, HEAD' });
+      return;
+    }
+    if (target.path === SIGN_IN_CHECK_PATH) {
+      // The page asks whether its sign-in still holds (after its socket was refused or closed).
+      const key = request.headers[TAB_KEY_HEADER];
+      refuse(response, access.holdsTabKey(typeof key === 'string' ? key : undefined) ? 204 : 401);
       return;
     }
     if (target.path === WEB_SOCKET_PATH) {
@@ -109,9 +177,9 @@ export function serveWebMode(server: Server, options: WebServerOptions): void {
 
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => undefined);
-    const verdict = access.check(request.headers);
-    if (!verdict.allowed) {
-      refuseUpgrade(socket, verdict.status);
+    const address = access.checkAddress(request.headers, request.rawHeaders);
+    if (!address.allowed) {
+      refuseUpgrade(socket, address.status);
       return;
     }
     // A browser always says which page opens a socket; a socket without an Origin is not our page's.
@@ -119,12 +187,18 @@ export function serveWebMode(server: Server, options: WebServerOptions): void {
       refuseUpgrade(socket, 403);
       return;
     }
+    // The cookie and the tab key (W1): the cookie alone reaches every port of this host.
+    const verdict = access.checkSocket(request.headers, request.rawHeaders);
+    if (!verdict.allowed) {
+      refuseUpgrade(socket, verdict.status);
+      return;
+    }
     if (pathOf(request)?.path !== WEB_SOCKET_PATH) {
       refuseUpgrade(socket, 404);
       return;
     }
     sockets.handleUpgrade(request, socket, head, (webSocket) => {
-      connections.attach(webSocket);
+      connections.attach(webSocket, verdict.signIn);
     });
   });
   server.on('close', () => {

@@ -21,8 +21,9 @@ import type { Logger } from '../app/log.ts';
 import { savePathIn } from './downloads.ts';
 import { TOKEN_PARAMETER, WebAccess } from './webAccess.ts';
 import { WebConnections } from './webConnections.ts';
-import { createWebServer, serveWebMode } from './webServer.ts';
-import { WriteConfirmations } from './writeConfirmations.ts';
+import { createWebServer, serveWebMode, type TlsFiles } from './webServer.ts';
+import { certificateNames } from './tlsFiles.ts';
+import { ConfirmationCodes, type TerminalNotice } from './confirmationCodes.ts';
 import { TabWriteConfirmer } from './tabWriteConfirmer.ts';
 import { WEB_BRIDGE_FILE } from './rendererFiles.ts';
 import { markStart } from '../app/startTimes.ts';
@@ -35,6 +36,13 @@ export interface WebShellOptions {
   host?: string;
   /** 0: a free port. */
   port?: number;
+  /** Serve over TLS with this certificate and key (required beyond loopback: serveArguments.ts, W3). */
+  tls?: TlsFiles;
+  /**
+   * The terminal of `serve`, where a Production write's question and its code are shown (W2):
+   * only someone who reads it can confirm. None: every such question is refused.
+   */
+  terminal?: (notice: TerminalNotice) => void;
   secretStore: SecretStore;
   settings: ProfileStorage;
   keychain: () => Promise<KeychainStatus>;
@@ -54,6 +62,12 @@ export interface RunningWebShell {
   origin: string;
   /** The address with its one-time token: shown once, on the first line, never logged. */
   entryUrl: string;
+  /**
+   * A new one-time sign-in address (for `ledger serve --token`, once the control socket of
+   * issue 34 reaches this process): the older unused one stops working; the browser signed in
+   * now keeps working until the new one is opened.
+   */
+  newSignInAddress(): string;
   ledgerdesk: RunningLedgerdesk;
   connections: WebConnections;
   /** Refuses new work, lets calls in flight finish, stops everything; safe to call twice. */
@@ -67,11 +81,15 @@ export class RendererNotBuilt extends Error {
   }
 }
 
+function hostNameOfAddress(name: string): string {
+  return name.includes(':') ? `[${name}]` : name;
+}
+
 /** host:port forms the server answers to: its bound address, and every interface's when exposed on all. */
 function ownHosts(host: string, port: number): string[] {
   const names = new Set<string>();
   const add = (name: string): void => {
-    names.add(`${name.includes(':') ? `[${name}]` : name}:${String(port)}`.toLowerCase());
+    names.add(`${hostNameOfAddress(name)}:${String(port)}`.toLowerCase());
   };
   if (host === '0.0.0.0' || host === '::') {
     for (const addresses of Object.values(networkInterfaces())) {
@@ -83,7 +101,10 @@ function ownHosts(host: string, port: number): string[] {
   return [...names];
 }
 
-function urlHost(host: string): string {
+function urlHost(host: string, certificate: readonly string[]): string {
+  // Over TLS, the address the browser opens must be a name the certificate is for.
+  const named = certificate.find((name) => !/^[0-9.]+$/.test(name) && !name.includes(':'));
+  if (named !== undefined) return named;
   if (host === '0.0.0.0' || host === '::') {
     const external = Object.values(networkInterfaces())
       .flatMap((addresses) => addresses ?? [])
@@ -106,8 +127,10 @@ export async function startWebShell(options: WebShellOptions): Promise<RunningWe
   const allowedOrigins: string[] = [];
   // Events reach the sockets once they exist; the services start first.
   let connections: WebConnections | null = null;
-  // One store of one-time confirmations: Production writes and the listener's questions.
-  const confirmations = new WriteConfirmations();
+  // The terminal's codes: Production writes and the listener's questions (W2).
+  const codes = new ConfirmationCodes({ show: options.terminal ?? (() => undefined) });
+  if (options.terminal === undefined)
+    log.warn('web mode has no terminal to show confirmation codes: Production writes are refused.');
   // Throws DataFolderInUse when another Ledgerdesk (desktop or web) writes to this folder.
   const ledgerdesk: RunningLedgerdesk = await startLedgerdesk({
     dataFolder: options.dataFolder,
@@ -124,13 +147,20 @@ export async function startWebShell(options: WebShellOptions): Promise<RunningWe
     openExternal: options.openExternal,
     ...(options.printToPdf === undefined ? {} : { printToPdf: options.printToPdf }),
     confirm: (question) => connections?.askCaller(question) ?? Promise.resolve(false),
-    // The desktop app asks in its native dialog; web mode asks the calling tab, with a one-time confirmation.
-    writeConfirmer: new TabWriteConfirmer(() => connections, confirmations),
+    // The desktop app asks in its native dialog; web mode asks the calling tab for the terminal's code.
+    writeConfirmer: new TabWriteConfirmer(() => connections, codes),
     ...(options.environment === undefined ? {} : { environment: options.environment }),
     log,
   });
 
-  const server = createWebServer();
+  const certificate = options.tls === undefined ? [] : certificateNames(options.tls.cert);
+  let server;
+  try {
+    server = createWebServer(options.tls);
+  } catch (error) {
+    await ledgerdesk.stop();
+    throw error;
+  }
   try {
     server.listen(options.port ?? 0, host);
     await once(server, 'listening');
@@ -139,16 +169,21 @@ export async function startWebShell(options: WebShellOptions): Promise<RunningWe
     throw error;
   }
   const { port } = server.address() as AddressInfo;
-  const origin = `http://${urlHost(host)}:${String(port)}`;
+  const origin = `${options.tls === undefined ? 'http' : 'https'}://${urlHost(host, certificate)}:${String(port)}`;
   allowedOrigins.push(origin);
-  const access = new WebAccess({ hosts: ownHosts(host, port), origin });
+  const hosts = [...ownHosts(host, port), ...certificate.map((name) => `${hostNameOfAddress(name)}:${String(port)}`)];
+  const access = new WebAccess({ hosts, origin, secure: options.tls !== undefined });
   const ready = new WebConnections({
     router: ledgerdesk.router,
-    confirmations,
+    codes,
     origin,
     log: log.warn,
   });
   connections = ready;
+  // One browser at a time: a new sign-in ends the sockets of the one before.
+  access.onSignIn((signIn) => {
+    ready.closeOtherSignIns(signIn.id);
+  });
   serveWebMode(server, { access, connections: ready, rendererRoot: options.rendererRoot, log: log.error });
   ledgerdesk.lock.announce(origin);
   markStart('listening');
@@ -157,6 +192,7 @@ export async function startWebShell(options: WebShellOptions): Promise<RunningWe
   return {
     origin,
     entryUrl: `${origin}/?${TOKEN_PARAMETER}=${access.token}`,
+    newSignInAddress: () => `${origin}/?${TOKEN_PARAMETER}=${access.mintSignInToken()}`,
     ledgerdesk,
     connections: ready,
     stop() {

@@ -58,7 +58,7 @@ const INTERFACE_VERSION = '1.18.691-g9292fa6c';
  * Who publishes the document and under what terms. The project has no public license or
  * support address yet (package.json is private; electron-builder.yml says "Copyright © 2026
  * Ledgerdesk"), so: proprietary, by reference, and the product's name. Replace both here when
- * the owner publishes them (docs/decisions.md).
+ * the owner publishes them (docs/decisions/19-openapi-license-placeholder.md).
  */
 const LICENSE = { name: 'Proprietary', identifier: 'LicenseRef-Ledgerdesk-Proprietary' };
 const CONTACT = { name: 'Ledgerdesk' };

@@ -6,12 +6,14 @@
  *   page → server  hello      {session, subscriptions}   first message of every connection
  *                  call       {id, channel, input}        one operation of the contract
  *                  subscribe  {channels} / unsubscribe {channels}
- *                  reply      {askId, confirmation|null}  the user's answer to an ask
+ *                  reply      {askId, code|null}          the code the user typed for an ask (null: no)
  *   server → page  ready      {known}                     hello accepted; `known`: the server has this
  *                                                         session's earlier calls, so unanswered ones may be resent
  *                  answer     {id, result}                the router's {ok, value} | {ok, error}
  *                  event      {channel, payload}          a pushed event the page subscribed to
- *                  ask        {askId, question, confirmation}  a question only the user may answer
+ *                  ask        {askId, question}           a question only the user may answer: the answer is
+ *                                                         the code the server printed on its terminal, which
+ *                                                         the page never receives (W2)
  *
  * A call's id is the page's; within a session (one tab, across reconnections) the server runs
  * each id once and keeps its answer, so a page that lost its socket sends its unanswered calls
@@ -21,6 +23,27 @@ import { z } from 'zod';
 
 /** The path of the socket on the web shell's origin. */
 export const WEB_SOCKET_PATH = '/ledgerdesk/socket';
+
+/**
+ * Who may open the socket (review W1): the browser that exchanged the sign-in token holds its
+ * session cookie and, in the origin's own storage, the tab key; the socket's upgrade offers the
+ * key as a subprotocol (`Sec-WebSocket-Protocol: ledgerdesk, ledgerdesk-tab.<key>`), and the
+ * server answers with `ledgerdesk` alone. Cookies go to every port of a host; origin storage
+ * and a subprotocol go nowhere but this origin's own pages and this server.
+ */
+export const WEB_SOCKET_PROTOCOL = 'ledgerdesk';
+export const TAB_KEY_PROTOCOL_PREFIX = 'ledgerdesk-tab.';
+/** The <meta> of the sign-in answer that hands the page its tab key (read once, then removed). */
+export const TAB_KEY_META = 'ledgerdesk-tab-key';
+/** Where the page keeps the tab key (localStorage: this origin's tabs, this browser). */
+export const TAB_KEY_STORAGE = 'ledgerdesk.tabKey';
+/** `GET` with the tab key in this header: 204 while this browser's sign-in holds, else 401. */
+export const SIGN_IN_CHECK_PATH = '/ledgerdesk/signed-in';
+export const TAB_KEY_HEADER = 'x-ledgerdesk-tab-key';
+/** The page that says how to get a new sign-in address (no data, no script). */
+export const SIGNED_OUT_PATH = '/ledgerdesk/signed-out';
+/** The command that prints a new sign-in address for the running web mode. */
+export const NEW_SIGN_IN_COMMAND = 'npm run ledger -- serve --token';
 
 /** Bounds on what one message may carry (the router checks the input itself more closely). */
 export const WEB_MESSAGE_MAX_BYTES = 8 * 1024 * 1024;
@@ -46,8 +69,8 @@ export const pageMessage = z.discriminatedUnion('type', [
   z.strictObject({
     type: z.literal('reply'),
     askId: callId,
-    /** The one-time confirmation the ask carried, sent back only when the user said yes. */
-    confirmation: z.string().max(200).nullable(),
+    /** What the user typed: the code shown on web mode's terminal; null when they said no. */
+    code: z.string().max(64).nullable(),
   }),
 ]);
 export type PageMessage = z.infer<typeof pageMessage>;
@@ -56,11 +79,6 @@ export const serverMessage = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('ready'), known: z.boolean() }),
   z.strictObject({ type: z.literal('answer'), id: callId, result: z.unknown() }),
   z.strictObject({ type: z.literal('event'), channel: channelName, payload: z.unknown() }),
-  z.strictObject({
-    type: z.literal('ask'),
-    askId: callId,
-    question: webQuestion,
-    confirmation: z.string().max(200),
-  }),
+  z.strictObject({ type: z.literal('ask'), askId: callId, question: webQuestion }),
 ]);
 export type ServerMessage = z.infer<typeof serverMessage>;

@@ -43,7 +43,7 @@ interface Refusal {
 export type LocalServerGuard = (headers: GuardedHeaders, rawHeaders?: readonly string[]) => Refusal | null;
 
 /** How many Host headers a request carries, from Node's raw name/value list. */
-function hostHeaderCount(rawHeaders: readonly string[]): number {
+export function hostHeaderCount(rawHeaders: readonly string[]): number {
   let count = 0;
   for (let index = 0; index < rawHeaders.length; index += 2) {
     if (rawHeaders[index]?.toLowerCase() === 'host') count += 1;

@@ -14,29 +14,7 @@ import { solidPng } from '../../../src/sandbox/seed/pngImage.ts';
 import type { LedgerdeskApi } from '../../../src/shared/ipc/bridge.ts';
 import { startBank, type RunningSandbox } from '../services/support/sandboxBank.ts';
 import { openServicesOverIpc, refusal, type ServicesOverIpc } from './support/servicesOverIpc.ts';
-
-/** A one-page PDF that any reader opens: objects, a cross-reference table with true offsets. */
-function onePagePdf(text: string): Buffer {
-  const stream = `BT /F1 24 Tf 72 720 Td (${text}) Tj ET`;
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
-    `<< /Length ${String(stream.length)} >>\nstream\n${stream}\nendstream`,
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-  ];
-  let body = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objects.forEach((object, index) => {
-    offsets.push(body.length);
-    body += `${String(index + 1)} 0 obj\n${object}\nendobj\n`;
-  });
-  const xref = body.length;
-  body += `xref\n0 ${String(objects.length + 1)}\n0000000000 65535 f \n`;
-  for (const offset of offsets) body += `${String(offset).padStart(10, '0')} 00000 n \n`;
-  body += `trailer\n<< /Size ${String(objects.length + 1)} /Root 1 0 R >>\nstartxref\n${String(xref)}\n%%EOF\n`;
-  return Buffer.from(body, 'latin1');
-}
+import { onePagePdf } from '../../e2e/support/pdfFiles.ts';
 
 const PNG = solidPng(40, 20, [22, 66, 120]);
 const PDF = onePagePdf('Certificate of formation');

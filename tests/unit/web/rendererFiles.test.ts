@@ -40,6 +40,13 @@ describe('rendererFile', () => {
     expect(new TextDecoder().decode((await rendererFile(root, '/assets/index.js'))?.body)).toBe('export {};');
   });
 
+  it('hands the sign-in answer its tab key in a meta before the bridge, and no other answer', async () => {
+    const signIn = new TextDecoder().decode((await rendererFile(root, '/index.html', 'KEY-abc_123'))?.body);
+    expect(signIn).toContain('<meta name="ledgerdesk-tab-key" content="KEY-abc_123">');
+    expect(signIn.indexOf('ledgerdesk-tab-key')).toBeLessThan(signIn.indexOf('./web-bridge.js'));
+    expect(new TextDecoder().decode((await rendererFile(root, '/'))?.body)).not.toContain('ledgerdesk-tab-key');
+  });
+
   it('adds the bridge even to a page without scripts', () => {
     expect(withWebBridge('<head></head>')).toContain('<script type="module" src="./web-bridge.js"></script>\n</head>');
   });

@@ -1,14 +1,14 @@
 /**
- * Web mode's WriteConfirmer: the Production write goes only with the one-time confirmation the
- * server issued for that exact write, sent back once by the tab whose call made it. The tab
- * here is a scripted page (what a hostile page could send back); the e2e test drives the same
- * confirmer through the real socket.
+ * Web mode's WriteConfirmer (W2): the Production write goes only when the tab that made the call
+ * types the code the server printed on its terminal. The tab here is a scripted page: whatever
+ * it sends back is all a hostile page could, since the code is never in what it is asked; the
+ * security test and the e2e test drive the same confirmer through the real socket.
  */
 import { describe, expect, it } from 'vitest';
 import type { WebQuestion } from '../../../src/shared/ipc/webSocketProtocol.ts';
 import type { WriteToConfirm } from '../../../src/main/services/writes/writeConfirmer.ts';
 import { TabWriteConfirmer, type CallingTab, type TabCall } from '../../../src/main/web/tabWriteConfirmer.ts';
-import { WriteConfirmations } from '../../../src/main/web/writeConfirmations.ts';
+import { ConfirmationCodes, type TerminalNotice } from '../../../src/main/web/confirmationCodes.ts';
 
 const write: WriteToConfirm = { profileName: 'Bank of Production', action: 'webhook.create', target: 'ach.create' };
 const call: TabCall = {
@@ -16,107 +16,75 @@ const call: TabCall = {
   input: { profileId: 'p1', request: { url: 'https://hooks.example/a', event: 'ach.create' }, confirmProduction: true },
 };
 
-interface Asked {
-  question: WebQuestion;
-  confirmation: string;
+/** The terminal (what the human reads) and the codes it shows. */
+function terminal(): { codes: ConfirmationCodes; notices: TerminalNotice[]; lastCode: () => string } {
+  const notices: TerminalNotice[] = [];
+  const codes = new ConfirmationCodes({ show: (notice) => notices.push(notice) });
+  const lastCode = (): string => {
+    const shown = notices.filter((notice) => notice.kind === 'code');
+    const last = shown[shown.length - 1];
+    return last?.kind === 'code' ? last.code : '';
+  };
+  return { codes, notices, lastCode };
 }
 
 /** A page that answers each question with what `reply` says, given what it was asked. */
-function scriptedTab(current: TabCall | null, reply: (asked: Asked, all: Asked[]) => string | null) {
-  const asked: Asked[] = [];
+function scriptedTab(current: TabCall | null, reply: (question: WebQuestion) => string | null) {
+  const asked: unknown[][] = [];
   const tab: CallingTab = {
     currentCall: () => current,
-    askCallingTab: (question, confirmation) => {
-      asked.push({ question, confirmation });
-      return Promise.resolve(reply({ question, confirmation }, asked));
+    askCallingTab: (...args: unknown[]) => {
+      asked.push(args);
+      return Promise.resolve(reply(args[0] as WebQuestion));
     },
   };
   return { tab, asked };
 }
 
 describe('TabWriteConfirmer', () => {
-  it('lets the write through with the confirmation issued for it, and shows the server’s description', async () => {
-    const { tab, asked } = scriptedTab(call, ({ confirmation }) => confirmation);
-    expect(await new TabWriteConfirmer(() => tab).confirm(write)).toBe(true);
+  it('shows the server’s description and a code on the terminal, and goes when the user types that code', async () => {
+    const { codes, notices, lastCode } = terminal();
+    const { tab, asked } = scriptedTab(call, () => lastCode());
+    expect(await new TabWriteConfirmer(() => tab, codes).confirm(write)).toBe(true);
     expect(asked).toHaveLength(1);
-    expect(asked[0]?.question.message).toContain('webhook.create (ach.create) to Bank of Production');
-    expect(asked[0]?.question.message).toContain('webhooks.create');
-    expect(asked[0]?.question.detail).toContain('https://hooks.example/a');
-    expect(asked[0]?.confirmation).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    // The page is given the question alone: nothing else, the code least of all.
+    expect(asked[0]).toHaveLength(1);
+    expect(JSON.stringify(asked[0])).not.toContain(lastCode());
+    const shown = notices[0];
+    expect(shown?.kind).toBe('code');
+    expect(shown?.question.message).toContain('webhook.create (ach.create) to Bank of Production');
+    expect(shown?.question.message).toContain('webhooks.create');
+    expect(shown?.question.detail).toContain('https://hooks.example/a');
+    expect(lastCode()).toMatch(/^[0-9]{6}$/);
   });
 
-  it('refuses a declined question, a made-up confirmation, and a write no tab asked for', async () => {
-    const declined = scriptedTab(call, () => null);
-    expect(await new TabWriteConfirmer(() => declined.tab).confirm(write)).toBe(false);
+  it('refuses a declined question, a guess, and a write no tab asked for', async () => {
+    const declined = terminal();
+    expect(await new TabWriteConfirmer(() => scriptedTab(call, () => null).tab, declined.codes).confirm(write)).toBe(
+      false,
+    );
+    const guessed = terminal();
+    const guess = scriptedTab(call, () => (guessed.lastCode() === '000000' ? '000001' : '000000'));
+    expect(await new TabWriteConfirmer(() => guess.tab, guessed.codes).confirm(write)).toBe(false);
+    expect(guessed.notices.map((notice) => notice.kind)).toEqual(['code', 'wrong-code']);
 
-    const forged = scriptedTab(call, () => 'x'.repeat(43));
-    expect(await new TabWriteConfirmer(() => forged.tab).confirm(write)).toBe(false);
-
-    const outside = scriptedTab(null, ({ confirmation }) => confirmation);
-    expect(await new TabWriteConfirmer(() => outside.tab).confirm(write)).toBe(false);
-    expect(outside.asked).toHaveLength(0);
-    expect(await new TabWriteConfirmer(() => null).confirm(write)).toBe(false);
+    const outside = terminal();
+    const nobody = scriptedTab(null, () => outside.lastCode());
+    expect(await new TabWriteConfirmer(() => nobody.tab, outside.codes).confirm(write)).toBe(false);
+    expect(nobody.asked).toHaveLength(0);
+    expect(outside.notices).toHaveLength(0);
+    expect(await new TabWriteConfirmer(() => null, outside.codes).confirm(write)).toBe(false);
   });
 
-  it('refuses a confirmation used twice', async () => {
-    const confirmations = new WriteConfirmations();
-    let kept: string | null = null;
-    const first = scriptedTab(call, ({ confirmation }) => {
-      kept = confirmation;
-      return confirmation;
+  it('refuses an earlier code for a later write: each code answers its own question once', async () => {
+    const { codes, lastCode } = terminal();
+    let first = '';
+    const keeper = scriptedTab(call, () => {
+      first = lastCode();
+      return null;
     });
-    expect(await new TabWriteConfirmer(() => first.tab, confirmations).confirm(write)).toBe(true);
-    // The same write again, answered with the confirmation already spent.
-    const replay = scriptedTab(call, () => kept);
-    expect(await new TabWriteConfirmer(() => replay.tab, confirmations).confirm(write)).toBe(false);
-  });
-
-  it('refuses a confirmation issued for another write (other input, other target, other channel)', async () => {
-    const confirmations = new WriteConfirmations();
-    const others: [TabCall, WriteToConfirm][] = [
-      [
-        {
-          ...call,
-          input: { ...(call.input as object), request: { url: 'https://evil.example', event: 'ach.create' } },
-        },
-        write,
-      ],
-      [call, { ...write, target: 'card.create' }],
-      [{ ...call, channel: 'webhooks.delete' }, write],
-    ];
-    for (const [otherCall, otherWrite] of others) {
-      // The page asks for a harmless-looking write, keeps its confirmation, and sends it for this one.
-      let issuedForOther: string | null = null;
-      const other = scriptedTab(otherCall, ({ confirmation }) => {
-        issuedForOther = confirmation;
-        return null;
-      });
-      const confirmer = new TabWriteConfirmer(() => other.tab, confirmations);
-      expect(await confirmer.confirm(otherWrite)).toBe(false);
-      const swapped = scriptedTab(call, () => issuedForOther);
-      expect(await new TabWriteConfirmer(() => swapped.tab, confirmations).confirm(write)).toBe(false);
-    }
-    // Two questions open at once, answered crosswise: neither goes.
-    const crossing: Asked[] = [];
-    let release: () => void = () => undefined;
-    const bothAsked = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const crosswise: CallingTab = {
-      currentCall: () => call,
-      askCallingTab: async (question, confirmation) => {
-        crossing.push({ question, confirmation });
-        if (crossing.length === 2) release();
-        await bothAsked;
-        const mine = crossing.findIndex((entry) => entry.confirmation === confirmation);
-        return crossing[1 - mine]?.confirmation ?? null;
-      },
-    };
-    const crossConfirmer = new TabWriteConfirmer(() => crosswise, confirmations);
-    const answers = await Promise.all([
-      crossConfirmer.confirm(write),
-      crossConfirmer.confirm({ ...write, target: 'card.create' }),
-    ]);
-    expect(answers).toEqual([false, false]);
+    expect(await new TabWriteConfirmer(() => keeper.tab, codes).confirm(write)).toBe(false);
+    const replay = scriptedTab(call, () => first);
+    expect(await new TabWriteConfirmer(() => replay.tab, codes).confirm(write)).toBe(false);
   });
 });

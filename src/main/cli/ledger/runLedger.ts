@@ -5,7 +5,6 @@
  * error and a non-zero exit code (2 for a usage mistake).
  */
 import { listApplicants } from './commands/applicants.ts';
-import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { SchemaViolation, shownField, type AccountResponse } from '../../../shared/bank/index.ts';
@@ -14,6 +13,8 @@ import type { Review } from '../../services/review/reviewsTable.ts';
 import { BankError, type BankErrorKind } from '../../services/bank/bankError.ts';
 import { ProfileNotReady } from '../../services/bank/bankClients.ts';
 import { CacheError } from '../../services/cache/cacheError.ts';
+import { RowAltered } from '../../services/cache/rowMacs.ts';
+import { ReviewRolledBack } from '../../services/cache/reviewRollbacks.ts';
 import { exportCsv, type ExportView } from '../../services/cache/exportViews.ts';
 import { unmaskedFieldsOf } from '../../../shared/personalData/exportDisclosure.ts';
 import { InvalidSecret, MissingCredentials, SecretNeedsReentry } from '../../services/credentials/credentials.ts';
@@ -34,6 +35,7 @@ import { withReviews } from '../../services/review/reviewColumn.ts';
 import { SyncBusy, type SyncRequest } from '../../services/sync/syncService.ts';
 import { maskedBaseUrl } from '../../../shared/profiles/profileFields.ts';
 import { dataFolderOf } from '../common/commonOptions.ts';
+import { dataFolderModeLine, ownDataFolder } from '../../services/files/dataFolderMode.ts';
 import { checkCachedAccount, UnknownAccountProblem } from './cachedAccounts.ts';
 import { listKey, rememberCursor, rememberedCursor } from './cursorMemory.ts';
 import { auditVerifyCommand } from './auditVerifyCommand.ts';
@@ -95,6 +97,10 @@ const KNOWN_FAILURES = [
   ReviewProblem,
   TeamProblem,
   UnknownAccountProblem,
+  // A review (or another authenticated row) changed in the cache file outside Ledgerdesk: the
+  // sentence names the item; the action says what to run (review I-C1).
+  RowAltered,
+  ReviewRolledBack,
 ];
 
 /** Failures after which the cache's answer is better than none. */
@@ -110,7 +116,8 @@ const UNREACHABLE: readonly BankErrorKind[] = [
 function oneLine(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   const known = KNOWN_FAILURES.some((kind) => error instanceof kind);
-  return (known ? message : `unexpected failure: ${message}`).replace(/\s*\n\s*/g, ' ').trim();
+  const action = error instanceof RowAltered || error instanceof ReviewRolledBack ? ` ${error.action}` : '';
+  return (known ? `${message}${action}` : `unexpected failure: ${message}`).replace(/\s*\n\s*/g, ' ').trim();
 }
 
 class Ledger {
@@ -234,7 +241,8 @@ class Ledger {
 
   async #open(): Promise<LedgerServices> {
     if (this.#services !== null) return this.#services;
-    mkdirSync(this.#dataFolder, { recursive: true, mode: 0o700 });
+    const folderMode = dataFolderModeLine(this.#dataFolder, ownDataFolder(this.#dataFolder));
+    if (folderMode !== null) this.#io.stderr.write(`ledger: ${folderMode}\n`);
     this.#services = await LedgerServices.open({
       actor: 'cli',
       dataFolder: this.#dataFolder,

@@ -8,7 +8,7 @@
  * The anchor follows the log after each append, a keychain write at a time (appends in between
  * are folded into the next write), and only ever forward: it moves only when the entry it named
  * is still in the log with the same MAC, so a log that contradicts it keeps contradicting it.
- * Appends made since the last write (a crash in between) are not covered: see docs/decisions.md.
+ * Appends made since the last write (a crash in between) are not covered: see docs/decisions/16-audit-hash-chain.md.
  */
 import type { DatabaseSync } from 'node:sqlite';
 import { macText } from './auditChain.ts';

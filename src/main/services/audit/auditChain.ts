@@ -5,8 +5,9 @@
  * a MAC that verifies: an edited, deleted or moved entry breaks the chain at that point.
  *
  * The canonical bytes are a fixed, unambiguous encoding of every stored field (see
- * docs/decisions.md): a version tag, then each field as a 4-byte big-endian length and its UTF-8
- * bytes (a null field as the length 0xFFFFFFFF), in a fixed order, the id first. Length prefixes
+ * docs/decisions/16-audit-hash-chain.md): a version tag, then each field as a 4-byte big-endian
+ * length and its UTF-8 bytes (a null field as the length 0xFFFFFFFF), in a fixed order, the id
+ * first. Length prefixes
  * mean no two different entries encode to the same bytes, whatever characters the fields hold.
  */
 import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';

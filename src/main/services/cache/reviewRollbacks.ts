@@ -73,7 +73,7 @@ function mismatch(
 }
 
 /** A review that is not the latest one Ledgerdesk wrote: put back to an earlier version, or deleted. */
-class ReviewRolledBack extends Error {
+export class ReviewRolledBack extends Error {
   readonly code = 'storage_error';
   readonly action =
     'Run `ledger audit verify` to list every altered review; restore the cache file from a trusted copy.';

@@ -2,8 +2,8 @@
  * Confirming a write to a Production bank in the main process (review I1). The renderer's
  * `confirmProduction: true` says the window asked the user; it is not trusted on its own: before
  * the write is sent, main asks the user itself, through a WriteConfirmer the shell provides (in Electron
- * `dialogWriteConfirmer` over the native dialog of src/main/electron/index.ts; the web mode of issue 28
- * provides its own). Kept small on purpose: one question, one answer.
+ * `dialogWriteConfirmer` over the native dialog of src/main/electron/index.ts; web mode's asks for the code
+ * it prints on its terminal, src/main/web/tabWriteConfirmer.ts). Kept small on purpose: one question, one answer.
  *
  * Without a confirmer (the `ledger` command line, where the user types `--confirm-production`
  * at their own terminal, and test harnesses that inject none) the caller's flag decides, as

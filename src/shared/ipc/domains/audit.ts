@@ -1,6 +1,6 @@
 /**
  * The append-only audit log of every write the user made and every review action: viewable,
- * exportable, and verifiable (a hash chain keyed from the keychain; see docs/decisions.md).
+ * exportable, and verifiable (a hash chain keyed from the keychain; see docs/decisions/16-audit-hash-chain.md).
  */
 import { z } from 'zod';
 import { cachePage, idText, noInput, paging, profileId, searchText } from '../common.ts';

@@ -1,9 +1,13 @@
 /**
  * PDF pages drawn to canvases with pdf.js (issue 24, item 3), inside the window's content policy:
  * the worker is a file of the app's own bundle (script-src 'self'), pdf.js 6 has no eval path at
- * all (no `new Function`, nothing for 'unsafe-eval' to allow), and nothing is
- * fetched (no font or CMap URLs: a PDF's own embedded fonts are used, others fall back to the
- * system's). Loaded on first use, so the app's start does not pay for pdf.js.
+ * all (no `new Function`, nothing for 'unsafe-eval' to allow). Its resources are the app's own
+ * files too (scripts/pdfjsAssetsPlugin.ts, review I-P1), fetched from 'self' and nowhere else:
+ * the packed CMaps, the standard fonts (a PDF that names Helvetica or ZapfDingbats without
+ * embedding it is drawn with the same font files on every machine, never the system's
+ * substitutes) and the JavaScript builds of the JPEG 2000 and JBIG2 decoders (WebAssembly is off:
+ * the policy has no 'wasm-unsafe-eval'). Loaded on first use, so the app's start does not pay
+ * for pdf.js.
  */
 import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
 
@@ -17,12 +21,21 @@ export interface PdfPages {
 export async function openPdf(bytes: Uint8Array): Promise<PdfPages> {
   const pdfjs = await import('pdfjs-dist');
   pdfjs.GlobalWorkerOptions.workerSrc = workerUrl;
+  // Absolute: the worker resolves the decoders' address against its own, not the page's.
+  const resources = (folder: string): string => new URL(`./pdfjs/${folder}/`, window.document.baseURI).href;
   // pdf.js takes the buffer over to its worker: a copy keeps the caller's bytes usable.
   const task = pdfjs.getDocument({
     data: bytes.slice(),
+    // The page fetches the CMaps and fonts (from 'self') and hands them to the worker.
     useWorkerFetch: false,
     enableXfa: false,
     stopAtErrors: true,
+    cMapUrl: resources('cmaps'),
+    cMapPacked: true,
+    standardFontDataUrl: resources('standard_fonts'),
+    useSystemFonts: false,
+    wasmUrl: resources('wasm'),
+    useWasm: false,
   });
   const document = await task.promise;
   return {
