@@ -23,7 +23,7 @@ export default defineConfig({
           // tests/security: the security review's reproductions, run as an attacker would
           // (real cache file, keychain and servers), so they need what integration tests need.
           include: ['tests/integration/**/*.test.ts', 'tests/security/**/*.test.ts'],
-          exclude: ['tests/integration/team/**'],
+          exclude: ['tests/integration/team/**', 'tests/security/team/**'],
           environment: 'node',
           testTimeout: 120_000,
           hookTimeout: 120_000,
@@ -36,7 +36,8 @@ export default defineConfig({
         // a database per test file made from a migrated template.
         test: {
           name: 'team',
-          include: ['tests/integration/team/**/*.test.ts'],
+          // tests/security/team: the security review's team reproductions, against the same cluster.
+          include: ['tests/integration/team/**/*.test.ts', 'tests/security/team/**/*.test.ts'],
           environment: 'node',
           testTimeout: 180_000,
           hookTimeout: 180_000,

@@ -2,15 +2,18 @@
  * Team review in two officers' windows, in Debian's Chromium against one throwaway PostgreSQL
  * cluster (the same scripts/postgres/throwawayCluster.ts the `team` vitest project starts):
  * each officer has their own data folder, cache file and keychain behind the real IPC router.
- * Alice (the lead) and Bob join from their invite files in Settings › Team; Alice escalates an
- * application and proposes closing it (four-eyes: it waits for a second officer); her own
- * Approve is refused by the server and comes back as a conflict; Bob approves it from
- * "Awaiting my approval"; Alice's window then shows who proposed, who approved and when.
+ * Alice (the lead) ran `team init` on her laptop, which joined it; Bob joins from his invite file
+ * in Settings › Team; each sees the other as a new member to acknowledge after comparing
+ * fingerprints; Alice escalates an application and proposes closing it (four-eyes: it waits for
+ * a second officer); her own Approve is refused by the server and comes back as a conflict; Bob
+ * approves it from "Awaiting my approval"; Alice's window then shows who proposed, who approved
+ * and when.
  * Screenshots of Settings › Team and the team queues, light and dark, through the axe gate.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import pg from 'pg';
 import { adminUrl, startThrowawayCluster, type RunningCluster } from '../../scripts/postgres/throwawayCluster.ts';
@@ -36,6 +39,8 @@ interface Officer {
   services: RunningServices;
   router: Router;
   harnesses: LedgerdeskPage[];
+  secretStore: InMemorySecretStore;
+  /** Bob's invite file (alice's laptop was joined by team init). */
   invite: string;
 }
 
@@ -52,31 +57,39 @@ test.beforeAll(async () => {
   await admin.query('CREATE DATABASE ledgerdesk_team_e2e');
   await admin.end();
   const outFolder = mkdtempSync(join(tmpdir(), 'ledgerdesk-e2e-invites-'));
-  report = await teamInit({
-    adminUrl: adminUrl(cluster, 'ledgerdesk_team_e2e'),
-    caPem: cluster.caPem,
-    workspace: 'e2e-compliance',
-    officers: ['alice', 'bob'],
-    outFolder,
-  });
   renderer = await serveRenderer();
   for (const login of ['alice', 'bob']) {
     const folder = mkdtempSync(join(tmpdir(), `ledgerdesk-e2e-team-${login}-`));
     const harnesses: LedgerdeskPage[] = [];
+    // Each officer's own keychain: their signing keys and login password live only there.
+    const secretStore = new InMemorySecretStore();
     const { services, router } = await startHarnessServices({
       folder,
       sandbox: null,
-      // Each officer's own keychain: their signing keys and login password live only there.
-      secretStore: new InMemorySecretStore(),
+      secretStore,
       rendererUrl: renderer.url,
       send: (channel, payload) => {
         for (const harness of harnesses) harness.send(channel, payload);
       },
     });
-    const invite = report.invites.find((entry) => entry.login === login)?.file;
-    if (invite === undefined) throw new Error(`no invite for ${login}`);
-    officers.push({ login, folder, services, router, harnesses, invite });
+    officers.push({ login, folder, services, router, harnesses, secretStore, invite: '' });
   }
+  // Alice runs `team init` on her laptop (its cache file, its keychain): it joins as the lead.
+  const alice = officer('alice');
+  const cacheFile = new DatabaseSync(join(alice.folder, 'cache.db'));
+  try {
+    report = await teamInit({
+      adminUrl: adminUrl(cluster, 'ledgerdesk_team_e2e'),
+      caPem: cluster.caPem,
+      workspace: 'e2e-compliance',
+      officers: ['alice', 'bob'],
+      outFolder,
+      laptop: { dataFolder: alice.folder, secretStore: alice.secretStore, database: cacheFile },
+    });
+  } finally {
+    cacheFile.close();
+  }
+  officer('bob').invite = report.invites.find((entry) => entry.login === 'bob')?.file ?? '';
 });
 
 test.afterAll(async () => {
@@ -108,7 +121,7 @@ async function openQueue(page: Page, queue: RegExp): Promise<void> {
 }
 
 test('a laptop that has not joined says how to join: light, dark, 1024 px and 200% zoom', async ({ browser }) => {
-  const { router, harnesses } = officer('alice');
+  const { router, harnesses } = officer('bob');
   for (const [name, theme, options] of [
     ['light', 'light', {}],
     ['dark', 'dark', {}],
@@ -132,8 +145,11 @@ test('a laptop that has not joined says how to join: light, dark, 1024 px and 20
   }
 });
 
-test('each officer joins from their invite file in Settings › Team', async ({ browser }) => {
-  for (const login of ['alice', 'bob']) {
+test('bob joins from his invite file; each acknowledges the other after comparing fingerprints', async ({
+  browser,
+}) => {
+  {
+    const login = 'bob';
     const { context, page } = await windowOf(browser, login, 'light');
     await showScreen(page, renderer.url, 'team-review');
     await expect(page.getByText('This laptop works alone')).toBeVisible();
@@ -150,29 +166,43 @@ test('each officer joins from their invite file in Settings › Team', async ({ 
     const members = page.getByRole('table', { name: 'Members' });
     await expect(members).toContainText(login);
     await expect(page.locator('.panel', { hasText: 'Signed in as' })).toContainText('e2e-compliance');
-    if (login === 'bob') {
-      // Both officers have joined: both signing keys' fingerprints are listed.
-      await expect(members.locator('.team-fingerprint')).toHaveCount(2);
-      // Bob is no lead: he reads the four-eyes policy, he cannot change it.
-      const policy = page.locator('.panel', { hasText: 'Four-eyes policy' });
-      await expect(policy).toContainText('Closing an escalation');
-      await expect(policy.getByRole('checkbox')).toHaveCount(0);
-      await shoot(page, 'settings-team-light');
-    }
+    // Both officers have joined: both signing keys' fingerprints are listed.
+    await expect(members.locator('.team-fingerprint')).toHaveCount(2);
+    // Alice is new to bob's laptop: a notice to compare her fingerprint, then acknowledge.
+    const notice = page.getByRole('article', { name: 'New member: alice (lead)' });
+    await expect(notice).toContainText(report.lead.signingKey);
+    const acknowledge = notice.getByRole('button', { name: 'Acknowledge alice' });
+    await expect(acknowledge).toHaveAttribute('aria-disabled', 'true');
+    await shoot(page, 'settings-team-new-member-light');
+    await notice.getByRole('checkbox', { name: /^The fingerprint alice read me is the one above/ }).check();
+    await acknowledge.click();
+    await expect(notice).toBeHidden();
+    await expect(members.getByRole('row', { name: /^alice \(alice\)/ })).toContainText('acknowledged');
+    // Bob is no lead: he reads the four-eyes policy, he cannot change it.
+    const policy = page.locator('.panel', { hasText: 'Four-eyes policy' });
+    await expect(policy).toContainText('Closing an escalation');
+    await expect(policy.getByRole('checkbox')).toHaveCount(0);
+    await shoot(page, 'settings-team-light');
     await context.close();
   }
   const { context, page } = await windowOf(browser, 'alice', 'dark');
   await showScreen(page, renderer.url, 'settings');
   await page.getByRole('tab', { name: 'Team' }).click();
   await expect(page.getByRole('table', { name: 'Members' }).locator('.team-fingerprint')).toHaveCount(2);
-  // Alice is the lead: she adds a move to the four-eyes policy (signed, chained, audited).
+  const notice = page.getByRole('article', { name: 'New member: bob (officer, invited by alice)' });
+  await expect(notice).toBeVisible();
+  await shoot(page, 'settings-team-new-member-dark');
+  await notice.getByRole('checkbox', { name: /^The fingerprint bob read me is the one above/ }).check();
+  await notice.getByRole('button', { name: 'Acknowledge bob' }).click();
+  await expect(notice).toBeHidden();
+  // Alice is the lead: she adds a move to the four-eyes policy (stricter: in force at once).
   const policy = page.locator('.panel', { hasText: 'Four-eyes policy' });
   await expect(policy.getByLabel('Closing an escalation')).toBeChecked();
   await policy.getByLabel('Clearing an item nobody has reviewed').check();
   await policy.getByRole('button', { name: 'Save policy' }).click();
   await expect(page.getByText('Four-eyes policy changed')).toBeVisible();
-  // Two joins and the policy change: this laptop verified the history up to the change.
-  await expect(page.locator('.panel', { hasText: 'Signed in as' })).toContainText('up to event #3');
+  // The genesis, bob's join, the two confirmations and the policy change: verified up to it.
+  await expect(page.locator('.panel', { hasText: 'Signed in as' })).toContainText('up to event #5');
   await expect(policy.getByRole('button', { name: 'Save policy' })).toHaveAttribute('aria-disabled', 'true');
   await page.getByRole('button', { name: 'Verify' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Events' })).toContainText('verified');

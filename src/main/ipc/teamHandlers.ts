@@ -8,7 +8,7 @@ import type { SecretStore } from '../services/credentials/secretStore.ts';
 import type { LedgerServices } from '../services/ledgerServices.ts';
 import { teamJoin } from '../services/team/teamJoin.ts';
 import { TeamSession } from '../services/team/teamSession.ts';
-import { readPolicy, setPolicy } from '../services/team/teamPolicy.ts';
+import { decidePolicy, readPolicy, setPolicy } from '../services/team/teamPolicy.ts';
 import { verifyTeamHistory } from '../services/team/teamVerify.ts';
 import type { TeamStatus } from '../../shared/ipc/domains/team.ts';
 import type { Handlers } from './handlerTypes.ts';
@@ -35,6 +35,8 @@ const SOLO: TeamStatus = {
   queued: 0,
   conflicts: 0,
   pulledAt: null,
+  membershipSigned: false,
+  newMembers: 0,
 };
 
 export function createTeamHandlers(services: TeamHandlerServices): Pick<Handlers, 'team'> {
@@ -162,7 +164,9 @@ export function createTeamHandlers(services: TeamHandlerServices): Pick<Handlers
           at: event.at,
           clientAt: event.clientAt,
           action: event.action,
-          disposition: event.disposition,
+          // What a proposal asks for; an approval's or rejection's disposition is the signed hash
+          // of the proposal it answers, for the laptops' checks, not for people.
+          disposition: event.action === 'propose' ? event.disposition : null,
           assignee: event.assignee,
           result: event.result,
           detail: event.detail,
@@ -180,6 +184,34 @@ export function createTeamHandlers(services: TeamHandlerServices): Pick<Handlers
         } catch (error) {
           // Refused or unreachable: recorded, then mapped like every team problem (serviceErrors.ts).
           audit(team, 'team.policy', team.workspace, 'refused', error instanceof Error ? error.message : String(error));
+          throw error;
+        }
+      },
+      decidePolicy: async ({ decision }) => {
+        const team = joined();
+        try {
+          const policy = await decidePolicy(team, decision);
+          audit(team, `team.policy-${decision}`, team.workspace, 'ok', policy.rules.join(',') || '(none)');
+          return policy;
+        } catch (error) {
+          audit(
+            team,
+            `team.policy-${decision}`,
+            team.workspace,
+            'refused',
+            error instanceof Error ? error.message : String(error),
+          );
+          throw error;
+        }
+      },
+      acknowledgeMember: async ({ login, fingerprint }) => {
+        const team = joined();
+        try {
+          const result = await team.acknowledgeMember(login, fingerprint);
+          audit(team, 'team.acknowledge', login, 'ok', result.confirmed ? `counts as ${result.countsAs}` : null);
+          return result;
+        } catch (error) {
+          audit(team, 'team.acknowledge', login, 'refused', error instanceof Error ? error.message : String(error));
           throw error;
         }
       },

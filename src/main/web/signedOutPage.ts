@@ -18,7 +18,7 @@ const STYLE = `
     pre { background: #262a33; color: #e6e8eb; }
   }
 `;
-export const SIGNED_OUT_TITLE = 'Sign in to Ledgerdesk again';
+const SIGNED_OUT_TITLE = 'Sign in to Ledgerdesk again';
 
 export function signedOutPage(): string {
   return `<!doctype html>

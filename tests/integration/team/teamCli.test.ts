@@ -1,7 +1,9 @@
 /**
- * Team mode through `ledger`, as officers type it: the lead's `team init`, each officer's
- * `team join` with their own data folder and their own entry in a real Secret Service
- * (scripts/with-keyring.sh), a proposal, a refused self-approval, an approval, the queues,
+ * Team mode through `ledger`, as officers type it: the lead's `team init` on their own data
+ * folder (the admin's password from a file, never the URL), each other officer's `team join`
+ * with their own data folder and their own entry in a real Secret Service
+ * (scripts/with-keyring.sh), the new-member notice each acknowledges after comparing
+ * fingerprints, a proposal, a refused self-approval, an approval, the queues,
  * `audit verify --team`, and bad input as one line with a non-zero exit code.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -32,13 +34,18 @@ describe.runIf(secretServiceHere)('ledger team and ledger review (team actions)'
     const asAlice = (...argv: string[]) => ledger(['--data', join(folder, 'alice'), ...argv], aliceKeychain);
     const asBob = (...argv: string[]) => ledger(['--data', join(folder, 'bob'), ...argv], bobKeychain);
 
+    const passwordFile = join(folder, 'admin-password');
+    writeFileSync(passwordFile, `${db.cluster.adminPassword}\n`, { mode: 0o600 });
+    const adminUrl = db.adminUrl.replace(/:[^:@/]*@/, '@');
     const init = await ledger(
       [
         '--data',
-        join(folder, 'lead'),
+        join(folder, 'alice'),
         'team',
         'init',
-        db.adminUrl,
+        adminUrl,
+        '--password-file',
+        passwordFile,
         '--ca',
         caFile,
         '--workspace',
@@ -53,15 +60,26 @@ describe.runIf(secretServiceHere)('ledger team and ledger review (team actions)'
       aliceKeychain,
     );
     expect(init).toMatchObject({ code: 0, stderr: '' });
-    expect(init.stdout).toContain(`${alice} (lead): ${join(folder, `${alice}.invite`)}`);
+    expect(init.stdout).toMatch(new RegExp(`joined as its lead, ${alice}\\. Your signing key: ([0-9a-f]{4} ?){8}`));
+    expect(init.stdout).toContain(`${bob} (officer): ${join(folder, `${bob}.invite`)} (usable until 20`);
     expect(init.stdout).not.toContain(db.cluster.adminPassword);
+    const aliceKey = /Your signing key: ((?:[0-9a-f]{4} ?){8})/.exec(init.stdout)?.[1]?.trim() ?? '';
 
-    const joined = await asAlice('team', 'join', join(folder, `${alice}.invite`));
-    expect(joined).toMatchObject({ code: 0, stderr: '' });
+    const joined = await asBob('team', 'join', join(folder, `${bob}.invite`));
+    expect(joined).toMatchObject({ code: 0 });
     expect(joined.stdout).toMatch(
-      new RegExp(`Joined cli-team as ${alice} \\(lead\\)\\. Your signing key: [0-9a-f]{4}`),
+      new RegExp(`Joined cli-team as ${bob} \\(officer\\)\\. Your signing key: [0-9a-f]{4}`),
     );
-    expect(await asBob('team', 'join', join(folder, `${bob}.invite`))).toMatchObject({ code: 0 });
+    // Bob's laptop shows alice as a new member to acknowledge once their fingerprints match.
+    expect(joined.stderr).toContain(`new member ${alice} (lead), signing key ${aliceKey}.`);
+    const wrong = await asBob('team', 'acknowledge', alice, '--fingerprint', '0000 1111');
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toContain(`That is not ${alice}'s fingerprint`);
+    expect(await asBob('team', 'acknowledge', alice, '--fingerprint', aliceKey)).toMatchObject({ code: 0 });
+    const bobMembers = await asBob('team', 'members');
+    expect(bobMembers.stdout).toMatch(
+      new RegExp(`${alice}\\s+lead\\s+member\\s+-\\s+${alice}\\s+${aliceKey}\\s+acknowledged`),
+    );
     const again = await asBob('team', 'join', join(folder, `${bob}.invite`));
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/refused this invite: it has already been used/);
@@ -116,9 +134,7 @@ describe.runIf(secretServiceHere)('ledger team and ledger review (team actions)'
 
     const verify = await asBob('audit', 'verify', '--team');
     expect(verify.code).toBe(0);
-    expect(verify.stdout).toMatch(/The team history of cli-team verifies: 6 event\(s\)/);
-    const members = await asBob('team', 'members');
-    expect(members.stdout).toMatch(new RegExp(`${alice}\\s+lead\\s+member\\s+[0-9a-f]{4}`));
+    expect(verify.stdout).toMatch(/The team history of cli-team verifies: 7 event\(s\)/);
     // Bob has not pulled Alice's approval yet: status shows the laptop one event behind.
     const status = JSON.parse((await asBob('team', 'status', '--json')).stdout) as {
       queued: number;
@@ -126,7 +142,7 @@ describe.runIf(secretServiceHere)('ledger team and ledger review (team actions)'
       serverHead: number;
       head: { seq: number };
     };
-    expect(status).toMatchObject({ queued: 0, conflicts: 1, serverHead: 6, head: { seq: 5 } });
+    expect(status).toMatchObject({ queued: 0, conflicts: 1, serverHead: 7, head: { seq: 6 } });
     // Each action is in the laptop's own audit log too.
     const auditLog = JSON.parse((await asBob('audit', '--json')).stdout) as {
       rows: { action: string; target: string; result: string }[];
@@ -134,11 +150,16 @@ describe.runIf(secretServiceHere)('ledger team and ledger review (team actions)'
     expect(auditLog.rows.map((row) => row.action)).toEqual(
       expect.arrayContaining(['team.join', 'team.propose', 'team.approve']),
     );
-    // The keychain holds the team secrets; no file in the data folder does.
-    expect(await bobKeychain.has('team:cli-team:login')).toBe(true);
-    expect(await bobKeychain.has('team:cli-team:anchor')).toBe(true);
-    for (const service of [aliceKeychain, bobKeychain])
-      for (const what of ['login', 'sign', 'box', 'anchor']) await service.delete(`team:cli-team:${what}`);
+    // The keychain holds the team secrets, named by login and data folder; no file in the data folder does.
+    const bobEntry = (what: string) => `team:cli-team:${bob}@${join(folder, 'bob')}:${what}`;
+    expect(await bobKeychain.has(bobEntry('login'))).toBe(true);
+    expect(await bobKeychain.has(bobEntry('anchor'))).toBe(true);
+    for (const [service, login, data] of [
+      [aliceKeychain, alice, 'alice'],
+      [bobKeychain, bob, 'bob'],
+    ] as const)
+      for (const what of ['login', 'sign', 'box', 'anchor'])
+        await service.delete(`team:cli-team:${login}@${join(folder, data)}:${what}`);
   });
 
   it('bad input: one line, exit 2 for usage and 1 for the rest; nothing queued', async () => {

@@ -8,11 +8,11 @@ import { verifyTeamHistory } from '../../../src/main/services/team/teamVerify.ts
 import {
   createTestDatabase,
   initTeam,
-  inviteFileOf,
   joinLaptop,
-  uniqueLogin,
   type Laptop,
+  laptopOf,
   type TestDatabase,
+  uniqueLogin,
 } from '../../support/team/teamDatabase.ts';
 
 const workspace = 'acme-integrity';
@@ -37,8 +37,8 @@ async function team(): Promise<Team> {
   const db = await createTestDatabase();
   const names = { alice: uniqueLogin('alice'), bob: uniqueLogin('bob') };
   const report = await initTeam(db, workspace, [names.alice, names.bob]);
-  const alice = await joinLaptop(inviteFileOf(report, names.alice));
-  const bob = await joinLaptop(inviteFileOf(report, names.bob));
+  const alice = await laptopOf(report, names.alice);
+  const bob = await laptopOf(report, names.bob);
   opened.push(alice, bob);
   for (let index = 0; index < 3; index += 1) {
     await alice.session.desk.act({
@@ -104,7 +104,7 @@ describe('the team history cannot be rewritten unnoticed', () => {
       `UPDATE team.events SET detail = 'nothing to see' WHERE workspace = '${workspace}' AND seq = 3`,
     );
     const dave = uniqueLogin('dave');
-    const invite = await alice.session.invite(dave, 'officer', alice.folder);
+    const { file: invite } = await alice.session.invite(dave, 'officer', alice.folder);
     // The edit breaks the chain: the late laptop refuses the page and names the event.
     const late = await joinLaptop(invite);
     opened.push(late);
@@ -138,7 +138,7 @@ describe('the team history cannot be rewritten unnoticed', () => {
   it('a signed field changed and re-chained is caught by the signature, even by a laptop that joins late', async () => {
     const { db, alice } = await team();
     const dave = uniqueLogin('dave');
-    const invite = await alice.session.invite(dave, 'officer', alice.folder);
+    const { file: invite } = await alice.session.invite(dave, 'officer', alice.folder);
     await asSuperuser(
       db,
       `UPDATE team.events SET disposition = 'cleared' WHERE workspace = '${workspace}' AND action = 'propose' AND ref = 'app_1'; ${RECHAIN}`,

@@ -11,14 +11,7 @@ import { createRouter } from '../../../src/main/ipc/routerCore.ts';
 import type { RunningServices } from '../../../src/main/app/services.ts';
 import type { LedgerdeskApi } from '../../../src/shared/ipc/bridge.ts';
 import { startTestServices, windowApi } from '../../support/testServices.ts';
-import {
-  createTestDatabase,
-  initTeam,
-  inviteFileOf,
-  joinLaptop,
-  uniqueLogin,
-  type Laptop,
-} from '../../support/team/teamDatabase.ts';
+import { createTestDatabase, initTeam, type Laptop, laptopOf, uniqueLogin } from '../../support/team/teamDatabase.ts';
 
 const OWN_WINDOW = 1;
 let services: RunningServices;
@@ -29,9 +22,10 @@ const names = { alice: uniqueLogin('alice'), bob: uniqueLogin('bob') };
 
 beforeAll(async () => {
   const db = await createTestDatabase();
-  const report = await initTeam(db, 'ipc-team', [names.alice, names.bob]);
-  invite = inviteFileOf(report, names.alice);
-  bob = await joinLaptop(inviteFileOf(report, names.bob));
+  // Bob founds the team and invites alice as a second lead: the window joins as alice.
+  const report = await initTeam(db, 'ipc-team', [names.bob]);
+  bob = await laptopOf(report, names.bob);
+  invite = (await bob.session.invite(names.alice, 'lead', report.outFolder)).file;
   services = await startTestServices(mkdtempSync(join(tmpdir(), 'ledgerdesk-team-ipc-')));
   const router = createRouter({
     handlers: services.handlers,
@@ -91,7 +85,22 @@ describe('team over IPC', () => {
     ]);
     expect(await api.team.verify({})).toMatchObject({ ok: true, firstBad: null });
     const members = await api.team.members({});
-    expect(members.rows.map((member) => member.login)).toEqual([names.alice, names.bob]);
+    expect(members.rows.map((member) => [member.login, member.notice, member.countsAs])).toEqual([
+      [names.alice, 'self', names.bob],
+      [names.bob, 'new', names.bob],
+    ]);
+    expect(await api.team.status({})).toMatchObject({ newMembers: 1, membershipSigned: true });
+    // The window acknowledges bob after comparing his fingerprint: a signed confirmation.
+    const fingerprint = members.rows[1]?.signingKey ?? '';
+    await expect(api.team.acknowledgeMember({ login: names.bob, fingerprint: 'abcd' })).rejects.toMatchObject({
+      message: expect.stringContaining(`That is not ${names.bob}'s fingerprint`) as unknown,
+    });
+    expect(await api.team.acknowledgeMember({ login: names.bob, fingerprint })).toEqual({
+      countsAs: names.bob,
+      confirmed: true,
+    });
+    expect((await api.team.members({})).rows[1]).toMatchObject({ login: names.bob, notice: 'acknowledged' });
+    expect(await api.team.status({})).toMatchObject({ newMembers: 0 });
   });
 
   it("clearing the profile's cache drops the team mirror only; the next sync restores and verifies it", async () => {
@@ -111,6 +120,8 @@ describe('team over IPC', () => {
     expect(synced.status.head).toEqual(before.head);
     expect((await api.team.queues({})).assignedToMe.map((review) => review.ref)).toEqual(['app_8']);
     expect((await api.team.history({ kind: 'application', ref: 'app_7' })).events).toHaveLength(3);
+    // What this officer acknowledged is its own, not the mirror's: it survives the cleared cache.
+    expect((await api.team.members({})).rows[1]).toMatchObject({ login: names.bob, notice: 'acknowledged' });
     expect(await api.team.verify({})).toMatchObject({ ok: true, firstBad: null });
   });
 
@@ -131,20 +142,22 @@ describe('team over IPC', () => {
     });
   });
 
-  it('reads and (as the lead) changes the four-eyes policy, recorded in the audit log', async () => {
-    expect(await api.team.policy({})).toEqual({
-      workspace: 'ipc-team',
-      rules: ['escalated>cleared', 'escalated>closed', 'flagged>cleared'],
+  it('reads and (as a lead) changes the four-eyes policy; a weaker one waits; recorded in the audit log', async () => {
+    const defaults = ['escalated>cleared', 'escalated>closed', 'flagged>cleared'];
+    expect(await api.team.policy({})).toEqual({ workspace: 'ipc-team', rules: defaults, pending: null, signed: true });
+    const stricter = await api.team.setPolicy({ rules: [...defaults, 'unreviewed>cleared'] });
+    expect(stricter).toMatchObject({ workspace: 'ipc-team', outcome: 'in-force', pending: null });
+    const weaker = await api.team.setPolicy({ rules: ['flagged>cleared'] });
+    expect(weaker).toMatchObject({ outcome: 'pending', rules: [...defaults, 'unreviewed>cleared'] });
+    expect((await api.team.policy({})).pending).toMatchObject({ rules: ['flagged>cleared'], by: names.alice });
+    // The proposer cannot approve it; a lead withdraws it.
+    await expect(api.team.decidePolicy({ decision: 'approve' })).rejects.toMatchObject({
+      message: expect.stringContaining('a second lead approves it') as unknown,
     });
-    const changed = await api.team.setPolicy({ rules: ['flagged>cleared'] });
-    expect(changed).toMatchObject({ workspace: 'ipc-team', rules: ['flagged>cleared'] });
-    expect(await api.team.policy({})).toEqual({ workspace: 'ipc-team', rules: ['flagged>cleared'] });
-    // Bob is not a lead: the server refuses him even when his laptop's check is bypassed.
-    await expect(
-      bob.session.connection.with((db) => db.query('SELECT team.set_policy($1, $2::jsonb)', ['ipc-team', '{}'])),
-    ).rejects.toMatchObject({ kind: 'refused' });
+    expect(await api.team.decidePolicy({ decision: 'reject' })).toMatchObject({ pending: null });
     const entries = await api.audit.list({ action: 'team.policy' });
     expect(entries.rows.map((entry) => [entry.action, entry.target, entry.result])).toEqual([
+      ['team.policy', 'ipc-team', 'ok'],
       ['team.policy', 'ipc-team', 'ok'],
     ]);
   });

@@ -4,7 +4,7 @@
  * is the login's, and removing an officer rotates the team key. A laptop that joins late
  * verifies the whole history.
  */
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -17,10 +17,11 @@ import {
   initTeam,
   inviteFileOf,
   joinLaptop,
-  openCacheDatabase,
-  uniqueLogin,
   type Laptop,
+  laptopOf,
+  openCacheDatabase,
   type TestDatabase,
+  uniqueLogin,
 } from '../../support/team/teamDatabase.ts';
 
 const workspace = 'acme-members';
@@ -35,9 +36,9 @@ let carol: Laptop;
 beforeAll(async () => {
   db = await createTestDatabase();
   report = await initTeam(db, workspace, [names.alice, names.bob, names.carol]);
-  alice = await joinLaptop(inviteFileOf(report, names.alice));
-  bob = await joinLaptop(inviteFileOf(report, names.bob));
-  carol = await joinLaptop(inviteFileOf(report, names.carol));
+  alice = await laptopOf(report, names.alice);
+  bob = await laptopOf(report, names.bob);
+  carol = await laptopOf(report, names.carol);
   laptops.push(alice, bob, carol);
 });
 
@@ -53,28 +54,40 @@ function freshFolder(): string {
 }
 
 describe('team membership', () => {
-  it('init wrote one invite per officer (mode 0600) and a recovery key; the first officer leads', async () => {
+  it('init joined the lead and wrote one invite per other officer (mode 0600) and a recovery key', async () => {
+    expect(report.lead.login).toBe(names.alice);
     expect(report.invites.map((invite) => [invite.login, invite.role])).toEqual([
-      [names.alice, 'lead'],
       [names.bob, 'officer'],
       [names.carol, 'officer'],
     ]);
     const invite = JSON.parse(readFileSync(inviteFileOf(report, names.bob), 'utf8')) as Record<string, unknown>;
     expect(invite).toMatchObject({
+      format: 'ledgerdesk-team-invite-v2',
       workspace,
       login: names.bob,
       role: 'officer',
+      invitedBy: names.alice,
+      historyRoot: report.historyRoot,
       server: { host: '127.0.0.1', port: db.cluster.port, database: db.name },
     });
     expect(typeof invite['secret']).toBe('string');
+    // Usable for seven days by default.
+    const lifetime = Date.parse(String(invite['expires'])) - Date.now();
+    expect(lifetime).toBeGreaterThan(7 * 86_400_000 - 600_000);
+    expect(lifetime).toBeLessThanOrEqual(7 * 86_400_000);
+    expect(statSync(inviteFileOf(report, names.bob)).mode & 0o777).toBe(0o600);
     expect(readFileSync(report.recoveryKeyFile, 'utf8')).toContain('ledgerdesk-team-recovery-v1');
+    await alice.session.synchronise();
     const members = await alice.session.members();
-    expect(members.map((member) => [member.login, member.role, member.joined])).toEqual([
-      [names.alice, 'lead', true],
-      [names.bob, 'officer', true],
-      [names.carol, 'officer', true],
+    expect(members.map((member) => [member.login, member.role, member.joined, member.introducedBy])).toEqual([
+      [names.alice, 'lead', true, null],
+      [names.bob, 'officer', true, names.alice],
+      [names.carol, 'officer', true, names.alice],
     ]);
     expect(members[0]?.signingKey).toMatch(/^[0-9a-f]{4}( [0-9a-f]{4}){7}$/);
+    expect(members[0]?.signingKey).toBe(report.lead.signingKey);
+    // Founding officers count as people of their own.
+    expect(members.map((member) => member.countsAs)).toEqual([names.alice, names.bob, names.carol]);
   });
 
   it('an invite used twice is refused, and nothing of the first join is undone', async () => {
@@ -93,7 +106,7 @@ describe('team membership', () => {
 
   it('a server certificate from another CA is refused, and an altered invite is refused before connecting', async () => {
     const dave = uniqueLogin('dave');
-    const file = await alice.session.invite(dave, 'officer', alice.folder);
+    const { file } = await alice.session.invite(dave, 'officer', alice.folder);
     const invite = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
     const forged = join(freshFolder(), 'forged.invite');
     writeFileSync(forged, JSON.stringify({ ...invite, caPem: db.cluster.otherCaPem }));
@@ -159,7 +172,7 @@ describe('team membership', () => {
     }
     // Another workspace in the same database, with its own officer.
     const other = await initTeam(db, 'other-team', [uniqueLogin('eve')]);
-    const eve = await joinLaptop(other.invites[0]?.file ?? '');
+    const eve = other.leadLaptop;
     laptops.push(eve);
     const eveClient = await eve.session.connection.client();
     for (const table of ['events', 'reviews', 'members', 'officers', 'workspaces', 'wrapped_keys']) {
@@ -240,7 +253,7 @@ describe('team membership', () => {
       await alice.session.desk.act({ kind: 'webhook-send', ref: `send_${String(index)}`, action: 'claim' });
     await alice.session.synchronise();
     const frank = uniqueLogin('frank');
-    const file = await alice.session.invite(frank, 'officer', alice.folder);
+    const { file } = await alice.session.invite(frank, 'officer', alice.folder);
     // Pages of 4: seqs 9, 10, 11 and 12 cross a page boundary (and a text sort would misorder them).
     const late = await joinLaptop(file, { pullPage: 4 });
     laptops.push(late);

@@ -8,14 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEAM_SETTINGS_FILE } from '../../../src/main/services/team/teamConfig.ts';
 import { TeamSession } from '../../../src/main/services/team/teamSession.ts';
-import {
-  createTestDatabase,
-  initTeam,
-  inviteFileOf,
-  joinLaptop,
-  uniqueLogin,
-  type Laptop,
-} from '../../support/team/teamDatabase.ts';
+import { createTestDatabase, initTeam, type Laptop, laptopOf, uniqueLogin } from '../../support/team/teamDatabase.ts';
 import { startTcpProxy, type TcpProxy } from '../../support/team/tcpProxy.ts';
 
 let alice: Laptop;
@@ -27,8 +20,8 @@ beforeAll(async () => {
   const db = await createTestDatabase();
   const names = { alice: uniqueLogin('alice'), bob: uniqueLogin('bob') };
   const report = await initTeam(db, 'acme-offline', [names.alice, names.bob]);
-  alice = await joinLaptop(inviteFileOf(report, names.alice));
-  bob = await joinLaptop(inviteFileOf(report, names.bob));
+  alice = await laptopOf(report, names.alice);
+  bob = await laptopOf(report, names.bob);
   // From now on alice's laptop reaches the server through a relay the test controls.
   proxy = await startTcpProxy(db.cluster.port);
   const file = join(alice.folder, TEAM_SETTINGS_FILE);

@@ -1,8 +1,9 @@
 /**
  * The four-eyes policy on a real PostgreSQL: a lead changes it as a signed, chained event that
- * every laptop verifies; proposals follow the new policy at once; an officer who is not a lead
- * is refused by the server even when they sign and send the event themselves; bad rules are
- * refused on the laptop and by the server; `ledger team policy` prints and changes it.
+ * every laptop verifies; a stricter policy is in force at once, a weaker one waits until a
+ * second lead (another person) approves it (issue 35, T4); an officer who is not a lead is
+ * refused by the server even when they sign and send the event themselves; bad rules are
+ * refused on the laptop and by the server; `ledger team policy` prints, changes and approves it.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -13,35 +14,63 @@ import { KeyringSecretStore } from '../../../src/main/services/credentials/keyri
 import { intentBytes, type TeamIntent } from '../../../src/main/services/team/crypto/teamCanonical.ts';
 import { signIntent } from '../../../src/main/services/team/crypto/officerKeys.ts';
 import { payloadOf } from '../../../src/main/services/team/teamDesk.ts';
-import { readPolicy, setPolicy } from '../../../src/main/services/team/teamPolicy.ts';
+import { decidePolicy, readPolicy, setPolicy } from '../../../src/main/services/team/teamPolicy.ts';
 import type { TeamSession } from '../../../src/main/services/team/teamSession.ts';
 import { verifyTeamHistory } from '../../../src/main/services/team/teamVerify.ts';
 import { ledger } from '../services/support/ledgerRun.ts';
 import {
   createTestDatabase,
   initTeam,
-  inviteFileOf,
   joinLaptop,
-  uniqueLogin,
   type Laptop,
+  laptopOf,
+  uniqueLogin,
 } from '../../support/team/teamDatabase.ts';
 
 const WORKSPACE = 'policy-team';
 let alice: Laptop;
 let bob: Laptop;
+/** A second lead, invited by alice after the founding. */
+let dave: Laptop;
 
 beforeAll(async () => {
   const db = await createTestDatabase();
   const names = [uniqueLogin('alice'), uniqueLogin('bob')];
   const report = await initTeam(db, WORKSPACE, names);
-  alice = await joinLaptop(inviteFileOf(report, names[0] ?? ''));
-  bob = await joinLaptop(inviteFileOf(report, names[1] ?? ''));
+  alice = await laptopOf(report, names[0] ?? '');
+  bob = await laptopOf(report, names[1] ?? '');
+  const { file } = await alice.session.invite(uniqueLogin('dave'), 'lead', report.outFolder);
+  dave = await joinLaptop(file);
+  for (const laptop of [alice, bob, dave]) await laptop.session.synchronise();
 });
 
 afterAll(async () => {
-  await alice.session.close();
-  await bob.session.close();
+  for (const laptop of [alice, bob, dave]) await laptop.session.close();
 });
+
+/** A policy decision signed by `team`'s officer and sent straight to the server (no laptop checks). */
+async function sendDecision(team: TeamSession, disposition: string): Promise<unknown> {
+  const intent: TeamIntent = {
+    id: randomUUID(),
+    workspace: team.workspace,
+    kind: 'workspace',
+    ref: team.workspace,
+    action: 'policy-approve',
+    disposition,
+    assignee: null,
+    baseVersion: null,
+    keyVersion: null,
+    clientAt: new Date().toISOString(),
+    sealed: null,
+  };
+  const { signPrivate } = await team.keys();
+  return team.connection.with((db) =>
+    db.query('SELECT team.decide_policy($1, $2::jsonb)', [
+      team.workspace,
+      payloadOf(intent, signIntent(signPrivate, intentBytes(intent))),
+    ]),
+  );
+}
 
 /** A policy event signed by `team`'s officer and sent straight to the server (no laptop checks). */
 async function sendPolicyEvent(team: TeamSession, disposition: string): Promise<unknown> {
@@ -72,6 +101,8 @@ describe('the four-eyes policy', () => {
     expect(await readPolicy(bob.session)).toEqual({
       workspace: WORKSPACE,
       rules: ['escalated>cleared', 'escalated>closed', 'flagged>cleared'],
+      pending: null,
+      signed: true,
     });
   });
 
@@ -103,32 +134,96 @@ describe('the four-eyes policy', () => {
     ]);
   });
 
-  it('a lead changes it; proposals follow it at once; every laptop verifies the signed change', async () => {
-    const changed = await setPolicy(alice.session, ['unreviewed>cleared', 'unreviewed>cleared ']);
-    expect(changed).toMatchObject({ workspace: WORKSPACE, rules: ['unreviewed>cleared'] });
-    expect(await readPolicy(bob.session)).toEqual({ workspace: WORKSPACE, rules: ['unreviewed>cleared'] });
+  it('a stricter policy is in force at once; proposals follow it; every laptop verifies the signed change', async () => {
+    const changed = await setPolicy(alice.session, [
+      'escalated>cleared',
+      'escalated>closed',
+      'flagged>cleared',
+      'unreviewed>cleared',
+      'unreviewed>cleared ',
+    ]);
+    expect(changed).toMatchObject({ outcome: 'in-force', pending: null });
+    const stricter = ['escalated>cleared', 'escalated>closed', 'flagged>cleared', 'unreviewed>cleared'];
+    expect((await readPolicy(bob.session)).rules).toEqual(stricter);
 
-    // Now clearing a fresh item waits for a second officer, and clearing a flagged one does not.
+    // Now clearing a fresh item waits for a second officer too.
     await bob.session.desk.act({ kind: 'application', ref: 'app_fresh', action: 'propose', disposition: 'cleared' });
-    await bob.session.desk.act({ kind: 'application', ref: 'app_flagged', action: 'propose', disposition: 'flagged' });
-    await bob.session.desk.act({ kind: 'application', ref: 'app_flagged', action: 'propose', disposition: 'cleared' });
     await bob.session.synchronise();
     expect(bob.session.desk.review('application', 'app_fresh')).toMatchObject({ state: 'proposed' });
-    expect(bob.session.desk.review('application', 'app_flagged')).toMatchObject({ state: 'cleared', approvedBy: null });
 
     // The change is in bob's verified copy, signed by alice; it is no item's review.
     const history = bob.session.mirror.history(WORKSPACE, 'workspace', WORKSPACE);
-    expect(history.map((event) => [event.officer, event.action, event.disposition, event.seq])).toEqual([
-      [alice.session.settings.login, 'policy', 'unreviewed>cleared', changed.seq],
-    ]);
+    expect(history.at(-1)).toMatchObject({
+      officer: alice.session.settings.login,
+      action: 'policy',
+      disposition: stricter.join(','),
+      seq: changed.seq,
+      newState: 'in-force',
+    });
     expect(bob.session.desk.review('workspace', WORKSPACE)).toBeNull();
     expect(await verifyTeamHistory(bob.session)).toMatchObject({ ok: true, firstBad: null });
+  });
 
-    // Back to none at all: every proposal takes effect at once.
-    expect(await setPolicy(alice.session, [])).toMatchObject({ rules: [] });
-    await alice.session.desk.act({ kind: 'application', ref: 'app_none', action: 'propose', disposition: 'cleared' });
-    await alice.session.synchronise();
-    expect(alice.session.desk.review('application', 'app_none')).toMatchObject({ state: 'cleared' });
+  it('a weaker policy waits for a second lead, another person; meanwhile the stricter one holds', async () => {
+    const before = (await readPolicy(alice.session)).rules;
+    const weaker = await setPolicy(alice.session, []);
+    expect(weaker).toMatchObject({
+      outcome: 'pending',
+      rules: before,
+      pending: { rules: [], by: alice.session.settings.login },
+    });
+    // Every officer sees it waiting, and four-eyes still holds for them.
+    expect(await readPolicy(bob.session)).toMatchObject({ rules: before, pending: { rules: [], seq: weaker.seq } });
+    await bob.session.desk.act({ kind: 'application', ref: 'app_still', action: 'propose', disposition: 'flagged' });
+    await bob.session.desk.act({ kind: 'application', ref: 'app_still', action: 'propose', disposition: 'cleared' });
+    await bob.session.synchronise();
+    expect(bob.session.desk.review('application', 'app_still')).toMatchObject({ state: 'proposed' });
+    // A second weaker change is refused while one waits.
+    await expect(setPolicy(alice.session, ['flagged>cleared'])).rejects.toThrow(/awaits a second lead/);
+
+    // The proposer cannot approve it, on the laptop and by the server.
+    await expect(decidePolicy(alice.session, 'approve')).rejects.toThrow(/a second lead approves it/);
+    const pendingHash = (await readPolicy(alice.session)).pending?.hash ?? '';
+    await expect(sendDecision(alice.session, pendingHash)).rejects.toThrow(/needs a second lead/);
+    // Nor can dave yet: alice invited him, so he counts as alice until another person confirms him.
+    await expect(decidePolicy(dave.session, 'approve')).rejects.toThrow(
+      new RegExp(
+        `needs a second lead: ${dave.session.settings.login} counts as the same person as ${alice.session.settings.login}`,
+      ),
+    );
+    expect((await readPolicy(bob.session)).rules).toEqual(before);
+
+    // Bob compares dave's fingerprint with him and confirms him: dave is a person of his own.
+    const daveKey = (await bob.session.members()).find((member) => member.login === dave.session.settings.login);
+    expect(daveKey).toMatchObject({ notice: 'new', countsAs: alice.session.settings.login });
+    expect(await bob.session.acknowledgeMember(dave.session.settings.login, daveKey?.signingKey ?? '')).toEqual({
+      countsAs: dave.session.settings.login,
+      confirmed: true,
+    });
+    const approved = await decidePolicy(dave.session, 'approve');
+    expect(approved).toMatchObject({ rules: [], pending: null });
+    expect(await readPolicy(bob.session)).toMatchObject({ rules: [], pending: null });
+    await bob.session.desk.act({ kind: 'application', ref: 'app_none', action: 'propose', disposition: 'cleared' });
+    await bob.session.synchronise();
+    expect(bob.session.desk.review('application', 'app_none')).toMatchObject({ state: 'cleared' });
+    for (const laptop of [alice, bob, dave])
+      expect(await verifyTeamHistory(laptop.session)).toMatchObject({ ok: true, firstBad: null });
+  });
+
+  it('a lead withdraws a weaker policy waiting, and a stricter one is in force at once again', async () => {
+    expect((await setPolicy(alice.session, ['flagged>cleared'])).outcome).toBe('in-force');
+    expect((await setPolicy(dave.session, [])).outcome).toBe('pending');
+    expect(await decidePolicy(dave.session, 'reject')).toMatchObject({ rules: ['flagged>cleared'], pending: null });
+    await bob.session.sync.pull();
+    const decisions = bob.session.mirror
+      .history(WORKSPACE, 'workspace', WORKSPACE)
+      .map((event) => [event.action, event.newState]);
+    expect(decisions.slice(-3)).toEqual([
+      ['policy', 'in-force'],
+      ['policy', 'pending'],
+      ['policy-reject', 'withdrawn'],
+    ]);
+    expect(await verifyTeamHistory(bob.session)).toMatchObject({ ok: true });
   });
 });
 
@@ -143,34 +238,53 @@ describe.runIf(secretServiceHere)('ledger team policy', () => {
     const lead = uniqueLogin('lead');
     const keychain = new KeyringSecretStore(`Ledgerdesk test ${lead}`);
     const asLead = (...argv: string[]) => ledger(['--data', join(folder, 'lead'), ...argv], keychain);
+    const passwordFile = join(folder, 'admin-password');
+    writeFileSync(passwordFile, db.cluster.adminPassword, { mode: 0o600 });
+    const url = db.adminUrl.replace(/:[^:@/]*@/, '@');
     const init = await asLead(
-      ...['team', 'init', db.adminUrl, '--ca', caFile, '--workspace', 'cli-policy', '--officer', lead, '--out', folder],
+      ...['team', 'init', url, '--password-file', passwordFile, '--ca', caFile],
+      ...['--workspace', 'cli-policy', '--officer', lead, '--out', folder],
     );
-    expect(init.code).toBe(0);
-    expect(await asLead('team', 'join', join(folder, `${lead}.invite`))).toMatchObject({ code: 0 });
+    expect(init).toMatchObject({ code: 0 });
 
     const shown = await asLead('team', 'policy');
     expect(shown).toMatchObject({ code: 0, stderr: '' });
     expect(shown.stdout).toContain(
       'Four-eyes policy of cli-policy: A second officer approves: escalated → cleared, escalated → closed, flagged → cleared.',
     );
-    const changed = await asLead('team', 'policy', '--require', 'flagged>cleared', '--require', 'unreviewed>cleared');
+    const changed = await asLead(
+      ...['team', 'policy', '--require', 'flagged>cleared', '--require', 'escalated>cleared'],
+      ...['--require', 'escalated>closed', '--require', 'unreviewed>cleared'],
+    );
     expect(changed).toMatchObject({ code: 0, stderr: '' });
     expect(changed.stdout).toMatch(
-      /Four-eyes policy of cli-policy changed \(event \d+\): A second officer approves: flagged → cleared, unreviewed → cleared\./,
+      /Four-eyes policy of cli-policy changed \(event \d+\): A second officer approves: escalated → cleared, escalated → closed, flagged → cleared, unreviewed → cleared\./,
     );
     const json = await asLead('team', 'policy', '--json');
     expect(JSON.parse(json.stdout)).toEqual({
       workspace: 'cli-policy',
-      rules: ['flagged>cleared', 'unreviewed>cleared'],
+      rules: ['escalated>cleared', 'escalated>closed', 'flagged>cleared', 'unreviewed>cleared'],
+      pending: null,
+      signed: true,
     });
+    // Weaker: it waits, and a lead alone cannot approve it.
+    const weaker = await asLead('team', 'policy', '--none');
+    expect(weaker).toMatchObject({ code: 0, stderr: '' });
+    expect(weaker.stdout).toContain('weaker than the one in force, so it waits for a second lead');
+    const alone = await asLead('team', 'policy', '--approve');
+    expect(alone.code).toBe(1);
+    expect(alone.stderr).toContain('a second lead approves it, or you withdraw it');
+    expect((await asLead('team', 'policy')).stdout).toMatch(
+      /Waiting for a second lead \(proposed by lead_\w+, event \d+\)/,
+    );
+    expect(await asLead('team', 'policy', '--withdraw')).toMatchObject({ code: 0 });
 
     const bad = await asLead('team', 'policy', '--require', 'cleared');
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toContain('"cleared" is not a four-eyes rule');
     const both = await asLead('team', 'policy', '--require', 'flagged>cleared', '--none');
     expect(both.code).toBe(2);
-    expect(both.stderr).toContain('--require RULE… or --none, not both');
+    expect(both.stderr).toContain('one of --require RULE…, --none, --approve or --withdraw');
 
     const audit = await asLead('audit', '--json');
     expect(audit.stdout).toContain('team.policy');

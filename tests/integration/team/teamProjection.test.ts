@@ -7,14 +7,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { verifyTeamHistory } from '../../../src/main/services/team/teamVerify.ts';
-import {
-  createTestDatabase,
-  initTeam,
-  inviteFileOf,
-  joinLaptop,
-  uniqueLogin,
-  type Laptop,
-} from '../../support/team/teamDatabase.ts';
+import { createTestDatabase, initTeam, type Laptop, laptopOf, uniqueLogin } from '../../support/team/teamDatabase.ts';
 
 const workspace = 'acme-projection';
 const opened: Laptop[] = [];
@@ -31,8 +24,8 @@ async function team(): Promise<{ alice: Laptop; bob: Laptop }> {
   const db = await createTestDatabase();
   const names = { alice: uniqueLogin('alice'), bob: uniqueLogin('bob') };
   const report = await initTeam(db, workspace, [names.alice, names.bob]);
-  const alice = await joinLaptop(inviteFileOf(report, names.alice));
-  const bob = await joinLaptop(inviteFileOf(report, names.bob));
+  const alice = await laptopOf(report, names.alice);
+  const bob = await laptopOf(report, names.bob);
   opened.push(alice, bob);
   for (const ref of ['app_0', 'app_1']) {
     await alice.session.desk.act({ kind: 'application', ref, action: 'propose', disposition: 'flagged', note: 'why' });

@@ -8,11 +8,10 @@ import { TeamProblem } from '../../../src/main/services/team/teamProblem.ts';
 import {
   createTestDatabase,
   initTeam,
-  inviteFileOf,
-  joinLaptop,
-  uniqueLogin,
   type Laptop,
+  laptopOf,
   type TestDatabase,
+  uniqueLogin,
 } from '../../support/team/teamDatabase.ts';
 
 let db: TestDatabase;
@@ -25,9 +24,9 @@ const workspace = 'acme-compliance';
 beforeAll(async () => {
   db = await createTestDatabase();
   const report = await initTeam(db, workspace, [names.alice, names.bob, names.carol]);
-  alice = await joinLaptop(inviteFileOf(report, names.alice));
-  bob = await joinLaptop(inviteFileOf(report, names.bob));
-  carol = await joinLaptop(inviteFileOf(report, names.carol));
+  alice = await laptopOf(report, names.alice);
+  bob = await laptopOf(report, names.bob);
+  carol = await laptopOf(report, names.carol);
 });
 
 afterAll(async () => {

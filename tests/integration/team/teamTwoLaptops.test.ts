@@ -10,6 +10,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OfflineCache } from '../../../src/main/services/cache/offlineCache.ts';
 import { Credentials } from '../../../src/main/services/credentials/credentials.ts';
@@ -17,13 +18,14 @@ import { InMemorySecretStore } from '../../../src/main/services/credentials/secr
 import { ReviewedRecords } from '../../../src/main/services/review/reviewedRecords.ts';
 import { TeamMirror } from '../../../src/main/services/team/laptop/teamMirror.ts';
 import { isTeamPendingRef, teamPendingRef } from '../../../src/main/services/team/teamItemNames.ts';
+import { teamInit, type TeamInitReport } from '../../../src/main/services/team/teamInit.ts';
 import { teamJoin } from '../../../src/main/services/team/teamJoin.ts';
 import { TeamProblem } from '../../../src/main/services/team/teamProblem.ts';
 import { TeamSession } from '../../../src/main/services/team/teamSession.ts';
 import { verifyTeamHistory } from '../../../src/main/services/team/teamVerify.ts';
 import type { PendingTransaction } from '../../../src/shared/bank/index.ts';
 import { pendingTransactionOf } from '../services/support/records.ts';
-import { createTestDatabase, initTeam, inviteFileOf, uniqueLogin } from '../../support/team/teamDatabase.ts';
+import { createTestDatabase, inviteFileOf, uniqueLogin } from '../../support/team/teamDatabase.ts';
 
 const ACCOUNT = 'acct_shared';
 const workspace = 'acme-two-laptops';
@@ -37,12 +39,16 @@ interface TwoLaptop {
   session: TeamSession;
 }
 
-async function laptop(inviteFile: string, profileId: string): Promise<TwoLaptop> {
+/** A laptop with the bank's transactions cached, that joins the team (`join` is init or an invite). */
+async function laptop(
+  join_: (laptop: { dataFolder: string; secretStore: InMemorySecretStore; database: DatabaseSync }) => Promise<unknown>,
+  profileId: string,
+): Promise<TwoLaptop> {
   const folder = mkdtempSync(join(tmpdir(), 'ledgerdesk-two-laptops-'));
   const secretStore = new InMemorySecretStore();
   const cache = await OfflineCache.open({ folder, credentials: new Credentials(secretStore), writer: 'inline' });
   cache.transaction(() => cache.pendingTransactions.writePage(profileId, ACCOUNT, bank, 1));
-  await teamJoin({ inviteFile, dataFolder: folder, secretStore, database: cache.database, profileId });
+  await join_({ dataFolder: folder, secretStore, database: cache.database });
   const records = new ReviewedRecords(cache.database, () => cache.sealer);
   const session = TeamSession.open({ dataFolder: folder, secretStore, database: cache.database, records });
   if (session === null) throw new Error('join left no team settings');
@@ -66,9 +72,20 @@ let bob: TwoLaptop;
 
 beforeAll(async () => {
   const db = await createTestDatabase();
-  const report = await initTeam(db, workspace, [names.alice, names.bob]);
-  alice = await laptop(inviteFileOf(report, names.alice), 'prof_alices_laptop');
-  bob = await laptop(inviteFileOf(report, names.bob), 'prof_bobs_laptop');
+  const outFolder = mkdtempSync(join(tmpdir(), 'ledgerdesk-invites-'));
+  let report: TeamInitReport | null = null;
+  alice = await laptop(async (own) => {
+    report = await teamInit({
+      adminUrl: db.adminUrl,
+      caPem: db.cluster.caPem,
+      workspace,
+      officers: [names.alice, names.bob],
+      outFolder,
+      laptop: { ...own, profileId: 'prof_alices_laptop' },
+    });
+  }, 'prof_alices_laptop');
+  const inviteFile = inviteFileOf(report as unknown as TeamInitReport, names.bob);
+  bob = await laptop((own) => teamJoin({ inviteFile, ...own, profileId: 'prof_bobs_laptop' }), 'prof_bobs_laptop');
 });
 
 afterAll(async () => {

@@ -14,7 +14,7 @@ import { adminUrl, type ClusterInfo } from '../../../scripts/postgres/throwawayC
 import { CACHE_MIGRATIONS, CACHE_MIGRATIONS_TABLE } from '../../../src/main/services/cache/cacheMigrations.ts';
 import { applyMigrations } from '../../../src/main/services/cache/migrations.ts';
 import { InMemorySecretStore } from '../../../src/main/services/credentials/secretStore.ts';
-import { teamInit, type TeamInitReport } from '../../../src/main/services/team/teamInit.ts';
+import { teamInit, type TeamInitOptions, type TeamInitReport } from '../../../src/main/services/team/teamInit.ts';
 import { teamJoin } from '../../../src/main/services/team/teamJoin.ts';
 import { TeamSession, type TeamSessionOptions } from '../../../src/main/services/team/teamSession.ts';
 
@@ -79,20 +79,53 @@ export async function joinLaptop(inviteFile: string, options: Partial<TeamSessio
   return { folder, database, secretStore, session };
 }
 
+export interface InitializedTeam extends TeamInitReport {
+  outFolder: string;
+  /** The lead's laptop: `team init` made the lead's keys there and joined it. */
+  leadLaptop: Laptop;
+}
+
+/** `team init` from a fresh laptop of the lead (the first officer named, unless `lead`), pulled once. */
 export async function initTeam(
   db: TestDatabase,
   workspace: string,
   officers: string[],
-): Promise<TeamInitReport & { outFolder: string }> {
+  options: Partial<Omit<TeamInitOptions, 'laptop'>> & { session?: Partial<TeamSessionOptions> } = {},
+): Promise<InitializedTeam> {
   const outFolder = mkdtempSync(join(tmpdir(), 'ledgerdesk-invites-'));
-  const report = await teamInit({ adminUrl: db.adminUrl, caPem: db.cluster.caPem, workspace, officers, outFolder });
-  return { ...report, outFolder };
+  const folder = mkdtempSync(join(tmpdir(), 'ledgerdesk-laptop-'));
+  const database = openCacheDatabase(folder);
+  const secretStore = new InMemorySecretStore();
+  const { session: sessionOptions, ...initOptions } = options;
+  const report = await teamInit({
+    adminUrl: db.adminUrl,
+    caPem: db.cluster.caPem,
+    workspace,
+    officers,
+    outFolder,
+    ...initOptions,
+    laptop: { dataFolder: folder, secretStore, database },
+  });
+  const session = TeamSession.open({ dataFolder: folder, secretStore, database, ...sessionOptions });
+  if (session === null) throw new Error('init left no team settings');
+  await session.synchronise();
+  return { ...report, outFolder, leadLaptop: { folder, database, secretStore, session } };
 }
 
 export function inviteFileOf(report: TeamInitReport, login: string): string {
   const invite = report.invites.find((entry) => entry.login === login);
   if (invite === undefined) throw new Error(`no invite for ${login}`);
   return invite.file;
+}
+
+/** The laptop of an officer of `team`: the lead's (made by init), or a fresh one joined from the invite. */
+export async function laptopOf(
+  team: InitializedTeam,
+  login: string,
+  options: Partial<TeamSessionOptions> = {},
+): Promise<Laptop> {
+  if (login === team.lead.login) return team.leadLaptop;
+  return joinLaptop(inviteFileOf(team, login), options);
 }
 
 export function writeText(path: string, text: string): void {

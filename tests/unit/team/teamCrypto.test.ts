@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ChainVerifier } from '../../../src/main/services/team/chainVerifier.ts';
+import { ChainVerifier, fixedSigners } from '../../../src/main/services/team/chainVerifier.ts';
 import { generateOfficerKeys, signIntent, verifyIntent } from '../../../src/main/services/team/crypto/officerKeys.ts';
 import {
   chainHash,
@@ -65,7 +65,7 @@ describe('the chain verifier', () => {
   const keys = new Map([['alice', alice.signPublic]]);
 
   it('accepts a good chain, across a page boundary (9, 10, 11 in order)', () => {
-    const verifier = new ChainVerifier({ seq: 0, hash: TEAM_GENESIS }, keys);
+    const verifier = new ChainVerifier({ seq: 0, hash: TEAM_GENESIS }, fixedSigners(keys));
     for (const event of chain(12)) verifier.accept(event);
     expect(verifier.seq).toBe(12);
   });
@@ -73,7 +73,7 @@ describe('the chain verifier', () => {
   it('names a gap, a broken link, an edited field and a forged signature', () => {
     const events = chain(4);
     const at = (from: number) => {
-      const verifier = new ChainVerifier({ seq: 0, hash: TEAM_GENESIS }, keys);
+      const verifier = new ChainVerifier({ seq: 0, hash: TEAM_GENESIS }, fixedSigners(keys));
       for (const event of events.slice(0, from)) verifier.accept(event);
       return verifier;
     };
@@ -98,7 +98,7 @@ describe('the chain verifier', () => {
 
   it('verifies a page with its signatures on the thread pool, naming the first bad event in seq order', async () => {
     const events = chain(8);
-    const good = new ChainVerifier({ seq: 0, hash: TEAM_GENESIS }, keys);
+    const good = new ChainVerifier({ seq: 0, hash: TEAM_GENESIS }, fixedSigners(keys));
     await good.acceptPage(events.slice(0, 5));
     await good.acceptPage(events.slice(5));
     expect(good.seq).toBe(8);
@@ -121,19 +121,19 @@ describe('the chain verifier', () => {
       previous = event.hash;
     }
     page[5] = { ...(page[5] as TeamEventRow), detail: 'edited' };
-    const first = new ChainVerifier({ seq: 0, hash: TEAM_GENESIS }, keys);
+    const first = new ChainVerifier({ seq: 0, hash: TEAM_GENESIS }, fixedSigners(keys));
     await expect(first.acceptPage(page)).rejects.toThrow(/forged at event 3 of w: it is not signed by alice/);
     expect(first.seq).toBe(0); // nothing of a bad page is taken
 
     // An edited event (event 2) before a forged one (event 4): the edit is named.
-    const second = new ChainVerifier({ seq: 0, hash: TEAM_GENESIS }, keys);
+    const second = new ChainVerifier({ seq: 0, hash: TEAM_GENESIS }, fixedSigners(keys));
     const edited = [...events];
     edited[1] = { ...(edited[1] as TeamEventRow), detail: 'edited' };
     edited[3] = forgedAt(3);
     await expect(second.acceptPage(edited)).rejects.toThrow(/broken at event 2 of w: its content does not match/);
 
     // The caller's own check (an anchor) runs in the chain pass and stops the page.
-    const third = new ChainVerifier({ seq: 0, hash: TEAM_GENESIS }, keys);
+    const third = new ChainVerifier({ seq: 0, hash: TEAM_GENESIS }, fixedSigners(keys));
     await expect(
       third.acceptPage(events, (event) => {
         if (event.seq === 4) throw new Error('anchor moved at 4');

@@ -97,11 +97,19 @@ Review (the officer's dispositions, kept in the offline cache; REF is a row's "r
 
 Team review (docs/team.md; the server is PostgreSQL, every action works offline and is queued):
   team init URL --ca FILE --workspace NAME --officer NAME [--officer NAME…] [--lead NAME] [--out DIR]
-                                                      the lead, once: schema, logins, one invite file per officer
+       [--password-file FILE] [--valid-for 7d] [--profile NAME]
+                                                      the lead, once, on their own laptop: schema, the lead's keys,
+                                                      the signed genesis, one invite file per officer (the admin's
+                                                      password from FILE, PGPASSWORD or a prompt: never the URL)
+  team migrate URL --ca FILE [--password-file FILE]   the admin: this build's team schema on an existing server
   team join FILE [--profile NAME]                     an officer, once per laptop
   team status | push | pull | members | queues [--limit N]
-  team invite NAME [--role officer|lead] [--out DIR]  team remove NAME (rotates the team key)
-  team policy [--require FROM>TO…|--none]             the four-eyes policy; a lead changes it (signed, chained)
+  team acknowledge NAME --fingerprint "…"             after comparing NAME's key fingerprint with them
+  team invite NAME [--role officer|lead] [--out DIR] [--valid-for 7d]   team remove NAME (rotates the team key)
+  team upgrade [--sign]                               a lead, once, on a team made before signed membership
+  team policy [--require FROM>TO…|--none|--approve|--withdraw]
+                                                      the four-eyes policy; a lead changes it (a weaker one waits
+                                                      for a second lead to --approve it)
   review propose --kind K --ref REF --disposition cleared|flagged|escalated|closed [--note TEXT]
   review approve|reject --kind K --ref REF [--note TEXT] (a rejection needs one)
   review claim|release --kind K --ref REF             review assign --kind K --ref REF --assignee NAME
@@ -164,6 +172,12 @@ const OPTIONS = {
   team: { type: 'boolean' },
   require: { type: 'string', multiple: true },
   none: { type: 'boolean' },
+  approve: { type: 'boolean' },
+  withdraw: { type: 'boolean' },
+  'password-file': { type: 'string' },
+  'valid-for': { type: 'string' },
+  fingerprint: { type: 'string' },
+  sign: { type: 'boolean' },
   show: { type: 'string', multiple: true },
   'amount-beyond': { type: 'string' },
   'description-has': { type: 'string' },
@@ -243,19 +257,22 @@ const COMMANDS: Record<
   audit: { accepts: ['profile', ...PAGING], requires: [] },
   'audit verify': { accepts: ['team'], requires: [] },
   'team init': {
-    accepts: ['ca', 'workspace', 'officer', 'lead', 'out'],
+    accepts: ['ca', 'workspace', 'officer', 'lead', 'out', 'password-file', 'valid-for', 'profile'],
     requires: ['ca', 'workspace', 'officer'],
     names: 'URL',
   },
   'team join': { accepts: ['profile'], requires: [], names: 'FILE' },
+  'team migrate': { accepts: ['ca', 'password-file'], requires: ['ca'], names: 'URL' },
   'team status': { accepts: [], requires: [] },
   'team push': { accepts: [], requires: [] },
   'team pull': { accepts: [], requires: [] },
   'team members': { accepts: [], requires: [] },
   'team queues': { accepts: ['limit'], requires: [] },
-  'team invite': { accepts: ['role', 'out'], requires: [], names: 'NAME' },
+  'team invite': { accepts: ['role', 'out', 'valid-for'], requires: [], names: 'NAME' },
   'team remove': { accepts: [], requires: [], names: 'NAME' },
-  'team policy': { accepts: ['require', 'none'], requires: [] },
+  'team acknowledge': { accepts: ['fingerprint'], requires: ['fingerprint'], names: 'NAME' },
+  'team upgrade': { accepts: ['sign'], requires: [] },
+  'team policy': { accepts: ['require', 'none', 'approve', 'withdraw'], requires: [] },
   'review propose': { accepts: ['kind', 'ref', 'disposition', 'note'], requires: ['kind', 'ref', 'disposition'] },
   'review approve': { accepts: ['kind', 'ref', 'note'], requires: ['kind', 'ref'] },
   'review reject': { accepts: ['kind', 'ref', 'note'], requires: ['kind', 'ref', 'note'] },

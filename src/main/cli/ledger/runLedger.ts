@@ -113,7 +113,7 @@ const UNREACHABLE: readonly BankErrorKind[] = [
 ];
 
 /** One line, whatever went wrong: never a stack trace, never a secret. */
-function oneLine(error: unknown): string {
+export function oneLine(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   const known = KNOWN_FAILURES.some((kind) => error instanceof kind);
   const action = error instanceof RowAltered || error instanceof ReviewRolledBack ? ` ${error.action}` : '';
@@ -197,6 +197,8 @@ class Ledger {
         return team.teamInitCommand(this.#teamContext());
       case 'team join':
         return team.teamJoinCommand(this.#teamContext());
+      case 'team migrate':
+        return team.teamMigrateCommand(this.#teamContext());
       case 'team status':
         return team.teamStatus(this.#teamContext());
       case 'team push':
@@ -211,6 +213,10 @@ class Ledger {
         return team.teamInvite(this.#teamContext());
       case 'team remove':
         return team.teamRemove(this.#teamContext());
+      case 'team acknowledge':
+        return team.teamAcknowledge(this.#teamContext());
+      case 'team upgrade':
+        return team.teamUpgrade(this.#teamContext());
       case 'team policy':
         return teamPolicy(this.#teamContext());
       case 'review propose':
@@ -300,6 +306,7 @@ class Ledger {
       dataFolder: this.#dataFolder,
       secretStore: this.#io.secretStore ?? new KeyringSecretStore(),
       env: this.#io.env,
+      secretInput: { stdin: this.#io.stdin, prompt: this.#io.stderr },
       warn: (text) => {
         this.#io.stderr.write(text.endsWith('\n') ? text : `${text}\n`);
       },

@@ -1,10 +1,11 @@
 /**
  * Verifies a workspace's history event by event, as the laptop receives it: each event follows
- * the one before (seq + 1, and names its hash), its content matches its own hash, and its
- * intent carries a valid Ed25519 signature of the officer the server recorded. The first event
- * that fails is named, with why. The caller also checks the anchor (what the laptop verified
- * before), which is what catches a history rewritten and re-chained by someone with the power
- * to disable the server's triggers.
+ * the one before (seq + 1, and names its hash), its content matches its own hash, the caller's
+ * `admit` accepts it (the history judge, rules/historyJudge.ts: its signer is a member the signed
+ * history introduced, and the server decided it as the team's rules do) and answers the key its
+ * intent's Ed25519 signature must verify with. The first event that fails is named, with why.
+ * The caller also checks the anchor (what the laptop verified before), which is what catches a
+ * history rewritten and re-chained by someone with the power to disable the server's triggers.
  *
  * A page is verified in two parts that run at once: the chain (each link and hash, sequential
  * by nature, cheap: one SHA-256) on the calling thread, and the Ed25519 signatures (independent
@@ -17,18 +18,43 @@ import { chainHash, intentBytes, type TeamEventRow } from './crypto/teamCanonica
 import { publicKeyOfRaw, verifyIntent } from './crypto/officerKeys.ts';
 import { TeamProblem } from './teamProblem.ts';
 
-export type SigningKeys = ReadonlyMap<string, Uint8Array>;
+/**
+ * What the caller checks of each event, the ones before it accepted: `signer` answers the key its
+ * signature must verify with (a KeyObject made once per key: importing a raw key for every event
+ * cost more than the verify itself), `judge` accepts what it did; each throws a 'tampered'
+ * TeamProblem naming the event. An event `judge` refuses is still signature-checked, so a forged
+ * one is named as forged rather than as wrongly decided.
+ */
+export interface Admit {
+  signer(event: TeamEventRow): KeyObject;
+  judge(event: TeamEventRow): void;
+}
+
+/**
+ * Admits any event of a fixed set of signers, with no rules: for checking the chain and the
+ * signatures alone (unit tests, the verification benchmark). A laptop admits with its judge.
+ */
+export function fixedSigners(keys: ReadonlyMap<string, Uint8Array>): Admit {
+  const objects = new Map([...keys].map(([officer, raw]) => [officer, publicKeyOfRaw(raw, 'Ed25519')]));
+  return {
+    signer: (event) => {
+      const key = objects.get(event.officer);
+      if (key === undefined) throw forged(event);
+      return key;
+    },
+    judge: () => undefined,
+  };
+}
 
 export class ChainVerifier {
   #seq: number;
   #hash: Buffer;
-  /** KeyObjects made once: importing a raw key for every event cost more than the verify itself. */
-  readonly #keys = new Map<string, KeyObject>();
+  readonly #admit: Admit;
 
-  constructor(from: { seq: number; hash: Uint8Array }, keys: SigningKeys) {
+  constructor(from: { seq: number; hash: Uint8Array }, admit: Admit) {
     this.#seq = from.seq;
     this.#hash = Buffer.from(from.hash);
-    for (const [officer, raw] of keys) this.#keys.set(officer, publicKeyOfRaw(raw, 'Ed25519'));
+    this.#admit = admit;
   }
 
   get seq(): number {
@@ -42,8 +68,9 @@ export class ChainVerifier {
   /** Throws a 'tampered' TeamProblem naming the event when it does not verify. */
   accept(event: TeamEventRow): void {
     const hash = this.#link(this.#seq, this.#hash, event);
-    const key = this.#keys.get(event.officer);
-    if (key === undefined || !verifyIntent(key, intentBytes(event), event.signature)) throw forged(event);
+    const key = this.#admit.signer(event);
+    if (!verifyIntent(key, intentBytes(event), event.signature)) throw forged(event);
+    this.#admit.judge(event);
     this.#seq = event.seq;
     this.#hash = hash;
   }
@@ -62,15 +89,23 @@ export class ChainVerifier {
     let chainProblem: { index: number; error: unknown } | null = null;
     const signatures: Promise<boolean>[] = [];
     for (const [index, event] of events.entries()) {
+      let key: KeyObject;
       try {
         hash = this.#link(seq, hash, event);
         check?.(event, hash);
+        key = this.#admit.signer(event);
+      } catch (error) {
+        chainProblem = { index, error };
+        break;
+      }
+      signatures.push(verifyOnPool(event, key));
+      try {
+        this.#admit.judge(event);
       } catch (error) {
         chainProblem = { index, error };
         break;
       }
       seq = event.seq;
-      signatures.push(this.#verifyOnPool(event));
     }
     const valid = await Promise.all(signatures);
     const firstForged = valid.indexOf(false);
@@ -104,17 +139,16 @@ export class ChainVerifier {
       );
     return hash;
   }
+}
 
-  #verifyOnPool(event: TeamEventRow): Promise<boolean> {
-    const key = this.#keys.get(event.officer);
-    if (key === undefined || event.signature.length !== 64) return Promise.resolve(false);
-    const bytes = intentBytes(event);
-    return new Promise((resolve) => {
-      verify(null, bytes, key, event.signature, (error, valid) => {
-        resolve(error === null && valid);
-      });
+function verifyOnPool(event: TeamEventRow, key: KeyObject): Promise<boolean> {
+  if (event.signature.length !== 64) return Promise.resolve(false);
+  const bytes = intentBytes(event);
+  return new Promise((resolve) => {
+    verify(null, bytes, key, event.signature, (error, valid) => {
+      resolve(error === null && valid);
     });
-  }
+  });
 }
 
 function forged(event: TeamEventRow): TeamProblem {

@@ -1,10 +1,20 @@
 /**
  * The two files of team mode, both validated with zod when read:
  * - an invite (written by `ledger team init` or `ledger team invite`, one per officer): the
- *   server, the team CA (pinned by its fingerprint), the login, the role and a one-time secret.
- *   It is a credential until used: written with mode 0600.
- * - the laptop's team settings (`team.json` in the data folder, written by `ledger team join`):
- *   the same minus the secret, which is in the keychain, plus the profile the workspace maps to.
+ *   server, the team CA (pinned by its fingerprint), the login, the role, a one-time secret and
+ *   (since issue 35, format v2) who invited, until when, the signed invite event it answers and
+ *   the hash of the history's first event, which the joining laptop pins. It is a credential
+ *   until used: written with mode 0600. A v1 invite (af86022) joins a workspace whose membership
+ *   is not signed yet.
+ * - the laptop's team settings (`team.json` in the data folder, written by `team join` or, for
+ *   the lead, `team init`): the same minus the secret, which is in the keychain, plus the
+ *   profile the workspace maps to.
+ *
+ * The CA fingerprint in an invite is checked against the CA in the same file: it catches a
+ * damaged file, not a replaced one (whoever can replace the file can replace both, and the
+ * server address and secret too). What catches a replaced invite is independent of it: the
+ * joining officer compares the lead's key fingerprint, which every laptop shows as a new member
+ * to acknowledge, with the lead in person (docs/team.md, "Who can attack what").
  */
 import { createHash, X509Certificate } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -25,8 +35,7 @@ export type TeamServer = z.infer<typeof serverSchema>;
 const memberRole = z.enum(['lead', 'officer']);
 export type MemberRole = z.infer<typeof memberRole>;
 
-const inviteSchema = z.strictObject({
-  format: z.literal('ledgerdesk-team-invite-v1'),
+const inviteV1Fields = {
   workspace: z.string().regex(WORKSPACE_PATTERN),
   login: z.string().regex(LOGIN_PATTERN),
   displayName: z.string().min(1).max(100),
@@ -35,7 +44,21 @@ const inviteSchema = z.strictObject({
   caPem: z.string().min(1).max(20_000),
   caFingerprint: z.string().regex(/^[0-9a-f]{64}$/),
   secret: z.string().min(32).max(200),
-});
+};
+const hashHex = z.string().regex(/^[0-9a-f]{64}$/);
+const inviteSchema = z.discriminatedUnion('format', [
+  z.strictObject({ format: z.literal('ledgerdesk-team-invite-v1'), ...inviteV1Fields }),
+  z.strictObject({
+    format: z.literal('ledgerdesk-team-invite-v2'),
+    ...inviteV1Fields,
+    invitedBy: z.string().regex(LOGIN_PATTERN),
+    /** The signed event that made this invite (the genesis, for a founding officer). */
+    inviteEvent: z.uuid(),
+    expires: z.string().regex(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+    /** The chain hash of the history's first event: the joining laptop refuses another history. */
+    historyRoot: hashHex,
+  }),
+]);
 export type TeamInvite = z.infer<typeof inviteSchema>;
 
 const settingsSchema = z.strictObject({
@@ -48,6 +71,8 @@ const settingsSchema = z.strictObject({
   caPem: z.string().min(1).max(20_000),
   caFingerprint: z.string().regex(/^[0-9a-f]{64}$/),
   profileId: z.string().min(1).max(200).nullable(),
+  /** The hash of the history's first event as the invite named it (absent: a v1 invite). */
+  historyRoot: hashHex.optional(),
 });
 export type TeamSettings = z.infer<typeof settingsSchema>;
 

@@ -65,6 +65,8 @@ export interface TeamDeskOptions {
   keyring: () => Promise<TeamKeyring>;
   /** Renames a pending transaction named by this laptop's ref to its team name. */
   names?: TeamItemNames;
+  /** Whether the history signs its membership: approvals then name the proposal they answer. */
+  signedMembership?: () => boolean;
   now?: () => Date;
 }
 
@@ -92,9 +94,13 @@ export class TeamDesk {
     const { workspace, mirror } = this.#options;
     const id = randomUUID();
     let baseVersion: number | null = null;
+    let disposition: string | null = action.disposition ?? null;
     if (VERSIONED_ACTIONS.includes(action.action)) {
       const current = mirror.review(workspace, action.kind, action.ref);
       baseVersion = (current?.version ?? 0) + mirror.queuedVersionMoves(workspace, action.kind, action.ref);
+      // The approver signs over the proposal they approve (issue 35): its chain hash.
+      if ((action.action === 'approve' || action.action === 'reject') && this.#options.signedMembership?.() === true)
+        disposition = current?.proposalHash ?? null;
     }
     let sealed: Buffer | null = null;
     let keyVersion: number | null = null;
@@ -113,7 +119,7 @@ export class TeamDesk {
       kind: action.kind,
       ref: action.ref,
       action: action.action,
-      disposition: action.disposition ?? null,
+      disposition,
       assignee: action.assignee ?? null,
       baseVersion,
       keyVersion,

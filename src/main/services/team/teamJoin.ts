@@ -4,7 +4,13 @@
  * refused), opens the team keys the invite carries, makes the officer's Ed25519 and X25519 keys,
  * and in one server transaction registers the public keys, wraps the team keys for the officer,
  * spends the invite, appends a signed "join" event and replaces the login's password with a new
- * one known only to this laptop's keychain. An invite used twice is refused by the server.
+ * one known only to this laptop's keychain. An invite used twice, or expired, is refused by the
+ * server.
+ *
+ * A v2 invite (issue 35) names the signed invite event it answers: the join event names it too
+ * and carries the new keys countersigned with the invite's one-time key (derived from its
+ * secret), so laptops accept this officer's key only from whoever held the invite file; and the
+ * laptop pins the hash of the history's first event the invite names.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
@@ -18,6 +24,7 @@ import { TeamMirror } from './laptop/teamMirror.ts';
 import { describeServer, readInvite, writeTeamSettings, type TeamSettings } from './teamConfig.ts';
 import { teamClientConfig } from './teamConnection.ts';
 import { payloadOf } from './teamDesk.ts';
+import { inviteKeyOf, joinProof, keyText, termsText } from './rules/memberTerms.ts';
 import { TeamKeychain } from './teamKeychain.ts';
 import { TeamProblem, teamProblemOf } from './teamProblem.ts';
 
@@ -52,7 +59,11 @@ export async function teamJoin(options: TeamJoinOptions): Promise<TeamSettings> 
       );
     throw problem;
   }
-  const keychain = new TeamKeychain(options.secretStore, invite.workspace);
+  const keychain = new TeamKeychain(options.secretStore, {
+    workspace: invite.workspace,
+    login: invite.login,
+    dataFolder: options.dataFolder,
+  });
   try {
     await client.query('BEGIN');
     const found = await client.query<{ wrapped: Buffer | null }>('SELECT team.my_invite($1) AS wrapped', [
@@ -67,13 +78,30 @@ export async function teamJoin(options: TeamJoinOptions): Promise<TeamSettings> 
       version,
       wrapped: wrapTeamKey(key, keys.boxPublic, invite.workspace, version, invite.login),
     }));
+    const disposition =
+      invite.format === 'ledgerdesk-team-invite-v2'
+        ? termsText('join', {
+            v: 1,
+            invite: invite.inviteEvent,
+            sign: keyText(keys.signPublic),
+            box: keyText(keys.boxPublic),
+            proof: joinProof(
+              inviteKeyOf(invite.secret, invite.workspace, invite.login).private,
+              invite.workspace,
+              invite.login,
+              invite.inviteEvent,
+              keyText(keys.signPublic),
+              keyText(keys.boxPublic),
+            ),
+          })
+        : null;
     const intent: TeamIntent = {
       id: randomUUID(),
       workspace: invite.workspace,
       kind: 'member',
       ref: invite.login,
       action: 'join',
-      disposition: null,
+      disposition,
       assignee: null,
       baseVersion: null,
       keyVersion: null,
@@ -106,12 +134,15 @@ export async function teamJoin(options: TeamJoinOptions): Promise<TeamSettings> 
       caPem: invite.caPem,
       caFingerprint: invite.caFingerprint,
       profileId: options.profileId ?? null,
+      ...(invite.format === 'ledgerdesk-team-invite-v2' ? { historyRoot: invite.historyRoot } : {}),
     };
     writeTeamSettings(options.dataFolder, settings);
     const mirror = new TeamMirror(options.database);
     mirror.transaction(() => {
       mirror.ensureWorkspace(invite.workspace, invite.login, settings.profileId);
       for (const wrap of wraps) mirror.saveWrappedKey(invite.workspace, wrap.version, wrap.wrapped);
+      if (settings.historyRoot !== undefined)
+        mirror.setRootHash(invite.workspace, Buffer.from(settings.historyRoot, 'hex'));
     });
     return settings;
   } catch (error) {

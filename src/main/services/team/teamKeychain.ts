@@ -1,13 +1,22 @@
 /**
- * What team mode keeps in the OS keychain (through the project's SecretStore), per workspace:
- * the login's password, the officer's Ed25519 and X25519 private keys, and the anchor (the last
- * head of the team's history this laptop verified). Nothing of these is ever written to a file.
+ * What team mode keeps in the OS keychain (through the project's SecretStore), per workspace,
+ * officer and data folder: the login's password, the officer's Ed25519 and X25519 private keys,
+ * and the anchor (the last head of the team's history this laptop verified). Nothing of these is
+ * ever written to a file.
+ *
+ * Entries are named by the data folder and the login as well as the workspace (issue 38): two
+ * officers of one team on one machine (two data folders, one keychain) keep their keys apart.
+ * Builds before that named them by the workspace alone, so the second officer to join on a
+ * machine overwrote the first one's keys; such entries are moved to the new names the first time
+ * they are read, once they are known to be this officer's (their signing key is the one this
+ * laptop's history gives its login), and a laptop whose entries another officer overwrote is told
+ * so, instead of being sent to a server that would refuse its login.
  */
-import type { KeyObject } from 'node:crypto';
+import { createPublicKey, type KeyObject } from 'node:crypto';
+import { resolve } from 'node:path';
 import type { SecretStore } from '../credentials/secretStore.ts';
-import { privateKeyOfText, privateKeyText, rawPublicKey } from './crypto/officerKeys.ts';
+import { fingerprint, privateKeyOfText, privateKeyText, rawPublicKey } from './crypto/officerKeys.ts';
 import { TeamProblem } from './teamProblem.ts';
-import { createPublicKey } from 'node:crypto';
 
 export interface TeamAnchor {
   seq: number;
@@ -21,45 +30,105 @@ export interface StoredOfficerKeys {
   boxPublic: Buffer;
 }
 
+const WHATS = ['login', 'sign', 'box', 'anchor'] as const;
+type What = (typeof WHATS)[number];
+
+export interface TeamKeychainOwner {
+  workspace: string;
+  login: string;
+  dataFolder: string;
+  /**
+   * This officer's signing key as the laptop's verified history (or its pins) give it, or null
+   * when it holds none yet: what tells this officer's entries of an earlier build from another's.
+   */
+  expectedSignKey?: () => Buffer | null;
+}
+
 export class TeamKeychain {
   readonly #store: SecretStore;
-  readonly #workspace: string;
+  readonly #owner: TeamKeychainOwner;
+  #moved: Promise<void> | null = null;
 
-  constructor(store: SecretStore, workspace: string) {
+  constructor(store: SecretStore, owner: TeamKeychainOwner) {
     this.#store = store;
-    this.#workspace = workspace;
+    this.#owner = { ...owner, dataFolder: resolve(owner.dataFolder) };
   }
 
-  #account(what: string): string {
-    return `team:${this.#workspace}:${what}`;
+  #account(what: What): string {
+    const { workspace, login, dataFolder } = this.#owner;
+    return `team:${workspace}:${login}@${dataFolder}:${what}`;
+  }
+
+  /** The name entries had before issue 38 (the workspace alone). */
+  #legacyAccount(what: What): string {
+    return `team:${this.#owner.workspace}:${what}`;
+  }
+
+  async #get(what: What): Promise<string | null> {
+    await this.#moveLegacyEntries();
+    return this.#store.get(this.#account(what));
+  }
+
+  async #set(what: What, value: string): Promise<void> {
+    await this.#moveLegacyEntries();
+    await this.#store.set(this.#account(what), value);
+  }
+
+  /** Moves an earlier build's entries to this officer's names, once, if they are this officer's. */
+  #moveLegacyEntries(): Promise<void> {
+    this.#moved ??= this.#move();
+    return this.#moved;
+  }
+
+  async #move(): Promise<void> {
+    if (await this.#store.has(this.#account('sign'))) return;
+    const sign = await this.#store.get(this.#legacyAccount('sign'));
+    if (sign === null) return;
+    const expected = this.#owner.expectedSignKey?.() ?? null;
+    const theirs = rawPublicKey(createPublicKey(privateKeyOfText(sign)));
+    if (expected !== null && !theirs.equals(expected))
+      throw new TeamProblem(
+        'not-joined',
+        `The keychain's team keys for ${this.#owner.workspace} are not ${this.#owner.login}'s: another officer who joined on this computer with an earlier Ledgerdesk overwrote them (their signing key is ${fingerprint(theirs)}, ${this.#owner.login}'s is ${fingerprint(expected)}). This data folder (${this.#owner.dataFolder}) cannot sign or log in as ${this.#owner.login} any more: ask a lead to remove ${this.#owner.login} and invite them again. Nothing of the team's record is lost; this laptop's actions not yet pushed stay in its outbox.`,
+      );
+    for (const what of WHATS) {
+      const value = await this.#store.get(this.#legacyAccount(what));
+      if (value !== null) await this.#store.set(this.#account(what), value);
+    }
+    // Read back before the old names go: a keychain that did not keep them loses nothing.
+    for (const what of WHATS) {
+      const old = await this.#store.get(this.#legacyAccount(what));
+      if (old !== null && (await this.#store.get(this.#account(what))) !== old) return;
+    }
+    for (const what of WHATS) await this.#store.delete(this.#legacyAccount(what));
   }
 
   async password(): Promise<string> {
-    const password = await this.#store.get(this.#account('login'));
+    const password = await this.#get('login');
     if (password === null)
       throw new TeamProblem(
         'not-joined',
-        `The keychain holds no team login for ${this.#workspace}: join the team again with an invite.`,
+        `The keychain holds no team login for ${this.#owner.login} in ${this.#owner.workspace} (data folder ${this.#owner.dataFolder}): join the team again with an invite.`,
       );
     return password;
   }
 
   setPassword(password: string): Promise<void> {
-    return this.#store.set(this.#account('login'), password);
+    return this.#set('login', password);
   }
 
   async saveKeys(keys: { signPrivate: KeyObject; boxPrivate: KeyObject }): Promise<void> {
-    await this.#store.set(this.#account('sign'), privateKeyText(keys.signPrivate));
-    await this.#store.set(this.#account('box'), privateKeyText(keys.boxPrivate));
+    await this.#set('sign', privateKeyText(keys.signPrivate));
+    await this.#set('box', privateKeyText(keys.boxPrivate));
   }
 
   async keys(): Promise<StoredOfficerKeys> {
-    const sign = await this.#store.get(this.#account('sign'));
-    const box = await this.#store.get(this.#account('box'));
+    const sign = await this.#get('sign');
+    const box = await this.#get('box');
     if (sign === null || box === null)
       throw new TeamProblem(
         'not-joined',
-        `The keychain holds no team keys for ${this.#workspace}: this laptop cannot sign or open team notes.`,
+        `The keychain holds no team keys for ${this.#owner.login} in ${this.#owner.workspace} (data folder ${this.#owner.dataFolder}): this laptop cannot sign or open team notes.`,
       );
     const signPrivate = privateKeyOfText(sign);
     const boxPrivate = privateKeyOfText(box);
@@ -72,7 +141,7 @@ export class TeamKeychain {
   }
 
   async anchor(): Promise<TeamAnchor | null> {
-    const text = await this.#store.get(this.#account('anchor'));
+    const text = await this.#get('anchor');
     if (text === null) return null;
     try {
       const value = JSON.parse(text) as { v?: unknown; seq?: unknown; hash?: unknown };
@@ -88,7 +157,7 @@ export class TeamKeychain {
     }
     throw new TeamProblem(
       'tampered',
-      `The team anchor in the keychain for ${this.#workspace} is not one Ledgerdesk wrote.`,
+      `The team anchor in the keychain for ${this.#owner.workspace} is not one Ledgerdesk wrote.`,
     );
   }
 
@@ -96,10 +165,10 @@ export class TeamKeychain {
   async advanceAnchor(anchor: TeamAnchor): Promise<void> {
     const current = await this.anchor();
     if (current !== null && current.seq >= anchor.seq) return;
-    await this.#store.set(this.#account('anchor'), JSON.stringify({ v: 1, seq: anchor.seq, hash: anchor.hash }));
+    await this.#set('anchor', JSON.stringify({ v: 1, seq: anchor.seq, hash: anchor.hash }));
   }
 
   async forget(): Promise<void> {
-    for (const what of ['login', 'sign', 'box', 'anchor']) await this.#store.delete(this.#account(what));
+    for (const what of WHATS) await this.#store.delete(this.#account(what));
   }
 }

@@ -9,14 +9,20 @@
  *
  * Pull: the workspace's events after the mirror's head, by seq (commit order), a page at a
  * time (the next page asked for while this one is verified). Each page is verified whole (chain,
- * hashes, signatures on the thread pool, the anchor) before it is applied in one SQLite transaction; the anchor in the keychain then moves forward. Before anything, the
- * event at the mirror's head and the one at the anchor are read again from the server: a history
- * rewritten or cut after this laptop verified it is named, never silently accepted.
+ * hashes, the anchor, the history's first event as the invite named it, and every event
+ * re-decided by the team's rules: its signer a member the signed history introduced, its result,
+ * state and version what the rules make; then the signatures on the thread pool) before it is
+ * applied in one SQLite transaction; the anchor in the keychain then moves forward. Before
+ * anything, the event at the mirror's head and the one at the anchor are read again from the
+ * server: a history rewritten or cut after this laptop verified it is named, never silently
+ * accepted.
  */
 import { ChainVerifier } from './chainVerifier.ts';
 import type { TeamEventRow } from './crypto/teamCanonical.ts';
 import { fingerprint } from './crypto/officerKeys.ts';
-import type { TeamMirror } from './laptop/teamMirror.ts';
+import { RULES_JUDGED, type TeamMirror } from './laptop/teamMirror.ts';
+import { HistoryJudge, MemoryReviews } from './rules/historyJudge.ts';
+import { TeamMembership, type LegacyDirectory, type Role } from './rules/teamMembership.ts';
 import type { TeamConnection } from './teamConnection.ts';
 import type { TeamKeychain } from './teamKeychain.ts';
 import { TeamProblem } from './teamProblem.ts';
@@ -116,8 +122,9 @@ export class TeamSync {
 
   async pull(): Promise<PullReport> {
     return this.#connection.with(async (db) => {
-      const keys = await this.#signingKeys(db);
+      const legacy = await this.legacyDirectory(db);
       await this.#refreshWrappedKeys(db);
+      if (this.#mirror.rulesVersion(this.#workspace) < RULES_JUDGED) this.#judgeMirror(legacy);
       const start = this.#mirror.head(this.#workspace);
       const anchor = await this.#keychain.anchor();
       if (start.seq > 0) {
@@ -150,8 +157,16 @@ export class TeamSync {
             anchor.seq,
           );
       }
-      const verifier = new ChainVerifier(start, keys);
-      const atAnchor = (event: TeamEventRow, hash: Buffer): void => {
+      const judge = this.#judgeOfMirror(legacy);
+      const verifier = new ChainVerifier(start, judge);
+      const root = this.#mirror.rootHash(this.#workspace);
+      const check = (event: TeamEventRow, hash: Buffer): void => {
+        if (event.seq === 1 && root !== null && !hash.equals(root))
+          throw new TeamProblem(
+            'tampered',
+            `The team history of ${this.#workspace} does not start with the event your invite named: the server shows another history.`,
+            1,
+          );
         if (anchor !== null && event.seq === anchor.seq && hash.toString('hex') !== anchor.hash)
           throw new TeamProblem(
             'tampered',
@@ -174,16 +189,20 @@ export class TeamSync {
         const full = page.length === this.#page;
         if (full) next = eventsAfter(db, this.#workspace, last.seq, this.#page);
         started = performance.now();
+        judge.begin();
         try {
-          await verifier.acceptPage(page, atAnchor);
+          await verifier.acceptPage(page, check);
         } catch (error) {
+          judge.rollback();
           if (full) await next.catch(() => undefined);
           throw error;
         }
+        const touched = judge.commit();
         phases.verifying += performance.now() - started;
         started = performance.now();
         this.#mirror.transaction(() => {
-          this.#mirror.appendVerified(page, this.#now().toISOString());
+          this.#mirror.appendVerified(page, touched, this.#now().toISOString());
+          this.#pinSigned(judge.membership);
         });
         phases.applying += performance.now() - started;
         started = performance.now();
@@ -198,15 +217,87 @@ export class TeamSync {
     });
   }
 
+  /** The membership and policy as the mirror's verified events make them, and a judge for what follows. */
+  #judgeOfMirror(legacy: LegacyDirectory): HistoryJudge {
+    const membership = new TeamMembership(this.#workspace, legacy);
+    for (const event of this.#mirror.membershipEvents(this.#workspace)) membership.decide(event);
+    return new HistoryJudge({
+      membership,
+      reviews: this.#mirror.reviewSource(this.#workspace),
+      pins: pinsOf(this.#mirror, this.#workspace),
+    });
+  }
+
   /**
-   * The officers' signing keys, pinned on first sight: a key the server later replaces (to
-   * make a forged event verify) is refused, with both fingerprints named.
+   * Once per build of the rules: re-decides the events this laptop verified before (a build
+   * before issue 35 checked their chain and signatures, not their decisions). The first one the
+   * rules refuse, and every one after it, are forgotten, so the pull that follows fetches it
+   * again and names it; the reviews are rebuilt from those kept.
    */
-  async #signingKeys(db: Parameters<typeof officersOf>[0]): Promise<Map<string, Buffer>> {
+  #judgeMirror(legacy: LegacyDirectory): void {
+    const reviews = new MemoryReviews();
+    const replay = new HistoryJudge({
+      membership: new TeamMembership(this.#workspace, legacy),
+      reviews,
+      pins: pinsOf(this.#mirror, this.#workspace),
+    });
+    for (let after = 0; ;) {
+      const events = this.#mirror.events(this.#workspace, after, 5_000);
+      const last = events.at(-1);
+      if (last === undefined) break;
+      replay.begin();
+      for (const event of events) {
+        try {
+          replay.admit(event);
+        } catch (error) {
+          if (!(error instanceof TeamProblem) || error.kind !== 'tampered') throw error;
+          this.#mirror.forgetFrom(this.#workspace, event.seq);
+          this.#mirror.transaction(() => {
+            this.#mirror.setRulesVersion(this.#workspace, RULES_JUDGED);
+          });
+          return;
+        }
+      }
+      reviews.store(replay.commit());
+      after = last.seq;
+    }
+    this.#mirror.transaction(() => {
+      this.#mirror.setRulesVersion(this.#workspace, RULES_JUDGED);
+    });
+  }
+
+  /** Keys the signed history gave members, pinned on first sight like the server's (see legacyDirectory). */
+  #pinSigned(membership: TeamMembership): void {
+    if (!membership.signed) return;
+    const pinned = this.#mirror.pinnedOfficers(this.#workspace);
+    const at = this.#now().toISOString();
+    for (const member of membership.members())
+      if (member.sign !== null && member.box !== null && !pinned.has(member.login))
+        this.#mirror.pinOfficer(
+          this.#workspace,
+          {
+            roleName: member.login,
+            displayName: member.login,
+            signPublic: member.sign,
+            boxPublic: member.box,
+            role: member.role,
+          },
+          at,
+        );
+  }
+
+  /**
+   * What the server says of its officers, for the part of a history from before its membership
+   * was signed: their signing keys, pinned on first sight (a key the server later replaces, to
+   * make a forged event verify, is refused with both fingerprints named), and who leads.
+   */
+  async legacyDirectory(db: Parameters<typeof officersOf>[0]): Promise<LegacyDirectory> {
     const pinned = this.#mirror.pinnedOfficers(this.#workspace);
     const keys = new Map<string, Buffer>();
+    const roles = new Map<string, Role>();
     const at = this.#now().toISOString();
     for (const officer of await officersOf(db, this.#workspace)) {
+      roles.set(officer.roleName, pinned.get(officer.roleName)?.role ?? officer.role);
       if (officer.signPublic === null || officer.boxPublic === null) continue;
       const known = pinned.get(officer.roleName);
       if (known !== undefined && !known.signPublic.equals(officer.signPublic))
@@ -214,7 +305,7 @@ export class TeamSync {
           'tampered',
           `The server now gives ${officer.roleName} another signing key (${fingerprint(officer.signPublic)}) than the one this laptop pinned (${fingerprint(known.signPublic)}).`,
         );
-      if (known === undefined)
+      if (known === undefined || known.role === null)
         this.#mirror.pinOfficer(
           this.#workspace,
           {
@@ -222,12 +313,17 @@ export class TeamSync {
             displayName: officer.displayName,
             signPublic: officer.signPublic,
             boxPublic: officer.boxPublic,
+            role: officer.role,
           },
           at,
         );
       keys.set(officer.roleName, known?.signPublic ?? officer.signPublic);
     }
-    return keys;
+    for (const [login, officer] of pinned) {
+      if (!keys.has(login)) keys.set(login, officer.signPublic);
+      if (!roles.has(login) && officer.role !== null) roles.set(login, officer.role);
+    }
+    return { keys, roles };
   }
 
   async #refreshWrappedKeys(db: Parameters<typeof myWrappedKeys>[0]): Promise<void> {
@@ -242,4 +338,8 @@ export class TeamSync {
   serverHead(): Promise<number> {
     return this.#connection.with((db) => lastSeq(db, this.#workspace));
   }
+}
+
+function pinsOf(mirror: TeamMirror, workspace: string): Map<string, Buffer> {
+  return new Map([...mirror.pinnedOfficers(workspace)].map(([login, officer]) => [login, officer.signPublic]));
 }

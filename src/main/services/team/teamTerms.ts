@@ -23,6 +23,9 @@ export const VERSIONED_ACTIONS: readonly TeamAction[] = ['propose', 'approve', '
 /** Review states a four-eyes rule names: "from>to" (the state a proposal leaves, the one it asks for). */
 const POLICY_FROM_STATES = ['unreviewed', 'cleared', 'flagged', 'escalated', 'closed'] as const;
 
+/** The policy a new workspace starts with (the server's default, teamSchemaSql.ts). */
+export const DEFAULT_APPROVAL_RULES = ['escalated>cleared', 'escalated>closed', 'flagged>cleared'] as const;
+
 const RULE_PATTERN = /^(unreviewed|cleared|flagged|escalated|closed)>(cleared|flagged|escalated|closed)$/;
 
 /**

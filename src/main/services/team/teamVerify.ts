@@ -1,15 +1,20 @@
 /**
  * `ledger audit verify --team`: re-reads the server's whole history of the workspace (not the
- * laptop's copy), page by page, and checks every event: the chain, each hash, each officer's
- * signature (with the keys this laptop pinned), the mirror's copy of every event it holds, and
- * the anchor in the keychain; then the laptop's queue (team_reviews) against what those events
- * make. Answers the first event that fails, named, or the verified head.
+ * laptop's copy), page by page, and checks every event: the chain, each hash, the history's
+ * first event against the one the invite named, every event re-decided from its start by the
+ * team's rules (its signer a member the signed history introduced, with the key it introduced;
+ * its result, state and version what the rules make, with the policy the signed events put in
+ * force), each signature, the mirror's copy of every event it holds, and the anchor in the
+ * keychain; then the laptop's queue (team_reviews) against what the verified events make.
+ * Answers the first event that fails, named, or the verified head.
  */
 import { ChainVerifier } from './chainVerifier.ts';
 import { TEAM_GENESIS, type TeamEventRow } from './crypto/teamCanonical.ts';
+import { HistoryJudge, MemoryReviews } from './rules/historyJudge.ts';
+import { TeamMembership } from './rules/teamMembership.ts';
 import type { TeamSession } from './teamSession.ts';
 import { TeamProblem } from './teamProblem.ts';
-import { eventsAfter, officersOf } from './teamServerReads.ts';
+import { eventsAfter } from './teamServerReads.ts';
 
 export interface TeamVerifyReport {
   workspace: string;
@@ -42,24 +47,30 @@ export async function verifyTeamHistory(session: TeamSession): Promise<TeamVerif
     return report;
   }
   return session.connection.with(async (db) => {
-    const pinned = session.mirror.pinnedOfficers(workspace);
-    const keys = new Map<string, Buffer>();
-    for (const officer of await officersOf(db, workspace)) {
-      if (officer.signPublic === null) continue;
-      const known = pinned.get(officer.roleName);
-      if (known !== undefined && !known.signPublic.equals(officer.signPublic)) {
-        report.firstBad = {
-          seq: null,
-          reason: `The server gives ${officer.roleName} another signing key than the one this laptop pinned.`,
-        };
-        return report;
-      }
-      keys.set(officer.roleName, officer.signPublic);
+    let legacy;
+    try {
+      legacy = await session.sync.legacyDirectory(db);
+    } catch (error) {
+      if (!(error instanceof TeamProblem) || error.kind !== 'tampered') throw error;
+      report.firstBad = { seq: null, reason: error.message };
+      return report;
     }
-    const verifier = new ChainVerifier({ seq: 0, hash: TEAM_GENESIS }, keys);
+    const pins = new Map(
+      [...session.mirror.pinnedOfficers(workspace)].map(([login, officer]) => [login, officer.signPublic]),
+    );
+    const decided = new MemoryReviews();
+    const judge = new HistoryJudge({ membership: new TeamMembership(workspace, legacy), reviews: decided, pins });
+    const verifier = new ChainVerifier({ seq: 0, hash: TEAM_GENESIS }, judge);
     const mirrorHead = session.mirror.head(workspace);
+    const root = session.mirror.rootHash(workspace);
     try {
       const compare = (event: TeamEventRow, hash: Buffer): void => {
+        if (event.seq === 1 && root !== null && !hash.equals(root))
+          throw new TeamProblem(
+            'tampered',
+            `The team history of ${workspace} does not start with the event your invite named: the server shows another history.`,
+            1,
+          );
         const copy = event.seq <= mirrorHead.seq ? session.mirror.event(workspace, event.seq) : null;
         if (event.seq <= mirrorHead.seq && (copy === null || !Buffer.from(copy.hash).equals(hash)))
           throw new TeamProblem(
@@ -82,12 +93,15 @@ export async function verifyTeamHistory(session: TeamSession): Promise<TeamVerif
         if (last === undefined) break;
         const full = page.length === PAGE;
         if (full) next = eventsAfter(db, workspace, last.seq, PAGE);
+        judge.begin();
         try {
           await verifier.acceptPage(page, compare);
         } catch (error) {
+          judge.rollback();
           if (full) await next.catch(() => undefined);
           throw error;
         }
+        decided.store(judge.commit());
         report.events += page.length;
         if (!full) break;
       }

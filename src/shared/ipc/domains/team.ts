@@ -24,6 +24,10 @@ const teamStatus = z.object({
   queued: z.number().int().nonnegative(),
   conflicts: z.number().int().nonnegative(),
   pulledAt: z.string().nullable(),
+  /** Whether the membership and policy are in the signed history (false: a lead runs `ledger team upgrade`). */
+  membershipSigned: z.boolean(),
+  /** Members joined whose key fingerprint this officer has not acknowledged yet. */
+  newMembers: z.number().int().nonnegative(),
 });
 export type TeamStatus = z.infer<typeof teamStatus>;
 
@@ -35,6 +39,16 @@ const teamMember = z.object({
   joined: z.boolean(),
   signingKey: z.string().nullable(),
   boxKey: z.string().nullable(),
+  /** Who introduced the login in the signed history (null: the genesis lead, or the roster). */
+  introducedBy: z.string().nullable(),
+  /** Who the login counts as for four-eyes: itself, or its inviting lead until another member confirms it. */
+  countsAs: z.string(),
+  inviteExpires: z.string().nullable(),
+  /**
+   * acknowledged: this officer compared its fingerprint; new: not yet (a notice to acknowledge);
+   * self; unsigned: the server lists it but no lead introduced it (nothing it signs is accepted).
+   */
+  notice: z.enum(['acknowledged', 'new', 'self', 'unsigned']),
 });
 
 const teamReview = z.object({
@@ -122,6 +136,10 @@ const teamPolicy = z.object({
   workspace: z.string(),
   /** Sorted; empty: every proposal takes effect at once. */
   rules: z.array(z.string()),
+  /** A weaker policy waiting for a second lead (another person than its proposer). */
+  pending: z.object({ rules: z.array(z.string()), by: z.string(), seq: z.number().int(), hash: z.string() }).nullable(),
+  /** Whether the policy is in the signed history (before an upgrade's roster, a change is in force at once). */
+  signed: z.boolean(),
 });
 export type TeamPolicy = z.infer<typeof teamPolicy>;
 
@@ -158,10 +176,26 @@ export const teamOperations = {
   acknowledge: { input: z.strictObject({ eventId: z.uuid() }), output: z.object({ acknowledged: z.boolean() }) },
   /** The workspace's four-eyes policy: which moves need a second officer. */
   policy: { input: z.strictObject({}), output: teamPolicy },
-  /** A lead changes the policy (online): signed, chained in the history, audited. */
+  /**
+   * A lead changes the policy (online): signed, chained in the history, audited. A stricter one
+   * is in force at once; a weaker one waits for a second lead (outcome 'pending').
+   */
   setPolicy: {
     input: z.strictObject({ rules: z.array(approvalRule).max(20) }),
+    output: teamPolicy.extend({ seq: z.number().int(), outcome: z.enum(['in-force', 'pending']) }),
+  },
+  /** A second lead approves the weaker policy waiting, or a lead withdraws it. */
+  decidePolicy: {
+    input: z.strictObject({ decision: z.enum(['approve', 'reject']) }),
     output: teamPolicy.extend({ seq: z.number().int() }),
+  },
+  /**
+   * The officer acknowledges a new member after comparing the member's signing-key fingerprint
+   * with them (the fingerprint as compared): signed as a confirmation once the membership is.
+   */
+  acknowledgeMember: {
+    input: z.strictObject({ login, fingerprint: z.string().min(1).max(100) }),
+    output: z.object({ countsAs: z.string(), confirmed: z.boolean() }),
   },
   /** Re-reads the server's whole history and checks it (as `ledger audit verify --team`). */
   verify: { input: z.strictObject({}), output: teamVerification },

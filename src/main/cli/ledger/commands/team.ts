@@ -4,11 +4,12 @@
  * log, and pushed at once when the server answers; a server that cannot be reached leaves it
  * queued (said on standard error, exit 0: nothing is lost).
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { SecretStore } from '../../../services/credentials/secretStore.ts';
+import { adminTargetOf } from '../../../services/team/adminUrl.ts';
 import type { LedgerServices } from '../../../services/ledgerServices.ts';
-import { teamInit } from '../../../services/team/teamInit.ts';
+import { teamInit, teamMigrate } from '../../../services/team/teamInit.ts';
 import { teamJoin } from '../../../services/team/teamJoin.ts';
 import { TeamProblem } from '../../../services/team/teamProblem.ts';
 import { TeamSession, type SyncOutcome } from '../../../services/team/teamSession.ts';
@@ -17,12 +18,15 @@ import { verifyTeamHistory } from '../../../services/team/teamVerify.ts';
 import { read } from '../cliArguments.ts';
 import { UsageError } from '../../common/usageError.ts';
 import { table } from '../cliOutput.ts';
+import { readOptionalSecret, type SecretInput } from '../readSecret.ts';
 import type { CommandContext } from '../triggerCommand.ts';
 
 export interface TeamCommandContext extends CommandContext {
   dataFolder: string;
   secretStore: SecretStore;
   env: NodeJS.ProcessEnv;
+  /** Where the admin's password is asked for when no file or PGPASSWORD gives it. */
+  secretInput?: SecretInput;
   warn(text: string): void;
 }
 
@@ -31,9 +35,65 @@ const EXIT_FAILED = 1;
 
 function text(
   context: TeamCommandContext,
-  option: 'workspace' | 'ca' | 'lead' | 'out' | 'role' | 'assignee' | 'note' | 'kind' | 'disposition',
+  option:
+    | 'workspace'
+    | 'ca'
+    | 'lead'
+    | 'out'
+    | 'role'
+    | 'assignee'
+    | 'note'
+    | 'kind'
+    | 'disposition'
+    | 'password-file'
+    | 'valid-for'
+    | 'fingerprint'
+    | 'profile',
 ): string | undefined {
   return read.text(context.arguments.options, option);
+}
+
+/** `--valid-for 7d` (days, hours or minutes) in milliseconds; undefined: the default (7 days). */
+function validFor(context: TeamCommandContext): number | undefined {
+  const given = text(context, 'valid-for');
+  if (given === undefined) return undefined;
+  const match = /^(\d{1,4})([dhm])$/.exec(given.trim());
+  if (match === null)
+    throw new UsageError('--valid-for: a number of days, hours or minutes, e.g. 7d, 36h or 90m (at most 90d).');
+  const unit = { d: 86_400_000, h: 3_600_000, m: 60_000 }[match[2] as 'd' | 'h' | 'm'];
+  return Number(match[1]) * unit;
+}
+
+/**
+ * The administrator's password, never from an argument (every user of the computer can read a
+ * process's arguments while it runs): a file only its owner reads, PGPASSWORD, or typed when asked.
+ */
+async function adminPassword(context: TeamCommandContext, url: string): Promise<string> {
+  if (adminTargetOf(url).password !== '')
+    throw new UsageError(
+      'The admin URL carries a password, which every user of this computer can read in the process list while team init runs: remove it from the URL and give it with --password-file FILE (mode 0600), PGPASSWORD, or type it when asked.',
+    );
+  const file = text(context, 'password-file');
+  if (file !== undefined) {
+    const path = resolve(file);
+    let mode: number;
+    let content: string;
+    try {
+      mode = statSync(path).mode;
+      content = readFileSync(path, 'utf8');
+    } catch {
+      throw new UsageError(`--password-file: ${file} cannot be read.`);
+    }
+    if ((mode & 0o077) !== 0)
+      throw new UsageError(
+        `--password-file: ${file} can be read by other users (mode ${(mode & 0o777).toString(8).padStart(4, '0')}): chmod 600 ${file}.`,
+      );
+    return content.replace(/\r?\n$/, '');
+  }
+  const fromEnvironment = context.env['PGPASSWORD'];
+  if (fromEnvironment !== undefined && fromEnvironment !== '') return fromEnvironment;
+  if (context.secretInput === undefined) return '';
+  return readOptionalSecret(context.secretInput, "The database administrator's password");
 }
 
 function session(context: TeamCommandContext, services: LedgerServices): TeamSession {
@@ -63,8 +123,13 @@ export function audit(
   services.cache.audit.record({ profileId, profileName: `team ${team.workspace}`, action, target, result, detail });
 }
 
-function describeSync(context: TeamCommandContext, outcome: SyncOutcome): void {
+function describeSync(context: TeamCommandContext, outcome: SyncOutcome, team?: TeamSession): void {
   if (outcome.problem !== null) context.warn(`ledger: ${outcome.problem}`);
+  if (team === undefined) return;
+  for (const member of team.newMembers())
+    context.warn(
+      `ledger: new member ${member.login} (${member.role}${member.introducedBy === null ? '' : `, invited by ${member.introducedBy}`}), signing key ${member.signingKey ?? '?'}. Compare it with ${member.login} in person, then: ledger team acknowledge ${member.login} --fingerprint "${member.signingKey ?? ''}"`,
+    );
 }
 
 export async function teamInitCommand(context: TeamCommandContext): Promise<number> {
@@ -81,33 +146,68 @@ export async function teamInitCommand(context: TeamCommandContext): Promise<numb
   } catch {
     throw new UsageError(`--ca: ${caFile} cannot be read.`);
   }
-  // The admin's password may come from PGPASSWORD rather than the URL (and the shell history).
-  let adminUrl = url;
-  const password = context.env['PGPASSWORD'];
-  if (password !== undefined && password !== '') {
-    const parsed = URL.canParse(url) ? new URL(url) : null;
-    if (parsed !== null && parsed.password === '') {
-      parsed.password = password;
-      adminUrl = parsed.toString();
-    }
-  }
+  const lifetime = validFor(context);
+  const password = await adminPassword(context, url);
+  const services = await context.open();
+  const profileName = text(context, 'profile');
+  const profileId = profileName === undefined ? null : services.profiles.find(profileName).id;
   const lead = text(context, 'lead');
   const report = await teamInit({
-    adminUrl,
+    adminUrl: url,
+    adminPassword: password,
     caPem,
     workspace,
     officers: list,
     outFolder: resolve(text(context, 'out') ?? '.'),
+    laptop: {
+      dataFolder: context.dataFolder,
+      secretStore: context.secretStore,
+      database: services.cache.database,
+      profileId,
+    },
     ...(lead === undefined ? {} : { lead }),
+    ...(lifetime === undefined ? {} : { inviteLifetimeMs: lifetime }),
   });
+  const team = session(context, services);
+  try {
+    audit(services, team, 'team.init', report.workspace, 'ok', `genesis ${report.historyRoot}`);
+    describeSync(context, await team.synchronise());
+  } finally {
+    await team.close();
+  }
   if (context.arguments.json) context.printJson(report);
   else
     context.print(
       [
         `Team ${report.workspace} is ready on ${report.server.host}:${String(report.server.port)}/${report.server.database}${report.migrationsApplied.length > 0 ? ` (team schema migrations ${report.migrationsApplied.join(', ')} applied)` : ''}.`,
-        ...report.invites.map((invite) => `  ${invite.login} (${invite.role}): ${invite.file}`),
-        `Give each officer their invite file (it is a one-time credential). Keep the recovery key offline: ${report.recoveryKeyFile}`,
+        `This laptop (${context.dataFolder}) joined as its lead, ${report.lead.login}. Your signing key: ${report.lead.signingKey}`,
+        ...report.invites.map(
+          (invite) => `  ${invite.login} (${invite.role}): ${invite.file} (usable until ${invite.expires})`,
+        ),
+        'Give each officer their invite file (a one-time credential) and read them your signing key: their laptop shows it for them to compare.',
+        `Keep the recovery key offline: ${report.recoveryKeyFile}`,
       ].join('\n'),
+    );
+  return EXIT_OK;
+}
+
+export async function teamMigrateCommand(context: TeamCommandContext): Promise<number> {
+  const url = context.arguments.name ?? '';
+  const caFile = text(context, 'ca');
+  if (caFile === undefined) throw new UsageError('`team migrate` needs --ca FILE.');
+  let caPem: string;
+  try {
+    caPem = readFileSync(resolve(caFile), 'utf8');
+  } catch {
+    throw new UsageError(`--ca: ${caFile} cannot be read.`);
+  }
+  const report = await teamMigrate({ adminUrl: url, adminPassword: await adminPassword(context, url), caPem });
+  if (context.arguments.json) context.printJson(report);
+  else
+    context.print(
+      report.migrationsApplied.length === 0
+        ? `The team schema on ${report.server.host}:${String(report.server.port)}/${report.server.database} is up to date.`
+        : `Applied team schema migrations ${report.migrationsApplied.join(', ')} on ${report.server.host}:${String(report.server.port)}/${report.server.database}. A workspace made before signed membership keeps working; its lead runs \`ledger team upgrade\` to sign its roster.`,
     );
   return EXIT_OK;
 }
@@ -127,7 +227,7 @@ export async function teamJoinCommand(context: TeamCommandContext): Promise<numb
   try {
     audit(services, team, 'team.join', settings.workspace, 'ok');
     const outcome = await team.synchronise();
-    describeSync(context, outcome);
+    describeSync(context, outcome, team);
     const keys = await team.keys();
     const { fingerprint } = await import('../../../services/team/crypto/officerKeys.ts');
     if (context.arguments.json)
@@ -140,7 +240,7 @@ export async function teamJoinCommand(context: TeamCommandContext): Promise<numb
       });
     else
       context.print(
-        `Joined ${settings.workspace} as ${settings.login} (${settings.role}). Your signing key: ${fingerprint(keys.signPublic)} (compare it with your team lead's list: \`ledger team members\`).`,
+        `Joined ${settings.workspace} as ${settings.login} (${settings.role}). Your signing key: ${fingerprint(keys.signPublic)}; the team CA's fingerprint: ${settings.caFingerprint.match(/.{4}/g)?.slice(0, 8).join(' ') ?? ''}. Read your key to your team lead, and compare theirs (\`ledger team members\`).`,
       );
   } finally {
     await team.close();
@@ -179,6 +279,16 @@ export function teamStatus(context: TeamCommandContext): Promise<number> {
           `Team ${status.workspace} on ${status.server}, as ${status.login} (${status.role}).`,
           `Verified up to event ${String(status.head.seq)} (head ${status.head.hash.slice(0, 16)}…)${serverHead === null ? '' : `; the server is at ${String(serverHead)}`}.`,
           `${String(status.queued)} action(s) queued, ${String(status.conflicts)} conflict(s) to look at. Last pull: ${status.pulledAt ?? 'never'}.`,
+          ...(status.newMembers === 0
+            ? []
+            : [
+                `${String(status.newMembers)} new member(s) to acknowledge after comparing fingerprints: \`ledger team members\`.`,
+              ]),
+          ...(status.membershipSigned
+            ? []
+            : [
+                "The team's membership is not in its signed history yet (made by an earlier Ledgerdesk): a lead runs `ledger team upgrade`.",
+              ]),
           ...(problem === null ? [] : [problem]),
         ].join('\n'),
       );
@@ -212,19 +322,110 @@ export function teamPull(context: TeamCommandContext): Promise<number> {
 
 export function teamMembers(context: TeamCommandContext): Promise<number> {
   return withTeam(context, async (_services, team) => {
+    describeSync(context, await team.synchronise());
     const members = await team.members();
     if (context.arguments.json) context.printJson({ rows: members });
     else
       context.print(
-        table(
-          ['LOGIN', 'ROLE', 'STATE', 'SIGNING KEY'],
-          members.map((member) => [
-            member.login,
-            member.role,
-            member.active ? (member.joined ? 'member' : 'invited') : 'removed',
-            member.signingKey ?? '-',
-          ]),
-        ),
+        [
+          table(
+            ['LOGIN', 'ROLE', 'STATE', 'INTRODUCED BY', 'COUNTS AS', 'SIGNING KEY', 'YOU'],
+            members.map((member) => [
+              member.login,
+              member.role,
+              member.notice === 'unsigned'
+                ? 'NOT IN THE SIGNED HISTORY'
+                : !member.active
+                  ? 'removed'
+                  : member.joined
+                    ? 'member'
+                    : `invited (until ${member.inviteExpires ?? '?'})`,
+              member.introducedBy ?? '-',
+              member.countsAs,
+              member.signingKey ?? '-',
+              member.notice === 'new'
+                ? 'NEW: compare, then acknowledge'
+                : member.notice === 'acknowledged'
+                  ? 'acknowledged'
+                  : member.notice === 'self'
+                    ? 'you'
+                    : 'refused',
+            ]),
+          ),
+          ...(members.some((member) => member.notice === 'new')
+            ? [
+                'Compare each new member\'s signing key with them in person, then: ledger team acknowledge NAME --fingerprint "…"',
+              ]
+            : []),
+          ...(members.some((member) => member.notice === 'unsigned')
+            ? [
+                'The server lists a login no lead introduced in the signed history: nothing it signs is accepted. Tell your team lead.',
+              ]
+            : []),
+        ].join('\n'),
+      );
+    return EXIT_OK;
+  });
+}
+
+export function teamAcknowledge(context: TeamCommandContext): Promise<number> {
+  return withTeam(context, async (services, team) => {
+    const login = context.arguments.name ?? '';
+    const compared = text(context, 'fingerprint') ?? '';
+    try {
+      const result = await team.acknowledgeMember(login, compared);
+      audit(services, team, 'team.acknowledge', login, 'ok', result.confirmed ? `counts as ${result.countsAs}` : null);
+      if (context.arguments.json) context.printJson({ login, ...result });
+      else
+        context.print(
+          `Acknowledged ${login}'s signing key${result.confirmed ? ` (a signed confirmation: ${login} counts as ${result.countsAs} for four-eyes)` : ''}.`,
+        );
+    } catch (error) {
+      audit(
+        services,
+        team,
+        'team.acknowledge',
+        login,
+        'refused',
+        error instanceof Error ? error.message : String(error),
+      );
+      throw error;
+    }
+    return EXIT_OK;
+  });
+}
+
+export function teamUpgrade(context: TeamCommandContext): Promise<number> {
+  return withTeam(context, async (services, team) => {
+    const roster = await team.rosterPreview();
+    if (context.arguments.options.sign !== true) {
+      if (context.arguments.json) context.printJson({ signed: false, roster });
+      else
+        context.print(
+          [
+            `The membership of ${team.workspace} is not in its signed history yet. Signing its roster puts these members and keys there, as this laptop verified them:`,
+            table(
+              ['LOGIN', 'ROLE', 'SIGNING KEY'],
+              roster.map((entry) => [entry.login, entry.role, entry.signingKey]),
+            ),
+            'Compare each fingerprint with its officer first: signing vouches for them from now on (it cannot prove how they were invited before). Then: ledger team upgrade --sign',
+          ].join('\n'),
+        );
+      return EXIT_OK;
+    }
+    const signed = await team.signRoster();
+    audit(
+      services,
+      team,
+      'team.upgrade',
+      team.workspace,
+      'ok',
+      `roster of ${String(signed.members)} at event ${String(signed.seq)}`,
+    );
+    if (context.arguments.json) context.printJson({ signed: true, ...signed, roster });
+    else
+      context.print(
+        `Signed the roster of ${team.workspace} (event ${String(signed.seq)}, ${String(signed.members)} member(s)): its membership and policy are in its signed history from now on.`,
       );
     return EXIT_OK;
   });
@@ -235,11 +436,15 @@ export function teamInvite(context: TeamCommandContext): Promise<number> {
     const role = text(context, 'role') ?? 'officer';
     if (role !== 'officer' && role !== 'lead') throw new UsageError('--role: must be officer or lead');
     const login = context.arguments.name ?? '';
+    const lifetime = validFor(context);
     try {
-      const file = await team.invite(login, role, resolve(text(context, 'out') ?? '.'));
-      audit(services, team, 'team.invite', login, 'ok');
-      if (context.arguments.json) context.printJson({ login, role, file });
-      else context.print(`Invited ${login} (${role}): give them ${file} (a one-time credential).`);
+      const { file, expires } = await team.invite(login, role, resolve(text(context, 'out') ?? '.'), lifetime);
+      audit(services, team, 'team.invite', login, 'ok', `usable until ${expires}`);
+      if (context.arguments.json) context.printJson({ login, role, file, expires });
+      else
+        context.print(
+          `Invited ${login} (${role}): give them ${file} (a one-time credential, usable until ${expires}). ${login} counts as you for four-eyes until another member confirms them.`,
+        );
     } catch (error) {
       audit(services, team, 'team.invite', login, 'refused', error instanceof Error ? error.message : String(error));
       throw error;
@@ -266,7 +471,7 @@ export function teamRemove(context: TeamCommandContext): Promise<number> {
 
 export function teamQueues(context: TeamCommandContext): Promise<number> {
   return withTeam(context, async (_services, team) => {
-    describeSync(context, await team.synchronise());
+    describeSync(context, await team.synchronise(), team);
     const queues = team.desk.queues(read.limit(context.arguments.options) ?? 200);
     if (context.arguments.json) {
       context.printJson(queues);

@@ -137,6 +137,16 @@ export function eventBytes(event: Omit<TeamEventRow, 'prevHash' | 'hash'>): Buff
   return encode(EVENT_TAG, eventFieldValues(event));
 }
 
+/**
+ * Length-prefixed bytes under a tag of their own, for what else an officer's key signs (a join's
+ * proof that it holds its invite, rules/memberTerms.ts): never one of the two tags above.
+ */
+export function taggedBytes(tag: string, fields: readonly Field[]): Buffer {
+  if (tag === EVENT_TAG.toString('utf8') || tag === INTENT_TAG.toString('utf8'))
+    throw new Error('That tag is the event or the intent encoding.');
+  return encode(Buffer.from(tag, 'utf8'), fields);
+}
+
 /** sha256(previous hash || canonical event bytes). */
 export function chainHash(previous: Uint8Array, event: Omit<TeamEventRow, 'prevHash' | 'hash'>): Buffer {
   return createHash('sha256').update(previous).update(eventBytes(event)).digest();

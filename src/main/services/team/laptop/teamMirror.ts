@@ -1,15 +1,26 @@
 /**
- * This laptop's side of team mode, in its cache file (cache migration 13): the verified copy
- * of the team's history (team_events), the review of each item projected from it
- * (team_reviews), the wrapped team keys, the officers' keys as first seen, and the outbox of
- * actions not yet answered by the server. Reads are named queries; writes come from TeamSync
- * (a verified page at a time, one SQLite transaction each) and from TeamDesk (a queued action).
+ * This laptop's side of team mode, in its cache file (cache migrations 16 and 29): the verified
+ * copy of the team's history (team_events), the review of each item as the team's rules decided
+ * it (team_reviews), the wrapped team keys, the officers' keys as first seen, the members this
+ * officer acknowledged, and the outbox of actions not yet answered by the server. Reads are
+ * named queries; writes come from TeamSync (a verified, re-decided page at a time, one SQLite
+ * transaction each) and from TeamDesk (a queued action).
  */
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import type { TeamEventRow } from '../crypto/teamCanonical.ts';
 import { EVENT_FIELDS, eventFieldValues, TEAM_GENESIS } from '../crypto/teamCanonical.ts';
 import { RowAltered } from '../../cache/rowMacs.ts';
+import type { ReviewSource, TouchedReview } from '../rules/historyJudge.ts';
+import { NEW_ITEM, projectItem, type ItemState } from '../rules/itemRules.ts';
+import type { Role } from '../rules/teamMembership.ts';
 import { isItemKind } from '../teamTerms.ts';
+
+/**
+ * What this build's rules made of the mirror's reviews: 0, rows of a build before issue 35; 1,
+ * rebuilt from the verified events; 2, every event re-decided by this build's rules.
+ */
+export const RULES_REBUILT = 1;
+export const RULES_JUDGED = 2;
 
 export type OutboxState = 'queued' | 'ok' | 'conflict' | 'refused';
 
@@ -28,20 +39,10 @@ export interface OutboxRow {
   answeredAt: string | null;
 }
 
-export interface TeamReview {
+export interface TeamReview extends ItemState {
   workspace: string;
   kind: string;
   ref: string;
-  state: string;
-  priorState: string | null;
-  proposedDisposition: string | null;
-  proposedBy: string | null;
-  proposedAt: string | null;
-  approvedBy: string | null;
-  approvedAt: string | null;
-  assignee: string | null;
-  version: number;
-  lastSeq: number;
 }
 
 export interface MirrorHead {
@@ -54,11 +55,14 @@ export interface PinnedOfficer {
   displayName: string;
   signPublic: Buffer;
   boxPublic: Buffer;
+  /** Who the server said leads, when it was pinned (histories from before the roster). */
+  role: Role | null;
 }
 
 const REVIEW_COLUMNS = `workspace, kind, ref, state, prior_state AS priorState, proposed_disposition AS proposedDisposition,
   proposed_by AS proposedBy, proposed_at AS proposedAt, approved_by AS approvedBy, approved_at AS approvedAt,
-  assignee, version, last_seq AS lastSeq`;
+  assignee, version, last_seq AS lastSeq, last_action AS lastAction, last_by AS lastBy,
+  last_disposition AS lastDisposition, proposal_hash AS proposalHash`;
 
 const OUTBOX_COLUMNS = `position, event_id AS eventId, workspace, kind, ref, action, payload, state, seq, detail,
   queued_at AS queuedAt, answered_at AS answeredAt`;
@@ -71,66 +75,10 @@ function asBuffer(value: Uint8Array): Buffer {
   return Buffer.from(value.buffer, value.byteOffset, value.byteLength);
 }
 
-/**
- * The review after one more event, from the review before it (null: none yet), by the same
- * rules as the server's team.apply_event. Also what checks a projection row read from the file
- * against the verified events it was made from (#authentic).
- */
+/** The review after one more verified event (null: the item has none yet). */
 function projected(current: TeamReview | null, event: TeamEventRow): TeamReview {
-  const review: TeamReview =
-    current === null
-      ? {
-          workspace: event.workspace,
-          kind: event.kind,
-          ref: event.ref,
-          state: 'unreviewed',
-          priorState: null,
-          proposedDisposition: null,
-          proposedBy: null,
-          proposedAt: null,
-          approvedBy: null,
-          approvedAt: null,
-          assignee: null,
-          version: 0,
-          lastSeq: 0,
-        }
-      : { ...current };
-  review.lastSeq = event.seq;
-  if (event.result === 'ok') {
-    switch (event.action) {
-      case 'propose':
-        review.priorState = review.state;
-        review.proposedDisposition = event.disposition;
-        review.proposedBy = event.officer;
-        review.proposedAt = event.at;
-        review.approvedBy = null;
-        review.approvedAt = null;
-        break;
-      case 'approve':
-        review.approvedBy = event.officer;
-        review.approvedAt = event.at;
-        break;
-      case 'reject':
-        review.proposedDisposition = null;
-        review.approvedBy = null;
-        review.approvedAt = null;
-        break;
-      case 'claim':
-        review.assignee = event.officer;
-        break;
-      case 'assign':
-        review.assignee = event.assignee;
-        break;
-      case 'release':
-        review.assignee = null;
-        break;
-      default:
-        break;
-    }
-    if (event.newState !== null) review.state = event.newState;
-    if (event.newVersion !== null) review.version = event.newVersion;
-  }
-  return review;
+  const base = current ?? { ...NEW_ITEM, workspace: event.workspace, kind: event.kind, ref: event.ref };
+  return { ...projectItem(base, event), workspace: base.workspace, kind: base.kind, ref: base.ref };
 }
 
 /** Two projections alike, field by field. */
@@ -219,13 +167,24 @@ export class TeamMirror {
   pinnedOfficers(workspace: string): Map<string, PinnedOfficer> {
     const rows = this.#database
       .prepare(
-        'SELECT role_name AS roleName, display_name AS displayName, sign_public AS signPublic, box_public AS boxPublic FROM team_officer_keys WHERE workspace = ?',
+        'SELECT role_name AS roleName, display_name AS displayName, sign_public AS signPublic, box_public AS boxPublic, role FROM team_officer_keys WHERE workspace = ?',
       )
-      .all(workspace) as { roleName: string; displayName: string; signPublic: Uint8Array; boxPublic: Uint8Array }[];
+      .all(workspace) as {
+      roleName: string;
+      displayName: string;
+      signPublic: Uint8Array;
+      boxPublic: Uint8Array;
+      role: string | null;
+    }[];
     return new Map(
       rows.map((row) => [
         row.roleName,
-        { ...row, signPublic: asBuffer(row.signPublic), boxPublic: asBuffer(row.boxPublic) },
+        {
+          ...row,
+          signPublic: asBuffer(row.signPublic),
+          boxPublic: asBuffer(row.boxPublic),
+          role: row.role === 'lead' || row.role === 'officer' ? row.role : null,
+        },
       ]),
     );
   }
@@ -233,54 +192,175 @@ export class TeamMirror {
   pinOfficer(workspace: string, officer: PinnedOfficer, at: string): void {
     this.#database
       .prepare(
-        `INSERT INTO team_officer_keys (workspace, role_name, display_name, sign_public, box_public, pinned_at) VALUES (?, ?, ?, ?, ?, ?)
-         ON CONFLICT DO NOTHING`,
+        `INSERT INTO team_officer_keys (workspace, role_name, display_name, sign_public, box_public, pinned_at, role) VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT DO UPDATE SET role = coalesce(team_officer_keys.role, excluded.role)`,
       )
-      .run(workspace, officer.roleName, officer.displayName, officer.signPublic, officer.boxPublic, at);
+      .run(workspace, officer.roleName, officer.displayName, officer.signPublic, officer.boxPublic, at, officer.role);
+  }
+
+  // --- members this officer acknowledged ----------------------------------------------------
+
+  acknowledgedMembers(workspace: string): Map<string, Buffer> {
+    const rows = this.#database
+      .prepare('SELECT login, sign_public AS signPublic FROM team_acknowledged WHERE workspace = ?')
+      .all(workspace) as { login: string; signPublic: Uint8Array }[];
+    return new Map(rows.map((row) => [row.login, asBuffer(row.signPublic)]));
+  }
+
+  acknowledgeMember(workspace: string, login: string, signPublic: Uint8Array, at: string): void {
+    this.#database
+      .prepare(
+        `INSERT INTO team_acknowledged (workspace, login, sign_public, acknowledged_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT DO UPDATE SET sign_public = excluded.sign_public, acknowledged_at = excluded.acknowledged_at`,
+      )
+      .run(workspace, login, signPublic, at);
+  }
+
+  // --- what this build's rules made of the mirror -------------------------------------------
+
+  rulesVersion(workspace: string): number {
+    const row = this.#database
+      .prepare('SELECT rules_version AS version FROM team_workspaces WHERE workspace = ?')
+      .get(workspace) as { version: number } | undefined;
+    return row?.version ?? 0;
+  }
+
+  setRulesVersion(workspace: string, version: number): void {
+    this.#database.prepare('UPDATE team_workspaces SET rules_version = ? WHERE workspace = ?').run(version, workspace);
+  }
+
+  /** The hash of the history's first event as the invite named it (null: not named). */
+  rootHash(workspace: string): Buffer | null {
+    const row = this.#database
+      .prepare('SELECT root_hash AS hash FROM team_workspaces WHERE workspace = ?')
+      .get(workspace) as { hash: Uint8Array | null } | undefined;
+    return row?.hash == null ? null : asBuffer(row.hash);
+  }
+
+  setRootHash(workspace: string, hash: Uint8Array): void {
+    this.#database
+      .prepare('UPDATE team_workspaces SET root_hash = coalesce(root_hash, ?) WHERE workspace = ?')
+      .run(hash, workspace);
+  }
+
+  /**
+   * The reviews as the verified events make them, rebuilt (a build before issue 35 kept fewer
+   * columns): one walk of the workspace's events, in one transaction.
+   */
+  rebuildReviews(workspace: string): void {
+    this.transaction(() => {
+      const replayed = new Map<string, TeamReview>();
+      const events = this.#database
+        .prepare(`SELECT ${EVENT_COLUMNS} FROM team_events WHERE workspace = ? ORDER BY seq`)
+        .iterate(workspace) as Iterable<TeamEventRow>;
+      for (const row of events) {
+        const event = normaliseEvent(row);
+        if (!isItemKind(event.kind)) continue;
+        const key = `${event.kind}\u0000${event.ref}`;
+        replayed.set(key, projected(replayed.get(key) ?? null, event));
+      }
+      this.#database.prepare('DELETE FROM team_reviews WHERE workspace = ?').run(workspace);
+      const write = this.#reviewWriter();
+      for (const review of replayed.values()) write(review);
+      this.setRulesVersion(workspace, Math.max(this.rulesVersion(workspace), RULES_REBUILT));
+    });
+  }
+
+  /**
+   * Forgets the verified events from `seq` on (the next pull fetches and decides them again:
+   * one this build's rules refuse is then named), and rebuilds the reviews from the ones kept.
+   */
+  forgetFrom(workspace: string, seq: number): void {
+    this.transaction(() => {
+      this.#database.prepare('DELETE FROM team_events WHERE workspace = ? AND seq >= ?').run(workspace, seq);
+      const last = this.#database
+        .prepare('SELECT seq, hash FROM team_events WHERE workspace = ? ORDER BY seq DESC LIMIT 1')
+        .get(workspace) as { seq: number; hash: Uint8Array } | undefined;
+      this.#database
+        .prepare('UPDATE team_workspaces SET cursor_seq = ?, head_hash = ? WHERE workspace = ?')
+        .run(last?.seq ?? 0, last?.hash ?? TEAM_GENESIS, workspace);
+    });
+    this.rebuildReviews(workspace);
+  }
+
+  /** Reads the stored reviews for the rules (pull: the review as the last verified page left it). */
+  reviewSource(workspace: string): ReviewSource {
+    const read = this.#database.prepare(
+      `SELECT ${REVIEW_COLUMNS} FROM team_reviews WHERE workspace = ? AND kind = ? AND ref = ?`,
+    );
+    return {
+      read: (kind, ref) => {
+        const row = read.get(workspace, kind, ref) as TeamReview | undefined;
+        return row === undefined ? null : { ...row };
+      },
+    };
+  }
+
+  /** Whether the verified history signs its membership (it holds a genesis or a roster). */
+  membershipSigned(workspace: string): boolean {
+    return (
+      this.#database
+        .prepare(
+          `SELECT 1 FROM team_events WHERE workspace = ? AND kind = 'workspace' AND ref = ? AND action IN ('genesis', 'roster') LIMIT 1`,
+        )
+        .get(workspace, workspace) !== undefined
+    );
+  }
+
+  /** The membership and policy events, in order (the membership is replayed from them). */
+  membershipEvents(workspace: string): TeamEventRow[] {
+    return (
+      this.#database
+        .prepare(
+          `SELECT ${EVENT_COLUMNS} FROM team_events WHERE workspace = ? AND kind IN ('member', 'workspace') ORDER BY seq`,
+        )
+        .all(workspace) as unknown as TeamEventRow[]
+    ).map(normaliseEvent);
   }
 
   // --- the verified history ---------------------------------------------------------------
 
-  /** Appends verified events and moves the head; the caller holds the transaction. */
-  appendVerified(events: readonly TeamEventRow[], pulledAt: string): void {
+  /**
+   * Appends verified events, stores the reviews the rules decided for them, answers the outbox
+   * and moves the head; the caller holds the transaction.
+   */
+  appendVerified(events: readonly TeamEventRow[], touched: readonly TouchedReview[], pulledAt: string): void {
     const columns = [...EVENT_FIELDS.map(([, column]) => column), 'prev_hash', 'hash'];
+    // Prepared once per page, not once per event: preparing cost more than running them.
     const insert = this.#database.prepare(
       `INSERT INTO team_events (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
     );
     const answer = this.#database.prepare(
       `UPDATE team_outbox SET state = ?, seq = ?, detail = ?, answered_at = coalesce(answered_at, ?) WHERE event_id = ?`,
     );
-    // Prepared once per page, not once per event: preparing cost more than running them.
-    const project = this.#projector();
     for (const event of events) {
       insert.run(...eventFieldValues(event), event.prevHash, event.hash);
-      // Membership and policy events are in the history, not in any item's review.
-      if (isItemKind(event.kind)) project(event);
       answer.run(event.result, event.seq, event.detail, pulledAt, event.id);
     }
     const last = events.at(-1);
-    if (last !== undefined)
-      this.#database
-        .prepare('UPDATE team_workspaces SET cursor_seq = ?, head_hash = ?, pulled_at = ? WHERE workspace = ?')
-        .run(last.seq, last.hash, pulledAt, last.workspace);
+    if (last === undefined) return;
+    const write = this.#reviewWriter();
+    for (const entry of touched)
+      write({ ...entry.review, workspace: last.workspace, kind: entry.kind, ref: entry.ref });
+    this.#database
+      .prepare('UPDATE team_workspaces SET cursor_seq = ?, head_hash = ?, pulled_at = ? WHERE workspace = ?')
+      .run(last.seq, last.hash, pulledAt, last.workspace);
   }
 
-  /** Projects an event onto its item's review, as the server's decision left it (the same rules as team.push). */
-  #projector(): (event: TeamEventRow) => void {
-    const read = this.#database.prepare(
-      `SELECT ${REVIEW_COLUMNS} FROM team_reviews WHERE workspace = ? AND kind = ? AND ref = ?`,
-    );
+  #reviewWriter(): (review: TeamReview) => void {
     const write = this.#database.prepare(
       `INSERT INTO team_reviews (workspace, kind, ref, state, prior_state, proposed_disposition, proposed_by, proposed_at,
-         approved_by, approved_at, assignee, version, last_seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         approved_by, approved_at, assignee, version, last_seq, last_action, last_by, last_disposition, proposal_hash)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (workspace, kind, ref) DO UPDATE SET state = excluded.state, prior_state = excluded.prior_state,
          proposed_disposition = excluded.proposed_disposition, proposed_by = excluded.proposed_by,
          proposed_at = excluded.proposed_at, approved_by = excluded.approved_by, approved_at = excluded.approved_at,
-         assignee = excluded.assignee, version = excluded.version, last_seq = excluded.last_seq`,
+         assignee = excluded.assignee, version = excluded.version, last_seq = excluded.last_seq,
+         last_action = excluded.last_action, last_by = excluded.last_by, last_disposition = excluded.last_disposition,
+         proposal_hash = excluded.proposal_hash`,
     );
-    return (event) => {
-      const row = read.get(event.workspace, event.kind, event.ref) as TeamReview | undefined;
-      write.run(...reviewValues(projected(row === undefined ? null : { ...row }, event)));
+    return (review) => {
+      write.run(...reviewValues(review));
     };
   }
 
@@ -546,5 +626,9 @@ function reviewValues(review: TeamReview): SQLInputValue[] {
     review.assignee,
     review.version,
     review.lastSeq,
+    review.lastAction,
+    review.lastBy,
+    review.lastDisposition,
+    review.proposalHash,
   ];
 }

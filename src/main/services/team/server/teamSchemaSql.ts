@@ -14,6 +14,7 @@
  * advisory lock taken before the head is read, so seq order is commit order).
  */
 import type { TeamMigration } from './teamMigration.ts';
+import { SIGNED_MEMBERSHIP } from './teamMembershipSql.ts';
 import { SET_BASED_PUSH } from './teamPushSetBased.ts';
 
 export const TEAM_MIGRATIONS: readonly TeamMigration[] = [
@@ -582,4 +583,5 @@ GRANT EXECUTE ON FUNCTION team.set_policy(text, jsonb) TO ledgerdesk_officer;
 `,
   },
   SET_BASED_PUSH,
+  SIGNED_MEMBERSHIP,
 ];

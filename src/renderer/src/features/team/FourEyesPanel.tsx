@@ -1,8 +1,10 @@
 /**
- * Settings › Team › Four-eyes policy: which moves need a second officer. Every officer sees it;
- * a lead changes it (online): the change is signed by the lead, chained in the team's history
- * and recorded in the audit log. Rules set from the command line that are not offered here are
- * kept as they are.
+ * Settings › Team › Four-eyes policy: which moves need a second officer, as the verified history
+ * makes it. Every officer sees it; a lead changes it (online): the change is signed by the lead,
+ * chained in the team's history and recorded in the audit log. A stricter policy is in force at
+ * once; a weaker one waits, shown here to every officer, until a second lead (another person)
+ * approves it or a lead withdraws it (issue 35, T4). Rules set from the command line that are not
+ * offered here are kept as they are.
  */
 import { useEffect, useState } from 'react';
 import type { TeamPolicy } from '../../../../shared/ipc/index.ts';
@@ -56,7 +58,13 @@ export function FourEyesPanel({ isLead }: { isLead: boolean }) {
       const saved = await api().team.setPolicy({ rules: chosen });
       setPolicy(saved);
       setChosen(saved.rules);
-      toast('success', 'Four-eyes policy changed', `Signed and recorded as event #${String(saved.seq)}.`);
+      if (saved.outcome === 'pending')
+        toast(
+          'info',
+          'The weaker policy waits for a second lead',
+          `Signed and recorded as event #${String(saved.seq)}; the current policy holds until another lead approves it.`,
+        );
+      else toast('success', 'Four-eyes policy changed', `Signed and recorded as event #${String(saved.seq)}.`);
       // The change was pulled and verified with it: the sync state moved.
       await useTeamStore.getState().loadStatus();
     } catch (reason) {
@@ -66,7 +74,23 @@ export function FourEyesPanel({ isLead }: { isLead: boolean }) {
     }
   }
 
+  async function decide(decision: 'approve' | 'reject'): Promise<void> {
+    setSaving(true);
+    try {
+      const decided = await api().team.decidePolicy({ decision });
+      setPolicy(decided);
+      setChosen(decided.rules);
+      toast('success', decision === 'approve' ? 'Weaker policy approved' : 'Weaker policy withdrawn');
+      await useTeamStore.getState().loadStatus();
+    } catch (reason) {
+      toast('error', decision === 'approve' ? 'Not approved' : 'Not withdrawn', sentenceOf(uiErrorOf(reason)));
+    } finally {
+      setSaving(false);
+    }
+  }
+
   const changed = policy !== null && [...chosen].sort().join(',') !== policy.rules.join(',');
+  const waiting = policy?.pending ?? null;
   const others = policy === null ? [] : policy.rules.filter((rule) => !CHOICES.some(([value]) => value === rule));
   return (
     <Panel
@@ -108,6 +132,28 @@ export function FourEyesPanel({ isLead }: { isLead: boolean }) {
             ))}
           </ul>
         </>
+      )}
+      {waiting === null ? null : (
+        <div className="team-policy-pending" role="status">
+          <p>
+            <strong>A weaker policy waits for a second lead</strong> (proposed by {waiting.by}, event #
+            {String(waiting.seq)}):{' '}
+            {waiting.rules.length === 0
+              ? 'no move would need a second officer.'
+              : `only ${waiting.rules.map(sentence).join(', ').toLowerCase()} would need a second officer.`}{' '}
+            Until another lead approves it, the policy above holds.
+          </p>
+          {isLead ? (
+            <div className="team-notice-actions">
+              <Button size="sm" busy={saving} onClick={() => void decide('approve')}>
+                Approve as second lead
+              </Button>
+              <Button size="sm" busy={saving} onClick={() => void decide('reject')}>
+                Withdraw it
+              </Button>
+            </div>
+          ) : null}
+        </div>
       )}
     </Panel>
   );

@@ -1,7 +1,8 @@
 /**
  * Settings › Team: join a team from an invite file, or (joined) the team, its server and this
- * laptop's sync state, push/pull, the members with their key fingerprints (compare them aloud:
- * a swapped key would show here), and a check of the server's whole history.
+ * laptop's sync state, push/pull, the members as the signed history introduced them, with their
+ * key fingerprints and a notice for each new one to compare and acknowledge, the four-eyes
+ * policy, and a check of the server's whole history.
  *
  * The invite file is named by its path on this computer and read by the app's main side: its
  * one-time secret never passes through the window.
@@ -17,6 +18,7 @@ import { api } from '../../lib/api.ts';
 import { sentenceOf, uiErrorOf } from '../../lib/errors.ts';
 import { formatTimestamp } from '../../lib/time.ts';
 import { FourEyesPanel } from './FourEyesPanel.tsx';
+import { NewMemberNotices } from './NewMemberNotices.tsx';
 import { useTeamStore, type TeamVerification } from './teamStore.ts';
 import './team.css';
 
@@ -130,6 +132,22 @@ function TeamPanel() {
             status.queued === 0 ? 'nothing' : <Badge key="q" tone="info">{`${String(status.queued)} queued`}</Badge>,
           ],
           [
+            'New members',
+            status.newMembers === 0 ? (
+              'none to acknowledge'
+            ) : (
+              <Badge key="n" tone="warning">{`${String(status.newMembers)} to compare and acknowledge`}</Badge>
+            ),
+          ],
+          [
+            'Signed membership',
+            status.membershipSigned
+              ? 'yes: members and policy changes are signed events'
+              : status.head === null || status.head.seq === 0
+                ? 'not known yet: push and pull first'
+                : 'not yet: a lead runs ledger team upgrade',
+          ],
+          [
             'Conflicts and refusals',
             status.conflicts === 0 ? (
               'none'
@@ -158,49 +176,83 @@ function MembersPanel() {
   useEffect(() => {
     void loadMembers();
   }, [loadMembers]);
+  const unsigned = members?.filter((member) => member.notice === 'unsigned') ?? [];
   return (
-    <Panel title="Members" className="panel-flush">
+    <Panel title="Members" className="panel-flush team-members">
       {membersError !== null ? (
         <ErrorState what="the members" error={membersError} onRetry={() => void loadMembers()} />
       ) : members === null ? (
-        <LoadingState label="Asking the team server…" />
+        <LoadingState label="Reading the verified history…" />
       ) : (
-        <table className="table" aria-label="Members">
-          <thead>
-            <tr>
-              <th>Officer</th>
-              <th>Role</th>
-              <th>Status</th>
-              <th>Signing key fingerprint</th>
-            </tr>
-          </thead>
-          <tbody>
-            {members.map((member) => (
-              <tr key={member.login}>
-                <td>
-                  {member.displayName} <span className="muted">({member.login})</span>
-                </td>
-                <td>{member.role}</td>
-                <td>
-                  {!member.active ? (
-                    <Badge tone="neutral">removed</Badge>
-                  ) : member.joined ? (
-                    <Badge tone="positive">joined</Badge>
-                  ) : (
-                    <Badge tone="info">invited</Badge>
-                  )}
-                </td>
-                <td>
-                  {member.signingKey === null ? (
-                    <span className="muted">not yet</span>
-                  ) : (
-                    <code className="mono team-fingerprint">{member.signingKey}</code>
-                  )}
-                </td>
+        <>
+          <NewMemberNotices members={members} />
+          {unsigned.length > 0 ? (
+            <p className="team-problem" role="alert">
+              <Badge tone="negative">not in the signed history</Badge> The server lists{' '}
+              {unsigned.map((member) => member.login).join(', ')}, whom no lead introduced: nothing{' '}
+              {unsigned.length === 1 ? 'this login signs' : 'these logins sign'} is accepted. Tell your team lead.
+            </p>
+          ) : null}
+          <table className="table" aria-label="Members">
+            <thead>
+              <tr>
+                <th>Officer</th>
+                <th>Role</th>
+                <th>Status</th>
+                <th>Introduced by</th>
+                <th>Signing key fingerprint</th>
+                <th>Compared by you</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {members.map((member) => (
+                <tr key={member.login}>
+                  <td>
+                    {member.displayName} <span className="muted">({member.login})</span>
+                  </td>
+                  <td>{member.role}</td>
+                  <td>
+                    {member.notice === 'unsigned' ? (
+                      <Badge tone="negative">not in the signed history</Badge>
+                    ) : !member.active ? (
+                      <Badge tone="neutral">removed</Badge>
+                    ) : member.joined ? (
+                      <Badge tone="positive">joined</Badge>
+                    ) : (
+                      <Badge tone="info">
+                        {member.inviteExpires === null
+                          ? 'invited'
+                          : `invited until ${formatTimestamp(member.inviteExpires)}`}
+                      </Badge>
+                    )}
+                  </td>
+                  <td>
+                    {member.introducedBy ?? <span className="muted">founding</span>}
+                    {member.countsAs !== member.login ? (
+                      <span className="muted"> (counts as {member.countsAs})</span>
+                    ) : null}
+                  </td>
+                  <td>
+                    {member.signingKey === null ? (
+                      <span className="muted">not yet</span>
+                    ) : (
+                      <code className="mono team-fingerprint">{member.signingKey}</code>
+                    )}
+                  </td>
+                  <td>
+                    {member.notice === 'self'
+                      ? 'you'
+                      : member.notice === 'acknowledged'
+                        ? 'acknowledged'
+                        : member.notice === 'new'
+                          ? 'not yet'
+                          : '-'}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
       )}
     </Panel>
   );

@@ -12,7 +12,7 @@ import { sentenceOf, uiErrorOf, type UiError } from '../../lib/errors.ts';
 import { useProfilesStore } from '../../stores/profiles.ts';
 import { toast } from '../../stores/toasts.ts';
 
-type TeamMember = Awaited<ReturnType<LedgerdeskApi['team']['members']>>['rows'][number];
+export type TeamMember = Awaited<ReturnType<LedgerdeskApi['team']['members']>>['rows'][number];
 export type TeamActionInput = Parameters<LedgerdeskApi['team']['act']>[0];
 export type TeamVerification = Awaited<ReturnType<LedgerdeskApi['team']['verify']>>;
 
@@ -33,6 +33,8 @@ interface TeamState {
   sync: () => Promise<void>;
   act: (input: TeamActionInput, done: string) => Promise<boolean>;
   acknowledge: (eventId: string) => Promise<void>;
+  /** After comparing a new member's fingerprint with them (the one compared). */
+  acknowledgeMember: (login: string, fingerprint: string) => Promise<void>;
 }
 
 export const useTeamStore = create<TeamState>((set, get) => ({
@@ -114,6 +116,20 @@ export const useTeamStore = create<TeamState>((set, get) => ({
       toast('error', 'The action was not queued', sentenceOf(uiErrorOf(reason)));
       return false;
     }
+  },
+
+  async acknowledgeMember(login, fingerprint) {
+    try {
+      const { countsAs, confirmed } = await api().team.acknowledgeMember({ login, fingerprint });
+      toast(
+        'success',
+        `Acknowledged ${login}`,
+        confirmed ? `Signed as a confirmation: ${login} counts as ${countsAs} for four-eyes.` : undefined,
+      );
+    } catch (reason) {
+      toast('error', `${login} was not acknowledged`, sentenceOf(uiErrorOf(reason)));
+    }
+    await Promise.all([get().loadMembers(), get().loadStatus()]);
   },
 
   async acknowledge(eventId) {
