@@ -30,6 +30,12 @@ if (oneFile !== -1) {
   process.exit(0);
 }
 
+if (process.argv.some((argument) => argument === '--against' || argument === '--tree')) {
+  // `npm run bench -- sync --against REF`: the sync benchmark on this checkout and on REF, in one run.
+  await import(pathToFileURL(join(folder, 'syncAgainst.ts')).href);
+  process.exit(0);
+}
+
 const filter = process.argv.slice(2).find((argument) => !argument.startsWith('-'));
 const files = readdirSync(folder)
   .filter((file) => file.endsWith('.bench.ts'))

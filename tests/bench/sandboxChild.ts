@@ -49,6 +49,9 @@ export async function startSandboxProcess(perAccount: number): Promise<SandboxCh
   const { started, child } = await startChild([
     'src/sandbox/cli.ts',
     '--json',
+    // No line per request: nobody reads them once the first line is in, and a sandbox whose
+    // unread output piles up in its memory never exits on SIGTERM.
+    '--quiet',
     '--accounts',
     '1',
     '--pending-per-account',

@@ -134,11 +134,10 @@ export class LedgerServices {
     const program = options.actor ?? 'app';
     cache.audit.setActor(() => actorText(program, cache.audit.reviewerRef(this.reviews.reviewer.get().name)));
     // After every finished sync: reviews whose record changed come back, and watch rules flag
-    // what no one has reviewed. Keys are `<kind>/<profileId>/…`. Done before the job's outcome
-    // is handed out, so whoever waited for the sync sees its reviews already updated.
-    this.sync.onProgress((progress) => {
-      const profileId = progress.key.split('/')[1];
-      if (progress.state === 'done' && profileId !== undefined) this.reviews.afterSync(profileId, progress.kind);
+    // what no one has reviewed. Done before the job's outcome is handed out, so whoever waited
+    // for the sync sees its reviews already updated.
+    this.sync.onFinished((finished) => {
+      if (finished.state === 'done') this.reviews.afterSync(finished.profileId, finished.kind);
     });
   }
 

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CACHE_FILE_NAME } from '../../../src/main/services/cache/offlineCache.ts';
 import type { SyncProgress } from '../../../src/main/services/sync/syncProgress.ts';
+import type { SyncFinished } from '../../../src/main/services/sync/syncService.ts';
 import { BankError } from '../../../src/main/services/bank/bankError.ts';
 import { CacheError } from '../../../src/main/services/cache/cacheError.ts';
 import {
@@ -76,6 +77,33 @@ describe('pending transactions', () => {
       .next();
     const bankFirst = first.done === true ? [] : first.value.items;
     expect(read.rows.slice(0, 3).map(({ row_key: _key, ...transaction }) => transaction)).toEqual(bankFirst);
+  });
+
+  it('tells "sync finished" once per job, with its profile and kind as data, before the outcome', async () => {
+    const finished: SyncFinished[] = [];
+    let outcomeSeen = false;
+    bank.services.sync.onFinished((event) => {
+      finished.push({ ...event, written: outcomeSeen ? -1 : event.written });
+    });
+    const job = bank.services.sync.start({
+      kind: 'pending-transactions',
+      profileId: bank.profile.id,
+      accountId: account(),
+    });
+    const outcome = await job.done;
+    outcomeSeen = true;
+    expect(finished).toEqual([
+      {
+        jobId: job.jobId,
+        kind: 'pending-transactions',
+        profileId: bank.profile.id,
+        key: job.key,
+        state: 'done',
+        written: 2500,
+        removed: 0,
+      },
+    ]);
+    expect(outcome.followUpSeconds).toBeGreaterThanOrEqual(0);
   });
 
   it('writes nothing new when nothing changed, and sweeps what was posted', async () => {

@@ -18,6 +18,12 @@ export function bandOf(cents: number): number {
   return cents < 0 ? -unsigned : unsigned;
 }
 
+/** The same in SQL, of the column or value `x` (an integer of cents): the page tallies' bands (keptCounts.ts). */
+export function amountBandSql(x: string): string {
+  const unsigned = `(CASE WHEN abs(${x}) < 100 THEN abs(${x}) ELSE (length(abs(${x})) - 2) * 100 + CAST(substr(abs(${x}), 1, 2) AS INTEGER) END)`;
+  return `(CASE WHEN ${x} < 0 THEN -${unsigned} ELSE ${unsigned} END)`;
+}
+
 /** The smallest and largest size (cents, unsigned) of a band of sizes (band ≥ 0). */
 export function sizesOf(band: number): { low: number; high: number } {
   if (band < 100) return { low: band, high: band };

@@ -1,14 +1,41 @@
 /**
  * The counts the cache keeps beside its rows (cache migration 20): how many pending
  * transactions each account holds, and how many reviews each (kind, account, state, flagged by
- * a rule, row still listed) holds. Triggers write them in the transaction of the write they
- * count, so reading them is a few dozen rows however large the cache, and they never lag.
- * Only counts without a time, amount or rule filter can be read here: a filtered count still
- * walks an index (reviewQueue.ts, unreviewedPending.ts).
+ * a rule, row still listed) holds. They are written in the transaction of the write they
+ * count, so reading them is a few dozen rows however large the cache, and they never lag:
+ * a sync's page brings them up to date with one statement each (PENDING_TALLIES, cache
+ * the migration "kept figures of new pending transactions added a page at a time"), every other write by triggers. Only counts without a time, amount or rule
+ * filter can be read here: a filtered count still walks an index (reviewQueue.ts,
+ * unreviewedPending.ts).
  */
 import type { DatabaseSync } from 'node:sqlite';
 import type { ReviewKind, ReviewState } from '../../../shared/review/reviewTerms.ts';
+import { amountBandSql } from './amountBands.ts';
 import { Statements } from './statements.ts';
+
+/**
+ * What a page of new pending transactions adds to the figures kept beside them: each
+ * account's count, each day's count and sum per flow (credits, debits, holds: migration 20),
+ * each amount band's count (migration 26). Run by the cache writer after the page's inserts
+ * (WriteBatch.tallies) over the rowids they took, ?1 to ?2: a few rows a page where the
+ * triggers they replace (dropped by the migration "kept figures of new pending transactions added a page at a time") wrote three a record. Deletes and updates,
+ * rare and small, keep their triggers.
+ */
+export const PENDING_TALLIES: readonly string[] = [
+  `INSERT INTO pending_transaction_counts (scope, total)
+     SELECT scope, count(*) FROM pending_transactions WHERE id BETWEEN ?1 AND ?2 GROUP BY scope
+   ON CONFLICT (scope) DO UPDATE SET total = total + excluded.total`,
+  `INSERT INTO pending_transaction_days (scope, date, flow, n, cents)
+     SELECT scope, date,
+       CASE WHEN type IN ('hold', 'hold_release') THEN 'holds' WHEN amount_cents >= 0 THEN 'credits' ELSE 'debits' END,
+       count(*), sum(amount_cents)
+     FROM pending_transactions WHERE id BETWEEN ?1 AND ?2 GROUP BY 1, 2, 3
+   ON CONFLICT DO UPDATE SET n = n + excluded.n, cents = cents + excluded.cents`,
+  `INSERT INTO pending_transaction_amounts (scope, band, n)
+     SELECT scope, ${amountBandSql('amount_cents')}, count(*)
+     FROM pending_transactions WHERE id BETWEEN ?1 AND ?2 GROUP BY 1, 2
+   ON CONFLICT DO UPDATE SET n = n + excluded.n`,
+];
 
 /** One kept count of reviews. accountId is a pending transaction's account, null for other kinds. */
 export interface KeptReviewCount {

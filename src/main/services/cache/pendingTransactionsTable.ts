@@ -24,6 +24,7 @@ import {
   postedAtOf,
   type PendingClearColumns,
 } from './pendingColumns.ts';
+import { PENDING_TALLIES } from './keptCounts.ts';
 import { Statements } from './statements.ts';
 import { applyBatches, type WriteBatch } from './writeBatch.ts';
 import { asOfFor, type SyncCheckpoints } from './syncCheckpoints.ts';
@@ -246,6 +247,8 @@ export class PendingTransactionsTable {
           rows: inserts,
           sealed: { key: sealer.sealingKey, column: BODY_COLUMN, identities: identitiesOfInserts },
           then: { sql: INDEX_SQL, rows: tokens },
+          // The account's count, the days' sums and the amount bands, a page at a time.
+          tallies: [...PENDING_TALLIES],
         },
       ],
     };

@@ -3,8 +3,19 @@ import type { DatabaseSync } from 'node:sqlite';
 import type { WebhookResponse, WebhookStatus } from '../../../shared/bank/index.ts';
 import type { CacheRead } from './cacheRead.ts';
 import type { RecordSealer } from './sealing.ts';
+import { Statements } from './statements.ts';
 import { asOfFor, type SyncCheckpoints } from './syncCheckpoints.ts';
 import { textKeyOf } from './absentKeys.ts';
+import { applyBatches, type WriteBatch } from './writeBatch.ts';
+
+const UPSERT_SQL = `INSERT INTO webhooks (profile_id, webhook_id, event, status, created_at, seen_generation, body)
+  VALUES (?, ?, ?, ?, ?, ?, ?)
+  ON CONFLICT (profile_id, webhook_id) DO UPDATE SET
+    event = excluded.event, status = excluded.status, created_at = excluded.created_at,
+    seen_generation = excluded.seen_generation, body = excluded.body`;
+/** The column of UPSERT_SQL holding the body (sealed by whoever runs the batch). */
+const BODY_COLUMN = 6;
+const SWEEP_SQL = 'DELETE FROM webhooks WHERE profile_id = ? AND seen_generation < ?';
 
 export interface WebhookQuery {
   profileId: string;
@@ -20,35 +31,56 @@ export class WebhooksTable {
   readonly #database: DatabaseSync;
   readonly #sealer: () => RecordSealer;
   readonly #checkpoints: SyncCheckpoints;
+  readonly #statements: Statements;
 
   constructor(database: DatabaseSync, sealer: () => RecordSealer, checkpoints: SyncCheckpoints) {
     this.#database = database;
     this.#sealer = sealer;
     this.#checkpoints = checkpoints;
+    this.#statements = new Statements(database);
+  }
+
+  /** A page of the list as statements for the cache writer, which seals each body (every webhook counts as written). */
+  planPage(
+    profileId: string,
+    webhooks: readonly WebhookResponse[],
+    generation: number,
+  ): { batches: WriteBatch[]; added: number; keys: Map<string, true> } {
+    const sealer = this.#sealer();
+    return {
+      batches: [
+        {
+          sql: UPSERT_SQL,
+          rows: webhooks.map((webhook) => [
+            profileId,
+            webhook.id,
+            textKeyOf(webhook.event),
+            textKeyOf(webhook.status),
+            textKeyOf(webhook.created_at),
+            generation,
+            JSON.stringify(webhook),
+          ]),
+          sealed: {
+            key: sealer.sealingKey,
+            column: BODY_COLUMN,
+            identities: webhooks.map((webhook) => identityOf(profileId, webhook.id)),
+          },
+        },
+      ],
+      added: webhooks.length,
+      keys: new Map(webhooks.map((webhook) => [webhook.id, true])),
+    };
   }
 
   /** Keeps webhooks as listed or just written (call inside a transaction for a page). */
   write(profileId: string, webhooks: readonly WebhookResponse[], generation: number): number {
-    const sealer = this.#sealer();
-    const upsert = this.#database.prepare(
-      `INSERT INTO webhooks (profile_id, webhook_id, event, status, created_at, seen_generation, body)
-       VALUES (?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (profile_id, webhook_id) DO UPDATE SET
-         event = excluded.event, status = excluded.status, created_at = excluded.created_at,
-         seen_generation = excluded.seen_generation, body = excluded.body`,
-    );
-    for (const webhook of webhooks) {
-      upsert.run(
-        profileId,
-        webhook.id,
-        textKeyOf(webhook.event),
-        textKeyOf(webhook.status),
-        textKeyOf(webhook.created_at),
-        generation,
-        sealer.sealJson(webhook, identityOf(profileId, webhook.id)),
-      );
-    }
+    applyBatches(this.#statements, this.planPage(profileId, webhooks, generation).batches);
     return webhooks.length;
+  }
+
+  /** The statement that forgets webhooks the bank no longer has (see sweep). */
+  sweepBatch(profileId: string, generation: number): WriteBatch {
+    return { sql: SWEEP_SQL, rows: [[profileId, generation]] };
   }
 
   remove(profileId: string, webhookId: string): void {
@@ -57,11 +89,8 @@ export class WebhooksTable {
 
   /** After a complete sync of the list: forget webhooks the bank no longer has. */
   sweep(profileId: string, generation: number): number {
-    return Number(
-      this.#database
-        .prepare('DELETE FROM webhooks WHERE profile_id = ? AND seen_generation < ?')
-        .run(profileId, generation).changes,
-    );
+    const [removed] = applyBatches(this.#statements, [this.sweepBatch(profileId, generation)]);
+    return removed ?? 0;
   }
 
   /** The cached status of each webhook asked for that is cached (the clear column: nothing to open). */

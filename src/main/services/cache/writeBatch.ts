@@ -24,6 +24,14 @@ export interface WriteBatch {
    * the AES-GCM work of a bulk sync to the writer's thread, beside the planning thread's hashing.
    */
   sealed?: { key: KeyObject; column: number; identities: string[] };
+  /**
+   * Run once after the batch's rows when it inserted any, with the rowid of the first row it
+   * inserted as ?1 and of the last as ?2 (rowids of one table's inserts in one transaction are
+   * consecutive: each new row takes the largest rowid plus one). Figures kept beside the rows
+   * (an account's count, a day's sums, an amount band's count) are brought up to date this way
+   * by one statement a page, where a trigger a row cost a sync ~60 µs a record (issue 36).
+   */
+  tallies?: string[];
 }
 
 /** Runs the batches inside the caller's transaction; returns the rows changed by each batch. */
@@ -33,7 +41,10 @@ export function applyBatches(statements: Statements, batches: readonly WriteBatc
     const then = batch.then === undefined ? null : statements.get(batch.then.sql);
     const sealed = batch.sealed;
     let changed = 0;
-    batch.rows.forEach((row, index) => {
+    /** The rowids the batch's inserts took, first and last (for its tallies). */
+    let first: number | bigint | null = null;
+    let last: number | bigint | null = null;
+    for (const [index, row] of batch.rows.entries()) {
       // A copy: a plan run again (after a rollback) must find its plaintext, not a seal.
       const values = sealed === undefined ? row : row.slice();
       if (sealed !== undefined) {
@@ -41,8 +52,15 @@ export function applyBatches(statements: Statements, batches: readonly WriteBatc
       }
       const result = statement.run(...values);
       changed += Number(result.changes);
+      if (result.changes > 0) {
+        first ??= result.lastInsertRowid;
+        last = result.lastInsertRowid;
+      }
       if (then !== null) then.run(result.lastInsertRowid, ...(batch.then?.rows[index] ?? []));
-    });
+    }
+    if (first !== null && last !== null) {
+      for (const sql of batch.tallies ?? []) statements.get(sql).run(first, last);
+    }
     return changed;
   });
 }

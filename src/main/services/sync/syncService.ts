@@ -1,40 +1,24 @@
 /**
- * Sync jobs: page through the bank into the cache. Pages are written in transactions of a few
- * pages (pageWriter.ts) together with the checkpoint (the cursor after the last of them), so a
- * crash or `kill -9` leaves rows and cursor in agreement and the next run of the same job
- * resumes after the last page kept.
- * One job per key at a time (asking again returns the running job), cancellable, with
- * progress events.
+ * Sync jobs: page through the bank into the cache. Each kind's recipe (syncRecipes.ts) says
+ * what to fetch, how to window it, how to write a page and what follows; this driver runs it:
+ * it begins the job's checkpoint, walks the recipe's lists (listWalk.ts: pages written by the
+ * cache writer in transactions with their checkpoint, so a crash or `kill -9` leaves rows and
+ * cursor in agreement and the next run of the same job resumes after the last page kept),
+ * reports progress, and ends the job with its outcome and a "sync finished" event.
+ * One job per key at a time (asking again returns the running job), cancellable.
  */
 import { randomUUID } from 'node:crypto';
-import type { PendingTransactionResponse, WebhookSendResponse, WebhookSendStatus } from '../../../shared/bank/index.ts';
 import { BankError } from '../bank/bankError.ts';
 import type { BankClient, Page } from '../bank/bankClient.ts';
 import type { OfflineCache } from '../cache/offlineCache.ts';
-import type { SyncCheckpoints, SyncKind } from '../cache/syncCheckpoints.ts';
-import type { WriteBatch } from '../cache/writeBatch.ts';
-import { writePages } from './pageWriter.ts';
+import type { Checkpoint, SyncKind } from '../cache/syncCheckpoints.ts';
+import type { WalkProgress } from './listWalk.ts';
+import { walkList } from './listWalk.ts';
 import { etaFromDates, etaFromShare, shareOfDates, type SyncProgress, type SyncState } from './syncProgress.ts';
-import { syncInWindows, type WindowedProgress } from './windowedSync.ts';
-import { fetchApplicants, syncApplicationBook, type ApplicationBookRequest } from './applicationBookSync.ts';
+import type { SyncContext, SyncRecipe, SyncRequest } from './syncRecipe.ts';
+import { recipeOf } from './syncRecipes.ts';
 
-export type SyncRequest =
-  | { kind: 'pending-transactions'; profileId: string; accountId: string; fromDate?: string; toDate?: string }
-  | {
-      kind: 'webhook-sends';
-      profileId: string;
-      webhookId?: string;
-      /** The sends of one object (every notification about it). */
-      objectId?: string;
-      status?: WebhookSendStatus;
-      fromDate?: string;
-      toDate?: string;
-      /** Page through everything even when the newest pages show nothing new. */
-      full?: boolean;
-    }
-  | { kind: 'account-application'; profileId: string; applicationId: string }
-  | ({ kind: 'applications' } & ApplicationBookRequest)
-  | { kind: 'webhooks'; profileId: string };
+export type { SyncRequest } from './syncRecipe.ts';
 
 export interface SyncOutcome {
   jobId: string;
@@ -47,9 +31,26 @@ export interface SyncOutcome {
   removed: number;
   /** Whether this run continued from a checkpoint. */
   resumed: boolean;
+  /** Seconds the "sync finished" listeners took (reviews, watch rules), after the job's own work. */
+  followUpSeconds: number;
   error?: string;
   /** The typed failure, when it failed. */
   failure?: unknown;
+}
+
+/**
+ * "Sync finished": told once per job when it ends, before its outcome is handed out, so
+ * whoever waited for the sync sees what the listeners did (a review marked changed, a rule's
+ * flags). Listeners act on `done`; a cancelled or failed job is told too.
+ */
+export interface SyncFinished {
+  jobId: string;
+  kind: SyncKind;
+  profileId: string;
+  key: string;
+  state: Exclude<SyncState, 'running'>;
+  written: number;
+  removed: number;
 }
 
 export interface SyncJob {
@@ -94,45 +95,11 @@ interface RunningJob {
 }
 
 type ProgressListener = (progress: SyncProgress) => void;
+type FinishedListener = (finished: SyncFinished) => void;
 
 /** The job's key and scope: what identifies its checkpoint. */
 function keyOf(request: SyncRequest): { key: string; scope: Record<string, unknown> } {
-  switch (request.kind) {
-    case 'pending-transactions':
-      return {
-        key: `pending-transactions/${request.profileId}/${request.accountId}`,
-        scope: { accountId: request.accountId, fromDate: request.fromDate, toDate: request.toDate },
-      };
-    case 'webhook-sends': {
-      const scope = {
-        webhookId: request.webhookId,
-        objectId: request.objectId,
-        status: request.status,
-        fromDate: request.fromDate,
-        toDate: request.toDate,
-      };
-      const named = Object.entries(scope)
-        .filter(([, value]) => value !== undefined)
-        .map(([name, value]) => `${name}=${String(value)}`)
-        .join('&');
-      return { key: `webhook-sends/${request.profileId}/${named === '' ? 'all' : named}`, scope };
-    }
-    case 'account-application':
-      return {
-        key: `account-application/${request.profileId}/${request.applicationId}`,
-        scope: { applicationId: request.applicationId },
-      };
-    case 'applications': {
-      const scope = { status: request.status, fromDate: request.fromDate, toDate: request.toDate };
-      const named = Object.entries(scope)
-        .filter(([, value]) => value !== undefined)
-        .map(([name, value]) => `${name}=${String(value)}`)
-        .join('&');
-      return { key: `applications/${request.profileId}/${named === '' ? 'all' : named}`, scope };
-    }
-    case 'webhooks':
-      return { key: `webhooks/${request.profileId}`, scope: {} };
-  }
+  return recipeOf(request).identify(request);
 }
 
 /** A failed sync's sentence as the window shows it: a person's wording when the failure has one. */
@@ -151,6 +118,7 @@ export class SyncService {
   readonly #now: () => Date;
   readonly #running = new Map<string, RunningJob>();
   readonly #listeners = new Set<ProgressListener>();
+  readonly #finishedListeners = new Set<FinishedListener>();
 
   constructor(options: SyncServiceOptions) {
     this.#cache = options.cache;
@@ -235,6 +203,12 @@ export class SyncService {
     return () => this.#listeners.delete(listener);
   }
 
+  /** Told when a job ends ("sync finished"), with its profile and kind as data. */
+  onFinished(listener: FinishedListener): () => void {
+    this.#finishedListeners.add(listener);
+    return () => this.#finishedListeners.delete(listener);
+  }
+
   #emit(progress: SyncProgress): void {
     for (const listener of this.#listeners) {
       try {
@@ -245,79 +219,44 @@ export class SyncService {
     }
   }
 
-  /**
-   * An account synced for the first time is named from the bank's account list (one request),
-   * so screens and the report name it, not its id (issue 38). A list that cannot be read now is
-   * not the sync's failure: the account is named at the next sync or opening of the list.
-   */
-  async #nameAccount(client: BankClient, profileId: string, accountId: string, signal: AbortSignal): Promise<void> {
-    if (this.#cache.accounts.has(profileId, accountId)) return;
-    try {
-      const accounts = await client.listAccounts(signal);
-      this.#cache.transaction(() => {
-        this.#cache.accounts.write(profileId, accounts, this.#stamp());
-      });
-    } catch {
-      // Said nowhere: the page walk that follows meets the same bank and says what is wrong.
+  /** Tells the "sync finished" listeners, in order; returns the seconds they took. */
+  #finished(finished: SyncFinished): number {
+    const started = performance.now();
+    for (const listener of this.#finishedListeners) {
+      try {
+        listener({ ...finished });
+      } catch {
+        // A listener's failure must not fail the sync that finished.
+      }
     }
+    return (performance.now() - started) / 1000;
   }
 
+  /** The driver: runs the request's recipe as one job. */
   async #run(request: SyncRequest, running: RunningJob): Promise<SyncOutcome> {
-    const { key } = keyOf(request);
+    const recipe = recipeOf(request);
+    const { key } = recipe.identify(request);
     const { progress, controller } = running;
     const checkpoints = this.#cache.checkpoints;
     const started = performance.now();
-    let fetchedThisRun = 0;
-    let begun: ReturnType<SyncCheckpoints['begin']>;
-    try {
-      begun = checkpoints.begin(request.profileId, request.kind, key, running.scope, this.#stamp());
-    } catch (error) {
-      // Not even the checkpoint could be written (a full disk): report it like any failure.
-      progress.state = 'failed';
-      progress.error = describeFailure(error);
-      this.#emit(progress);
-      return {
-        jobId: running.jobId,
-        kind: request.kind,
-        key,
-        state: 'failed',
-        fetched: 0,
-        written: 0,
-        removed: 0,
-        resumed: false,
-        error: progress.error,
-        failure: error,
-      };
-    }
-    const { checkpoint, resumed } = begun;
-    progress.fetched = checkpoint.fetched;
-    progress.written = checkpoint.written;
+    let begun: { checkpoint: Checkpoint; resumed: boolean } | null = null;
     let removed = 0;
-    let oldestDate: string | null = null;
-    /** Set while windows are walked: the share of the job done, now and at this run's start. */
-    let windowShare: { share: number; shareAtStart: number } | null = null;
+    /** This run's progress: what the steps before the one under way fetched, and the step's own. */
+    const counts = { fetchedBefore: 0, pagesBefore: 0, fetched: 0, pages: 0 };
+    let step: WalkProgress | null = null;
     const report = (): void => {
       const elapsed = (performance.now() - started) / 1000;
+      const fetchedThisRun = counts.fetchedBefore + counts.fetched;
       progress.ratePerSecond = elapsed > 0 ? Math.round(fetchedThisRun / elapsed) : 0;
-      if (progress.state === 'running' && windowShare !== null) {
-        progress.etaSeconds = etaFromShare(windowShare.share, windowShare.shareAtStart, elapsed);
-        progress.share = windowShare.share;
-      } else if (request.kind === 'pending-transactions' && progress.state === 'running') {
-        progress.etaSeconds = etaFromDates(request, oldestDate, elapsed, this.#stamp().slice(0, 10));
-        progress.share = shareOfDates(request, oldestDate, this.#stamp().slice(0, 10));
+      if (progress.state === 'running' && step?.windows != null) {
+        progress.etaSeconds = etaFromShare(step.windows.share, step.windows.shareAtStart, elapsed);
+        progress.share = step.windows.share;
+      } else if (progress.state === 'running' && step !== null) {
+        const today = this.#stamp().slice(0, 10);
+        progress.etaSeconds = etaFromDates(recipe.dateRange(request), step.oldestDate, elapsed, today);
+        progress.share = shareOfDates(recipe.dateRange(request), step.oldestDate, today);
       }
       this.#emit(progress);
-    };
-    /** Progress of a windowed walk: counts on arrival, the share for the ETA. */
-    const windowedProgress = (event: WindowedProgress): void => {
-      fetchedThisRun = event.fetched;
-      progress.fetched = checkpoint.fetched + event.fetched;
-      progress.pages = event.pages;
-      progress.windowsDone = event.windowsDone;
-      progress.windowsTotal = event.windowsTotal;
-      progress.parallelism = event.parallelism;
-      windowShare = { share: event.share, shareAtStart: event.shareAtStart };
-      report();
     };
     const finish = (state: Exclude<SyncState, 'running'>, failure?: unknown): SyncOutcome => {
       progress.state = state;
@@ -326,6 +265,15 @@ export class SyncService {
         progress.share = 1;
       }
       if (failure !== undefined) progress.error = describeFailure(failure);
+      const followUpSeconds = this.#finished({
+        jobId: running.jobId,
+        kind: request.kind,
+        profileId: request.profileId,
+        key,
+        state,
+        written: progress.written,
+        removed,
+      });
       report();
       return {
         jobId: running.jobId,
@@ -335,291 +283,62 @@ export class SyncService {
         fetched: progress.fetched,
         written: progress.written,
         removed,
-        resumed,
+        resumed: begun?.resumed ?? false,
+        followUpSeconds,
         ...(failure === undefined ? {} : { error: describeFailure(failure), failure }),
       };
     };
+    try {
+      begun = checkpoints.begin(request.profileId, request.kind, key, running.scope, this.#stamp());
+    } catch (error) {
+      // Not even the checkpoint could be written (a full disk): report it like any failure.
+      return finish('failed', error);
+    }
+    const { checkpoint, resumed } = begun;
+    progress.fetched = checkpoint.fetched;
+    progress.written = checkpoint.written;
     this.#emit(progress);
     try {
-      const client = await this.#clientFor(request.profileId);
-      const signal = controller.signal;
-      const onPage = <Item>(page: Page<Item>, write: () => number, last: () => number): void => {
-        const isLast = page.nextCursor === null;
-        const written = this.#cache.transaction(() => {
-          const count = write();
-          checkpoints.advance(
-            request.profileId,
-            request.kind,
-            key,
-            page.nextCursor,
-            page.items.length,
-            count,
-            this.#stamp(),
-          );
-          // The last page, the sweep and the completion are one transaction: no gap for a crash.
-          if (isLast) {
-            removed = last();
-            checkpoints.finish(request.profileId, request.kind, key, 'done', this.#stamp());
-          }
-          return count;
-        });
-        fetchedThisRun += page.items.length;
-        progress.fetched += page.items.length;
-        progress.written += written;
-        report();
-      };
-      // Pages written in groups (pageWriter.ts): fetched counts on arrival, written on commit.
-      const fetchedPage = (page: Page<unknown>): void => {
-        fetchedThisRun += page.items.length;
-        progress.fetched += page.items.length;
-        progress.pages += 1;
-        report();
-      };
-      const completeWithoutPage = (last: () => number): void => {
-        this.#cache.transaction(() => {
-          removed = last();
-          checkpoints.finish(request.profileId, request.kind, key, 'done', this.#stamp());
-        });
-      };
-      const startAfter = checkpoint.cursor;
-      // A run that stopped walking one cursor (an older build, or parallelism 1) ends that way.
-      const windowed = this.#parallelism > 1 && !(resumed && checkpoint.cursor !== null);
-      const windowJob = {
+      const context: SyncContext = {
+        request,
         cache: this.#cache,
-        profileId: request.profileId,
-        kind: request.kind,
+        client: await this.#clientFor(request.profileId),
         key,
+        checkpoint,
+        resumed,
+        // Walks completed since the job was last complete belong to this unfinished run.
+        lastComplete: checkpoint.lastSuccessAt ?? '',
         parallelism: this.#parallelism,
         pageSize: this.#pageSize,
-        resumed,
-        signal,
+        signal: controller.signal,
         now: () => this.#stamp(),
-        onProgress: windowedProgress,
+        resumable: (pagesAfter, after) => this.#resumable(pagesAfter, after),
+        onProgress: (walk) => {
+          step = walk;
+          counts.fetched = walk.fetched;
+          counts.pages = walk.pages;
+          progress.fetched = checkpoint.fetched + counts.fetchedBefore + walk.fetched;
+          progress.pages = counts.pagesBefore + walk.pages;
+          progress.windowsDone = walk.windows?.windowsDone ?? 0;
+          progress.windowsTotal = walk.windows?.windowsTotal ?? 0;
+          progress.parallelism = walk.windows?.parallelism ?? 1;
+          report();
+        },
+        onWritten: (added, sweptNow) => {
+          if (sweptNow !== null) removed = sweptNow;
+          progress.written += added;
+          report();
+        },
       };
-      /** A written page's checkpoint: where to resume, committed with its rows. */
-      const advance = (page: Page<unknown>, added: number): WriteBatch =>
-        checkpoints.advanceBatch(
-          request.profileId,
-          request.kind,
-          key,
-          page.nextCursor,
-          page.items.length,
-          added,
-          this.#stamp(),
-        );
-      switch (request.kind) {
-        case 'pending-transactions': {
-          await this.#nameAccount(client, request.profileId, request.accountId, signal);
-          const range = {
-            ...(request.fromDate === undefined ? {} : { fromDate: request.fromDate }),
-            ...(request.toDate === undefined ? {} : { toDate: request.toDate }),
-          };
-          const sweep = (): number =>
-            this.#cache.pendingTransactions.sweep(request.profileId, request.accountId, checkpoint.generation, range);
-          const pages = this.#resumable(
-            (after) =>
-              client.pendingTransactionPages(request.accountId, range, {
-                startAfter: after,
-                pageSize: this.#pageSize,
-                signal,
-              }),
-            startAfter,
-          );
-          const table = this.#cache.pendingTransactions;
-          // The account's scope is made by the writer (off this thread), so planning the first
-          // page only reads it and never waits for the write lock.
-          await this.#cache.writer.run([table.scopeBatch(request.profileId, request.accountId)]);
-          if (windowed) {
-            const walked = await syncInWindows<PendingTransactionResponse, true>({
-              ...windowJob,
-              range,
-              pagesOf: (window, options) => client.pendingTransactionPages(request.accountId, window, options),
-              resumable: (pagesAfter, after) => this.#resumable(pagesAfter, after),
-              // The precise time is the creation time, in UTC: what the bank's date filters compare.
-              createdDateOf: (item) => item.extended_timestamp_precise?.slice(0, 10) ?? item.date ?? null,
-              cachedDays: () => this.#cache.creationDays.ofPendingTransactions(request.profileId, request.accountId),
-              plan: (page, inFlight) => {
-                const plan = table.planPage(request.profileId, request.accountId, page.items, checkpoint.generation, {
-                  has: (rowKey) => inFlight.get(rowKey) !== undefined,
-                });
-                return { batches: plan.batches, added: plan.added, keys: plan.rowKeys };
-              },
-              last: () => [
-                table.sweepBatch(request.profileId, request.accountId, checkpoint.generation, range),
-                checkpoints.doneBatch(request.profileId, request.kind, key, this.#stamp()),
-              ],
-              onWritten: (added, lastChanges) => {
-                if (lastChanges !== null) removed = lastChanges[0] ?? 0;
-                progress.written += added;
-                report();
-              },
-            });
-            if (!walked.sawLast && !signal.aborted) completeWithoutPage(sweep);
-            break;
-          }
-          const written = await writePages<PendingTransactionResponse, true>(this.#cache.writer, pages, {
-            signal,
-            prefetch: true,
-            plan: (page, inFlight) => {
-              const oldest = page.items.at(-1)?.date ?? undefined;
-              if (oldest !== undefined && (oldestDate === null || oldest < oldestDate)) oldestDate = oldest;
-              const plan = table.planPage(request.profileId, request.accountId, page.items, checkpoint.generation, {
-                has: (rowKey) => inFlight.get(rowKey) !== undefined,
-              });
-              return { batches: plan.batches, added: plan.added, keys: plan.rowKeys };
-            },
-            advance,
-            last: () => [
-              table.sweepBatch(request.profileId, request.accountId, checkpoint.generation, range),
-              checkpoints.doneBatch(request.profileId, request.kind, key, this.#stamp()),
-            ],
-            onPlanned: fetchedPage,
-            onWritten: (added, lastChanges) => {
-              if (lastChanges !== null) removed = lastChanges[0] ?? 0;
-              progress.written += added;
-              report();
-            },
-          });
-          if (!written.sawLast && !signal.aborted) completeWithoutPage(sweep);
-          break;
-        }
-        case 'webhook-sends': {
-          const filters = {
-            ...(request.webhookId === undefined ? {} : { webhook_id: request.webhookId }),
-            ...(request.objectId === undefined ? {} : { object_id: request.objectId }),
-            ...(request.status === undefined ? {} : { status: request.status }),
-          };
-          const range = {
-            ...(request.fromDate === undefined ? {} : { fromDate: request.fromDate }),
-            ...(request.toDate === undefined ? {} : { toDate: request.toDate }),
-          };
-          // Send records never change once made: after one complete sync, a page with nothing
-          // new means everything older is already here.
-          const incremental = request.full !== true && !resumed && checkpoint.lastSuccessAt !== null;
-          const sends = this.#cache.webhookSends;
-          if (windowed && !incremental) {
-            const walked = await syncInWindows<WebhookSendResponse, string>({
-              ...windowJob,
-              range,
-              pagesOf: (window, options) => client.webhookSendPages(filters, window, options),
-              resumable: (pagesAfter, after) => this.#resumable(pagesAfter, after),
-              createdDateOf: (send) => send.created_at?.slice(0, 10) ?? null,
-              cachedDays: () => this.#cache.creationDays.ofWebhookSends(request.profileId),
-              plan: (page, inFlight) => {
-                const plan = sends.planPage(request.profileId, page.items, this.#stamp(), inFlight);
-                return { batches: plan.batches, added: plan.added, keys: plan.digests };
-              },
-              last: () => [checkpoints.doneBatch(request.profileId, request.kind, key, this.#stamp())],
-              onWritten: (added) => {
-                progress.written += added;
-                report();
-              },
-            });
-            if (!walked.sawLast && !signal.aborted) completeWithoutPage(() => 0);
-            break;
-          }
-          const written = await writePages<WebhookSendResponse, string>(
-            this.#cache.writer,
-            this.#resumable(
-              (after) =>
-                client.webhookSendPages(filters, range, { startAfter: after, pageSize: this.#pageSize, signal }),
-              startAfter,
-            ),
-            {
-              signal,
-              prefetch: !incremental,
-              plan: (page, inFlight) => {
-                const plan = sends.planPage(request.profileId, page.items, this.#stamp(), inFlight);
-                return { batches: plan.batches, added: plan.added, keys: plan.digests };
-              },
-              advance,
-              last: () => [checkpoints.doneBatch(request.profileId, request.kind, key, this.#stamp())],
-              onPlanned: fetchedPage,
-              onWritten: (added) => {
-                progress.written += added;
-                report();
-              },
-              stopAfter: (added) => incremental && added === 0,
-            },
-          );
-          if (written.stoppedEarly) completeWithoutPage(() => 0);
-          break;
-        }
-        case 'account-application': {
-          // Kept as received when malformed (a status this client does not know), never refused.
-          const application = await client.receiveAccountApplication(request.applicationId, signal);
-          const page: Page<typeof application> = { items: [application], nextCursor: null };
-          onPage(
-            page,
-            () => (this.#cache.accountApplications.record(request.profileId, application, this.#stamp()) ? 1 : 0),
-            () => 0,
-          );
-          // Opened by id: its people and business too, one by one (a handful of requests).
-          await fetchApplicants({
-            cache: this.#cache,
-            client,
-            profileId: request.profileId,
-            applicationId: application.id,
-            parallelism: this.#parallelism,
-            signal,
-            now: () => this.#stamp(),
-          });
-          break;
-        }
-        case 'applications': {
-          // Each walk reports its own counts; the job's are the sum of the walks so far.
-          let walkBase = { fetched: progress.fetched, pages: 0 };
-          let walkNow = { fetched: 0, pages: 0, walk: '' };
-          const book = await syncApplicationBook({
-            cache: this.#cache,
-            client,
-            request,
-            key,
-            // Walks completed since the book was last complete belong to this unfinished run.
-            sinceLastComplete: checkpoint.lastSuccessAt ?? '',
-            parallelism: this.#parallelism,
-            pageSize: this.#pageSize,
-            signal,
-            now: () => this.#stamp(),
-            resumable: (pagesAfter, after) => this.#resumable(pagesAfter, after),
-            onWalkProgress: (walk, event) => {
-              if (walk !== walkNow.walk) {
-                walkBase = {
-                  fetched: walkBase.fetched + walkNow.fetched,
-                  pages: walkBase.pages + walkNow.pages,
-                };
-                walkNow = { fetched: 0, pages: 0, walk };
-              }
-              walkNow.fetched = event.fetched;
-              walkNow.pages = event.pages;
-              windowedProgress({
-                ...event,
-                fetched: walkBase.fetched - checkpoint.fetched + event.fetched,
-                pages: walkBase.pages + event.pages,
-              });
-            },
-            onWritten: (added) => {
-              progress.written += added;
-              report();
-            },
-          });
-          if (book.complete) completeWithoutPage(() => 0);
-          break;
-        }
-        case 'webhooks': {
-          const sweep = (): number => this.#cache.webhooks.sweep(request.profileId, checkpoint.generation);
-          let sawLast = false;
-          for await (const page of this.#resumable(
-            (after) => client.webhookPages({ startAfter: after, pageSize: this.#pageSize, signal }),
-            startAfter,
-          )) {
-            onPage(page, () => this.#cache.webhooks.write(request.profileId, page.items, checkpoint.generation), sweep);
-            sawLast = page.nextCursor === null;
-            if (!sawLast && signal.aborted) break;
-          }
-          if (!sawLast && !signal.aborted) completeWithoutPage(sweep);
-          break;
-        }
+      const complete = await this.#steps(recipe, context, () => {
+        counts.fetchedBefore += counts.fetched;
+        counts.pagesBefore += counts.pages;
+        counts.fetched = 0;
+        counts.pages = 0;
+      });
+      if (complete && checkpoints.get(request.profileId, request.kind, key)?.state !== 'done') {
+        // A job of several walks (or of a record and its applicants) completes after its last step.
+        await this.#cache.writer.run([checkpoints.doneBatch(request.profileId, request.kind, key, this.#stamp())]);
       }
       if (checkpoints.get(request.profileId, request.kind, key)?.state === 'done') {
         this.#optimize();
@@ -643,6 +362,78 @@ export class SyncService {
       }
       return cancelled ? finish('cancelled') : finish('failed', error);
     }
+  }
+
+  /**
+   * The recipe's steps in order: its record, its lists, then what follows. Returns whether all
+   * of them completed (false: cancelled). `nextStep` is called between two steps.
+   */
+  async #steps(recipe: SyncRecipe<SyncRequest>, context: SyncContext, nextStep: () => void): Promise<boolean> {
+    const { cache, request, signal } = context;
+    await recipe.prepare?.(context);
+    if (recipe.record !== undefined) {
+      const written = await recipe.record(context);
+      context.onProgress({ fetched: 1, pages: 1, oldestDate: null, windows: null });
+      context.onWritten(written, null);
+      nextStep();
+    }
+    for (const list of recipe.lists) {
+      if (signal.aborted) return false;
+      // A walk of its own (the book's): its checkpoint, unless it completed during this run.
+      let checkpoint = context.checkpoint;
+      let resumed = context.resumed;
+      let key = context.key;
+      if (list.name !== undefined) {
+        key = `${context.key}|${list.name}`;
+        const previous = cache.checkpoints.get(request.profileId, request.kind, key);
+        if (
+          previous?.state === 'done' &&
+          previous.lastSuccessAt !== null &&
+          previous.lastSuccessAt > context.lastComplete
+        ) {
+          continue;
+        }
+        const scope = JSON.stringify(list.scope?.(request) ?? {});
+        ({ checkpoint, resumed } = cache.checkpoints.begin(request.profileId, request.kind, key, scope, context.now()));
+      }
+      const source = list.source(context, checkpoint);
+      const before = list.before?.(context) ?? [];
+      if (before.length > 0) await cache.writer.run(before);
+      const walkStart = {
+        checkpoint,
+        resumed,
+        windowsLeft: cache.windowCheckpoints.of(request.profileId, request.kind, key).length > 0,
+        cachedRecords: () => source.cachedDays().reduce((sum, day) => sum + day.count, 0),
+      };
+      const complete = await walkList(
+        {
+          cache,
+          profileId: request.profileId,
+          kind: request.kind,
+          key,
+          checkpoint,
+          resumed,
+          windowed: list.windowed(context, walkStart),
+          incremental: list.incremental?.(context) ?? false,
+          parallelism: context.parallelism,
+          pageSize: context.pageSize,
+          signal,
+          now: context.now,
+          resumable: context.resumable,
+          onFetched: context.onProgress,
+          onWritten: context.onWritten,
+        },
+        source,
+      );
+      nextStep();
+      if (!complete) return false;
+    }
+    if (recipe.then !== undefined) {
+      if (signal.aborted) return false;
+      await recipe.then(context);
+      nextStep();
+    }
+    return !signal.aborted;
   }
 
   /**
