@@ -21,6 +21,9 @@ import {
 } from './support/sandboxBank.ts';
 import { startFaultServer, json } from './support/faultServer.ts';
 import { makeTempFolder } from './support/tempFolder.ts';
+
+/** The test's bank is a Ledgerdesk sandbox on loopback, which delivers to loopback (issue 37's --allow-http). */
+const LOOPBACK_SANDBOX = { allowHttp: true };
 import { pendingTransactionOf, webhookSendOf } from './support/records.ts';
 
 let sandbox: RunningSandbox;
@@ -251,10 +254,14 @@ describe('webhook sends, webhooks and applications', () => {
       json(response, index % 3 === 0 ? 500 : 200, {});
     });
     try {
-      const webhook = await bank.services.writes.createWebhook(bank.profile.id, {
-        event: 'ach.create',
-        url: `${receiver.baseUrl}/hook`,
-      });
+      const webhook = await bank.services.writes.createWebhook(
+        bank.profile.id,
+        {
+          event: 'ach.create',
+          url: `${receiver.baseUrl}/hook`,
+        },
+        LOOPBACK_SANDBOX,
+      );
       for (let n = 0; n < 12; n += 1) {
         await simulate(sandbox, 'ach.create', {
           account_id: account(),
@@ -303,7 +310,11 @@ describe('webhook sends, webhooks and applications', () => {
       json(response, 200, {});
     });
     try {
-      await bank.services.writes.createWebhook(bank.profile.id, { event: 'ach.create', url: `${receiver.baseUrl}/h` });
+      await bank.services.writes.createWebhook(
+        bank.profile.id,
+        { event: 'ach.create', url: `${receiver.baseUrl}/h` },
+        LOOPBACK_SANDBOX,
+      );
       for (let n = 0; n < 3; n += 1) {
         await simulate(sandbox, 'ach.create', { account_id: account(), amount: '1.00', direction: 'credit' });
       }
@@ -358,14 +369,22 @@ describe('webhook sends, webhooks and applications', () => {
   });
 
   it('syncs the webhooks list and forgets a webhook deleted at the bank', async () => {
-    const one = await bank.services.writes.createWebhook(bank.profile.id, {
-      event: 'ach.update',
-      url: 'http://127.0.0.1:9/one',
-    });
-    const two = await bank.services.writes.createWebhook(bank.profile.id, {
-      event: 'ach.create',
-      url: 'http://127.0.0.1:9/two',
-    });
+    const one = await bank.services.writes.createWebhook(
+      bank.profile.id,
+      {
+        event: 'ach.update',
+        url: 'http://127.0.0.1:9/one',
+      },
+      LOOPBACK_SANDBOX,
+    );
+    const two = await bank.services.writes.createWebhook(
+      bank.profile.id,
+      {
+        event: 'ach.create',
+        url: 'http://127.0.0.1:9/two',
+      },
+      LOOPBACK_SANDBOX,
+    );
     await bank.services.sync.start({ kind: 'webhooks', profileId: bank.profile.id }).done;
     expect(
       bank.services.cache.webhooks
