@@ -299,8 +299,15 @@ describe('secret hygiene after a run of the whole app', () => {
         basic_user: 'hygiene',
         basic_secret: run.webhookSecret,
       },
+      // The remote profile is a Ledgerdesk sandbox on loopback, which delivers to loopback (issue 37).
+      allowHttp: true,
     });
-    await api.webhooks.update({ profileId: basicProfile.id, id: webhook.id, changes: { status: 'enabled' } });
+    await api.webhooks.update({
+      profileId: basicProfile.id,
+      id: webhook.id,
+      changes: { status: 'enabled' },
+      allowHttp: true,
+    });
     const file = await api.files.upload({ profileId: embedded, contentType: 'image/png', bytes: new Uint8Array(PNG) });
     await api.documents.create({
       profileId: embedded,

@@ -117,6 +117,7 @@ afterAll(async () => {
   rmSync(folder, { recursive: true, force: true });
 });
 
+// Forwards go to exactly the address given (issue 38, docs/decisions/38-forward-exact-url.md).
 describe('forward and replay by default', () => {
   it('reach loopback handlers with the request as received (forwards: the bank’s Authorization included, issue 27; replays: never), and show a capped answer', async () => {
     const id = await keptNotification('ach_loop');
@@ -126,15 +127,15 @@ describe('forward and replay by default', () => {
 
     await api.listener.configure({ forwardTo: `${loopback.url}/auto` });
     await keptNotification('ach_auto');
-    await eventually(() => loopback.received.some((entry) => entry.path === '/auto/webhooks/in'));
+    await eventually(() => loopback.received.some((entry) => entry.path === '/auto'));
     await api.listener.configure({ forwardTo: null });
-    const automatic = loopback.received.find((entry) => entry.path === '/auto/webhooks/in');
+    const automatic = loopback.received.find((entry) => entry.path === '/auto');
     expect(JSON.parse(automatic?.body ?? '{}')).toMatchObject({ id: 'ach_auto' });
     // A forward is the request as the bank sent it: a handler that checks Basic auth must see it (issue 27).
     expect(automatic?.headers.authorization).toBe(basicHeader('bank_user', 'bank-webhook-secret'));
     expect(automatic?.headers['x-ledgerdesk-verdict']).toBe('ok');
     // The manual forward of a kept request: the header is made again from the keychain (the verdict was ok).
-    const manual = loopback.received.find((entry) => entry.path === '/manual/webhooks/in');
+    const manual = loopback.received.find((entry) => entry.path === '/manual');
     expect(manual?.headers.authorization).toBe(basicHeader('bank_user', 'bank-webhook-secret'));
 
     const replayed = await api.listener.replay({
@@ -234,9 +235,9 @@ describe.skipIf(OTHER_HOST === undefined)('another host', () => {
 
     await api.listener.configure({ forwardTo: `${target.url}/auto` });
     await keptNotification('ach_allowed_auto');
-    await eventually(() => target.received.some((entry) => entry.path === '/auto/webhooks/in'));
+    await eventually(() => target.received.some((entry) => entry.path === '/auto'));
     await api.listener.configure({ forwardTo: null });
-    expect(target.received.map((entry) => entry.path).sort()).toEqual(['/auto/webhooks/in', '/f/webhooks/in', '/r']);
+    expect(target.received.map((entry) => entry.path).sort()).toEqual(['/auto', '/f', '/r']);
     for (const entry of target.received) {
       expect(entry.headers.authorization).toBe(
         entry.path === '/r' ? undefined : basicHeader('bank_user', 'bank-webhook-secret'),

@@ -121,7 +121,7 @@ describe('the Overview figures', () => {
   it('sums pending volume by bank date per account, credits, debits and holds apart, over the last 30 dates', () => {
     const read = figures.read(PROFILE, NOW);
     expect(() => overviewData.parse(read)).not.toThrow();
-    expect(read.pendingWindow).toEqual({ from: shiftDate(NEWEST, -29), to: NEWEST });
+    expect(read.pendingWindow).toEqual({ from: shiftDate(NEWEST, -29), to: NEWEST, chosen: false });
     expect(read.pendingByAccount.map((account) => account.accountId)).toEqual(['acct_a', 'acct_b']);
     for (const account of read.pendingByAccount) {
       expect(account.days).toHaveLength(30);

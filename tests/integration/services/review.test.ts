@@ -18,8 +18,15 @@ import type { Review } from '../../../src/main/services/review/reviewsTable.ts';
 import { ledger } from './support/ledgerRun.ts';
 import { notificationRef } from '../../../src/shared/review/reviewTerms.ts';
 import { json, startFaultServer } from './support/faultServer.ts';
-import { deliveriesSettled, simulate, startBank, type RunningSandbox } from './support/sandboxBank.ts';
+import {
+  deliveriesSettled,
+  simulate,
+  startBank,
+  type RunningSandbox,
+  LOOPBACK_SANDBOX,
+} from './support/sandboxBank.ts';
 import { makeTempFolder } from './support/tempFolder.ts';
+import { accountLabel } from '../../../src/shared/review/itemNames.ts';
 
 const secretServiceHere = process.env['LEDGERDESK_TEST_SECRET_SERVICE'] === '1';
 
@@ -436,10 +443,14 @@ describe('changed since review', () => {
       json(response, failing ? 500 : 200, {});
     });
     try {
-      const webhook = await services.writes.createWebhook(profile.id, {
-        event: 'ach.create',
-        url: `${receiver.baseUrl}/hook`,
-      });
+      const webhook = await services.writes.createWebhook(
+        profile.id,
+        {
+          event: 'ach.create',
+          url: `${receiver.baseUrl}/hook`,
+        },
+        LOOPBACK_SANDBOX,
+      );
       await simulate(sandbox, 'ach.create', { account_id: account(), amount: '12.00', direction: 'credit' });
       const syncSends = async (): Promise<void> => {
         const outcome = await services.sync.start({
@@ -565,10 +576,14 @@ describe('watch rules on sends, applications and words', () => {
     try {
       services.reviews.saveRule(profile.id, { name: 'Failing sends', kind: 'webhook-send', sendStatus: 'error' });
       services.reviews.saveRule(profile.id, { name: 'Retried twice', kind: 'webhook-send', attemptAtLeast: 2 });
-      const webhook = await services.writes.createWebhook(profile.id, {
-        event: 'ach.create',
-        url: `${receiver.baseUrl}/h`,
-      });
+      const webhook = await services.writes.createWebhook(
+        profile.id,
+        {
+          event: 'ach.create',
+          url: `${receiver.baseUrl}/h`,
+        },
+        LOOPBACK_SANDBOX,
+      );
       await simulate(sandbox, 'ach.create', { account_id: account(), amount: '3.00', direction: 'credit' });
       await deliveriesSettled(sandbox);
       const synced = await services.sync.start({ kind: 'webhook-sends', profileId: profile.id, webhookId: webhook.id })
@@ -724,8 +739,9 @@ describe('the report and clearing a profile’s data', () => {
     const page = readFileSync(html, 'utf8');
     expect(page).toContain('Sent to &lt;b&gt;MLRO&lt;/b&gt; &amp; legal');
     expect(page).not.toContain('<b>MLRO</b>');
-    expect(page).toContain(`pending-transaction ${a ?? ''}`);
-    expect(page).not.toContain(`pending-transaction ${b ?? ''}`);
+    // Items are headed by what they are (issue 38); each keeps its ref beside it.
+    expect(page).toContain(`Ref ${a ?? 'no ref'}`);
+    expect(page).not.toContain(b ?? 'no ref');
     // The report quotes the chain head as it verified then; the log, with the report's own
     // entry appended after it, still verifies (a later head, one entry on).
     const verified = await cliJson<{ ok: boolean; head: string; lastId: number }>('audit', 'verify');
@@ -735,18 +751,21 @@ describe('the report and clearing a profile’s data', () => {
     expect(page).toContain(headBefore.head ?? 'no head');
     expect(verified.lastId).toBe((headBefore.lastId ?? 0) + 1);
     expect(verified.head).not.toBe(headBefore.head);
+    // Counts by kind in words (issue 38's one layout): cleared, flagged, escalated, changed, total.
     expect(page).toMatch(
-      /<td>pending-transaction<\/td><td class="number">2<\/td><td class="number">0<\/td><td class="number">1<\/td>/,
+      /<td>Pending transactions<\/td><td class="count">2<\/td><td class="count">0<\/td><td class="count">1<\/td><td class="count">0<\/td><td class="count">3<\/td>/,
     );
     const lines = readFileSync(csv, 'utf8').split('\r\n');
     // One row per reported item, with the columns a person reads.
     expect(lines[0]).toBe(
-      'kind,ref,Date,Time,Account,Description,Amount,Type,Source,Status,Product,Ownership,Applicants,Created,Updated,Event,Object,Attempt,Error,disposition,by,at,note,history,changes,record as cached',
+      'Kind,Item,Ref,Date,Time,Account,Description,Amount,Type,Source,Disposition,By,When,Note,History,Changes,Record as cached',
     );
-    const itemLines = lines.slice(1).filter((line) => line.startsWith('pending-transaction,'));
+    const itemLines = lines.slice(1).filter((line) => line.startsWith('Pending transaction,'));
     expect(itemLines).toHaveLength(1);
-    expect(itemLines[0]).toContain(`pending-transaction,${a ?? ''},${rows[0]?.date ?? 'no date'},`);
-    expect(itemLines[0]).toContain(`,${account()},`);
+    // What it is, then its ref and date; the account by its name, the disposition in words.
+    expect(itemLines[0]).toContain(`,${a ?? ''},${rows[0]?.date ?? 'no date'},`);
+    const naming = services.cache.accounts.names(profile.id).get(account());
+    expect(itemLines[0]).toContain(`,${naming === undefined ? 'no account name' : accountLabel(naming)},`);
     expect(itemLines[0]).toContain(',escalated,');
 
     // The report is in the log; an officer's entry edited in the file (triggers dropped, as

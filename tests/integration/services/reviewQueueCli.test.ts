@@ -12,6 +12,7 @@ import { InMemorySecretStore } from '../../../src/main/services/credentials/secr
 import { LedgerServices } from '../../../src/main/services/ledgerServices.ts';
 import { FileProfileStorage } from '../../../src/main/services/profiles/fileProfileStorage.ts';
 import type { Profile } from '../../../src/main/services/profiles/profile.ts';
+import { accountLabel } from '../../../src/shared/review/itemNames.ts';
 import { ledger } from './support/ledgerRun.ts';
 import { startBank, type RunningSandbox } from './support/sandboxBank.ts';
 import { makeTempFolder } from './support/tempFolder.ts';
@@ -93,7 +94,12 @@ describe('ledger review list, the queue across accounts', () => {
     const { rows } = await rowsOf('--status', 'unreviewed', '--limit', '30');
     const shown = rows[0];
     const record = shown?.record ?? {};
-    expect(lines[2]).toContain(shown?.accountId ?? 'no account');
+    // Names first (issue 38): the account by the name the bank gives it, its id not in the row.
+    const naming = services.cache.accounts.names(profile.id).get(shown?.accountId ?? '');
+    expect(naming).toBeDefined();
+    expect(lines[2]).toContain(naming === undefined ? 'no account name' : accountLabel(naming).slice(0, 20));
+    expect(lines[2]).not.toContain(shown?.accountId ?? 'no account');
+    expect(lines[2]).toContain(shown?.ref ?? 'no ref');
     expect(lines[2]).toContain(record.date ?? 'no date');
     // The bank's "-1234.5" reads "-1,234.50".
     const amount = record.amount ?? '0';

@@ -18,12 +18,11 @@ import {
   startBank,
   type RunningSandbox,
   type ServicesOnBank,
+  LOOPBACK_SANDBOX,
 } from './support/sandboxBank.ts';
 import { startFaultServer, json } from './support/faultServer.ts';
 import { makeTempFolder } from './support/tempFolder.ts';
 
-/** The test's bank is a Ledgerdesk sandbox on loopback, which delivers to loopback (issue 37's --allow-http). */
-const LOOPBACK_SANDBOX = { allowHttp: true };
 import { pendingTransactionOf, webhookSendOf } from './support/records.ts';
 
 let sandbox: RunningSandbox;

@@ -14,7 +14,13 @@ import { LedgerServices } from '../../../src/main/services/ledgerServices.ts';
 import { InMemorySecretStore } from '../../../src/main/services/credentials/secretStore.ts';
 import { FileProfileStorage } from '../../../src/main/services/profiles/fileProfileStorage.ts';
 import type { Profile } from '../../../src/main/services/profiles/profile.ts';
-import { deliveriesSettled, simulate, startBank, type RunningSandbox } from './support/sandboxBank.ts';
+import {
+  deliveriesSettled,
+  simulate,
+  startBank,
+  type RunningSandbox,
+  LOOPBACK_SANDBOX,
+} from './support/sandboxBank.ts';
 import { json, startFaultServer } from './support/faultServer.ts';
 import { makeTempFolder } from './support/tempFolder.ts';
 
@@ -215,7 +221,11 @@ describe('a sync in date windows', () => {
     receiver.respond((_request, response) => {
       json(response, 200, {});
     });
-    await services.writes.createWebhook(profile.id, { event: 'ach.create', url: `${receiver.baseUrl}/hook` });
+    await services.writes.createWebhook(
+      profile.id,
+      { event: 'ach.create', url: `${receiver.baseUrl}/hook` },
+      LOOPBACK_SANDBOX,
+    );
     for (let n = 0; n < 12; n += 1) {
       await simulate(sandbox, 'ach.create', {
         account_id: sandbox.demo.accounts[0],

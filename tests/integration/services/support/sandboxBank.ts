@@ -82,3 +82,9 @@ export async function servicesOn(
     ));
   return { services, secrets, profile };
 }
+
+/**
+ * The option a test's webhook writes take: the test's bank is a Ledgerdesk sandbox on loopback,
+ * which delivers to loopback, so issue 37's address rule lets it through (`--allow-http`).
+ */
+export const LOOPBACK_SANDBOX = { allowHttp: true } as const;
