@@ -17,8 +17,7 @@ import { arrivalLabelWords } from '../../../shared/listener/arrivalLabelWords.ts
  * event, or the listener's own replay of a kept request (as sent, or edited first). No other
  * field says otherwise: the listener's lines, the app and `--json` carry this one.
  */
-const ARRIVAL_KINDS = ['new_event', 'retry', 'replay', 'edited_replay'] as const;
-type ArrivalKind = (typeof ARRIVAL_KINDS)[number];
+type ArrivalKind = 'new_event' | 'retry' | 'replay' | 'edited_replay';
 
 export interface ArrivalLabel {
   kind: ArrivalKind;

@@ -17,8 +17,7 @@ import {
 import type { ReviewReport } from './reviewReport.ts';
 
 /** The paper the PDF is printed on: A4 (most of the world) or US Letter. */
-const REPORT_PAPERS = ['a4', 'letter'] as const;
-export type ReportPaper = (typeof REPORT_PAPERS)[number];
+export type ReportPaper = 'a4' | 'letter';
 
 const PAPER_SIZES: Record<ReportPaper, string> = { a4: 'A4', letter: 'letter' };
 
