@@ -33,6 +33,7 @@ import {
 import { simulate } from './support/sandboxSimulation.ts';
 import { shoot } from './support/screens.ts';
 import { register } from './support/listenerApp.ts';
+import { applicationRow } from './support/applicationRows.ts';
 
 // Timeouts only stop a hung run; nothing here measures time. The axe gate walks every screen
 // twice (light, dark) with axe on each shot: ~3.5 min on a busy two-core machine, so 10 min.
@@ -157,7 +158,7 @@ test('seeds what the screens show: pending transactions, listener requests with 
   await expect(page.getByRole('complementary', { name: 'Details' })).toContainText('Status history', {
     timeout: 30_000,
   });
-  await expect(page.getByRole('grid', { name: 'Account applications' })).toContainText(id);
+  await expect(applicationRow(page.getByRole('grid', { name: 'Account applications' }), id)).toHaveCount(1);
   await context.close();
 });
 

@@ -21,6 +21,7 @@ import { startHarnessServices } from './support/harnessServices.ts';
 import { HARNESS_WEB_CONTENTS_ID, type LedgerdeskPage } from './support/ledgerdeskPage.ts';
 import { serveRenderer, type RendererServer } from './support/rendererServer.ts';
 import { SCREENS_FOLDER, shoot } from './support/screens.ts';
+import { applicationRow } from './support/applicationRows.ts';
 
 // Timeouts only stop a hung run; nothing here measures time.
 test.describe.configure({ mode: 'serial', timeout: 300_000 });
@@ -136,7 +137,7 @@ test('syncs the whole book from an empty cache, finds an application by an appli
   // The search applies once typing pauses: the list narrows to the applications naming them.
   const rows = grid(page).locator('.vtable-row:not(.is-placeholder)');
   await expect.poll(() => rows.count()).toBeLessThan(total);
-  await expect(grid(page).locator('.vtable-row', { hasText: person.applicationId })).toBeVisible();
+  await expect(applicationRow(grid(page), person.applicationId)).toBeVisible();
   expect(await rows.count()).toBe(person.named);
   await shoot(page, 'book-found-light-1280');
   await context.close();
@@ -147,7 +148,7 @@ test('reveals a masked field, and the reveal is in the audit log', async ({ brow
   const { context, page } = await openApp(browser, 'light');
   await showScreen(page, renderer.url, 'account-applications');
   await page.getByRole('searchbox', { name: 'Search applications' }).fill(person.name);
-  await grid(page).locator('.vtable-row', { hasText: person.applicationId }).click();
+  await applicationRow(grid(page), person.applicationId).click();
   const drawer = page.getByRole('complementary', { name: 'Details' });
   const card = drawer.getByRole('article', { name: `Person ${person.name}` });
   await expect(card).toBeVisible();
@@ -161,7 +162,7 @@ test('reveals a masked field, and the reveal is in the audit log', async ({ brow
   // Closing the drawer forgets the value: opened again, the field is masked.
   await page.keyboard.press('Escape');
   await expect(drawer).toBeHidden();
-  await grid(page).locator('.vtable-row', { hasText: person.applicationId }).click();
+  await applicationRow(grid(page), person.applicationId).click();
   await expect(
     drawer.getByRole('article', { name: `Person ${person.name}` }).locator('[data-field="date_of_birth"]'),
   ).toContainText('••••');
@@ -187,13 +188,17 @@ test('reviews an application with the keyboard alone', async ({ browser }) => {
   await page.keyboard.type(person.name);
   // As a person would: the narrowed list is on screen before the keyboard goes to it.
   await expect.poll(() => grid(page).locator('.vtable-row:not(.is-placeholder)').count()).toBe(person.named);
-  await expect(grid(page).locator('.vtable-row', { hasText: person.applicationId })).toBeVisible();
+  await expect(applicationRow(grid(page), person.applicationId)).toBeVisible();
   await page.keyboard.press('Escape');
   await expect(grid(page)).toBeFocused();
   await page.keyboard.press('j');
   await expect.poll(() => activeRow(page)).toBe(0);
   const first = grid(page).locator('#vtable-row-0');
-  const firstId = ((await first.locator('.mono').first().innerText()) || '').trim();
+  // The row leads with who applied; its id is in the applicant cell's tooltip (names first, issue 38).
+  const firstId = ((await first.locator('[title^="Application "]').first().getAttribute('title')) ?? '').replace(
+    /^Application /,
+    '',
+  );
 
   // Enter opens it; the keyboard stays on the list; f flags it.
   await page.keyboard.press('Enter');
@@ -244,7 +249,7 @@ for (const theme of THEMES) {
       await expect(grid(page).locator('.vtable-row:not(.is-placeholder)').first()).toBeVisible();
       await shoot(page, `book-list-${theme}-${String(width)}`);
       await page.getByRole('searchbox', { name: 'Search applications' }).fill(person.name);
-      await grid(page).locator('.vtable-row', { hasText: person.applicationId }).click();
+      await applicationRow(grid(page), person.applicationId).click();
       const drawer = page.getByRole('complementary', { name: 'Details' });
       await expect(drawer.getByRole('article', { name: `Person ${person.name}` })).toBeVisible();
       await drawer.getByRole('heading', { name: 'Applicants' }).scrollIntoViewIfNeeded();

@@ -127,7 +127,7 @@ test('the Account applications table with its filters fits at 1280 px: every col
           inside: own !== null && own.x + own.width <= box.x + box.width + 1,
         });
       }
-      for (const name of ['Status', 'Application', 'Review'])
+      for (const name of ['Status', 'Applicant', 'Review'])
         expect(
           drawn.find((column) => column.name === name),
           name,

@@ -23,6 +23,7 @@ import type { LedgerdeskPage } from './support/ledgerdeskPage.ts';
 import { serveRenderer, type RendererServer } from './support/rendererServer.ts';
 import { SCREENS_FOLDER, shoot } from './support/screens.ts';
 import { onePagePdf, textPdf } from './support/pdfFiles.ts';
+import { applicationRow } from './support/applicationRows.ts';
 
 // Timeouts only stop a hung run; nothing here measures time.
 test.describe.configure({ mode: 'serial', timeout: 300_000 });
@@ -116,7 +117,7 @@ async function coloursOf(element: Locator): Promise<number> {
 async function openApplication(page: Page, applicationId: string): Promise<Locator> {
   await page.getByRole('searchbox', { name: 'Search applications' }).fill(applicationId);
   const grid = page.getByRole('grid', { name: 'Account applications' });
-  await grid.locator('.vtable-row', { hasText: applicationId }).click();
+  await applicationRow(grid, applicationId).click();
   return page.getByRole('complementary', { name: 'Details' });
 }
 

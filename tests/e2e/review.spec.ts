@@ -24,6 +24,7 @@ import { startHarnessServices } from './support/harnessServices.ts';
 import { HARNESS_WEB_CONTENTS_ID, type LedgerdeskPage } from './support/ledgerdeskPage.ts';
 import { serveRenderer, type RendererServer } from './support/rendererServer.ts';
 import { SCREENS_FOLDER, shoot } from './support/screens.ts';
+import { applicationRow } from './support/applicationRows.ts';
 
 // Timeouts only stop a hung run; nothing here measures time.
 test.describe.configure({ mode: 'serial', timeout: 180_000 });
@@ -258,7 +259,7 @@ test('an application moved at the bank comes back as changed after a sync, field
 
   await page.getByRole('combobox', { name: 'Review' }).selectOption('changed');
   const grid = page.getByRole('grid', { name: 'Account applications' });
-  await expect(grid.locator('.vtable-row', { hasText: applicationId })).toContainText('changed');
+  await expect(applicationRow(grid, applicationId)).toContainText('changed');
   await context.close();
 });
 
