@@ -205,7 +205,7 @@ test('previews an image and a PDF from the applicant drawer', async ({ browser }
   await expect(page.getByRole('button', { name: 'Sync the book' })).toBeEnabled({ timeout: 120_000 });
   await page.getByRole('searchbox', { name: 'Search applications' }).fill('Brewster');
   const grid = page.getByRole('grid', { name: 'Account applications' });
-  await grid.locator('.vtable-row', { hasText: seeded.application }).click();
+  await applicationRow(grid, seeded.application).click();
   const drawer = page.getByRole('complementary', { name: 'Details' });
   const card = drawer.getByRole('article', { name: 'Person Grace Brewster' });
   await expect(card).toBeVisible();

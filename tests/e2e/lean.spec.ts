@@ -20,6 +20,7 @@ import { openHarnessPage, showScreen } from './support/harnessRouter.ts';
 import { startHarnessServices } from './support/harnessServices.ts';
 import type { LedgerdeskPage } from './support/ledgerdeskPage.ts';
 import { serveRenderer, type RendererServer } from './support/rendererServer.ts';
+import { applicationRow } from './support/applicationRows.ts';
 
 test.describe.configure({ mode: 'serial', timeout: 240_000 });
 
@@ -212,7 +213,9 @@ test('opens lean account applications: no ownership, no account number', async (
   for (const id of bank.accountApplications.slice(0, 4)) {
     await page.getByRole('textbox', { name: 'Application id' }).fill(id);
     await page.getByRole('button', { name: 'Open', exact: true }).click();
-    await expect(page.getByRole('grid', { name: 'Account applications' })).toContainText(id, { timeout: 30_000 });
+    await expect(applicationRow(page.getByRole('grid', { name: 'Account applications' }), id)).toHaveCount(1, {
+      timeout: 30_000,
+    });
   }
   // With the drawer open at 1280 px the list keeps its identifying columns and says the others
   // (Ownership, Account number) are in the drawer: that is where the lean answer shows.

@@ -24,6 +24,7 @@ import { serveRenderer, type RendererServer } from './support/rendererServer.ts'
 import { simulate } from './support/sandboxSimulation.ts';
 import { shoot } from './support/screens.ts';
 import { register } from './support/listenerApp.ts';
+import { applicationRow } from './support/applicationRows.ts';
 
 // Timeouts only stop a hung run; nothing here measures time.
 test.describe.configure({ mode: 'serial', timeout: 240_000 });
@@ -510,7 +511,7 @@ test('opens an account application by id and shows the statuses seen across sync
     await expect(drawer.locator('.history li')).toHaveCount(2, { timeout: 30_000 });
     await expect(drawer.locator('.history li').last()).toHaveAttribute('data-status', next);
   }
-  await expect(page.getByRole('grid', { name: 'Account applications' })).toContainText(id);
+  await expect(applicationRow(page.getByRole('grid', { name: 'Account applications' }), id)).toHaveCount(1);
   await shoot(page, 'account-applications-detail-light');
   await context.close();
 });
