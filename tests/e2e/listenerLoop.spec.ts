@@ -52,9 +52,9 @@ test('registers several events at once by keyboard; the Webhooks screen and the 
   await toggle.focus();
   await page.keyboard.press('Enter');
   await expect(toggle).toHaveAttribute('aria-expanded', 'true');
-  const achCreate = page.getByRole('checkbox', { name: 'ach.create' });
+  const achCreate = page.getByRole('checkbox', { name: 'ach.create', exact: true });
   // The list is the events catalog's, in its order (issue 37): its first event takes the focus.
-  await expect(page.getByRole('checkbox', { name: EVENT_CATALOG[0]?.event ?? 'no event' })).toBeFocused();
+  await expect(page.getByRole('checkbox', { name: EVENT_CATALOG[0]?.event ?? 'no event', exact: true })).toBeFocused();
   await achCreate.focus();
   await page.keyboard.press('Space');
   await expect(achCreate).toBeChecked();

@@ -39,9 +39,25 @@ describe('WebhookForm', () => {
     render(<WebhookForm onSubmit={onSubmit} onDone={() => undefined} onCancel={() => undefined} />);
     await user.type(screen.getByLabelText('URL'), 'https://example.com/hooks');
     await user.click(screen.getByRole('button', { name: 'Create webhook' }));
-    expect(onSubmit).toHaveBeenCalledWith({ event: 'ach.update', url: 'https://example.com/hooks' });
+    expect(onSubmit).toHaveBeenCalledWith(
+      { event: 'ach.update', url: 'https://example.com/hooks' },
+      { allowHttp: false },
+    );
     expect(await screen.findByText('The bank refused the URL: it must be reachable.')).toBeTruthy();
     expect(screen.getByLabelText('URL').getAttribute('aria-invalid')).toBe('true');
+  });
+
+  it('asks for http:// and loopback addresses only when the officer says the bank is a sandbox of their own (issue 37)', async () => {
+    const user = userEvent.setup();
+    const onSubmit = vi.fn().mockResolvedValue(null);
+    render(<WebhookForm onSubmit={onSubmit} onDone={() => undefined} onCancel={() => undefined} />);
+    await user.type(screen.getByLabelText('URL'), 'http://127.0.0.1:4880/hooks');
+    await user.click(screen.getByRole('checkbox', { name: /^A sandbox of my own that delivers to this machine/ }));
+    await user.click(screen.getByRole('button', { name: 'Create webhook' }));
+    expect(onSubmit).toHaveBeenCalledWith(
+      { event: 'ach.update', url: 'http://127.0.0.1:4880/hooks' },
+      { allowHttp: true },
+    );
   });
 
   it('shows an error that names no field above the form', async () => {

@@ -1,6 +1,9 @@
 /**
  * Create a webhook: event, URL, optional Basic credentials. Checked with the shared
  * webhookCreateRequest schema before sending; the server's errors land beside the field.
+ * A bank other than the embedded sandbox is given only a public https:// address (issue 37);
+ * "allow http" is the window's `--allow-http`: a sandbox of one's own that says it delivers to
+ * this machine (main asks it, and refuses when it does not say so).
  */
 import { useState, type SyntheticEvent } from 'react';
 import {
@@ -10,7 +13,7 @@ import {
 } from '../../../../shared/bank/index.ts';
 import { EVENT_CATALOG } from '../../../../shared/eventCatalog/eventCatalog.ts';
 import { Button } from '../../components/Button.tsx';
-import { TextField } from '../../components/Field.tsx';
+import { Checkbox, TextField } from '../../components/Field.tsx';
 import { InlineError } from '../../components/States.tsx';
 import { validate, withoutBlanks } from '../../lib/schemaForm.ts';
 import { useFormErrors } from '../../lib/useFormErrors.ts';
@@ -18,7 +21,7 @@ import { useFormErrors } from '../../lib/useFormErrors.ts';
 const FIELDS = ['event', 'url', 'basic_user', 'basic_secret'] as const;
 
 export interface WebhookFormProps {
-  onSubmit: (request: WebhookCreateRequest) => Promise<WebhookResponse | null>;
+  onSubmit: (request: WebhookCreateRequest, options: { allowHttp: boolean }) => Promise<WebhookResponse | null>;
   onDone: (webhook: WebhookResponse) => void;
   onCancel: () => void;
   defaultUrl?: string;
@@ -26,6 +29,7 @@ export interface WebhookFormProps {
 
 export function WebhookForm({ onSubmit, onDone, onCancel, defaultUrl = '' }: WebhookFormProps) {
   const [values, setValues] = useState({ event: 'ach.update', url: defaultUrl, basic_user: '', basic_secret: '' });
+  const [allowHttp, setAllowHttp] = useState(false);
   const [busy, setBusy] = useState(false);
   const errors = useFormErrors(FIELDS);
   const change = (field: keyof typeof values) => (value: string) => {
@@ -42,7 +46,7 @@ export function WebhookForm({ onSubmit, onDone, onCancel, defaultUrl = '' }: Web
     errors.clear();
     setBusy(true);
     try {
-      const webhook = await onSubmit(checked.value);
+      const webhook = await onSubmit(checked.value, { allowHttp });
       if (webhook !== null) onDone(webhook);
     } catch (reason) {
       errors.setServerError(reason);
@@ -95,6 +99,12 @@ export function WebhookForm({ onSubmit, onDone, onCancel, defaultUrl = '' }: Web
           autoComplete="new-password"
         />
       </div>
+      <Checkbox
+        label="A sandbox of my own that delivers to this machine"
+        checked={allowHttp}
+        onChange={setAllowHttp}
+        hint="Lets a plain http:// or loopback address through, once the bank confirms it delivers to such addresses (a Ledgerdesk sandbox does; a real bank never does)."
+      />
       <div className="form-actions">
         <Button onClick={onCancel}>Cancel</Button>
         <Button type="submit" variant="primary" busy={busy}>

@@ -24,7 +24,7 @@ interface WebhooksState {
   setStatus: (status: WebhookStatus | '') => void;
   refresh: () => Promise<void>;
   /** Resolves with the webhook, or throws the bridge's error (for the form to place). */
-  create: (request: WebhookCreateRequest) => Promise<WebhookResponse | null>;
+  create: (request: WebhookCreateRequest, options?: { allowHttp: boolean }) => Promise<WebhookResponse | null>;
   setEnabled: (webhook: WebhookResponse, enabled: boolean) => Promise<void>;
   remove: (webhook: WebhookResponse) => Promise<void>;
 }
@@ -60,12 +60,17 @@ export const useWebhooksStore = create<WebhooksState>((set, get) => ({
     await useSyncStore.getState().start(profileId, { kind: 'webhooks' });
     await useSyncStore.getState().start(profileId, { kind: 'webhookSends' });
   },
-  async create(request) {
+  async create(request, options) {
     const profileId = get().profileId;
     if (profileId === null) return null;
     const confirmation = await confirmWrite(`Create a webhook for ${request.event}`);
     if (confirmation === null) return null;
-    const webhook = await api().webhooks.create({ profileId, request, ...confirmation });
+    const webhook = await api().webhooks.create({
+      profileId,
+      request,
+      ...confirmation,
+      ...(options?.allowHttp === true ? { allowHttp: true } : {}),
+    });
     toast('success', 'Webhook created', `${shownField(webhook.event)} → ${shownField(webhook.url)}`);
     await get().load(profileId);
     return webhook;
