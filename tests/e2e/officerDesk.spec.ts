@@ -160,6 +160,9 @@ test('a one-item disposition from the footer and a saved note are announced, wit
   await note.getByRole('textbox', { name: 'Note' }).fill('Checked with the branch.');
   // The counter is a description, said only near the limit: quiet now.
   await expect(note.locator('[role="status"]')).toHaveText('');
+  // The note goes with a disposition: preset to the item's own, chosen for an unreviewed one (issue 38).
+  const preset = await note.getByRole('radio', { checked: true }).count();
+  if (preset === 0) await note.getByRole('radio', { name: 'Flagged' }).check();
   await note.getByRole('button', { name: /with this note$/ }).click();
   await expect(note).toBeHidden();
   await expect
@@ -183,7 +186,8 @@ test('the note dialog keeps its buttons in the window at 200% zoom and at 320 px
     await page.keyboard.press('n');
     const dialog = page.getByRole('dialog', { name: 'Note' });
     await expect(dialog).toBeVisible();
-    const save = dialog.getByRole('button', { name: /with this note$/ });
+    // An unreviewed row's note waits for its disposition (issue 38): the button is "Save the note" until then.
+    const save = dialog.getByRole('button', { name: /(with this note|Save the note)$/ });
     const cancel = dialog.getByRole('button', { name: 'Cancel' });
     const viewport = page.viewportSize() ?? { width: 0, height: 0 };
     for (const button of [save, cancel]) {

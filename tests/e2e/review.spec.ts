@@ -238,7 +238,8 @@ test('an application moved at the bank comes back as changed after a sync, field
   await page.getByRole('button', { name: 'Open', exact: true }).click();
   const drawer = page.getByRole('complementary', { name: 'Details' });
   await expect(drawer.getByText('No one has reviewed this item')).toBeVisible({ timeout: 30_000 });
-  const before = await drawer.locator('.drawer-subtitle').innerText();
+  // The subtitle holds the status badge and the id's copy button (issue 38): the badge is the status.
+  const before = await drawer.locator('.drawer-subtitle .badge').first().innerText();
   await drawer.getByRole('group', { name: 'Review this item' }).getByRole('button', { name: 'Clear' }).click();
   await expect(drawer.getByRole('button', { name: 'Clear', pressed: true })).toBeVisible();
 
@@ -307,6 +308,8 @@ test('reviews a notification’s group of attempts and one attempt; a retry brin
     await drawer.getByRole('button', { name: 'Note…' }).click();
     const note = page.getByRole('dialog', { name: 'Note' });
     await note.getByLabel('Note').fill('Receiver down since the deploy; ticket OPS-12.');
+    // Unreviewed: the note's disposition is chosen in the dialog (issue 38).
+    await note.getByRole('radio', { name: 'Flagged' }).check();
     await note.getByRole('button', { name: 'Flag with this note' }).click();
     await expect(group).toContainText('flagged');
     await expect(drawer).toContainText('Receiver down since the deploy');
