@@ -12,9 +12,15 @@ function problemsOf(value: unknown): string[] {
 
 describe('scenario files', () => {
   it('accepts the shipped scenarios and a step with references to earlier results', () => {
-    expect(SHIPPED_SCENARIOS.map((entry) => entry.id)).toEqual([
+    // The five TIN scenarios (issue 37) ask the bank for each outcome by the TIN's first digit.
+    expect(SHIPPED_SCENARIOS.map((entry) => entry.id).sort()).toEqual([
       'ach-to-settlement',
       'application-to-approval',
+      'tin-approved',
+      'tin-manual-review',
+      'tin-processing',
+      'tin-rejected',
+      'tin-submitted',
       'webhook-error-recovery',
     ]);
     const parsed = scenario.parse({
