@@ -422,7 +422,9 @@ test('the queue shows every state, the palette reaches it, and the report is wri
   await expect(summary.getByRole('row', { name: /webhook sends/ })).toContainText('1');
   await expect(page.getByRole('combobox', { name: 'Part' })).toHaveValue('changed');
   const grid = page.getByRole('grid', { name: 'Review queue items' });
-  await expect(grid.locator('.vtable-row', { hasText: sandbox.demo.accountApplications[0] ?? '' })).toContainText(
+  // The row leads with who applied; the application's id ends its item cell's tooltip (issue 38).
+  const application = sandbox.demo.accountApplications[0] ?? 'no application';
+  await expect(grid.locator('.vtable-row', { has: page.locator(`[title$=" ${application}"]`) })).toContainText(
     'changed',
   );
   await expect(grid.locator('.vtable-row', { hasText: 'notification' })).toContainText('changed');
