@@ -20,6 +20,7 @@ import { applyMigrations } from './cache/migrations.ts';
 import { OfflineCache } from './cache/offlineCache.ts';
 import { Credentials } from './credentials/credentials.ts';
 import type { SecretStore } from './credentials/secretStore.ts';
+import type { KeyEscrow } from './credentials/recoveryEscrow.ts';
 import { originOf } from '../../shared/profiles/profileFields.ts';
 import { profileAttention, type NewRemoteProfile, type Profile, type ProfileChanges } from './profiles/profile.ts';
 import type { ProfileStorage } from './profiles/profileStorage.ts';
@@ -56,6 +57,8 @@ export interface LedgerServicesOptions {
   actor?: ActorProgram;
   /** Told each stored profile secret as a request uses it (the app's IPC scrubber). */
   onSecretUsed?: (secret: string) => void;
+  /** The data folder's recovery escrow (credentials/recoveryEscrow.ts); none: no recovery key (tests). */
+  escrow?: KeyEscrow;
   /**
    * Where remote profiles' `system` and `environment` proxy settings come from (services/http):
    * the process's environment (HTTPS_PROXY, HTTP_PROXY, NO_PROXY), and in the desktop app
@@ -151,10 +154,10 @@ export class LedgerServices {
   }
 
   static async open(options: LedgerServicesOptions): Promise<LedgerServices> {
-    const credentials = new Credentials(
-      options.secretStore,
-      options.onSecretUsed === undefined ? {} : { onSecretUsed: options.onSecretUsed },
-    );
+    const credentials = new Credentials(options.secretStore, {
+      ...(options.onSecretUsed === undefined ? {} : { onSecretUsed: options.onSecretUsed }),
+      ...(options.escrow === undefined ? {} : { escrow: options.escrow }),
+    });
     const cache = await OfflineCache.open({
       folder: options.dataFolder,
       credentials,
