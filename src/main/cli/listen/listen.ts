@@ -196,6 +196,21 @@ async function listenOnFolder(dataFolder: string, options: ListenArguments, lock
     throw error;
   }
   const url = state.url ?? '';
+  // `ledger` commands started while the listener runs are run here (one writer), on its bank's services.
+  const control = await startControlServer(dataFolder, {
+    ledger: (args, stdin) =>
+      runHostedLedger(args, stdin, {
+        services: bank?.services ?? null,
+        secretStore: bank?.secretStore ?? null,
+        env: process.env,
+      }),
+  }).catch((error: unknown) => {
+    tell(
+      `listen: control socket: ${error instanceof Error ? error.message : String(error)}; ledger commands are refused while it runs.`,
+    );
+    return null;
+  });
+  if (control !== null) lock.announceSocket(control.path);
   if (options.json) write(JSON.stringify({ listening: url }));
   else {
     const basic = listener.credentialsConfigured
@@ -218,6 +233,7 @@ async function listenOnFolder(dataFolder: string, options: ListenArguments, lock
       });
     } catch (error) {
       tell(`listen: ${error instanceof Error ? error.message : String(error)}`);
+      await control?.close();
       await listener.close();
       await opened.close();
       await bank.close();
@@ -240,21 +256,6 @@ async function listenOnFolder(dataFolder: string, options: ListenArguments, lock
     write(`Each verified notification's url is fetched from ${bank.profile.name}.`);
   }
 
-  // `ledger` commands started while the listener runs are run here (one writer), on its bank's services.
-  const control = await startControlServer(dataFolder, {
-    ledger: (args, stdin) =>
-      runHostedLedger(args, stdin, {
-        services: bank?.services ?? null,
-        secretStore: bank?.secretStore ?? null,
-        env: process.env,
-      }),
-  }).catch((error: unknown) => {
-    tell(
-      `listen: control socket: ${error instanceof Error ? error.message : String(error)}; ledger commands are refused while it runs.`,
-    );
-    return null;
-  });
-  if (control !== null) lock.announceSocket(control.path);
 
   await stopRequested;
   await control?.close();
