@@ -6,9 +6,9 @@
  * Chromium plays the browser the script would have opened.
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { expect, test } from '@playwright/test';
 
@@ -25,7 +25,13 @@ interface Started {
 function npmStart(...args: string[]): Started {
   const child = spawn(process.execPath, [join('scripts', 'start.mjs'), ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, DISPLAY: '', WAYLAND_DISPLAY: '', DBUS_SESSION_BUS_ADDRESS: '' },
+    env: {
+      ...process.env,
+      DISPLAY: '',
+      WAYLAND_DISPLAY: '',
+      DBUS_SESSION_BUS_ADDRESS: '',
+      LEDGERDESK_RECOVERY_KEY_FOLDER: tmpdir(),
+    },
     // Its own process group, as a terminal's: Ctrl+C reaches the script and web mode together.
     detached: true,
   });
@@ -46,12 +52,16 @@ test.beforeAll(() => {
 });
 test.afterAll(() => {
   rmSync(folder, { recursive: true, force: true });
+  rmSync(join(folder, '..', `${basename(folder)}.passphrase`), { force: true });
 });
 
 test('ends with the app open in the browser, showing the sandbox’s pending transactions on first open', async ({
   browser,
 }) => {
-  const started = npmStart('--no-open', '--data', folder);
+  // No keychain here: `npm start` takes the key file's passphrase as a global option (issue 34).
+  const passphrase = join(folder, '..', `${basename(folder)}.passphrase`);
+  writeFileSync(passphrase, 'npm start spec passphrase\n', { mode: 0o600 });
+  const started = npmStart('--no-open', '--data', folder, '--passphrase-file', passphrase);
   try {
     // The app's own signal that it is open: the line with its address.
     await expect

@@ -26,6 +26,14 @@ function serve(folder: string, ...args: string[]): Served {
   return serveWith({}, folder, '--no-open', ...args);
 }
 
+/**
+ * No keychain here (the session bus points nowhere): the data folder's key file takes its
+ * passphrase from a file, as the README says for such machines (the unlock page: unlockPage.spec.ts).
+ */
+const keysFolder = mkdtempSync(join(tmpdir(), 'ledgerdesk-serve-keys-'));
+const passphraseFile = join(keysFolder, 'passphrase');
+writeFileSync(passphraseFile, 'web serve spec passphrase\n', { mode: 0o600 });
+
 /** What `npm run serve` runs (package.json): web mode from its bundle, out/web. */
 const NPM_RUN_SERVE = [join('scripts', 'serve.mjs')];
 
@@ -39,7 +47,13 @@ function commandWith(command: string[], environment: NodeJS.ProcessEnv, folder: 
     [...command, '--data', folder, ...args],
     {
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, DBUS_SESSION_BUS_ADDRESS: '', ...environment },
+      env: {
+        ...process.env,
+        DBUS_SESSION_BUS_ADDRESS: '',
+        LEDGERDESK_PASSPHRASE_FILE: passphraseFile,
+        LEDGERDESK_RECOVERY_KEY_FOLDER: keysFolder,
+        ...environment,
+      },
     },
   );
   let out = '';
@@ -68,6 +82,7 @@ test.beforeAll(() => {
 
 test.afterAll(() => {
   rmSync(folder, { recursive: true, force: true });
+  rmSync(keysFolder, { recursive: true, force: true });
 });
 
 test('prints where it is open once, refuses a second writer, stops cleanly on Ctrl+C, never repeats the token', async () => {

@@ -21,6 +21,7 @@ import {
 } from '../app/dataFolderLock.ts';
 import { askControlSocket } from '../app/controlSocket.ts';
 import type { RecoveryKeyMade } from '../services/credentials/recoveryEscrow.ts';
+import { startUnlockServer, type Unlocked } from './unlockServer.ts';
 import { openDataFolderSecrets, PassphraseNeeded, PassphraseProblem } from '../app/dataFolderSecrets.ts';
 import { markStart } from '../app/startTimes.ts';
 import { defaultRendererRoot } from './builtFiles.ts';
@@ -191,17 +192,51 @@ export async function runServe(args: readonly string[], io: ServeIo): Promise<nu
   const dataFolder = dataFolderOf(options.dataFolder, io.env);
   let shell: RunningWebShell;
   let lock: DataFolderLock | null = null;
+  // The browser that unlocked on the unlock page, to be sent on to the sign-in once web mode is up.
+  let unlocked: Unlocked | null = null;
+  let port = options.port;
   try {
     // The folder's lock first: no key file is read, made or changed by a second writer.
     lock = lockDataFolder(dataFolder, 'web');
-    const secretStore = io.secretStore ?? (await keysOf(dataFolder, options.passphraseFile, io, log));
+    let secretStore: SecretStore;
+    try {
+      secretStore = io.secretStore ?? (await keysOf(dataFolder, options.passphraseFile, io, log));
+    } catch (error) {
+      if (!(error instanceof PassphraseNeeded)) throw error;
+      // No file and no terminal: the first page is the unlock page, before any service starts.
+      const waiting = await startUnlockServer({
+        dataFolder,
+        host: options.host,
+        port: options.port,
+        ...(tls === undefined ? {} : { tls }),
+      });
+      if (options.json) io.stdout.write(JSON.stringify({ event: 'locked', url: waiting.url, dataFolder }) + '\n');
+      else
+        io.stdout.write(
+          `Ledgerdesk is locked: this machine has no keychain, and ${dataFolder}'s key file needs its passphrase.\n` +
+            `Open ${waiting.url} in your browser to unlock it (or start with --passphrase-file FILE).\n`,
+        );
+      const answered = await Promise.race([waiting.unlocked, io.stopRequested.then(() => null)]);
+      await waiting.close();
+      if (answered === null) {
+        lock.release();
+        io.stdout.write(
+          options.json ? '{"event":"stopped"}\n' : 'Ledgerdesk stopped before it was unlocked: nothing was opened.\n',
+        );
+        return 0;
+      }
+      unlocked = answered;
+      port = waiting.port;
+      secretStore = answered.store;
+      log.info(`Unlocked the key file ${answered.store.file} from the unlock page.`);
+    }
     markStart('keychain-detected');
     shell = await startWebShell({
       dataFolder,
       lock,
       rendererRoot: io.rendererRoot ?? defaultRendererRoot(),
       host: options.host,
-      port: options.port,
+      port,
       ...(tls === undefined ? {} : { tls }),
       // A Production write's question and its code (W2): on this terminal only, never on stdout's --json lines.
       terminal: (notice) => io.stderr.write(terminalLines(notice)),
@@ -222,6 +257,7 @@ export async function runServe(args: readonly string[], io: ServeIo): Promise<nu
       log,
     });
   } catch (error) {
+    unlocked?.sendOn(null);
     lock?.release();
     if (KEY_FAILURES.some((kind) => error instanceof kind)) {
       io.stderr.write(`ledger serve: ${messageOf(error)}\n`);
@@ -246,9 +282,12 @@ export async function runServe(args: readonly string[], io: ServeIo): Promise<nu
     return 1;
   }
 
-  const redirect = options.open
-    ? (io.openEntryAddress ?? ((url: string) => openSecretAddressInDefaultBrowser(url, io.env)))(shell.entryUrl)
-    : null;
+  // The tab that typed the passphrase signs in with this start's one-time address.
+  unlocked?.sendOn(shell.entryUrl);
+  const redirect =
+    options.open && unlocked === null
+      ? (io.openEntryAddress ?? ((url: string) => openSecretAddressInDefaultBrowser(url, io.env)))(shell.entryUrl)
+      : null;
   const opened = redirect !== null;
   if (options.json) {
     io.stdout.write(
