@@ -113,9 +113,14 @@ export async function startUnlockServer(options: {
         send(response, 404, null);
         return;
       }
+      // The page sends no referrer, so Chromium's Origin is "null" on its own form: Sec-Fetch-Site says same-origin.
       const sentFrom = request.headers.origin;
+      const fetchSite = request.headers['sec-fetch-site'];
+      const ownForm =
+        (sentFrom === undefined || sentFrom === origin || sentFrom === 'null') &&
+        (fetchSite === undefined || fetchSite === 'same-origin');
       const form = await formOf(request);
-      if (form === null || (sentFrom !== undefined && sentFrom !== origin) || !same(form.get('token'), token)) {
+      if (form === null || !ownForm || !same(form.get('token'), token)) {
         send(response, 403, null);
         return;
       }
