@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 
-export const CONTROL_SOCKET_FILE = 'control.sock';
+const CONTROL_SOCKET_FILE = 'control.sock';
 /** sun_path is 108 bytes on Linux (104 on macOS): keep a margin. */
 const LONGEST_SOCKET_PATH = 100;
 /** A request larger than this is not a command line: refused, the connection closed. */
@@ -44,7 +44,7 @@ export interface ControlHandlers {
 }
 
 /** Where a data folder's control socket goes: in the folder when the path fits, else a hashed name in the runtime dir. */
-export function controlSocketPath(dataFolder: string, env: NodeJS.ProcessEnv = process.env): string {
+function controlSocketPath(dataFolder: string, env: NodeJS.ProcessEnv = process.env): string {
   const inFolder = join(dataFolder, CONTROL_SOCKET_FILE);
   if (Buffer.byteLength(inFolder) <= LONGEST_SOCKET_PATH) return inFolder;
   const uid = typeof process.getuid === 'function' ? String(process.getuid()) : 'user';

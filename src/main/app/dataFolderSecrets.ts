@@ -20,7 +20,7 @@ import { hasKeyFile, keyFileOf, PassphraseSecretStore } from '../services/creden
 import type { SecretStore } from '../services/credentials/secretStore.ts';
 import { readOptionalSecret, type SecretInput } from '../cli/ledger/readSecret.ts';
 
-export const PASSPHRASE_FILE_VARIABLE = 'LEDGERDESK_PASSPHRASE_FILE';
+const PASSPHRASE_FILE_VARIABLE = 'LEDGERDESK_PASSPHRASE_FILE';
 const MAX_PASSPHRASE_FILE_BYTES = 4096;
 
 /** No way to learn the passphrase here: no file given and no terminal to ask on. */
@@ -57,13 +57,13 @@ export interface DataFolderSecrets {
   where: { kind: 'keychain' } | { kind: 'key-file'; file: string; created: boolean };
 }
 
-export function passphraseFileOf(source: Pick<PassphraseSource, 'file' | 'env'>): string | null {
+function passphraseFileOf(source: Pick<PassphraseSource, 'file' | 'env'>): string | null {
   const named = source.file ?? source.env[PASSPHRASE_FILE_VARIABLE] ?? null;
   return named === null || named === '' ? null : resolve(named);
 }
 
 /** The passphrase a file holds: its whole text minus one trailing line break. */
-export function readPassphraseFile(file: string): string {
+function readPassphraseFile(file: string): string {
   let size: number;
   try {
     size = statSync(file).size;
@@ -123,12 +123,4 @@ export async function openDataFolderSecrets(
   const created = !hasKeyFile(dataFolder);
   const store = await openKeyFile(dataFolder, source);
   return { store, where: { kind: 'key-file', file: store.file, created } };
-}
-
-/** Whether this folder's secrets need a passphrase this start (a key file, or no keychain to make one in). */
-export async function needsPassphrase(
-  dataFolder: string,
-  keychain: () => Promise<KeychainStatus> = detectKeychain,
-): Promise<boolean> {
-  return hasKeyFile(dataFolder) || !(await keychain()).available;
 }

@@ -16,7 +16,7 @@ import { KeyFileUnreadable, WeakPassphrase, WrongPassphrase } from '../services/
 import { createWebServer, type TlsFiles } from './webServer.ts';
 import { UNLOCK_PAGE_POLICY, unlockPage } from './unlockPage.ts';
 
-export const UNLOCK_PARAMETER = 'unlock';
+const UNLOCK_PARAMETER = 'unlock';
 const UNLOCK_PATH = '/ledgerdesk/unlock';
 const MAX_FORM_BYTES = 8 * 1024;
 

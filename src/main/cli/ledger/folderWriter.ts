@@ -45,7 +45,7 @@ interface Io {
 }
 
 /** The command line as the app must run it: the data folder and every file option absolute. */
-export function argsForHolder(argv: readonly string[], dataFolder: string): string[] {
+function argsForHolder(argv: readonly string[], dataFolder: string): string[] {
   const sent: string[] = [];
   for (let index = 0; index < argv.length; index += 1) {
     const word = argv[index] ?? '';

@@ -256,7 +256,6 @@ async function listenOnFolder(dataFolder: string, options: ListenArguments, lock
     write(`Each verified notification's url is fetched from ${bank.profile.name}.`);
   }
 
-
   await stopRequested;
   await control?.close();
   if (bank !== null && registered.length > 0) {

@@ -113,7 +113,7 @@ export function cacheDataKeyAccount(cacheId: string): string {
   return `cache:data-key:${cacheId}`;
 }
 /** The officer's record's own key (record.sqlite, issue 34). */
-export function recordKeyAccount(recordId: string): string {
+function recordKeyAccount(recordId: string): string {
   return `record-key:${recordId}`;
 }
 export function auditChainKeyAccount(cacheId: string): string {

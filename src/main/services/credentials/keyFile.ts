@@ -18,7 +18,7 @@ import { z } from 'zod';
 export const KEY_FILE = 'keys.json';
 
 /** OWASP Password Storage Cheat Sheet, scrypt: N = 2^17 (128 MiB), r = 8, p = 1. */
-export const SCRYPT_COST = { N: 2 ** 17, r: 8, p: 1 } as const;
+const SCRYPT_COST = { N: 2 ** 17, r: 8, p: 1 } as const;
 /** The least a key file may ask for: a file edited to a cheaper derivation is refused, not used. */
 const LEAST_SCRYPT_N = 2 ** 14;
 const MASTER_KEY_BYTES = 32;
@@ -69,9 +69,9 @@ export class WeakPassphrase extends Error {
   }
 }
 
-export const LEAST_PASSPHRASE_LENGTH = 12;
+const LEAST_PASSPHRASE_LENGTH = 12;
 
-export function checkNewPassphrase(passphrase: string): void {
+function checkNewPassphrase(passphrase: string): void {
   // Counted as a person counts characters, not as UTF-16 code units.
   if ([...new Intl.Segmenter().segment(passphrase)].length < LEAST_PASSPHRASE_LENGTH) {
     throw new WeakPassphrase(`it has fewer than ${String(LEAST_PASSPHRASE_LENGTH)} characters`);

@@ -25,8 +25,8 @@ import { basename, dirname, join, relative, resolve } from 'node:path';
 import { z } from 'zod';
 import { seal, unseal, writeWhole } from './keyFile.ts';
 
-export const ESCROW_FILE = 'recovery-escrow.json';
-export const RECOVERY_KEY_FOLDER_VARIABLE = 'LEDGERDESK_RECOVERY_KEY_FOLDER';
+const ESCROW_FILE = 'recovery-escrow.json';
+const RECOVERY_KEY_FOLDER_VARIABLE = 'LEDGERDESK_RECOVERY_KEY_FOLDER';
 const RECOVERY_KEY_PREFIX = 'ledgerdesk-recovery-key-v1:';
 const ESCROW_PURPOSE = 'ledgerdesk-recovery-escrow:v1:';
 
@@ -89,7 +89,7 @@ function publicKeyOf(text: string): KeyObject {
 }
 
 /** Where the recovery key file goes: the given folder or the home folder, never inside the data folder. */
-export function recoveryKeyFolder(dataFolder: string, env: NodeJS.ProcessEnv = process.env): string {
+function recoveryKeyFolder(dataFolder: string, env: NodeJS.ProcessEnv = process.env): string {
   const chosen = resolve(env[RECOVERY_KEY_FOLDER_VARIABLE] ?? homedir());
   const inside = relative(resolve(dataFolder), chosen);
   return inside === '' || (!inside.startsWith('..') && !inside.startsWith('/')) ? dirname(resolve(dataFolder)) : chosen;
