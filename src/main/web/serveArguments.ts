@@ -19,7 +19,7 @@ Starts Ledgerdesk in web mode: the same services as the desktop app, shown in yo
                     without it (or LEDGERDESK_PASSPHRASE_FILE), it is asked here, or on the unlock page
   --token           ask the web mode already running on the data folder for a new sign-in address
   --help
-Ctrl+C stops it: work in flight finishes first, nothing is lost.`;
+Ctrl+C stops it: work in flight finishes first, and the last line says whether the record's head was anchored.`;
 
 export interface ServeArguments {
   dataFolder: string | null;

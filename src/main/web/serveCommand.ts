@@ -22,6 +22,7 @@ import {
 import { askControlSocket } from '../app/controlSocket.ts';
 import type { RecoveryKeyMade } from '../services/credentials/recoveryEscrow.ts';
 import { startUnlockServer, type Unlocked } from './unlockServer.ts';
+import { stopAtRisk } from './stopWords.ts';
 import { openDataFolderSecrets, PassphraseNeeded, PassphraseProblem } from '../app/dataFolderSecrets.ts';
 import { markStart } from '../app/startTimes.ts';
 import { defaultRendererRoot } from './builtFiles.ts';
@@ -96,24 +97,6 @@ async function keysOf(
     );
   }
   return opened.store;
-}
-
-/**
- * What the stop may truthfully say (issue 34 item 8): "Nothing was lost" only once the record's
- * audit head was written and anchored in the keychain (or key file) by the close; otherwise what
- * is at risk, in a sentence.
- */
-function stopAtRisk(audit: { anchorProblem: string | null } | null): string | null {
-  if (audit === null) {
-    return "The officer's record did not open in this run (see the lines above): nothing of it was written, and nothing of it can be vouched for.";
-  }
-  if (audit.anchorProblem !== null) {
-    return (
-      `${audit.anchorProblem} The reviews of this run are written, but the audit log's last entries are not anchored: ` +
-      'a deletion of them would not be noticed until the next start anchors the head again.'
-    );
-  }
-  return null;
 }
 
 function recoveryNotice(made: RecoveryKeyMade): string {

@@ -34,6 +34,8 @@ and prints one line per request.
   --drop              close the connection without answering
   --event EVENT       apply --respond/--delay/--no-answer/--drop only to this event (ach.* for a prefix);
                       with --register, an event to subscribe to (repeatable)
+  --passphrase-file FILE  with --profile on a machine without a keychain: the data folder's key
+                      file's passphrase (or LEDGERDESK_PASSPHRASE_FILE; asked on a terminal otherwise)
   --profile NAME      the bank profile (as \`ledger profile list\` names it) whose objects each verified
                       notification's url is fetched from
   --register          with --profile and --basic: subscribe this listener to the --event(s) at start
