@@ -81,6 +81,8 @@ export interface RunningServices {
   handlers: Handlers;
   /** The services themselves, for `ledger` commands the control socket hands in; null when they could not open. */
   ledger: LedgerServices | null;
+  /** Why they could not open, in a sentence; null when they did. */
+  ledgerProblem: string | null;
   knownSecrets(): Iterable<string>;
   stop(): Promise<void>;
 }
@@ -307,6 +309,7 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
   return {
     handlers,
     ledger,
+    ledgerProblem,
     knownSecrets: () => secrets,
     async stop() {
       for (const unsubscribe of unsubscribers) unsubscribe();

@@ -172,12 +172,21 @@ async function startOnLockedFolder(options: LedgerdeskOptions, lock: DataFolderL
   markStart('services-started');
   // `ledger` commands started while this app runs are run here, on these services (one writer).
   const control: ControlHandlers = {
-    ledger: (args, stdin) =>
-      runHostedLedger(args, stdin, {
+    ledger: async (args, stdin) => {
+      // Services that did not open are not opened a second time for a command: it is told why.
+      if (services.ledger === null) {
+        return {
+          code: 1,
+          stdout: '',
+          stderr: `ledger: the running Ledgerdesk could not open this data folder's services (${services.ledgerProblem ?? 'see its log'}); stop it, fix that, and run this again.\n`,
+        };
+      }
+      return runHostedLedger(args, stdin, {
         services: services.ledger,
         secretStore: options.secretStore,
         env: options.environment ?? process.env,
-      }),
+      });
+    },
   };
   let controlServer: ControlServer | null = null;
   try {

@@ -18,8 +18,8 @@ import {
   startServe,
   type RunningServe,
 } from './support/serveProcess.ts';
+import { reviewedRefs, reviewTwo } from './support/reviews.ts';
 
-const PROFILE = 'Local sandbox';
 let temp: { folder: string; remove: () => void };
 let data: string;
 let recoveryFolder: string;
@@ -59,68 +59,6 @@ function ledger(...args: string[]) {
   return runLedgerProcess(['--data', data, ...args], env);
 }
 
-/** A sync of the account; the first open's own sync of the same account may still hold it: asked again (bounded). */
-async function syncAccount(account: string): Promise<void> {
-  for (let attempt = 0; attempt < 30; attempt += 1) {
-    const synced = await ledger('sync', 'pending-transactions', '--profile', PROFILE, '--account', account);
-    if (synced.code === 0) return;
-    expect(synced.stderr).toMatch(/already|busy|running/i);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-  }
-  throw new Error('the account never synced');
-}
-
-/** Two cached items of the first account, by the web mode that runs. */
-async function reviewTwo(): Promise<string[]> {
-  const accounts = await ledger('--json', 'accounts', '--profile', PROFILE);
-  expect(accounts.stderr).toBe('');
-  const account = (JSON.parse(accounts.stdout) as { rows: { id: string }[] }).rows[0]?.id ?? '';
-  await syncAccount(account);
-  const listed = await ledger(
-    '--json',
-    'list',
-    'pending-transactions',
-    '--profile',
-    PROFILE,
-    '--account',
-    account,
-    '--limit',
-    '2',
-  );
-  const refs = (JSON.parse(listed.stdout) as { rows: { ref: string }[] }).rows.map((row) => row.ref);
-  expect(refs).toHaveLength(2);
-  for (const [index, ref] of refs.entries()) {
-    const given = await ledger(
-      'review',
-      'set',
-      '--profile',
-      PROFILE,
-      '--kind',
-      'pending-transaction',
-      '--ref',
-      ref,
-      '--disposition',
-      index === 0 ? 'cleared' : 'flagged',
-      '--note',
-      `kept across restarts ${String(index)}`,
-    );
-    expect(given.stderr).toBe('');
-    expect(given.code).toBe(0);
-  }
-  return refs;
-}
-
-/** The refs cleared and flagged by a person, as the record lists them now. */
-async function reviewedRefs(): Promise<string[]> {
-  const refs: string[] = [];
-  for (const status of ['cleared', 'flagged-by-person']) {
-    const listed = await ledger('--json', 'review', 'list', '--profile', PROFILE, '--status', status);
-    expect(listed.code, listed.stderr).toBe(0);
-    refs.push(...(JSON.parse(listed.stdout) as { rows: { ref: string }[] }).rows.map((row) => row.ref));
-  }
-  return refs.sort();
-}
-
 describe('web mode without a keychain', () => {
   it('keeps every review across restarts in the key file, and ledger is run by the web mode that holds the folder', async () => {
     const first = await serve();
@@ -138,8 +76,8 @@ describe('web mode without a keychain', () => {
     expect(lock.shell).toBe('web');
     expect(statSync(lock.socket).mode & 0o777).toBe(0o600);
 
-    const refs = await reviewTwo();
-    expect(await reviewedRefs()).toEqual([...refs].sort());
+    const refs = await reviewTwo(ledger);
+    expect(await reviewedRefs(ledger)).toEqual([...refs].sort());
     // Each command was run by web mode (its process holds the lock throughout), not beside it.
     expect(JSON.parse(readFileSync(join(data, 'writer.lock'), 'utf8'))).toMatchObject({ pid: first.child.pid });
 
@@ -156,7 +94,7 @@ describe('web mode without a keychain', () => {
     expect(second.stderr()).toMatch(/Unlocked the key file/);
     // No second recovery key: the first one still opens everything.
     expect(readdirSync(recoveryFolder)).toHaveLength(1);
-    expect(await reviewedRefs()).toEqual([...refs].sort());
+    expect(await reviewedRefs(ledger)).toEqual([...refs].sort());
     const verified = await ledger('audit', 'verify');
     expect(verified.code, verified.stdout + verified.stderr).toBe(0);
     await stop(second);
@@ -178,7 +116,7 @@ describe('web mode without a keychain', () => {
 
   it('brings the reviews back with the recovery key after the passphrase is lost', async () => {
     const first = await serve();
-    const refs = await reviewTwo();
+    const refs = await reviewTwo(ledger);
     await stop(first);
     const recoveryKey = join(recoveryFolder, readdirSync(recoveryFolder)[0] ?? '');
 
@@ -199,7 +137,7 @@ describe('web mode without a keychain', () => {
     expect(readdirSync(data).some((name) => name.startsWith('keys.json.lost-'))).toBe(true);
 
     const after = await serve(newPassphrase);
-    expect(await reviewedRefs()).toEqual([...refs].sort());
+    expect(await reviewedRefs(ledger)).toEqual([...refs].sort());
     await stop(after);
   });
 });
