@@ -159,6 +159,18 @@ async function start(): Promise<void> {
       shell: 'desktop',
       forkSandbox,
       secretStore: new KeyringSecretStore(),
+      // The folder's recovery key, made on its first use (issue 34): shown once, in a dialog of its own.
+      recoveryKeyMade: (made) => {
+        void dialog.showMessageBox({
+          type: 'info',
+          title: 'Your recovery key',
+          message: "Ledgerdesk made this data folder's recovery key. It is shown this once.",
+          detail:
+            `${made.key}\n\nIt is also in ${made.file} (readable only by you). Move that file offline now (a USB ` +
+            'stick in a safe, or print it and delete it): with it, `ledger record recover --recovery-key FILE` brings ' +
+            'the record back after the keychain is lost; whoever holds it can open the record.',
+        });
+      },
       settings,
       keychain: () => detectKeychain(),
       app: { name: app.getName(), version: app.getVersion(), platform: process.platform },
