@@ -81,6 +81,13 @@ describe('ledger while npm run listen holds the data folder', () => {
     expect((JSON.parse(listed.stdout) as { rows: { name: string }[] }).rows.map((row) => row.name)).toContain(
       'Staging',
     );
+    // A read of the record, its passphrase file named by this terminal's environment only.
+    const audited = await runLedgerProcess(['--data', data, 'audit'], {
+      ...env,
+      LEDGERDESK_PASSPHRASE_FILE: passphrase,
+    });
+    expect(audited.stderr).toBe('');
+    expect(audited.stdout).toContain('profile.add');
     // A usage mistake is still told here, at once.
     expect((await ledger(['profile', 'lisst'])).code).toBe(2);
 

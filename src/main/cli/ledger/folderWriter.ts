@@ -44,8 +44,11 @@ interface Io {
   env: NodeJS.ProcessEnv;
 }
 
-/** The command line as the app must run it: the data folder and every file option absolute. */
-function argsForHolder(argv: readonly string[], dataFolder: string): string[] {
+/**
+ * The command line as the app must run it: the data folder and every file option absolute, and
+ * the passphrase file this terminal's environment names (the app reads its own environment).
+ */
+function argsForHolder(argv: readonly string[], dataFolder: string, env: NodeJS.ProcessEnv): string[] {
   const sent: string[] = [];
   for (let index = 0; index < argv.length; index += 1) {
     const word = argv[index] ?? '';
@@ -64,6 +67,14 @@ function argsForHolder(argv: readonly string[], dataFolder: string): string[] {
     sent.push(word);
   }
   sent.push(`--data=${dataFolder}`);
+  const passphraseFile = env['LEDGERDESK_PASSPHRASE_FILE'];
+  if (
+    passphraseFile !== undefined &&
+    passphraseFile !== '' &&
+    !sent.some((word) => word.startsWith('--passphrase-file='))
+  ) {
+    sent.push(`--passphrase-file=${resolve(passphraseFile)}`);
+  }
   return sent;
 }
 
@@ -127,7 +138,7 @@ async function sendToHolder(
   const stdin = READS_STDIN.has(parsed.command) && io.stdin.isTTY !== true ? await readAll(io.stdin) : null;
   const answer = await askControlSocket(holder.socket, {
     request: 'ledger',
-    args: argsForHolder(argv, dataFolder),
+    args: argsForHolder(argv, dataFolder, io.env),
     stdin,
   });
   if (answer === null) return refuse(io, holder, 'its control socket does not answer');
