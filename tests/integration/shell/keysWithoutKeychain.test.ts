@@ -133,7 +133,16 @@ describe('web mode without a keychain', () => {
     );
     expect(recovered.stderr).toBe('');
     expect(recovered.code).toBe(0);
-    expect(recovered.stdout).toMatch(/^Recovered 2 keys \(.*the audit log's chain key.*\) into a new key file\./);
+    // Every key the escrow holds (the cache's, the audit chain's, and the record's where it has one).
+    const escrowed = Object.keys(
+      (JSON.parse(readFileSync(join(data, 'recovery-escrow.json'), 'utf8')) as { entries: Record<string, unknown> })
+        .entries,
+    );
+    expect(recovered.stdout).toMatch(
+      new RegExp(
+        `^Recovered ${String(escrowed.length)} keys \\(.*the audit log's chain key.*\\) into a new key file\\.`,
+      ),
+    );
     expect(readdirSync(data).some((name) => name.startsWith('keys.json.lost-'))).toBe(true);
 
     const after = await serve(newPassphrase);
