@@ -22,6 +22,7 @@ import { CommandPalette } from './frame/CommandPalette.tsx';
 import { ConfirmHost } from './frame/ConfirmHost.tsx';
 import { installGlobalKeys } from './frame/globalKeys.ts';
 import { ProductionBanner } from './frame/ProductionBanner.tsx';
+import { StoreBanner } from './frame/StoreBanner.tsx';
 import { useScreenArrival } from './frame/screenArrival.ts';
 import { Sidebar } from './frame/Sidebar.tsx';
 import { SkipLink } from './frame/SkipLink.tsx';
@@ -77,6 +78,7 @@ function Frame() {
     <div className="app">
       <SkipLink screen={screen} />
       <ProductionBanner />
+      <StoreBanner />
       <div className="app-body">
         <Sidebar />
         <div className="app-main">
