@@ -21,6 +21,7 @@ import type { StoreProblem } from '../../shared/ipc/domains/app.ts';
 import { OfflineCache } from './cache/offlineCache.ts';
 import { Credentials } from './credentials/credentials.ts';
 import type { SecretStore } from './credentials/secretStore.ts';
+import type { KeyEscrow } from './credentials/recoveryEscrow.ts';
 import { originOf } from '../../shared/profiles/profileFields.ts';
 import { profileAttention, type NewRemoteProfile, type Profile, type ProfileChanges } from './profiles/profile.ts';
 import type { ProfileStorage } from './profiles/profileStorage.ts';
@@ -57,6 +58,8 @@ export interface LedgerServicesOptions {
   actor?: ActorProgram;
   /** Told each stored profile secret as a request uses it (the app's IPC scrubber). */
   onSecretUsed?: (secret: string) => void;
+  /** The data folder's recovery escrow (credentials/recoveryEscrow.ts); none: no recovery key (tests). */
+  escrow?: KeyEscrow;
   /**
    * Where remote profiles' `system` and `environment` proxy settings come from (services/http):
    * the process's environment (HTTPS_PROXY, HTTP_PROXY, NO_PROXY), and in the desktop app
@@ -164,10 +167,10 @@ export class LedgerServices {
   }
 
   static async open(options: LedgerServicesOptions): Promise<LedgerServices> {
-    const credentials = new Credentials(
-      options.secretStore,
-      options.onSecretUsed === undefined ? {} : { onSecretUsed: options.onSecretUsed },
-    );
+    const credentials = new Credentials(options.secretStore, {
+      ...(options.onSecretUsed === undefined ? {} : { onSecretUsed: options.onSecretUsed }),
+      ...(options.escrow === undefined ? {} : { escrow: options.escrow }),
+    });
     const cache = await OfflineCache.open({
       folder: options.dataFolder,
       credentials,
