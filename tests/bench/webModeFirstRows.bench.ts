@@ -12,12 +12,16 @@
  * under scripts/with-keyring.sh): without a keychain the cache's key lives for one run only and
  * every open is a first open again, which the figure's name then says.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import type { Benchmark, BenchFigure } from './benchmark.ts';
+
+/** A process started with its stdout and stderr read here. */
+type Served = ChildProcessByStdio<null, Readable, Readable>;
 
 const ROUNDS = Number(process.env['LEDGERDESK_BENCH_FIRST_ROWS_ROUNDS'] ?? '3');
 
@@ -46,7 +50,7 @@ function launchBrowser(): Promise<Browser> {
 }
 
 /** Resolves with the first stdout line of `child`, parsed by `read`; rejects if it ends first. */
-function firstLine<Value>(child: ChildProcessWithoutNullStreams, read: (line: string) => Value): Promise<Value> {
+function firstLine<Value>(child: Served, read: (line: string) => Value): Promise<Value> {
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -60,7 +64,7 @@ function firstLine<Value>(child: ChildProcessWithoutNullStreams, read: (line: st
   });
 }
 
-async function stop(child: ChildProcessWithoutNullStreams): Promise<void> {
+async function stop(child: Served): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const ended = new Promise((resolve) => child.on('exit', resolve));
   child.kill('SIGINT');
@@ -107,7 +111,8 @@ interface TimingEntry {
 
 function pageTimings(page: Page): Promise<PageTimings> {
   return page.evaluate(() => {
-    const entries = (type: string): TimingEntry[] => performance.getEntriesByType(type) as unknown as TimingEntry[];
+    const entries = (type: 'navigation' | 'resource'): TimingEntry[] =>
+      performance.getEntriesByType(type) as unknown as TimingEntry[];
     const navigation = entries('navigation')[0];
     const scripts = entries('resource').filter((entry) => /\.m?js$/.test(new URL(entry.name).pathname));
     return {
