@@ -111,8 +111,9 @@ interface TimingEntry {
 
 function pageTimings(page: Page): Promise<PageTimings> {
   return page.evaluate(() => {
-    const entries = (type: 'navigation' | 'resource'): TimingEntry[] =>
-      performance.getEntriesByType(type) as unknown as TimingEntry[];
+    // The page's Performance (a browser's: it has navigation entries, Node's type does not).
+    const timeline = performance as unknown as { getEntriesByType(type: string): TimingEntry[] };
+    const entries = (type: 'navigation' | 'resource'): TimingEntry[] => timeline.getEntriesByType(type);
     const navigation = entries('navigation')[0];
     const scripts = entries('resource').filter((entry) => /\.m?js$/.test(new URL(entry.name).pathname));
     return {
