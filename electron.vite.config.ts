@@ -42,6 +42,9 @@ export default defineConfig({
     plugins: [react(), pdfjsAssetsPlugin()],
     build: {
       outDir: 'out/renderer',
+      // electron-vite leaves the renderer unminified; the first screen's script is parsed on
+      // every open (web mode's first rows, issue 36), and minified it is a third of the bytes.
+      minify: true,
       rollupOptions: {
         input: {
           index: resolve(import.meta.dirname, 'src/renderer/index.html'),

@@ -13,29 +13,12 @@ import { InMemoryProfileStorage } from '../../src/main/services/profiles/profile
 import { makeCertificates } from '../support/network/certificates.ts';
 import { startTinyproxy } from '../support/network/tinyproxy.ts';
 import type { BenchFigure, Benchmark } from './benchmark.ts';
-import { startChild, stopSandboxProcess, temporaryFolder, type SandboxChild } from './sandboxChild.ts';
+import { startSandboxProcess, stopSandboxProcess, temporaryFolder, type SandboxChild } from './sandboxChild.ts';
 
 const SYNC_RECORDS = 100_000;
 const PAGE = 1000;
 const PROXY_USER = 'bench';
 const PROXY_PASSWORD = 'bench-proxy-password';
-
-async function startHttpsSandbox(certFile: string, keyFile: string): Promise<SandboxChild> {
-  const { started, child } = await startChild([
-    'src/sandbox/cli.ts',
-    '--json',
-    '--accounts',
-    '1',
-    '--pending-per-account',
-    String(SYNC_RECORDS),
-    '--tls-cert',
-    certFile,
-    '--tls-key',
-    keyFile,
-  ]);
-  const sandbox = started as { baseUrl: string; keyId: string; keySecret: string; accounts: string[] };
-  return { ...sandbox, account: sandbox.accounts[0] ?? '', process: child };
-}
 
 /** One sync into a new cache in `folder`, the profile's network as given; its time in seconds. */
 async function syncSeconds(
@@ -78,7 +61,12 @@ const proxySyncBenchmark: Benchmark = {
   async run(): Promise<BenchFigure[]> {
     const certificates = makeCertificates();
     const temp = temporaryFolder();
-    const sandbox = await startHttpsSandbox(certificates.certFile, certificates.keyFile);
+    const sandbox = await startSandboxProcess(SYNC_RECORDS, [
+      '--tls-cert',
+      certificates.certFile,
+      '--tls-key',
+      certificates.keyFile,
+    ]);
     const tinyproxy = await startTinyproxy({ user: PROXY_USER, password: PROXY_PASSWORD });
     try {
       const direct: NetworkSettings = { proxy: { mode: 'none' }, caFile: certificates.caFile };

@@ -31,8 +31,10 @@ if (oneFile !== -1) {
 }
 
 if (process.argv.some((argument) => argument === '--against' || argument === '--tree')) {
-  // `npm run bench -- sync --against REF`: the sync benchmark on this checkout and on REF, in one run.
-  await import(pathToFileURL(join(folder, 'syncAgainst.ts')).href);
+  // `npm run bench -- NAME --against REF`: the benchmark on this checkout and on REF, in one run;
+  // the sync has a harness of its own (one bank for every build, a probe process a sync).
+  const name = process.argv.slice(2).find((argument) => !argument.startsWith('-'));
+  await import(pathToFileURL(join(folder, name === 'sync' ? 'syncAgainst.ts' : 'benchAgainst.ts')).href);
   process.exit(0);
 }
 

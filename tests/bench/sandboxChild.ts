@@ -44,8 +44,11 @@ export async function startChild(args: string[]): Promise<{ started: unknown; ch
   throw new Error(`${args[0] ?? 'the process'} ended before it started`);
 }
 
-/** A sandbox with one account holding `perAccount` pending transactions. */
-export async function startSandboxProcess(perAccount: number): Promise<SandboxChild> {
+/**
+ * A sandbox with one account holding `perAccount` pending transactions; `options`: more of the
+ * sandbox's flags (e.g. `--tls-cert FILE --tls-key FILE`).
+ */
+export async function startSandboxProcess(perAccount: number, options: readonly string[] = []): Promise<SandboxChild> {
   const { started, child } = await startChild([
     'src/sandbox/cli.ts',
     '--json',
@@ -56,6 +59,7 @@ export async function startSandboxProcess(perAccount: number): Promise<SandboxCh
     '1',
     '--pending-per-account',
     String(perAccount),
+    ...options,
   ]);
   const sandbox = started as { baseUrl: string; keyId: string; keySecret: string; accounts: string[] };
   return { ...sandbox, account: sandbox.accounts[0] ?? '', process: child };

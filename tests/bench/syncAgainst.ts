@@ -3,10 +3,7 @@
  * the sync benchmark run on this checkout and on REF in the same run, so a slower sync is seen
  * the day it lands (issue 36, item 4).
  *
- * REF is checked out in a temporary worktree under the system's temporary folder; its
- * node_modules are hard links of this checkout's when REF's package-lock.json asks for nothing
- * this one does not have at the same version (an older build usually asks for fewer packages),
- * else `npm ci` installs its own. syncProbe.ts is copied in, so both builds run the very same
+ * REF is checked out as againstBuilds.ts says. syncProbe.ts is copied in, so both builds run the very same
  * measurement, each sync in a process of its own. One sandbox (this checkout's, 200,000
  * pending transactions in one account) behind one latency proxy (50 ms) serves every run: the
  * bank is the same, only the client differs. Runs alternate (walk, this, REF, then walk, REF,
@@ -16,11 +13,12 @@
  * `--tree DIR` instead of a REF measures a checkout already made (the bisect in
  * docs/sync-benchmark.md). The worktrees made here are removed at the end.
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { spawn } from 'node:child_process';
+import { copyFileSync, existsSync, readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { checkoutBuild, HERE, removeBuild, thisCheckout, treeBuild, type Build } from './againstBuilds.ts';
 import { startFarBank, startSandboxProcess, stopSandboxProcess, type SandboxChild } from './sandboxChild.ts';
 
 interface ProbeResult {
@@ -32,12 +30,7 @@ interface ProbeResult {
   peakRss: number;
 }
 
-interface Build {
-  /** What the report calls it: "this checkout", or the ref and its commit. */
-  name: string;
-  folder: string;
-  /** Made here, removed at the end. */
-  temporary: boolean;
+interface MeasuredBuild extends Build {
   runs: ProbeResult[];
 }
 
@@ -56,65 +49,10 @@ const { values } = parseArgs({
 const RECORDS = Number(values.records ?? 200_000);
 const DELAY_MS = Number(values['delay-ms'] ?? 50);
 const RUNS = Number(values.runs ?? 2);
-const here = resolve(import.meta.dirname, '..', '..');
-
-function git(args: string[], cwd = here): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
-}
-
-/** Every package (path → version) a package-lock.json installs. */
-function lockedPackages(lock: string): Map<string, string> {
-  const parsed = JSON.parse(lock) as { packages?: Record<string, { version?: string }> };
-  return new Map(
-    Object.entries(parsed.packages ?? {})
-      .filter(([path]) => path !== '')
-      .map(([path, entry]) => [path, entry.version ?? '']),
-  );
-}
-
-/** Whether this checkout's node_modules holds every package REF's lockfile asks for, at its version. */
-function modulesServe(refLock: string): boolean {
-  const ours = lockedPackages(readFileSync(join(here, 'package-lock.json'), 'utf8'));
-  for (const [path, version] of lockedPackages(refLock)) {
-    if (ours.get(path) !== version) return false;
-  }
-  return true;
-}
-
-function checkout(ref: string): Build {
-  const commit = git(['rev-parse', '--verify', `${ref}^{commit}`]);
-  const folder = join(mkdtempSync(join(tmpdir(), 'ledgerdesk-against-')), commit.slice(0, 7));
-  git(['worktree', 'add', '--detach', folder, commit]);
-  const build: Build = { name: `${ref} (${commit.slice(0, 7)})`, folder, temporary: true, runs: [] };
-  try {
-    if (modulesServe(readFileSync(join(folder, 'package-lock.json'), 'utf8'))) {
-      execFileSync('cp', ['-al', join(here, 'node_modules'), join(folder, 'node_modules')]);
-    } else {
-      process.stdout.write(`  ${build.name}: its package-lock.json differs from this one's; npm ci…\n`);
-      execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: folder, stdio: 'inherit' });
-    }
-  } catch (error) {
-    remove(build);
-    throw error;
-  }
-  return build;
-}
-
-function remove(build: Build): void {
-  if (!build.temporary) return;
-  try {
-    git(['worktree', 'remove', '--force', build.folder]);
-  } catch {
-    rmSync(build.folder, { recursive: true, force: true });
-    git(['worktree', 'prune']);
-  }
-  rmSync(resolve(build.folder, '..'), { recursive: true, force: true });
-}
-
 /** Runs syncProbe.ts in the build's folder (its own code), one process a run. */
-async function probe(build: Build, bank: SandboxChild, kind: string): Promise<ProbeResult> {
+async function probe(build: MeasuredBuild, bank: SandboxChild, kind: string): Promise<ProbeResult> {
   const script = join(build.folder, 'tests', 'bench', 'syncProbe.ts');
-  const ours = join(here, 'tests', 'bench', 'syncProbe.ts');
+  const ours = join(HERE, 'tests', 'bench', 'syncProbe.ts');
   if (script !== ours && (!existsSync(script) || readFileSync(script, 'utf8') !== readFileSync(ours, 'utf8'))) {
     copyFileSync(ours, script);
   }
@@ -156,24 +94,12 @@ function shown(result: ProbeResult): string {
   return `${result.seconds.toFixed(2)} s, ${Math.round(result.rate).toLocaleString('en-US')} records/s, ${result.cores.toFixed(2)} cores; CPU µs a record: ${threads}`;
 }
 
-const self: Build = {
-  name: `this checkout (${git(['rev-parse', '--short', 'HEAD'])})`,
-  folder: here,
-  temporary: false,
-  runs: [],
-};
-const others: Build[] = [];
+const self: MeasuredBuild = { ...thisCheckout(), runs: [] };
+const others: MeasuredBuild[] = [];
 const walks: ProbeResult[] = [];
 try {
-  for (const ref of values.against ?? []) others.push(checkout(ref));
-  for (const tree of values.tree ?? []) {
-    others.push({
-      name: `${tree} (${git(['rev-parse', '--short', 'HEAD'], tree)})`,
-      folder: tree,
-      temporary: false,
-      runs: [],
-    });
-  }
+  for (const ref of values.against ?? []) others.push({ ...checkoutBuild(ref), runs: [] });
+  for (const tree of values.tree ?? []) others.push({ ...treeBuild(tree), runs: [] });
   if (others.length === 0) throw new Error('syncAgainst: name a build to compare with: --against REF (or --tree DIR).');
   const sandbox = await startSandboxProcess(RECORDS);
   const bank = await startFarBank(sandbox, DELAY_MS);
@@ -215,6 +141,6 @@ try {
     );
   }
 } finally {
-  for (const build of others) remove(build);
+  for (const build of others) removeBuild(build);
 }
 process.exit(0);

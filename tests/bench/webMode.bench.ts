@@ -1,20 +1,16 @@
 /**
- * Web mode's cost. (1) One cache page (`pendingTransactions.list`, 100 rows) over the web
+ * Web mode's cost per call: one cache page (`pendingTransactions.list`, 100 rows) over the web
  * transport — a WebSocket call through the web shell, the same router — against the same call
  * dispatched in process, p95 of each measured in the same run on the same services (target:
  * ≤ 2× in process + 1 ms). With LEDGERDESK_BENCH_WEB_BASELINE naming a checkout of an earlier
  * commit (its node_modules linked in), the same page is also called over that commit's web
  * shell in the same run, alternating with this one's (issue 35's target: ≤ 1.1× of it).
- * (2) From `npm run serve` (the real command, its own process) to the first screen drawn in
- * Chromium (target: ≤ 2 s here), run from its bundle as `npm run serve` runs it, with the time
- * of each phase of the start; baseline: the same page drawn again in a warm browser.
+ * The start, from the command to the first rows drawn, is webModeFirstRows.bench.ts.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium } from '@playwright/test';
 import WebSocket from 'ws';
 import { startWebModeApp, type WebModeApp } from '../e2e/support/webModeStart.ts';
 import { fetchRaw, signIn } from '../e2e/support/webClient.ts';
@@ -219,110 +215,4 @@ const transport: Benchmark = {
   },
 };
 
-/** The moment, in ms since the epoch, on the clock the start's own phases use (startTimes.ts). */
-function now(): number {
-  return performance.timeOrigin + performance.now();
-}
-
-/**
- * The phases of the start, in order, as printed with LEDGERDESK_START_TIMES=1 by the web
- * server's process and the sandbox's: each figure is the time from the previous phase of the
- * same process (the sandbox's process from its fork), so where the time goes reads down the table.
- */
-const SERVER_PHASES: [phase: string, after: string, words: string][] = [
-  ['launcher-loaded', 'spawned', 'Node started, launcher loaded (scripts/serve.mjs)'],
-  ['build-checked', 'launcher-loaded', 'out/ checked against the sources (not built)'],
-  ['web-server-code-loaded', 'build-checked', 'out/web/serve.js loaded'],
-  ['sandbox-forked', 'web-server-code-loaded', 'sandbox process forked'],
-  ['services-code-loaded', 'sandbox-forked', 'services code loaded (the bundle’s main chunk and its dependencies)'],
-  ['keychain-detected', 'services-code-loaded', 'keychain detected'],
-  ['data-folder-locked', 'keychain-detected', 'data folder locked'],
-  ['sandbox-ready', 'data-folder-locked', 'waiting for the sandbox bank'],
-  ['services-started', 'sandbox-ready', 'services started (cache, listener, handlers)'],
-  ['listening', 'services-started', 'web server listening'],
-  ['open-printed', 'listening', 'first line printed'],
-  ['sandbox-process-code-loaded', 'sandbox-forked', 'sandbox process: its code loaded'],
-  ['sandbox-bank-listening', 'sandbox-start-asked', 'sandbox process: bank opened and listening'],
-];
-
-const firstScreen: Benchmark = {
-  title: 'Web mode: npm run serve to the first screen drawn',
-  async run(): Promise<BenchFigure[]> {
-    const folder = mkdtempSync(join(tmpdir(), 'ledgerdesk-bench-serve-'));
-    const browser = await chromium.launch({
-      executablePath: process.env['LEDGERDESK_CHROMIUM'] ?? '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-    });
-    const marks = new Map<string, number>();
-    marks.set('spawned', now());
-    // What `npm run serve` runs (package.json), without npm's own start in front of it.
-    const child = spawn(process.execPath, [join('scripts', 'serve.mjs'), '--no-open', '--json', '--data', folder], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, DBUS_SESSION_BUS_ADDRESS: '', LEDGERDESK_START_TIMES: '1' },
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      for (const line of chunk.toString('utf8').split('\n')) {
-        const mark = /^ledgerdesk-start (\S+) (\d+(?:\.\d+)?)$/.exec(line);
-        if (mark?.[1] !== undefined && !marks.has(mark[1])) marks.set(mark[1], Number(mark[2]));
-      }
-    });
-    try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        child.stdout.on('data', (chunk: Buffer) => {
-          out += chunk.toString('utf8');
-          const line = out.split('\n')[0];
-          if (out.includes('\n') && line !== undefined) resolve((JSON.parse(line) as { url: string }).url);
-        });
-        child.on('exit', () => {
-          reject(new Error('serve ended before it was open'));
-        });
-      });
-      marks.set('printed-read', now());
-      const page = await browser.newPage();
-      await page.goto(url, { waitUntil: 'domcontentloaded' });
-      marks.set('page-loaded', now());
-      await page.locator('html[data-ledgerdesk-connection="open"]').waitFor();
-      marks.set('socket-open', now());
-      await page.getByRole('navigation', { name: 'Screens' }).waitFor();
-      await page.getByRole('heading', { name: 'Pending transactions', level: 1 }).waitFor();
-      marks.set('drawn', now());
-      const again = now();
-      await page.reload();
-      await page.getByRole('heading', { name: 'Pending transactions', level: 1 }).waitFor();
-      const warm = now() - again;
-      const since = (phase: string, after: string): number => (marks.get(phase) ?? NaN) - (marks.get(after) ?? NaN);
-      const drawn = since('drawn', 'spawned');
-      return [
-        ...SERVER_PHASES.map(([phase, after, words]) => ({
-          name: `start phase: ${words}`,
-          value: since(phase, after),
-          unit: 'ms',
-        })),
-        { name: 'npm run serve: first line printed (open)', value: since('open-printed', 'spawned'), unit: 'ms' },
-        {
-          name: 'browser: address opened to the page loaded (HTML, scripts)',
-          value: since('page-loaded', 'printed-read'),
-          unit: 'ms',
-        },
-        { name: 'browser: page loaded to its socket open', value: since('socket-open', 'page-loaded'), unit: 'ms' },
-        { name: 'browser: socket open to the first screen drawn', value: since('drawn', 'socket-open'), unit: 'ms' },
-        {
-          name: 'npm run serve to the first screen drawn in Chromium',
-          value: drawn,
-          unit: 'ms',
-          baseline: { name: 'the same screen drawn again, warm', value: warm },
-          target: '≤ 2 s',
-          met: drawn <= 2000,
-        },
-      ];
-    } finally {
-      child.kill('SIGINT');
-      await new Promise((resolve) => child.on('exit', resolve));
-      await browser.close();
-      rmSync(folder, { recursive: true, force: true });
-    }
-  },
-};
-
-export default [transport, firstScreen];
+export default [transport];

@@ -2,27 +2,19 @@
  * The window: a skip link, production banner, sidebar, top bar, the current screen; the command
  * palette, confirmations and toasts above them (dialogs and toasts in layers of their own).
  */
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useRef } from 'react';
 import { StateMessage } from './components/States.tsx';
 import { Toasts } from './components/Toasts.tsx';
 import { Announcer } from './components/Announcer.tsx';
-import { AccountApplicationsScreen } from './features/accountApplications/AccountApplicationsScreen.tsx';
-import { CardArtScreen } from './features/cardArt/CardArtScreen.tsx';
-import { DocumentsScreen } from './features/documents/DocumentsScreen.tsx';
-import { ListenerScreen } from './features/listener/ListenerScreen.tsx';
-import { PendingTransactionsScreen } from './features/pendingTransactions/PendingTransactionsScreen.tsx';
 import { ReviewNoteHost } from './features/review/NoteDialog.tsx';
-import { ReviewQueueScreen } from './features/review/ReviewQueueScreen.tsx';
-import { OverviewScreen } from './features/overview/OverviewScreen.tsx';
-import { SettingsScreen } from './features/settings/SettingsScreen.tsx';
-import { TeamQueueScreen } from './features/team/TeamQueueScreen.tsx';
-import { WebhookSendsScreen } from './features/webhookSends/WebhookSendsScreen.tsx';
-import { WebhooksScreen } from './features/webhooks/WebhooksScreen.tsx';
 import { CommandPalette } from './frame/CommandPalette.tsx';
 import { ConfirmHost } from './frame/ConfirmHost.tsx';
 import { installGlobalKeys } from './frame/globalKeys.ts';
 import { ProductionBanner } from './frame/ProductionBanner.tsx';
-import { useScreenArrival } from './frame/screenArrival.ts';
+import { StoreBanner } from './frame/StoreBanner.tsx';
+import { ScreenArrived, useScreenArrival, type OwedArrival } from './frame/screenArrival.ts';
+import { ScreenLoading } from './frame/ScreenLoading.tsx';
+import { SCREEN_VIEWS } from './frame/screenViews.tsx';
 import { Sidebar } from './frame/Sidebar.tsx';
 import { SkipLink } from './frame/SkipLink.tsx';
 import { TopBar } from './frame/TopBar.tsx';
@@ -32,20 +24,6 @@ import { installNavigation, useNavigationStore } from './stores/navigation.ts';
 import { installProfiles, useProfilesStore } from './stores/profiles.ts';
 import { installSync } from './stores/sync.ts';
 import { installTheme } from './stores/theme.ts';
-
-const SCREEN_VIEWS: Record<ScreenId, () => ReactNode> = {
-  'pending-transactions': () => <PendingTransactionsScreen />,
-  'account-applications': () => <AccountApplicationsScreen />,
-  documents: () => <DocumentsScreen />,
-  'card-art': () => <CardArtScreen />,
-  'review-queue': () => <ReviewQueueScreen />,
-  'team-review': () => <TeamQueueScreen />,
-  overview: () => <OverviewScreen />,
-  webhooks: () => <WebhooksScreen />,
-  'webhook-sends': () => <WebhookSendsScreen />,
-  listener: () => <ListenerScreen />,
-  settings: () => <SettingsScreen />,
-};
 
 export function App() {
   useEffect(() => {
@@ -72,18 +50,21 @@ export function App() {
 
 function Frame() {
   const screen = useNavigationStore((state) => state.screen);
-  useScreenArrival(screen);
+  // Focus owed to a screen whose chunk was still being fetched when it was chosen.
+  const owed = useRef<OwedArrival>(null);
+  useScreenArrival(screen, owed);
   return (
     <div className="app">
       <SkipLink screen={screen} />
       <ProductionBanner />
+      <StoreBanner />
       <div className="app-body">
         <Sidebar />
         <div className="app-main">
           <TopBar />
           {/* tabIndex -1: focus lands here when a screen has no heading (no profile yet). */}
           <main className="screen" id="screen" tabIndex={-1} aria-label={screenOf(screen)?.label}>
-            <CurrentScreen screen={screen} />
+            <CurrentScreen screen={screen} owed={owed} />
           </main>
         </div>
       </div>
@@ -96,7 +77,7 @@ function Frame() {
   );
 }
 
-function CurrentScreen({ screen }: { screen: ScreenId }) {
+function CurrentScreen({ screen, owed }: { screen: ScreenId; owed: { current: OwedArrival } }) {
   const status = useProfilesStore((state) => state.status);
   const error = useProfilesStore((state) => state.error);
   const activeProfileId = useProfilesStore((state) => state.activeProfileId);
@@ -116,10 +97,14 @@ function CurrentScreen({ screen }: { screen: ScreenId }) {
       </StateMessage>
     );
   }
+  const View = SCREEN_VIEWS[screen];
   // Keyed by profile: switching profile starts every screen afresh on the new profile.
   return (
     <div className="screen-content" key={`${screen}:${activeProfileId ?? ''}`}>
-      {SCREEN_VIEWS[screen]()}
+      <ScreenLoading label={screenOf(screen)?.label ?? screen}>
+        <View />
+        <ScreenArrived screen={screen} owed={owed} />
+      </ScreenLoading>
     </div>
   );
 }

@@ -20,6 +20,17 @@ const profile = (id: string, production: boolean) => ({
   updatedAt: NOW,
 });
 
+const OPEN_ACCOUNT = {
+  id: 'acct_1',
+  name: 'Operating',
+  account_number: null,
+  status: 'open',
+  balance: '1.00',
+  available_balance: '1.00',
+  created_at: NOW,
+  updated_at: NOW,
+};
+
 beforeEach(() => {
   useToastStore.setState({ toasts: [] });
   useSyncStore.setState({ jobs: {} });
@@ -186,6 +197,28 @@ describe('pending transactions store', () => {
     expect(usePendingTransactionsStore.getState().filters.accountId).toBe('acct_remembered');
     const lists = bridge.calls.filter((call) => call.channel === 'pendingTransactions.list');
     expect(lists.at(-1)?.input).toMatchObject({ profileId: 'other-profile', accountId: 'acct_remembered' });
+  });
+
+  it('with nothing remembered, opens the first account with cached rows before the bank lists the accounts', async () => {
+    // A new browser, or web mode on a new port (another origin: another storage), the bank slow.
+    let answerBank: (accounts: unknown) => void = () => undefined;
+    const bridge = installFakeBridge({
+      'accounts.list': () => new Promise((resolve) => (answerBank = resolve)),
+      'accounts.cached': () => ({ accountIds: ['acct_cached'], source: 'cache' }),
+      'pendingTransactions.list': () => ({ rows: [], nextCursor: null, asOf: NOW, source: 'cache' }),
+      'pendingTransactions.count': () => ({ count: 0, asOf: NOW }),
+    });
+    const opened = usePendingTransactionsStore.getState().open('fresh-profile');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(usePendingTransactionsStore.getState().filters.accountId).toBe('acct_cached');
+    const lists = bridge.calls.filter((call) => call.channel === 'pendingTransactions.list');
+    expect(lists.at(-1)?.input).toMatchObject({ profileId: 'fresh-profile', accountId: 'acct_cached' });
+    // The bank's list, first naming another account, keeps the one on screen (no jump).
+    const account = (id: string) => ({ ...OPEN_ACCOUNT, id });
+    answerBank({ rows: [account('acct_other'), account('acct_cached')], asOf: NOW, source: 'bank' });
+    await opened;
+    expect(usePendingTransactionsStore.getState().filters.accountId).toBe('acct_cached');
+    expect(bridge.calls.filter((call) => call.channel === 'pendingTransactions.list')).toHaveLength(lists.length);
   });
 });
 

@@ -46,6 +46,7 @@ import { dataFolderModeLine, ownDataFolder } from '../../services/files/dataFold
 import { checkCachedAccount, UnknownAccountProblem } from './cachedAccounts.ts';
 import { listKey, rememberCursor, rememberedCursor } from './cursorMemory.ts';
 import { auditVerifyCommand } from './auditVerifyCommand.ts';
+import { whoLookupOf, whoOf } from '../../services/audit/auditWho.ts';
 import { defined, parseLedgerArguments, read, USAGE, type LedgerArguments } from './cliArguments.ts';
 import { UsageError } from '../common/usageError.ts';
 import { ago, table } from './cliOutput.ts';
@@ -770,16 +771,26 @@ class Ledger {
       limit: read.limit(options) ?? 50,
       cursor: read.text(options, 'cursor') ?? null,
     });
+    const who = whoLookupOf(services);
+    const rows = result.rows.map((row) => ({ ...row, who: whoOf(row.actor, who) }));
     if (this.#arguments.json) {
-      this.#printJson({ asOf: result.asOf, source: result.source, rows: result.rows, nextCursor: result.nextCursor });
+      this.#printJson({ asOf: result.asOf, source: result.source, rows, nextCursor: result.nextCursor });
       return EXIT_OK;
     }
     this.#print(
-      result.rows.length === 0
+      rows.length === 0
         ? 'The audit log is empty.'
         : table(
-            ['AT', 'PROFILE', 'ACTION', 'TARGET', 'RESULT', 'DETAIL'],
-            result.rows.map((row) => [row.at, row.profileName, row.action, row.target, row.result, row.detail ?? '']),
+            ['AT', 'WHO', 'PROFILE', 'ACTION', 'TARGET', 'RESULT', 'DETAIL'],
+            rows.map((row) => [
+              row.at,
+              row.who ?? '(not recorded)',
+              row.profileName,
+              row.action,
+              row.target,
+              row.result,
+              row.detail ?? '',
+            ]),
           ),
     );
     if (result.nextCursor !== null) this.#print(`More: add --cursor ${result.nextCursor}`);

@@ -113,6 +113,26 @@ function sourceOf(
   );
 }
 
+/**
+ * Nothing remembered (a new browser, or web mode on a new port: another origin, another
+ * storage): the first account with cached rows opens at once, from the cache, instead of
+ * waiting for the bank's account list (issue 36: the first rows before any bank answer). The
+ * bank's list, when it comes, keeps it if the bank still has it. A cache that cannot answer
+ * leaves the wait for the bank's list, which says what is wrong.
+ */
+async function openCachedAccount(profileId: string): Promise<void> {
+  let accountIds: readonly string[];
+  try {
+    ({ accountIds } = await api().accounts.cached({ profileId }));
+  } catch {
+    return;
+  }
+  const state = usePendingTransactionsStore.getState();
+  const first = accountIds[0];
+  if (first === undefined || state.profileId !== profileId || state.filters.accountId !== '') return;
+  state.setFilters({ accountId: first });
+}
+
 export const usePendingTransactionsStore = create<PendingTransactionsState>((set, get) => ({
   profileId: null,
   accounts: [],
@@ -130,6 +150,7 @@ export const usePendingTransactionsStore = create<PendingTransactionsState>((set
       set({ profileId, accounts: [], filters: NO_FILTERS, source: null, selected: null, drawerOpen: false });
       const remembered = rememberedAccount(profileId);
       if (remembered !== '') get().setFilters({ accountId: remembered });
+      else void openCachedAccount(profileId);
     }
     set({ accountsLoading: true, accountsError: null });
     try {
