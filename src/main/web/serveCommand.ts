@@ -178,6 +178,8 @@ export async function runServe(args: readonly string[], io: ServeIo): Promise<nu
   // The browser that unlocked on the unlock page, to be sent on to the sign-in once web mode is up.
   let unlocked: Unlocked | null = null;
   let port = options.port;
+  // The recovery key made during the start: shown once the address is printed.
+  const recoveryNotices: string[] = [];
   try {
     // The folder's lock first: no key file is read, made or changed by a second writer.
     lock = lockDataFolder(dataFolder, 'web');
@@ -226,7 +228,7 @@ export async function runServe(args: readonly string[], io: ServeIo): Promise<nu
       secretStore,
       // Shown once, here on the terminal (never on stdout's --json lines): the way back to the record (issue 34).
       ...(io.secretStore === undefined
-        ? { recoveryKeyMade: (made: RecoveryKeyMade) => io.stderr.write(recoveryNotice(made)) }
+        ? { recoveryKeyMade: (made: RecoveryKeyMade) => recoveryNotices.push(recoveryNotice(made)) }
         : {}),
       settings: new FileProfileStorage(dataFolder),
       keychain: () => detectKeychain(),
@@ -240,6 +242,8 @@ export async function runServe(args: readonly string[], io: ServeIo): Promise<nu
       log,
     });
   } catch (error) {
+    // A recovery key made before the start failed is still shown: its file exists now.
+    for (const notice of recoveryNotices.splice(0)) io.stderr.write(notice);
     unlocked?.sendOn(null);
     lock?.release();
     if (KEY_FAILURES.some((kind) => error instanceof kind)) {
@@ -296,6 +300,9 @@ export async function runServe(args: readonly string[], io: ServeIo): Promise<nu
     );
   }
   markStart('open-printed');
+  // After the address, not before it: the start stays a few lines (issue 38), and the recovery key
+  // is the last thing on the terminal, where it is seen.
+  for (const notice of recoveryNotices.splice(0)) io.stderr.write(notice);
   io.onOpen?.(shell);
 
   await io.stopRequested;
