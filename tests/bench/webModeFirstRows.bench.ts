@@ -8,9 +8,9 @@
  * the same machine load; the medians are compared.
  *
  * The data folder is prepared by one open first (the first-open sync fills the cache), so the
- * measured opens are a returning user's: rows from the cache. That needs a Secret Service (run it
- * under scripts/with-keyring.sh): without a keychain the cache's key lives for one run only and
- * every open is a first open again, which the figure's name then says.
+ * measured opens are a returning user's: rows from the cache. That needs a Secret Service to keep
+ * the cache's key between runs: `sh scripts/with-keyring.sh npm run bench -- webModeFirstRows`
+ * (a throwaway keyring); without one the benchmark says so and measures nothing.
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable } from 'node:stream';
@@ -39,7 +39,7 @@ function median(samples: readonly number[]): number {
     : ((sorted[middle - 1] ?? NaN) + (sorted[middle] ?? NaN)) / 2;
 }
 
-/** Whether this run has a Secret Service the served process can keep the cache's key in. */
+/** Whether this run has a Secret Service (scripts/with-keyring.sh) the served process keeps the cache's key in. */
 const WITH_KEYCHAIN = process.env['LEDGERDESK_TEST_SECRET_SERVICE'] === '1';
 
 function launchBrowser(): Promise<Browser> {
@@ -132,8 +132,7 @@ async function openLedgerdesk(folder: string): Promise<{ marks: Map<string, numb
   marks.set('spawned', now());
   const child = spawn(process.execPath, [join('scripts', 'serve.mjs'), '--no-open', '--json', '--data', folder], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    // Without the keyring's bus the served process finds no keychain (and says so once).
-    env: { ...process.env, ...(WITH_KEYCHAIN ? {} : { DBUS_SESSION_BUS_ADDRESS: '' }), LEDGERDESK_START_TIMES: '1' },
+    env: { ...process.env, LEDGERDESK_START_TIMES: '1' },
   });
   child.stderr.on('data', (chunk: Buffer) => {
     for (const line of chunk.toString('utf8').split('\n')) {
@@ -205,6 +204,12 @@ async function openBare(): Promise<number> {
 const firstRows: Benchmark = {
   title: 'Web mode: npm run serve to the first rows drawn, against a bare Node server and a static page',
   async run(): Promise<BenchFigure[]> {
+    if (!WITH_KEYCHAIN) {
+      throw new Error(
+        'the first rows of a returning user need a keychain to keep the cache key between runs: ' +
+          'run sh scripts/with-keyring.sh npm run bench -- webModeFirstRows',
+      );
+    }
     const folder = mkdtempSync(join(tmpdir(), 'ledgerdesk-bench-first-rows-'));
     try {
       // A returning user's folder: the first open synced the sandbox's first account.
@@ -226,7 +231,6 @@ const firstRows: Benchmark = {
       const onPage = (of: (timings: PageTimings) => number): number => median(opens.map(({ page }) => of(page)));
       const rows = since('rows-drawn', 'spawned');
       const bareMedian = median(bare);
-      const what = WITH_KEYCHAIN ? 'cached rows' : 'no keychain: each open syncs first';
       const phases: BenchFigure[] = SERVER_PHASES.map(([phase, after, words]) => ({
         name: `start phase: ${words}`,
         value: since(phase, after),
@@ -265,7 +269,7 @@ const firstRows: Benchmark = {
         },
         { name: 'browser: frame drawn to the first rows drawn', value: since('rows-drawn', 'frame-drawn'), unit: 'ms' },
         {
-          name: `npm run serve to the first rows drawn in a Chromium launched then (${what}), median of ${String(ROUNDS)}`,
+          name: `npm run serve to the first rows drawn in a Chromium launched then (cached rows), median of ${String(ROUNDS)}`,
           value: rows,
           unit: 'ms',
           baseline: {
