@@ -3,8 +3,8 @@
 // or stale, and skip it otherwise (a build is 7 s on an idle two-core machine, far more on a
 // busy one). Plain JavaScript, so checking costs no TypeScript loading.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
 /** The project's folder (this file is in scripts/). */
 export const PROJECT_FOLDER = join(import.meta.dirname, '..');
@@ -59,16 +59,57 @@ export function buildIsCurrent() {
  * stderr, so that its stdout holds only what it promises (`--json` lines).
  * Returns the exit status (0: built).
  */
+const BUILD_STEPS = [
+  [join('node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'],
+  [join('node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'vite.web.config.ts'],
+];
+
 export function build(output = 'inherit') {
-  const steps = [
-    [join('node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'],
-    [join('node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'vite.web.config.ts'],
-  ];
+  return runSteps(BUILD_STEPS, ['ignore', output, 'inherit']);
+}
+
+function runSteps(steps, stdio) {
   for (const step of steps) {
-    const run = spawnSync(process.execPath, step, { cwd: PROJECT_FOLDER, stdio: ['ignore', output, 'inherit'] });
+    const run = spawnSync(process.execPath, step, { cwd: PROJECT_FOLDER, stdio });
     if (run.status !== 0) return run.status ?? 1;
   }
   return 0;
+}
+
+/**
+ * Where `npm start` and `npm run serve` keep the build's output: a person starting the app reads
+ * two lines, not the bundler's two hundred (issue 38, "a quiet start"). In out/, which the build
+ * makes and git ignores; beside the bundles, not inside one (each bundle's folder is emptied).
+ */
+export const BUILD_LOG = join(PROJECT_FOLDER, 'out', 'build.log');
+
+/** Lines of the log shown when the build fails: its errors are at the end. */
+const FAILED_TAIL = 40;
+
+/**
+ * The build for `npm start` and `npm run serve`: its output (stdout and stderr of every step)
+ * goes to `log`, the terminal gets `say`'s lines: where the log is, then that it was built, or
+ * the log's last lines when it failed. Returns the exit status (0: built).
+ */
+export function buildQuietly({ say, log = BUILD_LOG, steps = BUILD_STEPS }) {
+  mkdirSync(dirname(log), { recursive: true });
+  say(`Building Ledgerdesk (out/ is missing or older than the sources); the build's output goes to ${log}`);
+  const started = performance.now();
+  const file = openSync(log, 'w');
+  let status;
+  try {
+    status = runSteps(steps, ['ignore', file, file]);
+  } finally {
+    closeSync(file);
+  }
+  if (status === 0) {
+    say(`Built in ${((performance.now() - started) / 1000).toFixed(0)} s.`);
+    return 0;
+  }
+  const lines = readFileSync(log, 'utf8').trimEnd().split('\n');
+  say(`The build failed; the last ${String(Math.min(FAILED_TAIL, lines.length))} lines of ${log}:`);
+  say(lines.slice(-FAILED_TAIL).join('\n'));
+  return status;
 }
 
 if (import.meta.main) process.exit(build());

@@ -1,11 +1,12 @@
 // `npm run serve` (and `ledger serve`, and `npm start` where Electron cannot run): web mode, run
 // from its bundle (out/web/serve.js, built by `npm run build`), in this process. Built first
-// when out/ is missing or older than the sources; the build's progress goes to stderr, so
-// stdout starts with web mode's own first line (`Ledgerdesk is open at …`, or `--json`'s).
+// when out/ is missing or older than the sources, its output kept in out/build.log (two lines on
+// stderr say where and when it is done), so stdout starts with web mode's own first line
+// (`Ledgerdesk is open at …`, or `--json`'s).
 import { enableCompileCache } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build, buildIsCurrent, PROJECT_FOLDER } from './build.mjs';
+import { buildIsCurrent, buildQuietly, PROJECT_FOLDER } from './build.mjs';
 
 /** With LEDGERDESK_START_TIMES=1, each phase of the start prints its time (src/main/app/startTimes.ts). */
 function markStart(phase) {
@@ -17,10 +18,10 @@ function markStart(phase) {
 export async function serveFromBuild(args) {
   markStart('launcher-loaded');
   if (!buildIsCurrent()) {
-    process.stderr.write('Building Ledgerdesk first (out/ is missing or older than the sources)…\n');
-    const status = build(2);
+    // On stderr: stdout holds only web mode's own lines (`--json`'s).
+    const status = buildQuietly({ say: (line) => process.stderr.write(`${line}\n`) });
     if (status !== 0) {
-      process.stderr.write('The build failed (above): web mode cannot start.\n');
+      process.stderr.write('Web mode cannot start without a build.\n');
       process.exit(status);
     }
   }

@@ -6,7 +6,7 @@ import { spawnSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { build, buildIsCurrent } from './build.mjs';
+import { buildIsCurrent, buildQuietly } from './build.mjs';
 import { serveFromBuild } from './serve.mjs';
 
 const require = createRequire(import.meta.url);
@@ -48,7 +48,7 @@ async function startWebMode(reason) {
 if (buildIsCurrent()) {
   process.stdout.write('The build in out/ is newer than every source: not built again.\n');
 } else {
-  const status = build();
+  const status = buildQuietly({ say: (line) => process.stdout.write(`${line}\n`) });
   if (status !== 0) process.exit(status);
 }
 
@@ -65,6 +65,7 @@ if (!hasDisplay()) {
 } else if (binary === null) {
   await startWebMode(`Electron ${electronVersion} is not installed here and could not be downloaded.`);
 } else {
+  process.stdout.write('Ledgerdesk opens in its own window. Closing the window, or Ctrl+C here, stops it.\n');
   const child = spawn(binary, ['.', ...process.argv.slice(2)], { stdio: 'inherit' });
   child.on('exit', (code) => process.exit(code ?? 0));
 }

@@ -62,6 +62,13 @@ test('ends with the app open in the browser, showing the sandbox’s pending tra
     expect(output).toContain('Ledgerdesk opens in your browser instead (web mode).');
     expect(output).toContain('To get the desktop app:');
     expect(output).not.toContain('TypeError');
+    // A quiet start (issue 38): what opens, where and how to stop it, in a few lines, not the
+    // bundler's output (a build, when one runs, goes to out/build.log: tests/unit/shell/quietBuild.test.ts).
+    const before = output.slice(0, output.indexOf('Ledgerdesk is open at')).trim().split('\n');
+    expect(before.length, before.join('\n')).toBeLessThanOrEqual(8);
+    expect(output).not.toMatch(/vite v\d|modules transformed/);
+    await expect.poll(() => started.output(), { timeout: 30_000 }).toContain('Ctrl+C stops Ledgerdesk.');
+    expect(started.output()).toContain(`Data folder: ${folder}`);
     const address = /Ledgerdesk is open at (\S+)/.exec(output)?.[1] ?? '';
 
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });

@@ -13,7 +13,7 @@ import {
   BANK_COMPAT_MIGRATIONS,
   BANK_COMPAT_MIGRATIONS_TABLE,
 } from '../../src/main/services/cache/bankCompatMigrations.ts';
-import { applyMigrations } from '../../src/main/services/cache/migrations.ts';
+import { applyMigrations } from '../../src/main/services/migrations/migrationRunner.ts';
 import {
   DRIFT_NAME_BYTES_PER_PROFILE,
   DRIFT_NAMES_PER_RESOURCE,

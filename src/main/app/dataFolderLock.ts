@@ -1,9 +1,10 @@
 /**
- * One writer per data folder: whichever shell runs (the desktop app or web mode) holds
- * `writer.lock` in the data folder, naming its process, which shell it is and, for web mode,
- * its address (never its token). A second start on the same folder, by either shell, is refused
- * with the address of the one running (or, for the desktop app, that its window is open). A lock
- * left by a process that is gone (a crash, a power cut) is taken over.
+ * One writer per data folder, from every entry point: whichever runs (the desktop app, web
+ * mode, `npm run listen`, or one `ledger` command) holds `writer.lock` in the data folder,
+ * naming its process, which it is, for web mode its address (never its token), and the path of
+ * its control socket (controlSocket.ts), where a `ledger` command is sent to be run by it. A
+ * second start on the same folder is refused with one sentence naming the one running. A lock
+ * left by a process that is gone (a crash, a power cut, kill -9) is taken over.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,33 +12,53 @@ import { z } from 'zod';
 
 export const LOCK_FILE = 'writer.lock';
 
-/** Which shell holds the folder. */
-export type WriterShell = 'desktop' | 'web';
+/** Which entry point holds the folder. */
+export type WriterShell = 'desktop' | 'web' | 'listener' | 'cli';
 
 const lockContent = z.object({
   pid: z.number().int().positive(),
   address: z.string().nullable(),
   // Absent in locks written before the desktop app took one: web mode's.
-  shell: z.enum(['desktop', 'web']).default('web'),
+  shell: z.enum(['desktop', 'web', 'listener', 'cli']).default('web'),
+  // Absent in locks written before the control socket: nothing can be sent to that holder.
+  socket: z.string().nullable().default(null),
 });
 type LockContent = z.infer<typeof lockContent>;
+
+/** The running holder, in the words a refusal uses: "Ledgerdesk's desktop app (process 4242)". */
+export function holderName(holder: Pick<LockContent, 'shell' | 'pid'>): string {
+  const what =
+    holder.shell === 'desktop'
+      ? "Ledgerdesk's desktop app"
+      : holder.shell === 'web'
+        ? "Ledgerdesk's web mode"
+        : holder.shell === 'listener'
+          ? 'the webhook listener (npm run listen)'
+          : 'another ledger command';
+  return `${what} (process ${String(holder.pid)})`;
+}
 
 export class DataFolderInUse extends Error {
   readonly address: string | null;
   readonly pid: number;
   readonly shell: WriterShell;
+  /** Where the holder takes `ledger` commands (controlSocket.ts); null when it takes none. */
+  readonly socket: string | null;
   constructor(folder: string, holder: LockContent) {
     super(
       holder.address !== null
         ? `Ledgerdesk is already running on ${folder}: it is open at ${holder.address} (a data folder has one writer).`
         : holder.shell === 'desktop'
           ? `Ledgerdesk's desktop app is already running on ${folder} (process ${String(holder.pid)}): use its window, or quit it first (a data folder has one writer).`
-          : `Ledgerdesk is already starting on ${folder} (process ${String(holder.pid)}); a data folder has one writer.`,
+          : holder.shell === 'web'
+            ? `Ledgerdesk is already starting on ${folder} (process ${String(holder.pid)}); a data folder has one writer.`
+            : `${holderName(holder)} is already working on ${folder}: ${holder.shell === 'listener' ? 'stop it (Ctrl+C in its terminal)' : 'wait for it to end'} first (a data folder has one writer).`,
     );
     this.name = 'DataFolderInUse';
     this.address = holder.address;
     this.pid = holder.pid;
     this.shell = holder.shell;
+    this.socket = holder.socket;
   }
 }
 
@@ -62,7 +83,15 @@ function readHolder(file: string): LockContent | null {
 export interface DataFolderLock {
   /** Says where the running server is open (for the next start to point at). */
   announce(address: string): void;
+  /** Says where this holder takes `ledger` commands (controlSocket.ts). */
+  announceSocket(socket: string): void;
   release(): void;
+}
+
+/** Who holds the folder now (a live process), or null when it is free. */
+export function folderHolder(folder: string): LockContent | null {
+  const holder = readHolder(join(folder, LOCK_FILE));
+  return holder !== null && alive(holder.pid) ? holder : null;
 }
 
 export function lockDataFolder(folder: string, shell: WriterShell, pid: number = process.pid): DataFolderLock {
@@ -73,11 +102,17 @@ export function lockDataFolder(folder: string, shell: WriterShell, pid: number =
   };
   for (let attempt = 0; attempt < 2; attempt += 1) {
     try {
-      write({ pid, address: null, shell }, 'wx');
+      const current: LockContent = { pid, address: null, shell, socket: null };
+      write(current, 'wx');
       let released = false;
       return {
         announce: (address) => {
-          if (!released) write({ pid, address, shell }, 'w');
+          current.address = address;
+          if (!released) write(current, 'w');
+        },
+        announceSocket: (socket) => {
+          current.socket = socket;
+          if (!released) write(current, 'w');
         },
         release: () => {
           if (released) return;

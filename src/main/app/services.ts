@@ -10,6 +10,7 @@ import { rename, rm } from 'node:fs/promises';
 import { LedgerServices } from '../services/ledgerServices.ts';
 import type { KeychainStatus } from '../services/credentials/keychainStatus.ts';
 import type { SecretStore } from '../services/credentials/secretStore.ts';
+import type { KeyEscrow } from '../services/credentials/recoveryEscrow.ts';
 import type { ProfileStorage } from '../services/profiles/profileStorage.ts';
 import { EMBEDDED_SANDBOX_PROFILE_ID } from '../services/profiles/profile.ts';
 import { confirmProductionWrite } from '../services/profiles/profiles.ts';
@@ -69,6 +70,8 @@ export interface ServicesOptions {
    * the listener's forwards without a bank follow them too. None (tests): everything direct.
    */
   network?: { environment: Environment; systemResolver: ProxyResolver | null };
+  /** The data folder's recovery escrow (credentials/recoveryEscrow.ts); none: no recovery key (tests). */
+  escrow?: KeyEscrow;
   /** Where Setup asks ngrok's local agent for a tunnel (127.0.0.1:4040 by default; a fake in tests). */
   ngrokAgentUrl?: string;
   log: Logger;
@@ -76,6 +79,8 @@ export interface ServicesOptions {
 
 export interface RunningServices {
   handlers: Handlers;
+  /** The services themselves, for `ledger` commands the control socket hands in; null when they could not open. */
+  ledger: LedgerServices | null;
   knownSecrets(): Iterable<string>;
   stop(): Promise<void>;
 }
@@ -131,6 +136,7 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
       onSecretUsed: (secret) => secrets.add(secret),
       ...(options.writeConfirmer === undefined ? {} : { writeConfirmer: options.writeConfirmer }),
       ...(options.network === undefined ? {} : { network: options.network }),
+      ...(options.escrow === undefined ? {} : { escrow: options.escrow }),
     });
     if (sandbox !== null) {
       ledger.credentials.useSessionCredentials(
@@ -300,6 +306,7 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
 
   return {
     handlers,
+    ledger,
     knownSecrets: () => secrets,
     async stop() {
       for (const unsubscribe of unsubscribers) unsubscribe();

@@ -32,12 +32,25 @@ import { syncEmbeddedSandboxOnFirstOpen, type FirstOpenSync } from './firstOpenS
 import { lockDataFolder, type DataFolderLock, type WriterShell } from './dataFolderLock.ts';
 import { dataFolderModeLine, ownDataFolder } from '../services/files/dataFolderMode.ts';
 import { markStart } from './startTimes.ts';
+import { RecoveryEscrow, type RecoveryKeyMade } from '../services/credentials/recoveryEscrow.ts';
+import { startControlServer, type ControlHandlers, type ControlServer } from './controlSocket.ts';
+import { runHostedLedger } from './hostedLedger.ts';
 import type { ProxyResolver } from '../services/http/systemProxy.ts';
 
 export interface LedgerdeskOptions {
   dataFolder: string;
   /** Which shell starts: the data folder's lock names it (one writer per folder, either shell). */
   shell: WriterShell;
+  /**
+   * The folder's lock, when the shell took it itself before anything else (web mode takes it
+   * before it asks for the key file's passphrase); released by stop() like one taken here.
+   */
+  lock?: DataFolderLock;
+  /**
+   * Shown once when the data folder's recovery key is made (credentials/recoveryEscrow.ts);
+   * none: no recovery escrow is kept (tests).
+   */
+  recoveryKeyMade?: (made: RecoveryKeyMade) => void;
   /** Starts the sandbox's own process (a utilityProcess in Electron, a Node child in web mode). */
   forkSandbox: () => SandboxChild;
   secretStore: SecretStore;
@@ -68,6 +81,8 @@ export interface RunningLedgerdesk {
   sandbox: EmbeddedSandbox | null;
   /** The data folder's lock, held until stop() ends; web mode announces its address on it. */
   lock: Pick<DataFolderLock, 'announce'>;
+  /** Web mode: how `ledger serve --token` gets a new sign-in address over the control socket. */
+  offerSignInAddress(mint: () => string): void;
   /** The first open's sync of the embedded sandbox (firstOpenSync.ts): started in the background, never awaited by start. */
   firstOpenSync: Promise<FirstOpenSync>;
   /** Ends the services, then the sandbox; never throws (problems are logged). */
@@ -117,7 +132,7 @@ async function keepSandbox(options: LedgerdeskOptions): Promise<RestartableSandb
 export async function startLedgerdesk(options: LedgerdeskOptions): Promise<RunningLedgerdesk> {
   const folderMode = dataFolderModeLine(options.dataFolder, ownDataFolder(options.dataFolder));
   if (folderMode !== null) options.log.warn(folderMode);
-  const lock = lockDataFolder(options.dataFolder, options.shell);
+  const lock = options.lock ?? lockDataFolder(options.dataFolder, options.shell);
   markStart('data-folder-locked');
   try {
     return await startOnLockedFolder(options, lock);
@@ -147,9 +162,30 @@ async function startOnLockedFolder(options: LedgerdeskOptions, lock: DataFolderL
     ...(options.confirm === undefined ? {} : { confirm: options.confirm }),
     ...(options.writeConfirmer === undefined ? {} : { writeConfirmer: options.writeConfirmer }),
     network: { environment: options.environment ?? process.env, systemResolver: options.systemProxy ?? null },
+    ...(options.recoveryKeyMade === undefined
+      ? {}
+      : {
+          escrow: new RecoveryEscrow(options.dataFolder, options.recoveryKeyMade, options.environment ?? process.env),
+        }),
     log,
   });
   markStart('services-started');
+  // `ledger` commands started while this app runs are run here, on these services (one writer).
+  const control: ControlHandlers = {
+    ledger: (args, stdin) =>
+      runHostedLedger(args, stdin, {
+        services: services.ledger,
+        secretStore: options.secretStore,
+        env: options.environment ?? process.env,
+      }),
+  };
+  let controlServer: ControlServer | null = null;
+  try {
+    controlServer = await startControlServer(options.dataFolder, control, options.environment ?? process.env);
+    lock.announceSocket(controlServer.path);
+  } catch (error) {
+    log.warn(`control socket: ${messageOf(error)}; ledger commands are refused while this app runs.`);
+  }
   const router = createRouter({
     handlers: services.handlers,
     senderPolicy: options.senderPolicy,
@@ -177,8 +213,15 @@ async function startOnLockedFolder(options: LedgerdeskOptions, lock: DataFolderL
       },
     },
     firstOpenSync,
+    offerSignInAddress: (mint) => {
+      control.signInAddress = mint;
+    },
     stop() {
       stopping ??= (async () => {
+        // No command is taken once stopping starts; one in flight is answered first.
+        await controlServer?.close().catch((error: unknown) => {
+          log.error(`shutdown: ${messageOf(error)}`);
+        });
         // Its job, once started, is the sync service's: stopping the services lets its page finish.
         await firstOpenSync;
         try {

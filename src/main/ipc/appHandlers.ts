@@ -21,6 +21,18 @@ export function createAppHandlers(services: LedgerHandlerServices): Pick<Handler
   return {
     app: {
       info: () => ({ ...services.app, sandboxUrl: services.sandboxUrl() }),
+      storeProblems: () => ({
+        problems:
+          services.ledger === null
+            ? [
+                {
+                  store: 'The offline cache',
+                  severity: 'error' as const,
+                  sentence: services.ledgerProblem ?? 'The offline cache and bank services are not running.',
+                },
+              ]
+            : services.ledger.storeProblems(),
+      }),
       onlineStatus: ({ profileId }) => {
         const ledger = ledgerOf(services);
         const profile = ledger.profiles.find(profileId);

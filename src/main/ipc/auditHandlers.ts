@@ -1,10 +1,12 @@
 /** Handlers of the `audit` domain: the hash-chained log of user actions, listed and verified. */
 import type { AuditEntry as ContractAuditEntry } from '../../shared/ipc/domains/audit.ts';
 import type { AuditEntry } from '../services/audit/auditLog.ts';
+import { whoOf, whoLookupOf, type WhoLookup } from '../services/audit/auditWho.ts';
 import type { Handlers } from './handlerTypes.ts';
 import { ledgerOf, searchOf, type LedgerHandlerServices } from './ledgerAccess.ts';
 
-export function toAuditEntry(entry: AuditEntry): ContractAuditEntry {
+/** An entry for the window; with `who` when the caller can name who acted (auditWho.ts). */
+export function toAuditEntry(entry: AuditEntry, who?: WhoLookup): ContractAuditEntry {
   return {
     id: String(entry.id),
     at: entry.at,
@@ -15,6 +17,7 @@ export function toAuditEntry(entry: AuditEntry): ContractAuditEntry {
     result: entry.result,
     message: entry.detail,
     actor: entry.actor ?? null,
+    ...(who === undefined ? {} : { who: whoOf(entry.actor, who) }),
   };
 }
 
@@ -31,7 +34,8 @@ export function createAuditHandlers(services: LedgerHandlerServices): Pick<Handl
           limit: input.limit,
           cursor: input.cursor ?? null,
         });
-        return { ...page, rows: page.rows.map(toAuditEntry) };
+        const who = whoLookupOf(ledger());
+        return { ...page, rows: page.rows.map((entry) => toAuditEntry(entry, who)) };
       },
       verify: async () => {
         const verification = await ledger().cache.audit.verify();
@@ -46,7 +50,7 @@ export function createAuditHandlers(services: LedgerHandlerServices): Pick<Handl
               : {
                   kind: problem.kind,
                   entryId: String(problem.entryId),
-                  entry: problem.entry === null ? null : toAuditEntry(problem.entry),
+                  entry: problem.entry === null ? null : toAuditEntry(problem.entry, whoLookupOf(ledger())),
                   message: problem.message,
                 },
           notes: verification.notes,

@@ -7,6 +7,7 @@ import { statusAsReceived } from '../../shared/bank/index.ts';
 import { unmaskedFieldsOf } from '../../shared/personalData/exportDisclosure.ts';
 import { exportedApplicantsOf } from '../services/applicants/applicantExport.ts';
 import { applicationQueryOf } from './accountApplicationHandlers.ts';
+import { whoLookupOf } from '../services/audit/auditWho.ts';
 import { toAuditEntry } from './auditHandlers.ts';
 import { exportRows } from './fileExport.ts';
 import type { Handlers } from './handlerTypes.ts';
@@ -60,15 +61,17 @@ export function createExportHandlers(services: LedgerHandlerServices): Pick<Hand
           };
         });
       },
-      auditLog: (input) =>
-        saveExport('audit-log', input.format, (cursor) => {
+      auditLog: (input) => {
+        const who = whoLookupOf(ledger());
+        return saveExport('audit-log', input.format, (cursor) => {
           const page = ledger().cache.audit.list({
             ...(input.profileId === undefined ? {} : { profileId: input.profileId }),
             limit: 1000,
             cursor,
           });
-          return { rows: page.rows.map(toAuditEntry), nextCursor: page.nextCursor };
-        }),
+          return { rows: page.rows.map((entry) => toAuditEntry(entry, who)), nextCursor: page.nextCursor };
+        });
+      },
       listenerRequests: () => notSupported('format', 'Exporting listener traffic from this handler'),
     },
   };

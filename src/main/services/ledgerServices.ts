@@ -16,10 +16,12 @@ import type { ProxyResolver } from './http/systemProxy.ts';
 import type { HttpTransport } from './http/transport.ts';
 import type { RetryPolicy } from './bank/retryPolicy.ts';
 import { BANK_COMPAT_MIGRATIONS, BANK_COMPAT_MIGRATIONS_TABLE } from './cache/bankCompatMigrations.ts';
-import { applyMigrations } from './cache/migrations.ts';
+import { applyMigrations } from './migrations/migrationRunner.ts';
+import type { StoreProblem } from '../../shared/ipc/domains/app.ts';
 import { OfflineCache } from './cache/offlineCache.ts';
 import { Credentials } from './credentials/credentials.ts';
 import type { SecretStore } from './credentials/secretStore.ts';
+import type { KeyEscrow } from './credentials/recoveryEscrow.ts';
 import { originOf } from '../../shared/profiles/profileFields.ts';
 import { profileAttention, type NewRemoteProfile, type Profile, type ProfileChanges } from './profiles/profile.ts';
 import type { ProfileStorage } from './profiles/profileStorage.ts';
@@ -56,6 +58,8 @@ export interface LedgerServicesOptions {
   actor?: ActorProgram;
   /** Told each stored profile secret as a request uses it (the app's IPC scrubber). */
   onSecretUsed?: (secret: string) => void;
+  /** The data folder's recovery escrow (credentials/recoveryEscrow.ts); none: no recovery key (tests). */
+  escrow?: KeyEscrow;
   /**
    * Where remote profiles' `system` and `environment` proxy settings come from (services/http):
    * the process's environment (HTTPS_PROXY, HTTP_PROXY, NO_PROXY), and in the desktop app
@@ -141,6 +145,18 @@ export class LedgerServices {
     });
   }
 
+  /**
+   * What the window's top banner and the CLI must say about the data folder's stores
+   * (issue 34): a store open read-only is an error, since nothing the officer does is kept.
+   */
+  storeProblems(): StoreProblem[] {
+    const problems: StoreProblem[] = [];
+    if (this.cache.opened.readOnly !== null) {
+      problems.push({ store: 'The offline cache', severity: 'error', sentence: this.cache.opened.readOnly });
+    }
+    return problems;
+  }
+
   /** A profile's name for the audit log; its id when it is gone. */
   #profileName(profileId: string): string {
     try {
@@ -151,10 +167,10 @@ export class LedgerServices {
   }
 
   static async open(options: LedgerServicesOptions): Promise<LedgerServices> {
-    const credentials = new Credentials(
-      options.secretStore,
-      options.onSecretUsed === undefined ? {} : { onSecretUsed: options.onSecretUsed },
-    );
+    const credentials = new Credentials(options.secretStore, {
+      ...(options.onSecretUsed === undefined ? {} : { onSecretUsed: options.onSecretUsed }),
+      ...(options.escrow === undefined ? {} : { escrow: options.escrow }),
+    });
     const cache = await OfflineCache.open({
       folder: options.dataFolder,
       credentials,
@@ -164,7 +180,10 @@ export class LedgerServices {
     });
     try {
       // Drift and unsettled writes keep their own bookkeeping beside the cache's (bankCompatMigrations.ts).
-      applyMigrations(cache.database, BANK_COMPAT_MIGRATIONS, BANK_COMPAT_MIGRATIONS_TABLE);
+      const bankCompat = applyMigrations(cache.database, BANK_COMPAT_MIGRATIONS, BANK_COMPAT_MIGRATIONS_TABLE, {
+        name: "The cache's drift counts",
+      });
+      if (bankCompat.unknown !== null) cache.enterReadOnly(bankCompat.unknown.sentence);
     } catch (error) {
       await cache.close();
       throw error;

@@ -53,6 +53,7 @@ export async function runServeFromTerminal(args: readonly string[]): Promise<nev
     stdout: process.stdout,
     stderr: process.stderr,
     env: process.env,
+    stdin: process.stdin,
     stopRequested,
     forkSandbox: early.fork,
   });

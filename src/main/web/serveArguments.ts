@@ -15,12 +15,16 @@ Starts Ledgerdesk in web mode: the same services as the desktop app, shown in yo
                     Needs --tls-cert and --tls-key: nothing crosses the network in clear
   --tls-cert FILE   serve over HTTPS with this PEM certificate (its names are the addresses to open)
   --tls-key FILE    and its PEM private key
+  --passphrase-file FILE  the passphrase of the data folder's key file (machines without a keychain);
+                    without it (or LEDGERDESK_PASSPHRASE_FILE), it is asked here, or on the unlock page
   --token           ask the web mode already running on the data folder for a new sign-in address
   --help
 Ctrl+C stops it: work in flight finishes first, nothing is lost.`;
 
 export interface ServeArguments {
   dataFolder: string | null;
+  /** `--passphrase-file`: where the key file's passphrase is (never the passphrase itself). */
+  passphraseFile: string | null;
   port: number;
   open: boolean;
   json: boolean;
@@ -81,6 +85,7 @@ export function parseServeArguments(args: readonly string[]): ServeArguments {
   if (expose !== undefined && certFile === undefined) throw new UsageError(EXPOSE_NEEDS_TLS);
   return {
     dataFolder: values.data ?? null,
+    passphraseFile: values['passphrase-file'] ?? null,
     port: Number(portText),
     open: !values['no-open'],
     json: values.json === true,

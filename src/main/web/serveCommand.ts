@@ -5,12 +5,23 @@
  */
 import { dataFolderOf } from '../cli/common/commonOptions.ts';
 import { detectKeychain } from '../services/credentials/keychainStatus.ts';
-import { KeyringSecretStore } from '../services/credentials/keyringSecretStore.ts';
-import { InMemorySecretStore, type SecretStore } from '../services/credentials/secretStore.ts';
+import type { SecretStore } from '../services/credentials/secretStore.ts';
+import { KeyFileUnreadable, WeakPassphrase, WrongPassphrase } from '../services/credentials/keyFile.ts';
+import type { SecretInput } from '../cli/ledger/readSecret.ts';
+import { SecretInputProblem } from '../cli/ledger/readSecret.ts';
 import { FileProfileStorage } from '../services/profiles/fileProfileStorage.ts';
 import { isSafeExternalUrl } from '../app/externalLinks.ts';
 import { createLogger, type Logger } from '../app/log.ts';
-import { DataFolderInUse } from '../app/dataFolderLock.ts';
+import {
+  DataFolderInUse,
+  folderHolder,
+  holderName,
+  lockDataFolder,
+  type DataFolderLock,
+} from '../app/dataFolderLock.ts';
+import { askControlSocket } from '../app/controlSocket.ts';
+import type { RecoveryKeyMade } from '../services/credentials/recoveryEscrow.ts';
+import { openDataFolderSecrets, PassphraseNeeded, PassphraseProblem } from '../app/dataFolderSecrets.ts';
 import { markStart } from '../app/startTimes.ts';
 import { defaultRendererRoot } from './builtFiles.ts';
 import { defaultDownloadsFolder } from './downloads.ts';
@@ -29,6 +40,8 @@ export interface ServeIo {
   stdout: { write(text: string): unknown };
   stderr: { write(text: string): unknown };
   env: NodeJS.ProcessEnv;
+  /** The terminal the key file's passphrase is asked on, without echo (none, or not a TTY: never asked). */
+  stdin?: SecretInput['stdin'];
   /** Resolves when the user asks to stop (Ctrl+C, SIGTERM). */
   stopRequested: Promise<void>;
   secretStore?: SecretStore;
@@ -46,20 +59,98 @@ export interface ServeIo {
   onOpen?: (shell: RunningWebShell) => void;
 }
 
+/** Failures of the key file's passphrase: one sentence, exit 1, nothing changed. */
+const KEY_FAILURES = [
+  PassphraseNeeded,
+  PassphraseProblem,
+  WrongPassphrase,
+  WeakPassphrase,
+  KeyFileUnreadable,
+  SecretInputProblem,
+];
+
 /**
- * The OS keychain where there is one. Where there is none (a server, a container, a build
- * machine), secrets and the cache's key live in this process's memory for this run only, and
- * the app says the keychain is unavailable: the cache is dropped and synced again next run,
- * never kept under a key written to disk.
+ * The OS keychain where there is one; where there is none (a server, a container), the data
+ * folder's key file under the officer's passphrase (app/dataFolderSecrets.ts): never memory only,
+ * which lost the cache's key, and with it every review, at each restart (issue 34).
  */
-async function keychainOrSessionStore(log: Logger): Promise<SecretStore> {
-  const status = await detectKeychain();
-  if (status.available) return new KeyringSecretStore();
-  log.warn(
-    `${status.message} Secrets and the offline cache's key are kept in memory for this run only; ` +
-      'the cache is synced again next time.',
+async function keysOf(
+  dataFolder: string,
+  passphraseFile: string | null,
+  io: ServeIo,
+  log: Logger,
+): Promise<SecretStore> {
+  const opened = await openDataFolderSecrets(dataFolder, {
+    file: passphraseFile,
+    env: io.env,
+    terminal:
+      io.stdin === undefined
+        ? null
+        : { stdin: io.stdin, prompt: { write: (text: string) => io.stderr.write(text) !== false } },
+  });
+  if (opened.where.kind === 'key-file') {
+    log.info(
+      `${opened.where.created ? 'Made the key file' : 'Unlocked the key file'} ${opened.where.file}: ` +
+        "this machine has no keychain, so the data folder's secrets are kept there under your passphrase.",
+    );
+  }
+  return opened.store;
+}
+
+/**
+ * What the stop may truthfully say (issue 34 item 8): "Nothing was lost" only once the record's
+ * audit head was written and anchored in the keychain (or key file) by the close; otherwise what
+ * is at risk, in a sentence.
+ */
+function stopAtRisk(audit: { anchorProblem: string | null } | null): string | null {
+  if (audit === null) {
+    return "The officer's record did not open in this run (see the lines above): nothing of it was written, and nothing of it can be vouched for.";
+  }
+  if (audit.anchorProblem !== null) {
+    return (
+      `${audit.anchorProblem} The reviews of this run are written, but the audit log's last entries are not anchored: ` +
+      'a deletion of them would not be noticed until the next start anchors the head again.'
+    );
+  }
+  return null;
+}
+
+function recoveryNotice(made: RecoveryKeyMade): string {
+  return (
+    `\nThis data folder's recovery key was made. It is shown this once:\n\n  ${made.key}\n\n` +
+    `It is also in ${made.file} (readable only by you). Move that file offline now (a USB stick in a safe, or ` +
+    'print it and delete it): with it, `ledger record recover --recovery-key FILE` brings the record back after the ' +
+    'keychain or the passphrase is lost; whoever holds it can open the record.\n\n'
   );
-  return new InMemorySecretStore();
+}
+
+/**
+ * `ledger serve --token`: the web mode running on the folder mints a new one-time sign-in
+ * address, asked over its control socket (issue 35 W1); printed with the address, like a start.
+ */
+async function newSignInAddress(dataFolder: string, json: boolean, io: ServeIo): Promise<number> {
+  const holder = folderHolder(dataFolder);
+  if (holder === null || holder.shell !== 'web' || holder.socket === null) {
+    io.stderr.write(
+      holder === null
+        ? `ledger serve --token: no web mode is running on ${dataFolder}: start it with npm run serve (it prints a sign-in address).\n`
+        : `ledger serve --token: ${holderName(holder)} holds ${dataFolder}, not web mode${holder.shell === 'web' ? ' that takes commands' : ''}: there is no sign-in address to give.\n`,
+    );
+    return 1;
+  }
+  const answer = await askControlSocket(holder.socket, { request: 'sign-in-address' });
+  if (answer === null || !('address' in answer)) {
+    io.stderr.write(
+      `ledger serve --token: ${holderName(holder)} did not give a sign-in address${answer !== null && 'refused' in answer ? ` (${answer.refused})` : ''}.\n`,
+    );
+    return 1;
+  }
+  if (json) io.stdout.write(JSON.stringify({ event: 'sign-in', url: answer.address }) + '\n');
+  else
+    io.stdout.write(
+      `Sign in to Ledgerdesk at ${answer.address}\nIt works once; the browser signed in before keeps working until it is opened.\n`,
+    );
+  return 0;
 }
 
 function definedPrinter(printToPdf: ((html: string) => Promise<Uint8Array>) | undefined): {
@@ -87,15 +178,7 @@ export async function runServe(args: readonly string[], io: ServeIo): Promise<nu
     io.stdout.write(`${SERVE_USAGE}\n`);
     return 0;
   }
-  if (options.newToken) {
-    // The running web mode mints it (RunningWebShell.newSignInAddress); this command reaches it
-    // through the local control socket of issue 34, which is not in this version yet.
-    io.stderr.write(
-      'ledger serve --token: this version cannot reach the running web mode yet (its control socket is not built). ' +
-        'For a new sign-in address, stop web mode (Ctrl+C in its terminal) and start it again: it prints one.\n',
-    );
-    return 1;
-  }
+  if (options.newToken) return newSignInAddress(dataFolderOf(options.dataFolder, io.env), options.json, io);
   let tls: TlsFiles | undefined;
   try {
     tls = options.tls === null ? undefined : readTlsFiles(options.tls.certFile, options.tls.keyFile);
@@ -106,12 +189,16 @@ export async function runServe(args: readonly string[], io: ServeIo): Promise<nu
   }
   const log: Logger = createLogger((line) => io.stderr.write(`${line}\n`));
   const dataFolder = dataFolderOf(options.dataFolder, io.env);
-  const secretStore = io.secretStore ?? (await keychainOrSessionStore(log));
-  markStart('keychain-detected');
   let shell: RunningWebShell;
+  let lock: DataFolderLock | null = null;
   try {
+    // The folder's lock first: no key file is read, made or changed by a second writer.
+    lock = lockDataFolder(dataFolder, 'web');
+    const secretStore = io.secretStore ?? (await keysOf(dataFolder, options.passphraseFile, io, log));
+    markStart('keychain-detected');
     shell = await startWebShell({
       dataFolder,
+      lock,
       rendererRoot: io.rendererRoot ?? defaultRendererRoot(),
       host: options.host,
       port: options.port,
@@ -119,6 +206,10 @@ export async function runServe(args: readonly string[], io: ServeIo): Promise<nu
       // A Production write's question and its code (W2): on this terminal only, never on stdout's --json lines.
       terminal: (notice) => io.stderr.write(terminalLines(notice)),
       secretStore,
+      // Shown once, here on the terminal (never on stdout's --json lines): the way back to the record (issue 34).
+      ...(io.secretStore === undefined
+        ? { recoveryKeyMade: (made: RecoveryKeyMade) => io.stderr.write(recoveryNotice(made)) }
+        : {}),
       settings: new FileProfileStorage(dataFolder),
       keychain: () => detectKeychain(),
       forkSandbox: io.forkSandbox ?? forkSandboxChild,
@@ -131,6 +222,11 @@ export async function runServe(args: readonly string[], io: ServeIo): Promise<nu
       log,
     });
   } catch (error) {
+    lock?.release();
+    if (KEY_FAILURES.some((kind) => error instanceof kind)) {
+      io.stderr.write(`ledger serve: ${messageOf(error)}\n`);
+      return 1;
+    }
     if (error instanceof DataFolderInUse || error instanceof RendererNotBuilt) {
       if (options.json) {
         io.stdout.write(
@@ -182,9 +278,12 @@ export async function runServe(args: readonly string[], io: ServeIo): Promise<nu
 
   await io.stopRequested;
   if (!options.json) io.stdout.write('Stopping: finishing the work in flight…\n');
+  const audit = shell.ledgerdesk.services.ledger?.cache.audit ?? null;
   await shell.stop();
   redirect?.remove();
-  if (options.json) io.stdout.write(JSON.stringify({ event: 'stopped' }) + '\n');
-  else io.stdout.write('Ledgerdesk stopped. Nothing was lost.\n');
+  const atRisk = stopAtRisk(audit);
+  if (options.json)
+    io.stdout.write(JSON.stringify({ event: 'stopped', ...(atRisk === null ? {} : { atRisk }) }) + '\n');
+  else io.stdout.write(atRisk === null ? 'Ledgerdesk stopped. Nothing was lost.\n' : `Ledgerdesk stopped. ${atRisk}\n`);
   return 0;
 }

@@ -18,6 +18,8 @@ import type { ProfileStorage } from '../services/profiles/profileStorage.ts';
 import { startLedgerdesk, type RunningLedgerdesk } from '../app/startLedgerdesk.ts';
 import type { SandboxChild } from '../app/embeddedSandbox.ts';
 import type { Logger } from '../app/log.ts';
+import type { DataFolderLock } from '../app/dataFolderLock.ts';
+import type { RecoveryKeyMade } from '../services/credentials/recoveryEscrow.ts';
 import { savePathIn } from './downloads.ts';
 import { TOKEN_PARAMETER, WebAccess } from './webAccess.ts';
 import { WebConnections } from './webConnections.ts';
@@ -44,6 +46,10 @@ export interface WebShellOptions {
    */
   terminal?: (notice: TerminalNotice) => void;
   secretStore: SecretStore;
+  /** Shown once when the folder's recovery key is made; none: no recovery escrow (tests). */
+  recoveryKeyMade?: (made: RecoveryKeyMade) => void;
+  /** The data folder's lock, taken by serve before it unlocked the key file; none: taken here. */
+  lock?: DataFolderLock;
   settings: ProfileStorage;
   keychain: () => Promise<KeychainStatus>;
   forkSandbox: () => SandboxChild;
@@ -137,6 +143,8 @@ export async function startWebShell(options: WebShellOptions): Promise<RunningWe
     shell: 'web',
     forkSandbox: options.forkSandbox,
     secretStore: options.secretStore,
+    ...(options.lock === undefined ? {} : { lock: options.lock }),
+    ...(options.recoveryKeyMade === undefined ? {} : { recoveryKeyMade: options.recoveryKeyMade }),
     settings: options.settings,
     keychain: options.keychain,
     app: options.app,
@@ -186,6 +194,8 @@ export async function startWebShell(options: WebShellOptions): Promise<RunningWe
   });
   serveWebMode(server, { access, connections: ready, rendererRoot: options.rendererRoot, log: log.error });
   ledgerdesk.lock.announce(origin);
+  // `ledger serve --token`, over the control socket: a new one-time address for a closed browser (W1).
+  ledgerdesk.offerSignInAddress(() => `${origin}/?${TOKEN_PARAMETER}=${access.mintSignInToken()}`);
   markStart('listening');
 
   let stopping: Promise<void> | null = null;

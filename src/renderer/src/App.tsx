@@ -11,6 +11,7 @@ import { CommandPalette } from './frame/CommandPalette.tsx';
 import { ConfirmHost } from './frame/ConfirmHost.tsx';
 import { installGlobalKeys } from './frame/globalKeys.ts';
 import { ProductionBanner } from './frame/ProductionBanner.tsx';
+import { StoreBanner } from './frame/StoreBanner.tsx';
 import { ScreenArrived, useScreenArrival, type OwedArrival } from './frame/screenArrival.ts';
 import { ScreenLoading } from './frame/ScreenLoading.tsx';
 import { SCREEN_VIEWS } from './frame/screenViews.tsx';
@@ -56,6 +57,7 @@ function Frame() {
     <div className="app">
       <SkipLink screen={screen} />
       <ProductionBanner />
+      <StoreBanner />
       <div className="app-body">
         <Sidebar />
         <div className="app-main">

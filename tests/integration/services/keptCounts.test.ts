@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CACHE_MIGRATIONS, CACHE_MIGRATIONS_TABLE } from '../../../src/main/services/cache/cacheMigrations.ts';
 import { dropSealedData } from '../../../src/main/services/cache/dataKey.ts';
 import { KeptCounts } from '../../../src/main/services/cache/keptCounts.ts';
-import { applyMigrations } from '../../../src/main/services/cache/migrations.ts';
+import { applyMigrations } from '../../../src/main/services/migrations/migrationRunner.ts';
 import { OfflineCache } from '../../../src/main/services/cache/offlineCache.ts';
 import { Credentials } from '../../../src/main/services/credentials/credentials.ts';
 import { InMemorySecretStore } from '../../../src/main/services/credentials/secretStore.ts';

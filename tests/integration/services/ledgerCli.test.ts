@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InMemorySecretStore } from '../../../src/main/services/credentials/secretStore.ts';
+import { osUserName } from '../../../src/main/services/review/reviewer.ts';
 import { ledger } from './support/ledgerRun.ts';
 import { startBank, type RunningSandbox } from './support/sandboxBank.ts';
 import { makeTempFolder } from './support/tempFolder.ts';
@@ -181,8 +182,12 @@ describe('sync, list, export, audit', () => {
   it('lists the audit log', async () => {
     await addSandboxProfile();
     const audit = await ledger([...data, '--json', 'audit'], secrets);
-    const { rows } = JSON.parse(audit.stdout) as { rows: { action: string; result: string }[] };
-    expect(rows).toMatchObject([{ action: 'profile.add', result: 'ok' }]);
+    const { rows } = JSON.parse(audit.stdout) as { rows: { action: string; result: string; who: string }[] };
+    // Who acted, as the entry records it (issue 38): the reviewer is the OS login by default.
+    expect(rows).toMatchObject([{ action: 'profile.add', result: 'ok', who: `${osUserName()} (ledger command line)` }]);
+    const text = await ledger([...data, 'audit'], secrets);
+    expect(text.stdout).toMatch(/^AT\s+WHO\s+PROFILE\s+ACTION\s+TARGET\s+RESULT\s+DETAIL\n/);
+    expect(text.stdout).toContain(`${osUserName()} (ledger command line)`);
     const file = join(temp.folder, 'audit.csv');
     expect((await ledger([...data, 'export', 'audit', '--csv', file], secrets)).code).toBe(0);
     expect(readFileSync(file, 'utf8')).toMatch(

@@ -18,7 +18,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CacheError } from '../../../src/main/services/cache/cacheError.ts';
 import { PAGE_BYTES } from '../../../src/main/services/cache/cacheFile.ts';
-import { applyMigrations } from '../../../src/main/services/cache/migrations.ts';
+import { applyMigrations } from '../../../src/main/services/migrations/migrationRunner.ts';
 import { CACHE_MIGRATIONS } from '../../../src/main/services/cache/cacheMigrations.ts';
 import { OfflineCache } from '../../../src/main/services/cache/offlineCache.ts';
 import { Credentials } from '../../../src/main/services/credentials/credentials.ts';
@@ -94,18 +94,53 @@ describe('opening', () => {
     expect(again.database.prepare('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' });
   });
 
-  it('refuses a database changed by another build, and one made by a newer version', async () => {
-    await (await openCache()).close();
+  it('opens a database changed by another build read-only, saying so, and keeps it as it was', async () => {
+    const first = await openCache();
+    fillTransactions(first, 5);
+    await first.close();
     const raw = new DatabaseSync(join(temp.folder, 'cache.db'));
     raw.exec("UPDATE cache_migrations SET checksum = 'other' WHERE version = 1");
     raw.close();
-    await expect(openCache()).rejects.toMatchObject({ kind: 'migration-changed' });
+    const cache = await openCache();
+    expect(cache.opened.readOnly).toMatch(
+      /^The offline cache's migration 1 \(“.+”\) differs from this build's.*open read-only/,
+    );
+    expect(cache.opened.messages).toContain(cache.opened.readOnly);
+    // Still read: the officer can look and export.
+    expect(cache.pendingTransactions.list({ profileId: PROFILE, accountId: ACCOUNT }).rows).toHaveLength(5);
+    // Never written: SQLite refuses, and the error says why in words.
+    expect(() => {
+      writeTransactions(cache, PROFILE, [pendingTransactionOf(ACCOUNT, 9, 10)]);
+    }).toThrow(/readonly/);
+    let refusal: unknown = null;
+    try {
+      cache.transaction(() => cache.database.prepare('DELETE FROM pending_transactions').run());
+    } catch (error) {
+      refusal = error;
+    }
+    expect(refusal).toBeInstanceOf(CacheError);
+    expect(refusal).toMatchObject({ kind: 'read-only', message: expect.stringMatching(/open read-only/) as string });
+    await cache.close();
+    const after = new DatabaseSync(join(temp.folder, 'cache.db'));
+    expect(after.prepare('SELECT checksum FROM cache_migrations WHERE version = 1').get()).toEqual({
+      checksum: 'other',
+    });
+    expect(after.prepare('SELECT COUNT(*) AS n FROM pending_transactions').get()).toEqual({ n: 5 });
+    after.close();
+  });
+
+  it('opens a database made by a newer version read-only, naming the migration it does not know', async () => {
+    await (await openCache()).close();
     const fix = new DatabaseSync(join(temp.folder, 'cache.db'));
     fix.exec(
       `INSERT INTO cache_migrations VALUES (${String(CACHE_MIGRATIONS.length + 1)}, 'from the future', 'x', '2030-01-01')`,
     );
     fix.close();
-    await expect(openCache()).rejects.toThrow(CacheError);
+    const cache = await openCache();
+    expect(cache.opened.readOnly).toMatch(
+      /^The offline cache was made by a newer Ledgerdesk \(its migration \d+, “from the future”/,
+    );
+    expect(cache.pendingTransactions.list({ profileId: PROFILE, accountId: ACCOUNT }).rows).toEqual([]);
   });
 
   it('migration 4 drops the pending transactions of earlier builds with their checkpoints, and keeps the rest', () => {

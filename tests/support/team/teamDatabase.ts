@@ -12,7 +12,7 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { adminUrl, type ClusterInfo } from '../../../scripts/postgres/throwawayCluster.ts';
 import { CACHE_MIGRATIONS, CACHE_MIGRATIONS_TABLE } from '../../../src/main/services/cache/cacheMigrations.ts';
-import { applyMigrations } from '../../../src/main/services/cache/migrations.ts';
+import { applyMigrations } from '../../../src/main/services/migrations/migrationRunner.ts';
 import { InMemorySecretStore } from '../../../src/main/services/credentials/secretStore.ts';
 import { teamInit, type TeamInitOptions, type TeamInitReport } from '../../../src/main/services/team/teamInit.ts';
 import { teamJoin } from '../../../src/main/services/team/teamJoin.ts';

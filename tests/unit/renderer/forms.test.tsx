@@ -60,6 +60,20 @@ describe('WebhookForm', () => {
     );
   });
 
+  it('does not offer the sandbox-of-my-own box on the embedded sandbox, which reaches this machine already (issue 37)', async () => {
+    const user = userEvent.setup();
+    const onSubmit = vi.fn().mockResolvedValue(null);
+    render(<WebhookForm embeddedSandbox onSubmit={onSubmit} onDone={() => undefined} onCancel={() => undefined} />);
+    expect(screen.queryByRole('checkbox', { name: /^A sandbox of my own that delivers to this machine/ })).toBeNull();
+    expect(screen.getByText(/the embedded sandbox runs on this machine/)).toBeTruthy();
+    await user.type(screen.getByLabelText('URL'), 'http://127.0.0.1:4880/hooks');
+    await user.click(screen.getByRole('button', { name: 'Create webhook' }));
+    expect(onSubmit).toHaveBeenCalledWith(
+      { event: 'ach.update', url: 'http://127.0.0.1:4880/hooks' },
+      { allowHttp: false },
+    );
+  });
+
   it('shows an error that names no field above the form', async () => {
     const user = userEvent.setup();
     const onSubmit = vi.fn().mockRejectedValue(bridgeError('offline', 'The bank cannot be reached.'));

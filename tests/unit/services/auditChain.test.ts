@@ -18,7 +18,7 @@ import {
 import type { AuditLog } from '../../../src/main/services/audit/auditLog.ts';
 import { openAuditLog } from '../../../src/main/services/audit/openAuditLog.ts';
 import { CACHE_MIGRATIONS, CACHE_MIGRATIONS_TABLE } from '../../../src/main/services/cache/cacheMigrations.ts';
-import { applyMigrations } from '../../../src/main/services/cache/migrations.ts';
+import { applyMigrations } from '../../../src/main/services/migrations/migrationRunner.ts';
 import {
   auditChainHeadAccount,
   auditChainKeyAccount,

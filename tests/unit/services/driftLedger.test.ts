@@ -5,7 +5,7 @@ import {
   BANK_COMPAT_MIGRATIONS,
   BANK_COMPAT_MIGRATIONS_TABLE,
 } from '../../../src/main/services/cache/bankCompatMigrations.ts';
-import { applyMigrations } from '../../../src/main/services/cache/migrations.ts';
+import { applyMigrations } from '../../../src/main/services/migrations/migrationRunner.ts';
 import { DriftLedger } from '../../../src/main/services/drift/driftLedger.ts';
 
 let database: DatabaseSync;

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { CACHE_MIGRATIONS, CACHE_MIGRATIONS_TABLE } from '../../../src/main/services/cache/cacheMigrations.ts';
-import { applyMigrations } from '../../../src/main/services/cache/migrations.ts';
+import { applyMigrations } from '../../../src/main/services/migrations/migrationRunner.ts';
 import { RowMacs } from '../../../src/main/services/cache/rowMacs.ts';
 import { RuleNames } from '../../../src/main/services/cache/ruleNames.ts';
 import { RecordSealer } from '../../../src/main/services/cache/sealing.ts';

@@ -1,8 +1,11 @@
 /**
  * `serve`'s options of issue 35: `--expose` only with a certificate and its key (W3), both or
  * neither of the TLS pair, and `--token`, which asks the running web mode for a new sign-in
- * address (the control socket that carries it is issue 34's; until then it says what to do).
+ * address over its control socket (issue 34), and says what to do where none runs.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXPOSE_NEEDS_TLS, parseServeArguments } from '../../../src/main/web/serveArguments.ts';
 import { UsageError } from '../../../src/main/cli/common/usageError.ts';
@@ -24,18 +27,24 @@ describe('serve arguments', () => {
     });
   });
 
-  it('serve --token says it cannot reach the running web mode yet, and how to get an address meanwhile', async () => {
+  it('serve --token on a folder no web mode runs on says so and how to start one (the running case: keysWithoutKeychain)', async () => {
     let out = '';
     let err = '';
-    const code = await runServe(['--token'], {
-      stdout: { write: (text: string) => (out += text) },
-      stderr: { write: (text: string) => (err += text) },
-      env: {},
-      stopRequested: Promise.resolve(),
-    });
-    expect(code).toBe(1);
-    expect(out).toBe('');
-    expect(err).toContain('cannot reach the running web mode yet');
-    expect(err).toContain('stop web mode (Ctrl+C in its terminal) and start it again');
+    const folder = mkdtempSync(join(tmpdir(), 'ledgerdesk-serve-token-'));
+    try {
+      const code = await runServe(['--token', '--data', folder], {
+        stdout: { write: (text: string) => (out += text) },
+        stderr: { write: (text: string) => (err += text) },
+        env: {},
+        stopRequested: Promise.resolve(),
+      });
+      expect(code).toBe(1);
+      expect(out).toBe('');
+      expect(err).toBe(
+        `ledger serve --token: no web mode is running on ${folder}: start it with npm run serve (it prints a sign-in address).\n`,
+      );
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });

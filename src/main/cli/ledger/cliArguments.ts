@@ -117,9 +117,13 @@ Team review (docs/team.md; the server is PostgreSQL, every action works offline 
   review approve|reject --kind K --ref REF [--note TEXT] (a rejection needs one)
   review claim|release --kind K --ref REF             review assign --kind K --ref REF --assignee NAME
   keychain                                            whether secrets can be kept, and what to do if not
+  record recover --recovery-key FILE                  after the keychain or the key file's passphrase is lost: the
+                                                      record's keys back from the recovery key made on first use
   serve [--no-open] [--json] [--port N]               the app in your browser (web mode; serve --help)
 
-Global: --data DIR (default: the app data folder), --json (machine-readable output), --help.
+Global: --data DIR (default: the app data folder), --json (machine-readable output), --help,
+--passphrase-file FILE (the data folder's key file, where the machine has no keychain; or LEDGERDESK_PASSPHRASE_FILE).
+While the desktop app, web mode or the listener runs on the data folder, each command is run by it (one writer).
 Dates are YYYY-MM-DD (--from inclusive, --to exclusive). Errors: one line on standard error, exit code 1 (2 for usage).
 `;
 
@@ -198,6 +202,7 @@ const OPTIONS = {
   next: { type: 'boolean' },
   proxy: { type: 'string' },
   'proxy-user': { type: 'string' },
+  'recovery-key': { type: 'string' },
   'allow-http': { type: 'boolean' },
 } as const;
 
@@ -292,6 +297,7 @@ const COMMANDS: Record<
   drift: { accepts: ['profile'], requires: ['profile'] },
   'drift reset': { accepts: ['profile'], requires: ['profile'] },
   keychain: { accepts: [], requires: [] },
+  'record recover': { accepts: ['recovery-key'], requires: ['recovery-key'] },
   trigger: {
     accepts: ['profile', 'account', 'application', 'webhook', 'ach', 'status', 'amount', 'scenario', 'yes'],
     requires: ['profile'],
@@ -344,6 +350,8 @@ export interface LedgerArguments {
   /** The positional NAME of profile add/remove. */
   name: string | null;
   dataFolder: string | null;
+  /** `--passphrase-file`: where the key file's passphrase is (app/dataFolderSecrets.ts). */
+  passphraseFile: string | null;
   json: boolean;
   help: boolean;
   options: Values;
@@ -397,7 +405,16 @@ export function parseLedgerArguments(argv: readonly string[]): LedgerArguments {
   const help = values.help === true;
   const [group, second, ...rest] = positionals;
   if (group === undefined) {
-    if (help) return { command: 'help', name: null, dataFolder: null, json: false, help: true, options: {} };
+    if (help)
+      return {
+        command: 'help',
+        name: null,
+        dataFolder: null,
+        passphraseFile: null,
+        json: false,
+        help: true,
+        options: {},
+      };
     throw new UsageError('Say what to do, e.g. `ledger profile list` (see --help).');
   }
   // A two-word command wins over a one-word one it starts with (`audit verify` over `audit`).
@@ -417,7 +434,7 @@ export function parseLedgerArguments(argv: readonly string[]): LedgerArguments {
   }
   const options: Values = {};
   for (const [option, value] of Object.entries(values) as [OptionName, string | boolean | string[]][]) {
-    if (option === 'data' || option === 'json' || option === 'help') continue;
+    if (option === 'data' || option === 'json' || option === 'help' || option === 'passphrase-file') continue;
     if (!spec.accepts.includes(option)) throw new UsageError(`\`${command}\` has no option --${option}.`);
     if (option === 'event' && Array.isArray(value) && !REPEATED_EVENT.has(command)) {
       if (value.length > 1) throw new UsageError(`\`${command}\` takes one --event.`);
@@ -435,6 +452,7 @@ export function parseLedgerArguments(argv: readonly string[]): LedgerArguments {
     command,
     name,
     dataFolder: typeof values.data === 'string' ? values.data : null,
+    passphraseFile: typeof values['passphrase-file'] === 'string' ? values['passphrase-file'] : null,
     json: values.json === true,
     help,
     options,

@@ -16,7 +16,8 @@ const MAX_SECRET_BYTES = 16 * 1024;
 
 export interface SecretInput {
   stdin: Readable & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown };
-  prompt: Writable;
+  /** Where the question goes (standard error): only written to. */
+  prompt: Pick<Writable, 'write'>;
 }
 
 export async function readSecret(input: SecretInput, what: string): Promise<string> {

@@ -21,7 +21,12 @@ import { exportCsv, type ExportView } from '../../services/cache/exportViews.ts'
 import { unmaskedFieldsOf } from '../../../shared/personalData/exportDisclosure.ts';
 import { InvalidSecret, MissingCredentials, SecretNeedsReentry } from '../../services/credentials/credentials.ts';
 import { detectKeychain } from '../../services/credentials/keychainStatus.ts';
-import { KeychainUnavailable, KeyringSecretStore } from '../../services/credentials/keyringSecretStore.ts';
+import { KeychainUnavailable } from '../../services/credentials/keyringSecretStore.ts';
+import { KeyFileUnreadable, WeakPassphrase, WrongPassphrase } from '../../services/credentials/keyFile.ts';
+import { openDataFolderSecrets, PassphraseNeeded, PassphraseProblem } from '../../app/dataFolderSecrets.ts';
+import { RecoveryEscrow, RecoveryProblem } from '../../services/credentials/recoveryEscrow.ts';
+import { recordRecover } from './commands/recordRecover.ts';
+import { withFolder } from './folderWriter.ts';
 import type { SecretStore } from '../../services/credentials/secretStore.ts';
 import { LedgerServices } from '../../services/ledgerServices.ts';
 import { FileProfileStorage, ProfileFileUnreadable } from '../../services/profiles/fileProfileStorage.ts';
@@ -41,6 +46,7 @@ import { dataFolderModeLine, ownDataFolder } from '../../services/files/dataFold
 import { checkCachedAccount, UnknownAccountProblem } from './cachedAccounts.ts';
 import { listKey, rememberCursor, rememberedCursor } from './cursorMemory.ts';
 import { auditVerifyCommand } from './auditVerifyCommand.ts';
+import { whoLookupOf, whoOf } from '../../services/audit/auditWho.ts';
 import { defined, parseLedgerArguments, read, USAGE, type LedgerArguments } from './cliArguments.ts';
 import { UsageError } from '../common/usageError.ts';
 import { ago, table } from './cliOutput.ts';
@@ -68,8 +74,14 @@ export interface LedgerIo {
   stdout: Writable & { isTTY?: boolean };
   stderr: Writable & { isTTY?: boolean };
   env: NodeJS.ProcessEnv;
-  /** The OS keychain unless given (tests give their own). */
+  /** The OS keychain or the folder's key file unless given (tests, and a running app, give their own). */
   secretStore?: SecretStore;
+  /**
+   * Set when the command is run by the app that holds the data folder (controlSocket.ts): no lock
+   * is taken (the app holds it), nothing is sent on, and the app's own services are used and left
+   * open. `services` null (the listener without a bank): opened for this command, then closed.
+   */
+  hosted?: { services: LedgerServices | null };
   /** Aborted on Ctrl+C: a running sync stops after its page and can be resumed. */
   signal?: AbortSignal;
 }
@@ -93,6 +105,12 @@ const KNOWN_FAILURES = [
   SecretNeedsReentry,
   InvalidSecret,
   SecretInputProblem,
+  PassphraseNeeded,
+  PassphraseProblem,
+  WrongPassphrase,
+  WeakPassphrase,
+  KeyFileUnreadable,
+  RecoveryProblem,
   SyncBusy,
   UsageError,
   ...TRIGGER_FAILURES,
@@ -129,6 +147,7 @@ class Ledger {
   readonly #io: LedgerIo;
   readonly #dataFolder: string;
   #services: LedgerServices | null = null;
+  #secretStore: SecretStore | null = null;
   #sandbox: EmbeddedSandbox | null = null;
 
   constructor(parsed: LedgerArguments, io: LedgerIo) {
@@ -141,9 +160,24 @@ class Ledger {
     try {
       return await this.#dispatch();
     } finally {
-      await this.#services?.close();
+      // The app's services stay open: they are its own.
+      if (this.#services !== this.#io.hosted?.services) await this.#services?.close();
       await this.#sandbox?.close();
     }
+  }
+
+  /** The keychain, or the data folder's key file under its passphrase (app/dataFolderSecrets.ts). */
+  async #secrets(): Promise<SecretStore> {
+    this.#secretStore ??=
+      this.#io.secretStore ??
+      (
+        await openDataFolderSecrets(this.#dataFolder, {
+          file: this.#arguments.passphraseFile,
+          env: this.#io.env,
+          terminal: { stdin: this.#io.stdin, prompt: this.#io.stderr },
+        })
+      ).store;
+    return this.#secretStore;
   }
 
   async #dispatch(): Promise<number> {
@@ -159,6 +193,13 @@ class Ledger {
         return profileUpdate({ ...this.#commandContext(), stdin: this.#io.stdin, prompt: this.#io.stderr });
       case 'keychain':
         return this.#keychain();
+      case 'record recover':
+        return recordRecover({
+          ...this.#commandContext(),
+          passphraseFile: this.#arguments.passphraseFile,
+          env: this.#io.env,
+          secretInput: { stdin: this.#io.stdin, prompt: this.#io.stderr },
+        });
       case 'accounts':
         return this.#accounts();
       case 'sync pending-transactions':
@@ -176,7 +217,7 @@ class Ledger {
       case 'audit':
         return this.#audit();
       case 'audit verify':
-        if (options.team === true) return team.auditVerifyTeam(this.#teamContext());
+        if (options.team === true) return team.auditVerifyTeam(await this.#teamContext());
         return auditVerifyCommand(await this.#open(), this.#arguments.json, this.#io.stdout);
       case 'drift':
         return driftReport(this.#commandContext());
@@ -198,38 +239,38 @@ class Ledger {
         return rulesList(this.#commandContext());
       // Team mode (src/main/cli/ledger/commands/team.ts).
       case 'team init':
-        return team.teamInitCommand(this.#teamContext());
+        return team.teamInitCommand(await this.#teamContext());
       case 'team join':
-        return team.teamJoinCommand(this.#teamContext());
+        return team.teamJoinCommand(await this.#teamContext());
       case 'team migrate':
-        return team.teamMigrateCommand(this.#teamContext());
+        return team.teamMigrateCommand(await this.#teamContext());
       case 'team status':
-        return team.teamStatus(this.#teamContext());
+        return team.teamStatus(await this.#teamContext());
       case 'team push':
-        return team.teamPush(this.#teamContext());
+        return team.teamPush(await this.#teamContext());
       case 'team pull':
-        return team.teamPull(this.#teamContext());
+        return team.teamPull(await this.#teamContext());
       case 'team members':
-        return team.teamMembers(this.#teamContext());
+        return team.teamMembers(await this.#teamContext());
       case 'team queues':
-        return team.teamQueues(this.#teamContext());
+        return team.teamQueues(await this.#teamContext());
       case 'team invite':
-        return team.teamInvite(this.#teamContext());
+        return team.teamInvite(await this.#teamContext());
       case 'team remove':
-        return team.teamRemove(this.#teamContext());
+        return team.teamRemove(await this.#teamContext());
       case 'team acknowledge':
-        return team.teamAcknowledge(this.#teamContext());
+        return team.teamAcknowledge(await this.#teamContext());
       case 'team upgrade':
-        return team.teamUpgrade(this.#teamContext());
+        return team.teamUpgrade(await this.#teamContext());
       case 'team policy':
-        return teamPolicy(this.#teamContext());
+        return teamPolicy(await this.#teamContext());
       case 'review propose':
       case 'review approve':
       case 'review reject':
       case 'review claim':
       case 'review release':
       case 'review assign':
-        return team.reviewTeamAction(this.#teamContext(), command.slice('review '.length) as 'propose');
+        return team.reviewTeamAction(await this.#teamContext(), command.slice('review '.length) as 'propose');
       case 'rules add':
         return rulesAdd(this.#commandContext());
       case 'rules remove':
@@ -251,12 +292,21 @@ class Ledger {
 
   async #open(): Promise<LedgerServices> {
     if (this.#services !== null) return this.#services;
+    const hosted = this.#io.hosted?.services ?? null;
+    if (hosted !== null) {
+      this.#services = hosted;
+      return hosted;
+    }
     const folderMode = dataFolderModeLine(this.#dataFolder, ownDataFolder(this.#dataFolder));
     if (folderMode !== null) this.#io.stderr.write(`ledger: ${folderMode}\n`);
     this.#services = await LedgerServices.open({
       actor: 'cli',
       dataFolder: this.#dataFolder,
-      secretStore: this.#io.secretStore ?? new KeyringSecretStore(),
+      secretStore: await this.#secrets(),
+      // The record's keys are sealed to the folder's recovery key too, once the app has made one.
+      ...(this.#io.secretStore === undefined
+        ? { escrow: new RecoveryEscrow(this.#dataFolder, null, this.#io.env) }
+        : {}),
       profileStorage: new FileProfileStorage(this.#dataFolder),
       embeddedBaseUrl: () => this.#sandbox?.baseUrl ?? null,
       // A command line has no Chromium: "the system's proxy settings" are its environment's.
@@ -273,7 +323,9 @@ class Ledger {
   /** The profile named by --profile; the embedded sandbox is started when it is the one. */
   async #profile(services: LedgerServices, needsBank: boolean): Promise<Profile> {
     const profile = services.profiles.find(String(this.#arguments.options.profile));
-    if (needsBank && profile.kind === 'embedded-sandbox' && this.#sandbox === null) {
+    // Run by the app: its own embedded sandbox is already the profile's bank.
+    const appSandbox = this.#io.hosted?.services != null;
+    if (needsBank && profile.kind === 'embedded-sandbox' && this.#sandbox === null && !appSandbox) {
       this.#sandbox = await startEmbeddedSandbox(
         this.#dataFolder,
         profile.lean === true || this.#io.env[LEAN_SANDBOX_VARIABLE] === '1',
@@ -306,11 +358,11 @@ class Ledger {
     };
   }
 
-  #teamContext(): team.TeamCommandContext {
+  async #teamContext(): Promise<team.TeamCommandContext> {
     return {
       ...this.#commandContext(),
       dataFolder: this.#dataFolder,
-      secretStore: this.#io.secretStore ?? new KeyringSecretStore(),
+      secretStore: await this.#secrets(),
       env: this.#io.env,
       secretInput: { stdin: this.#io.stdin, prompt: this.#io.stderr },
       warn: (text) => {
@@ -719,16 +771,26 @@ class Ledger {
       limit: read.limit(options) ?? 50,
       cursor: read.text(options, 'cursor') ?? null,
     });
+    const who = whoLookupOf(services);
+    const rows = result.rows.map((row) => ({ ...row, who: whoOf(row.actor, who) }));
     if (this.#arguments.json) {
-      this.#printJson({ asOf: result.asOf, source: result.source, rows: result.rows, nextCursor: result.nextCursor });
+      this.#printJson({ asOf: result.asOf, source: result.source, rows, nextCursor: result.nextCursor });
       return EXIT_OK;
     }
     this.#print(
-      result.rows.length === 0
+      rows.length === 0
         ? 'The audit log is empty.'
         : table(
-            ['AT', 'PROFILE', 'ACTION', 'TARGET', 'RESULT', 'DETAIL'],
-            result.rows.map((row) => [row.at, row.profileName, row.action, row.target, row.result, row.detail ?? '']),
+            ['AT', 'WHO', 'PROFILE', 'ACTION', 'TARGET', 'RESULT', 'DETAIL'],
+            rows.map((row) => [
+              row.at,
+              row.who ?? '(not recorded)',
+              row.profileName,
+              row.action,
+              row.target,
+              row.result,
+              row.detail ?? '',
+            ]),
           ),
     );
     if (result.nextCursor !== null) this.#print(`More: add --cursor ${result.nextCursor}`);
@@ -782,7 +844,9 @@ export async function runLedger(argv: readonly string[], io: LedgerIo): Promise<
     return EXIT_OK;
   }
   try {
-    return await new Ledger(parsed, io).run();
+    // One writer per data folder: run here under the folder's lock, or by the app that holds it.
+    if (io.hosted !== undefined) return await new Ledger(parsed, io).run();
+    return await withFolder(parsed, argv, io, () => new Ledger(parsed, io).run());
   } catch (error) {
     io.stderr.write(`ledger: ${oneLine(error)}\n`);
     return error instanceof UsageError ? EXIT_USAGE : EXIT_FAILED;

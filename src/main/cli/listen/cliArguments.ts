@@ -76,6 +76,8 @@ export interface ListenArguments {
   maxBodyBytes: number | undefined;
   bodyTimeoutMs: number | undefined;
   dataFolder: string | undefined;
+  /** `--passphrase-file`: the data folder's key file's passphrase, for --profile on a machine without a keychain. */
+  passphraseFile: string | null;
   /** The bank profile to hydrate from (and register with); null without --profile. */
   profile: string | null;
   /** With --register: the events to subscribe to; null without --register. */
@@ -245,6 +247,7 @@ export function readListenArguments(argv: string[], environment: NodeJS.ProcessE
     maxBodyBytes: wholeNumber('max-body', values['max-body'], 1, 64 * 1024 * 1024),
     bodyTimeoutMs: wholeNumber('body-timeout', values['body-timeout'], 1, 600_000),
     dataFolder: values.data,
+    passphraseFile: values['passphrase-file'] ?? null,
     profile: values.profile ?? null,
     register,
     publicUrl,

@@ -33,6 +33,9 @@ export interface RegisteredWebhook {
 
 export interface ListenerBank {
   profile: Profile;
+  /** The services it opened: `ledger` commands sent to the listener run on them (one writer). */
+  services: LedgerServices;
+  secretStore: SecretStore;
   port: BankPort;
   /** Subscribe `url` to each event (Basic `user`/`secret`); all or nothing: on a failure the ones made are removed. */
   register(
@@ -108,6 +111,8 @@ export async function openListenerBank(
   }
 
   return {
+    services,
+    secretStore,
     profile,
     port: bankClientPort(client),
     async register(events, url, basic, options = {}) {

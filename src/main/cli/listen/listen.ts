@@ -22,6 +22,10 @@ import type { ListenerBank, RegisteredWebhook } from './cliBank.ts';
 import { KEPT_TRAFFIC_COMMANDS, runKeptTrafficCommand, type KeptTrafficCommand } from './keptTrafficCommands.ts';
 import { EVENT_CATALOG } from '../../../shared/eventCatalog/eventCatalog.ts';
 import { defaultOutbound } from '../../services/http/defaultOutbound.ts';
+import { DataFolderInUse, lockDataFolder, type DataFolderLock } from '../../app/dataFolderLock.ts';
+import { startControlServer } from '../../app/controlSocket.ts';
+import { runHostedLedger } from '../../app/hostedLedger.ts';
+import { openDataFolderSecrets } from '../../app/dataFolderSecrets.ts';
 
 function write(line: string): void {
   process.stdout.write(line + '\n');
@@ -87,12 +91,34 @@ async function main(): Promise<number> {
     return 0;
   }
   const dataFolder = dataFolderOf(options.dataFolder);
+  // One writer per data folder (issue 34): the listener holds it while it runs, as the app does.
+  let lock: DataFolderLock;
+  try {
+    lock = lockDataFolder(dataFolder, 'listener');
+  } catch (error) {
+    if (!(error instanceof DataFolderInUse)) throw error;
+    tell(`listen: ${error.message}`);
+    return 1;
+  }
+  try {
+    return await listenOnFolder(dataFolder, options, lock);
+  } finally {
+    lock.release();
+  }
+}
+
+async function listenOnFolder(dataFolder: string, options: ListenArguments, lock: DataFolderLock): Promise<number> {
   let bank: ListenerBank | null = null;
   if (options.profile !== null) {
     // Loaded only when asked for: a listener without a bank opens no keychain and no cache.
     const { openListenerBank } = await import('./cliBank.ts');
     try {
-      bank = await openListenerBank(dataFolder, options.profile);
+      const { store } = await openDataFolderSecrets(dataFolder, {
+        file: options.passphraseFile,
+        env: process.env,
+        terminal: { stdin: process.stdin, prompt: process.stderr },
+      });
+      bank = await openListenerBank(dataFolder, options.profile, store);
     } catch (error) {
       tell(`listen: ${error instanceof Error ? error.message : String(error)}`);
       return 2;
@@ -214,7 +240,24 @@ async function main(): Promise<number> {
     write(`Each verified notification's url is fetched from ${bank.profile.name}.`);
   }
 
+  // `ledger` commands started while the listener runs are run here (one writer), on its bank's services.
+  const control = await startControlServer(dataFolder, {
+    ledger: (args, stdin) =>
+      runHostedLedger(args, stdin, {
+        services: bank?.services ?? null,
+        secretStore: bank?.secretStore ?? null,
+        env: process.env,
+      }),
+  }).catch((error: unknown) => {
+    tell(
+      `listen: control socket: ${error instanceof Error ? error.message : String(error)}; ledger commands are refused while it runs.`,
+    );
+    return null;
+  });
+  if (control !== null) lock.announceSocket(control.path);
+
   await stopRequested;
+  await control?.close();
   if (bank !== null && registered.length > 0) {
     const { removed, failed } = await bank.unregister();
     if (options.json) write(JSON.stringify({ unregistered: removed, failed }));

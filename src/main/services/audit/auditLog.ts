@@ -261,6 +261,11 @@ export class AuditLog {
     };
   }
 
+  /** Why the head's last copy to the keychain failed, or null when the anchor follows the log (a stop's last words). */
+  get anchorProblem(): string | null {
+    return this.#anchor.problem;
+  }
+
   /** Resolves once the head has been copied to the keychain. */
   async settled(): Promise<void> {
     await this.#anchor.settled();

@@ -11,6 +11,7 @@
  * - Entries without a MAC after the log was chained (the key and the keychain's anchor are
  *   there): evidence of tampering. They are left as they are, and verify names them.
  */
+import { randomBytes } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
 import type { Credentials } from '../credentials/credentials.ts';
 import { AnchorKeeper } from './auditAnchor.ts';
@@ -40,12 +41,22 @@ export async function openAuditLog(
   now: () => Date = () => new Date(),
   /** The data folder's record in the keychain (folderLogs.ts); without it only the cache id's anchor is checked. */
   folder: FolderOpen | null = null,
+  /**
+   * The log's file is open read-only (a schema this build does not know): it is read and
+   * verified as it is; nothing is chained, bound or anchored, and no key is made.
+   */
+  readOnly = false,
 ): Promise<OpenedAuditLog> {
   const anchor = new AnchorKeeper(database, {
     read: () => credentials.readAuditChainHead(cacheId),
     write: (text) => credentials.writeAuditChainHead(cacheId, text),
   });
   let key = await credentials.readAuditChainKey(cacheId);
+  if (readOnly) {
+    // Without its key the log still lists; verify then reports every entry as unverifiable.
+    const log = new AuditLog(database, chainKeyOf(key ?? randomBytes(32)), anchor, now, null);
+    return { log, messages: [] };
+  }
   const created = key === null;
   key ??= await credentials.createAuditChainKey(cacheId);
   const folderView =

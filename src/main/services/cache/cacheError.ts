@@ -1,6 +1,6 @@
 /** Failures of the offline cache, each with a sentence a person can act on. */
-export type CacheErrorKind =
-  'disk-full' | 'unreadable' | 'newer-version' | 'migration-changed' | 'bad-cursor' | 'closed';
+import { isReadOnlyRefusal } from '../migrations/readOnly.ts';
+export type CacheErrorKind = 'disk-full' | 'unreadable' | 'read-only' | 'bad-cursor' | 'closed';
 
 export class CacheError extends Error {
   readonly kind: CacheErrorKind;
@@ -28,8 +28,15 @@ function isDiskFull(error: unknown): boolean {
   return sqliteCodeOf(error) === SQLITE_FULL || (error as NodeJS.ErrnoException | null)?.code === 'ENOSPC';
 }
 
-/** Rethrows SQLite's "database or disk is full" as a CacheError that says what to do. */
+/** Rethrows SQLite's "database or disk is full" (or a refused write) as a CacheError that says what to do. */
 export function translateWriteError(error: unknown, file: string): never {
+  if (isReadOnlyRefusal(error)) {
+    throw new CacheError(
+      'read-only',
+      `The offline cache (${file}) is open read-only: its schema is one this build does not know, so nothing is written to it.`,
+      { cause: error },
+    );
+  }
   if (isDiskFull(error)) {
     throw new CacheError(
       'disk-full',

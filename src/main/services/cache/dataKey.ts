@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
 import type { Credentials } from '../credentials/credentials.ts';
 import { SEALED_TABLES } from './cacheMigrations.ts';
+import { CacheError } from './cacheError.ts';
 import { RecordSealer, SealBroken } from './sealing.ts';
 
 export type DataKeyReset = 'data-key-lost' | 'data-key-changed';
@@ -56,7 +57,10 @@ export async function resolveDataKey(
   database: DatabaseSync,
   credentials: Credentials,
   folderCacheId: string | null = null,
+  /** Why the cache is read-only, or null: a read-only cache is never reset or re-keyed. */
+  readOnly: string | null = null,
 ): Promise<ResolvedDataKey> {
+  if (readOnly !== null) return readOnlyDataKey(database, credentials, readOnly);
   let cacheId = metaOf(database, 'cache_id');
   const restored = cacheId === null && folderCacheId !== null;
   if (cacheId === null) {
@@ -84,4 +88,35 @@ export async function resolveDataKey(
     setMeta(database, 'key_check', sealer.seal(KEY_CHECK_TEXT, KEY_CHECK_IDENTITY).toString('base64'));
   }
   return { cacheId, sealer, reset, restored };
+}
+
+/**
+ * The key of a cache open read-only: the one its rows were sealed with, or a clear error. Nothing
+ * is dropped, made or written: the file belongs to a build that knows its schema.
+ */
+async function readOnlyDataKey(
+  database: DatabaseSync,
+  credentials: Credentials,
+  readOnly: string,
+): Promise<ResolvedDataKey> {
+  const cacheId = metaOf(database, 'cache_id');
+  const keyCheck = metaOf(database, 'key_check');
+  const key = cacheId === null ? null : await credentials.readCacheDataKey(cacheId);
+  if (cacheId === null || keyCheck === null || key === null) {
+    throw new CacheError(
+      'unreadable',
+      `${readOnly} Its data key is not in the keychain either, so its sealed rows cannot be read.`,
+    );
+  }
+  const sealer = new RecordSealer(key, cacheId);
+  try {
+    sealer.open(Buffer.from(keyCheck, 'base64'), KEY_CHECK_IDENTITY);
+  } catch (error) {
+    if (!(error instanceof SealBroken)) throw error;
+    throw new CacheError(
+      'unreadable',
+      `${readOnly} The data key in the keychain is not the one that sealed it, so its sealed rows cannot be read.`,
+    );
+  }
+  return { cacheId, sealer, reset: null, restored: false };
 }

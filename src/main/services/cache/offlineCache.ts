@@ -22,7 +22,8 @@ import { createCacheWriter, type CacheWriter } from './cacheWriter.ts';
 import { openCacheFile } from './cacheFile.ts';
 import { CACHE_MIGRATIONS, CACHE_MIGRATIONS_TABLE } from './cacheMigrations.ts';
 import { resolveDataKey, type DataKeyReset } from './dataKey.ts';
-import { applyMigrations } from './migrations.ts';
+import { applyMigrations } from '../migrations/migrationRunner.ts';
+import { enterReadOnly } from '../migrations/readOnly.ts';
 import { PendingTransactionsTable } from './pendingTransactionsTable.ts';
 import { DATA_KEY_RESET_ACTION, ReviewRollbacks } from './reviewRollbacks.ts';
 import { alteredRowsProblem, RowMacs } from './rowMacs.ts';
@@ -61,6 +62,11 @@ export interface CacheOpenReport {
   dataKeyReset: DataKeyReset | null;
   /** Sentences to show; empty when all was well. */
   messages: string[];
+  /**
+   * Why the cache is open read-only (a schema this build does not know: a newer build's, or a
+   * changed migration), or null. Reads and exports work; every write is refused by SQLite.
+   */
+  readOnly: string | null;
 }
 
 export class OfflineCache {
@@ -120,10 +126,13 @@ export class OfflineCache {
     audit.addCheck(() => alteredPendingProblem(this.database, sealerOf));
     const rollbacks = new ReviewRollbacks(database);
     audit.addCheck(() => rollbacks.problem());
-    rollbacks.baseline(
-      (row) => this.rowMacs.holds('reviews', row),
-      (entry) => audit.record({ ...entry, profileName: '', result: 'ok' }),
-    );
+    // A read-only cache is verified as it is: its rollback baseline is not moved.
+    if (opened.readOnly === null) {
+      rollbacks.baseline(
+        (row) => this.rowMacs.holds('reviews', row),
+        (entry) => audit.record({ ...entry, profileName: '', result: 'ok' }),
+      );
+    }
     this.checkpoints = new SyncCheckpoints(database);
     this.windowCheckpoints = new SyncWindowCheckpoints(database);
     this.creationDays = new CreationDays(database);
@@ -144,7 +153,11 @@ export class OfflineCache {
     const file = join(options.folder, CACHE_FILE_NAME);
     const { database, setAsideAs, corruption } = openCacheFile(file, now, options.sizeLimitBytes);
     try {
-      applyMigrations(database, CACHE_MIGRATIONS, CACHE_MIGRATIONS_TABLE);
+      const migrated = applyMigrations(database, CACHE_MIGRATIONS, CACHE_MIGRATIONS_TABLE, {
+        name: 'The offline cache',
+      });
+      const readOnly = migrated.unknown?.sentence ?? null;
+      if (readOnly !== null) enterReadOnly(database);
       // The keychain decides which log this data folder has (audit/folderLogs.ts).
       const credentials = options.credentials;
       const folderKey = folderKeyOf(options.folder);
@@ -153,9 +166,16 @@ export class OfflineCache {
         write: (text: string) => credentials.writeAuditFolderRecord(folderKey, text),
       };
       const folderCacheId = setAsideAs === null ? (parseFolderRecord(await store.read())?.cacheId ?? null) : null;
-      const { cacheId, sealer, reset, restored } = await resolveDataKey(database, credentials, folderCacheId);
-      const audit = await openAuditLog(database, credentials, cacheId, now, { store, restored, setAsideAs });
-      const messages: string[] = [];
+      const { cacheId, sealer, reset, restored } = await resolveDataKey(database, credentials, folderCacheId, readOnly);
+      const audit = await openAuditLog(
+        database,
+        credentials,
+        cacheId,
+        now,
+        { store, restored, setAsideAs },
+        readOnly !== null,
+      );
+      const messages: string[] = readOnly === null ? [] : [readOnly];
       if (setAsideAs !== null) {
         messages.push(
           `The offline cache was damaged (${corruption ?? 'unknown damage'}); it was moved to ${setAsideAs} and a new one was started. Sync to fill it again.`,
@@ -187,9 +207,10 @@ export class OfflineCache {
         file,
         database,
         sealer,
-        { setAsideAs, dataKeyReset: reset, messages },
+        { setAsideAs, dataKeyReset: reset, messages, readOnly },
         audit.log,
-        options.writer ?? 'worker',
+        // A read-only cache writes nothing: no worker with a connection of its own.
+        readOnly === null ? (options.writer ?? 'worker') : 'inline',
         options.sizeLimitBytes,
       );
     } catch (error) {
@@ -203,6 +224,16 @@ export class OfflineCache {
     return this.#live(this.#database);
   }
 
+  /**
+   * Another store sharing this file (the bank-compat tables, issue 34) has a schema this build
+   * does not know: the whole file becomes read-only, and the sentence is shown with the others.
+   */
+  enterReadOnly(sentence: string): void {
+    enterReadOnly(this.database);
+    this.opened.readOnly ??= sentence;
+    this.opened.messages.push(sentence);
+  }
+
   /** The cache's sealer, for other tables in this database that keep sealed bodies. */
   get sealer(): RecordSealer {
     return this.#live(this.#sealer);
@@ -214,7 +245,12 @@ export class OfflineCache {
    */
   transaction<Result>(write: () => Result): Result {
     const database = this.database;
-    database.exec('BEGIN IMMEDIATE');
+    try {
+      database.exec('BEGIN IMMEDIATE');
+    } catch (error) {
+      // A read-only cache refuses the BEGIN itself: said in words, like a full disk.
+      translateWriteError(error, this.file);
+    }
     try {
       const result = write();
       database.exec('COMMIT');

@@ -9,6 +9,7 @@ import { originOf } from '../../../shared/profiles/profileFields.ts';
 import type { AuthScheme } from '../profiles/profile.ts';
 import { decodeStoredSecret, encodeBoundSecret } from './boundSecret.ts';
 import type { SecretStore } from './secretStore.ts';
+import { KeyLostButRecoverable, type KeyEscrow } from './recoveryEscrow.ts';
 
 export class MissingCredentials extends Error {
   readonly profileName: string;
@@ -73,6 +74,13 @@ export interface CredentialsOptions {
    * secrets stored in earlier sessions too (not only those entered in this one).
    */
   onSecretUsed?: (secret: string) => void;
+  /**
+   * The recovery escrow of the data folder (recoveryEscrow.ts): every key the record depends on
+   * is sealed to the recovery key as it is made or first read, and a missing one that the escrow
+   * holds is an error that names `ledger record recover`, never a silent new key. None (tests):
+   * no escrow.
+   */
+  escrow?: KeyEscrow;
 }
 
 /** An Authorization header value, and for a JWT its expiry (read, not verified). */
@@ -103,6 +111,10 @@ function listenerAccount(listenerId: string): string {
 }
 export function cacheDataKeyAccount(cacheId: string): string {
   return `cache:data-key:${cacheId}`;
+}
+/** The officer's record's own key (record.sqlite, issue 34). */
+export function recordKeyAccount(recordId: string): string {
+  return `record-key:${recordId}`;
 }
 export function auditChainKeyAccount(cacheId: string): string {
   return `audit:chain-key:${cacheId}`;
@@ -143,12 +155,14 @@ function jwtExpiry(token: string): string | null {
 export class Credentials {
   readonly #store: SecretStore;
   readonly #onSecretUsed: (secret: string) => void;
+  readonly #escrow: KeyEscrow | null;
   /** Per-run credentials of the embedded sandbox, never written anywhere. */
   readonly #session = new Map<string, SessionCredentials>();
 
   constructor(store: SecretStore, options: CredentialsOptions = {}) {
     this.#store = store;
     this.#onSecretUsed = options.onSecretUsed ?? (() => undefined);
+    this.#escrow = options.escrow ?? null;
   }
 
   /** Stores the secret bound to the profile's current origin and auth scheme. */
@@ -275,12 +289,22 @@ export class Credentials {
 
   /** The cache's data key, or null when the keychain has none (lost, or never made). */
   async readCacheDataKey(cacheId: string): Promise<Buffer | null> {
-    return this.#readKey(cacheDataKeyAccount(cacheId));
+    return this.#readEscrowedKey(cacheDataKeyAccount(cacheId));
   }
 
   /** A fresh random data key, stored before it is used: never a constant or derived key. */
   async createCacheDataKey(cacheId: string): Promise<Buffer> {
-    return this.#createKey(cacheDataKeyAccount(cacheId));
+    return this.#createEscrowedKey(cacheDataKeyAccount(cacheId));
+  }
+
+  /** The officer's record's key, or null when it was never made (a lost one that the escrow holds throws). */
+  async readRecordKey(recordId: string): Promise<Buffer | null> {
+    return this.#readEscrowedKey(recordKeyAccount(recordId));
+  }
+
+  /** A fresh random record key, stored, and sealed to the recovery key, before it is used. */
+  async createRecordKey(recordId: string): Promise<Buffer> {
+    return this.#createEscrowedKey(recordKeyAccount(recordId));
   }
 
   async deleteCacheDataKey(cacheId: string): Promise<boolean> {
@@ -289,12 +313,35 @@ export class Credentials {
 
   /** The audit log's chain key (audit/auditChain.ts), or null when the keychain has none. */
   async readAuditChainKey(cacheId: string): Promise<Buffer | null> {
-    return this.#readKey(auditChainKeyAccount(cacheId));
+    return this.#readEscrowedKey(auditChainKeyAccount(cacheId));
   }
 
   /** A fresh random chain key, stored before it is used: never a constant or derived key. */
   async createAuditChainKey(cacheId: string): Promise<Buffer> {
-    return this.#createKey(auditChainKeyAccount(cacheId));
+    return this.#createEscrowedKey(auditChainKeyAccount(cacheId));
+  }
+
+  /**
+   * A key the record depends on. One the escrow does not hold yet (a folder from before the
+   * recovery key) is sealed to it now; one missing here that the escrow holds was lost with the
+   * keychain or the passphrase, and is an error naming the way back, not a reason for a new key.
+   */
+  async #readEscrowedKey(account: string): Promise<Buffer | null> {
+    const key = await this.#readKey(account);
+    const escrow = this.#escrow;
+    if (escrow === null) return key;
+    if (key === null) {
+      if (escrow.holds(account)) throw new KeyLostButRecoverable(account, escrow.dataFolder);
+      return null;
+    }
+    if (!escrow.holds(account)) escrow.keep(account, key.toString('base64'));
+    return key;
+  }
+
+  async #createEscrowedKey(account: string): Promise<Buffer> {
+    const key = await this.#createKey(account);
+    this.#escrow?.keep(account, key.toString('base64'));
+    return key;
   }
 
   /**

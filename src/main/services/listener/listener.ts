@@ -157,6 +157,11 @@ function messageOf(error: unknown): string {
 
 export class Listener extends EventEmitter<{ batch: [Batch<ListenerEvent>] }> {
   readonly id: string;
+  /**
+   * Why the listener's tables are read-only (their schema is one this build does not know),
+   * or null: kept traffic is still listed and exported, but nothing is received or saved.
+   */
+  readonly readOnly: string | null;
   readonly #secrets: SecretStore;
   #bank: BankPort | null;
   readonly #settingsRow: ListenerSettingsRow;
@@ -191,13 +196,13 @@ export class Listener extends EventEmitter<{ batch: [Batch<ListenerEvent>] }> {
     this.#bank = options.bank ?? null;
     this.#pairWithSendLog = options.pairWithSendLog ?? false;
     this.#defaultOutbound = options.outbound ?? DIRECT_OUTBOUND;
-    migrateListenerTables(options.database);
+    this.readOnly = migrateListenerTables(options.database).unknown?.sentence ?? null;
     this.#settingsRow = new ListenerSettingsRow(options.database, this.id);
     const saved = this.#settingsRow.load();
     this.#settings = saved.settings;
     this.#rules.set(saved.rules);
     this.#log = new RequestLog(options.database, this.id, this.#settings.retention, options.sealer ?? null);
-    this.#log.prune();
+    if (this.readOnly === null) this.#log.prune();
     this.#arrivals = new ArrivalOrder((objectId) => this.#log.historyOf(objectId), {
       logIsEmpty: this.#log.totals.requests === 0,
     });
@@ -361,6 +366,7 @@ export class Listener extends EventEmitter<{ batch: [Batch<ListenerEvent>] }> {
 
   async start(options: StartOptions = {}): Promise<ListenerState> {
     if (this.#receiver !== null) return this.state;
+    if (this.readOnly !== null) throw new ListenerUserError('invalid_input', this.readOnly);
     const host = options.host ?? this.#settings.host;
     const allowed = options.allowNonLoopback ?? this.#settings.allowNonLoopback;
     if (!isLoopback(host)) {
@@ -761,6 +767,7 @@ export class Listener extends EventEmitter<{ batch: [Batch<ListenerEvent>] }> {
   }
 
   #save(): void {
+    if (this.readOnly !== null) throw new ListenerUserError('invalid_input', this.readOnly);
     this.#settingsRow.save(this.#settings, this.#rules.rules);
   }
 

@@ -20,13 +20,13 @@ import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { ListEntry, ListFormat, ListSource, ParsedList } from '../../../shared/screening/listEntry.ts';
-import { applyMigrations, type Migration } from '../cache/migrations.ts';
+import { applyMigrations, type Migration } from '../migrations/migrationRunner.ts';
 
 const SCREENING_LIST_MIGRATIONS_TABLE = 'screening_list_migrations';
 const SCREENING_LIST_FILE_NAME = 'screening-lists.db';
 const WRITE_CHUNK = 5_000;
 
-const SCREENING_LIST_MIGRATIONS: readonly Migration[] = [
+export const SCREENING_LIST_MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
     name: 'screening lists, their versions and entries',

@@ -39,8 +39,22 @@ const cacheInfo = z.object({
 });
 export type CacheInfo = z.infer<typeof cacheInfo>;
 
+/**
+ * Something wrong with a store of the data folder that the officer must see at the top of the
+ * window (issue 34): a store open read-only, a record locked, a dropped cache key, a failed verify.
+ */
+const storeProblem = z.object({
+  /** The store in a person's words: "The offline cache". */
+  store: z.string(),
+  /** error: the officer's work is at risk or cannot be saved; warning: nothing is lost. */
+  severity: z.enum(['error', 'warning']),
+  sentence: z.string(),
+});
+export type StoreProblem = z.infer<typeof storeProblem>;
+
 export const appOperations = {
   info: { input: noInput, output: appInfo },
+  storeProblems: { input: noInput, output: z.object({ problems: z.array(storeProblem) }) },
   onlineStatus: { input: z.strictObject({ profileId }), output: onlineStatus },
 } as const;
 

@@ -21,6 +21,8 @@ const auditEntry = z.object({
   message: z.string().nullable(),
   /** Who acted: the app instance or the command line, the OS user, the reviewer (null in older entries). */
   actor: z.string().nullable().optional(),
+  /** Who acted as a person reads it: the officer's name and login (main/services/audit/auditWho.ts). */
+  who: z.string().nullable().optional(),
 });
 export type AuditEntry = z.infer<typeof auditEntry>;
 

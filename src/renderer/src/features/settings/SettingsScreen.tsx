@@ -374,6 +374,21 @@ const AUDIT_COLUMNS: readonly Column<AuditEntry>[] = [
     render: (row) => <Badge tone={row.result === 'ok' ? 'positive' : 'negative'}>{row.result}</Badge>,
   },
   {
+    // Who acted, as the entry records it (issue 38): the officer's name and login; the full actor
+    // line (program and instance) in the tooltip. Entries from before actors were recorded say so.
+    key: 'who',
+    header: 'Who',
+    width: 'minmax(120px, 200px)',
+    render: (row) =>
+      row.who === null || row.who === undefined ? (
+        <span className="muted" title="Written before the log recorded who acted">
+          not recorded
+        </span>
+      ) : (
+        <span title={row.actor ?? undefined}>{row.who}</span>
+      ),
+  },
+  {
     key: 'action',
     header: 'Action',
     width: '170px',
@@ -390,12 +405,14 @@ const AUDIT_COLUMNS: readonly Column<AuditEntry>[] = [
     key: 'profile',
     header: 'Profile',
     width: '160px',
+    priority: 3,
     render: (row) => <span className="muted">{row.profileName ?? row.profileId ?? '—'}</span>,
   },
   {
     key: 'message',
     header: 'Message',
     width: 'minmax(140px, 1fr)',
+    priority: 2,
     render: (row) => <span className="muted">{row.message ?? ''}</span>,
   },
 ];
@@ -404,7 +421,7 @@ const AUDIT_LOG = {
   label: 'Audit log',
   columns: AUDIT_COLUMNS,
   fromBank: false,
-  searchBox: { label: 'Search the audit log', placeholder: 'Search actions, targets' },
+  searchBox: { label: 'Search the audit log', placeholder: 'Search actions, targets, logins' },
   emptyTitle: 'No writes yet',
   emptyBody: 'Every change you make to a bank is recorded here.',
 } satisfies ListDefinition<AuditEntry>;

@@ -3,7 +3,9 @@
  * webhookCreateRequest schema before sending; the server's errors land beside the field.
  * A bank other than the embedded sandbox is given only a public https:// address (issue 37);
  * "allow http" is the window's `--allow-http`: a sandbox of one's own that says it delivers to
- * this machine (main asks it, and refuses when it does not say so).
+ * this machine (main asks it, and refuses when it does not say so). On the embedded sandbox the
+ * box is not shown: that bank is a process of this app, reaches loopback itself and is never
+ * asked, so the box would mean nothing there (issue 37).
  */
 import { useState, type SyntheticEvent } from 'react';
 import {
@@ -25,9 +27,17 @@ export interface WebhookFormProps {
   onDone: (webhook: WebhookResponse) => void;
   onCancel: () => void;
   defaultUrl?: string;
+  /** The active profile is the embedded sandbox: any address on this machine is accepted as is. */
+  embeddedSandbox?: boolean;
 }
 
-export function WebhookForm({ onSubmit, onDone, onCancel, defaultUrl = '' }: WebhookFormProps) {
+export function WebhookForm({
+  onSubmit,
+  onDone,
+  onCancel,
+  defaultUrl = '',
+  embeddedSandbox = false,
+}: WebhookFormProps) {
   const [values, setValues] = useState({ event: 'ach.update', url: defaultUrl, basic_user: '', basic_secret: '' });
   const [allowHttp, setAllowHttp] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -46,7 +56,7 @@ export function WebhookForm({ onSubmit, onDone, onCancel, defaultUrl = '' }: Web
     errors.clear();
     setBusy(true);
     try {
-      const webhook = await onSubmit(checked.value, { allowHttp });
+      const webhook = await onSubmit(checked.value, { allowHttp: allowHttp && !embeddedSandbox });
       if (webhook !== null) onDone(webhook);
     } catch (reason) {
       errors.setServerError(reason);
@@ -78,7 +88,11 @@ export function WebhookForm({ onSubmit, onDone, onCancel, defaultUrl = '' }: Web
         onChange={change('url')}
         error={errors.of('url')}
         placeholder="https://example.com/webhooks"
-        hint="Where the bank sends notifications: a public https:// address (a tunnel’s, for a listener on this machine)."
+        hint={
+          embeddedSandbox
+            ? 'Where the bank sends notifications: the embedded sandbox runs on this machine, so a local address such as http://127.0.0.1:4880/hooks works.'
+            : 'Where the bank sends notifications: a public https:// address (a tunnel’s, for a listener on this machine).'
+        }
       />
       <div className="split">
         <TextField
@@ -99,12 +113,14 @@ export function WebhookForm({ onSubmit, onDone, onCancel, defaultUrl = '' }: Web
           autoComplete="new-password"
         />
       </div>
-      <Checkbox
-        label="A sandbox of my own that delivers to this machine"
-        checked={allowHttp}
-        onChange={setAllowHttp}
-        hint="Lets a plain http:// or loopback address through, once the bank confirms it delivers to such addresses (a Ledgerdesk sandbox does; a real bank never does)."
-      />
+      {embeddedSandbox ? null : (
+        <Checkbox
+          label="A sandbox of my own that delivers to this machine"
+          checked={allowHttp}
+          onChange={setAllowHttp}
+          hint="Lets a plain http:// or loopback address through, once the bank confirms it delivers to such addresses (a Ledgerdesk sandbox does; a real bank never does)."
+        />
+      )}
       <div className="form-actions">
         <Button onClick={onCancel}>Cancel</Button>
         <Button type="submit" variant="primary" busy={busy}>

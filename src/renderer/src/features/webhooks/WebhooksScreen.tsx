@@ -16,7 +16,13 @@ import { SyncStrip } from '../../components/SyncStrip.tsx';
 import { useNow } from '../../frame/TopBar.tsx';
 import { useOnTransition } from '../../lib/useDebounced.ts';
 import { ageOf, formatTimestamp } from '../../lib/time.ts';
-import { isOffline, useActiveProfileId, useActiveProfileLoad, useOnlineStatus } from '../../stores/profiles.ts';
+import {
+  isOffline,
+  useActiveProfile,
+  useActiveProfileId,
+  useActiveProfileLoad,
+  useOnlineStatus,
+} from '../../stores/profiles.ts';
 import { useSyncJob } from '../../stores/sync.ts';
 import { DeliveryFigures } from './DeliveryFigures.tsx';
 import { useDeliveryStatsStore } from './deliveryStatsStore.ts';
@@ -30,6 +36,7 @@ const STATUS_TABS = (['', ...WEBHOOK_STATUSES] as const).map((status) => ({
 
 export function WebhooksScreen() {
   const profileId = useActiveProfileId();
+  const embeddedSandbox = useActiveProfile()?.kind === 'embedded';
   const store = useWebhooksStore();
   const [creating, setCreating] = useState(false);
   const online = useOnlineStatus();
@@ -221,6 +228,7 @@ export function WebhooksScreen() {
         >
           <WebhookForm
             onSubmit={store.create}
+            embeddedSandbox={embeddedSandbox}
             onDone={() => {
               setCreating(false);
             }}
