@@ -182,7 +182,15 @@ server.listen(0, '127.0.0.1', () => {
 process.on('SIGINT', () => server.close(() => process.exit(0)));
 `;
 
-async function openBare(): Promise<number> {
+/** The bare start's three parts, in ms: to its address printed, the browser's launch, and to the page drawn. */
+interface BareOpen {
+  printed: number;
+  launched: number;
+  drawn: number;
+  total: number;
+}
+
+async function openBare(): Promise<BareOpen> {
   const started = now();
   const child = spawn(process.execPath, ['--input-type=module', '-e', BARE_SERVER], {
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -190,11 +198,19 @@ async function openBare(): Promise<number> {
   let browser: Browser | null = null;
   try {
     const url = await firstLine(child, (line) => (JSON.parse(line) as { url: string }).url);
+    const printed = now();
     browser = await launchBrowser();
+    const launched = now();
     const page = await browser.newPage();
     await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 120_000 });
     await page.locator('td').first().waitFor({ timeout: 120_000 });
-    return now() - started;
+    const drawn = now();
+    return {
+      printed: printed - started,
+      launched: launched - printed,
+      drawn: drawn - launched,
+      total: drawn - started,
+    };
   } finally {
     await browser?.close();
     await stop(child);
@@ -215,7 +231,7 @@ const firstRows: Benchmark = {
       // A returning user's folder: the first open synced the sandbox's first account.
       await openLedgerdesk(folder);
       const opens: { marks: Map<string, number>; page: PageTimings }[] = [];
-      const bare: number[] = [];
+      const bare: BareOpen[] = [];
       for (let round = 0; round < ROUNDS; round += 1) {
         // Alternated, the order swapped every round, so both meet the same load.
         if (round % 2 === 0) {
@@ -230,7 +246,8 @@ const firstRows: Benchmark = {
         median(opens.map(({ marks }) => (marks.get(phase) ?? NaN) - (marks.get(after) ?? NaN)));
       const onPage = (of: (timings: PageTimings) => number): number => median(opens.map(({ page }) => of(page)));
       const rows = since('rows-drawn', 'spawned');
-      const bareMedian = median(bare);
+      const bareMedian = median(bare.map((open) => open.total));
+      const ofBare = (part: keyof BareOpen): number => median(bare.map((open) => open[part]));
       const phases: BenchFigure[] = SERVER_PHASES.map(([phase, after, words]) => ({
         name: `start phase: ${words}`,
         value: since(phase, after),
@@ -268,6 +285,9 @@ const firstRows: Benchmark = {
           unit: 'ms',
         },
         { name: 'browser: frame drawn to the first rows drawn', value: since('rows-drawn', 'frame-drawn'), unit: 'ms' },
+        { name: 'bare server: its address printed', value: ofBare('printed'), unit: 'ms' },
+        { name: 'bare server: browser launched (after the address was read)', value: ofBare('launched'), unit: 'ms' },
+        { name: 'bare server: launched to the static page drawn', value: ofBare('drawn'), unit: 'ms' },
         {
           name: `npm run serve to the first rows drawn in a Chromium launched then (cached rows), median of ${String(ROUNDS)}`,
           value: rows,
