@@ -8,9 +8,9 @@
  * the same machine load; the medians are compared.
  *
  * The data folder is prepared by one open first (the first-open sync fills the cache), so the
- * measured opens are a returning user's: rows from the cache. That needs a Secret Service (run it
- * under scripts/with-keyring.sh): without a keychain the cache's key lives for one run only and
- * every open is a first open again, which the figure's name then says.
+ * measured opens are a returning user's: rows from the cache. That needs a Secret Service to keep
+ * the cache's key between runs: `sh scripts/with-keyring.sh npm run bench -- webModeFirstRows`
+ * (a throwaway keyring); without one the benchmark says so and measures nothing.
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable } from 'node:stream';
@@ -39,7 +39,7 @@ function median(samples: readonly number[]): number {
     : ((sorted[middle - 1] ?? NaN) + (sorted[middle] ?? NaN)) / 2;
 }
 
-/** Whether this run has a Secret Service the served process can keep the cache's key in. */
+/** Whether this run has a Secret Service (scripts/with-keyring.sh) the served process keeps the cache's key in. */
 const WITH_KEYCHAIN = process.env['LEDGERDESK_TEST_SECRET_SERVICE'] === '1';
 
 function launchBrowser(): Promise<Browser> {
@@ -132,8 +132,7 @@ async function openLedgerdesk(folder: string): Promise<{ marks: Map<string, numb
   marks.set('spawned', now());
   const child = spawn(process.execPath, [join('scripts', 'serve.mjs'), '--no-open', '--json', '--data', folder], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    // Without the keyring's bus the served process finds no keychain (and says so once).
-    env: { ...process.env, ...(WITH_KEYCHAIN ? {} : { DBUS_SESSION_BUS_ADDRESS: '' }), LEDGERDESK_START_TIMES: '1' },
+    env: { ...process.env, LEDGERDESK_START_TIMES: '1' },
   });
   child.stderr.on('data', (chunk: Buffer) => {
     for (const line of chunk.toString('utf8').split('\n')) {
@@ -183,7 +182,15 @@ server.listen(0, '127.0.0.1', () => {
 process.on('SIGINT', () => server.close(() => process.exit(0)));
 `;
 
-async function openBare(): Promise<number> {
+/** The bare start's three parts, in ms: to its address printed, the browser's launch, and to the page drawn. */
+interface BareOpen {
+  printed: number;
+  launched: number;
+  drawn: number;
+  total: number;
+}
+
+async function openBare(): Promise<BareOpen> {
   const started = now();
   const child = spawn(process.execPath, ['--input-type=module', '-e', BARE_SERVER], {
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -191,11 +198,19 @@ async function openBare(): Promise<number> {
   let browser: Browser | null = null;
   try {
     const url = await firstLine(child, (line) => (JSON.parse(line) as { url: string }).url);
+    const printed = now();
     browser = await launchBrowser();
+    const launched = now();
     const page = await browser.newPage();
     await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 120_000 });
     await page.locator('td').first().waitFor({ timeout: 120_000 });
-    return now() - started;
+    const drawn = now();
+    return {
+      printed: printed - started,
+      launched: launched - printed,
+      drawn: drawn - launched,
+      total: drawn - started,
+    };
   } finally {
     await browser?.close();
     await stop(child);
@@ -205,12 +220,18 @@ async function openBare(): Promise<number> {
 const firstRows: Benchmark = {
   title: 'Web mode: npm run serve to the first rows drawn, against a bare Node server and a static page',
   async run(): Promise<BenchFigure[]> {
+    if (!WITH_KEYCHAIN) {
+      throw new Error(
+        'the first rows of a returning user need a keychain to keep the cache key between runs: ' +
+          'run sh scripts/with-keyring.sh npm run bench -- webModeFirstRows',
+      );
+    }
     const folder = mkdtempSync(join(tmpdir(), 'ledgerdesk-bench-first-rows-'));
     try {
       // A returning user's folder: the first open synced the sandbox's first account.
       await openLedgerdesk(folder);
       const opens: { marks: Map<string, number>; page: PageTimings }[] = [];
-      const bare: number[] = [];
+      const bare: BareOpen[] = [];
       for (let round = 0; round < ROUNDS; round += 1) {
         // Alternated, the order swapped every round, so both meet the same load.
         if (round % 2 === 0) {
@@ -225,8 +246,8 @@ const firstRows: Benchmark = {
         median(opens.map(({ marks }) => (marks.get(phase) ?? NaN) - (marks.get(after) ?? NaN)));
       const onPage = (of: (timings: PageTimings) => number): number => median(opens.map(({ page }) => of(page)));
       const rows = since('rows-drawn', 'spawned');
-      const bareMedian = median(bare);
-      const what = WITH_KEYCHAIN ? 'cached rows' : 'no keychain: each open syncs first';
+      const bareMedian = median(bare.map((open) => open.total));
+      const ofBare = (part: keyof BareOpen): number => median(bare.map((open) => open[part]));
       const phases: BenchFigure[] = SERVER_PHASES.map(([phase, after, words]) => ({
         name: `start phase: ${words}`,
         value: since(phase, after),
@@ -264,8 +285,11 @@ const firstRows: Benchmark = {
           unit: 'ms',
         },
         { name: 'browser: frame drawn to the first rows drawn', value: since('rows-drawn', 'frame-drawn'), unit: 'ms' },
+        { name: 'bare server: its address printed', value: ofBare('printed'), unit: 'ms' },
+        { name: 'bare server: browser launched (after the address was read)', value: ofBare('launched'), unit: 'ms' },
+        { name: 'bare server: launched to the static page drawn', value: ofBare('drawn'), unit: 'ms' },
         {
-          name: `npm run serve to the first rows drawn in a Chromium launched then (${what}), median of ${String(ROUNDS)}`,
+          name: `npm run serve to the first rows drawn in a Chromium launched then (cached rows), median of ${String(ROUNDS)}`,
           value: rows,
           unit: 'ms',
           baseline: {

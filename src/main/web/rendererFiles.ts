@@ -31,6 +31,17 @@ export function withWebBridge(indexHtml: string, tabKey?: string): string {
 }
 
 /**
+ * A file the build names by its content (Vite's `assets/<name>-<8-character hash>.<ext>`): its
+ * bytes never change under that name, so the browser keeps it and a reload, or a second tab, or
+ * the next run on the same `--port`, fetches only index.html again (which is never kept).
+ */
+export function isHashedChunk(requestPath: string): boolean {
+  return /^\/assets\/[\w.-]+-[\w-]{8}\.(?:js|mjs|css)$/.test(requestPath);
+}
+
+const KEPT_FOR_GOOD = { 'cache-control': 'public, max-age=31536000, immutable' };
+
+/**
  * The file a request path names, with its headers; null when there is none (or the path tries
  * to leave the folder). The path is checked by the app protocol's own resolver, given as an
  * app:// address so it meets exactly the same rules.
@@ -50,7 +61,7 @@ export async function rendererFile(
   } catch {
     return null;
   }
-  const headers = appResponseHeaders(file);
+  const headers = { ...appResponseHeaders(file), ...(isHashedChunk(requestPath) ? KEPT_FOR_GOOD : {}) };
   if (basename(file) === 'index.html') {
     return { body: new TextEncoder().encode(withWebBridge(new TextDecoder().decode(bytes), tabKey)), headers };
   }

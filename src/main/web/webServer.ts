@@ -23,6 +23,7 @@ import type { WebConnections } from './webConnections.ts';
 import { rendererFile } from './rendererFiles.ts';
 import { appResponseHeaders } from '../app/appProtocol.ts';
 import { signedOutPage } from './signedOutPage.ts';
+import { acceptsGzip, createCompressor, isLoopback } from './compressedFiles.ts';
 
 export interface WebServerOptions {
   access: WebAccess;
@@ -88,6 +89,7 @@ function answerSignedOut(response: ServerResponse, status: 200 | 401, method: st
 /** Makes `server` answer as web mode: the renderer, the token exchange and the socket. */
 export function serveWebMode(server: Server, options: WebServerOptions): void {
   const { access, connections } = options;
+  const compressor = createCompressor();
   const sockets = new WebSocketServer({
     noServer: true,
     maxPayload: WEB_MESSAGE_MAX_BYTES,
@@ -163,8 +165,19 @@ export function serveWebMode(server: Server, options: WebServerOptions): void {
       refuse(response, 404);
       return;
     }
-    response.writeHead(200, { ...file.headers, 'content-length': String(file.body.byteLength) });
-    response.end(request.method === 'HEAD' ? undefined : file.body);
+    // Compressed only for a browser on another machine (compressedFiles.ts says why).
+    const gzipped =
+      isLoopback(request.socket.remoteAddress) || !acceptsGzip(request.headers['accept-encoding'])
+        ? null
+        : compressor.gzipOf(target.path, file.headers['content-type'] ?? '', file.body);
+    const body = gzipped ?? file.body;
+    response.writeHead(200, {
+      ...file.headers,
+      ...(gzipped === null ? {} : { 'content-encoding': 'gzip' }),
+      vary: 'accept-encoding',
+      'content-length': String(body.byteLength),
+    });
+    response.end(request.method === 'HEAD' ? undefined : body);
   }
 
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {

@@ -3,7 +3,7 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rendererFile, withWebBridge } from '../../../src/main/web/rendererFiles.ts';
+import { isHashedChunk, rendererFile, withWebBridge } from '../../../src/main/web/rendererFiles.ts';
 import { CONTENT_SECURITY_POLICY } from '../../../src/shared/security/contentSecurityPolicy.ts';
 
 let root: string;
@@ -15,6 +15,7 @@ beforeAll(() => {
     '<html><head><script type="module" src="./assets/index.js"></script></head></html>',
   );
   writeFileSync(join(root, 'assets', 'index.js'), 'export {};');
+  writeFileSync(join(root, 'assets', 'ReviewQueueScreen-C_xYrVZQ.js'), 'export {};');
 });
 afterAll(() => {
   rmSync(root, { recursive: true, force: true });
@@ -49,5 +50,26 @@ describe('rendererFile', () => {
 
   it('adds the bridge even to a page without scripts', () => {
     expect(withWebBridge('<head></head>')).toContain('<script type="module" src="./web-bridge.js"></script>\n</head>');
+  });
+
+  it('lets the browser keep a chunk named by its content, and nothing else', async () => {
+    const chunk = await rendererFile(root, '/assets/ReviewQueueScreen-C_xYrVZQ.js');
+    expect(chunk?.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(chunk?.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
+    // index.html names the chunks of this build: it is asked again every time.
+    expect((await rendererFile(root, '/'))?.headers['cache-control']).toBe('no-cache');
+    expect((await rendererFile(root, '/assets/index.js'))?.headers['cache-control']).toBe('no-cache');
+  });
+
+  it.each([
+    ['/assets/index-B5TJy-D5.js', true],
+    ['/assets/pdf.worker.min-CIqJB0yW.mjs', true],
+    ['/assets/index-IvOj4dPX.css', true],
+    ['/web-bridge.js', false],
+    ['/index.html', false],
+    ['/pdfjs/cmaps/UniJIS-UTF8-H.bcmap', false],
+    ['/assets/index.js', false],
+  ])('%s is a chunk named by its content: %s', (path, hashed) => {
+    expect(isHashedChunk(path)).toBe(hashed);
   });
 });

@@ -1,8 +1,9 @@
 /**
  * Around a screen loaded on first use (screenViews.tsx): while its chunk is fetched, a
  * "Opening…" state marked `data-screen-loading` (screen arrival waits for it to go); if the chunk
- * cannot be fetched (Ledgerdesk was stopped, or rebuilt under the open page), a sentence saying
- * so and a Reload button instead of a blank screen. A loaded chunk is never fetched twice.
+ * cannot be fetched (Ledgerdesk was stopped, or rebuilt under the open page), or the screen fails
+ * to draw, the browser's sentence and a Reload button in place of that screen alone, instead of a
+ * blank window. A loaded chunk is never fetched twice.
  */
 import { Component, Suspense, type ReactNode } from 'react';
 import { Button } from '../components/Button.tsx';
@@ -47,8 +48,7 @@ class ScreenFailure extends Component<{ label: string; children: ReactNode }, Bo
           </Button>
         }
       >
-        Its part of the app did not load ({this.state.failure}). Reloading the window fetches it again; nothing you
-        saved is lost.
+        {this.state.failure}. Reloading the window loads the screen again; nothing you saved is lost.
       </StateMessage>
     );
   }
