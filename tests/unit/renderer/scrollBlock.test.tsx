@@ -21,8 +21,12 @@ afterEach(() => {
 });
 
 describe('ScrollBlock', () => {
-  it('is a named region and a Tab stop while its text is taller than its box', () => {
+  it('is a named region and a Tab stop while its text is taller than its box, which scrolls', () => {
     layOut({ scrollHeight: 900, clientHeight: 300, scrollWidth: 400, clientWidth: 400 });
+    // The app's stylesheet lets a JSON block scroll (app.css); here, a rule of the same kind.
+    const sheet = document.createElement('style');
+    sheet.textContent = 'pre.json-view { overflow-y: auto; }';
+    document.head.append(sheet);
     render(
       <ScrollBlock className="json-view" label="Every field">
         {'{ "a": 1 }'}
@@ -31,6 +35,7 @@ describe('ScrollBlock', () => {
     const region = screen.getByRole('region', { name: 'Every field' });
     expect(region.getAttribute('tabindex')).toBe('0');
     expect(region.textContent).toBe('{ "a": 1 }');
+    sheet.remove();
   });
 
   it('is plain text, with no stop, no role and no name, when all of it shows', () => {
