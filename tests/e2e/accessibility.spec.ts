@@ -31,7 +31,8 @@ import {
   watchBusy,
 } from './support/pageProbes.ts';
 import { simulate } from './support/sandboxSimulation.ts';
-import { shoot } from './support/screens.ts';
+import { expectNoEngineErrors } from './support/a11yEngines.ts';
+import { shoot as shootWithAxe } from './support/screens.ts';
 import { register } from './support/listenerApp.ts';
 import { applicationRow } from './support/applicationRows.ts';
 
@@ -54,6 +55,15 @@ let embeddedId = '';
 const harnesses: LedgerdeskPage[] = [];
 const problems: string[] = [];
 
+/**
+ * Every state this spec visits is pictured and checked by three engines: axe (in screens.ts's
+ * shoot), HTML_CodeSniffer and IBM Equal Access (support/a11yEngines.ts, issue 38).
+ */
+async function shoot(page: Page, name: string): Promise<void> {
+  await shootWithAxe(page, name);
+  await expectNoEngineErrors(page, name);
+}
+
 function openApp(browser: Browser, theme: 'light' | 'dark', options: BrowserContextOptions = {}) {
   return openHarnessPage(
     browser,
@@ -65,7 +75,7 @@ function openApp(browser: Browser, theme: 'light' | 'dark', options: BrowserCont
 
 async function go(page: Page, screen: ScreenId): Promise<void> {
   await page.goto(`${renderer.url}#/${screen}`);
-  await expect(page.locator('.nav-item.is-active')).toHaveAttribute('href', `#/${screen}`);
+  await expect(page.locator('.nav-item.is-active')).toHaveAttribute('href', new RegExp(`#/${screen}$`));
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await expect(page.locator('.state .spinner-lg')).toHaveCount(0, { timeout: 30_000 });
 }

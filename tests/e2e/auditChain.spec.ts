@@ -11,9 +11,11 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import type { Router } from '../../src/main/ipc/routerCore.ts';
+import { actorText } from '../../src/main/services/audit/actor.ts';
 import { OfflineCache } from '../../src/main/services/cache/offlineCache.ts';
 import { Credentials } from '../../src/main/services/credentials/credentials.ts';
 import { InMemorySecretStore } from '../../src/main/services/credentials/secretStore.ts';
+import { osUserName } from '../../src/main/services/review/reviewer.ts';
 import type { RunningServices } from '../../src/main/app/services.ts';
 import { openHarnessPage } from './support/harnessRouter.ts';
 import { startHarnessServices } from './support/harnessServices.ts';
@@ -37,10 +39,14 @@ const problems: string[] = [];
 test.beforeAll(async () => {
   folder = mkdtempSync(join(tmpdir(), 'ledgerdesk-e2e-audit-'));
   const secretStore = new InMemorySecretStore();
-  // A log written by earlier sessions: writes and review actions of two profiles.
+  // A log written by earlier sessions: writes and review actions of two profiles. The documents
+  // name who made them (the app, the OS login reviewing under its own name); the webhook
+  // updates are of a build before entries recorded who acted.
   const cache = await OfflineCache.open({ folder, credentials: new Credentials(secretStore), writer: 'inline' });
+  const officer = actorText('app', cache.audit.reviewerRef(osUserName()));
   for (let n = 1; n <= ENTRIES; n += 1) {
     cache.audit.record({
+      ...(n % 3 === 0 ? {} : { actor: officer }),
       profileId: n % 2 === 0 ? 'prof_ops' : 'prof_eu',
       profileName: n % 2 === 0 ? 'Operations' : 'Compliance EU',
       action: n % 3 === 0 ? 'webhook.update' : 'document.create',
@@ -81,7 +87,12 @@ async function openAuditTab(
   const { page } = opened;
   await page.goto(`${renderer.url}#/settings`);
   await page.getByRole('tab', { name: 'Audit log' }).click();
-  await expect(page.getByRole('grid', { name: 'Audit log' })).toContainText('document.create');
+  const audit = page.getByRole('grid', { name: 'Audit log' });
+  await expect(audit).toContainText('document.create');
+  // Who acted, as the entry records it (issue 38): the officer's login, who reviews under it here.
+  await expect(audit.getByRole('columnheader', { name: 'Who' })).toBeVisible();
+  await expect(audit.locator('.vtable-row', { hasText: 'document.create' }).first()).toContainText(osUserName());
+  await expect(audit.locator('.vtable-row', { hasText: 'webhook.update' }).first()).toContainText('not recorded');
   return opened;
 }
 

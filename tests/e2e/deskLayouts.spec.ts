@@ -5,7 +5,9 @@
  *   inside the grid, the kept ones (Status, Application, Review) among them, the filters inside
  *   the window;
  * - the Webhooks table at 200% zoom of the default window: every column and each row's
- *   Disable and Delete reachable (the table scrolls sideways inside its list; nothing clipped).
+ *   Disable and Delete reachable (the table scrolls sideways inside its list; nothing clipped);
+ * - a drawer opens where it can be seen (issue 38) at 1280 and 1024 px, at 200% zoom and at
+ *   320 px, on the pending transactions and the account applications, and follows j there.
  * Light and dark, pictured and through the accessibility gate.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -98,6 +100,8 @@ test.beforeAll(async () => {
   }
   await synced({ kind: 'webhooks' });
   await synced({ kind: 'applications' });
+  // Every account's: the pending list opens on whichever the picker chooses first.
+  for (const accountId of sandbox.demo.accounts) await synced({ kind: 'pendingTransactions', accountId });
 });
 
 test.afterAll(async () => {
@@ -175,5 +179,52 @@ test('the Webhooks table at 200% zoom: every column and each row’s actions can
     await expect(first.getByRole('cell').nth(2)).toContainText('Basic user ops-hooks');
     await shoot(page, `desk-webhooks-zoom-200-${theme}`);
     await context.close();
+  }
+});
+
+/** The windows a drawer must open into view in (issue 38): wide, narrow, 200% zoom, a phone's 320 px. */
+const DRAWER_WINDOWS: readonly { name: string; options: BrowserContextOptions }[] = [
+  { name: '1280', options: { viewport: { width: 1280, height: 800 } } },
+  { name: '1024', options: { viewport: { width: 1024, height: 768 } } },
+  { name: 'zoom-200', options: ZOOM_200 },
+  { name: '320', options: { viewport: { width: 320, height: 640 } } },
+];
+
+test('a drawer opens where it can be seen at 1280 and 1024 px, 200% zoom and 320 px, and follows j there', async ({
+  browser,
+}) => {
+  for (const theme of ['light', 'dark'] as const) {
+    for (const size of DRAWER_WINDOWS) {
+      const { context, page } = await openApp(browser, theme, size.options);
+      for (const [screen, label, opened] of [
+        ['pending-transactions', 'Pending transactions', 'Every field'],
+        ['account-applications', 'Account applications', 'Status history'],
+      ] as const) {
+        await showScreen(page, renderer.url, screen);
+        const grid = page.getByRole('grid', { name: label });
+        const rows = grid.locator('.vtable-row');
+        await expect(rows.nth(1)).toBeAttached({ timeout: 60_000 });
+        // From the keyboard, as the README's walkthrough does: j steps onto the first row, Enter
+        // opens it. (At 320 px the list's few visible rows sit under its sticky header.)
+        await grid.focus({ timeout: 30_000 });
+        await page.keyboard.press('j');
+        await page.keyboard.press('Enter');
+        const drawer = page.getByRole('complementary', { name: 'Details' });
+        await expect(drawer).toContainText(opened);
+        // Its heading is on screen as it opens: beside the list where there is room, brought
+        // into view under it where there is not. No scrolling by the test.
+        await expect(drawer.locator('.drawer-header')).toBeInViewport({ ratio: 1 });
+        const first = await drawer.locator('.drawer-header').innerText();
+        // j moves the cursor; the drawer shows the next item and stays in view.
+        await grid.focus({ timeout: 30_000 });
+        await page.keyboard.press('j');
+        await expect(drawer.locator('.drawer-header')).not.toHaveText(first);
+        await expect(drawer.locator('.drawer-header')).toBeInViewport({ ratio: 1 });
+        await shoot(page, `desk-drawer-${screen}-${size.name}-${theme}`);
+        await page.keyboard.press('Escape');
+        await expect(drawer).toBeHidden();
+      }
+      await context.close();
+    }
   }
 });

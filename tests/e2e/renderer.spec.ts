@@ -176,7 +176,7 @@ test('syncs pending transactions with progress and browses them by keyboard', as
   await page.keyboard.type('send log');
   await shoot(page, 'command-palette-light');
   await page.keyboard.press('Enter');
-  await expect(page.locator('.nav-item.is-active')).toHaveAttribute('href', '#/webhook-sends');
+  await expect(page.locator('.nav-item.is-active')).toHaveAttribute('href', /#\/webhook-sends$/);
   await context.close();
 });
 

@@ -52,7 +52,7 @@ test('a sandbox that stopped is restarted from Settings by keyboard, from the wa
   expect(children).toHaveLength(1);
   children[0]?.kill();
   // The window learns it at the next request: the Online badge's own check, or a screen's reload.
-  await page.locator('.nav-item[href="#/webhooks"]').click();
+  await page.locator('.nav-item[href$="#/webhooks"]').click();
   const offline = page.locator('.connectivity-offline');
   await expect(offline).toBeVisible({ timeout: 120_000 });
   await expect(offline).toHaveAttribute(

@@ -45,8 +45,8 @@ async function sessionCookie(of: BrowserContext): Promise<string> {
 }
 
 async function go(on: Page, screen: string): Promise<void> {
-  await on.locator(`.nav-item[href="#/${screen}"]`).click();
-  await expect(on.locator('.nav-item.is-active')).toHaveAttribute('href', `#/${screen}`);
+  await on.locator(`.nav-item[href$="#/${screen}"]`).click();
+  await expect(on.locator('.nav-item.is-active')).toHaveAttribute('href', new RegExp(`#/${screen}$`));
 }
 
 async function simulateAch(on: Page, amount: string): Promise<void> {

@@ -50,5 +50,5 @@ export async function openHarnessPage(
 /** Goes to a screen by its address and waits until the sidebar marks it as the one shown. */
 export async function showScreen(page: Page, rendererUrl: string, screen: string): Promise<void> {
   await page.goto(`${rendererUrl}#/${screen}`);
-  await expect(page.locator('.nav-item.is-active')).toHaveAttribute('href', `#/${screen}`);
+  await expect(page.locator('.nav-item.is-active')).toHaveAttribute('href', new RegExp(`#/${screen}$`));
 }

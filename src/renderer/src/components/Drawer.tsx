@@ -6,6 +6,7 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { Button } from './Button.tsx';
 import { isModalOpen } from '../lib/keyboard.ts';
+import { useScrollStop } from './focus/useScrollStop.ts';
 
 export interface DrawerProps {
   title: ReactNode;
@@ -18,6 +19,8 @@ export interface DrawerProps {
 export function Drawer({ title, subtitle, onClose, actions, children }: DrawerProps) {
   const titleId = useId();
   const root = useRef<HTMLElement>(null);
+  const body = useRef<HTMLDivElement>(null);
+  useScrollStop(body, () => document.getElementById(titleId)?.textContent ?? 'Details');
   // Where the window is too small to put it beside the list (200% zoom, 320 px) it opens under
   // the list: brought into view as it opens, so opening a row shows it (issue 38). Focus stays
   // on the list, whose keys move the drawer from there on.
@@ -53,8 +56,8 @@ export function Drawer({ title, subtitle, onClose, actions, children }: DrawerPr
         {actions}
         <Button variant="ghost" size="sm" icon="close" aria-label="Close details (Esc)" onClick={onClose} />
       </header>
-      {/* It scrolls: a Tab stop of its own, named by the drawer's title. */}
-      <div className="drawer-body" tabIndex={0} role="region" aria-labelledby={titleId}>
+      {/* While it scrolls: a Tab stop of its own, named by the drawer's title (useScrollStop). */}
+      <div className="drawer-body" ref={body}>
         {children}
       </div>
     </aside>

@@ -10,6 +10,7 @@
 import { useId, useRef } from 'react';
 import { parseJsonObjectText } from '../lib/jsonText.ts';
 import { FieldFrame } from './Field.tsx';
+import { ScrollBlock } from './ScrollBlock.tsx';
 
 export interface JsonEditorProps {
   label: string;
@@ -94,13 +95,13 @@ export function JsonEditor({ label, value, onChange, error, hint, rows = 5, opti
 }
 
 /**
- * A read-only JSON block. It scrolls, so it is a Tab stop of its own (keyboard users scroll it
- * with the arrows), named as a region so that stop means something when announced.
+ * A read-only JSON block. While it scrolls it is a Tab stop of its own (keyboard users scroll it
+ * with the arrows), named as a region so that stop means something when announced (ScrollBlock).
  */
 export function JsonView({ value, label }: { value: unknown; label: string }) {
   return (
-    <pre className="json-view" tabIndex={0} role="region" aria-label={label}>
+    <ScrollBlock className="json-view" label={label}>
       {JSON.stringify(value, null, 2)}
-    </pre>
+    </ScrollBlock>
   );
 }

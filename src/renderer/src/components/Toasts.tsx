@@ -12,7 +12,7 @@ import { useToastStore } from '../stores/toasts.ts';
 import { Icon } from './Icon.tsx';
 
 /** Tells the layout how tall the toast strip is now (0 without toasts). */
-function useReservedSpace(layer: React.RefObject<HTMLDivElement | null>, count: number): void {
+function useReservedSpace(layer: React.RefObject<HTMLElement | null>, count: number): void {
   useLayoutEffect(() => {
     const element = layer.current;
     const root = document.documentElement;
@@ -32,12 +32,15 @@ function useReservedSpace(layer: React.RefObject<HTMLDivElement | null>, count: 
 export function Toasts() {
   const toasts = useToastStore((state) => state.toasts);
   const dismiss = useToastStore((state) => state.dismiss);
-  const layer = useRef<HTMLDivElement>(null);
+  const layer = useRef<HTMLElement>(null);
   useReservedSpace(layer, toasts.length);
   return createPortal(
-    <div
+    // A named region: its toasts and their Dismiss buttons are in a landmark like the rest of the
+    // window (IBM Equal Access's aria_content_in_landmark, issue 38).
+    <section
       ref={layer}
       className={`toasts${toasts.length === 0 ? ' is-empty' : ''}`}
+      aria-label="Notifications"
       aria-live="polite"
       aria-relevant="additions"
       data-modal-exempt
@@ -66,7 +69,7 @@ export function Toasts() {
           </button>
         </div>
       ))}
-    </div>,
+    </section>,
     document.body,
   );
 }

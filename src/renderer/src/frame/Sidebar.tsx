@@ -37,7 +37,10 @@ export function Sidebar() {
             {SCREENS.filter((entry) => entry.group === group).map((entry) => (
               <li key={entry.id}>
                 <a
-                  href={`#/${entry.id}`}
+                  // The window's own path before the route: a link that opens the screen in a new
+                  // tab too, not a same-page anchor to an id that is not there (HTML_CodeSniffer's
+                  // G1 NoSuchID, issue 38). No query: web mode's one-time token stays out of links.
+                  href={`${location.pathname}#/${entry.id}`}
                   className={`nav-item${entry.id === screen ? ' is-active' : ''}`}
                   aria-current={entry.id === screen ? 'page' : undefined}
                   // A small or zoomed window shows only the icons: the name as a tooltip.

@@ -11,8 +11,14 @@ export function useScrollStop(box: RefObject<HTMLElement | null>, label: () => s
     const element = box.current;
     if (element === null) return undefined;
     const update = (): void => {
+      // Content larger than the box, on an axis the box scrolls (overflow auto or scroll): a box
+      // that clips or lets its content spill cannot be scrolled, so a stop there does nothing
+      // (and IBM Equal Access calls it a focusable element with no widget role, issue 38).
+      const style = getComputedStyle(element);
+      const scrolls = (overflow: string): boolean => overflow === 'auto' || overflow === 'scroll';
       const overflows =
-        element.scrollWidth > element.clientWidth + 1 || element.scrollHeight > element.clientHeight + 1;
+        (element.scrollWidth > element.clientWidth + 1 && scrolls(style.overflowX)) ||
+        (element.scrollHeight > element.clientHeight + 1 && scrolls(style.overflowY));
       if (overflows) {
         element.tabIndex = 0;
         element.setAttribute('role', 'region');

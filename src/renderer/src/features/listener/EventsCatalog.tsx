@@ -11,6 +11,7 @@ import {
 import { Badge } from '../../components/Badge.tsx';
 import { Button } from '../../components/Button.tsx';
 import { Panel } from '../../components/Page.tsx';
+import { ScrollBlock } from '../../components/ScrollBlock.tsx';
 import { useTriggerStore } from './triggerStore.ts';
 import './trigger.css';
 
@@ -68,9 +69,9 @@ export function EventsCatalog({ onTrigger }: { onTrigger: () => void }) {
               </h3>
               <div>{entry.causes}</div>
               {entry.trigger === null ? null : <div className="field-hint">Trigger: {entry.trigger}</div>}
-              <pre className="json-view" tabIndex={0} role="region" aria-label={`Example of ${entry.event}`}>
+              <ScrollBlock className="json-view" label={`Example of ${entry.event}`}>
                 {JSON.stringify(entry.example, null, 2)}
-              </pre>
+              </ScrollBlock>
             </li>
           ))}
         </ul>

@@ -75,7 +75,8 @@ export function ListenerRegistrations() {
       ) : (
         <p className="faint">Delivery figures from the send log as of {formatTimestamp(stats.asOf)}.</p>
       )}
-      <div className="stack" ref={listRef} tabIndex={-1} aria-label="Registered webhooks">
+      {/* A group: a plain div's role takes no name (IBM Equal Access, issue 38); focus comes back here after a removal. */}
+      <div className="stack" ref={listRef} tabIndex={-1} role="group" aria-label="Registered webhooks">
         {loadError !== null ? (
           <p role="alert">Could not read the registrations: {sentenceOf(loadError)}</p>
         ) : registrations === null ? (

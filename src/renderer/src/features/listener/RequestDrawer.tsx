@@ -8,6 +8,7 @@ import { Dialog } from '../../components/Dialog.tsx';
 import { Drawer, Properties, Section } from '../../components/Drawer.tsx';
 import { Checkbox, TextField } from '../../components/Field.tsx';
 import { JsonEditor, JsonView } from '../../components/JsonEditor.tsx';
+import { ScrollBlock } from '../../components/ScrollBlock.tsx';
 import { ErrorState, LoadingState } from '../../components/States.tsx';
 import { parseJsonObjectText } from '../../lib/jsonText.ts';
 import { validate } from '../../lib/schemaForm.ts';
@@ -128,9 +129,9 @@ export function RequestDrawer() {
             Not a valid notification: {detail.notificationProblems.join('; ')}
           </div>
         )}
-        <pre className="json-view" tabIndex={0} role="region" aria-label="Request body">
+        <ScrollBlock className="json-view" label="Request body">
           {prettyBody(detail.body) || '(empty)'}
-        </pre>
+        </ScrollBlock>
       </Section>
       <Section title="Hydrated object">
         {detail.hydrated === null ? (

@@ -19,6 +19,7 @@ import { Badge } from '../../components/Badge.tsx';
 import { Button } from '../../components/Button.tsx';
 import { SelectField, TextField } from '../../components/Field.tsx';
 import { Panel } from '../../components/Page.tsx';
+import { ScrollBlock } from '../../components/ScrollBlock.tsx';
 import { InlineError, StateMessage } from '../../components/States.tsx';
 import { fieldNameOf } from '../../lib/errors.ts';
 import { useActiveProfileId } from '../../stores/profiles.ts';
@@ -173,9 +174,9 @@ function TriggerResultPanel() {
         ))}
       </ul>
       <h3 className="trigger-subtitle">The object now</h3>
-      <pre className="json-view trigger-object" tabIndex={0} role="region" aria-label="The object now">
+      <ScrollBlock className="json-view trigger-object" label="The object now">
         {JSON.stringify(result.object, null, 2)}
-      </pre>
+      </ScrollBlock>
     </Panel>
   );
 }
