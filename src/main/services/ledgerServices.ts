@@ -19,6 +19,7 @@ import { BANK_COMPAT_MIGRATIONS, BANK_COMPAT_MIGRATIONS_TABLE } from './cache/ba
 import { applyMigrations } from './migrations/migrationRunner.ts';
 import type { StoreProblem } from '../../shared/ipc/domains/app.ts';
 import { OfflineCache } from './cache/offlineCache.ts';
+import { RecordStore } from './record/recordStore.ts';
 import { Credentials } from './credentials/credentials.ts';
 import type { SecretStore } from './credentials/secretStore.ts';
 import { originOf } from '../../shared/profiles/profileFields.ts';
@@ -80,6 +81,8 @@ export class LedgerServices {
   readonly profiles: Profiles;
   readonly credentials: Credentials;
   readonly cache: OfflineCache;
+  /** The officer's record in its own file and key (issue 34): record.sqlite beside the cache. */
+  readonly record: RecordStore;
   readonly clients: BankClients;
   readonly sync: SyncService;
   readonly writes: BankWrites;
@@ -93,10 +96,16 @@ export class LedgerServices {
   /** Creates whose answer was not understood, with the idempotency key their next try reuses. */
   readonly unsettledWrites: UnsettledWrites;
 
-  private constructor(options: LedgerServicesOptions, credentials: Credentials, cache: OfflineCache) {
+  private constructor(
+    options: LedgerServicesOptions,
+    credentials: Credentials,
+    cache: OfflineCache,
+    record: RecordStore,
+  ) {
     const now = options.now ?? (() => new Date());
     this.credentials = credentials;
     this.cache = cache;
+    this.record = record;
     this.writeConfirmer = options.writeConfirmer ?? null;
     this.profiles = new Profiles(options.profileStorage, now);
     this.drift = new DriftLedger(cache.database, now);
@@ -148,8 +157,24 @@ export class LedgerServices {
    */
   storeProblems(): StoreProblem[] {
     const problems: StoreProblem[] = [];
+    if (this.record.problem !== null) {
+      problems.push({
+        store: "The officer's record",
+        severity: this.record.state === 'locked' ? 'error' : 'warning',
+        sentence: this.record.problem,
+      });
+    }
     if (this.cache.opened.readOnly !== null) {
-      problems.push({ store: 'The offline cache', severity: 'error', sentence: this.cache.opened.readOnly });
+      // Nothing is lost and everything reads: a warning, where a locked record or dropped data is an error.
+      problems.push({ store: 'The offline cache', severity: 'warning', sentence: this.cache.opened.readOnly });
+    }
+    if (this.cache.opened.dataKeyReset !== null) {
+      problems.push({
+        store: 'The offline cache',
+        severity: 'error',
+        sentence:
+          'The offline cache could not be read with the key in the keychain, so its data was dropped (the audit log records it as a failure); sync to fill it again.',
+      });
     }
     return problems;
   }
@@ -185,7 +210,17 @@ export class LedgerServices {
       await cache.close();
       throw error;
     }
-    return new LedgerServices(options, credentials, cache);
+    let record: RecordStore;
+    try {
+      record = await RecordStore.open({ folder: options.dataFolder, credentials });
+    } catch (error) {
+      await cache.close();
+      throw error;
+    }
+    // The record's tables still live in the cache file: copyRecordFromCache (record/recordCopy.ts)
+    // moves them at the cut-over, together with the cache migration that drops them there. Run
+    // before that, it would mark an empty copy done and the cache's reviews would never move.
+    return new LedgerServices(options, credentials, cache, record);
   }
 
   /** Adds a remote profile and puts its secret in the keychain; no profile is left without it. */
@@ -365,6 +400,7 @@ export class LedgerServices {
     this.clients.close();
     this.drift.close();
     await this.cache.close();
+    this.record.close();
   }
 }
 

@@ -139,7 +139,11 @@ class Ledger {
 
   async run(): Promise<number> {
     try {
-      return await this.#dispatch();
+      const code = await this.#dispatch();
+      // A locked record or dropped cache data is never an "ok" (issue 34): the command's own
+      // answer stands, but the run exits 1 after the sentence saying what is wrong.
+      const errors = (this.#services?.storeProblems() ?? []).filter((problem) => problem.severity === 'error');
+      return errors.length > 0 && code === EXIT_OK ? EXIT_FAILED : code;
     } finally {
       await this.#services?.close();
       await this.#sandbox?.close();
@@ -267,6 +271,7 @@ class Ledger {
       }),
     });
     for (const message of this.#services.cache.opened.messages) this.#io.stderr.write(`ledger: ${message}\n`);
+    if (this.#services.record.problem !== null) this.#io.stderr.write(`ledger: ${this.#services.record.problem}\n`);
     return this.#services;
   }
 

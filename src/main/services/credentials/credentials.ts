@@ -104,6 +104,10 @@ function listenerAccount(listenerId: string): string {
 export function cacheDataKeyAccount(cacheId: string): string {
   return `cache:data-key:${cacheId}`;
 }
+/** The officer's record's own key (issue 34): one per record file, named by its record id. */
+export function recordKeyAccount(recordId: string): string {
+  return `record:key:${recordId}`;
+}
 export function auditChainKeyAccount(cacheId: string): string {
   return `audit:chain-key:${cacheId}`;
 }
@@ -281,6 +285,19 @@ export class Credentials {
   /** A fresh random data key, stored before it is used: never a constant or derived key. */
   async createCacheDataKey(cacheId: string): Promise<Buffer> {
     return this.#createKey(cacheDataKeyAccount(cacheId));
+  }
+
+  /**
+   * The officer's record's key, or null when the keychain has none. Unlike the cache's, a lost
+   * record key never drops anything: the record opens locked until it is recovered.
+   */
+  async readRecordKey(recordId: string): Promise<Buffer | null> {
+    return this.#readKey(recordKeyAccount(recordId));
+  }
+
+  /** A fresh random record key, stored before it is used. */
+  async createRecordKey(recordId: string): Promise<Buffer> {
+    return this.#createKey(recordKeyAccount(recordId));
   }
 
   async deleteCacheDataKey(cacheId: string): Promise<boolean> {
