@@ -329,8 +329,9 @@ export class LedgerServices {
    */
   async clearCachedData(profileId: string): Promise<void> {
     await this.sync.stopProfile(profileId);
+    // The bank's copies go; the officer's reviews, notes and watch rules stay (issue 34): an item
+    // whose record is gone lists with the record as reviewed until the bank sends it again.
     this.cache.dropProfile(profileId);
-    this.reviews.dropProfile(profileId, false);
     // A team workspace mapped to this profile loses its local mirror only (teamMirror.ts).
     new TeamMirror(this.cache.database).dropMirrorsOfProfile(profileId);
     // Clearing is itself evidence: an entry, and its head in the keychain before this returns.
@@ -340,7 +341,7 @@ export class LedgerServices {
       action: 'cache.clear',
       target: profileId,
       result: 'ok',
-      detail: "the profile's cached records and reviews were dropped (they re-sync; watch rules stay)",
+      detail: "the profile's cached records were dropped (they re-sync); its reviews, notes and watch rules stay",
     });
     await this.cache.audit.settled();
   }
