@@ -92,6 +92,8 @@ Review (the officer's dispositions, kept in the offline cache; REF is a row's "r
   drift --profile NAME                                what the bank left out of its answers and sent beyond the
                                                       interface, per resource (field names and counts only)
   drift reset --profile NAME                          start those counts over
+  cache clear --profile NAME                          drop the profile's cached bank data (it re-syncs); its
+                                                      reviews, notes and watch rules are kept
   audit [--profile NAME] [--limit N] [--cursor C]     the log of every write made from this app
   audit verify                                        check the log's hash chain: ok with its entries and head,
                                                       or the first entry that breaks it (exit 1)
@@ -264,6 +266,7 @@ const COMMANDS: Record<
   'export applications': { accepts: [...APPLICATION_FILTERS, 'csv'], requires: ['profile', 'csv'] },
   'export audit': { accepts: ['profile', 'csv'], requires: ['csv'] },
   'export unmasked': { accepts: ['profile', 'show', 'none'], requires: ['profile'] },
+  'cache clear': { accepts: ['profile'], requires: ['profile'] },
   audit: { accepts: ['profile', ...PAGING], requires: [] },
   'audit verify': { accepts: ['team'], requires: [] },
   'team init': {

@@ -4,6 +4,7 @@
  * answers in text or, with --json, one JSON object. Any failure is one line on standard
  * error and a non-zero exit code (2 for a usage mistake).
  */
+import { cacheClear } from './commands/cacheClear.ts';
 import { listApplicants } from './commands/applicants.ts';
 import { resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
@@ -177,6 +178,8 @@ class Ledger {
         return this.#applicationHistory();
       case 'list webhooks':
         return this.#webhooks();
+      case 'cache clear':
+        return cacheClear(this.#commandContext());
       case 'audit':
         return this.#audit();
       case 'audit verify':
