@@ -20,6 +20,9 @@ import { applyMigrations } from './migrations/migrationRunner.ts';
 import type { StoreProblem } from '../../shared/ipc/domains/app.ts';
 import { OfflineCache } from './cache/offlineCache.ts';
 import { RecordStore } from './record/recordStore.ts';
+import { RecordError } from './record/recordError.ts';
+import { RecordRetention, type LegalHold } from './record/recordRetention.ts';
+import { purgeReviews } from './review/reviewPurge.ts';
 import { Credentials } from './credentials/credentials.ts';
 import type { SecretStore } from './credentials/secretStore.ts';
 import { originOf } from '../../shared/profiles/profileFields.ts';
@@ -83,6 +86,8 @@ export class LedgerServices {
   readonly cache: OfflineCache;
   /** The officer's record in its own file and key (issue 34): record.sqlite beside the cache. */
   readonly record: RecordStore;
+  /** How long the record is kept, and the legal hold (record.sqlite, issue 34 item 5). */
+  readonly retention: RecordRetention;
   readonly clients: BankClients;
   readonly sync: SyncService;
   readonly writes: BankWrites;
@@ -106,6 +111,7 @@ export class LedgerServices {
     this.credentials = credentials;
     this.cache = cache;
     this.record = record;
+    this.retention = new RecordRetention(record, now);
     this.writeConfirmer = options.writeConfirmer ?? null;
     this.profiles = new Profiles(options.profileStorage, now);
     this.drift = new DriftLedger(cache.database, now);
@@ -149,6 +155,94 @@ export class LedgerServices {
     this.sync.onFinished((finished) => {
       if (finished.state === 'done') this.reviews.afterSync(finished.profileId, finished.kind);
     });
+  }
+
+  /** Sets how many years after its review a profile's reviews are kept (audited). */
+  async setRetention(profileId: string, years: number): Promise<void> {
+    const profile = this.profiles.find(profileId);
+    this.retention.setYears(profile.id, years);
+    this.cache.audit.record({
+      profileId: profile.id,
+      profileName: profile.name,
+      action: 'record.retention',
+      target: profile.id,
+      result: 'ok',
+      detail: `reviews kept ${String(years)} ${years === 1 ? 'year' : 'years'} after the review`,
+    });
+    await this.cache.audit.settled();
+  }
+
+  /** Places the legal hold: every purge is refused until it is lifted (audited). */
+  async placeLegalHold(reason: string): Promise<LegalHold> {
+    const hold = this.retention.placeHold(reason);
+    this.cache.audit.record({
+      profileId: '',
+      profileName: '',
+      action: 'record.hold',
+      target: 'record',
+      result: 'ok',
+      detail: `legal hold placed: ${hold.reason}`,
+    });
+    await this.cache.audit.settled();
+    return hold;
+  }
+
+  /** Lifts the legal hold (audited); false when there was none. */
+  async liftLegalHold(): Promise<boolean> {
+    const lifted = this.retention.liftHold();
+    if (lifted) {
+      this.cache.audit.record({
+        profileId: '',
+        profileName: '',
+        action: 'record.hold-lifted',
+        target: 'record',
+        result: 'ok',
+      });
+      await this.cache.audit.settled();
+    }
+    return lifted;
+  }
+
+  /**
+   * Purges the profile's reviews that have outlived its retention, with their history, in one
+   * transaction with the audit entry saying how many and why; the entry is anchored before this
+   * returns. Under a legal hold nothing is purged, and the refusal is audited too.
+   */
+  async purgeExpired(profileId: string): Promise<{ purged: number; cutoff: string; years: number }> {
+    const profile = this.profiles.find(profileId);
+    const hold = this.retention.hold();
+    if (hold !== null) {
+      this.cache.audit.record({
+        profileId: profile.id,
+        profileName: profile.name,
+        action: 'reviews.purge',
+        target: profile.id,
+        result: 'refused',
+        detail: `under the legal hold placed ${hold.placedAt}: ${hold.reason}`,
+      });
+      await this.cache.audit.settled();
+      throw new RecordError(
+        'held',
+        `The officer's record is under a legal hold (placed ${hold.placedAt}: ${hold.reason}): nothing is purged until it is lifted.`,
+      );
+    }
+    const years = this.retention.years(profile.id);
+    const cutoff = this.retention.cutoff(profile.id).toISOString();
+    const purged = this.cache.transaction(() => {
+      const count = purgeReviews(this.cache.database, profile.id, cutoff);
+      // Named as a drop of reviews, so the rollback check takes the missing rows for what they are.
+      this.cache.audit.record({
+        profileId: profile.id,
+        profileName: profile.name,
+        action: 'reviews.drop',
+        target: profile.id,
+        result: 'ok',
+        detail: `${count.toLocaleString('en-US')} ${count === 1 ? 'review' : 'reviews'} purged: reviewed before ${cutoff}, past the retention of ${String(years)} ${years === 1 ? 'year' : 'years'}`,
+      });
+      return count;
+    });
+    await this.cache.audit.settled();
+    return { purged, cutoff, years };
   }
 
   /**

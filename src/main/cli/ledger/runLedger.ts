@@ -5,6 +5,7 @@
  * error and a non-zero exit code (2 for a usage mistake).
  */
 import { cacheClear } from './commands/cacheClear.ts';
+import { recordHold, recordPurge, recordRetention } from './commands/recordRetention.ts';
 import { listApplicants } from './commands/applicants.ts';
 import { resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
@@ -180,6 +181,12 @@ class Ledger {
         return this.#webhooks();
       case 'cache clear':
         return cacheClear(this.#commandContext());
+      case 'record retention':
+        return recordRetention(this.#commandContext());
+      case 'record hold':
+        return recordHold(this.#commandContext());
+      case 'record purge':
+        return recordPurge(this.#commandContext());
       case 'audit':
         return this.#audit();
       case 'audit verify':

@@ -1,5 +1,5 @@
 /** Failures of the officer's record, each with a sentence a person can act on. */
-export type RecordErrorKind = 'unreadable' | 'locked' | 'read-only' | 'copy-mismatch' | 'closed';
+export type RecordErrorKind = 'unreadable' | 'locked' | 'read-only' | 'copy-mismatch' | 'invalid' | 'held' | 'closed';
 
 export class RecordError extends Error {
   readonly kind: RecordErrorKind;

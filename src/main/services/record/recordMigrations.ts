@@ -4,10 +4,11 @@
  */
 import type { Migration } from '../migrations/migrationRunner.ts';
 import { migration as m001 } from './recordMigrations/001-the-officers-record.ts';
+import { migration as m002 } from './recordMigrations/002-retention-and-the-legal-hold.ts';
 
 export const RECORD_MIGRATIONS_TABLE = 'record_migrations';
 
-export const RECORD_MIGRATIONS: readonly Migration[] = [m001];
+export const RECORD_MIGRATIONS: readonly Migration[] = [m001, m002];
 
 /** The record's tables a data folder made before issue 34 kept in its cache file, in copy order. */
 export const RECORD_TABLES = [
