@@ -6,7 +6,7 @@
 import type { RecordStore } from './recordStore.ts';
 import { RecordError } from './recordError.ts';
 
-export const DEFAULT_RETENTION_YEARS = 5;
+const DEFAULT_RETENTION_YEARS = 5;
 const MAX_RETENTION_YEARS = 100;
 
 export interface LegalHold {

@@ -28,7 +28,7 @@ const KEY_CHECK_TEXT = "Ledgerdesk officer's record key check";
 const KEY_CHECK_IDENTITY = 'record_meta\u0000key_check';
 
 /** What the CLI names for a lost record key (the recovery key is written at first use). */
-export const RECOVER_COMMAND = 'ledger record recover --recovery-key FILE';
+const RECOVER_COMMAND = 'ledger record recover --recovery-key FILE';
 
 export interface RecordOpenOptions {
   /** The app data folder; the file is `<folder>/record.sqlite`. */
