@@ -260,6 +260,7 @@ test('the axe gate passes on every screen and state, in light and dark', async (
     for (const [tab, name] of [
       ['Profiles', 'profiles'],
       ['Cache', 'cache'],
+      ['Record', 'record'],
       ['Listener defaults', 'listener-defaults'],
       ['Audit log', 'audit'],
       ['Appearance', 'appearance'],

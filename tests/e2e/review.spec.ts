@@ -488,13 +488,13 @@ test('the queue shows every state, the palette reaches it, and the report is wri
   await context.close();
 });
 
-test('clearing the cache says the reviews go with it', async ({ browser }) => {
+test('clearing the cache says the reviews stay', async ({ browser }) => {
   const { context, page } = await openApp(browser, 'light');
   await go(page, 'settings');
   await page.getByRole('tab', { name: 'Cache' }).click();
   await page.getByRole('button', { name: 'Clear cache' }).click();
   const confirm = page.getByRole('dialog', { name: 'Clear the offline cache?' });
-  await expect(confirm).toContainText(/The reviews go with it — \d+ reviews: dispositions, notes and their history/);
+  await expect(confirm).toContainText(/The reviews stay — \d+ reviews: dispositions, notes and their history/);
   await expect(confirm).toContainText('Watch rules and the audit log are kept.');
   await expect(confirm).toContainText('account applications and their applicants');
   await shoot(page, 'review-clear-cache-light');

@@ -6,6 +6,7 @@
 import { createApplicantHandlers } from './applicantHandlers.ts';
 import { createDocumentPreviewHandlers } from './documentPreviewHandlers.ts';
 import { createDriftHandlers } from './driftHandlers.ts';
+import { createRecordHandlers } from './recordHandlers.ts';
 import type { Handlers } from './handlerTypes.ts';
 import { createLedgerHandlers, type LedgerHandlerServices } from './ledgerHandlers.ts';
 import { createListenerHandlers, type ListenerHandlerServices } from './listenerHandlers.ts';
@@ -58,6 +59,7 @@ export function createHandlers(services: HandlerServices): Handlers {
     exports: { ...ledger.exports, listenerRequests: listener.exports.listenerRequests },
     ...createTriggerHandlers(services),
     ...createDriftHandlers(services),
+    ...createRecordHandlers(services),
     ...createApplicantHandlers(services),
     ...createDocumentPreviewHandlers(services),
     ...createTeamHandlers(services),

@@ -141,6 +141,12 @@ export function translateServiceError(error: unknown): unknown {
     }
     case 'SyncBusy':
       return new IpcFailure('conflict', message, { retryable: true });
+    case 'RecordError': {
+      const kind = textOf(fields['kind']);
+      if (kind === 'invalid') return new IpcFailure('invalid_input', message);
+      if (kind === 'held') return new IpcFailure('conflict', message);
+      return new IpcFailure('storage_error', message);
+    }
     case 'CacheError': {
       const kind = textOf(fields['kind']);
       if (kind === 'disk-full') return new IpcFailure('storage_error', message);

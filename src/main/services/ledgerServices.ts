@@ -19,6 +19,10 @@ import { BANK_COMPAT_MIGRATIONS, BANK_COMPAT_MIGRATIONS_TABLE } from './cache/ba
 import { applyMigrations } from './migrations/migrationRunner.ts';
 import type { StoreProblem } from '../../shared/ipc/domains/app.ts';
 import { OfflineCache } from './cache/offlineCache.ts';
+import { RecordStore } from './record/recordStore.ts';
+import { RecordError } from './record/recordError.ts';
+import { RecordRetention, type LegalHold } from './record/recordRetention.ts';
+import { purgeReviews } from './review/reviewPurge.ts';
 import { Credentials } from './credentials/credentials.ts';
 import type { SecretStore } from './credentials/secretStore.ts';
 import type { KeyEscrow } from './credentials/recoveryEscrow.ts';
@@ -83,6 +87,10 @@ export class LedgerServices {
   readonly profiles: Profiles;
   readonly credentials: Credentials;
   readonly cache: OfflineCache;
+  /** The officer's record in its own file and key (issue 34): record.sqlite beside the cache. */
+  readonly record: RecordStore;
+  /** How long the record is kept, and the legal hold (record.sqlite, issue 34 item 5). */
+  readonly retention: RecordRetention;
   readonly clients: BankClients;
   readonly sync: SyncService;
   readonly writes: BankWrites;
@@ -96,10 +104,17 @@ export class LedgerServices {
   /** Creates whose answer was not understood, with the idempotency key their next try reuses. */
   readonly unsettledWrites: UnsettledWrites;
 
-  private constructor(options: LedgerServicesOptions, credentials: Credentials, cache: OfflineCache) {
+  private constructor(
+    options: LedgerServicesOptions,
+    credentials: Credentials,
+    cache: OfflineCache,
+    record: RecordStore,
+  ) {
     const now = options.now ?? (() => new Date());
     this.credentials = credentials;
     this.cache = cache;
+    this.record = record;
+    this.retention = new RecordRetention(record, now);
     this.writeConfirmer = options.writeConfirmer ?? null;
     this.profiles = new Profiles(options.profileStorage, now);
     this.drift = new DriftLedger(cache.database, now);
@@ -145,14 +160,118 @@ export class LedgerServices {
     });
   }
 
+  /** Sets how many years after its review a profile's reviews are kept (audited). */
+  async setRetention(profileId: string, years: number): Promise<void> {
+    const profile = this.profiles.find(profileId);
+    this.retention.setYears(profile.id, years);
+    this.cache.audit.record({
+      profileId: profile.id,
+      profileName: profile.name,
+      action: 'record.retention',
+      target: profile.id,
+      result: 'ok',
+      detail: `reviews kept ${String(years)} ${years === 1 ? 'year' : 'years'} after the review`,
+    });
+    await this.cache.audit.settled();
+  }
+
+  /** Places the legal hold: every purge is refused until it is lifted (audited). */
+  async placeLegalHold(reason: string): Promise<LegalHold> {
+    const hold = this.retention.placeHold(reason);
+    this.cache.audit.record({
+      profileId: '',
+      profileName: '',
+      action: 'record.hold',
+      target: 'record',
+      result: 'ok',
+      detail: `legal hold placed: ${hold.reason}`,
+    });
+    await this.cache.audit.settled();
+    return hold;
+  }
+
+  /** Lifts the legal hold (audited); false when there was none. */
+  async liftLegalHold(): Promise<boolean> {
+    const lifted = this.retention.liftHold();
+    if (lifted) {
+      this.cache.audit.record({
+        profileId: '',
+        profileName: '',
+        action: 'record.hold-lifted',
+        target: 'record',
+        result: 'ok',
+      });
+      await this.cache.audit.settled();
+    }
+    return lifted;
+  }
+
+  /**
+   * Purges the profile's reviews that have outlived its retention, with their history, in one
+   * transaction with the audit entry saying how many and why; the entry is anchored before this
+   * returns. Under a legal hold nothing is purged, and the refusal is audited too.
+   */
+  async purgeExpired(profileId: string): Promise<{ purged: number; cutoff: string; years: number }> {
+    const profile = this.profiles.find(profileId);
+    const hold = this.retention.hold();
+    if (hold !== null) {
+      this.cache.audit.record({
+        profileId: profile.id,
+        profileName: profile.name,
+        action: 'reviews.purge',
+        target: profile.id,
+        result: 'refused',
+        detail: `under the legal hold placed ${hold.placedAt}: ${hold.reason}`,
+      });
+      await this.cache.audit.settled();
+      throw new RecordError(
+        'held',
+        `The officer's record is under a legal hold (placed ${hold.placedAt}: ${hold.reason}): nothing is purged until it is lifted.`,
+      );
+    }
+    const years = this.retention.years(profile.id);
+    const cutoff = this.retention.cutoff(profile.id).toISOString();
+    const purged = this.cache.transaction(() => {
+      const count = purgeReviews(this.cache.database, profile.id, cutoff);
+      // Named as a drop of reviews, so the rollback check takes the missing rows for what they are.
+      this.cache.audit.record({
+        profileId: profile.id,
+        profileName: profile.name,
+        action: 'reviews.drop',
+        target: profile.id,
+        result: 'ok',
+        detail: `${count.toLocaleString('en-US')} ${count === 1 ? 'review' : 'reviews'} purged: reviewed before ${cutoff}, past the retention of ${String(years)} ${years === 1 ? 'year' : 'years'}`,
+      });
+      return count;
+    });
+    await this.cache.audit.settled();
+    return { purged, cutoff, years };
+  }
+
   /**
    * What the window's top banner and the CLI must say about the data folder's stores
    * (issue 34): a store open read-only is an error, since nothing the officer does is kept.
    */
   storeProblems(): StoreProblem[] {
     const problems: StoreProblem[] = [];
+    if (this.record.problem !== null) {
+      problems.push({
+        store: "The officer's record",
+        severity: this.record.state === 'locked' ? 'error' : 'warning',
+        sentence: this.record.problem,
+      });
+    }
     if (this.cache.opened.readOnly !== null) {
-      problems.push({ store: 'The offline cache', severity: 'error', sentence: this.cache.opened.readOnly });
+      // Nothing is lost and everything reads: a warning, where a locked record or dropped data is an error.
+      problems.push({ store: 'The offline cache', severity: 'warning', sentence: this.cache.opened.readOnly });
+    }
+    if (this.cache.opened.dataKeyReset !== null) {
+      problems.push({
+        store: 'The offline cache',
+        severity: 'error',
+        sentence:
+          'The offline cache could not be read with the key in the keychain, so its data was dropped (the audit log records it as a failure); sync to fill it again.',
+      });
     }
     return problems;
   }
@@ -188,7 +307,17 @@ export class LedgerServices {
       await cache.close();
       throw error;
     }
-    return new LedgerServices(options, credentials, cache);
+    let record: RecordStore;
+    try {
+      record = await RecordStore.open({ folder: options.dataFolder, credentials });
+    } catch (error) {
+      await cache.close();
+      throw error;
+    }
+    // The record's tables still live in the cache file: copyRecordFromCache (record/recordCopy.ts)
+    // moves them at the cut-over, together with the cache migration that drops them there. Run
+    // before that, it would mark an empty copy done and the cache's reviews would never move.
+    return new LedgerServices(options, credentials, cache, record);
   }
 
   /** Adds a remote profile and puts its secret in the keychain; no profile is left without it. */
@@ -297,8 +426,9 @@ export class LedgerServices {
    */
   async clearCachedData(profileId: string): Promise<void> {
     await this.sync.stopProfile(profileId);
+    // The bank's copies go; the officer's reviews, notes and watch rules stay (issue 34): an item
+    // whose record is gone lists with the record as reviewed until the bank sends it again.
     this.cache.dropProfile(profileId);
-    this.reviews.dropProfile(profileId, false);
     // A team workspace mapped to this profile loses its local mirror only (teamMirror.ts).
     new TeamMirror(this.cache.database).dropMirrorsOfProfile(profileId);
     // Clearing is itself evidence: an entry, and its head in the keychain before this returns.
@@ -308,7 +438,7 @@ export class LedgerServices {
       action: 'cache.clear',
       target: profileId,
       result: 'ok',
-      detail: "the profile's cached records and reviews were dropped (they re-sync; watch rules stay)",
+      detail: "the profile's cached records were dropped (they re-sync); its reviews, notes and watch rules stay",
     });
     await this.cache.audit.settled();
   }
@@ -368,6 +498,7 @@ export class LedgerServices {
     this.clients.close();
     this.drift.close();
     await this.cache.close();
+    this.record.close();
   }
 }
 

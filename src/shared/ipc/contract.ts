@@ -19,6 +19,7 @@ import { listenerEvents, listenerOperations } from './domains/listener.ts';
 import { accountsOperations, pendingTransactionsOperations } from './domains/pendingTransactions.ts';
 import { overviewOperations } from './domains/overview.ts';
 import { profilesOperations } from './domains/profiles.ts';
+import { recordOperations } from './domains/record.ts';
 import { reviewQueueOperations } from './domains/reviewQueue.ts';
 import { reviewsOperations } from './domains/reviews.ts';
 import { syncEvents, syncOperations } from './domains/sync.ts';
@@ -53,6 +54,7 @@ export const operations = {
   exports: exportsOperations,
   audit: auditOperations,
   cache: cacheOperations,
+  record: recordOperations,
   reviews: reviewsOperations,
   reviewQueue: reviewQueueOperations,
   overview: overviewOperations,

@@ -788,16 +788,21 @@ describe('the report and clearing a profile’s data', () => {
       problem: { kind: 'entry-changed', entryId: escalated.id, entry: { action: 'review.cleared' } },
     });
 
+    const reviewedBefore = services.reviews.list({ profileId: profile.id }).rows;
+    const historyBefore = services.reviews.table.history(profile.id, 'pending-transaction', a ?? '');
+    expect(reviewedBefore).toHaveLength(3);
+    expect(historyBefore.length).toBeGreaterThan(0);
     await services.clearCachedData(profile.id);
-    expect(services.reviews.list({ profileId: profile.id }).rows).toEqual([]);
-    // The clearing itself is audited (and anchored) after the reviews it dropped.
-    const [cleared, dropped] = services.cache.audit.list({ profileId: profile.id, limit: 2 }).rows;
-    expect(cleared).toMatchObject({ action: 'cache.clear', target: profile.id });
-    expect(dropped).toMatchObject({
-      action: 'reviews.drop',
-      detail: "3 reviews dropped with the profile's cached data",
+    // Clearing the cache drops the bank's copies, never the officer's record (issue 34).
+    expect(services.reviews.list({ profileId: profile.id }).rows).toEqual(reviewedBefore);
+    const [cleared, beforeClear] = services.cache.audit.list({ profileId: profile.id, limit: 2 }).rows;
+    expect(cleared).toMatchObject({
+      action: 'cache.clear',
+      target: profile.id,
+      detail: "the profile's cached records were dropped (they re-sync); its reviews, notes and watch rules stay",
     });
-    expect(services.reviews.table.history(profile.id, 'pending-transaction', a ?? '')).toEqual([]);
+    expect(beforeClear?.action).not.toBe('reviews.drop');
+    expect(services.reviews.table.history(profile.id, 'pending-transaction', a ?? '')).toEqual(historyBefore);
     expect(services.reviews.rules.list(profile.id).map((rule) => rule.name)).toEqual(['Failing sends']);
   });
 });

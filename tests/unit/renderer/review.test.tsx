@@ -16,7 +16,7 @@ import { PagedRows } from '../../../src/renderer/src/lib/pagedRows.ts';
 import { itemSummary } from '../../../src/renderer/src/features/review/itemSummary.ts';
 import { nextToReview } from '../../../src/renderer/src/features/review/nextToReview.ts';
 import { ReviewNoteHost } from '../../../src/renderer/src/features/review/NoteDialog.tsx';
-import { reviewsDroppedSentence } from '../../../src/renderer/src/features/review/reviewsHeld.ts';
+import { reviewsKeptSentence } from '../../../src/renderer/src/features/review/reviewsHeld.ts';
 import { useReviewStore } from '../../../src/renderer/src/features/review/reviewStore.ts';
 import { ruleInputOf } from '../../../src/renderer/src/features/review/RuleForm.tsx';
 import { useReviewExtension } from '../../../src/renderer/src/features/review/useReviewExtension.tsx';
@@ -309,11 +309,14 @@ describe('small pieces', () => {
     });
   });
 
-  it('names the reviews a clear drops', () => {
-    expect(reviewsDroppedSentence(1204)).toContain('1,204 reviews: dispositions, notes and their history');
-    expect(reviewsDroppedSentence(1)).toContain('1 review:');
-    expect(reviewsDroppedSentence(null)).toContain('every officer’s review of it');
-    expect(reviewsDroppedSentence(0)).toContain('Watch rules and the audit log are kept.');
+  it('names the reviews a clear keeps', () => {
+    expect(reviewsKeptSentence(1204)).toContain(
+      'The reviews stay — 1,204 reviews: dispositions, notes and their history',
+    );
+    expect(reviewsKeptSentence(1)).toContain('1 review:');
+    expect(reviewsKeptSentence(null)).toContain('every officer’s review');
+    expect(reviewsKeptSentence(0)).toContain('Watch rules and the audit log are kept.');
+    expect(reviewsKeptSentence(3)).not.toMatch(/go with it|dropped/);
   });
 
   it('says what an item is from the record its review keeps, tolerating missing fields', () => {

@@ -16,6 +16,7 @@ import { CACHE_MIGRATIONS, CACHE_MIGRATIONS_TABLE } from '../../../src/main/serv
 import { LISTENER_MIGRATIONS } from '../../../src/main/services/listener/migrations.ts';
 import { executedSql } from '../../../src/main/services/migrations/executedSql.ts';
 import { applyMigrations, checksumOf, type Migration } from '../../../src/main/services/migrations/migrationRunner.ts';
+import { RECORD_MIGRATIONS } from '../../../src/main/services/record/recordMigrations.ts';
 import { SCREENING_LIST_MIGRATIONS } from '../../../src/main/services/screening/screeningListStore.ts';
 
 const SHIPPED: Record<string, { migrations: readonly Migration[]; pinned: [number, string][] }> = {
@@ -68,6 +69,13 @@ const SHIPPED: Record<string, { migrations: readonly Migration[]; pinned: [numbe
     pinned: [
       [1, '5fb71393348354dc760eb3881415bf170b32bf397cc79d21bf11c5e35022a60e'],
       [2, '9dba899b06b6999bd68f0c951754bbc290f2669f127e2880e854e9a6a6f2df6c'],
+    ],
+  },
+  "officer's record": {
+    migrations: RECORD_MIGRATIONS,
+    pinned: [
+      [1, '4c370dc0e05bd2c1bb7d19b8633d08fb1a17cf0e0c82a13175b9efa1a14b900c'],
+      [2, '352a07231617c96ffe6f31b97dc2655e105f708b03a9b1f68929b4d1f780eed8'],
     ],
   },
   'screening lists': {

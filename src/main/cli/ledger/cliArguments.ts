@@ -92,6 +92,12 @@ Review (the officer's dispositions, kept in the offline cache; REF is a row's "r
   drift --profile NAME                                what the bank left out of its answers and sent beyond the
                                                       interface, per resource (field names and counts only)
   drift reset --profile NAME                          start those counts over
+  cache clear --profile NAME                          drop the profile's cached bank data (it re-syncs); its
+                                                      reviews, notes and watch rules are kept
+  record retention --profile NAME [--years N]         how many years after its review a review is kept (default 5)
+  record hold [--reason TEXT | --lift]                place or lift the legal hold: while it holds, nothing is purged
+  record purge --profile NAME                         purge the reviews past their retention, with their history
+                                                      (audited and anchored; refused under a legal hold, exit 1)
   audit [--profile NAME] [--limit N] [--cursor C]     the log of every write made from this app
   audit verify                                        check the log's hash chain: ok with its entries and head,
                                                       or the first entry that breaks it (exit 1)
@@ -204,6 +210,9 @@ const OPTIONS = {
   'proxy-user': { type: 'string' },
   'recovery-key': { type: 'string' },
   'allow-http': { type: 'boolean' },
+  years: { type: 'string' },
+  reason: { type: 'string' },
+  lift: { type: 'boolean' },
 } as const;
 
 type OptionName = keyof typeof OPTIONS;
@@ -269,6 +278,10 @@ const COMMANDS: Record<
   'export applications': { accepts: [...APPLICATION_FILTERS, 'csv'], requires: ['profile', 'csv'] },
   'export audit': { accepts: ['profile', 'csv'], requires: ['csv'] },
   'export unmasked': { accepts: ['profile', 'show', 'none'], requires: ['profile'] },
+  'cache clear': { accepts: ['profile'], requires: ['profile'] },
+  'record retention': { accepts: ['profile', 'years'], requires: ['profile'] },
+  'record hold': { accepts: ['reason', 'lift'], requires: [] },
+  'record purge': { accepts: ['profile'], requires: ['profile'] },
   audit: { accepts: ['profile', ...PAGING], requires: [] },
   'audit verify': { accepts: ['team'], requires: [] },
   'team init': {

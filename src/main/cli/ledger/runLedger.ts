@@ -4,6 +4,8 @@
  * answers in text or, with --json, one JSON object. Any failure is one line on standard
  * error and a non-zero exit code (2 for a usage mistake).
  */
+import { cacheClear } from './commands/cacheClear.ts';
+import { recordHold, recordPurge, recordRetention } from './commands/recordRetention.ts';
 import { listApplicants } from './commands/applicants.ts';
 import { resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
@@ -158,7 +160,11 @@ class Ledger {
 
   async run(): Promise<number> {
     try {
-      return await this.#dispatch();
+      const code = await this.#dispatch();
+      // A locked record or dropped cache data is never an "ok" (issue 34): the command's own
+      // answer stands, but the run exits 1 after the sentence saying what is wrong.
+      const errors = (this.#services?.storeProblems() ?? []).filter((problem) => problem.severity === 'error');
+      return errors.length > 0 && code === EXIT_OK ? EXIT_FAILED : code;
     } finally {
       // The app's services stay open: they are its own.
       if (this.#services !== this.#io.hosted?.services) await this.#services?.close();
@@ -214,6 +220,14 @@ class Ledger {
         return this.#applicationHistory();
       case 'list webhooks':
         return this.#webhooks();
+      case 'cache clear':
+        return cacheClear(this.#commandContext());
+      case 'record retention':
+        return recordRetention(this.#commandContext());
+      case 'record hold':
+        return recordHold(this.#commandContext());
+      case 'record purge':
+        return recordPurge(this.#commandContext());
       case 'audit':
         return this.#audit();
       case 'audit verify':
@@ -317,6 +331,7 @@ class Ledger {
       }),
     });
     for (const message of this.#services.cache.opened.messages) this.#io.stderr.write(`ledger: ${message}\n`);
+    if (this.#services.record.problem !== null) this.#io.stderr.write(`ledger: ${this.#services.record.problem}\n`);
     return this.#services;
   }
 

@@ -199,7 +199,8 @@ export class OfflineCache {
           profileName: '',
           action: DATA_KEY_RESET_ACTION,
           target: 'cache',
-          result: 'ok',
+          // Never an "ok" (issue 34, item 5): the data was lost, and the log says it as a failure.
+          result: 'failed',
           detail: `${reset === 'data-key-lost' ? 'the data key is no longer in the keychain' : 'the data key in the keychain changed'}: every cached record and review was dropped`,
         });
       }

@@ -112,8 +112,8 @@ function listenerAccount(listenerId: string): string {
 export function cacheDataKeyAccount(cacheId: string): string {
   return `cache:data-key:${cacheId}`;
 }
-/** The officer's record's own key (record.sqlite, issue 34). */
-function recordKeyAccount(recordId: string): string {
+/** The officer's record's own key (record.sqlite, issue 34): one per record file, named by its record id. */
+export function recordKeyAccount(recordId: string): string {
   return `record-key:${recordId}`;
 }
 export function auditChainKeyAccount(cacheId: string): string {

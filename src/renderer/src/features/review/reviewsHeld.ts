@@ -1,6 +1,6 @@
 /**
- * How many reviews clearing the cache would drop, for its confirmation: reviews go with the
- * cached data they judge (the audit log and the watch rules stay).
+ * How many reviews the officer's record holds, for the confirmation of clearing the cache: they
+ * stay (issue 34), with the watch rules and the audit log; only the bank's copies go.
  */
 import { REVIEW_KINDS } from '../../../../shared/review/reviewTerms.ts';
 import { api } from '../../lib/api.ts';
@@ -16,13 +16,13 @@ export async function reviewsHeld(profileIds: readonly string[]): Promise<number
   }
 }
 
-/** The confirmation's sentence about reviews: how many go, and what stays. */
-export function reviewsDroppedSentence(count: number | null): string {
+/** The confirmation's sentence about reviews: how many stay, and how they list until the next sync. */
+export function reviewsKeptSentence(count: number | null): string {
   const what =
     count === null
-      ? 'every officer’s review of it'
+      ? 'every officer’s review'
       : count === 0
-        ? 'no review (none is kept)'
+        ? 'no review yet'
         : `${count.toLocaleString('en-US')} ${count === 1 ? 'review' : 'reviews'}: dispositions, notes and their history`;
-  return `The reviews go with it — ${what} — and a sync does not bring them back. Watch rules and the audit log are kept.`;
+  return `The reviews stay — ${what} — listed with the record as reviewed until a sync brings the bank's copy back. Watch rules and the audit log are kept.`;
 }

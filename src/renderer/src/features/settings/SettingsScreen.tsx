@@ -30,6 +30,7 @@ import { BankCompatibilityPanel } from './BankCompatibilityPanel.tsx';
 import { ProfileForm } from './ProfileForm.tsx';
 import { ProfileNetworkForm } from './ProfileNetworkForm.tsx';
 import { SandboxBankPanel } from './SandboxBankPanel.tsx';
+import { RecordPanel } from './RecordPanel.tsx';
 import { installCredentialEvents, useSettingsStore, type SettingsTab } from './store.ts';
 
 /** A sentence under a cell (why a profile waits, why a test failed): wrapped, so the table keeps its width. */
@@ -38,6 +39,7 @@ const WRAPPED_NOTE = { whiteSpace: 'normal', maxWidth: 260 } as const;
 const TABS: { id: SettingsTab; label: string }[] = [
   { id: 'profiles', label: 'Profiles' },
   { id: 'cache', label: 'Cache' },
+  { id: 'record', label: 'Record' },
   { id: 'listener', label: 'Listener defaults' },
   { id: 'audit', label: 'Audit log' },
   { id: 'review', label: 'Review' },
@@ -59,6 +61,11 @@ export function SettingsScreen() {
       <TabPanel idPrefix="settings" tab={tab}>
         {tab === 'profiles' ? <ProfilesTab /> : null}
         {tab === 'cache' ? <CacheTab /> : null}
+        {tab === 'record' ? (
+          <div className="page-scroll">
+            <RecordPanel />
+          </div>
+        ) : null}
         {tab === 'listener' ? <ListenerDefaultsTab /> : null}
         {tab === 'audit' ? <AuditTab /> : null}
         {tab === 'review' ? <ReviewSettings /> : null}

@@ -14,9 +14,9 @@ import type { PagedRows } from '../../lib/pagedRows.ts';
 import { confirmWrite } from '../../stores/confirm.ts';
 import { useProfilesStore } from '../../stores/profiles.ts';
 import { toast } from '../../stores/toasts.ts';
-import { reviewsHeld, reviewsDroppedSentence } from '../review/reviewsHeld.ts';
+import { reviewsHeld, reviewsKeptSentence } from '../review/reviewsHeld.ts';
 
-export type SettingsTab = 'profiles' | 'cache' | 'listener' | 'audit' | 'review' | 'team' | 'appearance';
+export type SettingsTab = 'profiles' | 'cache' | 'record' | 'listener' | 'audit' | 'review' | 'team' | 'appearance';
 
 interface SettingsState {
   tab: SettingsTab;
@@ -123,7 +123,7 @@ export const useSettingsStore = create<SettingsState>((set, get) => ({
     const confirmation = await confirmWrite('Clear the offline cache', {
       alwaysAsk: true,
       danger: true,
-      detail: `Everything cached is dropped for every profile — transactions, send logs, account applications and their applicants (the people and businesses they name, with their personal data); the next sync fetches it again. ${reviewsDroppedSentence(reviews)}`,
+      detail: `Everything cached is dropped for every profile — transactions, send logs, account applications and their applicants (the people and businesses they name, with their personal data); the next sync fetches it again. ${reviewsKeptSentence(reviews)}`,
     });
     if (confirmation === null) return;
     try {

@@ -1,0 +1,11 @@
+/** Failures of the officer's record, each with a sentence a person can act on. */
+export type RecordErrorKind = 'unreadable' | 'locked' | 'read-only' | 'copy-mismatch' | 'invalid' | 'held' | 'closed';
+
+export class RecordError extends Error {
+  readonly kind: RecordErrorKind;
+  constructor(kind: RecordErrorKind, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'RecordError';
+    this.kind = kind;
+  }
+}
