@@ -49,8 +49,11 @@ test('triggers an event from the Listener screen and watches its notification ar
   const caused = page.getByRole('list', { name: 'Events caused' });
   await expect(caused.getByRole('listitem')).toHaveCount(4);
   await expect(caused).toContainText('ach.create');
-  await expect(page.getByLabel('The object now')).toContainText('"status": "sent"');
-  const achId = (await page.getByLabel('The object now').textContent())?.match(/"id": "(ach_\w+)"/)?.[1] ?? '';
+  // The block under the heading "The object now" is a named region only while it scrolls (ScrollBlock).
+  const objectNow = page.locator('pre.trigger-object');
+  await expect(page.getByRole('heading', { name: 'The object now' })).toBeVisible();
+  await expect(objectNow).toContainText('"status": "sent"');
+  const achId = (await objectNow.textContent())?.match(/"id": "(ach_\w+)"/)?.[1] ?? '';
   expect(achId).toMatch(/^ach_/);
   // Each event caused says whether it reached the listener: ach.create and both ach.update did
   // (registered above); account.update is subscribed by nobody, and says so with what to do.

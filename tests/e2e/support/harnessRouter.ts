@@ -51,4 +51,7 @@ export async function openHarnessPage(
 export async function showScreen(page: Page, rendererUrl: string, screen: string): Promise<void> {
   await page.goto(`${rendererUrl}#/${screen}`);
   await expect(page.locator('.nav-item.is-active')).toHaveAttribute('href', new RegExp(`#/${screen}$`));
+  // A screen's chunk loads on first use (screenViews.tsx): keys pressed before it is drawn reach
+  // the "Opening…" state, not the screen, as they would for a person who did not wait for it.
+  await expect(page.locator('#screen [data-screen-loading]')).toHaveCount(0);
 }

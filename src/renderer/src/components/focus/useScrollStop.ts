@@ -16,9 +16,15 @@ export function useScrollStop(box: RefObject<HTMLElement | null>, label: () => s
       // (and IBM Equal Access calls it a focusable element with no widget role, issue 38).
       const style = getComputedStyle(element);
       const scrolls = (overflow: string): boolean => overflow === 'auto' || overflow === 'scroll';
+      // Overflow no larger than the box's own padding (the padding past the last column) is not
+      // scrolling to IBM Equal Access (VisUtil.isElementScrollable): a stop there is an error to it,
+      // and what such a box hides is at most a padding's width.
+      const pixels = (value: string): number => Number.parseFloat(value) || 0;
+      const padX = pixels(style.paddingLeft) + pixels(style.paddingRight);
+      const padY = pixels(style.paddingTop) + pixels(style.paddingBottom);
       const overflows =
-        (element.scrollWidth > element.clientWidth + 1 && scrolls(style.overflowX)) ||
-        (element.scrollHeight > element.clientHeight + 1 && scrolls(style.overflowY));
+        (element.scrollWidth - element.clientWidth >= 1 + padX && scrolls(style.overflowX)) ||
+        (element.scrollHeight - element.clientHeight >= 1 + padY && scrolls(style.overflowY));
       if (overflows) {
         element.tabIndex = 0;
         element.setAttribute('role', 'region');
