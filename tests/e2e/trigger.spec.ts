@@ -201,7 +201,11 @@ test('the events catalog, in dark, leads to the trigger', async ({ browser }) =>
   const catalog = page.getByRole('list', { name: 'Events' });
   // Every event of the catalog (issue 37: the bank's whole list, real-service-only ones marked).
   await expect(catalog.getByRole('listitem')).toHaveCount(EVENT_CATALOG.length);
-  await expect(page.getByLabel('Example of webhook.update')).toContainText('"op": "update"');
+  // Its example under its heading (a named region only while it scrolls: ScrollBlock).
+  const webhookUpdate = catalog
+    .getByRole('listitem')
+    .filter({ has: page.getByRole('heading', { name: /^webhook\.update\b/ }) });
+  await expect(webhookUpdate.locator('pre.json-view')).toContainText('"op": "update"');
   await expect(catalog).toContainText('real service only');
   await shootWithoutToasts(page, 'listener-events-dark');
   // The listener hears webhook.update too: the trigger moves another webhook (not this one).

@@ -183,7 +183,10 @@ describe('ledger review list, the queue across accounts', () => {
     const everything = await rowsOf();
     expect(everything.rows).toHaveLength(3);
     const text = await cli('review', 'list', '--profile', 'Sandbox', '--status', 'flagged');
-    expect(text.stdout).toMatch(/^3 items flagged of acct_/);
+    // Named as a person reads the account (names first, issue 38), never by its id.
+    const named = accountLabel(services.cache.accounts.names(profile.id).get(accountB));
+    expect(text.stdout.split('\n')[0]).toBe(`3 items flagged of ${named}.`);
+    expect(named).not.toContain('acct_');
     expect(text.stdout).toContain('Same card, three shops');
     const big = await rowsOf(
       '--status',

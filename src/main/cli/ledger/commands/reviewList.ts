@@ -10,7 +10,7 @@
 import type { QueueState } from '../../../../shared/review/queueTerms.ts';
 import { centsOfTyped } from '../../../../shared/review/amountInput.ts';
 import { formatMoney, itemColumnsOf, itemLine } from '../../../../shared/review/itemColumns.ts';
-import type { ItemNames } from '../../../../shared/review/itemNames.ts';
+import { accountLabel, type ItemNames } from '../../../../shared/review/itemNames.ts';
 import { ItemNamer } from '../../../services/names/itemNamer.ts';
 import type { ReviewKind, ReviewState } from '../../../../shared/review/reviewTerms.ts';
 import type { CacheRead } from '../../../services/cache/cacheRead.ts';
@@ -153,19 +153,19 @@ export async function reviewList(context: CommandContext): Promise<number> {
     return 0;
   }
   const accounts = new Set(result.rows.map((row) => row.accountId).filter((id) => id !== null));
+  const namer = new ItemNamer(services.cache);
   const part = status === undefined ? 'reviewed' : status === 'flagged' ? 'flagged' : STATE_WORDS[status];
   const where =
     accounts.size > 1
       ? ` across ${String(accounts.size)} accounts`
       : accounts.size === 1
-        ? ` of ${[...accounts][0] ?? ''}`
+        ? ` of ${accountLabel(namer.accounts(profile.id).get([...accounts][0] ?? ''))}`
         : '';
   const fresh = status === 'unreviewed' ? `, from the offline cache, ${ago(result.asOf)}` : '';
   context.print(
     `${String(result.rows.length)} ${result.rows.length === 1 ? 'item' : 'items'} ${part}${where}${fresh}.`,
   );
-  if (result.rows.length > 0)
-    context.print(textOf(result.rows, new ItemNamer(services.cache).ofItems(profile.id, result.rows)));
+  if (result.rows.length > 0) context.print(textOf(result.rows, namer.ofItems(profile.id, result.rows)));
   if (result.nextCursor !== null) context.print('More: run the same command with --next.');
   return 0;
 }
