@@ -83,11 +83,12 @@ const SERVER_PHASES: [phase: string, after: string, words: string][] = [
   ['sandbox-forked', 'web-server-code-loaded', 'sandbox process forked'],
   ['services-code-loaded', 'sandbox-forked', 'services code loaded (the bundle’s main chunk and its dependencies)'],
   ['keychain-detected', 'services-code-loaded', 'keychain detected'],
-  ['data-folder-locked', 'keychain-detected', 'data folder locked'],
-  ['sandbox-ready', 'data-folder-locked', 'waiting for the sandbox bank'],
-  ['services-started', 'sandbox-ready', 'services started (cache, listener, handlers)'],
-  ['listening', 'services-started', 'web server listening'],
+  ['data-folder-locked', 'keychain-detected', 'shared start entered (the data folder locked before the keys)'],
+  // Since issue 36 the server listens and prints its address before the sandbox and the services are up.
+  ['listening', 'data-folder-locked', 'web server listening (control socket first)'],
   ['open-printed', 'listening', 'first line printed'],
+  ['sandbox-ready', 'open-printed', 'waiting for the sandbox bank (after the address)'],
+  ['services-started', 'sandbox-ready', 'services started (cache, listener, handlers)'],
   ['sandbox-process-code-loaded', 'sandbox-forked', 'sandbox process: its code loaded'],
   ['sandbox-bank-listening', 'sandbox-start-asked', 'sandbox process: bank opened and listening'],
 ];

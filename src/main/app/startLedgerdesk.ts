@@ -72,6 +72,14 @@ export interface LedgerdeskOptions {
    * profiles on "the system's proxy settings" read HTTPS_PROXY / HTTP_PROXY / NO_PROXY instead.
    */
   systemProxy?: ProxyResolver;
+  /**
+   * Opens the shell's own door before the sandbox and the services start (web mode: listens and
+   * prints its address, so the browser launches and loads the page while they start; issue 36).
+   * Called once the folder's lock is held and its control socket listens, so a second start
+   * and a `ledger` command find this app from the moment it can be found; its sign-in
+   * address, when it gives one, is what `ledger serve --token` is answered. A throw ends the start.
+   */
+  beforeServices?: () => Promise<{ signInAddress?: () => string }>;
   log: Logger;
 }
 
@@ -144,6 +152,61 @@ export async function startLedgerdesk(options: LedgerdeskOptions): Promise<Runni
 
 async function startOnLockedFolder(options: LedgerdeskOptions, lock: DataFolderLock): Promise<RunningLedgerdesk> {
   const { log } = options;
+  // Set once the services are up; a command that comes before waits for them (it is not refused).
+  let servicesUp: (services: RunningServices | null) => void = () => undefined;
+  const servicesReady = new Promise<RunningServices | null>((resolve) => {
+    servicesUp = resolve;
+  });
+  // `ledger` commands started while this app runs are run here, on these services (one writer).
+  const control: ControlHandlers = {
+    ledger: async (args, stdin) => {
+      const services = await servicesReady;
+      // Services that did not open are not opened a second time for a command: it is told why.
+      if (services?.ledger == null) {
+        return {
+          code: 1,
+          stdout: '',
+          stderr: `ledger: the running Ledgerdesk could not open this data folder's services (${services?.ledgerProblem ?? 'see its log'}); stop it, fix that, and run this again.\n`,
+        };
+      }
+      return runHostedLedger(args, stdin, {
+        services: services.ledger,
+        secretStore: options.secretStore,
+        env: options.environment ?? process.env,
+      });
+    },
+  };
+  // The control socket first (before the services, since issue 36): the app can be found, and a
+  // command that comes while the services start waits for them.
+  let controlServer: ControlServer | null = null;
+  try {
+    controlServer = await startControlServer(options.dataFolder, control, options.environment ?? process.env);
+    lock.announceSocket(controlServer.path);
+  } catch (error) {
+    log.warn(`control socket: ${messageOf(error)}; ledger commands are refused while this app runs.`);
+  }
+  try {
+    return await startBehindControl(options, lock, control, controlServer, servicesUp);
+  } catch (error) {
+    // Commands waiting for the services are told they did not open.
+    servicesUp(null);
+    await controlServer?.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+async function startBehindControl(
+  options: LedgerdeskOptions,
+  lock: DataFolderLock,
+  control: ControlHandlers,
+  controlServer: ControlServer | null,
+  servicesUp: (services: RunningServices) => void,
+): Promise<RunningLedgerdesk> {
+  const { log } = options;
+  if (options.beforeServices !== undefined) {
+    const door = await options.beforeServices();
+    if (door.signInAddress !== undefined) control.signInAddress = door.signInAddress;
+  }
   const keeper = await keepSandbox(options);
   const sandbox = keeper.current();
   markStart('sandbox-ready');
@@ -170,31 +233,7 @@ async function startOnLockedFolder(options: LedgerdeskOptions, lock: DataFolderL
     log,
   });
   markStart('services-started');
-  // `ledger` commands started while this app runs are run here, on these services (one writer).
-  const control: ControlHandlers = {
-    ledger: async (args, stdin) => {
-      // Services that did not open are not opened a second time for a command: it is told why.
-      if (services.ledger === null) {
-        return {
-          code: 1,
-          stdout: '',
-          stderr: `ledger: the running Ledgerdesk could not open this data folder's services (${services.ledgerProblem ?? 'see its log'}); stop it, fix that, and run this again.\n`,
-        };
-      }
-      return runHostedLedger(args, stdin, {
-        services: services.ledger,
-        secretStore: options.secretStore,
-        env: options.environment ?? process.env,
-      });
-    },
-  };
-  let controlServer: ControlServer | null = null;
-  try {
-    controlServer = await startControlServer(options.dataFolder, control, options.environment ?? process.env);
-    lock.announceSocket(controlServer.path);
-  } catch (error) {
-    log.warn(`control socket: ${messageOf(error)}; ledger commands are refused while this app runs.`);
-  }
+  servicesUp(services);
   const router = createRouter({
     handlers: services.handlers,
     senderPolicy: options.senderPolicy,
