@@ -30,6 +30,7 @@ import { ConfirmationCodes, type TerminalNotice } from './confirmationCodes.ts';
 import { TabWriteConfirmer } from './tabWriteConfirmer.ts';
 import { WEB_BRIDGE_FILE } from './rendererFiles.ts';
 import { markStart } from '../app/startTimes.ts';
+import { warmFirstScreen } from '../app/warmFirstScreen.ts';
 
 export interface WebShellOptions {
   dataFolder: string;
@@ -237,6 +238,11 @@ export async function startWebShell(options: WebShellOptions): Promise<RunningWe
     ready.closeOtherSignIns(signIn.id);
   });
   connectionsUp(ready);
+  // The first screen's calls made once here, while the browser still loads the page
+  // (app/warmFirstScreen.ts says why); after the sockets already waiting were let in.
+  setImmediate(() => {
+    void warmFirstScreen(ledgerdesk.services.handlers, () => ledgerdesk.services.knownSecrets());
+  });
   const liveServer: Server = listening;
   const liveAccess: WebAccess = door;
 
