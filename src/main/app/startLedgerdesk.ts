@@ -33,8 +33,7 @@ import { lockDataFolder, type DataFolderLock, type WriterShell } from './dataFol
 import { dataFolderModeLine, ownDataFolder } from '../services/files/dataFolderMode.ts';
 import { markStart } from './startTimes.ts';
 import { RecoveryEscrow, type RecoveryKeyMade } from '../services/credentials/recoveryEscrow.ts';
-import { startControlServer, type ControlHandlers, type ControlServer } from './controlSocket.ts';
-import { runHostedLedger } from './hostedLedger.ts';
+import { openControlDoor, type ControlDoor } from './controlDoor.ts';
 import type { ProxyResolver } from '../services/http/systemProxy.ts';
 
 export interface LedgerdeskOptions {
@@ -73,13 +72,10 @@ export interface LedgerdeskOptions {
    */
   systemProxy?: ProxyResolver;
   /**
-   * Opens the shell's own door before the sandbox and the services start (web mode: listens and
-   * prints its address, so the browser launches and loads the page while they start; issue 36).
-   * Called once the folder's lock is held and its control socket listens, so a second start
-   * and a `ledger` command find this app from the moment it can be found; its sign-in
-   * address, when it gives one, is what `ledger serve --token` is answered. A throw ends the start.
+   * The folder's control socket, opened by the shell before it called (web mode: before it
+   * printed its address, issue 36); none: opened here, before the sandbox and the services.
    */
-  beforeServices?: () => Promise<{ signInAddress?: () => string }>;
+  controlDoor?: ControlDoor;
   log: Logger;
 }
 
@@ -151,46 +147,23 @@ export async function startLedgerdesk(options: LedgerdeskOptions): Promise<Runni
 }
 
 async function startOnLockedFolder(options: LedgerdeskOptions, lock: DataFolderLock): Promise<RunningLedgerdesk> {
-  const { log } = options;
-  // Set once the services are up; a command that comes before waits for them (it is not refused).
-  let servicesUp: (services: RunningServices | null) => void = () => undefined;
-  const servicesReady = new Promise<RunningServices | null>((resolve) => {
-    servicesUp = resolve;
-  });
-  // `ledger` commands started while this app runs are run here, on these services (one writer).
-  const control: ControlHandlers = {
-    ledger: async (args, stdin) => {
-      const services = await servicesReady;
-      // Services that did not open are not opened a second time for a command: it is told why.
-      if (services?.ledger == null) {
-        return {
-          code: 1,
-          stdout: '',
-          stderr: `ledger: the running Ledgerdesk could not open this data folder's services (${services?.ledgerProblem ?? 'see its log'}); stop it, fix that, and run this again.\n`,
-        };
-      }
-      return runHostedLedger(args, stdin, {
-        services: services.ledger,
-        secretStore: options.secretStore,
-        env: options.environment ?? process.env,
-      });
-    },
-  };
-  // The control socket first (before the services, since issue 36): the app can be found, and a
-  // command that comes while the services start waits for them.
-  let controlServer: ControlServer | null = null;
+  // The control socket first, before the sandbox and the services (issue 36; controlDoor.ts):
+  // web mode opens it itself before it prints its address, the desktop app here.
+  const door =
+    options.controlDoor ??
+    (await openControlDoor({
+      dataFolder: options.dataFolder,
+      lock,
+      secretStore: options.secretStore,
+      ...(options.environment === undefined ? {} : { environment: options.environment }),
+      log: options.log,
+    }));
   try {
-    controlServer = await startControlServer(options.dataFolder, control, options.environment ?? process.env);
-    lock.announceSocket(controlServer.path);
-  } catch (error) {
-    log.warn(`control socket: ${messageOf(error)}; ledger commands are refused while this app runs.`);
-  }
-  try {
-    return await startBehindControl(options, lock, control, controlServer, servicesUp);
+    return await startBehindControl(options, lock, door);
   } catch (error) {
     // Commands waiting for the services are told they did not open.
-    servicesUp(null);
-    await controlServer?.close().catch(() => undefined);
+    door.servicesUp(null);
+    await door.close();
     throw error;
   }
 }
@@ -198,15 +171,9 @@ async function startOnLockedFolder(options: LedgerdeskOptions, lock: DataFolderL
 async function startBehindControl(
   options: LedgerdeskOptions,
   lock: DataFolderLock,
-  control: ControlHandlers,
-  controlServer: ControlServer | null,
-  servicesUp: (services: RunningServices) => void,
+  door: ControlDoor,
 ): Promise<RunningLedgerdesk> {
   const { log } = options;
-  if (options.beforeServices !== undefined) {
-    const door = await options.beforeServices();
-    if (door.signInAddress !== undefined) control.signInAddress = door.signInAddress;
-  }
   const keeper = await keepSandbox(options);
   const sandbox = keeper.current();
   markStart('sandbox-ready');
@@ -233,7 +200,7 @@ async function startBehindControl(
     log,
   });
   markStart('services-started');
-  servicesUp(services);
+  door.servicesUp(services);
   const router = createRouter({
     handlers: services.handlers,
     senderPolicy: options.senderPolicy,
@@ -262,14 +229,12 @@ async function startBehindControl(
     },
     firstOpenSync,
     offerSignInAddress: (mint) => {
-      control.signInAddress = mint;
+      door.handlers.signInAddress = mint;
     },
     stop() {
       stopping ??= (async () => {
         // No command is taken once stopping starts; one in flight is answered first.
-        await controlServer?.close().catch((error: unknown) => {
-          log.error(`shutdown: ${messageOf(error)}`);
-        });
+        await door.close();
         // Its job, once started, is the sync service's: stopping the services lets its page finish.
         await firstOpenSync;
         try {

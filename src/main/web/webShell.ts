@@ -16,21 +16,20 @@ import { join } from 'node:path';
 import type { KeychainStatus } from '../services/credentials/keychainStatus.ts';
 import type { SecretStore } from '../services/credentials/secretStore.ts';
 import type { ProfileStorage } from '../services/profiles/profileStorage.ts';
-import { startLedgerdesk, type RunningLedgerdesk } from '../app/startLedgerdesk.ts';
+import type { RunningLedgerdesk } from '../app/startLedgerdesk.ts';
+import { openControlDoor, type ControlDoor } from '../app/controlDoor.ts';
 import type { SandboxChild } from '../app/embeddedSandbox.ts';
 import type { Logger } from '../app/log.ts';
 import { lockDataFolder, type DataFolderLock } from '../app/dataFolderLock.ts';
 import type { RecoveryKeyMade } from '../services/credentials/recoveryEscrow.ts';
 import { savePathIn } from './downloads.ts';
 import { TOKEN_PARAMETER, WebAccess } from './webAccess.ts';
-import { WebConnections } from './webConnections.ts';
+import type { WebConnections } from './webConnections.ts';
 import { createWebServer, serveWebMode, type ServedWebMode, type TlsFiles } from './webServer.ts';
 import { certificateNames } from './tlsFiles.ts';
 import { ConfirmationCodes, type TerminalNotice } from './confirmationCodes.ts';
-import { TabWriteConfirmer } from './tabWriteConfirmer.ts';
 import { WEB_BRIDGE_FILE } from './rendererFiles.ts';
 import { markStart } from '../app/startTimes.ts';
-import { warmFirstScreen } from '../app/warmFirstScreen.ts';
 
 export interface WebShellOptions {
   dataFolder: string;
@@ -128,6 +127,27 @@ function urlHost(host: string, certificate: readonly string[]): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
+/** The services' side of web mode, loaded once the page is served (their code is most of Ledgerdesk's). */
+async function servicesCode(): Promise<{
+  startLedgerdesk: typeof import('../app/startLedgerdesk.ts').startLedgerdesk;
+  WebConnections: typeof import('./webConnections.ts').WebConnections;
+  TabWriteConfirmer: typeof import('./tabWriteConfirmer.ts').TabWriteConfirmer;
+  warmFirstScreen: typeof import('../app/warmFirstScreen.ts').warmFirstScreen;
+}> {
+  const [start, sockets, confirmer, warm] = await Promise.all([
+    import('../app/startLedgerdesk.ts'),
+    import('./webConnections.ts'),
+    import('./tabWriteConfirmer.ts'),
+    import('../app/warmFirstScreen.ts'),
+  ]);
+  return {
+    startLedgerdesk: start.startLedgerdesk,
+    WebConnections: sockets.WebConnections,
+    TabWriteConfirmer: confirmer.TabWriteConfirmer,
+    warmFirstScreen: warm.warmFirstScreen,
+  };
+}
+
 export async function startWebShell(options: WebShellOptions): Promise<RunningWebShell> {
   const { log } = options;
   if (
@@ -155,18 +175,31 @@ export async function startWebShell(options: WebShellOptions): Promise<RunningWe
   const codes = new ConfirmationCodes({ show: options.terminal ?? (() => undefined) });
   if (options.terminal === undefined)
     log.warn('web mode has no terminal to show confirmation codes: Production writes are refused.');
+  const certificate = options.tls === undefined ? [] : certificateNames(options.tls.cert);
   // The folder's lock first, before anything listens: a second writer is refused with the
   // address of the one running, and nothing of it is printed (throws DataFolderInUse).
-  const certificate = options.tls === undefined ? [] : certificateNames(options.tls.cert);
   const lock = options.lock ?? lockDataFolder(options.dataFolder, 'web');
   let server: Server | null = null;
-  let origin = '';
-  let access: WebAccess | null = null;
   let served: ServedWebMode | null = null;
-  // The door opens before the sandbox and the services start (issue 36, item 5): the page and
-  // its files are answered at once (they need only the access check and out/renderer), so the
-  // browser launches and loads the page while the services start; its socket waits for them.
-  const listen = async (): Promise<{ signInAddress: () => string }> => {
+  let door: ControlDoor | null = null;
+  let ledgerdesk: RunningLedgerdesk;
+  let code: Awaited<ReturnType<typeof servicesCode>>;
+  let origin = '';
+  let access: WebAccess;
+  try {
+    // Then the control socket: a `ledger` command or `serve --token` finds this app from the
+    // moment its address is printed, and waits for its services (app/controlDoor.ts).
+    door = await openControlDoor({
+      dataFolder: options.dataFolder,
+      lock,
+      secretStore: options.secretStore,
+      ...(options.environment === undefined ? {} : { environment: options.environment }),
+      log,
+    });
+    // The door opens before the services' code is loaded and before the sandbox and the services
+    // start (issue 36, item 5): the page and its files are answered at once (they need only the
+    // access check and out/renderer), so the browser launches and loads the page meanwhile; its
+    // socket waits for the services (webServer.ts).
     const listening = createWebServer(options.tls);
     server = listening;
     listening.listen(options.port ?? 0, host);
@@ -175,30 +208,30 @@ export async function startWebShell(options: WebShellOptions): Promise<RunningWe
     origin = `${options.tls === undefined ? 'http' : 'https'}://${urlHost(host, certificate)}:${String(port)}`;
     allowedOrigins.push(origin);
     const hosts = [...ownHosts(host, port), ...certificate.map((name) => `${hostNameOfAddress(name)}:${String(port)}`)];
-    const door = new WebAccess({ hosts, origin, secure: options.tls !== undefined });
-    access = door;
+    const checked = new WebAccess({ hosts, origin, secure: options.tls !== undefined });
+    access = checked;
     served = serveWebMode(listening, {
-      access: door,
+      access: checked,
       connections: connectionsReady,
       rendererRoot: options.rendererRoot,
       log: log.error,
     });
     // A second start on this folder is refused with this address from now on.
     lock.announce(origin);
-    markStart('listening');
-    options.onListening?.({ origin, entryUrl: `${origin}/?${TOKEN_PARAMETER}=${door.token}` });
     // `ledger serve --token`, over the control socket: a new one-time address for a closed browser (W1).
-    return { signInAddress: () => `${origin}/?${TOKEN_PARAMETER}=${door.mintSignInToken()}` };
-  };
-  let ledgerdesk: RunningLedgerdesk;
-  try {
-    ledgerdesk = await startLedgerdesk({
+    door.handlers.signInAddress = () => `${origin}/?${TOKEN_PARAMETER}=${checked.mintSignInToken()}`;
+    markStart('listening');
+    options.onListening?.({ origin, entryUrl: `${origin}/?${TOKEN_PARAMETER}=${checked.token}` });
+    code = await servicesCode();
+    markStart('services-code-imported');
+    const confirmer = new code.TabWriteConfirmer(() => connections, codes);
+    ledgerdesk = await code.startLedgerdesk({
       dataFolder: options.dataFolder,
       shell: 'web',
       forkSandbox: options.forkSandbox,
       secretStore: options.secretStore,
       lock,
-      beforeServices: listen,
+      controlDoor: door,
       ...(options.recoveryKeyMade === undefined ? {} : { recoveryKeyMade: options.recoveryKeyMade }),
       settings: options.settings,
       keychain: options.keychain,
@@ -211,22 +244,22 @@ export async function startWebShell(options: WebShellOptions): Promise<RunningWe
       ...(options.printToPdf === undefined ? {} : { printToPdf: options.printToPdf }),
       confirm: (question) => connections?.askCaller(question) ?? Promise.resolve(false),
       // The desktop app asks in its native dialog; web mode asks the calling tab for the terminal's code.
-      writeConfirmer: new TabWriteConfirmer(() => connections, codes),
+      writeConfirmer: confirmer,
       ...(options.environment === undefined ? {} : { environment: options.environment }),
       log,
     });
   } catch (error) {
     // The sockets waiting for the services are told the start failed (the page says so), then
-    // the server closes; startLedgerdesk has released the lock.
+    // the server closes, the control socket, and the lock goes (startLedgerdesk's own failure
+    // released it already; releasing twice is harmless).
     startFailed(error);
-    const failed = server as Server | null;
-    if (failed !== null) await closeAfterFailure(failed, served);
+    if (server !== null) await closeAfterFailure(server, served);
+    door?.servicesUp(null);
+    await door?.close();
+    lock.release();
     throw error;
   }
-  const listening = server as Server | null;
-  const door = access as WebAccess | null;
-  if (listening === null || door === null) throw new Error('web mode: the server did not listen.');
-  const ready = new WebConnections({
+  const ready = new code.WebConnections({
     router: ledgerdesk.router,
     codes,
     origin,
@@ -234,17 +267,18 @@ export async function startWebShell(options: WebShellOptions): Promise<RunningWe
   });
   connections = ready;
   // One browser at a time: a new sign-in ends the sockets of the one before.
-  door.onSignIn((signIn) => {
+  access.onSignIn((signIn) => {
     ready.closeOtherSignIns(signIn.id);
   });
   connectionsUp(ready);
   // The first screen's calls made once here, while the browser still loads the page
   // (app/warmFirstScreen.ts says why); after the sockets already waiting were let in.
+  const warm = code.warmFirstScreen;
   setImmediate(() => {
-    void warmFirstScreen(ledgerdesk.services.handlers, () => ledgerdesk.services.knownSecrets());
+    void warm(ledgerdesk.services.handlers, () => ledgerdesk.services.knownSecrets());
   });
-  const liveServer: Server = listening;
-  const liveAccess: WebAccess = door;
+  const liveServer: Server = server;
+  const liveAccess: WebAccess = access;
 
   let stopping: Promise<void> | null = null;
   return {
