@@ -70,7 +70,11 @@ function socket(tabKey = signIn.tabKey): WebSocket {
 }
 
 /** Stands in for the services' side: says hello to every socket it is given. */
-const greeter = { attach: (webSocket: WebSocket) => webSocket.send('let in') } as unknown as WebConnections;
+const greeter = {
+  attach: (webSocket: WebSocket) => {
+    webSocket.send('let in');
+  },
+} as unknown as WebConnections;
 
 function served(connections: Promise<WebConnections>): ServedWebMode {
   return serveWebMode(server, { access, connections, rendererRoot: root });
