@@ -72,6 +72,20 @@ function signedOut(): void {
   window.location.replace(SIGNED_OUT_PATH);
 }
 
+/** The start failed after the page was served: the page says so in the server's sentence, and nothing more runs. */
+function startFailed(reason: string): void {
+  document.documentElement.dataset['ledgerdeskConnection'] = 'failed';
+  const notice = document.createElement('main');
+  const heading = document.createElement('h1');
+  heading.textContent = 'Ledgerdesk could not start';
+  const sentence = document.createElement('p');
+  sentence.setAttribute('role', 'alert');
+  sentence.textContent = `${reason} The terminal where it was started (npm run serve) says why; start it again once that is fixed.`;
+  notice.append(heading, sentence);
+  document.body.replaceChildren(notice);
+  document.title = 'Ledgerdesk could not start';
+}
+
 if (!('ledgerdesk' in window)) {
   const tabKey = takeTabKey();
   const api =
@@ -89,6 +103,7 @@ if (!('ledgerdesk' in window)) {
             },
             checkSignIn: () => checkSignIn(tabKey),
             signedOut,
+            startFailed,
             randomSession,
           }),
         );

@@ -41,11 +41,18 @@ export interface BrowserSide {
   checkSignIn(): Promise<SignInState>;
   /** Leaves for the page that says how to sign in again. */
   signedOut(): void;
+  /** Says in the page that Ledgerdesk could not start (the server's sentence; its terminal says more). */
+  startFailed(reason: string): void;
   randomSession(): string;
 }
 
 /** The server's close code for a socket of a browser another sign-in replaced (webConnections.ts). */
 const CLOSE_SIGNED_OUT = 4001;
+/**
+ * The server's close code when its start failed after the page was served (web/webServer.ts:
+ * the page is served before the services are up, issue 36); the reason is the sentence to show.
+ */
+const CLOSE_START_FAILED = 4002;
 
 interface PendingCall {
   channel: string;
@@ -171,7 +178,10 @@ export function webSocketTransport(page: BrowserSide): BridgeTransport {
       ready = false;
       page.showConnection('reconnecting');
       if (event.code === CLOSE_SIGNED_OUT) signOut();
-      else reconnectLater();
+      else if (event.code === CLOSE_START_FAILED) {
+        stopped = true;
+        page.startFailed(event.reason === '' ? 'Ledgerdesk could not start.' : event.reason);
+      } else reconnectLater();
     });
   }
 

@@ -81,13 +81,20 @@ const SERVER_PHASES: [phase: string, after: string, words: string][] = [
   ['build-checked', 'launcher-loaded', 'out/ checked against the sources (not built)'],
   ['web-server-code-loaded', 'build-checked', 'out/web/serve.js loaded'],
   ['sandbox-forked', 'web-server-code-loaded', 'sandbox process forked'],
-  ['services-code-loaded', 'sandbox-forked', 'services code loaded (the bundle’s main chunk and its dependencies)'],
-  ['keychain-detected', 'services-code-loaded', 'keychain detected'],
-  ['data-folder-locked', 'keychain-detected', 'data folder locked'],
+  [
+    'services-code-loaded',
+    'sandbox-forked',
+    'serve command code loaded (since issue 36 only the lock, keys and web server)',
+  ],
+  ['keychain-detected', 'services-code-loaded', 'keychain detected (the data folder locked first)'],
+  // Since issue 36 the server listens and prints its address before the services' code is loaded
+  // and before the sandbox and the services are up; the page's socket waits for them.
+  ['listening', 'keychain-detected', 'control socket open, web server listening'],
+  ['open-printed', 'listening', 'first line printed'],
+  ['services-code-imported', 'open-printed', 'services code loaded (after the address)'],
+  ['data-folder-locked', 'services-code-imported', 'shared start entered'],
   ['sandbox-ready', 'data-folder-locked', 'waiting for the sandbox bank'],
   ['services-started', 'sandbox-ready', 'services started (cache, listener, handlers)'],
-  ['listening', 'services-started', 'web server listening'],
-  ['open-printed', 'listening', 'first line printed'],
   ['sandbox-process-code-loaded', 'sandbox-forked', 'sandbox process: its code loaded'],
   ['sandbox-bank-listening', 'sandbox-start-asked', 'sandbox process: bank opened and listening'],
 ];

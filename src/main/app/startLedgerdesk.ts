@@ -33,8 +33,7 @@ import { lockDataFolder, type DataFolderLock, type WriterShell } from './dataFol
 import { dataFolderModeLine, ownDataFolder } from '../services/files/dataFolderMode.ts';
 import { markStart } from './startTimes.ts';
 import { RecoveryEscrow, type RecoveryKeyMade } from '../services/credentials/recoveryEscrow.ts';
-import { startControlServer, type ControlHandlers, type ControlServer } from './controlSocket.ts';
-import { runHostedLedger } from './hostedLedger.ts';
+import { openControlDoor, type ControlDoor } from './controlDoor.ts';
 import type { ProxyResolver } from '../services/http/systemProxy.ts';
 
 export interface LedgerdeskOptions {
@@ -72,6 +71,11 @@ export interface LedgerdeskOptions {
    * profiles on "the system's proxy settings" read HTTPS_PROXY / HTTP_PROXY / NO_PROXY instead.
    */
   systemProxy?: ProxyResolver;
+  /**
+   * The folder's control socket, opened by the shell before it called (web mode: before it
+   * printed its address, issue 36); none: opened here, before the sandbox and the services.
+   */
+  controlDoor?: ControlDoor;
   log: Logger;
 }
 
@@ -143,6 +147,32 @@ export async function startLedgerdesk(options: LedgerdeskOptions): Promise<Runni
 }
 
 async function startOnLockedFolder(options: LedgerdeskOptions, lock: DataFolderLock): Promise<RunningLedgerdesk> {
+  // The control socket first, before the sandbox and the services (issue 36; controlDoor.ts):
+  // web mode opens it itself before it prints its address, the desktop app here.
+  const door =
+    options.controlDoor ??
+    (await openControlDoor({
+      dataFolder: options.dataFolder,
+      lock,
+      secretStore: options.secretStore,
+      ...(options.environment === undefined ? {} : { environment: options.environment }),
+      log: options.log,
+    }));
+  try {
+    return await startBehindControl(options, lock, door);
+  } catch (error) {
+    // Commands waiting for the services are told they did not open.
+    door.servicesUp(null);
+    await door.close();
+    throw error;
+  }
+}
+
+async function startBehindControl(
+  options: LedgerdeskOptions,
+  lock: DataFolderLock,
+  door: ControlDoor,
+): Promise<RunningLedgerdesk> {
   const { log } = options;
   const keeper = await keepSandbox(options);
   const sandbox = keeper.current();
@@ -170,31 +200,7 @@ async function startOnLockedFolder(options: LedgerdeskOptions, lock: DataFolderL
     log,
   });
   markStart('services-started');
-  // `ledger` commands started while this app runs are run here, on these services (one writer).
-  const control: ControlHandlers = {
-    ledger: async (args, stdin) => {
-      // Services that did not open are not opened a second time for a command: it is told why.
-      if (services.ledger === null) {
-        return {
-          code: 1,
-          stdout: '',
-          stderr: `ledger: the running Ledgerdesk could not open this data folder's services (${services.ledgerProblem ?? 'see its log'}); stop it, fix that, and run this again.\n`,
-        };
-      }
-      return runHostedLedger(args, stdin, {
-        services: services.ledger,
-        secretStore: options.secretStore,
-        env: options.environment ?? process.env,
-      });
-    },
-  };
-  let controlServer: ControlServer | null = null;
-  try {
-    controlServer = await startControlServer(options.dataFolder, control, options.environment ?? process.env);
-    lock.announceSocket(controlServer.path);
-  } catch (error) {
-    log.warn(`control socket: ${messageOf(error)}; ledger commands are refused while this app runs.`);
-  }
+  door.servicesUp(services);
   const router = createRouter({
     handlers: services.handlers,
     senderPolicy: options.senderPolicy,
@@ -223,14 +229,12 @@ async function startOnLockedFolder(options: LedgerdeskOptions, lock: DataFolderL
     },
     firstOpenSync,
     offerSignInAddress: (mint) => {
-      control.signInAddress = mint;
+      door.handlers.signInAddress = mint;
     },
     stop() {
       stopping ??= (async () => {
         // No command is taken once stopping starts; one in flight is answered first.
-        await controlServer?.close().catch((error: unknown) => {
-          log.error(`shutdown: ${messageOf(error)}`);
-        });
+        await door.close();
         // Its job, once started, is the sync service's: stopping the services lets its page finish.
         await firstOpenSync;
         try {

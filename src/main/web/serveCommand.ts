@@ -180,6 +180,40 @@ export async function runServe(args: readonly string[], io: ServeIo): Promise<nu
   let port = options.port;
   // The recovery key made during the start: shown once the address is printed.
   const recoveryNotices: string[] = [];
+  // Whether the address was printed (the page served) before the start failed or finished.
+  let printed = false as boolean;
+  let redirect = null as RedirectPage | null;
+  const printOpen = (address: { origin: string; entryUrl: string }, opened: boolean): void => {
+    if (options.json) {
+      io.stdout.write(
+        JSON.stringify({
+          event: 'open',
+          url: address.entryUrl,
+          origin: address.origin,
+          dataFolder,
+          browserOpened: opened,
+        }) + '\n',
+      );
+    } else {
+      io.stdout.write(`Ledgerdesk is open at ${address.entryUrl}\n`);
+      io.stdout.write(
+        (opened
+          ? 'Opened in your browser. '
+          : options.open
+            ? 'No browser to open here: open the address above in one. '
+            : 'Open the address above in your browser. ') +
+          'It works once (it logs that browser in); tabs of that browser can then use ' +
+          `${address.origin}/.\nData folder: ${dataFolder}\nCtrl+C stops Ledgerdesk.\n`,
+      );
+    }
+    if (options.exposed) {
+      io.stderr.write(
+        `Warning: Ledgerdesk listens on ${options.host}, not only on this machine: anyone who can reach it can try ` +
+          'to sign in. It speaks only HTTPS; only the address above lets a browser in, and it works once: keep it to yourself.\n',
+      );
+    }
+    markStart('open-printed');
+  };
   try {
     // The folder's lock first: no key file is read, made or changed by a second writer.
     lock = lockDataFolder(dataFolder, 'web');
@@ -216,7 +250,21 @@ export async function runServe(args: readonly string[], io: ServeIo): Promise<nu
       log.info(`Unlocked the key file ${answered.store.file} from the unlock page.`);
     }
     markStart('keychain-detected');
+    const openedAt = (address: { origin: string; entryUrl: string }): void => {
+      printed = true;
+      // The tab that typed the passphrase signs in with this start's one-time address.
+      unlocked?.sendOn(address.entryUrl);
+      redirect =
+        options.open && unlocked === null
+          ? (io.openEntryAddress ?? ((url: string) => openSecretAddressInDefaultBrowser(url, io.env)))(address.entryUrl)
+          : null;
+      printOpen(address, redirect !== null);
+    };
     shell = await startWebShell({
+      // The address is printed (and the browser opened) as soon as the page is served, before the
+      // sandbox and the services are up (issue 36): the browser's launch and the page's load run
+      // while they start, and the page's socket waits for them.
+      onListening: openedAt,
       dataFolder,
       lock,
       rendererRoot: io.rendererRoot ?? defaultRendererRoot(),
@@ -244,7 +292,8 @@ export async function runServe(args: readonly string[], io: ServeIo): Promise<nu
   } catch (error) {
     // A recovery key made before the start failed is still shown: its file exists now.
     for (const notice of recoveryNotices.splice(0)) io.stderr.write(notice);
-    unlocked?.sendOn(null);
+    if (!printed) unlocked?.sendOn(null);
+    redirect?.remove();
     lock?.release();
     if (KEY_FAILURES.some((kind) => error instanceof kind)) {
       io.stderr.write(`ledger serve: ${messageOf(error)}\n`);
@@ -266,40 +315,11 @@ export async function runServe(args: readonly string[], io: ServeIo): Promise<nu
       return 1;
     }
     io.stderr.write(`Ledgerdesk could not start in web mode: ${messageOf(error)}\n`);
+    // After the address was printed, a supervisor reading --json learns the start failed.
+    if (printed && options.json) io.stdout.write(JSON.stringify({ event: 'failed', message: messageOf(error) }) + '\n');
     return 1;
   }
 
-  // The tab that typed the passphrase signs in with this start's one-time address.
-  unlocked?.sendOn(shell.entryUrl);
-  const redirect =
-    options.open && unlocked === null
-      ? (io.openEntryAddress ?? ((url: string) => openSecretAddressInDefaultBrowser(url, io.env)))(shell.entryUrl)
-      : null;
-  const opened = redirect !== null;
-  if (options.json) {
-    io.stdout.write(
-      JSON.stringify({ event: 'open', url: shell.entryUrl, origin: shell.origin, dataFolder, browserOpened: opened }) +
-        '\n',
-    );
-  } else {
-    io.stdout.write(`Ledgerdesk is open at ${shell.entryUrl}\n`);
-    io.stdout.write(
-      (opened
-        ? 'Opened in your browser. '
-        : options.open
-          ? 'No browser to open here: open the address above in one. '
-          : 'Open the address above in your browser. ') +
-        'It works once (it logs that browser in); tabs of that browser can then use ' +
-        `${shell.origin}/.\nData folder: ${dataFolder}\nCtrl+C stops Ledgerdesk.\n`,
-    );
-  }
-  if (options.exposed) {
-    io.stderr.write(
-      `Warning: Ledgerdesk listens on ${options.host}, not only on this machine: anyone who can reach it can try ` +
-        'to sign in. It speaks only HTTPS; only the address above lets a browser in, and it works once: keep it to yourself.\n',
-    );
-  }
-  markStart('open-printed');
   // After the address, not before it: the start stays a few lines (issue 38), and the recovery key
   // is the last thing on the terminal, where it is seen.
   for (const notice of recoveryNotices.splice(0)) io.stderr.write(notice);

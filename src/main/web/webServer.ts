@@ -27,7 +27,12 @@ import { acceptsGzip, createCompressor, isLoopback } from './compressedFiles.ts'
 
 export interface WebServerOptions {
   access: WebAccess;
-  connections: WebConnections;
+  /**
+   * The sockets' side, once the services are up (issue 36: the page is served before them). A
+   * socket that comes before waits for it, never refused for it; if the start fails, the socket
+   * is closed with CLOSE_START_FAILED and the reason, and the page says so.
+   */
+  connections: WebConnections | Promise<WebConnections>;
   /** out/renderer */
   rendererRoot: string;
   log?: (message: string) => void;
@@ -86,9 +91,28 @@ function answerSignedOut(response: ServerResponse, status: 200 | 401, method: st
   response.end(method === 'HEAD' ? undefined : body);
 }
 
+/** A socket's close code when the start failed after the page was served (the page says so). */
+export const CLOSE_START_FAILED = 4002;
+/** A WebSocket close reason is at most 123 bytes. */
+const CLOSE_REASON_BYTES = 123;
+
+function closeReason(error: unknown): string {
+  let text = `Ledgerdesk could not start: ${error instanceof Error ? error.message : String(error)}`;
+  while (Buffer.byteLength(text) > CLOSE_REASON_BYTES) text = `${text.slice(0, Math.max(0, text.length - 2))}…`;
+  return text;
+}
+
+export interface ServedWebMode {
+  /** Resolves once every socket told of a failed start has closed (then the server may stop). */
+  failureTold(): Promise<void>;
+}
+
 /** Makes `server` answer as web mode: the renderer, the token exchange and the socket. */
-export function serveWebMode(server: Server, options: WebServerOptions): void {
-  const { access, connections } = options;
+export function serveWebMode(server: Server, options: WebServerOptions): ServedWebMode {
+  const { access } = options;
+  const connections = Promise.resolve(options.connections);
+  // Sockets opened while the services start, and those told the start failed, until they close.
+  const waiting = new Set<Promise<void>>();
   const compressor = createCompressor();
   const sockets = new WebSocketServer({
     noServer: true,
@@ -210,11 +234,43 @@ export function serveWebMode(server: Server, options: WebServerOptions): void {
       refuseUpgrade(socket, 404);
       return;
     }
-    sockets.handleUpgrade(request, socket, head, (webSocket) => {
-      connections.attach(webSocket, verdict.signIn);
-    });
+    // Before the services are up the upgrade waits for them (issue 36); a failed start is said
+    // on the socket itself (the page shows it), the reason being the terminal's sentence.
+    const settled = connections.then(
+      (ready) => {
+        // Checked again: another sign-in may have replaced this one while it waited.
+        const still = access.checkSocket(request.headers, request.rawHeaders);
+        if (!still.allowed) {
+          refuseUpgrade(socket, still.status);
+          return;
+        }
+        sockets.handleUpgrade(request, socket, head, (webSocket) => {
+          ready.attach(webSocket, still.signIn);
+        });
+      },
+      (error: unknown) =>
+        new Promise<void>((resolve) => {
+          if (socket.destroyed) {
+            resolve();
+            return;
+          }
+          socket.once('close', () => {
+            resolve();
+          });
+          sockets.handleUpgrade(request, socket, head, (webSocket) => {
+            webSocket.close(CLOSE_START_FAILED, closeReason(error));
+          });
+        }),
+    );
+    waiting.add(settled);
+    void settled.finally(() => waiting.delete(settled));
   });
   server.on('close', () => {
     sockets.close();
   });
+  return {
+    failureTold: async () => {
+      await Promise.allSettled([...waiting]);
+    },
+  };
 }

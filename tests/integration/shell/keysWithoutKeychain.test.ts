@@ -64,7 +64,10 @@ describe('web mode without a keychain', () => {
     const first = await serve();
     expect(first.stderr()).toMatch(/Made the key file .*keys\.json/);
     // The recovery key: shown once on serve's terminal, written 0600 outside the data folder.
-    await expect.poll(() => first.stderr()).toMatch(/ledgerdesk-recovery-key-v1:[A-Za-z0-9_-]+/);
+    // Printed once the services are up (after the open line since issue 36, still after it).
+    expect(await first.stderrMatching(/ledgerdesk-recovery-key-v1:/)).toMatch(
+      /ledgerdesk-recovery-key-v1:[A-Za-z0-9_-]+/,
+    );
     const recoveryFiles = readdirSync(recoveryFolder);
     expect(recoveryFiles).toHaveLength(1);
     expect(statSync(join(recoveryFolder, recoveryFiles[0] ?? '')).mode & 0o777).toBe(0o600);

@@ -49,6 +49,7 @@ const question: WebQuestion = {
 function page(answers: { typed: string | null; signIn: SignInState }) {
   const sockets: ScriptedSocket[] = [];
   const signedOut = vi.fn();
+  const startFailed = vi.fn();
   const checks = vi.fn(() => Promise.resolve(answers.signIn));
   const side: BrowserSide = {
     openSocket: (url, protocols) => {
@@ -62,10 +63,11 @@ function page(answers: { typed: string | null; signIn: SignInState }) {
     showConnection: () => undefined,
     checkSignIn: checks,
     signedOut,
+    startFailed,
     randomSession: () => 'session-0123456789abcdef',
   };
   const transport = webSocketTransport(side);
-  return { transport, sockets, signedOut, checks };
+  return { transport, sockets, signedOut, startFailed, checks };
 }
 
 function opened(socket: ScriptedSocket | undefined): ScriptedSocket {
@@ -111,6 +113,17 @@ describe('webSocketTransport', () => {
     await vi.advanceTimersByTimeAsync(10_000);
     expect(sockets).toHaveLength(1);
     expect(checks).not.toHaveBeenCalled();
+  });
+
+  it('says the start failed when the server closes the socket so (4002), and connects no more (issue 36)', async () => {
+    const { sockets, signedOut, startFailed, checks } = page({ typed: null, signIn: 'signed-in' });
+    // The page was served before the services were up; they then failed to start.
+    sockets[0]?.emit('close', { code: 4002, reason: 'Ledgerdesk could not start: the cache is damaged.' });
+    expect(startFailed).toHaveBeenCalledWith('Ledgerdesk could not start: the cache is damaged.');
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(sockets).toHaveLength(1);
+    expect(checks).not.toHaveBeenCalled();
+    expect(signedOut).not.toHaveBeenCalled();
   });
 
   it('asks whether the sign-in holds after a drop: reconnects while it does, leaves when it does not', async () => {

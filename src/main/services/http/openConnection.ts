@@ -344,7 +344,8 @@ async function secured(
 export async function openConnection(
   destination: Destination,
   route: ProxyRoute,
-  trust: Trust,
+  /** Asked only for an https:// destination: a plain one never needs the secure context (transport.ts). */
+  trust: () => Trust,
   connectMs: number,
 ): Promise<Duplex> {
   const sockets: net.Socket[] = [];
@@ -384,7 +385,7 @@ export async function openConnection(
       }
     }
     if (destination.protocol === 'http:') return socket;
-    return await secured(socket, route, destination, trust, connectMs, track);
+    return await secured(socket, route, destination, trust(), connectMs, track);
   } catch (error) {
     for (const socket of sockets) socket.destroy();
     // The timer cut short a step that reports the cut as its own failure: said as the timeout it is.

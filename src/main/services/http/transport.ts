@@ -60,10 +60,10 @@ const MAX_SOCKETS_PER_DESTINATION = 8;
 class RoutedAgent extends http.Agent {
   readonly #destinationProtocol: 'http:' | 'https:';
   readonly #route: ProxyRoute;
-  readonly #trust: Trust;
+  readonly #trust: () => Trust;
   readonly #connectMs: number;
 
-  constructor(protocol: 'http:' | 'https:', route: ProxyRoute, trust: Trust, connectMs: number) {
+  constructor(protocol: 'http:' | 'https:', route: ProxyRoute, trust: () => Trust, connectMs: number) {
     super({ keepAlive: true, maxSockets: MAX_SOCKETS_PER_DESTINATION, scheduling: 'lifo' });
     this.#destinationProtocol = protocol;
     this.#route = route;
@@ -134,8 +134,11 @@ export class HttpTransport {
         neverSent: true,
       });
     }
-    const trust = request.policy.trust();
-    const agent = this.#agentFor(url.protocol, route, trust, request.connectMs);
+    // The trust (a secure context holding every root certificate, bundled and the system's: about
+    // 63 ms of the first call in web mode's start, issue 36) is made only for an https:// address;
+    // a plain http:// one (the embedded sandbox, a bank on this machine) never handshakes, so its
+    // first call does not pay for it. A proxy is reached in plain (a CONNECT tunnel).
+    const agent = this.#agentFor(url.protocol, route, request.policy, request.connectMs);
     const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
     const headers: [string, string][] = [['Host', url.host]];
     for (const [name, value] of request.headers) {
@@ -240,16 +243,24 @@ export class HttpTransport {
     this.#agents.clear();
   }
 
-  #agentFor(protocol: string, route: ProxyRoute, trust: Trust, connectMs: number): RoutedAgent {
+  #agentFor(protocol: string, route: ProxyRoute, policy: { trust(): Trust }, connectMs: number): RoutedAgent {
+    const secure = protocol === 'https:';
+    const trust = secure ? policy.trust() : null;
     // A hash of the proxy's password, in memory only, so tunnels made with one login are never reused for another.
     const tag =
       route.kind === 'proxy' && route.credentials !== null
         ? createHash('sha256').update(route.credentials.password).digest('hex').slice(0, 16)
         : '';
-    const key = `${protocol}|${routeKey(route, tag)}|${trust.key}|${String(connectMs)}`;
+    const key = `${protocol}|${routeKey(route, tag)}|${trust?.key ?? 'plain'}|${String(connectMs)}`;
     let agent = this.#agents.get(key);
     if (agent === undefined) {
-      agent = new RoutedAgent(protocol === 'https:' ? 'https:' : 'http:', route, trust, connectMs);
+      agent = new RoutedAgent(
+        secure ? 'https:' : 'http:',
+        route,
+        // Asked again for a plain agent only if it ever had to secure a connection (it never does).
+        () => trust ?? policy.trust(),
+        connectMs,
+      );
       this.#agents.set(key, agent);
     }
     return agent;

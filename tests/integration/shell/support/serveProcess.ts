@@ -27,6 +27,11 @@ export interface RunningServe {
   /** The `--json` open line. */
   open: { url: string; origin: string; dataFolder: string };
   stderr: () => string;
+  /**
+   * Resolves once stderr has matched `pattern` (read as it comes, no timer): what is printed once
+   * the services are up, which since issue 36 is after the open line, not with it.
+   */
+  stderrMatching(pattern: RegExp): Promise<string>;
   /** SIGTERM, then what it printed on stdout after the open line, and its exit code. */
   stop(): Promise<{ code: number | null; lines: string[] }>;
 }
@@ -46,7 +51,14 @@ export function startServe(args: string[], env: NodeJS.ProcessEnv): Promise<Runn
         done(code);
       });
     });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const waiting: { pattern: RegExp; resolve: (text: string) => void }[] = [];
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+      for (const wait of waiting.splice(0)) {
+        if (wait.pattern.test(stderr)) wait.resolve(stderr);
+        else waiting.push(wait);
+      }
+    });
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
       if (opened) return;
@@ -57,6 +69,11 @@ export function startServe(args: string[], env: NodeJS.ProcessEnv): Promise<Runn
         child,
         open: JSON.parse(line) as RunningServe['open'],
         stderr: () => stderr,
+        stderrMatching: (pattern) =>
+          new Promise<string>((matched) => {
+            if (pattern.test(stderr)) matched(stderr);
+            else waiting.push({ pattern, resolve: matched });
+          }),
         async stop() {
           child.kill('SIGTERM');
           const code = await exited;
