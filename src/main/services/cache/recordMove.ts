@@ -1,0 +1,100 @@
+/**
+ * The cut-over at the cache's open (issue 34): where the officer's record's tables are, and the
+ * one move of a data folder that still keeps them in its cache file.
+ *
+ * Every start-up path keeps the record:
+ * - the record already holds the copy (its mark in record_meta): the cache is migrated whole
+ *   (migration 32 drops a cache's second copy, if any) and the record attached;
+ * - a cache file that still holds the record's tables and a record open for writing: the cache
+ *   is migrated to just before 32, its once-per-file upgrades of those rows made under its own
+ *   key, the tables copied into the record and sealed again under the record's key, marked done
+ *   in the record's transaction (recordCopy.ts), and only then is migration 32 run. A kill -9
+ *   before the record's commit leaves the cache as it was; after it, the next open finishes;
+ * - the copy fails (a table that does not match, a full disk): the cache keeps its tables and
+ *   the app works on them as before, with a sentence saying so; the next start tries again;
+ * - the record is locked or read-only, or the cache is read-only, before the move: the record's
+ *   tables stay in the cache file and are used there (the record's own sentence says why);
+ * - after the move, a locked or read-only record is attached read-only: nothing writes to it.
+ */
+import type { DatabaseSync } from 'node:sqlite';
+import { applyMigrations, type Migration } from '../migrations/migrationRunner.ts';
+import { attachRecord, type AttachedRecord } from '../record/recordAttach.ts';
+import { copiedMarkOf, copyRecordFromCache, markNothingToCopy } from '../record/recordCopy.ts';
+import type { RecordStore } from '../record/recordStore.ts';
+import { CACHE_MIGRATIONS, CACHE_MIGRATIONS_TABLE, RECORD_MOVED_VERSION } from './cacheMigrations.ts';
+import { RowMacs } from './rowMacs.ts';
+import { RuleNames } from './ruleNames.ts';
+import type { RecordSealer } from './sealing.ts';
+
+export interface RecordMove {
+  /** The record attached as schema `record`; null while its tables are still in the cache file. */
+  attached: AttachedRecord | null;
+  /** The cache id the audit log's chain key is named by: the one the log was born with. */
+  auditCacheId: string;
+  /** Sentences for the window's top banner and the CLI; empty when all went well. */
+  messages: string[];
+}
+
+/** Whether the cache file has already dropped the record's tables (migration 32 is in its history). */
+function movedInCache(database: DatabaseSync): boolean {
+  const history = database
+    .prepare("SELECT 1 FROM main.sqlite_master WHERE type = 'table' AND name = ?")
+    .get(CACHE_MIGRATIONS_TABLE);
+  if (history === undefined) return false;
+  return (
+    database.prepare(`SELECT 1 FROM main.${CACHE_MIGRATIONS_TABLE} WHERE version = ?`).get(RECORD_MOVED_VERSION) !==
+    undefined
+  );
+}
+
+/** The migrations to apply before the move: all of them once the record holds its tables. */
+export function cacheMigrationsFor(record: RecordStore | null, database: DatabaseSync): readonly Migration[] {
+  if (movedInCache(database) || (record !== null && copiedMarkOf(record) !== null)) return CACHE_MIGRATIONS;
+  return CACHE_MIGRATIONS.filter((migration) => migration.version < RECORD_MOVED_VERSION);
+}
+
+/** What the move needs of the open cache. */
+export interface MoveContext {
+  database: DatabaseSync;
+  file: string;
+  record: RecordStore | null;
+  /** The cache's sealer: what the record's rows are sealed under while the cache holds them. */
+  sealer: RecordSealer;
+  cacheId: string;
+  /** Why the cache is read-only, or null: a read-only cache is not migrated, so not moved either. */
+  readOnly: string | null;
+}
+
+/** Moves the record out of the cache file where it is still there, and attaches it. */
+export function moveRecordOut(context: MoveContext): RecordMove {
+  const { database, record, cacheId } = context;
+  const inCache: RecordMove = { attached: null, auditCacheId: cacheId, messages: [] };
+  if (record === null) return inCache;
+  if (context.readOnly === null && copiedMarkOf(record) === null && record.state === 'open') {
+    if (movedInCache(database)) {
+      // The cache has no record tables (a record file that went missing after the move).
+      markNothingToCopy(record, cacheId);
+    } else {
+      try {
+        // The rows take this build's shape under the cache's key first, as before the move.
+        const macs = new RowMacs(() => context.sealer);
+        macs.install(database, true);
+        new RuleNames(database, () => context.sealer).install(database, macs, true);
+        copyRecordFromCache(record, context.file, cacheId, context.sealer);
+      } catch (error) {
+        return {
+          ...inCache,
+          messages: [
+            `The officer's record could not be moved out of the offline cache (${(error as Error).message}); it stays in the cache file and is used there as before, and the move is tried again at the next start.`,
+          ],
+        };
+      }
+      applyMigrations(database, CACHE_MIGRATIONS, CACHE_MIGRATIONS_TABLE, { name: 'The offline cache' });
+    }
+  }
+  const mark = copiedMarkOf(record);
+  if (mark === null && !movedInCache(database)) return inCache;
+  const attached: AttachedRecord = { file: record.file, readOnly: record.state !== 'open' };
+  attachRecord(database, attached);
+  return { attached, auditCacheId: mark?.cacheId ?? cacheId, messages: [] };
+}
