@@ -14,7 +14,8 @@
  *   the app works on them as before, with a sentence saying so; the next start tries again;
  * - the record is locked or read-only, or the cache is read-only, before the move: the record's
  *   tables stay in the cache file and are used there (the record's own sentence says why);
- * - after the move, a locked or read-only record is attached read-only: nothing writes to it.
+ * - after the move, a record of a schema this build does not know is attached read-only; a
+ *   locked one is attached for its audit log only (its sealed rows open with its key alone).
  */
 import type { DatabaseSync } from 'node:sqlite';
 import { applyMigrations, type Migration } from '../migrations/migrationRunner.ts';
@@ -44,6 +45,22 @@ function movedInCache(database: DatabaseSync): boolean {
   return (
     database.prepare(`SELECT 1 FROM main.${CACHE_MIGRATIONS_TABLE} WHERE version = ?`).get(RECORD_MOVED_VERSION) !==
     undefined
+  );
+}
+
+/**
+ * The reviews' "row cached" mark (row_listed) made true to the cache file now: rows can leave it
+ * without a delete the trigger sees (a new file after one was deleted or set aside, a data-key
+ * reset emptying it before the record was attached). Only marks that say cached wrongly are
+ * cleared; a row listed again is marked by the next sync (reviewsTable.ts), as before.
+ */
+function relistReviews(database: DatabaseSync): void {
+  database.exec(
+    `UPDATE record.reviews SET row_listed = 0
+     WHERE kind = 'pending-transaction' AND row_listed = 1 AND NOT EXISTS (
+       SELECT 1 FROM main.pending_transaction_scopes AS s CROSS JOIN main.pending_transactions AS p
+         ON p.scope = s.id AND p.posted_at = reviews.posted_at AND p.row_key = reviews.ref
+       WHERE s.profile_id = reviews.profile_id AND s.account_id = reviews.account_id)`,
   );
 }
 
@@ -94,7 +111,11 @@ export function moveRecordOut(context: MoveContext): RecordMove {
   }
   const mark = copiedMarkOf(record);
   if (mark === null && !movedInCache(database)) return inCache;
-  const attached: AttachedRecord = { file: record.file, readOnly: record.state !== 'open' };
+  // A locked record is attached for writing: its sealed rows cannot be read or written without
+  // its key, but the audit log (under its own chain key, append-only) keeps taking entries, so
+  // nothing the app does goes unlogged while the key is being recovered.
+  const attached: AttachedRecord = { file: record.file, readOnly: record.state === 'read-only' };
   attachRecord(database, attached);
+  if (record.state === 'open') relistReviews(database);
   return { attached, auditCacheId: mark?.cacheId ?? cacheId, messages: [] };
 }

@@ -14,8 +14,8 @@ import { pathToFileURL } from 'node:url';
 export interface AttachedRecord {
   file: string;
   /**
-   * The record is locked or has a schema this build does not know: attached read-only (SQLite
-   * refuses every write), so no path through the cache writes to it.
+   * The record has a schema this build does not know: attached read-only (SQLite refuses every
+   * write), so no path through the cache writes to it.
    */
   readOnly: boolean;
 }
