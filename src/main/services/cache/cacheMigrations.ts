@@ -84,6 +84,11 @@ export const CACHE_MIGRATIONS: readonly Migration[] = [
  */
 export const RECORD_MOVED_VERSION = m032.version;
 
+/** The migrations of a cache file that still holds the record's tables: opened without the record, or before the move. */
+export const CACHE_MIGRATIONS_WITH_THE_RECORD: readonly Migration[] = CACHE_MIGRATIONS.filter(
+  (migration) => migration.version < RECORD_MOVED_VERSION,
+);
+
 /**
  * Tables whose rows are sealed with the data key: emptied when the key is lost or changed. The
  * record's (reviews to review_settings) are among them only while a cache file still holds them,

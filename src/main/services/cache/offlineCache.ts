@@ -126,8 +126,7 @@ export class OfflineCache {
     this.file = file;
     this.#database = database;
     this.#sealer = sealer;
-    this.#recordSealer =
-      record === null ? () => this.#live(this.#sealer) : () => this.#live(record.store.sealer);
+    this.#recordSealer = record === null ? () => this.#live(this.#sealer) : () => this.#live(record.store.sealer);
     this.#searchTokens = new SearchTokens((text, bytes) => sealer.keyedHash(text, bytes));
     this.opened = opened;
     const sealerOf = (): RecordSealer => this.#live(this.#sealer);
@@ -241,7 +240,13 @@ export class OfflineCache {
         file,
         database,
         sealer,
-        { setAsideAs, dataKeyReset: reset, messages, readOnly, record: move.attached === null ? 'in-cache' : 'attached' },
+        {
+          setAsideAs,
+          dataKeyReset: reset,
+          messages,
+          readOnly,
+          record: move.attached === null ? 'in-cache' : 'attached',
+        },
         audit.log,
         // A read-only cache writes nothing: no worker with a connection of its own.
         readOnly === null ? (options.writer ?? 'worker') : 'inline',

@@ -22,7 +22,12 @@ import { applyMigrations, type Migration } from '../migrations/migrationRunner.t
 import { attachRecord, type AttachedRecord } from '../record/recordAttach.ts';
 import { copiedMarkOf, copyRecordFromCache, markNothingToCopy } from '../record/recordCopy.ts';
 import type { RecordStore } from '../record/recordStore.ts';
-import { CACHE_MIGRATIONS, CACHE_MIGRATIONS_TABLE, RECORD_MOVED_VERSION } from './cacheMigrations.ts';
+import {
+  CACHE_MIGRATIONS,
+  CACHE_MIGRATIONS_TABLE,
+  CACHE_MIGRATIONS_WITH_THE_RECORD,
+  RECORD_MOVED_VERSION,
+} from './cacheMigrations.ts';
 import { RowMacs } from './rowMacs.ts';
 import { RuleNames } from './ruleNames.ts';
 import type { RecordSealer } from './sealing.ts';
@@ -67,7 +72,7 @@ function relistReviews(database: DatabaseSync): void {
 /** The migrations to apply before the move: all of them once the record holds its tables. */
 export function cacheMigrationsFor(record: RecordStore | null, database: DatabaseSync): readonly Migration[] {
   if (movedInCache(database) || (record !== null && copiedMarkOf(record) !== null)) return CACHE_MIGRATIONS;
-  return CACHE_MIGRATIONS.filter((migration) => migration.version < RECORD_MOVED_VERSION);
+  return CACHE_MIGRATIONS_WITH_THE_RECORD;
 }
 
 /** What the move needs of the open cache. */
