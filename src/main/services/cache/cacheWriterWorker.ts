@@ -19,12 +19,13 @@ type Message = WriteMessage | { id: number; close: true };
 const { file, sizeLimitBytes, record } = workerData as {
   file: string;
   sizeLimitBytes?: number;
-  record: AttachedRecord | null;
+  /** Absent when the thread is started without a record (the worker's own tests). */
+  record?: AttachedRecord | null;
 };
 const database = new DatabaseSync(file);
 configure(database, sizeLimitBytes);
 // The same schemas as the main connection: a sweep's deletes mark reviews unlisted (recordAttach.ts).
-if (record !== null) attachRecord(database, record);
+if (record !== undefined && record !== null) attachRecord(database, record);
 const statements = new Statements(database);
 const queue = new WriterQueue((pages) => executeGroup(database, statements, pages));
 
