@@ -196,14 +196,14 @@ export class OfflineCache {
       const folderCacheId = setAsideAs === null ? (parseFolderRecord(await store.read())?.cacheId ?? null) : null;
       const { cacheId, sealer, reset, restored } = await resolveDataKey(database, credentials, folderCacheId, readOnly);
       const move = moveRecordOut({ database, file, record, sealer, cacheId, readOnly });
-      // After the move the log is the record's: named by the cache id it was born with, and a
-      // cache file set aside or deleted leaves it where it is.
+      // After the move the log is the record's: named by the cache id it was born with, so a
+      // cache file set aside or deleted leaves it where it is (the folder's record still names it).
       const audit = await openAuditLog(
         database,
         credentials,
         move.auditCacheId,
         now,
-        { store, restored, setAsideAs: move.attached === null ? setAsideAs : null },
+        { store, restored, setAsideAs },
         readOnly !== null || move.attached?.readOnly === true,
       );
       const messages: string[] = readOnly === null ? [] : [readOnly];

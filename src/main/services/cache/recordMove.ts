@@ -54,12 +54,15 @@ function movedInCache(database: DatabaseSync): boolean {
 }
 
 /**
- * The reviews' "row cached" mark (row_listed) made true to the cache file now: rows can leave it
- * without a delete the trigger sees (a new file after one was deleted or set aside, a data-key
- * reset emptying it before the record was attached). Only marks that say cached wrongly are
- * cleared; a row listed again is marked by the next sync (reviewsTable.ts), as before.
+ * The reviews' "row cached" mark (row_listed) made true to a cache file that holds no pending
+ * transaction: rows leave the cache without a delete the trigger sees when the file is new (one
+ * was deleted or set aside) or was emptied before the record was attached (a data-key reset).
+ * Only then: a mark that says cached wrongly beside a cache that has rows is evidence of an edit
+ * (pendingColumns.ts reports it), never repaired at open. A row listed again is marked by the
+ * next sync (reviewsTable.ts), as before.
  */
 function relistReviews(database: DatabaseSync): void {
+  if (database.prepare('SELECT 1 FROM main.pending_transactions LIMIT 1').get() !== undefined) return;
   database.exec(
     `UPDATE record.reviews SET row_listed = 0
      WHERE kind = 'pending-transaction' AND row_listed = 1 AND NOT EXISTS (
