@@ -11,8 +11,7 @@ import { copyFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { OfflineCache } from '../../src/main/services/cache/offlineCache.ts';
-import { RecordStore } from '../../src/main/services/record/recordStore.ts';
+import type { OfflineCache } from '../../src/main/services/cache/offlineCache.ts';
 import {
   auditChainHeadAccount,
   auditChainKeyAccount,
@@ -22,6 +21,7 @@ import {
 } from '../../src/main/services/credentials/credentials.ts';
 import { KeyringSecretStore } from '../../src/main/services/credentials/keyringSecretStore.ts';
 import { folderKeyOf } from '../../src/main/services/audit/folderLogs.ts';
+import { openCacheWithRecord } from '../integration/services/support/cacheWithRecord.ts';
 import { ledger, type LedgerResult } from '../integration/services/support/ledgerRun.ts';
 import { makeTempFolder } from '../integration/services/support/tempFolder.ts';
 
@@ -52,15 +52,7 @@ describe.skipIf(!secretServiceHere)('N1: the keychain decides which audit log a 
 
   /** The cache as the app opens it, the record attached (issue 34). */
   async function openCache(at = folder): Promise<OfflineCache> {
-    const credentials = new Credentials(store);
-    const record = await RecordStore.open({ folder: at, credentials });
-    const cache = await OfflineCache.open({ folder: at, credentials, writer: 'inline', record });
-    const close = cache.close.bind(cache);
-    cache.close = async () => {
-      await close();
-      record.close();
-    };
-    return cache;
+    return openCacheWithRecord(at, new Credentials(store));
   }
 
   afterEach(async () => {

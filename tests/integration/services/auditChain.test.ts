@@ -10,8 +10,7 @@ import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { OfflineCache } from '../../../src/main/services/cache/offlineCache.ts';
-import { RecordStore } from '../../../src/main/services/record/recordStore.ts';
+import type { OfflineCache } from '../../../src/main/services/cache/offlineCache.ts';
 import { CACHE_MIGRATIONS, CACHE_MIGRATIONS_TABLE } from '../../../src/main/services/cache/cacheMigrations.ts';
 import { applyMigrations } from '../../../src/main/services/migrations/migrationRunner.ts';
 import {
@@ -21,6 +20,7 @@ import {
   Credentials,
 } from '../../../src/main/services/credentials/credentials.ts';
 import { KeyringSecretStore } from '../../../src/main/services/credentials/keyringSecretStore.ts';
+import { openCacheWithRecord } from './support/cacheWithRecord.ts';
 import { ledger, type LedgerResult } from './support/ledgerRun.ts';
 import { makeTempFolder } from './support/tempFolder.ts';
 
@@ -80,15 +80,7 @@ describe.skipIf(!secretServiceHere)('the audit chain on a real cache file and ke
 
   /** The cache as the app opens it: with the officer's record, which holds the log, attached. */
   async function openCache(): Promise<OfflineCache> {
-    const credentials = new Credentials(store);
-    const record = await RecordStore.open({ folder: temp.folder, credentials });
-    const cache = await OfflineCache.open({ folder: temp.folder, credentials, writer: 'inline', record });
-    const close = cache.close.bind(cache);
-    cache.close = async () => {
-      await close();
-      record.close();
-    };
-    return cache;
+    return openCacheWithRecord(temp.folder, new Credentials(store));
   }
 
   /** Writes `count` entries through the app's API and closes the cache (head copied to the keychain). */
