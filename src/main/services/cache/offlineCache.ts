@@ -224,8 +224,9 @@ export class OfflineCache {
       }
       messages.push(...audit.messages);
       if (reset !== null) {
-        // The reviews went with the sealed rows: said in the chain, so their entries are not
-        // taken for reviews deleted behind the app's back (reviewRollbacks.ts).
+        // Said in the chain. Before the move the reviews went with the sealed rows, and this entry
+        // keeps theirs from being taken for reviews deleted behind the app's back
+        // (reviewRollbacks.ts); after it the record, under its own key, keeps them.
         audit.log.record({
           profileId: '',
           profileName: '',
