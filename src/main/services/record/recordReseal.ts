@@ -127,7 +127,10 @@ export function resealRecord(database: DatabaseSync, from: RecordSealer, to: Rec
   );
 
   // The review settings are sealed text in base64 (review/reviewer.ts), each under its name.
-  const settings = database.prepare('SELECT name, value FROM review_settings').all() as { name: string; value: string }[];
+  const settings = database.prepare('SELECT name, value FROM review_settings').all() as {
+    name: string;
+    value: string;
+  }[];
   const setSetting = database.prepare('UPDATE review_settings SET value = ? WHERE name = ?');
   for (const setting of settings) {
     const identity = `review_settings\u0000${setting.name}`;
