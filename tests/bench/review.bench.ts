@@ -14,6 +14,7 @@
 import type { PendingTransaction } from '../../src/shared/bank/index.ts';
 import { REVIEW_FILTERS, type ReviewFilter } from '../../src/shared/review/reviewTerms.ts';
 import { OfflineCache } from '../../src/main/services/cache/offlineCache.ts';
+import { RecordStore } from '../../src/main/services/record/recordStore.ts';
 import { pendingColumnsCheckOffForBenchmark } from '../../src/main/services/cache/pendingColumns.ts';
 import { Credentials } from '../../src/main/services/credentials/credentials.ts';
 import { InMemorySecretStore } from '../../src/main/services/credentials/secretStore.ts';
@@ -109,11 +110,10 @@ const benchmark: Benchmark = {
   title: `Review filter and dispositions over ${ROWS.toLocaleString('en-US')} cached pending transactions`,
   async run(): Promise<BenchFigure[]> {
     const temp = temporaryFolder('ledgerdesk-bench-review-');
-    const cache = await OfflineCache.open({
-      folder: temp.folder,
-      credentials: new Credentials(new InMemorySecretStore()),
-      writer: 'inline',
-    });
+    const credentials = new Credentials(new InMemorySecretStore());
+    // As the app opens it (issue 34): the officer's record attached, the reviews in record.sqlite.
+    const record = await RecordStore.open({ folder: temp.folder, credentials });
+    const cache = await OfflineCache.open({ folder: temp.folder, credentials, writer: 'inline', record });
     const reviews = new ReviewService({ cache, profileName: () => 'Bench' });
     try {
       const { checkpoint } = cache.checkpoints.begin(
@@ -391,6 +391,7 @@ const benchmark: Benchmark = {
       return figures;
     } finally {
       await cache.close();
+      record.close();
       temp.remove();
     }
   },

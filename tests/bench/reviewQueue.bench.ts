@@ -18,6 +18,7 @@
  */
 import type { PendingTransaction } from '../../src/shared/bank/index.ts';
 import { OfflineCache } from '../../src/main/services/cache/offlineCache.ts';
+import { RecordStore } from '../../src/main/services/record/recordStore.ts';
 import { Credentials } from '../../src/main/services/credentials/credentials.ts';
 import { InMemorySecretStore } from '../../src/main/services/credentials/secretStore.ts';
 import { OverviewFigures } from '../../src/main/services/overview/overviewFigures.ts';
@@ -80,11 +81,10 @@ const benchmark: Benchmark = {
   title: `The one review queue over ${ROWS.toLocaleString('en-US')} cached pending transactions in ${String(ACCOUNTS)} accounts`,
   async run(): Promise<BenchFigure[]> {
     const temp = temporaryFolder('ledgerdesk-bench-queue-');
-    const cache = await OfflineCache.open({
-      folder: temp.folder,
-      credentials: new Credentials(new InMemorySecretStore()),
-      writer: 'inline',
-    });
+    const credentials = new Credentials(new InMemorySecretStore());
+    // As the app opens it (issue 34): the officer's record attached, the reviews in record.sqlite.
+    const record = await RecordStore.open({ folder: temp.folder, credentials });
+    const cache = await OfflineCache.open({ folder: temp.folder, credentials, writer: 'inline', record });
     const reviews = new ReviewService({ cache, profileName: () => 'Bench' });
     const queue = new ReviewQueue(cache, reviews);
     try {
@@ -329,6 +329,7 @@ const benchmark: Benchmark = {
       return figures;
     } finally {
       await cache.close();
+      record.close();
       temp.remove();
     }
   },

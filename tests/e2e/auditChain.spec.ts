@@ -120,8 +120,9 @@ for (const theme of ['light', 'dark'] as const) {
   });
 }
 
-test('names the entry edited in the cache file behind the app’s back', async ({ browser }) => {
-  const raw = new DatabaseSync(join(folder, 'cache.db'));
+test('names the entry edited in the record’s file behind the app’s back', async ({ browser }) => {
+  // The app's first open moved the log into the officer's record (issue 34): edited there.
+  const raw = new DatabaseSync(join(folder, 'record.sqlite'));
   raw.exec('DROP TRIGGER audit_log_no_update; DROP TRIGGER audit_log_no_delete;');
   raw.exec("UPDATE audit_log SET result = 'failed' WHERE id = 7");
   raw.close();

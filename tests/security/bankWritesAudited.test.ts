@@ -43,7 +43,7 @@ describe.skipIf(!secretServiceHere)('every write to a bank is audited with its a
   });
 
   function entriesAfter(id: number): Entry[] {
-    const raw = new DatabaseSync(join(temp.folder, 'cache.db'), { readOnly: true });
+    const raw = new DatabaseSync(join(temp.folder, 'record.sqlite'), { readOnly: true });
     try {
       return raw
         .prepare('SELECT id, action, target, result, actor FROM audit_log WHERE id > ? ORDER BY id')

@@ -55,7 +55,8 @@ describe.skipIf(!secretServiceHere)('N13: listener security settings and registr
     } finally {
       await harness.stop();
     }
-    const raw = new DatabaseSync(join(temp.folder, 'cache.db'), { readOnly: true });
+    // The audit log is in the officer's record since the cut-over (issue 34).
+    const raw = new DatabaseSync(join(temp.folder, 'record.sqlite'), { readOnly: true });
     const entries = raw
       .prepare(
         "SELECT action, target, result, detail, actor FROM audit_log WHERE action LIKE 'listener.%' OR action LIKE 'webhook.%' ORDER BY id",
@@ -77,8 +78,9 @@ describe.skipIf(!secretServiceHere)('N13: listener security settings and registr
     expect(entries[4]?.detail).toBe('forward to https://hooks.example.com/in');
     expect(entries[5]?.detail).toMatch(/^expected credentials set \(user bank/);
     expect(entries.every((entry) => entry.actor?.startsWith('app instance') === true)).toBe(true);
-    for (const suffix of ['', '-wal']) {
-      const path = join(temp.folder, `cache.db${suffix}`);
+    for (const path of ['cache.db', 'cache.db-wal', 'record.sqlite', 'record.sqlite-wal'].map((name) =>
+      join(temp.folder, name),
+    )) {
       if (!existsSync(path)) continue;
       expect(readFileSync(path).toString('latin1')).not.toContain(EXPECTED_SECRET);
     }

@@ -58,11 +58,21 @@ describe.skipIf(!secretServiceHere)('pending transactions: clear columns checked
     } finally {
       await harness.stop();
     }
-    const raw = new DatabaseSync(file);
-    raw.exec('PRAGMA wal_checkpoint(TRUNCATE)');
-    raw.close();
-    copyFileSync(file, pristine);
+    // Both files, the cache and the officer's record (reviews and their counts since the cut-over).
+    for (const [from, to] of [
+      [file, pristine],
+      [recordFile(), `${pristine}.record`],
+    ] as const) {
+      const raw = new DatabaseSync(from);
+      raw.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+      raw.close();
+      copyFileSync(from, to);
+    }
   });
+
+  function recordFile(): string {
+    return join(temp.folder, 'record.sqlite');
+  }
 
   afterAll(async () => {
     await sandbox.close();
@@ -70,12 +80,18 @@ describe.skipIf(!secretServiceHere)('pending transactions: clear columns checked
   });
 
   function restore(): void {
-    for (const suffix of ['-wal', '-shm']) rmSync(file + suffix, { force: true });
+    for (const suffix of ['-wal', '-shm']) {
+      rmSync(file + suffix, { force: true });
+      rmSync(recordFile() + suffix, { force: true });
+    }
     copyFileSync(pristine, file);
+    copyFileSync(`${pristine}.record`, recordFile());
   }
 
+  /** SQL on the cache file with the record attached, as the app sees them: by unqualified names. */
   function tamper(sql: string, ...values: (string | number)[]): void {
     const raw = new DatabaseSync(file);
+    raw.prepare('ATTACH DATABASE ? AS record').run(recordFile());
     try {
       const changed = raw.prepare(sql).run(...values).changes;
       expect(changed).toBe(1);
@@ -142,6 +158,7 @@ describe.skipIf(!secretServiceHere)('pending transactions: clear columns checked
   ])('%s changed in the file (the queue’s and Overview’s figures) fails ledger audit verify', async (_what, sql) => {
     restore();
     const raw = new DatabaseSync(file);
+    raw.prepare('ATTACH DATABASE ? AS record').run(recordFile());
     try {
       expect(raw.prepare(sql).run().changes).toBeGreaterThan(0);
     } finally {
@@ -156,6 +173,7 @@ describe.skipIf(!secretServiceHere)('pending transactions: clear columns checked
   it('a review marked as having its row when the row is gone fails ledger audit verify', async () => {
     restore();
     const raw = new DatabaseSync(file);
+    raw.prepare('ATTACH DATABASE ? AS record').run(recordFile());
     try {
       // The escalated item's transaction leaves the cache (as a sweep does: the trigger marks
       // its review unlisted), then the mark is set back by hand, so the counts include it.

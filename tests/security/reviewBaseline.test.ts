@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OfflineCache } from '../../src/main/services/cache/offlineCache.ts';
+import { openCacheWithRecord } from '../integration/services/support/cacheWithRecord.ts';
 import { Credentials } from '../../src/main/services/credentials/credentials.ts';
 import { KeyringSecretStore } from '../../src/main/services/credentials/keyringSecretStore.ts';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.ts';
@@ -29,7 +29,8 @@ describe.skipIf(!secretServiceHere)('a review last moved before versioned audit 
 
   beforeAll(async () => {
     temp = makeTempFolder('ledgerdesk-baseline-');
-    file = join(temp.folder, 'cache.db');
+    // The officer's record's file: the reviews and the audit log are there since the cut-over.
+    file = join(temp.folder, 'record.sqlite');
     sandbox = await startSandbox({ port: 0, dataFile: ':memory:', pendingTransactionsPerAccount: 5 });
     const harness = await startHarness(temp.folder, sandbox, store);
     try {
@@ -44,7 +45,7 @@ describe.skipIf(!secretServiceHere)('a review last moved before versioned audit 
     }
     // The cache as an earlier version left it: the item's latest entry names no version (as
     // every entry did before versions were audited), and no baseline was ever written.
-    const cache = await OfflineCache.open({ folder: temp.folder, credentials: new Credentials(store) });
+    const cache = await openCacheWithRecord(temp.folder, new Credentials(store));
     try {
       cache.audit.record({
         profileId,
@@ -58,7 +59,7 @@ describe.skipIf(!secretServiceHere)('a review last moved before versioned audit 
     } finally {
       await cache.close();
     }
-    const raw = new DatabaseSync(file);
+    const raw = new DatabaseSync(join(temp.folder, 'cache.db'));
     try {
       raw.prepare('DELETE FROM cache_meta WHERE key = ?').run('review_baselines');
     } finally {

@@ -30,7 +30,8 @@ describe.skipIf(!secretServiceHere)('N2: a review changed in the file is caught'
 
   beforeAll(async () => {
     temp = makeTempFolder('ledgerdesk-n2-');
-    file = join(temp.folder, 'cache.db');
+    // The officer's record's file: reviews, rules and the audit log are there since the cut-over.
+    file = join(temp.folder, 'record.sqlite');
     pristine = join(temp.folder, 'pristine.db');
     sandbox = await startSandbox({ port: 0, dataFile: ':memory:', pendingTransactionsPerAccount: 10 });
     const harness = await startHarness(temp.folder, sandbox, store);

@@ -49,7 +49,8 @@ describe.skipIf(!secretServiceHere)('a review put back to an earlier version is 
 
   beforeAll(async () => {
     temp = makeTempFolder('ledgerdesk-rollback-');
-    file = join(temp.folder, 'cache.db');
+    // The officer's record's file: reviews, rules and the audit log are there since the cut-over.
+    file = join(temp.folder, 'record.sqlite');
     pristine = join(temp.folder, 'pristine.db');
     sandbox = await startSandbox({ port: 0, dataFile: ':memory:', pendingTransactionsPerAccount: 10 });
     const harness = await startHarness(temp.folder, sandbox, store);

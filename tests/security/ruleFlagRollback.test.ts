@@ -55,7 +55,8 @@ describe.skipIf(!secretServiceHere)("a watch rule's flag deleted or put back is 
 
   beforeAll(async () => {
     temp = makeTempFolder('ledgerdesk-rule-flag-');
-    file = join(temp.folder, 'cache.db');
+    // The officer's record's file: reviews and the audit log are there since the cut-over.
+    file = join(temp.folder, 'record.sqlite');
     pristine = join(temp.folder, 'pristine.db');
     sandbox = await startSandbox({ port: 0, dataFile: ':memory:', pendingTransactionsPerAccount: 10 });
     const harness = await startHarness(temp.folder, sandbox, store);
@@ -188,7 +189,8 @@ describe.skipIf(!secretServiceHere)('flags written before per-item entries get a
 
   beforeAll(async () => {
     temp = makeTempFolder('ledgerdesk-rule-flag-baseline-');
-    file = join(temp.folder, 'cache.db');
+    // The officer's record's file: reviews and the audit log are there since the cut-over.
+    file = join(temp.folder, 'record.sqlite');
     sandbox = await startSandbox({ port: 0, dataFile: ':memory:', pendingTransactionsPerAccount: 10 });
     const harness = await startHarness(temp.folder, sandbox, store);
     // The sync's rule flags written as the version before this one wrote them.
@@ -207,7 +209,7 @@ describe.skipIf(!secretServiceHere)('flags written before per-item entries get a
       await harness.stop();
     }
     // That version's cache had no mark of this upgrade.
-    const raw = new DatabaseSync(file);
+    const raw = new DatabaseSync(join(temp.folder, 'cache.db'));
     raw.prepare('DELETE FROM cache_meta WHERE key = ?').run('rule_flag_baselines');
     raw.close();
   });

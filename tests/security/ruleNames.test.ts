@@ -32,7 +32,8 @@ describe.skipIf(!secretServiceHere)('N10: watch-rule names sealed at rest', () =
 
   beforeAll(async () => {
     temp = makeTempFolder('ledgerdesk-n10-');
-    file = join(temp.folder, 'cache.db');
+    // The officer's record's file: reviews, rules and the audit log are there since the cut-over.
+    file = join(temp.folder, 'record.sqlite');
     sandbox = await startSandbox({ port: 0, dataFile: ':memory:', pendingTransactionsPerAccount: 10 });
     const harness = await startHarness(temp.folder, sandbox, store);
     try {

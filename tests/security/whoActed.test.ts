@@ -33,7 +33,7 @@ describe.skipIf(!secretServiceHere)('every audit entry names who acted', () => {
   });
 
   function actors(): { action: string; actor: string | null }[] {
-    const raw = new DatabaseSync(join(temp.folder, 'cache.db'), { readOnly: true });
+    const raw = new DatabaseSync(join(temp.folder, 'record.sqlite'), { readOnly: true });
     const rows = raw.prepare('SELECT action, actor FROM audit_log ORDER BY id').all() as {
       action: string;
       actor: string | null;
@@ -71,7 +71,7 @@ describe.skipIf(!secretServiceHere)('every audit entry names who acted', () => {
     expect(rows.every((row) => row.actor !== null)).toBe(true);
     expect((await ledger(['--data', temp.folder, 'audit', 'verify'], store)).code).toBe(0);
 
-    const raw = new DatabaseSync(join(temp.folder, 'cache.db'));
+    const raw = new DatabaseSync(join(temp.folder, 'record.sqlite'));
     raw.exec('DROP TRIGGER IF EXISTS audit_log_no_update');
     raw
       .prepare(

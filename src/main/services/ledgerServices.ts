@@ -290,13 +290,23 @@ export class LedgerServices {
       ...(options.onSecretUsed === undefined ? {} : { onSecretUsed: options.onSecretUsed }),
       ...(options.escrow === undefined ? {} : { escrow: options.escrow }),
     });
-    const cache = await OfflineCache.open({
-      folder: options.dataFolder,
-      credentials,
-      ...(options.now ? { now: options.now } : {}),
-      ...(options.cacheWriter ? { writer: options.cacheWriter } : {}),
-      ...(options.cacheSizeLimitBytes === undefined ? {} : { sizeLimitBytes: options.cacheSizeLimitBytes }),
-    });
+    // The record first: the cache moves the record's tables into it at its first open and
+    // attaches it to its connections (cache/recordMove.ts).
+    const record = await RecordStore.open({ folder: options.dataFolder, credentials });
+    let cache: OfflineCache;
+    try {
+      cache = await OfflineCache.open({
+        folder: options.dataFolder,
+        credentials,
+        record,
+        ...(options.now ? { now: options.now } : {}),
+        ...(options.cacheWriter ? { writer: options.cacheWriter } : {}),
+        ...(options.cacheSizeLimitBytes === undefined ? {} : { sizeLimitBytes: options.cacheSizeLimitBytes }),
+      });
+    } catch (error) {
+      record.close();
+      throw error;
+    }
     try {
       // Drift and unsettled writes keep their own bookkeeping beside the cache's (bankCompatMigrations.ts).
       const bankCompat = applyMigrations(cache.database, BANK_COMPAT_MIGRATIONS, BANK_COMPAT_MIGRATIONS_TABLE, {
@@ -305,18 +315,9 @@ export class LedgerServices {
       if (bankCompat.unknown !== null) cache.enterReadOnly(bankCompat.unknown.sentence);
     } catch (error) {
       await cache.close();
+      record.close();
       throw error;
     }
-    let record: RecordStore;
-    try {
-      record = await RecordStore.open({ folder: options.dataFolder, credentials });
-    } catch (error) {
-      await cache.close();
-      throw error;
-    }
-    // The record's tables still live in the cache file: copyRecordFromCache (record/recordCopy.ts)
-    // moves them at the cut-over, together with the cache migration that drops them there. Run
-    // before that, it would mark an empty copy done and the cache's reviews would never move.
     return new LedgerServices(options, credentials, cache, record);
   }
 

@@ -10,7 +10,7 @@ import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { OfflineCache } from '../../../src/main/services/cache/offlineCache.ts';
+import type { OfflineCache } from '../../../src/main/services/cache/offlineCache.ts';
 import { CACHE_MIGRATIONS, CACHE_MIGRATIONS_TABLE } from '../../../src/main/services/cache/cacheMigrations.ts';
 import { applyMigrations } from '../../../src/main/services/migrations/migrationRunner.ts';
 import {
@@ -20,6 +20,7 @@ import {
   Credentials,
 } from '../../../src/main/services/credentials/credentials.ts';
 import { KeyringSecretStore } from '../../../src/main/services/credentials/keyringSecretStore.ts';
+import { openCacheWithRecord } from './support/cacheWithRecord.ts';
 import { ledger, type LedgerResult } from './support/ledgerRun.ts';
 import { makeTempFolder } from './support/tempFolder.ts';
 
@@ -46,10 +47,13 @@ describe.skipIf(!secretServiceHere)('the audit chain on a real cache file and ke
   const store = new KeyringSecretStore(`Ledgerdesk-test-audit-${randomUUID()}`);
   let temp: { folder: string; remove: () => void };
   let file: string;
+  /** Where the log is since the cut-over (issue 34): the officer's record. */
+  let recordFile: string;
 
   beforeEach(() => {
     temp = makeTempFolder('ledgerdesk-audit-');
     file = join(temp.folder, 'cache.db');
+    recordFile = join(temp.folder, 'record.sqlite');
   });
 
   afterEach(async () => {
@@ -74,8 +78,9 @@ describe.skipIf(!secretServiceHere)('the audit chain on a real cache file and ke
     }
   }
 
+  /** The cache as the app opens it: with the officer's record, which holds the log, attached. */
   async function openCache(): Promise<OfflineCache> {
-    return OfflineCache.open({ folder: temp.folder, credentials: new Credentials(store), writer: 'inline' });
+    return openCacheWithRecord(temp.folder, new Credentials(store));
   }
 
   /** Writes `count` entries through the app's API and closes the cache (head copied to the keychain). */
@@ -96,7 +101,7 @@ describe.skipIf(!secretServiceHere)('the audit chain on a real cache file and ke
 
   /** What someone who can write the file does: triggers dropped, then any SQL. */
   function tamper(sql: string): void {
-    const raw = new DatabaseSync(file);
+    const raw = new DatabaseSync(recordFile);
     raw.exec('DROP TRIGGER IF EXISTS audit_log_no_update; DROP TRIGGER IF EXISTS audit_log_no_delete;');
     raw.exec(sql);
     raw.close();
@@ -236,9 +241,9 @@ describe.skipIf(!secretServiceHere)('the audit chain on a real cache file and ke
 
   it('fails when the whole file is put back to an older copy', async () => {
     await logWrites(4);
-    copyFileSync(file, join(temp.folder, 'older.db'));
+    copyFileSync(recordFile, join(temp.folder, 'older.db'));
     await logWrites(2);
-    copyFileSync(join(temp.folder, 'older.db'), file);
+    copyFileSync(join(temp.folder, 'older.db'), recordFile);
     const json = await verify();
     expect(json.code).toBe(1);
     expect(parsed(json).problem).toMatchObject({ kind: 'tail-deleted', entryId: 5 });

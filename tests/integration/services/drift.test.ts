@@ -94,7 +94,7 @@ describe('drift', () => {
     await first.services.close();
 
     // Kept in the cache database: the next run reads the same counts.
-    const second = await servicesOn(sandbox, temp.folder);
+    const second = await servicesOn(sandbox, temp.folder, { secrets: first.secrets });
     cleanups.push(() => second.services.close());
     expect(missingOf(second.services.drift.report(first.profile.id))).toEqual(drifting);
     await second.services.removeProfile(first.profile.id);

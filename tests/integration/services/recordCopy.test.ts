@@ -124,7 +124,7 @@ describe.skipIf(!secretServiceHere)("the officer's record moved out of an old ca
       expect(copy.rows).toEqual(before);
       expect(recordCopiedFrom(record)).toContain(cacheId);
       // Once: a second open copies nothing again.
-      expect(copyRecordFromCache(record, cacheFile, cacheId)).toEqual({ copied: false, rows: {} });
+      expect(copyRecordFromCache(record, cacheFile, cacheId)).toEqual({ copied: false, rows: {}, resealed: null });
       // The chain copied byte for byte verifies against its key and the keychain's anchor.
       const audit = await openAuditLog(record.database, credentials, cacheId);
       const verification = await audit.log.verify();

@@ -768,7 +768,7 @@ describe('the report and clearing a profile’s data', () => {
     expect(itemLines[0]).toContain(`,${naming === undefined ? 'no account name' : accountLabel(naming)},`);
     expect(itemLines[0]).toContain(',escalated,');
 
-    // The report is in the log; an officer's entry edited in the file (triggers dropped, as
+    // The report is in the log (in record.sqlite since the cut-over); an officer's entry edited in the file (triggers dropped, as
     // someone holding only the file would) makes `audit verify` fail and name it.
     const entries = services.cache.audit.list({ profileId: profile.id, limit: 100 }).rows;
     expect(entries[0]).toMatchObject({
@@ -777,7 +777,7 @@ describe('the report and clearing a profile’s data', () => {
     });
     const escalated = entries.find((entry) => entry.action === 'review.escalated');
     if (escalated === undefined) throw new Error('no review entry in the log');
-    const raw = new DatabaseSync(join(temp.folder, 'data', 'cache.db'));
+    const raw = new DatabaseSync(join(temp.folder, 'data', 'record.sqlite'));
     raw.exec('DROP TRIGGER IF EXISTS audit_log_no_update; DROP TRIGGER IF EXISTS audit_log_no_delete;');
     raw.prepare("UPDATE audit_log SET action = 'review.cleared' WHERE id = ?").run(escalated.id);
     raw.close();

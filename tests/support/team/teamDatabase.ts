@@ -11,7 +11,10 @@ import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { adminUrl, type ClusterInfo } from '../../../scripts/postgres/throwawayCluster.ts';
-import { CACHE_MIGRATIONS, CACHE_MIGRATIONS_TABLE } from '../../../src/main/services/cache/cacheMigrations.ts';
+import {
+  CACHE_MIGRATIONS_TABLE,
+  CACHE_MIGRATIONS_WITH_THE_RECORD,
+} from '../../../src/main/services/cache/cacheMigrations.ts';
 import { applyMigrations } from '../../../src/main/services/migrations/migrationRunner.ts';
 import { InMemorySecretStore } from '../../../src/main/services/credentials/secretStore.ts';
 import { teamInit, type TeamInitOptions, type TeamInitReport } from '../../../src/main/services/team/teamInit.ts';
@@ -65,7 +68,7 @@ export function openCacheDatabase(folder: string): DatabaseSync {
   mkdirSync(folder, { recursive: true });
   const database = new DatabaseSync(join(folder, 'cache.db'));
   database.exec('PRAGMA journal_mode = WAL');
-  applyMigrations(database, CACHE_MIGRATIONS, CACHE_MIGRATIONS_TABLE);
+  applyMigrations(database, CACHE_MIGRATIONS_WITH_THE_RECORD, CACHE_MIGRATIONS_TABLE);
   return database;
 }
 

@@ -17,7 +17,11 @@ import {
 } from '../../../src/main/services/audit/auditChain.ts';
 import type { AuditLog } from '../../../src/main/services/audit/auditLog.ts';
 import { openAuditLog } from '../../../src/main/services/audit/openAuditLog.ts';
-import { CACHE_MIGRATIONS, CACHE_MIGRATIONS_TABLE } from '../../../src/main/services/cache/cacheMigrations.ts';
+import {
+  CACHE_MIGRATIONS,
+  CACHE_MIGRATIONS_TABLE,
+  CACHE_MIGRATIONS_WITH_THE_RECORD,
+} from '../../../src/main/services/cache/cacheMigrations.ts';
 import { applyMigrations } from '../../../src/main/services/migrations/migrationRunner.ts';
 import {
   auditChainHeadAccount,
@@ -107,7 +111,7 @@ describe('the audit log as a chain', () => {
 
   beforeEach(async () => {
     database = new DatabaseSync(':memory:');
-    applyMigrations(database, CACHE_MIGRATIONS, CACHE_MIGRATIONS_TABLE);
+    applyMigrations(database, CACHE_MIGRATIONS_WITH_THE_RECORD, CACHE_MIGRATIONS_TABLE);
     store = new InMemorySecretStore();
     credentials = new Credentials(store);
     await open();
@@ -268,7 +272,7 @@ describe('the audit log as a chain', () => {
     );
     insert.run('prof_1', 'Sandbox', 'webhook.create', 'wh_1', '2026-11-01T00:00:00.000Z', 'ok', null);
     insert.run('prof_1', 'Sandbox', 'webhook.delete', 'wh_1', '2026-11-02T00:00:00.000Z', 'failed', 'not found');
-    applyMigrations(legacy, CACHE_MIGRATIONS, CACHE_MIGRATIONS_TABLE);
+    applyMigrations(legacy, CACHE_MIGRATIONS_WITH_THE_RECORD, CACHE_MIGRATIONS_TABLE);
     database = legacy;
     credentials = new Credentials((store = new InMemorySecretStore()));
     await open();

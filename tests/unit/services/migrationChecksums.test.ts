@@ -54,6 +54,7 @@ const SHIPPED: Record<string, { migrations: readonly Migration[]; pinned: [numbe
       [29, '07a40b7ea2d2d8ed24843de3e5a1d77f778072445e734f548ecc6bd130f0c8c2'],
       [30, '314bc9bdb1419737876850be8660b179f586d59646ebcf875e9a039ab9b79097'],
       [31, '87fe20bf3b8e1bec29d744f8f32bd4ee7d3ba58a8663482665d8ad8ffd3058c3'],
+      [32, '00378cbe097e3f226aa1f7414a1aabb0c43970b76648e5d97c6fff271dd1b3d1'],
     ],
   },
   'bank compat': {

@@ -7,7 +7,10 @@
 import { randomBytes } from 'node:crypto';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
-import { CACHE_MIGRATIONS, CACHE_MIGRATIONS_TABLE } from '../../../src/main/services/cache/cacheMigrations.ts';
+import {
+  CACHE_MIGRATIONS_TABLE,
+  CACHE_MIGRATIONS_WITH_THE_RECORD,
+} from '../../../src/main/services/cache/cacheMigrations.ts';
 import { applyMigrations } from '../../../src/main/services/migrations/migrationRunner.ts';
 import { RowMacs } from '../../../src/main/services/cache/rowMacs.ts';
 import { RuleNames } from '../../../src/main/services/cache/ruleNames.ts';
@@ -18,7 +21,7 @@ const NAME = 'Payments to Quillfeather Holdings';
 
 function oldCache(): { database: DatabaseSync; sealer: RecordSealer; macs: RowMacs } {
   const database = new DatabaseSync(':memory:');
-  applyMigrations(database, CACHE_MIGRATIONS, CACHE_MIGRATIONS_TABLE);
+  applyMigrations(database, CACHE_MIGRATIONS_WITH_THE_RECORD, CACHE_MIGRATIONS_TABLE);
   const sealer = new RecordSealer(randomBytes(32), 'cache-n10');
   const macs = new RowMacs(() => sealer);
   macs.install(database);

@@ -44,7 +44,11 @@ describe('electron-builder.yml', () => {
 
   it('packs into an asar, unpacking only native modules, with nothing to rebuild', () => {
     expect(config.asar).toBe(true);
-    expect(config.asarUnpack).toEqual(['**/*.node', 'out/main/cacheWriterWorker.js', 'out/main/chunks/cacheFile-*.js']);
+    expect(config.asarUnpack).toEqual([
+      '**/*.node',
+      'out/main/cacheWriterWorker.js',
+      'out/main/chunks/recordAttach-*.js',
+    ]);
     expect(config.npmRebuild).toBe(false);
   });
 

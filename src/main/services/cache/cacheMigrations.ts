@@ -39,6 +39,7 @@ import { migration as m028 } from './cacheMigrations/028-keyed-digests-of-applic
 import { migration as m029 } from './cacheMigrations/029-team-mode-reviews-as-the-rules-decide.ts';
 import { migration as m030 } from './cacheMigrations/030-accounts-named.ts';
 import { migration as m031 } from './cacheMigrations/031-kept-figures-of-new-pending-transactions-added.ts';
+import { migration as m032 } from './cacheMigrations/032-the-officers-record-moved-to-record-sqlite.ts';
 
 export const CACHE_MIGRATIONS_TABLE = 'cache_migrations';
 
@@ -74,9 +75,26 @@ export const CACHE_MIGRATIONS: readonly Migration[] = [
   m029,
   m030,
   m031,
+  m032,
 ];
 
-/** Tables whose rows are sealed with the data key: emptied when the key is lost or changed. */
+/**
+ * The migration that drops the record's tables from the cache file (issue 34, the cut-over): the
+ * cache is migrated to the one before it, the record copied out, and only then is it run.
+ */
+export const RECORD_MOVED_VERSION = m032.version;
+
+/** The migrations of a cache file that still holds the record's tables: opened without the record, or before the move. */
+export const CACHE_MIGRATIONS_WITH_THE_RECORD: readonly Migration[] = CACHE_MIGRATIONS.filter(
+  (migration) => migration.version < RECORD_MOVED_VERSION,
+);
+
+/**
+ * Tables whose rows are sealed with the data key: emptied when the key is lost or changed. The
+ * record's (reviews to review_settings) are among them only while a cache file still holds them,
+ * before the cut-over; after it they are in record.sqlite, under the record's key (dataKey.ts
+ * empties only the tables of the cache file itself).
+ */
 export const SEALED_TABLES = [
   'pending_transactions',
   'accounts',

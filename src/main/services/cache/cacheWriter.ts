@@ -14,6 +14,7 @@ import { builtWorkerDigests, WorkerRefused, workerStartUrl, type WorkerDigests }
 import { Statements } from './statements.ts';
 import { executeGroup, type GroupOutcome, type WriteBatch } from './writeBatch.ts';
 import { WriterQueue, type WriterReply } from './writerQueue.ts';
+import type { AttachedRecord } from '../record/recordAttach.ts';
 
 export interface CacheWriter {
   /** Runs the plan in one transaction; resolves with the rows each batch changed. */
@@ -92,11 +93,13 @@ export class WorkerCacheWriter implements CacheWriter {
   #worker: Worker | null = null;
   #next = 0;
   #failure: Error | null = null;
+  readonly #record: AttachedRecord | null;
 
-  constructor(workerFile: URL, file: string, sizeLimitBytes?: number) {
+  constructor(workerFile: URL, file: string, sizeLimitBytes?: number, record: AttachedRecord | null = null) {
     this.#workerFile = workerFile;
     this.#file = file;
     this.#sizeLimitBytes = sizeLimitBytes;
+    this.#record = record;
   }
 
   run(batches: WriteBatch[]): Promise<number[]> {
@@ -141,7 +144,7 @@ export class WorkerCacheWriter implements CacheWriter {
   #started(): Worker {
     if (this.#worker !== null) return this.#worker;
     const worker = new Worker(this.#workerFile, {
-      workerData: { file: this.#file, sizeLimitBytes: this.#sizeLimitBytes },
+      workerData: { file: this.#file, sizeLimitBytes: this.#sizeLimitBytes, record: this.#record },
     });
     // Idle, the thread must not keep a command-line process alive.
     worker.unref();
@@ -197,6 +200,8 @@ export function createCacheWriter(
     process.emitWarning(problem.message, 'LedgerdeskWorkerRefused');
   },
   digests: WorkerDigests | null = builtWorkerDigests(),
+  /** The record the worker's connection attaches, as the main one does (after the cut-over). */
+  record: AttachedRecord | null = null,
 ): CacheWriter {
   const worker = mode === 'worker' ? workerFile() : null;
   if (worker === null) return new InlineCacheWriter(database, file);
@@ -209,5 +214,5 @@ export function createCacheWriter(
     onRefused(error);
     return new InlineCacheWriter(database, file);
   }
-  return new WorkerCacheWriter(start, file, sizeLimitBytes);
+  return new WorkerCacheWriter(start, file, sizeLimitBytes, record);
 }

@@ -8,6 +8,7 @@
  */
 import { DatabaseSync } from 'node:sqlite';
 import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
+import { attachRecord, type AttachedRecord } from '../record/recordAttach.ts';
 import { configure } from './cacheFile.ts';
 import { Statements } from './statements.ts';
 import { executeGroup } from './writeBatch.ts';
@@ -15,9 +16,16 @@ import { WriterQueue, type WriteMessage, type WriterReply } from './writerQueue.
 
 type Message = WriteMessage | { id: number; close: true };
 
-const { file, sizeLimitBytes } = workerData as { file: string; sizeLimitBytes?: number };
+const { file, sizeLimitBytes, record } = workerData as {
+  file: string;
+  sizeLimitBytes?: number;
+  /** Absent when the thread is started without a record (the worker's own tests). */
+  record?: AttachedRecord | null;
+};
 const database = new DatabaseSync(file);
 configure(database, sizeLimitBytes);
+// The same schemas as the main connection: a sweep's deletes mark reviews unlisted (recordAttach.ts).
+if (record !== undefined && record !== null) attachRecord(database, record);
 const statements = new Statements(database);
 const queue = new WriterQueue((pages) => executeGroup(database, statements, pages));
 

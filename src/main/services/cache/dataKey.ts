@@ -28,12 +28,23 @@ function setMeta(database: DatabaseSync, key: string, value: string): void {
     .run(key, value);
 }
 
-/** Empties every sealed table and the sync checkpoints (so everything re-syncs). */
+/**
+ * Empties every sealed table of the cache file and the sync checkpoints (so everything re-syncs).
+ * Only tables of `main`, named so: after the cut-over the record's tables are in the attached
+ * record, under its own key, and nothing of the cache's key reaching them may empty them.
+ */
 export function dropSealedData(database: DatabaseSync, extraTables: readonly string[] = []): void {
+  const present = new Set(
+    (database.prepare("SELECT name FROM main.sqlite_master WHERE type = 'table'").all() as { name: string }[]).map(
+      (row) => row.name,
+    ),
+  );
   database.exec('BEGIN IMMEDIATE');
   try {
-    for (const table of [...SEALED_TABLES, ...extraTables]) database.exec(`DELETE FROM ${table}`);
-    database.exec('DELETE FROM sync_state');
+    for (const table of [...SEALED_TABLES, ...extraTables]) {
+      if (present.has(table)) database.exec(`DELETE FROM main.${table}`);
+    }
+    database.exec('DELETE FROM main.sync_state');
     database.exec('COMMIT');
   } catch (error) {
     database.exec('ROLLBACK');

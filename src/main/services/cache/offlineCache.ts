@@ -20,7 +20,10 @@ import { DocumentFilesTable } from './documentFilesTable.ts';
 import { CacheError, translateWriteError } from './cacheError.ts';
 import { createCacheWriter, type CacheWriter } from './cacheWriter.ts';
 import { openCacheFile } from './cacheFile.ts';
-import { CACHE_MIGRATIONS, CACHE_MIGRATIONS_TABLE } from './cacheMigrations.ts';
+import { CACHE_MIGRATIONS_TABLE } from './cacheMigrations.ts';
+import type { RecordStore } from '../record/recordStore.ts';
+import type { AttachedRecord } from '../record/recordAttach.ts';
+import { cacheMigrationsFor, moveRecordOut } from './recordMove.ts';
 import { resolveDataKey, type DataKeyReset } from './dataKey.ts';
 import { applyMigrations } from '../migrations/migrationRunner.ts';
 import { enterReadOnly } from '../migrations/readOnly.ts';
@@ -52,6 +55,12 @@ export interface CacheOpenOptions {
   writer?: 'worker' | 'inline';
   /** A cap on the cache file's size; writes beyond it fail as 'disk-full' (none by default). */
   sizeLimitBytes?: number;
+  /**
+   * The officer's record (record.sqlite, issue 34): its tables are moved out of the cache file at
+   * the first open (recordMove.ts) and attached to every connection as schema `record`. Without
+   * it (tests of the cache alone) the record's tables stay in the cache file, under its key.
+   */
+  record?: RecordStore;
 }
 
 /** What happened while opening, for a message to the user. */
@@ -67,6 +76,8 @@ export interface CacheOpenReport {
    * changed migration), or null. Reads and exports work; every write is refused by SQLite.
    */
   readOnly: string | null;
+  /** Where the officer's record's tables are: record.sqlite, attached, or (before the move) this file. */
+  record: 'attached' | 'in-cache';
 }
 
 export class OfflineCache {
@@ -97,6 +108,8 @@ export class OfflineCache {
   readonly writer: CacheWriter;
   readonly #database: DatabaseSync;
   readonly #sealer: RecordSealer;
+  /** The sealer of the record's tables: the record's own once attached, the cache's before the move. */
+  readonly #recordSealer: () => RecordSealer;
   readonly #searchTokens: SearchTokens;
   #closed = false;
 
@@ -108,20 +121,24 @@ export class OfflineCache {
     audit: AuditLog,
     writer: 'worker' | 'inline',
     sizeLimitBytes: number | undefined,
+    record: { store: RecordStore; attached: AttachedRecord } | null,
   ) {
     this.file = file;
     this.#database = database;
     this.#sealer = sealer;
+    this.#recordSealer = record === null ? () => this.#live(this.#sealer) : () => this.#live(record.store.sealer);
     this.#searchTokens = new SearchTokens((text, bytes) => sealer.keyedHash(text, bytes));
     this.opened = opened;
     const sealerOf = (): RecordSealer => this.#live(this.#sealer);
     const searchOf = (): SearchTokens => this.#searchTokens;
     registerSealedSearch(database, sealerOf);
     registerApplicantRuleMatch(database, sealerOf);
-    this.rowMacs = new RowMacs(sealerOf);
-    this.rowMacs.install(database);
-    this.ruleNames = new RuleNames(database, sealerOf);
-    this.ruleNames.install(database, this.rowMacs);
+    // The MACs and rule references of the record's rows are under the record's key once it is
+    // attached; their once-per-file upgrades were made in the cache before the move (recordMove.ts).
+    this.rowMacs = new RowMacs(this.#recordSealer);
+    this.rowMacs.install(database, record === null);
+    this.ruleNames = new RuleNames(database, this.#recordSealer);
+    this.ruleNames.install(database, this.rowMacs, record === null);
     audit.addCheck(() => alteredRowsProblem(this.database));
     audit.addCheck(() => alteredPendingProblem(this.database, sealerOf));
     const rollbacks = new ReviewRollbacks(database);
@@ -145,7 +162,15 @@ export class OfflineCache {
     this.uploads = new UploadsTable(database, sealerOf);
     this.documentFiles = new DocumentFilesTable(database, sealerOf);
     this.audit = audit;
-    this.writer = createCacheWriter(database, file, writer, sizeLimitBytes);
+    this.writer = createCacheWriter(
+      database,
+      file,
+      writer,
+      sizeLimitBytes,
+      undefined,
+      undefined,
+      record?.attached ?? null,
+    );
   }
 
   static async open(options: CacheOpenOptions): Promise<OfflineCache> {
@@ -153,7 +178,10 @@ export class OfflineCache {
     const file = join(options.folder, CACHE_FILE_NAME);
     const { database, setAsideAs, corruption } = openCacheFile(file, now, options.sizeLimitBytes);
     try {
-      const migrated = applyMigrations(database, CACHE_MIGRATIONS, CACHE_MIGRATIONS_TABLE, {
+      const record = options.record ?? null;
+      // Migrated to just before the record's tables are dropped, unless the record holds them
+      // already: moveRecordOut runs the rest once the copy is done.
+      const migrated = applyMigrations(database, cacheMigrationsFor(record, database), CACHE_MIGRATIONS_TABLE, {
         name: 'The offline cache',
       });
       const readOnly = migrated.unknown?.sentence ?? null;
@@ -167,15 +195,19 @@ export class OfflineCache {
       };
       const folderCacheId = setAsideAs === null ? (parseFolderRecord(await store.read())?.cacheId ?? null) : null;
       const { cacheId, sealer, reset, restored } = await resolveDataKey(database, credentials, folderCacheId, readOnly);
+      const move = moveRecordOut({ database, file, record, sealer, cacheId, readOnly });
+      // After the move the log is the record's: named by the cache id it was born with, so a
+      // cache file set aside or deleted leaves it where it is (the folder's record still names it).
       const audit = await openAuditLog(
         database,
         credentials,
-        cacheId,
+        move.auditCacheId,
         now,
         { store, restored, setAsideAs },
-        readOnly !== null,
+        readOnly !== null || move.attached?.readOnly === true,
       );
       const messages: string[] = readOnly === null ? [] : [readOnly];
+      messages.push(...move.messages);
       if (setAsideAs !== null) {
         messages.push(
           `The offline cache was damaged (${corruption ?? 'unknown damage'}); it was moved to ${setAsideAs} and a new one was started. Sync to fill it again.`,
@@ -192,8 +224,9 @@ export class OfflineCache {
       }
       messages.push(...audit.messages);
       if (reset !== null) {
-        // The reviews went with the sealed rows: said in the chain, so their entries are not
-        // taken for reviews deleted behind the app's back (reviewRollbacks.ts).
+        // Said in the chain. Before the move the reviews went with the sealed rows, and this entry
+        // keeps theirs from being taken for reviews deleted behind the app's back
+        // (reviewRollbacks.ts); after it the record, under its own key, keeps them.
         audit.log.record({
           profileId: '',
           profileName: '',
@@ -201,18 +234,25 @@ export class OfflineCache {
           target: 'cache',
           // Never an "ok" (issue 34, item 5): the data was lost, and the log says it as a failure.
           result: 'failed',
-          detail: `${reset === 'data-key-lost' ? 'the data key is no longer in the keychain' : 'the data key in the keychain changed'}: every cached record and review was dropped`,
+          detail: `${reset === 'data-key-lost' ? 'the data key is no longer in the keychain' : 'the data key in the keychain changed'}: ${move.attached === null ? 'every cached record and review was dropped' : "every cached record was dropped; the officer's record (reviews, notes, watch rules) is kept in record.sqlite"}`,
         });
       }
       return new OfflineCache(
         file,
         database,
         sealer,
-        { setAsideAs, dataKeyReset: reset, messages, readOnly },
+        {
+          setAsideAs,
+          dataKeyReset: reset,
+          messages,
+          readOnly,
+          record: move.attached === null ? 'in-cache' : 'attached',
+        },
         audit.log,
         // A read-only cache writes nothing: no worker with a connection of its own.
         readOnly === null ? (options.writer ?? 'worker') : 'inline',
         options.sizeLimitBytes,
+        record === null || move.attached === null ? null : { store: record, attached: move.attached },
       );
     } catch (error) {
       database.close();
@@ -233,6 +273,14 @@ export class OfflineCache {
     enterReadOnly(this.database);
     this.opened.readOnly ??= sentence;
     this.opened.messages.push(sentence);
+  }
+
+  /**
+   * The sealer of the officer's record's tables (reviews, their history, watch rules, review
+   * settings): the record's own key once it is attached, the cache's while the cache holds them.
+   */
+  get recordSealer(): RecordSealer {
+    return this.#recordSealer();
   }
 
   /** The cache's sealer, for other tables in this database that keep sealed bodies. */

@@ -132,11 +132,13 @@ export class RowMacs {
    * written before rows were authenticated its MAC (what was changed in them before this
    * moment cannot be detected; docs/security.md).
    */
-  install(database: DatabaseSync): void {
+  install(database: DatabaseSync, upgrade = true): void {
     database.function(ROW_MAC_FUNCTION, { varargs: true, deterministic: true }, (...args) => {
       const [table, ...values] = args as [string, ...Value[]];
       return this.#sealer().rowMac(canonical(table, values));
     });
+    // Moved into the record (record/recordCopy.ts), the rows were upgraded in the cache before.
+    if (!upgrade) return;
     const mark = database.prepare('SELECT value FROM cache_meta WHERE key = ?').get(AUTHENTICATED_MARK);
     if (mark !== undefined) return;
     database.exec('BEGIN IMMEDIATE');

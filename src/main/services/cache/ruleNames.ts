@@ -29,7 +29,8 @@ export function watchRuleIdentity(profileId: string, ref: string): string {
   return `watch_rule\u0000${profileId}\u0000${ref}`;
 }
 
-function nameIdentity(profileId: string, ref: string): string {
+/** The identity a rule's name is sealed under. */
+export function nameIdentity(profileId: string, ref: string): string {
   return `watch_rule_name\u0000${profileId}\u0000${ref}`;
 }
 
@@ -90,10 +91,12 @@ export class RuleNames {
   }
 
   /** Registers the SQL function and, once per file, turns the names of earlier versions into references. */
-  install(database: DatabaseSync, macs: RowMacs): void {
+  install(database: DatabaseSync, macs: RowMacs, upgrade = true): void {
     database.function(RULE_REF_FUNCTION, { deterministic: true }, (profileId, name) =>
       name === null ? null : this.refOf(String(profileId), String(name)),
     );
+    // Moved into the record (record/recordCopy.ts), the names were references before: never again.
+    if (!upgrade) return;
     const mark = database.prepare('SELECT value FROM cache_meta WHERE key = ?').get(UPGRADED_MARK);
     if (mark !== undefined) return;
     database.exec('BEGIN IMMEDIATE');

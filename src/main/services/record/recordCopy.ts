@@ -13,6 +13,8 @@ import type { DatabaseSync } from 'node:sqlite';
 import { RecordError } from './recordError.ts';
 import { RECORD_TABLES } from './recordMigrations.ts';
 import type { RecordStore } from './recordStore.ts';
+import type { RecordSealer } from '../cache/sealing.ts';
+import { resealRecord, type Resealed } from './recordReseal.ts';
 
 /** Where record_meta says the copy was made, and from which cache. */
 const COPIED_MARK = 'copied_from_cache';
@@ -24,6 +26,15 @@ export interface RecordCopy {
   /** False when there was nothing to do: already copied, or the record is not open for writing. */
   copied: boolean;
   /** Rows copied per table. */
+  rows: Record<string, number>;
+  /** What was sealed again under the record's key (null when the copy was made byte for byte). */
+  resealed: Resealed | null;
+}
+
+/** The mark the copy leaves in record_meta: which cache it came from, and what it copied. */
+export interface CopiedMark {
+  /** The cache the record came from: the audit log's chain key is named by it. */
+  cacheId: string | null;
   rows: Record<string, number>;
 }
 
@@ -55,17 +66,43 @@ function count(database: DatabaseSync, schema: string, table: string): number {
 
 /** Whether this record already holds the copy of a cache's record. */
 export function recordCopiedFrom(record: RecordStore): string | null {
-  const row = record.database.prepare('SELECT value FROM record_meta WHERE key = ?').get(COPIED_MARK) as
-    { value: string } | undefined;
-  return row?.value ?? null;
+  return record.meta(COPIED_MARK);
+}
+
+/** The copy's mark, read (even from a locked record); null before the copy. */
+export function copiedMarkOf(record: RecordStore): CopiedMark | null {
+  const text = record.meta(COPIED_MARK);
+  return text === null ? null : (JSON.parse(text) as CopiedMark);
+}
+
+/**
+ * Marks the record as holding its tables when the cache file no longer has them (its record
+ * tables were dropped after a copy into a record file that is gone): there is nothing to copy,
+ * and copying nothing must not wait for a cache that will never hold them again.
+ */
+export function markNothingToCopy(record: RecordStore, cacheId: string): void {
+  if (record.state !== 'open' || recordCopiedFrom(record) !== null) return;
+  record.transaction(() => {
+    record.database
+      .prepare('INSERT INTO record_meta (key, value) VALUES (?, ?)')
+      .run(COPIED_MARK, JSON.stringify({ cacheId, rows: {}, note: 'the cache held no record tables' }));
+  });
 }
 
 /**
  * Copies the record tables of `cacheFile` (a cache of this build, already migrated) into the
- * record, once. `cacheId` names the cache the copy came from, in the mark.
+ * record, once. `cacheId` names the cache the copy came from, in the mark. With `from` (the
+ * cache's sealer), what the cache sealed is sealed again under the record's key in the same
+ * transaction (recordReseal.ts), after each table was checked against the cache's rows.
  */
-export function copyRecordFromCache(record: RecordStore, cacheFile: string, cacheId: string): RecordCopy {
-  if (record.state !== 'open' || recordCopiedFrom(record) !== null) return { copied: false, rows: {} };
+export function copyRecordFromCache(
+  record: RecordStore,
+  cacheFile: string,
+  cacheId: string,
+  from: RecordSealer | null = null,
+): RecordCopy {
+  if (record.state !== 'open' || recordCopiedFrom(record) !== null) return { copied: false, rows: {}, resealed: null };
+  let resealed: Resealed | null = null;
   const database = record.database;
   const rows: Record<string, number> = {};
   const present = existsSync(cacheFile);
@@ -92,6 +129,7 @@ export function copyRecordFromCache(record: RecordStore, cacheFile: string, cach
         }
         rows[table] = copied;
       }
+      if (from !== null) resealed = resealRecord(database, from, record.sealer);
       database
         .prepare('INSERT INTO record_meta (key, value) VALUES (?, ?)')
         .run(COPIED_MARK, JSON.stringify({ cacheId: present ? cacheId : null, rows }));
@@ -99,5 +137,5 @@ export function copyRecordFromCache(record: RecordStore, cacheFile: string, cach
   } finally {
     if (present) database.exec('DETACH DATABASE cache_file');
   }
-  return { copied: true, rows };
+  return { copied: true, rows, resealed };
 }

@@ -90,6 +90,15 @@ export class RecordStore {
     return this.#database;
   }
 
+  /**
+   * A value of record_meta (the record's identity, the mark of the move out of the cache): read
+   * even from a locked record, since it is bookkeeping, never the officer's data.
+   */
+  meta(key: string): string | null {
+    if (this.#closed) throw new RecordError('closed', "The officer's record is closed.");
+    return metaOf(this.#database, key);
+  }
+
   /** The record's sealer (its own key, never the cache's). */
   get sealer(): RecordSealer {
     if (this.#closed) throw new RecordError('closed', "The officer's record is closed.");

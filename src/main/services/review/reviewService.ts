@@ -79,17 +79,21 @@ export class ReviewService {
     this.#cache = options.cache;
     this.#profileName = options.profileName;
     this.#now = options.now ?? (() => new Date());
-    const sealer = () => options.cache.sealer;
-    this.table = new ReviewsTable(options.cache.database, sealer, options.cache.rowMacs, options.cache.ruleNames);
-    this.records = new ReviewedRecords(options.cache.database, sealer);
+    // Two keys: the record's rows (reviews, history, rules, settings) under the record's, the
+    // bank's cached records (what a review was given on) under the cache's (issue 34).
+    const recordSealer = () => options.cache.recordSealer;
+    const cacheSealer = () => options.cache.sealer;
+    this.table = new ReviewsTable(options.cache.database, recordSealer, options.cache.rowMacs, options.cache.ruleNames);
+    this.records = new ReviewedRecords(options.cache.database, cacheSealer);
     this.rules = new WatchRules(
       options.cache.database,
-      sealer,
+      recordSealer,
       options.cache.rowMacs,
       options.cache.ruleNames,
       this.#now,
+      cacheSealer,
     );
-    this.reviewer = new Reviewer(options.cache.database, sealer);
+    this.reviewer = new Reviewer(options.cache.database, recordSealer);
   }
 
   /**

@@ -16,6 +16,7 @@ import type { RuleNames } from '../cache/ruleNames.ts';
 import type { RecordSealer } from '../cache/sealing.ts';
 import { Statements } from '../cache/statements.ts';
 import { queueClauses, type QueueNarrowing } from './queueFilterSql.ts';
+import { reviewIdentity, stepIdentity } from './reviewIdentity.ts';
 import type { FieldChange } from './recordChanges.ts';
 
 /** An item's review as it stands. */
@@ -124,14 +125,6 @@ export interface ReviewListQuery extends QueueNarrowing {
 export type ListedReview = Review & { accountId: string | null; record: unknown };
 
 const EMPTY_COUNTS: Record<ReviewState, number> = { cleared: 0, flagged: 0, escalated: 0, changed: 0 };
-
-function reviewIdentity(profileId: string, kind: ReviewKind, ref: string): string {
-  return `review\u0000${profileId}\u0000${kind}\u0000${ref}`;
-}
-
-function stepIdentity(profileId: string, kind: ReviewKind, ref: string, version: number): string {
-  return `review_history\u0000${profileId}\u0000${kind}\u0000${ref}\u0000${String(version)}`;
-}
 
 /** True when the pending transaction a review (`reviews`) names is a row of the cache. */
 const ROW_CACHED = `EXISTS (SELECT 1 FROM pending_transaction_scopes AS s CROSS JOIN pending_transactions AS p

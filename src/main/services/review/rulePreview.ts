@@ -72,7 +72,14 @@ export class RulePreviews {
 
   constructor(cache: OfflineCache, now: () => Date = () => new Date()) {
     this.#cache = cache;
-    this.#rules = new WatchRules(cache.database, () => cache.sealer, cache.rowMacs, cache.ruleNames, now);
+    this.#rules = new WatchRules(
+      cache.database,
+      () => cache.recordSealer,
+      cache.rowMacs,
+      cache.ruleNames,
+      now,
+      () => cache.sealer,
+    );
     this.#patterns = new PatternRuleEvaluator(cache.database, () => cache.sealer);
   }
 

@@ -24,6 +24,8 @@ export interface RuleSelect {
 
 export class WatchRules {
   readonly #sealer: () => RecordSealer;
+  /** The cache's sealer: a rule's words are matched against the cache's keyed search words. */
+  readonly #searchSealer: () => RecordSealer;
   readonly #statements: Statements;
   readonly #macs: RowMacs;
   readonly #now: () => Date;
@@ -36,9 +38,11 @@ export class WatchRules {
     macs: RowMacs,
     names: RuleNames,
     now: () => Date = () => new Date(),
+    searchSealer: () => RecordSealer = sealer,
   ) {
     this.#now = now;
     this.#sealer = sealer;
+    this.#searchSealer = searchSealer;
     this.#statements = new Statements(database);
     this.#macs = macs;
     this.names = names;
@@ -135,7 +139,7 @@ export class WatchRules {
         parameters.push(rule.typeSource);
       }
       if (rule.descriptionHas !== undefined) {
-        const sealer = this.#sealer();
+        const sealer = this.#searchSealer();
         const match = new SearchTokens((text, bytes) => sealer.keyedHash(text, bytes)).matchOf(rule.descriptionHas);
         if (match === null) return null;
         where.push('p.id IN (SELECT rowid FROM pending_transaction_search WHERE pending_transaction_search MATCH ?)');
