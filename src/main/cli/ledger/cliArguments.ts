@@ -622,10 +622,10 @@ export const read = {
     checked(
       z
         .string()
-        .regex(/^(0|1)?(\.[0-9]+)?$/, { message: 'must be a number from 0 to 1, such as 0.88' })
-        .refine((text) => text !== '' && text !== '.', { message: 'must be a number from 0 to 1, such as 0.88' })
-        .transform(Number)
-        .pipe(z.number().min(0).max(1, { message: 'must be a number from 0 to 1, such as 0.88' })),
+        .refine((text) => /^(0|1)?(\.[0-9]+)?$/.test(text) && /[0-9]/.test(text) && Number(text) <= 1, {
+          message: 'must be a number from 0 to 1, such as 0.88',
+        })
+        .transform(Number),
       'threshold',
       values.threshold,
     ),
