@@ -16,6 +16,9 @@ import { FileProfileStorage } from '../../../src/main/services/profiles/fileProf
 import type { Profile } from '../../../src/main/services/profiles/profile.ts';
 import { applicantSubjects } from '../../../src/main/services/screening/applicantSubjects.ts';
 import type { ScreeningHit } from '../../../src/main/services/screening/screeningService.ts';
+import { createScreeningHandlers } from '../../../src/main/ipc/screeningHandlers.ts';
+import type { LedgerHandlerServices } from '../../../src/main/ipc/ledgerAccess.ts';
+import { screeningOperations } from '../../../src/shared/ipc/domains/screening.ts';
 import { ledger } from '../services/support/ledgerRun.ts';
 import { startBank, type RunningSandbox } from '../services/support/sandboxBank.ts';
 import { makeTempFolder } from '../services/support/tempFolder.ts';
@@ -176,6 +179,26 @@ describe('ledger screening run', () => {
     expect(answer.stdout).not.toContain(seeded.born);
     // Every hit is of a person named as the seeded one (the sandbox may seed the name twice).
     for (const other of run.hits) expect(other.applicantName).toBe(`${seeded.first} ${seeded.last}`);
+  });
+
+  it('answers Settings → Screening the same over the contract: the lists, and the hit with its words', async () => {
+    const handlers = createScreeningHandlers({
+      ledger: services,
+      ledgerProblem: null,
+    } as unknown as LedgerHandlerServices);
+    const lists = screeningOperations.lists.output.parse(
+      await handlers.screening.lists({}, { webContentsId: 1, channel: 'screening.lists' }),
+    );
+    expect(lists.lists.map((list) => [list.source, list.publishedAt])).toEqual([['ofac-sdn', '2025-04-01']]);
+    const run = screeningOperations.run.output.parse(
+      await handlers.screening.run({ profileId: profile.id }, { webContentsId: 1, channel: 'screening.run' }),
+    );
+    const hit = run.hits.find((candidate) => candidate.applicantId === seeded.applicantId);
+    expect(hit?.entry.name).toBe(`${seeded.last.toUpperCase()}, ${seeded.first}`);
+    expect(hit?.words).toContain(
+      `born •••• ${seeded.born.slice(0, 4)}, the list says ${seeded.born.slice(0, 4)}: +0.02`,
+    );
+    expect(JSON.stringify(run)).not.toContain(seeded.born);
   });
 
   it('refuses a bad --threshold and an unknown profile in one line', async () => {

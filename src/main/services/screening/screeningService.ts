@@ -16,6 +16,7 @@ import { basename, resolve } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { maskDateOfBirth } from '../../../shared/personalData/masking.ts';
 import { ListFileError, type ListEntry, type ListSource } from '../../../shared/screening/listEntry.ts';
+import { explanationWords } from '../../../shared/screening/explanationWords.ts';
 import { listVersionName, shortDigest } from '../../../shared/screening/listNames.ts';
 import type { ScoreExplanation, ScreeningSubject } from '../../../shared/screening/scoring.ts';
 import { DEFAULT_THRESHOLD } from '../../../shared/screening/screener.ts';
@@ -63,6 +64,8 @@ export interface ScreeningHit {
   score: number;
   /** The score's parts; the applicant's date of birth in them masked as everywhere else. */
   explanation: ScoreExplanation;
+  /** The same parts in words (explanationWords.ts). */
+  words: string[];
 }
 
 export interface ScreeningRun {
@@ -236,6 +239,7 @@ export class ScreeningService {
         const listed = entries.get(hit.entryUid);
         if (listed === undefined) continue;
         const { source, entry } = listed;
+        const explanation = maskedExplanation({ ...hit, entryUid: entry.uid }, subject);
         hits.push({
           applicantId: result.applicantId,
           applicantKind: subject.kind,
@@ -243,7 +247,8 @@ export class ScreeningService {
           source,
           entry: { uid: entry.uid, name: entryName(entry), kind: entry.kind, programs: entry.programs },
           score: hit.score,
-          explanation: maskedExplanation({ ...hit, entryUid: entry.uid }, subject),
+          explanation,
+          words: explanationWords(explanation),
         });
       }
     }

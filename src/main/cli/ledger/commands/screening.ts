@@ -7,7 +7,6 @@
  * calls too; this file only reads the options and says the outcome as a person reads it.
  */
 import { listSourceName, listVersionName, shortDigest } from '../../../../shared/screening/listNames.ts';
-import type { ScoreExplanation } from '../../../../shared/screening/scoring.ts';
 import { DEFAULT_THRESHOLD } from '../../../../shared/screening/screener.ts';
 import { ScreeningProblem, type ListImport, type ScreeningHit } from '../../../services/screening/screeningService.ts';
 import { defined, read } from '../cliArguments.ts';
@@ -80,30 +79,10 @@ function thresholdText(threshold: number): string {
   return Number.isInteger(Math.round(threshold * 1e6) / 1e4) ? threshold.toFixed(2) : String(threshold);
 }
 
-/** The score's parts in words: each token pair, what was left unpaired, each adjustment. */
-function whyLines(explanation: ScoreExplanation): string[] {
-  const { name } = explanation;
-  const pairs = name.pairs.map(
-    (pair) =>
-      `${pair.query} ~ ${pair.listed} ${pair.similarity.toFixed(2)}${pair.by === 'skeleton' ? ' (same sound)' : ''}`,
-  );
-  const lines = [`"${name.queryName}" against "${name.listedName}" (${name.listedType}): ${pairs.join(', ')}`];
-  if (name.unpaired.length > 0)
-    lines.push(
-      `unpaired: ${name.unpaired.map((token) => `${token.token} (${token.side === 'query' ? 'applicant' : 'list'})`).join(', ')}`,
-    );
-  if (name.joinedSimilarity !== null) lines.push(`written as one word: ${name.joinedSimilarity.toFixed(2)}`);
-  for (const adjustment of explanation.adjustments) {
-    const sign = adjustment.change >= 0 ? '+' : '−';
-    lines.push(`${adjustment.reason}: ${sign}${Math.abs(adjustment.change).toFixed(2)}`);
-  }
-  return lines;
-}
-
 function hitBlock(hit: ScreeningHit): string {
   const programs = hit.entry.programs.length === 0 ? 'no program given' : hit.entry.programs.join(', ');
   const head = `${hit.applicantName}  ~  ${hit.entry.name} (${listSourceName(hit.source)} ${hit.entry.uid}; ${programs})  score ${hit.score.toFixed(2)}`;
-  return [head, ...whyLines(hit.explanation).map((line) => `    ${line}`)].join('\n');
+  return [head, ...hit.words.map((line) => `    ${line}`)].join('\n');
 }
 
 export async function screeningRun(context: CommandContext): Promise<number> {
