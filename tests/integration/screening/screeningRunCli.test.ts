@@ -139,7 +139,9 @@ describe('ledger screening run', () => {
     );
     const name = `${seeded.first} ${seeded.last}`;
     const listed = `${seeded.last.toUpperCase()}, ${seeded.first}`;
-    expect(lines[1]).toMatch(new RegExp(`^${name}  ~  ${listed} \\(OFAC SDN 20001; SDGT\\)  score (0\\.9\\d|1\\.00)$`));
+    expect(lines[1]).toMatch(
+      new RegExp(`^${name}  ~  ${listed} \\(OFAC SDN 20001; SDGT\\)  score (0\\.9\\d|1\\.00)  · applicant [a-z_0-9]+$`),
+    );
     expect(lines[2]).toContain(`"${name.toLowerCase()}" against "${listed}" (primary): `);
     expect(lines[2]).toContain(`${seeded.first.toLowerCase()} ~ ${seeded.first.toLowerCase()} 1.00`);
     expect(answer.stdout).toContain(

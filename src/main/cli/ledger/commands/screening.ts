@@ -81,7 +81,8 @@ function thresholdText(threshold: number): string {
 
 function hitBlock(hit: ScreeningHit): string {
   const programs = hit.entry.programs.length === 0 ? 'no program given' : hit.entry.programs.join(', ');
-  const head = `${hit.applicantName}  ~  ${hit.entry.name} (${listSourceName(hit.source)} ${hit.entry.uid}; ${programs})  score ${hit.score.toFixed(2)}`;
+  // The applicant's id last: two applicants may share a name, and the id is what finds the one.
+  const head = `${hit.applicantName}  ~  ${hit.entry.name} (${listSourceName(hit.source)} ${hit.entry.uid}; ${programs})  score ${hit.score.toFixed(2)}  · applicant ${hit.applicantId}`;
   return [head, ...hit.words.map((line) => `    ${line}`)].join('\n');
 }
 

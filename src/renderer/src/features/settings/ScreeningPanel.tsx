@@ -70,7 +70,9 @@ function HitsTable({ run }: { run: ScreeningRunView }) {
       <tbody>
         {run.hits.map((hit) => (
           <tr key={`${hit.applicantId} ${hit.source} ${hit.entry.uid}`}>
-            <th scope="row">{hit.applicantName}</th>
+            <th scope="row" title={`applicant ${hit.applicantId}`}>
+              {hit.applicantName}
+            </th>
             <td>
               {hit.entry.name}{' '}
               <span className="muted">
