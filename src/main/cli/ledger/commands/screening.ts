@@ -13,7 +13,7 @@ import { defined, read } from '../cliArguments.ts';
 import { table } from '../cliOutput.ts';
 import type { CommandContext } from '../triggerCommand.ts';
 
-/** Removed entries named in the import's line; the rest are counted (all are in --json). */
+/** Removed entries named in the import's line, apart by semicolons (OFAC names hold commas); the rest are counted (all are in --json). */
 const NAMED_REMOVALS = 10;
 
 function count(value: number, one: string, many: string): string {
@@ -30,7 +30,7 @@ function importSentence(outcome: ListImport): string {
   const named =
     removed.length === 0
       ? ''
-      : `: ${removed.slice(0, NAMED_REMOVALS).join(', ')}${removed.length > NAMED_REMOVALS ? `, and ${String(removed.length - NAMED_REMOVALS)} more` : ''}`;
+      : `: ${removed.slice(0, NAMED_REMOVALS).join('; ')}${removed.length > NAMED_REMOVALS ? `; and ${String(removed.length - NAMED_REMOVALS)} more` : ''}`;
   return (
     `Imported ${what}: ${entries}, ${count(outcome.added.length, 'added', 'added')}, ` +
     `${count(outcome.changed.length, 'changed', 'changed')}, ${count(outcome.removed.length, 'removed', 'removed')}${named}. ` +
