@@ -198,6 +198,14 @@ describe('ledger screening import and lists', () => {
     expect(storeContent()).toEqual(before);
   });
 
+  it('says a profile with no cached applicant has none to screen, not that none matches', async () => {
+    const answer = await cli('screening', 'run', '--profile', 'Local sandbox');
+    expect(answer).toMatchObject({ code: 0, stderr: '' });
+    expect(answer.stdout).toBe(
+      'Local sandbox has no cached applicant to screen: sync the application book first (ledger sync applications --profile "Local sandbox").\n',
+    );
+  });
+
   it('audits each import once: its list, digest and counts, or why it failed', async () => {
     const entries = (await importEntries()).reverse();
     const ok = entries.filter((entry) => entry.result === 'ok');

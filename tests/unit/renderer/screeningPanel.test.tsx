@@ -115,4 +115,17 @@ describe('ScreeningPanel', () => {
     expect(screen.getByText(/^No applicant of Staging matches the loaded lists at 0\.88\./)).toBeTruthy();
     expect(screen.queryByRole('table', { name: 'Screening hits' })).toBeNull();
   });
+
+  it('says there was no applicant to screen rather than that none matches', async () => {
+    installFakeBridge({
+      'screening.lists': () => ({ lists: [SDN] }),
+      'screening.run': () => ({ threshold: 0.88, lists: [SDN], screened: 0, hits: [] }),
+    });
+    render(<ScreeningPanel />);
+    await settle();
+    await userEvent.setup().click(screenButton());
+    await settle();
+    expect(screen.getByText(/^Staging has no cached applicant to screen/)).toBeTruthy();
+    expect(screen.queryByText(/matches the loaded lists/)).toBeNull();
+  });
 });

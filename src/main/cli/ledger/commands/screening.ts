@@ -98,6 +98,13 @@ export async function screeningRun(context: CommandContext): Promise<number> {
     context.printJson({ profile: profile.name, source: 'cache', masked: true, ...run });
     return 0;
   }
+  if (run.screened === 0) {
+    // Not "no match": nothing was screened, and the officer must not read it as a clean result.
+    context.print(
+      `${profile.name} has no cached applicant to screen: sync the application book first (ledger sync applications --profile "${profile.name}").`,
+    );
+    return 0;
+  }
   if (run.hits.length === 0) {
     context.print(
       `No applicant of ${profile.name} matches the loaded lists at ${thresholdText(threshold)}. Screened ${count(run.screened, 'applicant', 'applicants')} against ${against}.`,

@@ -158,7 +158,13 @@ export function ScreeningPanel() {
       )}
       <div role="status" aria-live="polite" className="panel-note">
         {run.state === 'running' ? <LoadingState label="Screening the cached applicants…" /> : null}
-        {run.state === 'done' ? (
+        {run.state === 'done' && run.run.screened === 0 ? (
+          <p>
+            {profile?.name ?? 'This profile'} has no cached applicant to screen: sync the application book first
+            (Account applications → Sync the book).
+          </p>
+        ) : null}
+        {run.state === 'done' && run.run.screened > 0 ? (
           <p>
             {run.run.hits.length === 0
               ? `No applicant of ${profile?.name ?? 'this profile'} matches the loaded lists at ${run.run.threshold.toFixed(2)}.`
