@@ -7,6 +7,7 @@ import { createApplicantHandlers } from './applicantHandlers.ts';
 import { createDocumentPreviewHandlers } from './documentPreviewHandlers.ts';
 import { createDriftHandlers } from './driftHandlers.ts';
 import { createRecordHandlers } from './recordHandlers.ts';
+import { createScreeningHandlers } from './screeningHandlers.ts';
 import type { Handlers } from './handlerTypes.ts';
 import { createLedgerHandlers, type LedgerHandlerServices } from './ledgerHandlers.ts';
 import { createListenerHandlers, type ListenerHandlerServices } from './listenerHandlers.ts';
@@ -60,6 +61,7 @@ export function createHandlers(services: HandlerServices): Handlers {
     ...createTriggerHandlers(services),
     ...createDriftHandlers(services),
     ...createRecordHandlers(services),
+    ...createScreeningHandlers(services),
     ...createApplicantHandlers(services),
     ...createDocumentPreviewHandlers(services),
     ...createTeamHandlers(services),

@@ -124,6 +124,12 @@ export function translateServiceError(error: unknown): unknown {
         ...(field === undefined ? {} : { field }),
       });
     }
+    case 'ScreeningProblem':
+      // No list loaded: the window says so and how to load one (services/screening/screeningService.ts).
+      return new IpcFailure('not_available', message, {
+        action:
+          'Import a list first: ledger screening import FILE (OFAC SDN.XML, its CSV set, or an OpenSanctions export).',
+      });
     case 'TeamProblem': {
       // Team mode (src/main/services/team/teamProblem.ts): a down server is "offline", actions stay queued.
       const kind = textOf(fields['kind']);

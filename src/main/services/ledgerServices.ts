@@ -31,6 +31,7 @@ import { profileAttention, type NewRemoteProfile, type Profile, type ProfileChan
 import type { ProfileStorage } from './profiles/profileStorage.ts';
 import { ProfileRefused, Profiles } from './profiles/profiles.ts';
 import { ReviewService } from './review/reviewService.ts';
+import { ScreeningService } from './screening/screeningService.ts';
 import { SyncService } from './sync/syncService.ts';
 import { TriggerService } from './trigger/triggerService.ts';
 import { DriftLedger } from './drift/driftLedger.ts';
@@ -103,6 +104,8 @@ export class LedgerServices {
   readonly drift: DriftLedger;
   /** Creates whose answer was not understood, with the idempotency key their next try reuses. */
   readonly unsettledWrites: UnsettledWrites;
+  /** Sanctions lists and the screening of applicants against them (issue 40). */
+  readonly screening: ScreeningService;
 
   private constructor(
     options: LedgerServicesOptions,
@@ -149,6 +152,7 @@ export class LedgerServices {
     });
     this.trigger = new TriggerService({ profiles: this.profiles, clients: this.clients, audit: () => cache.audit });
     this.reviews = new ReviewService({ cache, profileName: (profileId) => this.#profileName(profileId), now });
+    this.screening = new ScreeningService({ dataFolder: options.dataFolder, cache, now });
     // Every entry from here on names who acted: this program, the OS user and the reviewer.
     const program = options.actor ?? 'app';
     cache.audit.setActor(() => actorText(program, cache.audit.reviewerRef(this.reviews.reviewer.get().name)));
@@ -498,6 +502,7 @@ export class LedgerServices {
     await this.sync.stopAll();
     this.clients.close();
     this.drift.close();
+    this.screening.close();
     await this.cache.close();
     this.record.close();
   }

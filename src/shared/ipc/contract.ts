@@ -20,6 +20,7 @@ import { accountsOperations, pendingTransactionsOperations } from './domains/pen
 import { overviewOperations } from './domains/overview.ts';
 import { profilesOperations } from './domains/profiles.ts';
 import { recordOperations } from './domains/record.ts';
+import { screeningOperations } from './domains/screening.ts';
 import { reviewQueueOperations } from './domains/reviewQueue.ts';
 import { reviewsOperations } from './domains/reviews.ts';
 import { syncEvents, syncOperations } from './domains/sync.ts';
@@ -55,6 +56,7 @@ export const operations = {
   audit: auditOperations,
   cache: cacheOperations,
   record: recordOperations,
+  screening: screeningOperations,
   reviews: reviewsOperations,
   reviewQueue: reviewQueueOperations,
   overview: overviewOperations,

@@ -16,6 +16,7 @@ import { DISPOSITIONS, REVIEW_FILTERS, REVIEW_KINDS } from '../../../shared/revi
 import { PENDING_TRANSACTION_SORTS } from '../../services/cache/pendingTransactionsTable.ts';
 import { WEBHOOK_SEND_SORTS } from '../../services/cache/webhookSendsTable.ts';
 import { ACCOUNT_APPLICATION_SORTS } from '../../services/cache/accountApplicationsTable.ts';
+import type { ListSource } from '../../../shared/screening/listEntry.ts';
 import { COMMON_OPTIONS } from '../common/commonOptions.ts';
 import { UsageError } from '../common/usageError.ts';
 
@@ -88,6 +89,16 @@ Review (the officer's dispositions, kept in the offline cache; REF is a row's "r
             [--citizenship-outside "US, CA"] [--send-status S] [--attempt-at-least N]
   rules remove RULE --profile NAME
   (list … --review ${REVIEW_FILTERS.join('|')} filters any list by review; its --json rows carry ref and review)
+
+Sanctions screening (docs/screening.md; lists are read from files, nothing is downloaded):
+  screening import FILE [FILE…] [--source sdn|consolidated|opensanctions] [--published DATE]
+                                                      OFAC's SDN.XML, sdn_advanced.xml or CSV set (sdn.csv add.csv
+                                                      alt.csv), or an OpenSanctions FollowTheMoney JSON export:
+                                                      replaces that list's version at once (audited); a bad file
+                                                      changes nothing. --published: the date of a CSV set
+  screening lists                                     the lists loaded: published, imported, digest, entries
+  screening run --profile NAME [--threshold 0.88]     the profile's cached applicants against the loaded lists:
+                                                      each hit with its score and why (--json: every part)
 
   drift --profile NAME                                what the bank left out of its answers and sent beyond the
                                                       interface, per resource (field names and counts only)
@@ -213,6 +224,9 @@ const OPTIONS = {
   years: { type: 'string' },
   reason: { type: 'string' },
   lift: { type: 'boolean' },
+  source: { type: 'string' },
+  published: { type: 'string' },
+  threshold: { type: 'string' },
 } as const;
 
 type OptionName = keyof typeof OPTIONS;
@@ -239,7 +253,14 @@ const RULE_CONDITIONS: OptionName[] = [
 /** Each command: the options it accepts, those it requires, and how many positional words. */
 const COMMANDS: Record<
   string,
-  { accepts: OptionName[]; requires: OptionName[]; names?: string; nameOptional?: boolean }
+  {
+    accepts: OptionName[];
+    requires: OptionName[];
+    names?: string;
+    nameOptional?: boolean;
+    /** One or more positional words (`screening import FILE [FILE…]`), in `names`. */
+    several?: boolean;
+  }
 > = {
   'profile add': { accepts: ['base-url', 'key-id', 'bearer', 'production'], requires: ['base-url'], names: 'NAME' },
   'profile update': {
@@ -282,6 +303,9 @@ const COMMANDS: Record<
   'record retention': { accepts: ['profile', 'years'], requires: ['profile'] },
   'record hold': { accepts: ['reason', 'lift'], requires: [] },
   'record purge': { accepts: ['profile'], requires: ['profile'] },
+  'screening import': { accepts: ['source', 'published'], requires: [], names: 'FILE', several: true },
+  'screening lists': { accepts: [], requires: [] },
+  'screening run': { accepts: ['profile', 'threshold'], requires: ['profile'] },
   audit: { accepts: ['profile', ...PAGING], requires: [] },
   'audit verify': { accepts: ['team'], requires: [] },
   'team init': {
@@ -362,6 +386,8 @@ export interface LedgerArguments {
   command: string;
   /** The positional NAME of profile add/remove. */
   name: string | null;
+  /** Every positional word of a command that takes several (the FILEs of `screening import`). */
+  names: string[];
   dataFolder: string | null;
   /** `--passphrase-file`: where the key file's passphrase is (app/dataFolderSecrets.ts). */
   passphraseFile: string | null;
@@ -422,6 +448,7 @@ export function parseLedgerArguments(argv: readonly string[]): LedgerArguments {
       return {
         command: 'help',
         name: null,
+        names: [],
         dataFolder: null,
         passphraseFile: null,
         json: false,
@@ -437,11 +464,19 @@ export function parseLedgerArguments(argv: readonly string[]): LedgerArguments {
   if (spec === undefined) throw new UsageError(`Unknown command \`${command}\` (see --help).`);
   const extra = oneWord ? [second, ...rest].filter((word) => word !== undefined) : rest;
   let name: string | null = null;
-  if (spec.names !== undefined) {
+  let names: string[] = [];
+  if (spec.several === true) {
+    names = [...extra];
+    if (names.length === 0) throw new UsageError(`\`${command}\` needs at least one ${spec.names ?? 'word'}.`);
+    name = names[0] ?? null;
+  } else if (spec.names !== undefined) {
     if (spec.nameOptional === true && extra.length === 0) name = null;
     else if (extra.length !== 1 || extra[0] === undefined) {
       throw new UsageError(`\`${command}\` needs exactly one ${spec.names}.`);
-    } else name = extra[0];
+    } else {
+      name = extra[0];
+      names = [name];
+    }
   } else if (extra.length > 0) {
     throw new UsageError(`\`${command}\` takes no ${extra.length === 1 ? 'word' : 'words'} like "${extra.join(' ')}".`);
   }
@@ -464,6 +499,7 @@ export function parseLedgerArguments(argv: readonly string[]): LedgerArguments {
   return {
     command,
     name,
+    names,
     dataFolder: typeof values.data === 'string' ? values.data : null,
     passphraseFile: typeof values['passphrase-file'] === 'string' ? values['passphrase-file'] : null,
     json: values.json === true,
@@ -497,6 +533,12 @@ const wholeNumber = (maximum: number) =>
     );
 
 const text = z.string().min(1, { message: 'must not be empty' });
+
+const LIST_SOURCES = {
+  sdn: 'ofac-sdn',
+  consolidated: 'ofac-consolidated',
+  opensanctions: 'opensanctions',
+} as const satisfies Record<string, ListSource>;
 
 /** Option readers: each checks its value and names the option in its message. */
 export const read = {
@@ -565,6 +607,28 @@ export const read = {
   },
   wholeNumber: (values: Values, option: OptionName, maximum: number) =>
     checked(wholeNumber(maximum), option, values[option]),
+  /** `--source sdn|consolidated|opensanctions`, as the list store names them. */
+  listSource: (values: Values) =>
+    checked(
+      z
+        .enum(['sdn', 'consolidated', 'opensanctions'], { message: 'must be one of sdn, consolidated, opensanctions' })
+        .transform((source) => LIST_SOURCES[source]),
+      'source',
+      values.source,
+    ),
+  published: (values: Values) => checked(isoDate, 'published', values.published),
+  /** `--threshold 0.NN`: a score from 0 to 1, as the screener compares it. */
+  threshold: (values: Values) =>
+    checked(
+      z
+        .string()
+        .refine((text) => /^(0|1)?(\.[0-9]+)?$/.test(text) && /[0-9]/.test(text) && Number(text) <= 1, {
+          message: 'must be a number from 0 to 1, such as 0.88',
+        })
+        .transform(Number),
+      'threshold',
+      values.threshold,
+    ),
   applicationSort: (values: Values) =>
     checked(
       z.enum(ACCOUNT_APPLICATION_SORTS, { message: `must be one of ${ACCOUNT_APPLICATION_SORTS.join(', ')}` }),

@@ -48,10 +48,20 @@ interface Io {
  * The command line as the app must run it: the data folder and every file option absolute, and
  * the passphrase file this terminal's environment names (the app reads its own environment).
  */
-function argsForHolder(argv: readonly string[], dataFolder: string, env: NodeJS.ProcessEnv): string[] {
+function argsForHolder(
+  argv: readonly string[],
+  dataFolder: string,
+  env: NodeJS.ProcessEnv,
+  files: ReadonlySet<string>,
+): string[] {
   const sent: string[] = [];
   for (let index = 0; index < argv.length; index += 1) {
     const word = argv[index] ?? '';
+    // The FILEs of `screening import` are positional words: absolute too, for the same reason.
+    if (files.has(word)) {
+      sent.push(isAbsolute(word) ? word : resolve(word));
+      continue;
+    }
     const match = /^--([a-z-]+)(?:=(.*))?$/s.exec(word);
     const name = match?.[1];
     if (name === 'data') {
@@ -138,7 +148,7 @@ async function sendToHolder(
   const stdin = READS_STDIN.has(parsed.command) && io.stdin.isTTY !== true ? await readAll(io.stdin) : null;
   const answer = await askControlSocket(holder.socket, {
     request: 'ledger',
-    args: argsForHolder(argv, dataFolder, io.env),
+    args: argsForHolder(argv, dataFolder, io.env, new Set(parsed.command === 'screening import' ? parsed.names : [])),
     stdin,
   });
   if (answer === null) return refuse(io, holder, 'its control socket does not answer');

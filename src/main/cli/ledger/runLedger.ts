@@ -7,6 +7,9 @@
 import { cacheClear } from './commands/cacheClear.ts';
 import { recordHold, recordPurge, recordRetention } from './commands/recordRetention.ts';
 import { listApplicants } from './commands/applicants.ts';
+import { screeningImport, screeningLists, screeningRun } from './commands/screening.ts';
+import { ScreeningProblem } from '../../services/screening/screeningService.ts';
+import { ListFileError } from '../../../shared/screening/listEntry.ts';
 import { resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { SchemaViolation, shownField, type AccountResponse } from '../../../shared/bank/index.ts';
@@ -125,6 +128,9 @@ const KNOWN_FAILURES = [
   // sentence names the item; the action says what to run (review I-C1).
   RowAltered,
   ReviewRolledBack,
+  // A list file that cannot be imported names its file and line; screening without a list says so.
+  ListFileError,
+  ScreeningProblem,
 ];
 
 /** Failures after which the cache's answer is better than none. */
@@ -228,6 +234,12 @@ class Ledger {
         return recordHold(this.#commandContext());
       case 'record purge':
         return recordPurge(this.#commandContext());
+      case 'screening import':
+        return screeningImport(this.#commandContext());
+      case 'screening lists':
+        return screeningLists(this.#commandContext());
+      case 'screening run':
+        return screeningRun(this.#commandContext());
       case 'audit':
         return this.#audit();
       case 'audit verify':

@@ -13,10 +13,15 @@ export interface ChildResult {
 
 export function runNode(
   argv: string[],
-  options: { input?: string; env?: NodeJS.ProcessEnv } = {},
+  /** cwd: where the child runs (a command given relative paths). */
+  options: { input?: string; env?: NodeJS.ProcessEnv; cwd?: string } = {},
 ): Promise<ChildResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, argv, { env: options.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, argv, {
+      env: options.env ?? process.env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

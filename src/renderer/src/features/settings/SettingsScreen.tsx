@@ -31,6 +31,7 @@ import { ProfileForm } from './ProfileForm.tsx';
 import { ProfileNetworkForm } from './ProfileNetworkForm.tsx';
 import { SandboxBankPanel } from './SandboxBankPanel.tsx';
 import { RecordPanel } from './RecordPanel.tsx';
+import { ScreeningPanel } from './ScreeningPanel.tsx';
 import { installCredentialEvents, useSettingsStore, type SettingsTab } from './store.ts';
 
 /** A sentence under a cell (why a profile waits, why a test failed): wrapped, so the table keeps its width. */
@@ -40,6 +41,7 @@ const TABS: { id: SettingsTab; label: string }[] = [
   { id: 'profiles', label: 'Profiles' },
   { id: 'cache', label: 'Cache' },
   { id: 'record', label: 'Record' },
+  { id: 'screening', label: 'Screening' },
   { id: 'listener', label: 'Listener defaults' },
   { id: 'audit', label: 'Audit log' },
   { id: 'review', label: 'Review' },
@@ -64,6 +66,11 @@ export function SettingsScreen() {
         {tab === 'record' ? (
           <div className="page-scroll">
             <RecordPanel />
+          </div>
+        ) : null}
+        {tab === 'screening' ? (
+          <div className="page-scroll">
+            <ScreeningPanel />
           </div>
         ) : null}
         {tab === 'listener' ? <ListenerDefaultsTab /> : null}

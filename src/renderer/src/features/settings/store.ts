@@ -16,7 +16,8 @@ import { useProfilesStore } from '../../stores/profiles.ts';
 import { toast } from '../../stores/toasts.ts';
 import { reviewsHeld, reviewsKeptSentence } from '../review/reviewsHeld.ts';
 
-export type SettingsTab = 'profiles' | 'cache' | 'record' | 'listener' | 'audit' | 'review' | 'team' | 'appearance';
+export type SettingsTab =
+  'profiles' | 'cache' | 'record' | 'screening' | 'listener' | 'audit' | 'review' | 'team' | 'appearance';
 
 interface SettingsState {
   tab: SettingsTab;
