@@ -261,6 +261,7 @@ test('the axe gate passes on every screen and state, in light and dark', async (
       ['Profiles', 'profiles'],
       ['Cache', 'cache'],
       ['Record', 'record'],
+      ['Screening', 'screening'],
       ['Listener defaults', 'listener-defaults'],
       ['Audit log', 'audit'],
       ['Appearance', 'appearance'],
