@@ -111,7 +111,7 @@ describe.skipIf(!secretServiceHere)('N2: a review changed in the file is caught'
     const verified = await verifyCli();
     expect(verified.code).toBe(1);
     expect(verified.kind).toBe('review-altered');
-    expect(verified.message).toMatch(/changed in the cache file outside Ledgerdesk/);
+    expect(verified.message).toMatch(/changed in the officer's record \(record\.sqlite\) outside Ledgerdesk/);
   });
 
   it('escalated turned cleared: the app refuses to show it, the report is not verified, verify names it', async () => {
@@ -123,7 +123,7 @@ describe.skipIf(!secretServiceHere)('N2: a review changed in the file is caught'
       const { api } = harness;
       const detail = await refusal(api.reviews.detail({ profileId, kind: 'pending-transaction', ref: escalatedRef }));
       expect(detail.code).toBe('storage_error');
-      expect(detail.message).toMatch(/changed in the cache file outside Ledgerdesk/);
+      expect(detail.message).toMatch(/changed in the officer's record \(record\.sqlite\) outside Ledgerdesk/);
       const listed = await refusal(
         api.pendingTransactions.list({ profileId, accountId, review: 'cleared', limit: 10 }),
       );
@@ -154,7 +154,7 @@ describe.skipIf(!secretServiceHere)('N2: a review changed in the file is caught'
     expect(lines).toHaveLength(1);
     expect(lines[0]).not.toContain('unexpected failure');
     expect(lines[0]).toContain(`The review of pending-transaction ${escalatedRef}`);
-    expect(lines[0]).toContain('was changed in the cache file outside Ledgerdesk');
+    expect(lines[0]).toContain("was changed in the officer's record (record.sqlite) outside Ledgerdesk");
     expect(lines[0]).toContain('Run `ledger audit verify`');
   });
 });

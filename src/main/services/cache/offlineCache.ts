@@ -23,6 +23,7 @@ import { openCacheFile } from './cacheFile.ts';
 import { CACHE_MIGRATIONS_TABLE } from './cacheMigrations.ts';
 import type { RecordStore } from '../record/recordStore.ts';
 import type { AttachedRecord } from '../record/recordAttach.ts';
+import { recordFileWords } from '../record/recordWhere.ts';
 import { cacheMigrationsFor, moveRecordOut } from './recordMove.ts';
 import { resolveDataKey, type DataKeyReset } from './dataKey.ts';
 import { applyMigrations } from '../migrations/migrationRunner.ts';
@@ -135,7 +136,7 @@ export class OfflineCache {
     registerApplicantRuleMatch(database, sealerOf);
     // The MACs and rule references of the record's rows are under the record's key once it is
     // attached; their once-per-file upgrades were made in the cache before the move (recordMove.ts).
-    this.rowMacs = new RowMacs(this.#recordSealer);
+    this.rowMacs = new RowMacs(this.#recordSealer, () => recordFileWords(database));
     this.rowMacs.install(database, record === null);
     this.ruleNames = new RuleNames(database, this.#recordSealer);
     this.ruleNames.install(database, this.rowMacs, record === null);

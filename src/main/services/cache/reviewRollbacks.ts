@@ -19,6 +19,7 @@
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { AuditChainProblem } from '../audit/auditVerify.ts';
+import { recordFileWords } from '../record/recordWhere.ts';
 
 /** The actions that move one item's review (the disposition given, or the record changed). */
 const ITEM_ACTIONS = `action IN ('review.cleared', 'review.flagged', 'review.escalated', 'review.changed')`;
@@ -59,12 +60,13 @@ function mismatch(
   row: StandingRow | undefined,
   newestStep: number | null,
   resetAfter: boolean,
+  where: string,
 ): string | null {
   const version = versionIn(entry.detail);
   if (version === null || resetAfter) return null;
   const state = entry.action.slice('review.'.length);
   if (row === undefined) {
-    return `its review (${state}, version ${String(version)}, audit entry #${String(entry.id)}) was deleted from the cache file`;
+    return `its review (${state}, version ${String(version)}, audit entry #${String(entry.id)}) was deleted from ${where}`;
   }
   if (row.state !== state || row.version !== version || (newestStep !== null && newestStep > row.version)) {
     return `its review was put back to version ${String(row.version)} (${row.state}); the audit log's entry #${String(entry.id)} says version ${String(version)} (${state})`;
@@ -75,11 +77,12 @@ function mismatch(
 /** A review that is not the latest one Ledgerdesk wrote: put back to an earlier version, or deleted. */
 export class ReviewRolledBack extends Error {
   readonly code = 'storage_error';
-  readonly action =
-    'Run `ledger audit verify` to list every altered review; restore the cache file from a trusted copy.';
-  constructor(what: string, why: string) {
-    super(`${what} was changed in the cache file outside Ledgerdesk (${why}), so it is not shown or acted on.`);
+  readonly action: string;
+  /** `where`: the file that holds the reviews, as a person reads it (record/recordWhere.ts). */
+  constructor(what: string, why: string, where: string) {
+    super(`${what} was changed in ${where} outside Ledgerdesk (${why}), so it is not shown or acted on.`);
     this.name = 'ReviewRolledBack';
+    this.action = `Run \`ledger audit verify\` to list every altered review; restore ${where} from a trusted copy.`;
   }
 }
 
@@ -114,8 +117,9 @@ export class ReviewRollbacks {
     const resetAfter = this.#resetAfter.get(profileId, entry.id) !== undefined;
     const step =
       row === undefined ? null : (this.#newestStep.get(profileId, kind, ref) as { newest: number | null }).newest;
-    const why = mismatch(entry, row, step, resetAfter);
-    if (why !== null) throw new ReviewRolledBack(what(), why);
+    const where = recordFileWords(this.#database);
+    const why = mismatch(entry, row, step, resetAfter, where);
+    if (why !== null) throw new ReviewRolledBack(what(), why, where);
   }
 
   /** Whether the item's review is the one its latest audit entry says (the report's filter). */
@@ -207,6 +211,7 @@ export class ReviewRollbacks {
          WHERE h.profile_id = r.profile_id AND h.kind = r.kind AND h.ref = r.ref) AS newestStep
        FROM reviews AS r WHERE profile_id = ? AND kind = ? AND ref = ?`,
     );
+    const where = recordFileWords(this.#database);
     const found: string[] = [];
     let total = 0;
     for (const entry of latest.iterate() as Iterable<ItemEntry & { profileId: string; target: string }>) {
@@ -216,7 +221,7 @@ export class ReviewRollbacks {
       const ref = entry.target.slice(split + 1);
       const row = review.get(entry.profileId, kind, ref) as (StandingRow & { newestStep: number | null }) | undefined;
       const resetAfter = everyProfileReset > entry.id || (profileReset.get(entry.profileId) ?? 0) > entry.id;
-      const why = mismatch(entry, row, row?.newestStep ?? null, resetAfter);
+      const why = mismatch(entry, row, row?.newestStep ?? null, resetAfter, where);
       if (why === null) continue;
       total += 1;
       if (found.length < 5) found.push(`${kind} ${ref} (profile ${entry.profileId}): ${why}`);
@@ -226,7 +231,7 @@ export class ReviewRollbacks {
       kind: 'review-altered',
       entryId: 0,
       entry: null,
-      message: `The audit log does not verify: ${String(total)} ${total === 1 ? 'review was' : 'reviews were'} put back to an earlier version or deleted in the cache file outside Ledgerdesk (${found.join('; ')}${total > 5 ? '; …' : ''}).`,
+      message: `The audit log does not verify: ${String(total)} ${total === 1 ? 'review was' : 'reviews were'} put back to an earlier version or deleted in ${where} outside Ledgerdesk (${found.join('; ')}${total > 5 ? '; …' : ''}).`,
     };
   }
 }

@@ -17,6 +17,7 @@
  */
 import type { DatabaseSync } from 'node:sqlite';
 import type { AuditChainProblem } from '../audit/auditVerify.ts';
+import { CACHE_FILE_WORDS, recordFileWords } from '../record/recordWhere.ts';
 import type { RecordSealer } from './sealing.ts';
 
 /** Per table, the columns its MAC covers, in order. */
@@ -74,22 +75,25 @@ function canonical(table: string, values: readonly Value[]): string {
 /** A row whose clear columns do not match their MAC: changed outside Ledgerdesk. */
 export class RowAltered extends Error {
   readonly code = 'storage_error';
-  readonly action = 'Run `ledger audit verify` to list every altered row; restore the cache file from a trusted copy.';
-  constructor(what: string) {
-    super(
-      `${what} was changed in the cache file outside Ledgerdesk (it no longer matches its seal), so it is not shown.`,
-    );
+  readonly action: string;
+  /** `where`: the file that holds the row, as a person reads it (record/recordWhere.ts). */
+  constructor(what: string, where: string = CACHE_FILE_WORDS) {
+    super(`${what} was changed in ${where} outside Ledgerdesk (it no longer matches its seal), so it is not shown.`);
     this.name = 'RowAltered';
+    this.action = `Run \`ledger audit verify\` to list every altered row; restore ${where} from a trusted copy.`;
   }
 }
 
 export class RowMacs {
   readonly #sealer: () => RecordSealer;
+  readonly #where: () => string;
   /** Benchmark only: see offForBenchmark. */
   #off = false;
 
-  constructor(sealer: () => RecordSealer) {
+  /** `where`: the file that holds the record's rows, for the sentence of an altered one. */
+  constructor(sealer: () => RecordSealer, where: () => string = () => CACHE_FILE_WORDS) {
     this.#sealer = sealer;
+    this.#where = where;
   }
 
   /**
@@ -124,7 +128,7 @@ export class RowMacs {
 
   /** Throws RowAltered naming `what` unless the row is authentic. */
   check(table: AuthenticatedTable, row: object, what: () => string): void {
-    if (!this.holds(table, row)) throw new RowAltered(what());
+    if (!this.holds(table, row)) throw new RowAltered(what(), this.#where());
   }
 
   /**
@@ -211,6 +215,6 @@ export function alteredRowsProblem(database: DatabaseSync): AuditChainProblem | 
     kind: 'review-altered',
     entryId: 0,
     entry: null,
-    message: `The audit log does not verify: ${String(total)} ${total === 1 ? 'row' : 'rows'} of reviews or watch rules ${total === 1 ? 'was' : 'were'} changed in the cache file outside Ledgerdesk (${shown}${total > 5 ? '; …' : ''}); their state, rule, version or time no longer match their seal.`,
+    message: `The audit log does not verify: ${String(total)} ${total === 1 ? 'row' : 'rows'} of reviews or watch rules ${total === 1 ? 'was' : 'were'} changed in ${recordFileWords(database)} outside Ledgerdesk (${shown}${total > 5 ? '; …' : ''}); their state, rule, version or time no longer match their seal.`,
   };
 }
