@@ -19,6 +19,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { cacheDataKeyAccount } from '../../../src/main/services/credentials/credentials.ts';
 import { KeyringSecretStore } from '../../../src/main/services/credentials/keyringSecretStore.ts';
 import { LedgerServices } from '../../../src/main/services/ledgerServices.ts';
+import { ReviewQueue } from '../../../src/main/services/review/reviewQueue.ts';
 import { FileProfileStorage } from '../../../src/main/services/profiles/fileProfileStorage.ts';
 import type { Profile } from '../../../src/main/services/profiles/profile.ts';
 import { copyCutoverFolder, cutoverExpected, loadCutoverKeychain } from './support/cutoverFixture.ts';
@@ -283,6 +284,25 @@ describe.skipIf(!secretServiceHere)("the officer's record outlives the cache fil
     }
   }
 
+  /**
+   * Once the bank has sent its records again, each review is on its item: the record is cached
+   * under the ref the review names, and the queue lists it neither as changed since review nor
+   * as waiting for a first look (the row keys outlive the cache: record/cacheIdentity.ts).
+   */
+  function expectReviewsOnTheirItems(services: LedgerServices): void {
+    const cached = services.cache.database
+      .prepare(`SELECT count(*) AS n FROM pending_transactions WHERE row_key IN (${refs.map(() => '?').join(', ')})`)
+      .get(...refs) as { n: number };
+    expect(cached.n).toBe(refs.length);
+    const queue = new ReviewQueue(services.cache, services.reviews);
+    for (const state of ['changed', 'unreviewed'] as const) {
+      const listed = queue.list({ profileId: profile.id, state, limit: 500 }).rows.map((row) => row.ref);
+      expect(listed.filter((ref) => refs.includes(ref))).toEqual([]);
+    }
+    const escalated = queue.list({ profileId: profile.id, state: 'escalated', limit: 500 }).rows.map((row) => row.ref);
+    expect(escalated).toEqual(expect.arrayContaining(refs.slice(3)));
+  }
+
   it('keeps every review, note, step, rule and the audit chain when cache.db is deleted', async () => {
     const before = await recordNow();
     for (const suffix of ['', '-wal', '-shm']) rmSync(join(folder, `cache.db${suffix}`), { force: true });
@@ -298,13 +318,12 @@ describe.skipIf(!secretServiceHere)("the officer's record outlives the cache fil
       const listed = services.reviews.list({ profileId: profile.id }).rows.map((row) => row.ref);
       expect(listed).toEqual(expect.arrayContaining(refs));
       expect(recordOf(services)).toEqual(before);
+      expectReviewsOnTheirItems(services);
     } finally {
       await services.close();
     }
   });
 
-  // Last: after a reset the bank's pending transactions come back under row keys of the new data
-  // key, so the reviews made before no longer meet them (docs/decisions/34-record-store.md).
   it('keeps every review, note, step and rule when the cache’s data key is lost, and the log verifies', async () => {
     const before = await recordNow();
     const raw = new DatabaseSync(join(folder, 'cache.db'));
@@ -333,6 +352,10 @@ describe.skipIf(!secretServiceHere)("the officer's record outlives the cache fil
       const [entry] = services.cache.audit.list({ profileId: '', limit: 1 }).rows;
       expect(entry).toMatchObject({ action: 'cache.data-key-reset', result: 'failed' });
       expect(entry?.detail).toContain('kept in record.sqlite');
+      // The bank sends them again under the same row keys: every review is back on its item.
+      await syncAll(services);
+      expect(recordOf(services)).toEqual(before);
+      expectReviewsOnTheirItems(services);
     } finally {
       await services.close();
     }

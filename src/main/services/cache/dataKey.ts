@@ -10,12 +10,19 @@ import type { DatabaseSync } from 'node:sqlite';
 import type { Credentials } from '../credentials/credentials.ts';
 import { SEALED_TABLES } from './cacheMigrations.ts';
 import { CacheError } from './cacheError.ts';
-import { RecordSealer, SealBroken } from './sealing.ts';
+import { RecordSealer, SealBroken, type IdentityKeys } from './sealing.ts';
 
 export type DataKeyReset = 'data-key-lost' | 'data-key-changed';
 
 const KEY_CHECK_TEXT = 'Ledgerdesk cache key check';
 const KEY_CHECK_IDENTITY = 'cache_meta\u0000key_check';
+/** What the identity check digests: it tells which identity keys the cached rows were made with. */
+const IDENTITY_CHECK_TEXT = 'Ledgerdesk cache identity check';
+
+/** A keyed digest under both identity keys (never the keys themselves). */
+function identityCheckOf(sealer: RecordSealer): string {
+  return `${sealer.recordDigest(IDENTITY_CHECK_TEXT)}.${sealer.keyedHash(IDENTITY_CHECK_TEXT)}`;
+}
 
 function metaOf(database: DatabaseSync, key: string): string | null {
   const row = database.prepare('SELECT value FROM cache_meta WHERE key = ?').get(key) as { value: string } | undefined;
@@ -70,8 +77,10 @@ export async function resolveDataKey(
   folderCacheId: string | null = null,
   /** Why the cache is read-only, or null: a read-only cache is never reset or re-keyed. */
   readOnly: string | null = null,
+  /** The identity keys the officer's record keeps (record/cacheIdentity.ts), or null: derived. */
+  identity: IdentityKeys | null = null,
 ): Promise<ResolvedDataKey> {
-  if (readOnly !== null) return readOnlyDataKey(database, credentials, readOnly);
+  if (readOnly !== null) return readOnlyDataKey(database, credentials, readOnly, identity);
   let cacheId = metaOf(database, 'cache_id');
   const restored = cacheId === null && folderCacheId !== null;
   if (cacheId === null) {
@@ -92,12 +101,17 @@ export async function resolveDataKey(
       reset = 'data-key-changed';
     }
   }
-  const sealer = new RecordSealer(key, cacheId);
-  if (reset !== null || keyCheck === null) {
+  const sealer = new RecordSealer(key, cacheId, identity ?? undefined);
+  // Rows made under other identity keys (the record was locked when they were synced, or is
+  // another record) have row keys no review refers to: dropped like a reset's, and synced again.
+  const identityCheck = identityCheckOf(sealer);
+  const madeUnder = metaOf(database, 'identity_check');
+  if (reset !== null || keyCheck === null || (madeUnder !== null && madeUnder !== identityCheck)) {
     // A missing key check with rows present means rows of an unknown key: drop them too.
     dropSealedData(database);
     setMeta(database, 'key_check', sealer.seal(KEY_CHECK_TEXT, KEY_CHECK_IDENTITY).toString('base64'));
   }
+  if (madeUnder !== identityCheck) setMeta(database, 'identity_check', identityCheck);
   return { cacheId, sealer, reset, restored };
 }
 
@@ -109,6 +123,7 @@ async function readOnlyDataKey(
   database: DatabaseSync,
   credentials: Credentials,
   readOnly: string,
+  identity: IdentityKeys | null,
 ): Promise<ResolvedDataKey> {
   const cacheId = metaOf(database, 'cache_id');
   const keyCheck = metaOf(database, 'key_check');
@@ -119,7 +134,7 @@ async function readOnlyDataKey(
       `${readOnly} Its data key is not in the keychain either, so its sealed rows cannot be read.`,
     );
   }
-  const sealer = new RecordSealer(key, cacheId);
+  const sealer = new RecordSealer(key, cacheId, identity ?? undefined);
   try {
     sealer.open(Buffer.from(keyCheck, 'base64'), KEY_CHECK_IDENTITY);
   } catch (error) {

@@ -24,6 +24,7 @@ import { CACHE_MIGRATIONS_TABLE } from './cacheMigrations.ts';
 import type { RecordStore } from '../record/recordStore.ts';
 import type { AttachedRecord } from '../record/recordAttach.ts';
 import { recordFileWords } from '../record/recordWhere.ts';
+import { keepCacheIdentity, keptCacheIdentity } from '../record/cacheIdentity.ts';
 import { cacheMigrationsFor, moveRecordOut } from './recordMove.ts';
 import { resolveDataKey, type DataKeyReset } from './dataKey.ts';
 import { applyMigrations } from '../migrations/migrationRunner.ts';
@@ -195,8 +196,18 @@ export class OfflineCache {
         write: (text: string) => credentials.writeAuditFolderRecord(folderKey, text),
       };
       const folderCacheId = setAsideAs === null ? (parseFolderRecord(await store.read())?.cacheId ?? null) : null;
-      const { cacheId, sealer, reset, restored } = await resolveDataKey(database, credentials, folderCacheId, readOnly);
+      // Row keys and keyed digests are made with the keys the record keeps, whatever the data
+      // key, so the reviews stay on their items across a key reset (record/cacheIdentity.ts).
+      const kept = keptCacheIdentity(record);
+      const { cacheId, sealer, reset, restored } = await resolveDataKey(
+        database,
+        credentials,
+        folderCacheId,
+        readOnly,
+        kept,
+      );
       const move = moveRecordOut({ database, file, record, sealer, cacheId, readOnly });
+      if (record !== null && move.attached !== null && kept === null) keepCacheIdentity(record, sealer);
       // After the move the log is the record's: named by the cache id it was born with, so a
       // cache file set aside or deleted leaves it where it is (the folder's record still names it).
       const audit = await openAuditLog(

@@ -5,8 +5,9 @@
  *
  * From the data key (32 random bytes in the keychain) HKDF derives separate keys: one seals,
  * one makes keyed hashes (search tokens, change digests), one makes record digests (the row
- * keys of pending transactions). Nothing is derived from a constant: without the keychain's
- * key no body opens and no hash can be recomputed.
+ * keys of pending transactions). The last two may come from the officer's record instead, so
+ * they outlive the data key (record/cacheIdentity.ts). Nothing is derived from a constant:
+ * without the keychain's keys no body opens and no hash can be recomputed.
  */
 import {
   createCipheriv,
@@ -33,6 +34,12 @@ export class SealBroken extends Error {
   }
 }
 
+/** The keys of the keyed hashes (HMAC) and of the record digests (a secret prefix, hex). */
+export interface IdentityKeys {
+  hashKey: Buffer;
+  digestPrefix: string;
+}
+
 export class RecordSealer {
   // KeyObjects, not Buffers: OpenSSL 3 imports a raw key on every cipher made from a Buffer,
   // which costs ~7x the whole seal of a small record.
@@ -43,20 +50,30 @@ export class RecordSealer {
   /** The secret prefix of row MACs (rowMacs.ts), a key of its own. */
   readonly #rowMacPrefix: string;
 
-  constructor(dataKey: Buffer, cacheId: string) {
+  /**
+   * `identity`: the keys of the keyed hashes and record digests to use instead of those derived
+   * from this data key (record/cacheIdentity.ts): kept in the officer's record, they outlive the
+   * data key, so the row keys and digests the reviews refer to stay the same across a key reset.
+   */
+  constructor(dataKey: Buffer, cacheId: string, identity?: IdentityKeys) {
     if (dataKey.length !== 32) throw new Error('The cache data key must be 32 bytes.');
     this.#sealingKey = createSecretKey(
       Buffer.from(hkdfSync('sha256', dataKey, cacheId, 'ledgerdesk cache: sealing v1', 32)),
     );
     this.#hashKey = createSecretKey(
-      Buffer.from(hkdfSync('sha256', dataKey, cacheId, 'ledgerdesk cache: keyed hashes v1', 32)),
+      identity?.hashKey ?? Buffer.from(hkdfSync('sha256', dataKey, cacheId, 'ledgerdesk cache: keyed hashes v1', 32)),
     );
-    this.#digestPrefix = Buffer.from(
-      hkdfSync('sha256', dataKey, cacheId, 'ledgerdesk cache: record digests v1', 32),
-    ).toString('hex');
+    this.#digestPrefix =
+      identity?.digestPrefix ??
+      Buffer.from(hkdfSync('sha256', dataKey, cacheId, 'ledgerdesk cache: record digests v1', 32)).toString('hex');
     this.#rowMacPrefix = Buffer.from(
       hkdfSync('sha256', dataKey, cacheId, 'ledgerdesk cache: row macs v1', 32),
     ).toString('hex');
+  }
+
+  /** The keys the row keys and keyed digests are made with, to keep them in the record. */
+  get identityKeys(): IdentityKeys {
+    return { hashKey: this.#hashKey.export(), digestPrefix: this.#digestPrefix };
   }
 
   seal(plaintext: string | Buffer, identity: string): Buffer {
