@@ -155,7 +155,9 @@ describe.skipIf(!secretServiceHere)('a review put back to an earlier version is 
       const { api } = harness;
       const detail = await refusal(api.reviews.detail({ profileId, kind: 'pending-transaction', ref }));
       expect(detail.code).toBe('storage_error');
-      expect(detail.message).toMatch(/changed in the officer's record \(record\.sqlite\) outside Ledgerdesk \(its review was put back/);
+      expect(detail.message).toMatch(
+        /changed in the officer's record \(record\.sqlite\) outside Ledgerdesk \(its review was put back/,
+      );
       const given = await refusal(
         api.reviews.give({ profileId, kind: 'pending-transaction', refs: [ref], disposition: 'cleared' }),
       );
@@ -184,7 +186,9 @@ describe.skipIf(!secretServiceHere)('a review put back to an earlier version is 
       const { api } = harness;
       const detail = await refusal(api.reviews.detail({ profileId, kind: 'pending-transaction', ref }));
       expect(detail.code).toBe('storage_error');
-      expect(detail.message).toMatch(/was deleted from the cache file/);
+      expect(detail.message).toMatch(
+        /changed in the officer's record \(record\.sqlite\) outside Ledgerdesk \(its review .* was deleted\)/,
+      );
       const given = await refusal(
         api.reviews.give({ profileId, kind: 'pending-transaction', refs: [ref], disposition: 'cleared' }),
       );

@@ -170,7 +170,9 @@ describe.skipIf(!secretServiceHere)("a watch rule's flag deleted or put back is 
       const { api } = harness;
       const detail = await refusal(api.reviews.detail({ profileId, kind: 'pending-transaction', ref: flaggedRef }));
       expect(detail.code).toBe('storage_error');
-      expect(detail.message).toMatch(/was deleted from the cache file/);
+      expect(detail.message).toMatch(
+        /changed in the officer's record \(record\.sqlite\) outside Ledgerdesk \(its review .* was deleted\)/,
+      );
       const given = await refusal(
         api.reviews.give({ profileId, kind: 'pending-transaction', refs: [flaggedRef], disposition: 'cleared' }),
       );

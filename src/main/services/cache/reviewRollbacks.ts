@@ -60,13 +60,12 @@ function mismatch(
   row: StandingRow | undefined,
   newestStep: number | null,
   resetAfter: boolean,
-  where: string,
 ): string | null {
   const version = versionIn(entry.detail);
   if (version === null || resetAfter) return null;
   const state = entry.action.slice('review.'.length);
   if (row === undefined) {
-    return `its review (${state}, version ${String(version)}, audit entry #${String(entry.id)}) was deleted from ${where}`;
+    return `its review (${state}, version ${String(version)}, audit entry #${String(entry.id)}) was deleted`;
   }
   if (row.state !== state || row.version !== version || (newestStep !== null && newestStep > row.version)) {
     return `its review was put back to version ${String(row.version)} (${row.state}); the audit log's entry #${String(entry.id)} says version ${String(version)} (${state})`;
@@ -118,7 +117,7 @@ export class ReviewRollbacks {
     const step =
       row === undefined ? null : (this.#newestStep.get(profileId, kind, ref) as { newest: number | null }).newest;
     const where = recordFileWords(this.#database);
-    const why = mismatch(entry, row, step, resetAfter, where);
+    const why = mismatch(entry, row, step, resetAfter);
     if (why !== null) throw new ReviewRolledBack(what(), why, where);
   }
 
@@ -221,7 +220,7 @@ export class ReviewRollbacks {
       const ref = entry.target.slice(split + 1);
       const row = review.get(entry.profileId, kind, ref) as (StandingRow & { newestStep: number | null }) | undefined;
       const resetAfter = everyProfileReset > entry.id || (profileReset.get(entry.profileId) ?? 0) > entry.id;
-      const why = mismatch(entry, row, row?.newestStep ?? null, resetAfter, where);
+      const why = mismatch(entry, row, row?.newestStep ?? null, resetAfter);
       if (why === null) continue;
       total += 1;
       if (found.length < 5) found.push(`${kind} ${ref} (profile ${entry.profileId}): ${why}`);
