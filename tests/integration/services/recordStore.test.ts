@@ -5,7 +5,7 @@
  * a schema from another build opens read-only. Run under scripts/with-keyring.sh.
  */
 import { randomUUID } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -149,6 +149,19 @@ describe.skipIf(!secretServiceHere)("the officer's record on a real file and key
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('ledger record recover --recovery-key FILE');
     expect(run.stderr).toMatch(/The officer's record .* is locked/);
+    // A command that reads the record refuses in one line after that sentence, never as an
+    // "unexpected failure", and writes no report.
+    const report = join(folder, 'report.html');
+    const refused = await ledger(
+      ['--data', folder, 'review', 'report', '--profile', 'Local sandbox', '--html', report],
+      store,
+    );
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).not.toContain('unexpected failure');
+    expect(refused.stderr.trim().split('\n').at(-1)).toBe(
+      "ledger: Nothing was done: the officer's record is locked (above).",
+    );
+    expect(existsSync(report)).toBe(false);
     // The window's top banner reads the same problems (app.storeProblems).
     const services = await LedgerServices.open({
       dataFolder: folder,

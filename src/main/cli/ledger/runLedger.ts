@@ -31,6 +31,7 @@ import { KeyFileUnreadable, WeakPassphrase, WrongPassphrase } from '../../servic
 import { openDataFolderSecrets, PassphraseNeeded, PassphraseProblem } from '../../app/dataFolderSecrets.ts';
 import { RecoveryEscrow, RecoveryProblem } from '../../services/credentials/recoveryEscrow.ts';
 import { recordRecover } from './commands/recordRecover.ts';
+import { RecordError } from '../../services/record/recordError.ts';
 import { withFolder } from './folderWriter.ts';
 import type { SecretStore } from '../../services/credentials/secretStore.ts';
 import { LedgerServices } from '../../services/ledgerServices.ts';
@@ -131,6 +132,8 @@ const KNOWN_FAILURES = [
   // A list file that cannot be imported names its file and line; screening without a list says so.
   ListFileError,
   ScreeningProblem,
+  // The officer's record locked (its key lost), read-only or damaged: its sentence names the way back.
+  RecordError,
 ];
 
 /** Failures after which the cache's answer is better than none. */
@@ -166,7 +169,19 @@ class Ledger {
 
   async run(): Promise<number> {
     try {
-      const code = await this.#dispatch();
+      let code: number;
+      try {
+        code = await this.#dispatch();
+      } catch (error) {
+        // The locked record's sentence was printed as the services opened: one short line then,
+        // not the same sentence twice.
+        const printed = this.#services !== null && this.#services !== this.#io.hosted?.services;
+        if (!(error instanceof RecordError) || !printed || error.message !== this.#services?.record.problem) {
+          throw error;
+        }
+        this.#io.stderr.write("ledger: Nothing was done: the officer's record is locked (above).\n");
+        return EXIT_FAILED;
+      }
       // A locked record or dropped cache data is never an "ok" (issue 34): the command's own
       // answer stands, but the run exits 1 after the sentence saying what is wrong.
       const errors = (this.#services?.storeProblems() ?? []).filter((problem) => problem.severity === 'error');

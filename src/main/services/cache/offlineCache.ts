@@ -295,6 +295,11 @@ export class OfflineCache {
     return this.#recordSealer();
   }
 
+  /** Throws the record's sentence (RecordError) unless its reviews can be read (a locked one's cannot). */
+  requireReadableRecord(): void {
+    this.#recordSealer();
+  }
+
   /** The cache's sealer, for other tables in this database that keep sealed bodies. */
   get sealer(): RecordSealer {
     return this.#live(this.#sealer);

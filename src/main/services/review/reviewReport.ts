@@ -67,6 +67,9 @@ export async function buildReviewReport(
     timeZone?: string;
   },
 ): Promise<ReviewReport> {
+  // A locked record (its key lost) holds reviews that cannot be read: no report, not one that
+  // says "0 flagged" over them.
+  cache.requireReadableRecord();
   const unmaskedClasses = [...(options.unmasked ?? [])];
   const unmaskedFields = unmaskedFieldsOf(unmaskedClasses);
   const counts = Object.fromEntries(
