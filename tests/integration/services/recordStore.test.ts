@@ -89,8 +89,11 @@ describe.skipIf(!secretServiceHere)("the officer's record on a real file and key
     const locked = await openRecord();
     expect(locked.state).toBe('locked');
     expect(locked.recordId).toBe(recordId);
-    expect(locked.problem).toMatch(/is locked: its key is not in the keychain\. Nothing in it was dropped or changed/);
-    expect(locked.problem).toContain('ledger record recover --recovery-key FILE');
+    expect(locked.problem).toMatch(
+      /is locked: its key is not in the keychain, and no recovery key of this data folder holds it\. Nothing in it was dropped or changed/,
+    );
+    // No recovery key holds it (no escrow here): the sentence does not offer a recovery that cannot work.
+    expect(locked.problem).not.toContain('ledger record recover');
     expect(() => locked.database).toThrow(RecordError);
     expect(() => locked.sealer).toThrow(/locked/);
     locked.close();
@@ -136,7 +139,7 @@ describe.skipIf(!secretServiceHere)("the officer's record on a real file and key
     }).toThrow(expect.objectContaining({ kind: 'read-only' }) as Error);
   });
 
-  it('a lost record key is an error at the top of the window and exits the CLI with 1, naming recover', async () => {
+  it('a lost record key is an error at the top of the window and exits the CLI with 1, naming the way back', async () => {
     const folder = temp.folder;
     const first = await ledger(['--data', folder, 'audit'], store);
     expect(first.code).toBe(0);
@@ -147,8 +150,10 @@ describe.skipIf(!secretServiceHere)("the officer's record on a real file and key
     await store.delete(recordKeyAccount(recordId));
     const run = await ledger(['--data', folder, 'audit'], store);
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain('ledger record recover --recovery-key FILE');
-    expect(run.stderr).toMatch(/The officer's record .* is locked/);
+    expect(run.stderr).toMatch(
+      /The officer's record .* is locked: its key is not in the keychain, and no recovery key/,
+    );
+    expect(run.stderr).toContain("bring the keychain's entry back");
     // A command that reads the record refuses in one line after that sentence, never as an
     // "unexpected failure", and writes no report.
     const report = join(folder, 'report.html');

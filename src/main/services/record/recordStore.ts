@@ -166,7 +166,17 @@ async function resolveRecordKey(
     problem: `The officer's record (${file}) is locked: ${why}. Nothing in it was dropped or changed; recover its key with \`${RECOVER_COMMAND}\`, then start Ledgerdesk again.`,
     sealer: null,
   });
-  if (key === null) return locked('its key is not in the keychain');
+  // A key the folder's recovery escrow holds is not null here: Credentials throws its own
+  // sentence naming `ledger record recover`. Null means no recovery key holds it, so the way back
+  // is the keychain entry itself, and recover is not offered.
+  if (key === null) {
+    return {
+      recordId,
+      state: 'locked' as const,
+      problem: `The officer's record (${file}) is locked: its key is not in the keychain, and no recovery key of this data folder holds it. Nothing in it was dropped or changed; bring the keychain's entry back (the login and keychain that made it, or a backup of that keychain), then start Ledgerdesk again.`,
+      sealer: null,
+    };
+  }
   const sealer = new RecordSealer(key, recordId);
   const check = metaOf(database, 'key_check');
   try {
