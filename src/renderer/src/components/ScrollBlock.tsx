@@ -4,6 +4,7 @@
  * a stop on a block that does not scroll does nothing, and a focusable element with no widget
  * role is an error to IBM Equal Access unless it scrolls (issue 38). So the block is a named,
  * focusable region while its text overflows, and plain text when it all shows (useScrollStop).
+ * The padding is on the text inside, not on the scrolling box (app.css, .json-view).
  */
 import { useRef, type ReactNode } from 'react';
 import { useScrollStop } from './focus/useScrollStop.ts';
@@ -13,7 +14,7 @@ export function ScrollBlock({ label, className, children }: { label: string; cla
   useScrollStop(ref, () => label);
   return (
     <pre ref={ref} className={className}>
-      {children}
+      <span className="scroll-block-text">{children}</span>
     </pre>
   );
 }
