@@ -5,64 +5,22 @@
  * naming the listener, its process and what to do; once the listener is killed (kill -9), its
  * stale lock is taken over and what was written is there.
  */
-import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTempFolder } from '../services/support/tempFolder.ts';
-import { noKeychainEnv, runLedgerProcess } from './support/serveProcess.ts';
+import { describe, expect, it } from 'vitest';
+import { listenerHeldFolder, startListener } from './support/listenerHeldFolder.ts';
+import { runLedgerProcess } from './support/serveProcess.ts';
 
-const LISTEN = join(process.cwd(), 'src', 'main', 'cli', 'listen', 'listen.ts');
-let temp: { folder: string; remove: () => void };
-let data: string;
-let passphrase: string;
-let env: NodeJS.ProcessEnv;
-let listener: ReturnType<typeof spawn> | null = null;
-
-beforeEach(() => {
-  temp = makeTempFolder();
-  data = join(temp.folder, 'data');
-  const offline = join(temp.folder, 'offline');
-  mkdirSync(offline);
-  env = noKeychainEnv(offline);
-  passphrase = join(temp.folder, 'passphrase');
-  writeFileSync(passphrase, 'the listener test passphrase\n', { mode: 0o600 });
-});
-
-afterEach(() => {
-  listener?.kill('SIGKILL');
-  listener = null;
-  temp.remove();
-});
-
-/** `npm run listen` on the folder; resolves once it says it listens. */
-function startListener(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [LISTEN, '--data', data, '--port', '0'], {
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    listener = child;
-    let said = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      said += chunk;
-      if (said.includes('Listening on')) resolve(child.pid ?? 0);
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (said += chunk));
-    child.once('exit', (code) => {
-      reject(new Error(`the listener ended (${String(code)}) before it listened: ${said}`));
-    });
-  });
-}
+const held = listenerHeldFolder();
 
 function ledger(args: string[], input?: string) {
-  return runLedgerProcess(['--data', data, '--passphrase-file', passphrase, ...args], env, input);
+  return runLedgerProcess(['--data', held.data, '--passphrase-file', held.passphrase, ...args], held.env, input);
 }
 
 describe('ledger while npm run listen holds the data folder', () => {
   it('is run by the listener, refused where it cannot be, and runs itself once the listener is killed', async () => {
-    const pid = await startListener();
-    const lock = JSON.parse(readFileSync(join(data, 'writer.lock'), 'utf8')) as { pid: number; shell: string };
+    const pid = await startListener(held);
+    const lock = JSON.parse(readFileSync(join(held.data, 'writer.lock'), 'utf8')) as { pid: number; shell: string };
     expect(lock).toMatchObject({ pid, shell: 'listener' });
 
     // A write, its secret piped in: sent to the listener, answered as if run here.
@@ -74,7 +32,7 @@ describe('ledger while npm run listen holds the data folder', () => {
     expect(added.code).toBe(0);
     expect(added.stdout).toMatch(/Staging/);
     // The listener made the key file in its own process: the folder had one writer.
-    expect(readFileSync(join(data, 'keys.json'), 'utf8')).not.toContain('staging-secret-value');
+    expect(readFileSync(join(held.data, 'keys.json'), 'utf8')).not.toContain('staging-secret-value');
     // A read, the same way.
     const listed = await ledger(['--json', 'profile', 'list']);
     expect(listed.code).toBe(0);
@@ -82,9 +40,9 @@ describe('ledger while npm run listen holds the data folder', () => {
       'Staging',
     );
     // A read of the record, its passphrase file named by this terminal's environment only.
-    const audited = await runLedgerProcess(['--data', data, 'audit'], {
-      ...env,
-      LEDGERDESK_PASSPHRASE_FILE: passphrase,
+    const audited = await runLedgerProcess(['--data', held.data, 'audit'], {
+      ...held.env,
+      LEDGERDESK_PASSPHRASE_FILE: held.passphrase,
     });
     expect(audited.stderr).toBe('');
     expect(audited.stdout).toContain('profile.add');
@@ -92,7 +50,7 @@ describe('ledger while npm run listen holds the data folder', () => {
     expect((await ledger(['profile', 'lisst'])).code).toBe(2);
 
     // What must not run while the folder is open: refused, one sentence, the listener named.
-    const recover = await ledger(['record', 'recover', '--recovery-key', join(temp.folder, 'none.txt')]);
+    const recover = await ledger(['record', 'recover', '--recovery-key', join(held.temp.folder, 'none.txt')]);
     expect(recover.code).toBe(1);
     expect(recover.stderr).toBe(
       `ledger: the webhook listener (npm run listen) (process ${String(pid)}) is working on this data folder and ` +
@@ -101,9 +59,9 @@ describe('ledger while npm run listen holds the data folder', () => {
     );
 
     // kill -9: the lock is left behind by a process that is gone, and taken over by the next command.
-    listener?.kill('SIGKILL');
-    await new Promise((resolve) => listener?.once('exit', resolve));
-    listener = null;
+    held.listener?.kill('SIGKILL');
+    await new Promise((resolve) => held.listener?.once('exit', resolve));
+    held.listener = null;
     const after = await ledger(['--json', 'profile', 'list']);
     expect(after.stderr).toBe('');
     expect((JSON.parse(after.stdout) as { rows: { name: string }[] }).rows.map((row) => row.name)).toContain('Staging');
