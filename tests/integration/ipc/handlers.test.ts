@@ -2,20 +2,14 @@
  * The handlers wired to the real services, the real listener and a real sandbox bank, called
  * through the real router and the shared bridge — what the window does, minus Electron.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRouter } from '../../../src/main/ipc/routerCore.ts';
-import { startServices, type RunningServices } from '../../../src/main/app/services.ts';
-import { InMemorySecretStore } from '../../../src/main/services/credentials/secretStore.ts';
-import { InMemoryProfileStorage } from '../../../src/main/services/profiles/profileStorage.ts';
-import { buildLedgerdeskApi, type LedgerdeskApi } from '../../../src/shared/ipc/bridge.ts';
+import type { LedgerdeskApi } from '../../../src/shared/ipc/bridge.ts';
+import { openAppOverIpc, type AppOverIpc } from '../support/appOverIpc.ts';
 import { eventChannel } from '../../../src/shared/ipc/contract.ts';
 import type { SyncProgress } from '../../../src/shared/ipc/domains/sync.ts';
 import { isLedgerdeskError } from '../../../src/shared/ipc/errors.ts';
 import type { AccountApplication, WebhookSend } from '../../../src/shared/bank/index.ts';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index.ts';
+import type { RunningSandbox } from '../../../src/sandbox/index.ts';
 import { clientOf, eventually } from '../sandbox/sandboxClient.ts';
 import { startReceiver, type Behaviour } from '../sandbox/webhookReceiver.ts';
 
@@ -24,18 +18,14 @@ const PNG = Buffer.from(
   'base64',
 );
 
-const OWN_WINDOW = 3;
-let folder: string;
+let app: AppOverIpc;
 let sandbox: RunningSandbox;
-let services: RunningServices;
 let api: LedgerdeskApi;
-const answers: unknown[] = [];
-const events: { channel: string; payload: unknown }[] = [];
 
 /** Waits for a sync job's pushed progress (sync.onProgress) to say it ended; answers how. */
 async function syncEnded(jobId: string): Promise<string> {
   return eventually(() => {
-    const ended = events.find(
+    const ended = app.pushes.find(
       ({ channel, payload }) =>
         channel === eventChannel('sync', 'progress') &&
         (payload as SyncProgress).jobId === jobId &&
@@ -55,51 +45,14 @@ async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
 }
 
 beforeAll(async () => {
-  folder = mkdtempSync(join(tmpdir(), 'ledgerdesk-ipc-'));
-  sandbox = await startSandbox({
-    port: 0,
-    dataFile: ':memory:',
-    retryBaseMs: 20,
+  app = await openAppOverIpc('ipc', {
     // Capped low, so a notification that always fails runs its 16 attempts quickly.
-    retryCapMs: 20,
-    pendingTransactionsPerAccount: 120,
+    sandbox: { retryCapMs: 20, pendingTransactionsPerAccount: 120 },
   });
-  services = await startServices({
-    dataFolder: folder,
-    sandbox,
-    secretStore: new InMemorySecretStore(),
-    settings: new InMemoryProfileStorage(),
-    keychain: () => Promise.resolve({ available: true, backend: 'in-memory (tests)' }),
-    app: { name: 'Ledgerdesk', version: '0.0.0-test', platform: process.platform },
-    send: (channel, payload) => events.push({ channel, payload }),
-    chooseSavePath: (name) => Promise.resolve(join(folder, name)),
-    openExternal: () => false,
-    log: { info: () => undefined, warn: () => undefined, error: () => undefined },
-  });
-  const router = createRouter({
-    handlers: services.handlers,
-    senderPolicy: { isOwnWindow: (id) => id === OWN_WINDOW, allowedOrigins: ['app://ledgerdesk'] },
-    knownSecrets: () => services.knownSecrets(),
-  });
-  api = buildLedgerdeskApi({
-    invoke: async (channel, input) => {
-      const answer = await router.dispatch(
-        { webContentsId: OWN_WINDOW, isMainFrame: true, frameUrl: 'app://ledgerdesk/index.html' },
-        channel,
-        input,
-      );
-      answers.push(answer);
-      return answer;
-    },
-    on: () => () => undefined,
-  });
+  ({ api, sandbox } = app);
 });
 
-afterAll(async () => {
-  await services.stop();
-  await sandbox.close();
-  rmSync(folder, { recursive: true, force: true });
-});
+afterAll(() => app.close());
 
 describe('the handlers on the real services', () => {
   it('lists the embedded sandbox profile, active by default, with its credential set', async () => {
@@ -571,7 +524,7 @@ describe('the handlers on the real services', () => {
   });
 
   it('never let a secret into any answer', () => {
-    const text = JSON.stringify(answers);
+    const text = JSON.stringify(app.answers);
     expect(text).not.toContain(sandbox.keySecret);
     expect(text).not.toContain('hook-secret-123');
   });

@@ -5,91 +5,37 @@
  * field, and the report saved as HTML, CSV and PDF (Chromium's printing is the shell's: here a
  * port that records the page it was given).
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRouter } from '../../../src/main/ipc/routerCore.ts';
-import { startServices, type RunningServices } from '../../../src/main/app/services.ts';
-import { InMemorySecretStore } from '../../../src/main/services/credentials/secretStore.ts';
-import { InMemoryProfileStorage } from '../../../src/main/services/profiles/profileStorage.ts';
-import { buildLedgerdeskApi, type LedgerdeskApi } from '../../../src/shared/ipc/bridge.ts';
-import { isLedgerdeskError } from '../../../src/shared/ipc/errors.ts';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index.ts';
+import type { LedgerdeskApi } from '../../../src/shared/ipc/bridge.ts';
+import { openAppOverIpc, type AppOverIpc } from '../support/appOverIpc.ts';
+import { refusal } from '../../support/refusal.ts';
 
-const OWN_WINDOW = 3;
-let folder: string;
-let sandbox: RunningSandbox;
-let services: RunningServices;
+let app: AppOverIpc;
 let api: LedgerdeskApi;
 let profileId: string;
 let accountId: string;
 const printed: string[] = [];
 
-async function refusal(promise: Promise<unknown>): Promise<{ code: string; field?: string; message: string }> {
-  try {
-    await promise;
-  } catch (reason) {
-    if (isLedgerdeskError(reason)) return { code: reason.code, field: reason.field, message: reason.message };
-    throw reason;
-  }
-  throw new Error('expected a refusal');
-}
-
 beforeAll(async () => {
-  folder = mkdtempSync(join(tmpdir(), 'ledgerdesk-reviews-'));
-  sandbox = await startSandbox({ port: 0, dataFile: ':memory:', retryBaseMs: 20, pendingTransactionsPerAccount: 60 });
-  services = await startServices({
-    dataFolder: folder,
-    sandbox,
-    secretStore: new InMemorySecretStore(),
-    settings: new InMemoryProfileStorage(),
-    keychain: () => Promise.resolve({ available: true, backend: 'in-memory (tests)' }),
-    app: { name: 'Ledgerdesk', version: '0.0.0-test', platform: process.platform },
-    send: () => undefined,
-    chooseSavePath: (name) => Promise.resolve(join(folder, name)),
-    printToPdf: (html) => {
-      printed.push(html);
-      return Promise.resolve(Buffer.from('%PDF-1.7 printed by the port\n'));
+  app = await openAppOverIpc('reviews', {
+    sandbox: { pendingTransactionsPerAccount: 60 },
+    services: {
+      printToPdf: (html) => {
+        printed.push(html);
+        return Promise.resolve(Buffer.from('%PDF-1.7 printed by the port\n'));
+      },
     },
-    openExternal: () => false,
-    log: { info: () => undefined, warn: () => undefined, error: () => undefined },
   });
-  const router = createRouter({
-    handlers: services.handlers,
-    senderPolicy: { isOwnWindow: (id) => id === OWN_WINDOW, allowedOrigins: ['app://ledgerdesk'] },
-    knownSecrets: () => services.knownSecrets(),
-  });
-  api = buildLedgerdeskApi({
-    invoke: (channel, input) =>
-      router.dispatch(
-        { webContentsId: OWN_WINDOW, isMainFrame: true, frameUrl: 'app://ledgerdesk/index.html' },
-        channel,
-        input,
-      ),
-    on: () => () => undefined,
-  });
-  profileId = (await api.profiles.list()).activeProfileId ?? '';
+  ({ api, profileId } = app);
   accountId = (await api.accounts.list({ profileId })).rows[0]?.id ?? '';
   await syncPending();
 });
 
 /** Syncs the account's pending transactions and waits (bounded) for the job to finish. */
-async function syncPending(): Promise<void> {
-  const started = await api.sync.start({ profileId, job: { kind: 'pendingTransactions', accountId } });
-  for (let round = 0; round < 400; round += 1) {
-    const { jobs } = await api.sync.status({ profileId });
-    if (!jobs.some((job) => job.jobId === started.jobId && job.state === 'running')) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error('the sync did not finish');
-}
+const syncPending = (): Promise<void> => app.syncAndWait({ kind: 'pendingTransactions', accountId });
 
-afterAll(async () => {
-  await services.stop();
-  await sandbox.close();
-  rmSync(folder, { recursive: true, force: true });
-});
+afterAll(() => app.close());
 
 describe('the reviews domain', () => {
   it('gives one disposition to a selection; list rows carry ref and review and filter by it', async () => {

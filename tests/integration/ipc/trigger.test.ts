@@ -4,26 +4,18 @@
  * scenario's steps are pushed as `trigger.step` while it runs, a bad scenario file is one
  * sentence, and a remote profile answers `confirmation_required` until confirmed.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRouter } from '../../../src/main/ipc/routerCore.ts';
-import { startServices, type RunningServices } from '../../../src/main/app/services.ts';
-import { InMemorySecretStore } from '../../../src/main/services/credentials/secretStore.ts';
-import { InMemoryProfileStorage } from '../../../src/main/services/profiles/profileStorage.ts';
-import { buildLedgerdeskApi, type LedgerdeskApi } from '../../../src/shared/ipc/bridge.ts';
-import { eventChannel } from '../../../src/shared/ipc/contract.ts';
+import type { LedgerdeskApi } from '../../../src/shared/ipc/bridge.ts';
+import { openAppOverIpc, type AppOverIpc } from '../support/appOverIpc.ts';
 import type { ScenarioStepOutcome } from '../../../src/shared/eventCatalog/scenario.ts';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index.ts';
+import type { RunningSandbox } from '../../../src/sandbox/index.ts';
 
-const OWN_WINDOW = 3;
-let folder: string;
+let app: AppOverIpc;
 let sandbox: RunningSandbox;
-let services: RunningServices;
 let api: LedgerdeskApi;
 let profileId: string;
-const steps: ScenarioStepOutcome[] = [];
+/** The scenario steps the app pushed to the window (`trigger.step`), oldest first. */
+const pushedSteps = (): ScenarioStepOutcome[] => app.pushedOn('trigger', 'step') as ScenarioStepOutcome[];
 
 async function rejectionOf(promise: Promise<unknown>): Promise<Record<string, unknown>> {
   try {
@@ -35,44 +27,11 @@ async function rejectionOf(promise: Promise<unknown>): Promise<Record<string, un
 }
 
 beforeAll(async () => {
-  folder = mkdtempSync(join(tmpdir(), 'ledgerdesk-ipc-trigger-'));
-  sandbox = await startSandbox({ port: 0, dataFile: ':memory:', retryBaseMs: 20, pendingTransactionsPerAccount: 5 });
-  services = await startServices({
-    dataFolder: folder,
-    sandbox,
-    secretStore: new InMemorySecretStore(),
-    settings: new InMemoryProfileStorage(),
-    keychain: () => Promise.resolve({ available: true, backend: 'in-memory (tests)' }),
-    app: { name: 'Ledgerdesk', version: '0.0.0-test', platform: process.platform },
-    send: (channel, payload) => {
-      if (channel === eventChannel('trigger', 'step')) steps.push(payload as ScenarioStepOutcome);
-    },
-    chooseSavePath: (name) => Promise.resolve(join(folder, name)),
-    openExternal: () => false,
-    log: { info: () => undefined, warn: () => undefined, error: () => undefined },
-  });
-  const router = createRouter({
-    handlers: services.handlers,
-    senderPolicy: { isOwnWindow: (id) => id === OWN_WINDOW, allowedOrigins: ['app://ledgerdesk'] },
-    knownSecrets: () => services.knownSecrets(),
-  });
-  api = buildLedgerdeskApi({
-    invoke: (channel, input) =>
-      router.dispatch(
-        { webContentsId: OWN_WINDOW, isMainFrame: true, frameUrl: 'app://ledgerdesk/index.html' },
-        channel,
-        input,
-      ),
-    on: () => () => undefined,
-  });
-  profileId = (await api.profiles.list()).activeProfileId ?? '';
+  app = await openAppOverIpc('ipc-trigger', { sandbox: { pendingTransactionsPerAccount: 5 } });
+  ({ api, profileId, sandbox } = app);
 });
 
-afterAll(async () => {
-  await services.stop();
-  await sandbox.close();
-  rmSync(folder, { recursive: true, force: true });
-});
+afterAll(() => app.close());
 
 describe('the trigger channels', () => {
   it('triggers on the embedded sandbox and answers the object and its events', async () => {
@@ -101,7 +60,7 @@ describe('the trigger channels', () => {
       source: { kind: 'shipped', id: 'ach-to-settlement' },
     });
     expect(result.state).toBe('completed');
-    const pushed = steps.filter((step) => step.runId === runId);
+    const pushed = pushedSteps().filter((step) => step.runId === runId);
     expect(pushed.map((step) => `${String(step.index)}:${step.state}`)).toEqual(
       result.steps.flatMap((step) => [`${String(step.index)}:running`, `${String(step.index)}:ok`]),
     );
@@ -119,7 +78,7 @@ describe('the trigger channels', () => {
       ],
     });
     const running = api.trigger.runScenario({ profileId, runId, source: { kind: 'file', name: 'long.json', text } });
-    for (let round = 0; !steps.some((step) => step.runId === runId && step.index === 1); round += 1) {
+    for (let round = 0; !pushedSteps().some((step) => step.runId === runId && step.index === 1); round += 1) {
       if (round > 2000) throw new Error('the wait step never started');
       await new Promise((resolve) => setTimeout(resolve, 5));
     }

@@ -13,8 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebhookSendResponse } from '../../../src/shared/bank/index.ts';
 import { LISTENER_REGISTER_MAX_EVENTS } from '../../../src/shared/ipc/domains/listener.ts';
 import { syncProgress } from '../../../src/shared/ipc/domains/sync.ts';
-import { isLedgerdeskError } from '../../../src/shared/ipc/errors.ts';
-import { openAppOverIpc, type AppOverIpc } from './support/appOverIpc.ts';
+import { openAppOverIpc, type AppOverIpc } from '../support/appOverIpc.ts';
+import { refusal as refusalOf } from '../../support/refusal.ts';
 
 let app: AppOverIpc;
 
@@ -26,16 +26,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await app.close();
 });
-
-async function refusalOf(promise: Promise<unknown>): Promise<{ code: string; message: string }> {
-  try {
-    await promise;
-  } catch (reason) {
-    if (isLedgerdeskError(reason)) return { code: reason.code, message: reason.message };
-    throw reason;
-  }
-  throw new Error('expected a refusal');
-}
 
 /** Every send of a webhook, as the bank lists it (paged to the end). */
 async function bankSendsOf(webhookId: string): Promise<WebhookSendResponse[]> {

@@ -5,88 +5,20 @@
  * first two arrivals of the notification, so the bank retries it twice; one ACH moved twice
  * sends two real ach.update events with the same body.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRouter } from '../../../src/main/ipc/routerCore.ts';
-import { startServices, type RunningServices } from '../../../src/main/app/services.ts';
-import { InMemorySecretStore } from '../../../src/main/services/credentials/secretStore.ts';
-import { InMemoryProfileStorage } from '../../../src/main/services/profiles/profileStorage.ts';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index.ts';
-import { buildLedgerdeskApi, type LedgerdeskApi } from '../../../src/shared/ipc/bridge.ts';
+import type { LedgerdeskApi } from '../../../src/shared/ipc/bridge.ts';
+import { openAppOverIpc, type AppOverIpc } from '../support/appOverIpc.ts';
 import type { ListenerRequestSummary } from '../../../src/shared/ipc/domains/listener.ts';
 
-const OWN_WINDOW = 3;
-let folder: string;
-let sandbox: RunningSandbox;
-let services: RunningServices;
+let app: AppOverIpc;
 let api: LedgerdeskApi;
-/** Re-checked each time the app pushes an event to the window: waits on the app's own signals. */
-const waiters = new Set<() => void>();
-
-function untilPushed<Value>(check: () => Promise<Value | undefined>): Promise<Value> {
-  return new Promise((resolve, reject) => {
-    let checking = false;
-    const run = (): void => {
-      if (checking) return;
-      checking = true;
-      check().then(
-        (value) => {
-          checking = false;
-          if (value === undefined) return;
-          waiters.delete(run);
-          resolve(value);
-        },
-        (error: unknown) => {
-          waiters.delete(run);
-          reject(error instanceof Error ? error : new Error(String(error)));
-        },
-      );
-    };
-    waiters.add(run);
-    run();
-  });
-}
 
 beforeAll(async () => {
-  folder = mkdtempSync(join(tmpdir(), 'ledgerdesk-labels-'));
-  sandbox = await startSandbox({ port: 0, dataFile: ':memory:', retryBaseMs: 20, retryCapMs: 40 });
-  services = await startServices({
-    dataFolder: folder,
-    sandbox,
-    secretStore: new InMemorySecretStore(),
-    settings: new InMemoryProfileStorage(),
-    keychain: () => Promise.resolve({ available: true, backend: 'in-memory (tests)' }),
-    app: { name: 'Ledgerdesk', version: '0.0.0-test', platform: process.platform },
-    send: () => {
-      for (const waiter of [...waiters]) waiter();
-    },
-    chooseSavePath: (name) => Promise.resolve(join(folder, name)),
-    openExternal: () => false,
-    log: { info: () => undefined, warn: () => undefined, error: () => undefined },
-  });
-  const router = createRouter({
-    handlers: services.handlers,
-    senderPolicy: { isOwnWindow: (id) => id === OWN_WINDOW, allowedOrigins: ['app://ledgerdesk'] },
-    knownSecrets: () => services.knownSecrets(),
-  });
-  api = buildLedgerdeskApi({
-    invoke: (channel, input) =>
-      router.dispatch(
-        { webContentsId: OWN_WINDOW, isMainFrame: true, frameUrl: 'app://ledgerdesk/index.html' },
-        channel,
-        input,
-      ),
-    on: () => () => undefined,
-  });
+  app = await openAppOverIpc('labels');
+  ({ api } = app);
 });
 
-afterAll(async () => {
-  await services.stop();
-  await sandbox.close();
-  rmSync(folder, { recursive: true, force: true });
-});
+afterAll(() => app.close());
 
 function labelsOf(rows: ListenerRequestSummary[]): string[] {
   return rows.map((row) =>
@@ -111,7 +43,7 @@ describe('retry labels in the app’s listener grid', () => {
     expect(achId).toMatch(/^ach_/);
 
     // Three arrivals of the first change (two refused, the third answered), each labelled by the bank.
-    const rows = await untilPushed(async () => {
+    const rows = await app.untilPushed(async () => {
       const page = await api.listener.listRequests({ search: achId, limit: 50 });
       const oldestFirst = [...page.rows].reverse();
       return oldestFirst.length === 3 && oldestFirst.every((row) => row.label?.source === 'bank')
@@ -128,7 +60,7 @@ describe('retry labels in the app’s listener grid', () => {
     // notification, so it is answered 200 at once; the bank says it is a first attempt.
     await api.listener.setRules({ rules: [] });
     await api.trigger.run({ profileId, request: { event: 'ach.update', achId, status: 'sent' } });
-    const after = await untilPushed(async () => {
+    const after = await app.untilPushed(async () => {
       const page = await api.listener.listRequests({ search: achId, limit: 50 });
       const oldestFirst = [...page.rows].reverse();
       return oldestFirst.length === 4 && oldestFirst[3]?.label?.source === 'bank' ? oldestFirst : undefined;

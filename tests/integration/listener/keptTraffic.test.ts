@@ -9,18 +9,13 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRouter } from '../../../src/main/ipc/routerCore.ts';
-import { startServices, type RunningServices } from '../../../src/main/app/services.ts';
-import { InMemorySecretStore } from '../../../src/main/services/credentials/secretStore.ts';
-import { InMemoryProfileStorage } from '../../../src/main/services/profiles/profileStorage.ts';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index.ts';
-import { buildLedgerdeskApi, type LedgerdeskApi } from '../../../src/shared/ipc/bridge.ts';
+import type { LedgerdeskApi } from '../../../src/shared/ipc/bridge.ts';
+import { openAppOverIpc, type AppOverIpc } from '../support/appOverIpc.ts';
 import { isLedgerdeskError } from '../../../src/shared/ipc/errors.ts';
 import { temporaryFolder } from './support.ts';
 
 const cli = join(import.meta.dirname, '..', '..', '..', 'src', 'main', 'cli', 'listen', 'listen.ts');
 const SECRET = 's3cret-kept-traffic';
-const OWN_WINDOW = 3;
 
 interface Run {
   code: number | null;
@@ -90,14 +85,12 @@ const notification = {
 };
 
 let folder: { folder: string; remove(): void };
-let appFolder: { folder: string; remove(): void };
 let handler: Server;
 let handlerUrl: string;
 const received: { method: string; url: string; headers: IncomingHttpHeaders; body: string }[] = [];
 
 beforeAll(async () => {
   folder = temporaryFolder();
-  appFolder = temporaryFolder();
   handler = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -136,7 +129,6 @@ afterAll(async () => {
     }),
   );
   folder.remove();
-  appFolder.remove();
 });
 
 describe('npm run listen -- inspect', () => {
@@ -255,45 +247,16 @@ describe('npm run listen -- replay', () => {
 });
 
 describe('npm run listen -- export, and the app imports it', () => {
-  let services: RunningServices;
-  let sandbox: RunningSandbox;
+  let app: AppOverIpc;
   let api: LedgerdeskApi;
   let exported: string;
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ port: 0, dataFile: ':memory:' });
-    services = await startServices({
-      dataFolder: appFolder.folder,
-      sandbox,
-      secretStore: new InMemorySecretStore(),
-      settings: new InMemoryProfileStorage(),
-      keychain: () => Promise.resolve({ available: true, backend: 'in-memory (tests)' }),
-      app: { name: 'Ledgerdesk', version: '0.0.0-test', platform: process.platform },
-      send: () => undefined,
-      chooseSavePath: (name) => Promise.resolve(join(appFolder.folder, name)),
-      openExternal: () => false,
-      log: { info: () => undefined, warn: () => undefined, error: () => undefined },
-    });
-    const router = createRouter({
-      handlers: services.handlers,
-      senderPolicy: { isOwnWindow: (id) => id === OWN_WINDOW, allowedOrigins: ['app://ledgerdesk'] },
-      knownSecrets: () => services.knownSecrets(),
-    });
-    api = buildLedgerdeskApi({
-      invoke: (channel, input) =>
-        router.dispatch(
-          { webContentsId: OWN_WINDOW, isMainFrame: true, frameUrl: 'app://ledgerdesk/index.html' },
-          channel,
-          input,
-        ),
-      on: () => () => undefined,
-    });
+    app = await openAppOverIpc('kept-import');
+    ({ api } = app);
   });
 
-  afterAll(async () => {
-    await services.stop();
-    await sandbox.close();
-  });
+  afterAll(() => app.close());
 
   it('writes every kept request as JSONL, readable by the owner only, and keeps an existing file', async () => {
     const file = join(folder.folder, 'kept.jsonl');
@@ -378,7 +341,7 @@ describe('npm run listen -- export, and the app imports it', () => {
         ['Authorization', 'Basic YmFuazpsZWFrZWQ='],
       ],
     };
-    const file = join(appFolder.folder, 'leaked.jsonl');
+    const file = join(app.folder, 'leaked.jsonl');
     writeFileSync(file, JSON.stringify(leaked) + '\n');
     const result = await api.listener.importRequests({ fileName: 'leaked.jsonl', text: readFileSync(file, 'utf8') });
     expect(result.imported).toBe(1);

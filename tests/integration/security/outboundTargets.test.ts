@@ -15,9 +15,9 @@ import { createRouter } from '../../../src/main/ipc/routerCore.ts';
 import type { RunningServices } from '../../../src/main/app/services.ts';
 import { EXCERPT_BYTES } from '../../../src/main/services/listener/outbound.ts';
 import type { LedgerdeskApi } from '../../../src/shared/ipc/bridge.ts';
-import { isLedgerdeskError } from '../../../src/shared/ipc/errors.ts';
 import { startTestServices, windowApi } from '../../support/testServices.ts';
 import { basicHeader, eventually, notificationOf, postNotification } from '../listener/support.ts';
+import { refusal } from '../../support/refusal.ts';
 
 const OWN_WINDOW = 7;
 /** This machine's first non-loopback IPv4 address: reachable only from here, yet not loopback. */
@@ -68,16 +68,6 @@ let loopback: Catcher;
 let other: Catcher | null = null;
 const questions: ConfirmQuestion[] = [];
 let answer = false;
-
-async function refusal(promise: Promise<unknown>): Promise<{ code: string; message: string; field?: string }> {
-  try {
-    await promise;
-  } catch (reason) {
-    if (isLedgerdeskError(reason)) return reason;
-    throw reason;
-  }
-  throw new Error('expected a refusal');
-}
 
 /** A notification kept by the listener, sent with the bank's Basic header; its id. */
 async function keptNotification(id: string): Promise<string> {

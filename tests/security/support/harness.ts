@@ -11,7 +11,7 @@ import { FileProfileStorage } from '../../../src/main/services/profiles/fileProf
 import { startServices, type RunningServices } from '../../../src/main/app/services.ts';
 import type { RunningSandbox } from '../../../src/sandbox/index.ts';
 import { buildLedgerdeskApi, type LedgerdeskApi } from '../../../src/shared/ipc/bridge.ts';
-import { isLedgerdeskError } from '../../../src/shared/ipc/errors.ts';
+export { refusal } from '../../support/refusal.ts';
 
 export interface Harness {
   api: LedgerdeskApi;
@@ -86,15 +86,4 @@ export async function simulatePending(sandbox: RunningSandbox, accountId: string
     }),
   });
   if (answer.status >= 300) throw new Error(`the simulation was refused: ${String(answer.status)}`);
-}
-
-/** The refusal a call ended with (its code and sentence); throws when it succeeded. */
-export async function refusal(promise: Promise<unknown>): Promise<{ code: string; message: string }> {
-  try {
-    await promise;
-  } catch (reason) {
-    if (isLedgerdeskError(reason)) return { code: reason.code, message: reason.message };
-    throw reason;
-  }
-  throw new Error('expected a refusal');
 }

@@ -16,8 +16,8 @@ import { InMemorySecretStore } from '../../../../src/main/services/credentials/s
 import { LedgerServices } from '../../../../src/main/services/ledgerServices.ts';
 import { FileProfileStorage } from '../../../../src/main/services/profiles/fileProfileStorage.ts';
 import { buildLedgerdeskApi, type LedgerdeskApi } from '../../../../src/shared/ipc/bridge.ts';
-import { isLedgerdeskError } from '../../../../src/shared/ipc/errors.ts';
 import type { RunningSandbox } from '../../services/support/sandboxBank.ts';
+export { refusal } from '../../../support/refusal.ts';
 
 const OWN_WINDOW = 3;
 
@@ -109,15 +109,4 @@ function translated(handlers: PartialHandlers): PartialHandlers {
     );
   }
   return wrapped;
-}
-
-/** The contract error a call was refused with; fails the test when the call succeeds. */
-export async function refusal(promise: Promise<unknown>): Promise<{ code: string; field?: string; message: string }> {
-  try {
-    await promise;
-  } catch (reason) {
-    if (isLedgerdeskError(reason)) return { code: reason.code, field: reason.field, message: reason.message };
-    throw reason;
-  }
-  throw new Error('expected a refusal');
 }
