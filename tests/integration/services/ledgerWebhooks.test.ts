@@ -6,47 +6,25 @@
  */
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { InMemorySecretStore } from '../../../src/main/services/credentials/secretStore.ts';
 import { openListenerBank } from '../../../src/main/cli/listen/cliBank.ts';
 import { ledger } from './support/ledgerRun.ts';
-import { basicOf, startBank, type RunningSandbox } from './support/sandboxBank.ts';
-import { makeTempFolder } from './support/tempFolder.ts';
+import { basicOf, type RunningSandbox } from './support/sandboxBank.ts';
+import { startLedgerOnBank, type LedgerOnBank } from './support/ledgerOnBank.ts';
 
+let bank: LedgerOnBank;
 let sandbox: RunningSandbox;
-let temp: { folder: string; remove: () => void };
-let secrets: InMemorySecretStore;
+let temp: LedgerOnBank['temp'];
+let secrets: LedgerOnBank['secrets'];
 let data: string[];
 
 beforeEach(async () => {
-  sandbox = await startBank({ accounts: 1, pendingTransactionsPerAccount: 5 });
-  temp = makeTempFolder('ledgerdesk-webhooks-cli-');
-  secrets = new InMemorySecretStore();
-  data = ['--data', join(temp.folder, 'data')];
+  bank = await startLedgerOnBank('ledgerdesk-webhooks-cli-');
+  ({ sandbox, temp, secrets, data } = bank);
 });
 
-afterEach(async () => {
-  await sandbox.close();
-  temp.remove();
-});
+afterEach(() => bank.close());
 
-async function addProfile(name: string, production = false): Promise<void> {
-  const added = await ledger(
-    [
-      ...data,
-      'profile',
-      'add',
-      name,
-      '--base-url',
-      sandbox.baseUrl,
-      '--key-id',
-      sandbox.keyId,
-      ...(production ? ['--production'] : []),
-    ],
-    secrets,
-    sandbox.keySecret + '\n',
-  );
-  expect(added).toMatchObject({ code: 0 });
-}
+const addProfile = (name: string, production = false): Promise<void> => bank.addProfile(name, production);
 
 interface BankWebhook {
   id: string;

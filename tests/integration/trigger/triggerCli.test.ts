@@ -6,47 +6,25 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { InMemorySecretStore } from '../../../src/main/services/credentials/secretStore.ts';
 import { EVENT_CATALOG } from '../../../src/shared/eventCatalog/eventCatalog.ts';
 import { ledger } from '../services/support/ledgerRun.ts';
-import { startBank, type RunningSandbox } from '../services/support/sandboxBank.ts';
-import { makeTempFolder } from '../services/support/tempFolder.ts';
+import type { RunningSandbox } from '../services/support/sandboxBank.ts';
+import { startLedgerOnBank, type LedgerOnBank } from '../services/support/ledgerOnBank.ts';
 
+let bank: LedgerOnBank;
 let sandbox: RunningSandbox;
-let temp: { folder: string; remove: () => void };
-let secrets: InMemorySecretStore;
+let temp: LedgerOnBank['temp'];
+let secrets: LedgerOnBank['secrets'];
 let data: string[];
 
 beforeEach(async () => {
-  sandbox = await startBank({ accounts: 1, pendingTransactionsPerAccount: 5 });
-  temp = makeTempFolder('ledgerdesk-trigger-cli-');
-  secrets = new InMemorySecretStore();
-  data = ['--data', join(temp.folder, 'data')];
+  bank = await startLedgerOnBank('ledgerdesk-trigger-cli-');
+  ({ sandbox, temp, secrets, data } = bank);
 });
 
-afterEach(async () => {
-  await sandbox.close();
-  temp.remove();
-});
+afterEach(() => bank.close());
 
-async function addProfile(name: string, production = false): Promise<void> {
-  const added = await ledger(
-    [
-      ...data,
-      'profile',
-      'add',
-      name,
-      '--base-url',
-      sandbox.baseUrl,
-      '--key-id',
-      sandbox.keyId,
-      ...(production ? ['--production'] : []),
-    ],
-    secrets,
-    sandbox.keySecret + '\n',
-  );
-  expect(added).toMatchObject({ code: 0 });
-}
+const addProfile = (name: string, production = false): Promise<void> => bank.addProfile(name, production);
 
 describe('ledger trigger', () => {
   it('needs --yes on a remote sandbox, then prints the object and the events it caused', async () => {
