@@ -8,9 +8,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccountApplicationHandlers } from '../../../src/main/ipc/accountApplicationHandlers.ts';
-import { createApplicantHandlers } from '../../../src/main/ipc/applicantHandlers.ts';
-import { createAuditHandlers } from '../../../src/main/ipc/auditHandlers.ts';
 import { createExportHandlers } from '../../../src/main/ipc/exportHandlers.ts';
 import { exportCsv } from '../../../src/main/services/cache/exportViews.ts';
 import type { LedgerServices } from '../../../src/main/services/ledgerServices.ts';
@@ -18,47 +15,22 @@ import { reportCsv } from '../../../src/main/services/review/reportCsv.ts';
 import { buildReviewReport } from '../../../src/main/services/review/reviewReport.ts';
 import { unmaskedFieldsOf } from '../../../src/shared/personalData/exportDisclosure.ts';
 import type { LedgerdeskApi } from '../../../src/shared/ipc/bridge.ts';
-import { startBank, type RunningSandbox } from '../services/support/sandboxBank.ts';
-import { openServicesOverIpc, refusal, type ServicesOverIpc } from './support/servicesOverIpc.ts';
+import { refusal } from '../../support/refusal.ts';
+import { openApplicationsOverIpc, type ApplicationsOverIpc } from './support/applicationsOverIpc.ts';
 
-let services: ServicesOverIpc;
-let sandbox: RunningSandbox;
+let services: ApplicationsOverIpc;
 let ledger: LedgerServices;
 let api: LedgerdeskApi;
 let profileId: string;
 
 beforeAll(async () => {
-  sandbox = await startBank({ accounts: 1, pendingTransactionsPerAccount: 2 });
-  services = await openServicesOverIpc({
-    folderPrefix: 'export-unmasking',
-    bank: sandbox,
-    domains: (wired) => ({
-      ...createApplicantHandlers(wired),
-      ...createAccountApplicationHandlers(wired),
-      ...createAuditHandlers(wired),
-      ...createExportHandlers(wired),
-    }),
-  });
+  services = await openApplicationsOverIpc('export-unmasking', (wired) => createExportHandlers(wired));
   ({ ledger, api, profileId } = services);
-  const outcome = await ledger.sync.start({ kind: 'applications', profileId }).done;
-  expect(outcome.error ?? null).toBeNull();
-  expect(outcome.state).toBe('done');
 });
 
-afterAll(async () => {
-  await services.close();
-  await sandbox.close();
-});
+afterAll(() => services.close());
 
-/** The record as the bank holds it, in clear: what the masked view is compared with. */
-async function clearRecord(applicantId: string): Promise<Record<string, unknown>> {
-  const path = applicantId.startsWith('abus') ? 'business_application' : 'person_application';
-  const answer = await fetch(`${sandbox.baseUrl}/apply/${path}/${applicantId}`, {
-    headers: { authorization: `Basic ${Buffer.from(`${sandbox.keyId}:${sandbox.keySecret}`).toString('base64')}` },
-  });
-  expect(answer.status).toBe(200);
-  return (await answer.json()) as Record<string, unknown>;
-}
+const clearRecord = (applicantId: string): Promise<Record<string, unknown>> => services.clearRecord(applicantId);
 
 interface ExportedRow {
   id: string;

@@ -6,52 +6,23 @@
  * creation date, and every bad input refused with its field.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccountApplicationHandlers } from '../../../src/main/ipc/accountApplicationHandlers.ts';
-import { createApplicantHandlers } from '../../../src/main/ipc/applicantHandlers.ts';
-import { createAuditHandlers } from '../../../src/main/ipc/auditHandlers.ts';
-import type { LedgerServices } from '../../../src/main/services/ledgerServices.ts';
 import type { LedgerdeskApi } from '../../../src/shared/ipc/bridge.ts';
 import type { ApplicantView } from '../../../src/shared/ipc/domains/applicants.ts';
-import { startBank, type RunningSandbox } from '../services/support/sandboxBank.ts';
-import { openServicesOverIpc, refusal, type ServicesOverIpc } from './support/servicesOverIpc.ts';
+import { refusal } from '../../support/refusal.ts';
+import { openApplicationsOverIpc, type ApplicationsOverIpc } from './support/applicationsOverIpc.ts';
 
-let services: ServicesOverIpc;
-let sandbox: RunningSandbox;
-let ledger: LedgerServices;
+let services: ApplicationsOverIpc;
 let api: LedgerdeskApi;
 let profileId: string;
 
 beforeAll(async () => {
-  sandbox = await startBank({ accounts: 1, pendingTransactionsPerAccount: 2 });
-  services = await openServicesOverIpc({
-    folderPrefix: 'applicants',
-    bank: sandbox,
-    domains: (wired) => ({
-      ...createApplicantHandlers(wired),
-      ...createAccountApplicationHandlers(wired),
-      ...createAuditHandlers(wired),
-    }),
-  });
-  ({ ledger, api, profileId } = services);
-  const outcome = await ledger.sync.start({ kind: 'applications', profileId }).done;
-  expect(outcome.error ?? null).toBeNull();
-  expect(outcome.state).toBe('done');
+  services = await openApplicationsOverIpc('applicants');
+  ({ api, profileId } = services);
 });
 
-afterAll(async () => {
-  await services.close();
-  await sandbox.close();
-});
+afterAll(() => services.close());
 
-/** The record as the bank holds it, in clear: what the masked view is compared with. */
-async function clearRecord(applicantId: string): Promise<Record<string, unknown>> {
-  const path = applicantId.startsWith('abus') ? 'business_application' : 'person_application';
-  const answer = await fetch(`${sandbox.baseUrl}/apply/${path}/${applicantId}`, {
-    headers: { authorization: `Basic ${Buffer.from(`${sandbox.keyId}:${sandbox.keySecret}`).toString('base64')}` },
-  });
-  expect(answer.status).toBe(200);
-  return (await answer.json()) as Record<string, unknown>;
-}
+const clearRecord = (applicantId: string): Promise<Record<string, unknown>> => services.clearRecord(applicantId);
 
 async function people(): Promise<ApplicantView[]> {
   return (await api.applicants.list({ profileId, kind: 'person', limit: 500 })).rows;
