@@ -29,6 +29,7 @@ import { ReviewService } from '../../src/main/services/review/reviewService.ts';
 import type { QueueState } from '../../src/shared/review/queueTerms.ts';
 import { percentile, type BenchFigure, type Benchmark } from './benchmark.ts';
 import { temporaryFolder } from './sandboxChild.ts';
+import { benchTransaction } from './benchTransaction.ts';
 
 const ROWS = Number(process.env['LEDGERDESK_BENCH_QUEUE_ROWS'] ?? 1_000_000);
 const ACCOUNTS = 20;
@@ -41,34 +42,7 @@ const accountOf = (index: number): string => `acct_bench_${String(index).padStar
 function transactionOf(accountId: string, account: number, n: number): PendingTransaction {
   const moment = new Date(Date.UTC(2025, 11, 31) - n * 20_000 * ACCOUNTS - account * 7_000).toISOString();
   const cents = ((n + account) * 7919) % 500_000;
-  return {
-    account_id: accountId,
-    ach_id: null,
-    amount: `-${String(Math.floor(cents / 100))}.${String(cents % 100).padStart(2, '0')}`,
-    balance: '1000000.00',
-    billpay_payment_id: null,
-    book_id: null,
-    card_id: `card_${String(n % 50)}`,
-    category: null,
-    check_id: null,
-    check_number: null,
-    date: moment.slice(0, 10),
-    desc: `MERCHANT${String(n % 200)} PURCHASE ${String(n % 997)}`,
-    extended_timestamp: moment.slice(0, 19) + 'Z',
-    extended_timestamp_precise: moment.slice(0, 19) + `.${String(n % 1_000_000).padStart(6, '0')}Z`,
-    fednow_id: null,
-    partner_deposit_id: null,
-    incoming_ach_id: null,
-    incoming_wire_id: null,
-    issued_check_id: null,
-    network_transfer_id: null,
-    related_transfer_ids: [],
-    summary: `Card purchase ${String(n)}`,
-    trace_id: `trace_${account.toString(36)}_${n.toString(36)}`,
-    type: 'charge',
-    type_source: 'card',
-    wire_id: null,
-  };
+  return benchTransaction(accountId, n, moment, cents, { trace_id: `trace_${account.toString(36)}_${n.toString(36)}` });
 }
 
 function timed(samples: number[], work: () => unknown): void {

@@ -17,6 +17,7 @@ import { ReviewService } from '../../src/main/services/review/reviewService.ts';
 import { ruleFlagEntriesAsBefore } from '../../src/main/services/review/ruleFlagAudit.ts';
 import type { BenchFigure, Benchmark } from './benchmark.ts';
 import { temporaryFolder } from './sandboxChild.ts';
+import { benchTransaction } from './benchTransaction.ts';
 
 const FLAGS = Number(process.env['LEDGERDESK_BENCH_RULE_FLAGS'] ?? 20_000);
 const ROUNDS = 5;
@@ -27,34 +28,7 @@ const PAGE = 1000;
 function transactionOf(n: number): PendingTransaction {
   const moment = new Date(Date.UTC(2025, 11, 31) - n * 20_000).toISOString();
   const cents = 100 + ((n * 7919) % 500_000);
-  return {
-    account_id: ACCOUNT,
-    ach_id: null,
-    amount: `-${String(Math.floor(cents / 100))}.${String(cents % 100).padStart(2, '0')}`,
-    balance: '1000000.00',
-    billpay_payment_id: null,
-    book_id: null,
-    card_id: `card_${String(n % 50)}`,
-    category: null,
-    check_id: null,
-    check_number: null,
-    date: moment.slice(0, 10),
-    desc: `MERCHANT${String(n % 200)} PURCHASE ${String(n % 997)}`,
-    extended_timestamp: moment.slice(0, 19) + 'Z',
-    extended_timestamp_precise: moment.slice(0, 19) + `.${String(n % 1_000_000).padStart(6, '0')}Z`,
-    fednow_id: null,
-    partner_deposit_id: null,
-    incoming_ach_id: null,
-    incoming_wire_id: null,
-    issued_check_id: null,
-    network_transfer_id: null,
-    related_transfer_ids: [],
-    summary: `Card purchase ${String(n)}`,
-    trace_id: `trace_${n.toString(36)}`,
-    type: 'charge',
-    type_source: 'card',
-    wire_id: null,
-  };
+  return benchTransaction(ACCOUNT, n, moment, cents);
 }
 
 function median(values: readonly number[]): number {

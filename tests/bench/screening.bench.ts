@@ -36,6 +36,7 @@ import {
   type LabelledPair,
   type PairKind,
 } from './screeningSet.ts';
+import { amountOf, benchTransaction } from './benchTransaction.ts';
 
 const LIST_SIZE = 20_000;
 const TRUE_PAIRS = 3_000;
@@ -342,35 +343,15 @@ function transactionOf(accountId: string, account: number, n: number): PendingTr
   const deposit = n % 6 === 0;
   const structured = account % 5 === 0 && n % 2_000 < 40 && n % 4 === 0;
   const cents = structured ? 900_000 + ((n * 31) % 90_000) : ((n + account) * 7919) % 500_000;
-  const amount = `${deposit || structured ? '' : '-'}${String(Math.floor(cents / 100))}.${String(cents % 100).padStart(2, '0')}`;
-  return {
-    account_id: accountId,
-    ach_id: null,
-    amount,
-    balance: '1000000.00',
-    billpay_payment_id: null,
-    book_id: null,
-    card_id: deposit || structured ? null : `card_${String(n % 50)}`,
-    category: null,
-    check_id: null,
-    check_number: null,
-    date: moment.slice(0, 10),
-    desc: `MERCHANT${String(n % 200)} PURCHASE ${String(n % 997)}`,
-    extended_timestamp: moment.slice(0, 19) + 'Z',
-    extended_timestamp_precise: moment.slice(0, 19) + `.${String(n % 1_000_000).padStart(6, '0')}Z`,
-    fednow_id: null,
-    partner_deposit_id: null,
-    incoming_ach_id: null,
-    incoming_wire_id: null,
-    issued_check_id: null,
-    network_transfer_id: null,
-    related_transfer_ids: [],
+  const credit = deposit || structured;
+  return benchTransaction(accountId, n, moment, cents, {
+    amount: amountOf(cents, !credit),
+    card_id: credit ? null : `card_${String(n % 50)}`,
     summary: `Transaction ${String(n)}`,
     trace_id: `trace_${account.toString(36)}_${n.toString(36)}`,
-    type: deposit || structured ? 'deposit' : 'charge',
-    type_source: deposit || structured ? 'ach' : 'card',
-    wire_id: null,
-  };
+    type: credit ? 'deposit' : 'charge',
+    type_source: credit ? 'ach' : 'card',
+  });
 }
 
 /** CPU time of this process (µs) since `start`: its threads other than this one are idle then. */

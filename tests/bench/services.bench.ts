@@ -26,6 +26,7 @@ import {
   temporaryFolder,
   type SandboxChild,
 } from './sandboxChild.ts';
+import { benchTransaction } from './benchTransaction.ts';
 
 const SYNC_RECORDS = 100_000;
 const QUERY_ROWS = 1_000_000;
@@ -350,34 +351,10 @@ function transactionOf(n: number): PendingTransaction {
   const word = WORDS[Math.floor(n / 7) % WORDS.length] ?? 'SHOP';
   const moment = new Date(Date.UTC(2025, 11, 31) - n * 20_000).toISOString();
   const cents = (n * 7919) % 500_000;
-  return {
-    account_id: 'acct_bench',
-    ach_id: null,
-    amount: `-${String(Math.floor(cents / 100))}.${String(cents % 100).padStart(2, '0')}`,
-    balance: '1000000.00',
-    billpay_payment_id: null,
-    book_id: null,
-    card_id: `card_${String(n % 50)}`,
-    category: null,
-    check_id: null,
-    check_number: null,
-    date: moment.slice(0, 10),
+  return benchTransaction('acct_bench', n, moment, cents, {
     desc: `${merchant} ${word} ${String(n % 997)}`,
-    extended_timestamp: moment.slice(0, 19) + 'Z',
-    extended_timestamp_precise: moment.slice(0, 19) + `.${String(n % 1_000_000).padStart(6, '0')}Z`,
-    fednow_id: null,
-    partner_deposit_id: null,
-    incoming_ach_id: null,
-    incoming_wire_id: null,
-    issued_check_id: null,
-    network_transfer_id: null,
-    related_transfer_ids: [],
     summary: `Card purchase at ${merchant.toLowerCase()}`,
-    trace_id: `trace_${n.toString(36)}`,
-    type: 'charge',
-    type_source: 'card',
-    wire_id: null,
-  };
+  });
 }
 
 const searchBenchmark: Benchmark = {
