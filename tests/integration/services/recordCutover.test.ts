@@ -4,7 +4,8 @@
  * Service (scripts/with-keyring.sh):
  * - a folder from before the cut-over (tests/fixtures/record-before-cutover, made by main before
  *   this change) opens with every review, note, step of history, watch rule and the reviewer's
- *   name, its audit log verifying, and its cache file no longer holding them;
+ *   name, its audit log verifying, and its cache file no longer holding them; and the same for a
+ *   folder made by af86022 itself (tests/fixtures/record-af86022: no record.sqlite yet);
  * - a kill -9 during that first start's move leaves all of it or none of it, and the next start
  *   finishes the move;
  * - a reset of the cache's data key, and a deleted cache.db, keep every review, note, step and
@@ -22,7 +23,12 @@ import { LedgerServices } from '../../../src/main/services/ledgerServices.ts';
 import { ReviewQueue } from '../../../src/main/services/review/reviewQueue.ts';
 import { FileProfileStorage } from '../../../src/main/services/profiles/fileProfileStorage.ts';
 import type { Profile } from '../../../src/main/services/profiles/profile.ts';
-import { copyCutoverFolder, cutoverExpected, loadCutoverKeychain } from './support/cutoverFixture.ts';
+import {
+  copyCutoverFolder,
+  cutoverExpected,
+  loadCutoverKeychain,
+  type CutoverFixture,
+} from './support/cutoverFixture.ts';
 import { startBank, type RunningSandbox } from './support/sandboxBank.ts';
 import { makeTempFolder } from './support/tempFolder.ts';
 
@@ -79,8 +85,11 @@ function copyMarkIn(recordFile: string): string | null {
 }
 
 /** Every review, note and step of history the fixture's build listed, rules and reviewer too. */
-async function expectFixtureRecord(services: LedgerServices): Promise<void> {
-  const expected = cutoverExpected();
+async function expectFixtureRecord(
+  services: LedgerServices,
+  fixture: CutoverFixture = 'record-before-cutover',
+): Promise<void> {
+  const expected = cutoverExpected(fixture);
   for (const review of expected.reviews) {
     const detail = services.reviews.detail(expected.profileId, 'pending-transaction', review.ref);
     expect({ ref: review.ref, state: detail.review?.state, note: detail.review?.note ?? null }).toEqual({
@@ -97,6 +106,37 @@ async function expectFixtureRecord(services: LedgerServices): Promise<void> {
   expect(services.reviews.reviewer.get().name).toBe(expected.reviewer);
   expect((await services.cache.audit.verify()).problem).toBeNull();
 }
+
+describe.skipIf(!secretServiceHere)('a data folder made by af86022 (no record.sqlite)', () => {
+  it('opens with every review, note, step, rule and the reviewer, its log verifying, moved into a new record.sqlite', async () => {
+    const store = new KeyringSecretStore(`Ledgerdesk-test-af86022-${randomUUID()}`);
+    await loadCutoverKeychain(store, 'record-af86022');
+    const temp = makeTempFolder();
+    try {
+      const folder = join(temp.folder, 'data');
+      copyCutoverFolder(folder, 'record-af86022');
+      expect(existsSync(join(folder, 'record.sqlite'))).toBe(false);
+      expect(tablesOf(join(folder, 'cache.db')).has('reviews')).toBe(true);
+      const expected = cutoverExpected('record-af86022');
+      for (let start = 0; start < 2; start += 1) {
+        const services = await openServices(folder, store);
+        try {
+          expect(services.cache.opened.record).toBe('attached');
+          await expectFixtureRecord(services, 'record-af86022');
+        } finally {
+          await services.close();
+        }
+      }
+      const cacheTables = tablesOf(join(folder, 'cache.db'));
+      for (const table of ['reviews', 'review_history', 'watch_rules', 'audit_log']) {
+        expect(cacheTables.has(table)).toBe(false);
+      }
+      expect(countOf(join(folder, 'record.sqlite'), 'reviews')).toBe(expected.reviews.length);
+    } finally {
+      temp.remove();
+    }
+  });
+});
 
 describe.skipIf(!secretServiceHere)('a data folder from before the cut-over', () => {
   let store: KeyringSecretStore;

@@ -9,7 +9,7 @@
  * The keychain is an in-memory one whose entries are written to keychain.json (test keys only,
  * made for the fixture), and what the tests expect to find is written to expected.json.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -106,7 +106,10 @@ try {
   const rules = services.reviews.rules.list(profile.id).map((rule) => rule.name);
   await services.close();
   mkdirSync(out, { recursive: true });
-  for (const name of ['cache.db', 'record.sqlite', 'config.json']) copyFileSync(join(folder, name), join(out, name));
+  // Builds before the record's own file (af86022 and earlier) have no record.sqlite.
+  for (const name of ['cache.db', 'record.sqlite', 'config.json']) {
+    if (existsSync(join(folder, name))) copyFileSync(join(folder, name), join(out, name));
+  }
   writeFileSync(join(out, 'keychain.json'), `${JSON.stringify(Object.fromEntries(secrets.entries), null, 2)}\n`);
   writeFileSync(
     join(out, 'expected.json'),
