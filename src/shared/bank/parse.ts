@@ -3,6 +3,7 @@
  * (`amount: must be an amount with two decimals ...`).
  */
 import type { z } from 'zod';
+import type { ContractAnswer } from '../ipc/contractAnswer.ts';
 
 export type Parsed<Value> =
   | { ok: true; value: Value }
@@ -50,6 +51,16 @@ export class SchemaViolation extends Error {
     this.problems = problems;
     const first = fields.find((field) => field !== '');
     if (first !== undefined) this.field = first;
+  }
+
+  /** Answered like the router's own input check, naming the field so the form can show it there. */
+  get answer(): ContractAnswer {
+    return {
+      code: 'invalid_input',
+      ...(this.problems.length > 0 ? { message: this.problems.slice(0, 3).join('; ') } : {}),
+      action: 'Correct the highlighted field and try again.',
+      ...(this.field === undefined ? {} : { field: this.field }),
+    };
   }
 }
 

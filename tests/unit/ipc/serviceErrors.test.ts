@@ -2,10 +2,34 @@
 import { describe, expect, it } from 'vitest';
 import { toIpcError } from '../../../src/main/ipc/errorMapping.ts';
 import { IpcFailure, translateServiceError } from '../../../src/main/ipc/serviceErrors.ts';
+import { BankError, type BankErrorDetails } from '../../../src/main/services/bank/bankError.ts';
+import { CacheError } from '../../../src/main/services/cache/cacheError.ts';
+import { MissingCredentials } from '../../../src/main/services/credentials/credentials.ts';
+import { KeychainUnavailable } from '../../../src/main/services/credentials/keyringSecretStore.ts';
+import { ExposureRefusedError, PortTakenError } from '../../../src/main/services/listener/listenAddress.ts';
+import { NothingToReplayError } from '../../../src/main/services/listener/replay.ts';
+import {
+  ProductionWriteNotConfirmed,
+  ProfileNotFound,
+  ProfileRefused,
+} from '../../../src/main/services/profiles/profiles.ts';
+import { RecordError } from '../../../src/main/services/record/recordError.ts';
+import { ReviewProblem } from '../../../src/main/services/review/reviewProblem.ts';
+import { SyncBusy } from '../../../src/main/services/sync/syncService.ts';
+import { TeamProblem } from '../../../src/main/services/team/teamProblem.ts';
 import { SchemaViolation } from '../../../src/shared/bank/index.ts';
 
-function named(name: string, message: string, fields: Record<string, unknown> = {}): Error {
-  return Object.assign(new Error(message), { name, ...fields });
+function bankError(details: Partial<BankErrorDetails> & Pick<BankErrorDetails, 'kind'>): BankError {
+  return new BankError({
+    endpoint: 'GET /ping',
+    profileName: 'Acme',
+    status: null,
+    serverMessage: null,
+    retryable: false,
+    remedy: '',
+    attempts: 1,
+    ...details,
+  });
 }
 
 function shapeOf(error: unknown) {
@@ -13,60 +37,42 @@ function shapeOf(error: unknown) {
 }
 
 describe('translateServiceError', () => {
-  it.each([
+  it.each<[string, Error, string]>([
     [
       'a refused API key',
-      named('BankError', 'GET /ping (401): the bank refused the credentials. Check the API key of profile Acme.', {
-        kind: 'unauthorized',
-        status: 401,
-        retryable: false,
-        remedy: 'Check the API key of profile Acme.',
-      }),
+      bankError({ kind: 'unauthorized', status: 401, remedy: 'Check the API key of profile Acme.' }),
       'unauthorized',
     ],
-    [
-      'a bank that is offline',
-      named('BankError', 'the bank core is offline', {
-        kind: 'bank-offline',
-        status: 502,
-        retryable: true,
-        remedy: 'Try again later.',
-      }),
-      'offline',
-    ],
-    [
-      'a rate limit',
-      named('BankError', 'slow down', { kind: 'rate-limited', status: 429, retryable: true, remedy: 'Wait a minute.' }),
-      'rate_limited',
-    ],
-    [
-      'a schema violation',
-      named('BankError', 'the bank answered data that does not match', {
-        kind: 'schema-violation',
-        status: 200,
-        retryable: false,
-        remedy: 'Report it.',
-      }),
-      'bank_error',
-    ],
-    ['an unknown profile', named('ProfileNotFound', 'There is no profile named x.'), 'not_found'],
+    ['a bank that is offline', bankError({ kind: 'bank-offline', status: 502, retryable: true }), 'offline'],
+    ['a rate limit', bankError({ kind: 'rate-limited', status: 429, retryable: true }), 'rate_limited'],
+    ['a schema violation', bankError({ kind: 'schema-violation', status: 200 }), 'bank_error'],
+    ['an unknown profile', new ProfileNotFound('x'), 'not_found'],
     [
       'an unconfirmed production write',
-      named('ProductionWriteNotConfirmed', 'Profile Prod is a production profile.'),
+      new ProductionWriteNotConfirmed('Prod', 'add webhook'),
       'confirmation_required',
     ],
-    ['a missing secret', named('MissingCredentials', 'Profile Acme has no API key secret.'), 'unauthorized'],
+    ['a missing secret', new MissingCredentials('Acme', 'API key secret'), 'unauthorized'],
     [
       'no keychain',
-      named('KeychainUnavailable', 'No Secret Service is running.', { status: { remedy: 'Install gnome-keyring.' } }),
+      new KeychainUnavailable({
+        available: false,
+        problem: 'no-secret-service',
+        message: 'No Secret Service is running.',
+        remedy: 'Install gnome-keyring.',
+      }),
       'keychain_unavailable',
     ],
-    ['a busy sync', named('SyncBusy', 'A sync of x is already running.'), 'conflict'],
-    ['a full disk', named('CacheError', 'The disk is full.', { kind: 'disk-full' }), 'storage_error'],
-    ['a bad cursor', named('CacheError', 'That cursor is not valid.', { kind: 'bad-cursor' }), 'invalid_input'],
-    ['a taken port', named('PortTakenError', 'Port 4880 is taken.', { nextFreePort: 4881 }), 'port_in_use'],
-    ['a refused exposure', named('ExposureRefusedError', 'Refusing to listen on 0.0.0.0.'), 'invalid_input'],
-    ['nothing to replay', named('NothingToReplayError', 'No kept request matches.'), 'not_found'],
+    ['a busy sync', new SyncBusy('pending transactions of Acme'), 'conflict'],
+    ['a full disk', new CacheError('disk-full', 'The disk is full.'), 'storage_error'],
+    ['a bad cursor', new CacheError('bad-cursor', 'That cursor is not valid.'), 'invalid_input'],
+    ['a taken port', new PortTakenError('127.0.0.1', 4880, 4881), 'port_in_use'],
+    ['a refused exposure', new ExposureRefusedError('0.0.0.0'), 'invalid_input'],
+    ['nothing to replay', new NothingToReplayError(), 'not_found'],
+    ['a review of an item not cached', new ReviewProblem('not-cached', 'refs', 'Not cached.'), 'not_found'],
+    ['a record held by another app', new RecordError('held', 'Held by web mode.'), 'conflict'],
+    ['a team server down', new TeamProblem('unreachable', 'The team server cannot be reached.'), 'offline'],
+    ['a team history that does not verify', new TeamProblem('tampered', 'Event 4 does not verify.', 4), 'conflict'],
     [
       'a zod error',
       Object.assign(new Error('invalid'), {
@@ -83,12 +89,7 @@ describe('translateServiceError', () => {
 
   it('keeps the bank’s advice as the action, and its status', () => {
     const shape = shapeOf(
-      named('BankError', 'GET /ping (401): the bank refused the credentials.', {
-        kind: 'unauthorized',
-        status: 401,
-        retryable: false,
-        remedy: 'Check the API key of profile Acme.',
-      }),
+      bankError({ kind: 'unauthorized', status: 401, remedy: 'Check the API key of profile Acme.' }),
     );
     expect(shape).toMatchObject({
       code: 'unauthorized',
@@ -99,7 +100,7 @@ describe('translateServiceError', () => {
   });
 
   it('offers the next free port when the listener’s port is taken', () => {
-    expect(shapeOf(named('PortTakenError', 'Port 4880 is taken.', { nextFreePort: 4881 }))).toMatchObject({
+    expect(shapeOf(new PortTakenError('127.0.0.1', 4880, 4881))).toMatchObject({
       field: 'port',
       action: 'Port 4881 is free: start the listener there.',
     });
@@ -127,10 +128,25 @@ describe('translateServiceError', () => {
     expect(
       shapeOf(new SchemaViolation('Profile changes', ['must change at least one field'], [''])),
     ).not.toHaveProperty('field');
-    expect(shapeOf(named('ProfileRefused', 'A profile named Acme already exists.', { field: 'name' }))).toMatchObject({
+    expect(shapeOf(new ProfileRefused('A profile named Acme already exists.', 'name'))).toMatchObject({
       code: 'conflict',
       field: 'name',
     });
+  });
+
+  it('copies an answer carried by any error, known to this file or not', () => {
+    const carried = Object.assign(new Error('The archive is not one Ledgerdesk wrote.'), {
+      answer: { code: 'invalid_input', field: 'file', action: 'Choose an archive made by ledger record export.' },
+    });
+    expect(shapeOf(carried)).toEqual({
+      code: 'invalid_input',
+      message: 'The archive is not one Ledgerdesk wrote.',
+      field: 'file',
+      action: 'Choose an archive made by ledger record export.',
+      retryable: false,
+    });
+    // An answer with a code the contract does not know is no answer: the router calls it internal.
+    expect(shapeOf(Object.assign(new Error('x'), { answer: { code: 'teapot' } })).code).toBe('internal');
   });
 
   it('leaves anything else to the router, which calls it internal', () => {
@@ -148,20 +164,18 @@ describe('translateServiceError', () => {
   });
 
   it("a bank out of reach reaches the window in a person's words, said once (message, then what to do)", () => {
-    const down = named(
-      'BankError',
-      'GET /account/{account_id}/pending_transaction: the bank at http://127.0.0.1:34057 cannot be reached (ECONNREFUSED). Check your network connection, or try later.',
-      {
-        kind: 'unreachable',
-        status: null,
-        retryable: true,
-        remedy: 'Check your network connection, or try later.',
-        forPeople: {
-          message: 'The local sandbox bank is not running.',
-          action: 'Restart it from Settings; cached data stays available.',
-        },
+    const down = bankError({
+      kind: 'unreachable',
+      endpoint: 'GET /account/{account_id}/pending_transaction',
+      serverMessage: 'the bank at http://127.0.0.1:34057 cannot be reached (ECONNREFUSED)',
+      retryable: true,
+      remedy: 'Check your network connection, or try later.',
+      forPeople: {
+        message: 'The local sandbox bank is not running.',
+        action: 'Restart it from Settings; cached data stays available.',
       },
-    );
+    });
+    expect(down.message).toMatch(/127\.0\.0\.1/);
     const shape = shapeOf(down);
     expect(shape).toEqual({
       code: 'offline',

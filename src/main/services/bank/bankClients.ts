@@ -18,11 +18,16 @@ import { BankClient } from './bankClient.ts';
 import type { BankHttpOptions, BankTimeouts } from './bankHttp.ts';
 import type { DriftObservation } from './fieldDrift.ts';
 import type { RetryPolicy } from './retryPolicy.ts';
+import type { ContractAnswer } from '../../../shared/ipc/contractAnswer.ts';
 
 export class ProfileNotReady extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'ProfileNotReady';
+  }
+
+  get answer(): ContractAnswer {
+    return { code: 'not_available', retryable: true };
   }
 }
 

@@ -2,6 +2,9 @@
  * Every failure of a bank request as one typed error: what happened (kind, HTTP status, the
  * server's own sentence), whether retrying later can help, and what the user can do.
  */
+import type { ContractAnswer } from '../../../shared/ipc/contractAnswer.ts';
+import type { IpcErrorCode } from '../../../shared/ipc/errors.ts';
+
 export type BankErrorKind =
   | 'unauthorized'
   | 'forbidden'
@@ -99,6 +102,21 @@ function describe(details: BankErrorDetails): string {
   return `${details.endpoint}${status}: ${what.replace(/[.\s]+$/, '')}. ${details.remedy}`;
 }
 
+/** The contract's code for each kind the window treats apart; every other kind is a bank_error. */
+const BANK_KIND_CODES: Partial<Record<BankErrorKind, IpcErrorCode>> = {
+  unauthorized: 'unauthorized',
+  forbidden: 'unauthorized',
+  'not-found': 'not_found',
+  conflict: 'conflict',
+  'rate-limited': 'rate_limited',
+  'bank-offline': 'offline',
+  unavailable: 'offline',
+  'gateway-timeout': 'offline',
+  timeout: 'offline',
+  unreachable: 'offline',
+  cancelled: 'cancelled',
+};
+
 export class BankError extends Error implements BankErrorDetails {
   readonly kind: BankErrorKind;
   readonly endpoint: string;
@@ -167,6 +185,18 @@ export class BankError extends Error implements BankErrorDetails {
   /** Whether the failure is the network's (a proxy, a certificate) rather than the bank's. */
   get aboutNetwork(): boolean {
     return ['proxy-setting', 'proxy-unreachable', 'proxy-auth', 'proxy-refused', 'tls-untrusted'].includes(this.kind);
+  }
+
+  /** A failure with a person's wording (the bank out of reach) reaches the window in those words. */
+  get answer(): ContractAnswer {
+    const action = this.forPeople?.action ?? this.remedy;
+    return {
+      code: BANK_KIND_CODES[this.kind] ?? 'bank_error',
+      ...(this.forPeople === undefined ? {} : { message: this.forPeople.message }),
+      retryable: this.retryable,
+      ...(action === '' ? {} : { action }),
+      ...(this.status === null ? {} : { status: this.status }),
+    };
   }
 }
 

@@ -12,6 +12,7 @@
  * `*.internal`, `*.lan`, `*.home.arpa` are local-only; an IP literal by its range.
  */
 import { BlockList, isIP } from 'node:net';
+import type { ContractAnswer } from '../../../shared/ipc/contractAnswer.ts';
 
 /** Where to read how to give the bank an address it can reach. */
 const REACH_DOCS = 'docs/listener-reach.md';
@@ -72,6 +73,10 @@ export class WebhookAddressRefused extends Error {
     super(message);
     this.name = 'WebhookAddressRefused';
     this.url = url;
+  }
+
+  get answer(): ContractAnswer {
+    return { code: 'invalid_input', field: 'url' };
   }
 }
 

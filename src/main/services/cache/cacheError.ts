@@ -1,5 +1,6 @@
 /** Failures of the offline cache, each with a sentence a person can act on. */
 import { isReadOnlyRefusal } from '../migrations/readOnly.ts';
+import type { ContractAnswer } from '../../../shared/ipc/contractAnswer.ts';
 export type CacheErrorKind = 'disk-full' | 'unreadable' | 'read-only' | 'bad-cursor' | 'closed';
 
 export class CacheError extends Error {
@@ -8,6 +9,10 @@ export class CacheError extends Error {
     super(message, options);
     this.name = 'CacheError';
     this.kind = kind;
+  }
+
+  get answer(): ContractAnswer {
+    return this.kind === 'bad-cursor' ? { code: 'invalid_input', field: 'cursor' } : { code: 'storage_error' };
   }
 }
 

@@ -10,6 +10,7 @@ import type { AuthScheme } from '../profiles/profile.ts';
 import { decodeStoredSecret, encodeBoundSecret } from './boundSecret.ts';
 import type { SecretStore } from './secretStore.ts';
 import { KeyLostButRecoverable, type KeyEscrow } from './recoveryEscrow.ts';
+import type { ContractAnswer } from '../../../shared/ipc/contractAnswer.ts';
 
 export class MissingCredentials extends Error {
   readonly profileName: string;
@@ -17,6 +18,10 @@ export class MissingCredentials extends Error {
     super(`Profile ${profileName} has no ${what} in the keychain: set it in the profile's settings.`);
     this.name = 'MissingCredentials';
     this.profileName = profileName;
+  }
+
+  get answer(): ContractAnswer {
+    return { code: 'unauthorized', action: 'Set the secret of this profile in Settings.' };
   }
 }
 
@@ -35,12 +40,20 @@ export class SecretNeedsReentry extends Error {
     this.name = 'SecretNeedsReentry';
     this.profileName = profileName;
   }
+
+  get answer(): ContractAnswer {
+    return { code: 'unauthorized', action: "Enter the secret for the profile's current address in Settings." };
+  }
 }
 
 export class InvalidSecret extends Error {
   constructor(reason: string) {
     super(`That secret cannot be used: ${reason}.`);
     this.name = 'InvalidSecret';
+  }
+
+  get answer(): ContractAnswer {
+    return { code: 'invalid_input', field: 'secret' };
   }
 }
 

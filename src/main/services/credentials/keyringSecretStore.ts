@@ -12,6 +12,7 @@ import {
   type KeychainStatus,
 } from './keychainStatus.ts';
 import type { SecretStore } from './secretStore.ts';
+import type { ContractAnswer } from '../../../shared/ipc/contractAnswer.ts';
 
 export class KeychainUnavailable extends Error {
   readonly status: Extract<KeychainStatus, { available: false }>;
@@ -19,6 +20,10 @@ export class KeychainUnavailable extends Error {
     super(`${status.message} ${status.remedy}`);
     this.name = 'KeychainUnavailable';
     this.status = status;
+  }
+
+  get answer(): ContractAnswer {
+    return { code: 'keychain_unavailable', action: this.status.remedy };
   }
 }
 

@@ -8,6 +8,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { X509Certificate, createHash } from 'node:crypto';
 import tls from 'node:tls';
+import type { ContractAnswer } from '../../../shared/ipc/contractAnswer.ts';
 
 export class CaBundleProblem extends Error {
   readonly file: string;
@@ -15,6 +16,10 @@ export class CaBundleProblem extends Error {
     super(message);
     this.name = 'CaBundleProblem';
     this.file = file;
+  }
+
+  get answer(): ContractAnswer {
+    return { code: 'invalid_input', field: 'caFile' };
   }
 }
 

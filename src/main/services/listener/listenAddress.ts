@@ -6,6 +6,7 @@
  */
 import type { Server } from 'node:http';
 import { createServer } from 'node:net';
+import type { ContractAnswer } from '../../../shared/ipc/contractAnswer.ts';
 
 export const DEFAULT_LISTENER_PORT = 4880;
 
@@ -29,6 +30,14 @@ export class PortTakenError extends Error {
     this.host = host;
     this.nextFreePort = nextFreePort;
   }
+
+  get answer(): ContractAnswer {
+    return {
+      code: 'port_in_use',
+      field: 'port',
+      ...(this.nextFreePort === null ? {} : { action: `Port ${this.nextFreePort} is free: start the listener there.` }),
+    };
+  }
 }
 
 export class ExposureRefusedError extends Error {
@@ -38,6 +47,10 @@ export class ExposureRefusedError extends Error {
         'Opt in explicitly (--expose, or allowNonLoopback) if that is what you want.',
     );
     this.name = 'ExposureRefusedError';
+  }
+
+  get answer(): ContractAnswer {
+    return { code: 'invalid_input', field: 'allowNonLoopback' };
   }
 }
 

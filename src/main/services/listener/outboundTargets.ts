@@ -8,6 +8,7 @@
  */
 
 import { isIP } from 'node:net';
+import type { ContractAnswer } from '../../../shared/ipc/contractAnswer.ts';
 
 export type TargetKind = 'listener' | 'loopback' | 'allowed';
 
@@ -18,6 +19,15 @@ export class TargetRefused extends Error {
     super(message);
     this.name = 'TargetRefused';
     this.origin = origin;
+  }
+
+  get answer(): ContractAnswer {
+    return {
+      code: 'invalid_input',
+      ...(this.origin === null
+        ? {}
+        : { action: `If ${this.origin} is your own handler, allow it in Settings → Listener defaults.` }),
+    };
   }
 }
 

@@ -10,6 +10,7 @@ import { sendOutbound, type OutboundRequest, type OutboundRoute } from './outbou
 import type { Delivery, ReceivedRequest, RequestFilter } from './receivedRequest.ts';
 import type { RequestLog } from './requestLog.ts';
 import { REPLAY_EDITED_HEADER, REPLAY_OF_HEADER } from './retryLabels.ts';
+import type { ContractAnswer } from '../../../shared/ipc/contractAnswer.ts';
 
 const REPLAY_MAX_REQUESTS = 1000;
 
@@ -51,6 +52,10 @@ export class NothingToReplayError extends Error {
   constructor() {
     super('No kept request matches: nothing was replayed.');
     this.name = 'NothingToReplayError';
+  }
+
+  get answer(): ContractAnswer {
+    return { code: 'not_found' };
   }
 }
 

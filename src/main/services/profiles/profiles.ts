@@ -19,6 +19,7 @@ import {
 } from './profile.ts';
 import type { ProfileStorage } from './profileStorage.ts';
 import { exportDisclosure, type DisclosureClass } from '../../../shared/personalData/exportDisclosure.ts';
+import type { ContractAnswer } from '../../../shared/ipc/contractAnswer.ts';
 
 const STORAGE_KEY = 'profiles';
 
@@ -26,6 +27,10 @@ export class ProfileNotFound extends Error {
   constructor(nameOrId: string) {
     super(`There is no profile named ${nameOrId}; see the list of profiles.`);
     this.name = 'ProfileNotFound';
+  }
+
+  get answer(): ContractAnswer {
+    return { code: 'not_found', field: 'profileId' };
   }
 }
 
@@ -37,6 +42,10 @@ export class ProfileRefused extends Error {
     this.name = 'ProfileRefused';
     if (field !== undefined) this.field = field;
   }
+
+  get answer(): ContractAnswer {
+    return { code: 'conflict', ...(this.field === undefined ? {} : { field: this.field }) };
+  }
 }
 
 /** A write against a production profile that the caller did not explicitly confirm. */
@@ -46,6 +55,14 @@ export class ProductionWriteNotConfirmed extends Error {
     super(`Profile ${profileName} is a production profile: confirm "${action}" explicitly to send it.`);
     this.name = 'ProductionWriteNotConfirmed';
     this.profileName = profileName;
+  }
+
+  get answer(): ContractAnswer {
+    return {
+      code: 'confirmation_required',
+      field: 'confirmProduction',
+      action: 'Confirm that you mean to change the Production bank, then send it again.',
+    };
   }
 }
 

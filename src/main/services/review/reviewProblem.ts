@@ -1,4 +1,5 @@
 /** A review that cannot be given as asked: one sentence naming what to correct; nothing was written. */
+import type { ContractAnswer } from '../../../shared/ipc/contractAnswer.ts';
 export type ReviewProblemKind = 'bad-note' | 'not-cached' | 'bad-ref' | 'bad-rule' | 'bad-reviewer' | 'no-such-rule';
 
 export class ReviewProblem extends Error {
@@ -11,5 +12,10 @@ export class ReviewProblem extends Error {
     this.name = 'ReviewProblem';
     this.kind = kind;
     this.field = field;
+  }
+
+  get answer(): ContractAnswer {
+    const missing = this.kind === 'no-such-rule' || this.kind === 'not-cached';
+    return { code: missing ? 'not_found' : 'invalid_input', field: this.field };
   }
 }

@@ -26,12 +26,22 @@ import { applicantSubjects } from './applicantSubjects.ts';
 import { readList, type ListReadOptions } from './listFiles.ts';
 import { openScreeningListFile, ScreeningListStore, type ListVersion } from './screeningListStore.ts';
 import { ScreeningPool } from './screeningPool.ts';
+import type { ContractAnswer } from '../../../shared/ipc/contractAnswer.ts';
 
 /** A screening that cannot run as asked (no list loaded): one sentence; nothing was changed. */
 export class ScreeningProblem extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'ScreeningProblem';
+  }
+
+  /** No list loaded: the window says so and how to load one. */
+  get answer(): ContractAnswer {
+    return {
+      code: 'not_available',
+      action:
+        'Import a list first: ledger screening import FILE (OFAC SDN.XML, its CSV set, or an OpenSanctions export).',
+    };
   }
 }
 

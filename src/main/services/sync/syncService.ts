@@ -17,6 +17,7 @@ import { walkList } from './listWalk.ts';
 import { etaFromDates, etaFromShare, shareOfDates, type SyncProgress, type SyncState } from './syncProgress.ts';
 import type { SyncContext, SyncRecipe, SyncRequest } from './syncRecipe.ts';
 import { recipeOf } from './syncRecipes.ts';
+import type { ContractAnswer } from '../../../shared/ipc/contractAnswer.ts';
 
 export type { SyncRequest } from './syncRecipe.ts';
 
@@ -64,6 +65,10 @@ export class SyncBusy extends Error {
   constructor(key: string) {
     super(`A sync of ${key} with other parameters is already running: wait for it or cancel it.`);
     this.name = 'SyncBusy';
+  }
+
+  get answer(): ContractAnswer {
+    return { code: 'conflict', retryable: true };
   }
 }
 

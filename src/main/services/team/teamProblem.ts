@@ -3,6 +3,9 @@
  * IPC map to their own codes. Never carries a secret (the login's password, a key, an invite's
  * one-time secret): messages are built from names and server sentences only.
  */
+import type { ContractAnswer } from '../../../shared/ipc/contractAnswer.ts';
+import type { IpcErrorCode } from '../../../shared/ipc/errors.ts';
+
 export type TeamProblemKind =
   /** The server cannot be reached (down, slow, no network): actions stay queued. */
   | 'unreachable'
@@ -19,6 +22,14 @@ export type TeamProblemKind =
   /** This laptop is not in a team (no `ledger team join` yet). */
   | 'not-joined';
 
+/** The contract's code for each kind; the rest (refused, tampered, untrusted server) are conflicts. */
+const TEAM_PROBLEM_CODES: Partial<Record<TeamProblemKind, IpcErrorCode>> = {
+  unreachable: 'offline',
+  invalid: 'invalid_input',
+  'not-joined': 'not_available',
+  'login-refused': 'unauthorized',
+};
+
 export class TeamProblem extends Error {
   readonly kind: TeamProblemKind;
   /** The first event that does not verify, when kind is 'tampered'. */
@@ -29,6 +40,11 @@ export class TeamProblem extends Error {
     this.name = 'TeamProblem';
     this.kind = kind;
     this.seq = seq;
+  }
+
+  /** A down server is "offline" (actions stay queued); a refused login "unauthorized". */
+  get answer(): ContractAnswer {
+    return { code: TEAM_PROBLEM_CODES[this.kind] ?? 'conflict', retryable: this.kind === 'unreachable' };
   }
 }
 

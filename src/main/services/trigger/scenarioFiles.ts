@@ -14,11 +14,16 @@ import tinManualReview from './scenarios/tin-manual-review.json' with { type: 'j
 import tinProcessing from './scenarios/tin-processing.json' with { type: 'json' };
 import tinRejected from './scenarios/tin-rejected.json' with { type: 'json' };
 import tinSubmitted from './scenarios/tin-submitted.json' with { type: 'json' };
+import type { ContractAnswer } from '../../../shared/ipc/contractAnswer.ts';
 
 export class ScenarioFileProblem extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'ScenarioFileProblem';
+  }
+
+  get answer(): ContractAnswer {
+    return { code: 'invalid_input', field: 'source' };
   }
 }
 

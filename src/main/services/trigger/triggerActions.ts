@@ -21,6 +21,7 @@ import type { BankClient } from '../bank/bankClient.ts';
 import { BankError } from '../bank/bankError.ts';
 import { tinFor, type TinOutcome } from '../../../shared/bank/sandboxTinOutcomes.ts';
 import type { BusinessApplicationCreateRequest, PersonApplicationCreateRequest } from '../../../shared/bank/index.ts';
+import type { ContractAnswer } from '../../../shared/ipc/contractAnswer.ts';
 
 function tinDigitText(outcome: TinOutcome): string {
   return tinFor(outcome, 'business', () => 0).charAt(0);
@@ -63,6 +64,10 @@ export class TriggerProblem extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'TriggerProblem';
+  }
+
+  get answer(): ContractAnswer {
+    return { code: 'conflict' };
   }
 }
 

@@ -23,12 +23,17 @@ import type { Profile } from '../profiles/profile.ts';
 import type { Profiles } from '../profiles/profiles.ts';
 import { ScenarioFileProblem } from './scenarioFiles.ts';
 import { TriggerActions, TriggerProblem, type ActionOutcome } from './triggerActions.ts';
+import type { ContractAnswer } from '../../../shared/ipc/contractAnswer.ts';
 
 /** Never on production; nowhere the bank has no /simulation. */
 export class TriggerRefused extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'TriggerRefused';
+  }
+
+  get answer(): ContractAnswer {
+    return { code: 'not_available' };
   }
 }
 
@@ -41,6 +46,14 @@ export class TriggerNeedsConfirmation extends Error {
     );
     this.name = 'TriggerNeedsConfirmation';
     this.profileName = profileName;
+  }
+
+  get answer(): ContractAnswer {
+    return {
+      code: 'confirmation_required',
+      field: 'confirmRemote',
+      action: 'Confirm that you mean to create and move objects at this remote bank, then trigger again.',
+    };
   }
 }
 
