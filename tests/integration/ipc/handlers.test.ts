@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LedgerdeskApi } from '../../../src/shared/ipc/bridge.ts';
-import { openAppOverIpc, type AppOverIpc } from '../support/appOverIpc.ts';
+import { openAppOverIpc, type AppOverIpc } from '../../support/app.ts';
 import { eventChannel } from '../../../src/shared/ipc/contract.ts';
 import type { SyncProgress } from '../../../src/shared/ipc/domains/sync.ts';
 import { isLedgerdeskError } from '../../../src/shared/ipc/errors.ts';

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LedgerdeskApi } from '../../../src/shared/ipc/bridge.ts';
-import { openAppOverIpc, type AppOverIpc } from '../support/appOverIpc.ts';
+import { openAppOverIpc, type AppOverIpc } from '../../support/app.ts';
 import { refusal } from '../../support/refusal.ts';
 
 let app: AppOverIpc;

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebhookSendResponse } from '../../../src/shared/bank/index.ts';
 import { LISTENER_REGISTER_MAX_EVENTS } from '../../../src/shared/ipc/domains/listener.ts';
 import { syncProgress } from '../../../src/shared/ipc/domains/sync.ts';
-import { openAppOverIpc, type AppOverIpc } from '../support/appOverIpc.ts';
+import { openAppOverIpc, type AppOverIpc } from '../../support/app.ts';
 import { refusal as refusalOf } from '../../support/refusal.ts';
 
 let app: AppOverIpc;

@@ -5,7 +5,7 @@
  * an unknown webhook id is refused by name and changes nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openAppOverIpc, type AppOverIpc } from '../support/appOverIpc.ts';
+import { openAppOverIpc, type AppOverIpc } from '../../support/app.ts';
 
 let app: AppOverIpc;
 let api: AppOverIpc['api'];

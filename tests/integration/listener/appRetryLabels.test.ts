@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LedgerdeskApi } from '../../../src/shared/ipc/bridge.ts';
-import { openAppOverIpc, type AppOverIpc } from '../support/appOverIpc.ts';
+import { openAppOverIpc, type AppOverIpc } from '../../support/app.ts';
 import type { ListenerRequestSummary } from '../../../src/shared/ipc/domains/listener.ts';
 
 let app: AppOverIpc;

@@ -10,7 +10,7 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LedgerdeskApi } from '../../../src/shared/ipc/bridge.ts';
-import { openAppOverIpc, type AppOverIpc } from '../support/appOverIpc.ts';
+import { openAppOverIpc, type AppOverIpc } from '../../support/app.ts';
 import { isLedgerdeskError } from '../../../src/shared/ipc/errors.ts';
 import { temporaryFolder } from './support.ts';
 

@@ -11,14 +11,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRouter } from '../../../src/main/ipc/routerCore.ts';
-import { startServices, type RunningServices, type ServicesOptions } from '../../../src/main/app/services.ts';
-import { InMemorySecretStore } from '../../../src/main/services/credentials/secretStore.ts';
-import { InMemoryProfileStorage } from '../../../src/main/services/profiles/profileStorage.ts';
-import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../../src/sandbox/index.ts';
-import { buildLedgerdeskApi, type LedgerdeskApi } from '../../../src/shared/ipc/bridge.ts';
-import { eventChannel } from '../../../src/shared/ipc/contract.ts';
-import type { SyncJob } from '../../../src/shared/ipc/domains/sync.ts';
+import { createRouter } from '../../src/main/ipc/routerCore.ts';
+import { startServices, type RunningServices, type ServicesOptions } from '../../src/main/app/services.ts';
+import { InMemorySecretStore } from '../../src/main/services/credentials/secretStore.ts';
+import { InMemoryProfileStorage } from '../../src/main/services/profiles/profileStorage.ts';
+import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.ts';
+import { buildLedgerdeskApi, type LedgerdeskApi } from '../../src/shared/ipc/bridge.ts';
+import { eventChannel } from '../../src/shared/ipc/contract.ts';
+import type { SyncJob } from '../../src/shared/ipc/domains/sync.ts';
 
 const OWN_WINDOW = 3;
 
