@@ -156,25 +156,25 @@ describe.skipIf(!secretServiceHere)('a record archive', () => {
       return verifyArchiveBytes(archive, copy).verification;
     };
     // The header: its record id.
-    const header = flipped(lineStart(0) + lines[0]!.indexOf('recordId') + 12);
+    const header = flipped(lineStart(0) + Buffer.from(lines[0] ?? '').indexOf('recordId') + 12);
     expect(header.ok).toBe(false);
     expect(header.problem?.message).toMatch(/its header \(line 1\) does not match/);
     // A review: its state column, in words.
     const reviewLine = lines.findIndex((line) => line.includes('"t":"review"'));
-    const review = flipped(lineStart(reviewLine) + lines[reviewLine]!.indexOf('"state":"') + 9);
+    const review = flipped(lineStart(reviewLine) + Buffer.from(lines[reviewLine] ?? '').indexOf('"state":"') + 9);
     expect(review.problem?.message).toMatch(
       new RegExp(`entry ${String(reviewLine)} \\(review of .+ on \\d{4}-\\d{2}-\\d{2}\\) does not match`),
     );
     expect(review.problem?.entry).toBe(reviewLine);
     // An audit entry.
     const auditLine = lines.findIndex((line) => line.includes('"t":"audit"'));
-    const audit = flipped(lineStart(auditLine) + lines[auditLine]!.indexOf('"action":"') + 11);
+    const audit = flipped(lineStart(auditLine) + Buffer.from(lines[auditLine] ?? '').indexOf('"action":"') + 11);
     expect(audit.problem?.message).toMatch(new RegExp(`entry ${String(auditLine)} \\(audit log entry #1, `));
     // The manifest's head, and its signature.
     const manifestLine = lines.length - 2;
-    const head = flipped(lineStart(manifestLine) + lines[manifestLine]!.indexOf('"head":"') + 9);
+    const head = flipped(lineStart(manifestLine) + Buffer.from(lines[manifestLine] ?? '').indexOf('"head":"') + 9);
     expect(head.problem?.message).toMatch(/its manifest \(the last line\) does not match its \d+ entries/);
-    const signature = flipped(lineStart(manifestLine) + lines[manifestLine]!.indexOf('"signature":"') + 14);
+    const signature = flipped(lineStart(manifestLine) + Buffer.from(lines[manifestLine] ?? '').indexOf('"signature":"') + 14);
     expect(signature.problem?.message).toMatch(/manifest's signature does not hold/);
     // And every byte of the file, one at a time: none is flipped unnoticed.
     for (let at = 0; at < bytes.length; at += 1) {
@@ -183,7 +183,7 @@ describe.skipIf(!secretServiceHere)('a record archive', () => {
     // As a process: exit 1 and the sentence.
     const damaged = join(temp.folder, 'damaged.ledgerarchive');
     const copy = Buffer.from(bytes);
-    const at = lineStart(reviewLine) + lines[reviewLine]!.indexOf('"state":"') + 9;
+    const at = lineStart(reviewLine) + Buffer.from(lines[reviewLine] ?? '').indexOf('"state":"') + 9;
     copy[at] = (copy[at] ?? 0) ^ 0x01;
     writeFileSync(damaged, copy);
     const refused = await runLedgerProcess(['audit', 'verify', '--archive', damaged], noKeychainEnv(offline));

@@ -86,7 +86,7 @@ export function signingKeyOfSeed(seed: Buffer): KeyObject {
 
 /** The public half as the archive carries it: SPKI DER in base64. */
 export function publicKeyText(key: KeyObject): string {
-  return createPublicKey(key).export({ format: 'der', type: 'spki' }).toString('base64');
+  return (key.type === 'public' ? key : createPublicKey(key)).export({ format: 'der', type: 'spki' }).toString('base64');
 }
 
 export function publicKeyOfText(text: string): KeyObject {
@@ -97,6 +97,7 @@ export function publicKeyOfText(text: string): KeyObject {
 
 /** The key as people compare it (Settings → Record and `audit verify --archive`): as team keys are shown. */
 export function signingFingerprint(key: KeyObject): string {
-  const raw = createPublicKey(key).export({ format: 'jwk' }).x ?? '';
+  const publicKey = key.type === 'public' ? key : createPublicKey(key);
+  const raw = publicKey.export({ format: 'jwk' }).x ?? '';
   return fingerprint(Buffer.from(raw, 'base64url'));
 }

@@ -82,7 +82,8 @@ function parseEntry(bytes: Buffer): ArchiveEntry | null {
 
 function parseManifest(bytes: Buffer): ArchiveManifest | null {
   try {
-    const value = (JSON.parse(bytes.toString('utf8')) as { manifest?: ArchiveManifest }).manifest;
+    const text = bytes.toString('utf8');
+    const value = (JSON.parse(text) as { manifest?: ArchiveManifest }).manifest;
     if (
       value === undefined ||
       !Number.isSafeInteger(value.lines) ||
@@ -91,7 +92,16 @@ function parseManifest(bytes: Buffer): ArchiveManifest | null {
     ) {
       return null;
     }
-    return value;
+    // Byte for byte as the export writes it, its signature in canonical base64: the manifest is
+    // the one line no hash covers, so no other spelling of it is taken.
+    const canonical = JSON.stringify({
+      manifest: {
+        lines: value.lines,
+        head: value.head,
+        signature: Buffer.from(value.signature, 'base64').toString('base64'),
+      },
+    });
+    return canonical === text ? value : null;
   } catch {
     return null;
   }
