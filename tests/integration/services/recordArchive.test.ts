@@ -33,7 +33,7 @@ let offline: string;
 let archive: string;
 let passphraseFile: string;
 let env: NodeJS.ProcessEnv;
-let reviewed: { ref: string; note: string; state: string }[] = [];
+let reviewed: { ref: string; note: string | null; state: string }[] = [];
 
 const ledger = (...args: string[]) => runLedgerProcess(args, env);
 
