@@ -52,7 +52,9 @@ export function createRecordHandlers(services: LedgerHandlerServices): Pick<Hand
       },
       verifyArchive: ({ path }) => {
         if (!isAbsolute(path)) {
-          throw new IpcFailure('invalid_input', `Give the archive's full path (${path} is relative).`, { field: 'path' });
+          throw new IpcFailure('invalid_input', `Give the archive's full path (${path} is relative).`, {
+            field: 'path',
+          });
         }
         const { verification } = verifyArchiveFile(path);
         return {

@@ -115,7 +115,15 @@ describe.skipIf(!secretServiceHere)('a record archive', () => {
   });
 
   it('is exported, signed, and verified on a machine with no keychain and no data folder', async () => {
-    const exported = await ledger('--data', data, 'record', 'export', archive, '--archive-passphrase-file', passphraseFile);
+    const exported = await ledger(
+      '--data',
+      data,
+      'record',
+      'export',
+      archive,
+      '--archive-passphrase-file',
+      passphraseFile,
+    );
     expect(exported.stderr).toBe('');
     expect(exported.code).toBe(0);
     expect(exported.stdout).toMatch(/^Archived the officer's record to .*: 5 reviews, 6 steps of history/);
@@ -149,7 +157,8 @@ describe.skipIf(!secretServiceHere)('a record archive', () => {
   it('fails verify for a byte flipped in the header, an entry, the manifest or its signature, naming where', async () => {
     const bytes = readFileSync(archive);
     const lines = bytes.toString('utf8').split('\n');
-    const lineStart = (index: number) => lines.slice(0, index).reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0);
+    const lineStart = (index: number) =>
+      lines.slice(0, index).reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0);
     const flipped = (at: number) => {
       const copy = Buffer.from(bytes);
       copy[at] = (copy[at] ?? 0) ^ 0x01;
@@ -174,7 +183,9 @@ describe.skipIf(!secretServiceHere)('a record archive', () => {
     const manifestLine = lines.length - 2;
     const head = flipped(lineStart(manifestLine) + Buffer.from(lines[manifestLine] ?? '').indexOf('"head":"') + 9);
     expect(head.problem?.message).toMatch(/its manifest \(the last line\) does not match its \d+ entries/);
-    const signature = flipped(lineStart(manifestLine) + Buffer.from(lines[manifestLine] ?? '').indexOf('"signature":"') + 14);
+    const signature = flipped(
+      lineStart(manifestLine) + Buffer.from(lines[manifestLine] ?? '').indexOf('"signature":"') + 14,
+    );
     expect(signature.problem?.message).toMatch(/manifest's signature does not hold/);
     // And every byte of the file, one at a time: none is flipped unnoticed.
     for (let at = 0; at < bytes.length; at += 1) {
@@ -224,14 +235,27 @@ describe.skipIf(!secretServiceHere)('a record archive', () => {
     const busy = join(temp.folder, 'busy');
     mkdirSync(busy);
     writeFileSync(join(busy, 'notes.txt'), 'mine');
-    const refused = await ledger('--data', busy, 'record', 'import', archive, '--archive-passphrase-file', passphraseFile);
+    const refused = await ledger(
+      '--data',
+      busy,
+      'record',
+      'import',
+      archive,
+      '--archive-passphrase-file',
+      passphraseFile,
+    );
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/is not empty \(it holds notes\.txt\): an archive is imported only into an empty data folder/);
+    expect(refused.stderr).toMatch(
+      /is not empty \(it holds notes\.txt\): an archive is imported only into an empty data folder/,
+    );
     expect(readdirSync(busy).filter((name) => name !== 'writer.lock')).toEqual(['notes.txt']);
   });
 
   it('is imported into an empty folder with the recovery key: the same reviews and notes, and audit verify ok', async () => {
-    const recoveryKey = join(offline, readdirSync(offline).find((name) => name.startsWith('ledgerdesk-recovery-key')) ?? '');
+    const recoveryKey = join(
+      offline,
+      readdirSync(offline).find((name) => name.startsWith('ledgerdesk-recovery-key')) ?? '',
+    );
     const restored = join(temp.folder, 'restored');
     const imported = await ledger('--data', restored, 'record', 'import', archive, '--recovery-key', recoveryKey);
     expect(imported.stderr).toBe('');

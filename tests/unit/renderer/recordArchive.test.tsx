@@ -82,7 +82,7 @@ describe('RecordArchive', () => {
       input: { passphrase: 'short but now long enough' },
     });
     // The archive just written is the one offered to verify.
-    const path = screen.getByLabelText(/Archive to verify/) as HTMLInputElement;
+    const path = screen.getByLabelText<HTMLInputElement>(/Archive to verify/);
     expect(path.value).toBe('/home/officer/Downloads/ledgerdesk-record.ledgerarchive');
     await user.click(screen.getByRole('button', { name: 'Verify an archive…' }));
     await settle();
@@ -92,19 +92,28 @@ describe('RecordArchive', () => {
     good = false;
     await user.click(screen.getByRole('button', { name: 'Verify an archive…' }));
     await settle();
-    expect(screen.getByRole('status').textContent).toMatch(/entry 1,234 \(review of Coffee shop · card on 2026-11-30\) does not match/);
+    expect(screen.getByRole('status').textContent).toMatch(
+      /entry 1,234 \(review of Coffee shop · card on 2026-11-30\) does not match/,
+    );
   });
 
   it('offers the archive in the confirmation of a profile removal, before anything is removed', async () => {
     const bridge = installFakeBridge({
-      'record.exportArchive': () => ({ saved: true, path: '/tmp/staging.ledgerarchive', counts, fingerprint: FINGERPRINT }),
+      'record.exportArchive': () => ({
+        saved: true,
+        path: '/tmp/staging.ledgerarchive',
+        counts,
+        fingerprint: FINGERPRINT,
+      }),
       'profiles.remove': () => ({ removed: true }),
       'profiles.list': () => [],
     });
     render(<ConfirmHost />);
     const removal = useSettingsStore.getState().removeProfile('staging', 'Staging');
     await settle();
-    expect(screen.getByText(/Its reviews, notes and their history go with it: export Staging's archive first/)).toBeTruthy();
+    expect(
+      screen.getByText(/Its reviews, notes and their history go with it: export Staging's archive first/),
+    ).toBeTruthy();
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: "Export Staging's archive…" }));
     await settle();

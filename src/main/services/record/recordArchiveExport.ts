@@ -131,7 +131,10 @@ class LineWriter {
 }
 
 function itemNameOf(kind: string, ref: string, record: unknown): string {
-  const line = record === null || record === undefined ? '' : itemLine(kind as ReviewKind, itemColumnsOf(kind as ReviewKind, ref, record));
+  const line =
+    record === null || record === undefined
+      ? ''
+      : itemLine(kind as ReviewKind, itemColumnsOf(kind as ReviewKind, ref, record));
   return line === '' ? ref : line;
 }
 
@@ -187,8 +190,7 @@ export async function exportRecordArchive(options: ArchiveExportOptions): Promis
       const names = new Map(options.profiles.map((profile) => [profile.id, profile.name]));
       const profileWhere = only === null ? '' : 'WHERE profile_id = ?';
       const parameters = only === null ? [] : [only];
-      const count = (sql: string, ...values: string[]) =>
-        (database.prepare(sql).get(...values) as { n: number }).n;
+      const count = (sql: string, ...values: string[]) => (database.prepare(sql).get(...values) as { n: number }).n;
       const tablesWithProfile = new Set(['watch_rule_names', 'watch_rules', 'record_retention']);
       let rows = 0;
       for (const table of ARCHIVED_TABLES) {
@@ -197,8 +199,7 @@ export async function exportRecordArchive(options: ArchiveExportOptions): Promis
           : count(`SELECT count(*) AS n FROM ${table}`);
       }
       const last = database.prepare('SELECT id, mac FROM audit_log ORDER BY id DESC LIMIT 1').get() as
-        | { id: number; mac: Uint8Array | null }
-        | undefined;
+        { id: number; mac: Uint8Array | null } | undefined;
       const auditEntries = count('SELECT count(*) AS n FROM audit_log');
       const kept = (profile: Profile): ArchivedProfile => {
         const { secretDropped: _dropped, ...rest } = profile;

@@ -17,7 +17,9 @@ import { fingerprint } from '../team/crypto/officerKeys.ts';
 export const ARCHIVE_FORMAT = 'ledgerdesk-record-archive';
 export const ARCHIVE_VERSION = 1;
 
-const GENESIS = createHash('sha256').update(`${ARCHIVE_FORMAT}-v${String(ARCHIVE_VERSION)}`, 'utf8').digest();
+const GENESIS = createHash('sha256')
+  .update(`${ARCHIVE_FORMAT}-v${String(ARCHIVE_VERSION)}`, 'utf8')
+  .digest();
 const LINE_START = '{"h":"';
 const LINE_MIDDLE = '","e":';
 const LINE_END = '}';
@@ -86,7 +88,9 @@ export function signingKeyOfSeed(seed: Buffer): KeyObject {
 
 /** The public half as the archive carries it: SPKI DER in base64. */
 export function publicKeyText(key: KeyObject): string {
-  return (key.type === 'public' ? key : createPublicKey(key)).export({ format: 'der', type: 'spki' }).toString('base64');
+  return (key.type === 'public' ? key : createPublicKey(key))
+    .export({ format: 'der', type: 'spki' })
+    .toString('base64');
 }
 
 export function publicKeyOfText(text: string): KeyObject {

@@ -169,7 +169,7 @@ export async function importRecordArchive(options: ArchiveImportOptions): Promis
   }
   options.profileStorage.set('profiles', header.profiles);
   return {
-    recordId: record.recordId ?? '',
+    recordId: record.recordId,
     counts: header.counts,
     profiles: header.profiles.map((profile) => profile.name),
     fingerprint: verification.fingerprint,

@@ -37,7 +37,8 @@ export interface RecoveryWrap extends SealedValue {
 }
 
 export interface PassphraseWrap extends SealedValue {
-  kdf: { name: 'scrypt'; N: number; r: number; p: number; salt: string };
+  /** Read from a file: any name may stand there, and only scrypt is taken. */
+  kdf: { name: string; N: number; r: number; p: number; salt: string };
 }
 
 export interface KeyWraps {
@@ -121,7 +122,7 @@ export function openArchiveKey(wraps: KeyWraps, archiveId: string, opener: Archi
         'This archive was made without a recovery key: its sealed notes open only with its archive passphrase (--passphrase-file). Nothing was changed.',
       );
     }
-    let opened: Buffer | null = null;
+    let opened: Buffer | null;
     try {
       const publicKey = createPublicKey({
         key: Buffer.from(wraps.recovery.ephemeral, 'base64'),

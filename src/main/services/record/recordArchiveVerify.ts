@@ -12,6 +12,7 @@ import { readFileSync } from 'node:fs';
 import { CanonicalEncoder, CHAIN_GENESIS, chainKeyOf, entryMac } from '../audit/auditChain.ts';
 import { KEY_LOST_ACTION } from '../audit/auditVerify.ts';
 import { describeEntry, type ArchiveEntry, type ArchiveHeader } from './recordArchiveEntries.ts';
+import { archiveEntrySchema, archiveHeaderSchema } from './recordArchiveSchema.ts';
 import {
   ARCHIVE_FORMAT,
   ARCHIVE_VERSION,
@@ -73,8 +74,8 @@ function entryWords(number: number, entry: ArchiveEntry | null): string {
 
 function parseEntry(bytes: Buffer): ArchiveEntry | null {
   try {
-    const value = JSON.parse(bytes.toString('utf8')) as ArchiveEntry;
-    return typeof value === 'object' && value !== null && typeof value.t === 'string' ? value : null;
+    const parsed = archiveEntrySchema.safeParse(JSON.parse(bytes.toString('utf8')));
+    return parsed.success ? (parsed.data) : null;
   } catch {
     return null;
   }
@@ -154,17 +155,26 @@ export function verifyArchiveBytes(file: string, bytes: Buffer, opener: ArchiveO
     if (next.toString('hex') === headerLine.hash) {
       hash = next;
       try {
-        header = JSON.parse(headerLine.entry.toString('utf8')) as ArchiveHeader;
+        const parsed = archiveHeaderSchema.safeParse(JSON.parse(headerLine.entry.toString('utf8')));
+        header = parsed.success ? (parsed.data) : null;
       } catch {
         header = null;
       }
     }
   }
   if (header?.t !== 'header') {
-    return fail(0, 1, "its header (line 1) does not match: the file is not a Ledgerdesk record archive, or its first line was changed.");
+    return fail(
+      0,
+      1,
+      'its header (line 1) does not match: the file is not a Ledgerdesk record archive, or its first line was changed.',
+    );
   }
   if (header.format !== ARCHIVE_FORMAT || header.version !== ARCHIVE_VERSION) {
-    return fail(0, 1, `its header names ${String(header.format)} version ${String(header.version)}, which this build does not read.`);
+    return fail(
+      0,
+      1,
+      `its header names ${header.format} version ${String(header.version)}, which this build does not read.`,
+    );
   }
   let publicKey: KeyObject;
   try {
@@ -284,7 +294,7 @@ export function verifyArchiveBytes(file: string, bytes: Buffer, opener: ArchiveO
     }
   } else if (counted.auditEntries > 0) {
     verification.notes.push(
-      "The keychain held no anchor of the audit log when the archive was made, so a deletion of its last entries before then cannot be ruled out.",
+      'The keychain held no anchor of the audit log when the archive was made, so a deletion of its last entries before then cannot be ruled out.',
     );
   }
   if (!header.liveVerify.ok) {
@@ -320,7 +330,8 @@ export function verifyArchiveBytes(file: string, bytes: Buffer, opener: ArchiveO
           entry.actor,
         );
         if (!sameMac(entry.mac, entryMac(key, previous, canonical))) {
-          const restarted = entry.action === KEY_LOST_ACTION && sameMac(entry.mac, entryMac(key, CHAIN_GENESIS, canonical));
+          const restarted =
+            entry.action === KEY_LOST_ACTION && sameMac(entry.mac, entryMac(key, CHAIN_GENESIS, canonical));
           if (!restarted) {
             return fail(
               offset + 1,

@@ -1,5 +1,11 @@
 /** Failures of the officer's record, each with a sentence a person can act on. */
-export type RecordErrorKind = 'unreadable' | 'locked' | 'read-only' | 'copy-mismatch' | 'invalid' | 'held'
+export type RecordErrorKind =
+  | 'unreadable'
+  | 'locked'
+  | 'read-only'
+  | 'copy-mismatch'
+  | 'invalid'
+  | 'held'
   | 'closed'
   /** Record archives (recordArchive*.ts): the file named exists, or does not verify; the folder is not empty. */
   | 'archive-exists'

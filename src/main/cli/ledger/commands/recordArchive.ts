@@ -53,7 +53,8 @@ function openerOf(options: Values): ArchiveOpener | null {
 }
 
 function counted(counts: { reviews: number; steps: number; rows: number; auditEntries: number }): string {
-  const n = (value: number, one: string, many: string) => `${value.toLocaleString('en-US')} ${value === 1 ? one : many}`;
+  const n = (value: number, one: string, many: string) =>
+    `${value.toLocaleString('en-US')} ${value === 1 ? one : many}`;
   return [
     n(counts.reviews, 'review', 'reviews'),
     n(counts.steps, 'step of history', 'steps of history'),
@@ -131,7 +132,7 @@ export async function recordImport(context: ImportContext): Promise<number> {
   const opener = openerOf(context.arguments.options);
   if (opener === null) {
     throw new UsageError(
-      '`record import` needs what opens the sealed notes: --recovery-key FILE (the exporting folder\'s) or --archive-passphrase-file FILE.',
+      "`record import` needs what opens the sealed notes: --recovery-key FILE (the exporting folder's) or --archive-passphrase-file FILE.",
     );
   }
   const credentials = new Credentials(

@@ -55,7 +55,7 @@ export function RecordArchive() {
     }
   };
 
-  const tooShort = passphrase !== '' && [...passphrase].length < 12;
+  const tooShort = passphrase !== '' && [...new Intl.Segmenter().segment(passphrase)].length < 12;
   return (
     <div className="stack">
       <h3>Archive</h3>
@@ -79,12 +79,7 @@ export function RecordArchive() {
           Export an archive…
         </Button>
       </div>
-      <TextField
-        label="Archive to verify"
-        hint="The archive file's full path."
-        value={path}
-        onChange={setPath}
-      />
+      <TextField label="Archive to verify" hint="The archive file's full path." value={path} onChange={setPath} />
       <div className="table-actions">
         <Button size="sm" busy={busy === 'verify'} disabled={path.trim() === ''} onClick={() => void verify()}>
           Verify an archive…
