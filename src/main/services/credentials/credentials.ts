@@ -117,7 +117,7 @@ export function recordKeyAccount(recordId: string): string {
   return `record-key:${recordId}`;
 }
 /** The record's archive signing key (Ed25519, its 32-byte seed; record/recordArchiveSigning.ts), named by its record id. */
-export function recordSigningKeyAccount(recordId: string): string {
+function recordSigningKeyAccount(recordId: string): string {
   return `record-signing-key:${recordId}`;
 }
 export function auditChainKeyAccount(cacheId: string): string {

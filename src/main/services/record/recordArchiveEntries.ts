@@ -26,7 +26,7 @@ export const ARCHIVED_TABLES = [
   'team_outbox',
   'team_acknowledged',
 ] as const;
-export type ArchivedTable = (typeof ARCHIVED_TABLES)[number];
+type ArchivedTable = (typeof ARCHIVED_TABLES)[number];
 
 export interface ArchiveHeader {
   t: 'header';
@@ -85,13 +85,13 @@ export interface StepEntry {
   row: ArchiveRow;
 }
 
-export interface RowEntry {
+interface RowEntry {
   t: 'row';
   table: ArchivedTable;
   row: ArchiveRow;
 }
 
-export interface AuditArchiveEntry {
+interface AuditArchiveEntry {
   t: 'audit';
   id: number;
   profileId: string;
@@ -106,7 +106,7 @@ export interface AuditArchiveEntry {
   mac: string | null;
 }
 
-export interface KeysEntry {
+interface KeysEntry {
   t: 'keys';
   sealed: SealedValue;
 }

@@ -74,7 +74,7 @@ export interface ArchiveExported {
 type Row = Record<string, unknown>;
 
 /** The record's signing key: made on first export, kept and escrowed like the record's key. */
-export async function recordSigningKey(credentials: Credentials, recordId: string): Promise<KeyObject> {
+async function recordSigningKey(credentials: Credentials, recordId: string): Promise<KeyObject> {
   const seed =
     (await credentials.readRecordSigningSeed(recordId)) ?? (await credentials.createRecordSigningSeed(recordId));
   return signingKeyOfSeed(seed);

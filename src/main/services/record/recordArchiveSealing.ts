@@ -31,12 +31,12 @@ const SCRYPT_COST = { N: 2 ** 17, r: 8, p: 1 } as const;
 const LEAST_SCRYPT_N = 2 ** 14;
 const LEAST_PASSPHRASE_CHARACTERS = 12;
 
-export interface RecoveryWrap extends SealedValue {
+interface RecoveryWrap extends SealedValue {
   /** The ephemeral X25519 public key (SPKI, base64). */
   ephemeral: string;
 }
 
-export interface PassphraseWrap extends SealedValue {
+interface PassphraseWrap extends SealedValue {
   /** Read from a file: any name may stand there, and only scrypt is taken. */
   kdf: { name: string; N: number; r: number; p: number; salt: string };
 }

@@ -26,7 +26,7 @@ import {
 } from './recordArchiveFormat.ts';
 import { openArchiveKey, openArchiveKeys, type ArchiveKeys, type ArchiveOpener } from './recordArchiveSealing.ts';
 
-export interface ArchiveProblem {
+interface ArchiveProblem {
   /** The entry's number (1 is the first after the header), 0 for the header, null for the manifest or the file. */
   entry: number | null;
   /** The line of the file (1 is the header). */
