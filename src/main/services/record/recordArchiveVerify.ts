@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { CanonicalEncoder, CHAIN_GENESIS, chainKeyOf, entryMac } from '../audit/auditChain.ts';
 import { KEY_LOST_ACTION } from '../audit/auditVerify.ts';
 import { describeEntry, type ArchiveEntry, type ArchiveHeader } from './recordArchiveEntries.ts';
-import { archiveEntrySchema, archiveHeaderSchema } from './recordArchiveSchema.ts';
+import { archiveEntryOf, archiveHeaderSchema } from './recordArchiveSchema.ts';
 import {
   ARCHIVE_FORMAT,
   ARCHIVE_VERSION,
@@ -74,8 +74,7 @@ function entryWords(number: number, entry: ArchiveEntry | null): string {
 
 function parseEntry(bytes: Buffer): ArchiveEntry | null {
   try {
-    const parsed = archiveEntrySchema.safeParse(JSON.parse(bytes.toString('utf8')));
-    return parsed.success ? (parsed.data) : null;
+    return archiveEntryOf(JSON.parse(bytes.toString('utf8')));
   } catch {
     return null;
   }
@@ -200,8 +199,9 @@ export function verifyArchiveBytes(file: string, bytes: Buffer, opener: ArchiveO
       if (manifest !== null) break;
     }
     const split = splitLine(line);
+    const next = split === null ? null : chainNext(hash, split.entry);
     const entry = split === null ? null : parseEntry(split.entry);
-    if (split === null || chainNext(hash, split.entry).toString('hex') !== split.hash || entry === null) {
+    if (split === null || next === null || next.toString('hex') !== split.hash || entry === null) {
       if (isLast) {
         return fail(
           null,
@@ -215,7 +215,7 @@ export function verifyArchiveBytes(file: string, bytes: Buffer, opener: ArchiveO
         `${entryWords(index, entry)} does not match${last === null ? '' : ` (it follows ${entryWords(index - 1, last)})`}: the line was changed after the archive was signed.`,
       );
     }
-    hash = chainNext(hash, split.entry);
+    hash = next;
     result.entries.push(entry);
     last = entry;
   }
