@@ -155,7 +155,7 @@ export function verifyArchiveBytes(file: string, bytes: Buffer, opener: ArchiveO
       hash = next;
       try {
         const parsed = archiveHeaderSchema.safeParse(JSON.parse(headerLine.entry.toString('utf8')));
-        header = parsed.success ? (parsed.data) : null;
+        header = parsed.success ? parsed.data : null;
       } catch {
         header = null;
       }
