@@ -107,6 +107,19 @@ function parseManifest(bytes: Buffer): ArchiveManifest | null {
   }
 }
 
+const LIGHT_KINDS = (['review', 'step', 'row'] as const).map((kind) => ({
+  kind,
+  prefix: Buffer.from(`{"t":"${kind}",`, 'utf8'),
+}));
+
+/** A review, step or row line by its first bytes (JSON.stringify writes `t` first); null for another. */
+function lightKindOf(entry: Buffer): 'review' | 'step' | 'row' | null {
+  for (const { kind, prefix } of LIGHT_KINDS) {
+    if (entry.length > prefix.length && entry.compare(prefix, 0, prefix.length, 0, prefix.length) === 0) return kind;
+  }
+  return null;
+}
+
 function sameMac(hex: string, expected: Buffer): boolean {
   const mac = Buffer.from(hex, 'hex');
   return mac.length === expected.length && timingSafeEqual(mac, expected);
@@ -189,7 +202,12 @@ export function verifyArchiveBytes(file: string, bytes: Buffer, opener: ArchiveO
   verification.counts = header.counts;
 
   // Every entry, its hash chained to the one before.
-  let last: ArchiveEntry | null = null;
+  // Without an opener (a plain verify) a review, step or row line is hashed and counted, not
+  // parsed: its bytes are what the chain and the signature vouch for, and an import (which
+  // parses and checks every line) refuses one of another shape. It is parsed when it is named.
+  const parseAll = opener !== null;
+  let lastBytes: Buffer | null = null;
+  const described = (bytes: Buffer | null): ArchiveEntry | null => (bytes === null ? null : parseEntry(bytes));
   let manifest: ArchiveManifest | null = null;
   for (let index = 1; index < lines.length; index += 1) {
     const line = lines[index] ?? Buffer.alloc(0);
@@ -200,8 +218,10 @@ export function verifyArchiveBytes(file: string, bytes: Buffer, opener: ArchiveO
     }
     const split = splitLine(line);
     const next = split === null ? null : chainNext(hash, split.entry);
-    const entry = split === null ? null : parseEntry(split.entry);
+    const light = split === null || parseAll ? null : lightKindOf(split.entry);
+    const entry = split === null ? null : light !== null ? ({ t: light } as ArchiveEntry) : parseEntry(split.entry);
     if (split === null || next === null || next.toString('hex') !== split.hash || entry === null) {
+      const last = described(lastBytes);
       if (isLast) {
         return fail(
           null,
@@ -209,22 +229,23 @@ export function verifyArchiveBytes(file: string, bytes: Buffer, opener: ArchiveO
           `it ends after ${last === null ? 'its header' : entryWords(index - 1, last)} without its manifest: the file was cut short, or its last line (the manifest) was changed.`,
         );
       }
+      const named = split === null ? null : parseEntry(split.entry);
       return fail(
         index,
         index + 1,
-        `${entryWords(index, entry)} does not match${last === null ? '' : ` (it follows ${entryWords(index - 1, last)})`}: the line was changed after the archive was signed.`,
+        `${entryWords(index, named)} does not match${last === null ? '' : ` (it follows ${entryWords(index - 1, last)})`}: the line was changed after the archive was signed.`,
       );
     }
     hash = next;
     result.entries.push(entry);
-    last = entry;
+    lastBytes = split.entry;
   }
   const entryCount = result.entries.length;
   if (manifest === null) {
     return fail(
       null,
       lines.length,
-      `it ends after ${last === null ? 'its header' : entryWords(entryCount, last)} without its manifest: the file was cut short.`,
+      `it ends after ${lastBytes === null ? 'its header' : entryWords(entryCount, described(lastBytes))} without its manifest: the file was cut short.`,
     );
   }
   if (manifest.lines !== entryCount + 1 || manifest.head !== hash.toString('hex')) {
