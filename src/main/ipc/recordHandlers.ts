@@ -4,7 +4,11 @@
  */
 import { isAbsolute } from 'node:path';
 import { recoveryPublicKeyOf } from '../services/credentials/recoveryEscrow.ts';
-import { exportRecordArchive, recordSigningFingerprint } from '../services/record/recordArchiveExport.ts';
+import {
+  auditArchiveExport,
+  exportRecordArchive,
+  recordSigningFingerprint,
+} from '../services/record/recordArchiveExport.ts';
 import { verifyArchiveFile } from '../services/record/recordArchiveVerify.ts';
 import type { Handlers } from './handlerTypes.ts';
 import { clockOf, ledgerOf, type LedgerHandlerServices } from './ledgerAccess.ts';
@@ -48,6 +52,7 @@ export function createRecordHandlers(services: LedgerHandlerServices): Pick<Hand
           liveVerify: await ledger.cache.audit.verify(),
           file: path,
         });
+        auditArchiveExport(ledger.cache.audit, ledger.record, only, exported);
         return { saved: true, path: exported.file, counts: exported.counts, fingerprint: exported.fingerprint };
       },
       verifyArchive: ({ path }) => {

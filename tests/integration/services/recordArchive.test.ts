@@ -265,6 +265,15 @@ describe.skipIf(!secretServiceHere)('a record archive', () => {
     const verified = await ledger('--data', restored, 'audit', 'verify');
     expect(verified.code, verified.stdout + verified.stderr).toBe(0);
     expect(verified.stdout).toMatch(/^The audit log verifies: /);
+    // The import is said in the restored log, and the export in the original's.
+    const actions = async (folder: string) =>
+      (
+        JSON.parse((await ledger('--data', folder, '--json', 'audit', '--limit', '200')).stdout) as {
+          rows: { action: string }[];
+        }
+      ).rows.map((row) => row.action);
+    expect(await actions(restored)).toContain('record.import');
+    expect(await actions(data)).toContain('record.export');
     // The original folder is untouched by the import on the same keychain.
     expect(await listed(data)).toEqual(reviewed);
     const original = await ledger('--data', data, 'audit', 'verify');

@@ -10,11 +10,12 @@
 import { randomBytes, randomUUID, type KeyObject } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, mkdtempSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { itemColumnsOf, itemLine } from '../../../shared/review/itemColumns.ts';
 import type { ReviewKind } from '../../../shared/review/reviewTerms.ts';
 import { parseAnchor } from '../audit/auditAnchor.ts';
+import type { AuditLog } from '../audit/auditLog.ts';
 import type { AuditVerification } from '../audit/auditVerify.ts';
 import { RecordSealer } from '../cache/sealing.ts';
 import type { Credentials } from '../credentials/credentials.ts';
@@ -84,6 +85,24 @@ async function recordSigningKey(credentials: Credentials, recordId: string): Pro
 export async function recordSigningFingerprint(credentials: Credentials, recordId: string): Promise<string | null> {
   const seed = await credentials.readRecordSigningSeed(recordId);
   return seed === null ? null : signingFingerprint(signingKeyOfSeed(seed));
+}
+
+/** The export said in the audit log (where the record can be written: a read-only one is exported unlogged). */
+export function auditArchiveExport(
+  audit: AuditLog,
+  record: RecordStore,
+  only: Profile | null,
+  exported: ArchiveExported,
+): void {
+  if (record.state !== 'open') return;
+  audit.record({
+    profileId: only?.id ?? '',
+    profileName: only?.name ?? '',
+    action: 'record.export',
+    target: basename(exported.file),
+    result: 'ok',
+    detail: `${String(exported.counts.reviews)} reviews, ${String(exported.counts.auditEntries)} audit log entries; signed by ${exported.fingerprint}`,
+  });
 }
 
 /** Buffered lines to the file, each chained to the one before. */

@@ -13,10 +13,12 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
+import { canonicalEntryBytes, CHAIN_GENESIS, chainKeyOf, entryMac } from '../audit/auditChain.ts';
 import { RecordSealer } from '../cache/sealing.ts';
+import { osUserName } from '../review/reviewer.ts';
 import type { Credentials } from '../credentials/credentials.ts';
 import type { ProfileStorage } from '../profiles/profileStorage.ts';
-import { ARCHIVED_TABLES, valueOf, type ArchiveRow } from './recordArchiveEntries.ts';
+import { ARCHIVED_TABLES, valueOf, type ArchiveHeader, type ArchiveRow } from './recordArchiveEntries.ts';
 import type { ArchiveOpener } from './recordArchiveSealing.ts';
 import { verifyArchiveFile } from './recordArchiveVerify.ts';
 import { RecordError } from './recordError.ts';
@@ -37,6 +39,7 @@ export interface ArchiveImportOptions {
   credentials: Credentials;
   profileStorage: ProfileStorage;
   opener: ArchiveOpener;
+  now?: () => Date;
 }
 
 export interface ArchiveImported {
@@ -64,6 +67,41 @@ function insertRow(database: DatabaseSync, table: string, row: ArchiveRow): void
     .run(...columns.map((column) => valueOf(row[column])));
 }
 
+/** The import said in the log itself, chained after the archive's last entry; the new head. */
+function appendImportEntry(
+  database: DatabaseSync,
+  chainKey: string,
+  header: ArchiveHeader,
+  at: Date,
+): { entries: number; id: number; mac: string } {
+  const last = database.prepare('SELECT id, mac FROM audit_log ORDER BY id DESC LIMIT 1').get() as
+    { id: number; mac: Uint8Array | null } | undefined;
+  const { entries } = database.prepare('SELECT count(*) AS entries FROM audit_log').get() as { entries: number };
+  const entry = {
+    id: (last?.id ?? 0) + 1,
+    profileId: '',
+    profileName: '',
+    action: 'record.import',
+    target: 'record',
+    at: at.toISOString(),
+    result: 'ok',
+    detail: `Imported from an archive of record ${header.recordId} made ${header.madeAt} (${String(header.counts.reviews)} reviews, ${String(header.counts.auditEntries)} audit log entries), verified first.`,
+    actor: `ledger command line (record import); OS user ${osUserName()}`,
+  };
+  const mac = entryMac(
+    chainKeyOf(Buffer.from(chainKey, 'base64')),
+    last?.mac ?? CHAIN_GENESIS,
+    canonicalEntryBytes(entry),
+  );
+  database
+    .prepare(
+      `INSERT INTO audit_log (id, profile_id, profile_name, action, target, at, result, detail, actor, mac)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(entry.id, '', '', entry.action, entry.target, entry.at, entry.result, entry.detail, entry.actor, mac);
+  return { entries: entries + 1, id: entry.id, mac: mac.toString('hex') };
+}
+
 export async function importRecordArchive(options: ArchiveImportOptions): Promise<ArchiveImported> {
   const present = folderContents(options.dataFolder);
   if (present.length > 0) {
@@ -82,6 +120,9 @@ export async function importRecordArchive(options: ArchiveImportOptions): Promis
   }
   const record = await RecordStore.open({ folder: options.dataFolder, credentials: options.credentials });
   const auditId = randomUUID();
+  const now = options.now ?? (() => new Date());
+  // Set inside the transaction's closure: a holder, so the head is read after it.
+  const imported: { head: { entries: number; id: number; mac: string } | null } = { head: null };
   try {
     if (record.state !== 'open' || record.recordId === null) {
       throw new RecordError('import-failed', record.problem ?? 'The new record could not be opened for writing.');
@@ -129,6 +170,7 @@ export async function importRecordArchive(options: ArchiveImportOptions): Promis
         }
       }
       resealRecord(database, new RecordSealer(archiveKey, header.archiveId), record.sealer);
+      if (keys.auditChainKey !== null) imported.head = appendImportEntry(database, keys.auditChainKey, header, now());
       const put = database.prepare('INSERT INTO record_meta (key, value) VALUES (?, ?)');
       if (keys.cacheIdentity !== null) {
         put.run(IDENTITY_META, record.sealer.sealJson(keys.cacheIdentity, IDENTITY_SEAL).toString('base64'));
@@ -158,9 +200,10 @@ export async function importRecordArchive(options: ArchiveImportOptions): Promis
   // The chain's head as verified in the archive: the new folder's anchor starts there.
   const head = header.auditHead;
   const anchor =
-    head === null || head.id === null || head.mac === null
+    imported.head ??
+    (head === null || head.id === null || head.mac === null
       ? header.anchor
-      : { entries: head.entries, id: head.id, mac: head.mac };
+      : { entries: head.entries, id: head.id, mac: head.mac });
   if (anchor !== null) {
     await options.credentials.writeAuditChainHead(
       auditId,

@@ -23,7 +23,7 @@ import {
 } from '../../../services/credentials/recoveryEscrow.ts';
 import type { SecretStore } from '../../../services/credentials/secretStore.ts';
 import { FileProfileStorage } from '../../../services/profiles/fileProfileStorage.ts';
-import { exportRecordArchive } from '../../../services/record/recordArchiveExport.ts';
+import { auditArchiveExport, exportRecordArchive } from '../../../services/record/recordArchiveExport.ts';
 import { importRecordArchive } from '../../../services/record/recordArchiveImport.ts';
 import type { ArchiveOpener } from '../../../services/record/recordArchiveSealing.ts';
 import { verifyArchiveFile, type ArchiveVerification } from '../../../services/record/recordArchiveVerify.ts';
@@ -80,6 +80,7 @@ export async function recordExport(context: CommandContext): Promise<number> {
     liveVerify: await services.cache.audit.verify(),
     file,
   });
+  auditArchiveExport(services.cache.audit, services.record, only, exported);
   if (context.arguments.json) {
     context.printJson(exported);
     return VERIFIED;
