@@ -63,7 +63,7 @@ function passphraseFileOf(source: Pick<PassphraseSource, 'file' | 'env'>): strin
 }
 
 /** The passphrase a file holds: its whole text minus one trailing line break. */
-function readPassphraseFile(file: string): string {
+export function readPassphraseFile(file: string): string {
   let size: number;
   try {
     size = statSync(file).size;

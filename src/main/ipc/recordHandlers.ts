@@ -1,6 +1,18 @@
-/** Handlers of the `record` domain: Settings → Record (the same as `ledger record retention|hold|purge`). */
+/**
+ * Handlers of the `record` domain: Settings → Record (the same as `ledger record
+ * retention|hold|purge|export` and `ledger audit verify --archive`).
+ */
+import { isAbsolute } from 'node:path';
+import { recoveryPublicKeyOf } from '../services/credentials/recoveryEscrow.ts';
+import {
+  auditArchiveExport,
+  exportRecordArchive,
+  recordSigningFingerprint,
+} from '../services/record/recordArchiveExport.ts';
+import { verifyArchiveFile } from '../services/record/recordArchiveVerify.ts';
 import type { Handlers } from './handlerTypes.ts';
-import { ledgerOf, type LedgerHandlerServices } from './ledgerAccess.ts';
+import { clockOf, ledgerOf, type LedgerHandlerServices } from './ledgerAccess.ts';
+import { IpcFailure } from './serviceErrors.ts';
 
 export function createRecordHandlers(services: LedgerHandlerServices): Pick<Handlers, 'record'> {
   const retentionOf = (profileId: string) => {
@@ -18,6 +30,50 @@ export function createRecordHandlers(services: LedgerHandlerServices): Pick<Hand
       placeHold: ({ reason }) => ledgerOf(services).placeLegalHold(reason),
       liftHold: async () => ({ lifted: await ledgerOf(services).liftLegalHold() }),
       purge: ({ profileId }) => ledgerOf(services).purgeExpired(profileId),
+      signingKey: async () => {
+        const ledger = ledgerOf(services);
+        const recordId = ledger.record.recordId;
+        return { fingerprint: recordId === null ? null : await recordSigningFingerprint(ledger.credentials, recordId) };
+      },
+      exportArchive: async ({ profileId, passphrase }) => {
+        const ledger = ledgerOf(services);
+        if (passphrase !== undefined) services.rememberSecret?.(passphrase);
+        const only = profileId === undefined ? null : ledger.profiles.find(profileId);
+        const stamp = clockOf(services)().toISOString().slice(0, 19).replaceAll(':', '-');
+        const path = await services.chooseSavePath(`ledgerdesk-record-${stamp}.ledgerarchive`);
+        if (path === null) return { saved: false, path: null, counts: null, fingerprint: null };
+        const exported = await exportRecordArchive({
+          record: ledger.record,
+          credentials: ledger.credentials,
+          profiles: ledger.profiles.list(),
+          only,
+          recoveryPublicKey: recoveryPublicKeyOf(services.app.dataFolder),
+          passphrase: passphrase ?? null,
+          liveVerify: await ledger.cache.audit.verify(),
+          file: path,
+        });
+        auditArchiveExport(ledger.cache.audit, ledger.record, only, exported);
+        return { saved: true, path: exported.file, counts: exported.counts, fingerprint: exported.fingerprint };
+      },
+      verifyArchive: ({ path }) => {
+        if (!isAbsolute(path)) {
+          throw new IpcFailure('invalid_input', `Give the archive's full path (${path} is relative).`, {
+            field: 'path',
+          });
+        }
+        const { verification } = verifyArchiveFile(path);
+        return {
+          ok: verification.ok,
+          file: verification.file,
+          fingerprint: verification.fingerprint,
+          madeAt: verification.madeAt,
+          profiles: verification.profiles,
+          counts: verification.counts,
+          auditHead: verification.auditHead,
+          problem: verification.problem?.message ?? null,
+          notes: verification.notes,
+        };
+      },
     },
   };
 }

@@ -105,6 +105,11 @@ Sanctions screening (docs/screening.md; lists are read from files, nothing is do
   drift reset --profile NAME                          start those counts over
   cache clear --profile NAME                          drop the profile's cached bank data (it re-syncs); its
                                                       reviews, notes and watch rules are kept
+  record export FILE [--profile NAME] [--archive-passphrase-file FILE]
+                                                      one signed, self-verifying archive of the officer's record;
+                                                      its notes open with the recovery key (or that passphrase)
+  record import FILE --recovery-key FILE | --archive-passphrase-file FILE
+                                                      restore an archive into an empty data folder (--data DIR)
   record retention --profile NAME [--years N]         how many years after its review a review is kept (default 5)
   record hold [--reason TEXT | --lift]                place or lift the legal hold: while it holds, nothing is purged
   record purge --profile NAME                         purge the reviews past their retention, with their history
@@ -112,6 +117,9 @@ Sanctions screening (docs/screening.md; lists are read from files, nothing is do
   audit [--profile NAME] [--limit N] [--cursor C]     the log of every write made from this app
   audit verify                                        check the log's hash chain: ok with its entries and head,
                                                       or the first entry that breaks it (exit 1)
+  audit verify --archive FILE [--recovery-key FILE | --archive-passphrase-file FILE]
+                                                      check an archive on any machine, no keychain needed: its
+                                                      counts and signing key's fingerprint, or the first bad entry
   audit verify --team                                 re-read the team server's whole history: chain, signatures,
                                                       this laptop's copy and anchor; names the first bad event
 
@@ -220,6 +228,8 @@ const OPTIONS = {
   proxy: { type: 'string' },
   'proxy-user': { type: 'string' },
   'recovery-key': { type: 'string' },
+  archive: { type: 'string' },
+  'archive-passphrase-file': { type: 'string' },
   'allow-http': { type: 'boolean' },
   years: { type: 'string' },
   reason: { type: 'string' },
@@ -307,7 +317,9 @@ const COMMANDS: Record<
   'screening lists': { accepts: [], requires: [] },
   'screening run': { accepts: ['profile', 'threshold'], requires: ['profile'] },
   audit: { accepts: ['profile', ...PAGING], requires: [] },
-  'audit verify': { accepts: ['team'], requires: [] },
+  'audit verify': { accepts: ['team', 'archive', 'recovery-key', 'archive-passphrase-file'], requires: [] },
+  'record export': { accepts: ['profile', 'archive-passphrase-file'], requires: [], names: 'FILE' },
+  'record import': { accepts: ['recovery-key', 'archive-passphrase-file'], requires: [], names: 'FILE' },
   'team init': {
     accepts: ['ca', 'workspace', 'officer', 'lead', 'out', 'password-file', 'valid-for', 'profile'],
     requires: ['ca', 'workspace', 'officer'],

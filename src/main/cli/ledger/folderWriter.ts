@@ -26,16 +26,30 @@ const FOLDERLESS = new Set(['keychain', 'help']);
  */
 const FOLDER_FREE_ONLY: Record<string, string> = {
   'record recover': 'recovery puts the keys back before Ledgerdesk opens the folder',
+  'record import': 'an archive is imported only into a folder nothing has opened',
   'team init': 'it reads files and a password on this terminal',
   'team join': 'it reads an invite file on this terminal',
   'team migrate': 'it reads a password on this terminal',
 };
 
+/** Commands whose positional words are files: made absolute before the app runs them. */
+const FILE_WORDS = new Set(['screening import', 'record export']);
+
 /** Commands that read a secret from standard input: what was piped in is sent with them. */
 const READS_STDIN = new Set(['profile add', 'profile update', 'webhooks add', 'webhooks update']);
 
 /** Options that name a file: made absolute here, so the app reads and writes the file this command meant. */
-const PATH_OPTIONS = new Set(['csv', 'html', 'out', 'ca', 'password-file', 'passphrase-file', 'recovery-key']);
+const PATH_OPTIONS = new Set([
+  'csv',
+  'html',
+  'out',
+  'ca',
+  'password-file',
+  'passphrase-file',
+  'recovery-key',
+  'archive',
+  'archive-passphrase-file',
+]);
 
 interface Io {
   stdin: Readable & { isTTY?: boolean };
@@ -115,6 +129,8 @@ export async function withFolder(
   run: () => Promise<number>,
 ): Promise<number> {
   if (FOLDERLESS.has(parsed.command)) return run();
+  // An archive is checked on any machine: no data folder, no lock, nothing sent to an app.
+  if (parsed.command === 'audit verify' && parsed.options.archive !== undefined) return run();
   const dataFolder = resolve(dataFolderOf(parsed.dataFolder, io.env));
   let lock;
   try {
@@ -148,7 +164,7 @@ async function sendToHolder(
   const stdin = READS_STDIN.has(parsed.command) && io.stdin.isTTY !== true ? await readAll(io.stdin) : null;
   const answer = await askControlSocket(holder.socket, {
     request: 'ledger',
-    args: argsForHolder(argv, dataFolder, io.env, new Set(parsed.command === 'screening import' ? parsed.names : [])),
+    args: argsForHolder(argv, dataFolder, io.env, new Set(FILE_WORDS.has(parsed.command) ? parsed.names : [])),
     stdin,
   });
   if (answer === null) return refuse(io, holder, 'its control socket does not answer');

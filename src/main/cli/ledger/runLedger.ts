@@ -31,6 +31,8 @@ import { KeyFileUnreadable, WeakPassphrase, WrongPassphrase } from '../../servic
 import { openDataFolderSecrets, PassphraseNeeded, PassphraseProblem } from '../../app/dataFolderSecrets.ts';
 import { RecoveryEscrow, RecoveryProblem } from '../../services/credentials/recoveryEscrow.ts';
 import { recordRecover } from './commands/recordRecover.ts';
+import { auditVerifyArchive, recordExport, recordImport } from './commands/recordArchive.ts';
+import { ArchiveKeyProblem } from '../../services/record/recordArchiveSealing.ts';
 import { RecordError } from '../../services/record/recordError.ts';
 import { withFolder } from './folderWriter.ts';
 import type { SecretStore } from '../../services/credentials/secretStore.ts';
@@ -134,6 +136,8 @@ const KNOWN_FAILURES = [
   ScreeningProblem,
   // The officer's record locked (its key lost), read-only or damaged: its sentence names the way back.
   RecordError,
+  // A record archive's sealed notes that the recovery key or passphrase given does not open.
+  ArchiveKeyProblem,
 ];
 
 /** Failures after which the cache's answer is better than none. */
@@ -243,6 +247,15 @@ class Ledger {
         return this.#webhooks();
       case 'cache clear':
         return cacheClear(this.#commandContext());
+      case 'record export':
+        return recordExport(this.#commandContext());
+      case 'record import':
+        return recordImport({
+          ...this.#commandContext(),
+          secrets: () => this.#secrets(),
+          env: this.#io.env,
+          givenStore: this.#io.secretStore !== undefined,
+        });
       case 'record retention':
         return recordRetention(this.#commandContext());
       case 'record hold':
@@ -259,6 +272,7 @@ class Ledger {
         return this.#audit();
       case 'audit verify':
         if (options.team === true) return team.auditVerifyTeam(await this.#teamContext());
+        if (options.archive !== undefined) return auditVerifyArchive(options, this.#arguments.json, this.#io.stdout);
         return auditVerifyCommand(await this.#open(), this.#arguments.json, this.#io.stdout);
       case 'drift':
         return driftReport(this.#commandContext());

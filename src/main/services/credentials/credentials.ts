@@ -129,6 +129,10 @@ export function cacheDataKeyAccount(cacheId: string): string {
 export function recordKeyAccount(recordId: string): string {
   return `record-key:${recordId}`;
 }
+/** The record's archive signing key (Ed25519, its 32-byte seed; record/recordArchiveSigning.ts), named by its record id. */
+function recordSigningKeyAccount(recordId: string): string {
+  return `record-signing-key:${recordId}`;
+}
 export function auditChainKeyAccount(cacheId: string): string {
   return `audit:chain-key:${cacheId}`;
 }
@@ -318,6 +322,27 @@ export class Credentials {
   /** A fresh random record key, stored, and sealed to the recovery key, before it is used. */
   async createRecordKey(recordId: string): Promise<Buffer> {
     return this.#createEscrowedKey(recordKeyAccount(recordId));
+  }
+
+  /** The seed of the record's archive signing key, or null when none was made yet (a lost one the escrow holds throws). */
+  async readRecordSigningSeed(recordId: string): Promise<Buffer | null> {
+    return this.#readEscrowedKey(recordSigningKeyAccount(recordId));
+  }
+
+  /** A fresh random signing seed for the record's archives, stored and escrowed like the record's key. */
+  async createRecordSigningSeed(recordId: string): Promise<Buffer> {
+    return this.#createEscrowedKey(recordSigningKeyAccount(recordId));
+  }
+
+  /**
+   * Keeps a chain key brought in by `ledger record import` (the log's entries were chained with
+   * it elsewhere): stored and escrowed under the log's new name, never made up.
+   */
+  async keepAuditChainKey(cacheId: string, key: Buffer): Promise<void> {
+    if (key.length !== DATA_KEY_BYTES) throw new Error('The audit chain key must be 32 bytes.');
+    const account = auditChainKeyAccount(cacheId);
+    await this.#store.set(account, key.toString('base64'));
+    this.#escrow?.keep(account, key.toString('base64'));
   }
 
   async deleteCacheDataKey(cacheId: string): Promise<boolean> {

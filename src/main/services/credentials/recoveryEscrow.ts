@@ -182,6 +182,12 @@ function readEscrow(file: string): EscrowContent {
   return checked.data;
 }
 
+/** The recovery key's public half of a data folder (SPKI, base64), or null when the folder has no recovery key yet. */
+export function recoveryPublicKeyOf(dataFolder: string): string | null {
+  const file = join(dataFolder, ESCROW_FILE);
+  return existsSync(file) ? readEscrow(file).publicKey : null;
+}
+
 /** The recovery key a file holds (the line starting with its prefix). */
 export function readRecoveryKeyFile(file: string): KeyObject {
   let text: string;

@@ -12,6 +12,8 @@ interface ConfirmRequest {
   confirmLabel: string;
   tone: 'default' | 'danger';
   production: boolean;
+  /** Something to do before answering (removing a profile offers its archive first): a sentence and a button. */
+  first?: { sentence: string; label: string; run: () => Promise<void> };
 }
 
 interface ConfirmState {
@@ -43,7 +45,7 @@ export const useConfirmStore = create<ConfirmState>((set, get) => ({
  */
 export async function confirmWrite(
   what: string,
-  options: { alwaysAsk?: boolean; danger?: boolean; detail?: string } = {},
+  options: { alwaysAsk?: boolean; danger?: boolean; detail?: string; first?: ConfirmRequest['first'] } = {},
 ): Promise<{ confirmProduction?: true } | null> {
   const state = useProfilesStore.getState();
   const profile = state.profiles.find((candidate) => candidate.id === state.activeProfileId);
@@ -59,6 +61,7 @@ export async function confirmWrite(
     confirmLabel: production ? 'Yes, change Production' : what,
     tone: options.danger === true || production ? 'danger' : 'default',
     production,
+    ...(options.first === undefined ? {} : { first: options.first }),
   });
   if (!yes) return null;
   return production ? { confirmProduction: true } : {};

@@ -14,6 +14,28 @@ const retention = z.object({
 });
 export type RetentionView = z.infer<typeof retention>;
 
+const archiveCounts = z.object({
+  reviews: z.number().int().min(0),
+  steps: z.number().int().min(0),
+  rows: z.number().int().min(0),
+  auditEntries: z.number().int().min(0),
+});
+
+/** An archive of the record checked (`ledger audit verify --archive FILE`). */
+const archiveVerification = z.object({
+  ok: z.boolean(),
+  file: z.string(),
+  fingerprint: z.string().nullable(),
+  madeAt: z.string().nullable(),
+  profiles: z.array(z.string()),
+  counts: archiveCounts.nullable(),
+  auditHead: z.string().nullable(),
+  /** The first thing wrong, in words; null when it verifies. */
+  problem: z.string().nullable(),
+  notes: z.array(z.string()),
+});
+export type ArchiveVerificationView = z.infer<typeof archiveVerification>;
+
 export const recordOperations = {
   retention: { input: z.strictObject({ profileId }), output: retention },
   setRetention: {
@@ -26,5 +48,29 @@ export const recordOperations = {
   purge: {
     input: z.strictObject({ profileId }),
     output: z.object({ purged: z.number().int().min(0), cutoff: z.string(), years: z.number().int() }),
+  },
+  /** The fingerprint of the record's archive signing key (null before the first export), to read out to an auditor. */
+  signingKey: { input: noInput, output: z.object({ fingerprint: z.string().nullable() }) },
+  /**
+   * Writes an archive of the record (issue 34, item 6) where the officer chooses (a save dialog;
+   * web mode: the downloads folder). Its notes open with the recovery key, or the passphrase.
+   */
+  exportArchive: {
+    input: z.strictObject({
+      /** Only this profile's reviews; absent: every profile's. */
+      profileId: profileId.optional(),
+      passphrase: z.string().min(12).max(1000).optional(),
+    }),
+    output: z.object({
+      saved: z.boolean(),
+      path: z.string().nullable(),
+      counts: archiveCounts.nullable(),
+      fingerprint: z.string().nullable(),
+    }),
+  },
+  /** Checks an archive file, as anyone can without the keychain. */
+  verifyArchive: {
+    input: z.strictObject({ path: z.string().trim().min(1).max(4096) }),
+    output: archiveVerification,
   },
 } as const;

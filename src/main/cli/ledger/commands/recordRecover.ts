@@ -23,6 +23,7 @@ export interface RecoverContext extends CommandContext {
 /** What each escrowed account is, in the officer's words. */
 function describe(account: string): string {
   if (account.startsWith('record-key:')) return "the record's key";
+  if (account.startsWith('record-signing-key:')) return "the record's archive signing key";
   if (account.startsWith('audit:chain-key:')) return "the audit log's chain key";
   if (account.startsWith('cache:data-key:')) return "the offline cache's data key";
   return account;

@@ -15,6 +15,7 @@ import { sentenceOf, uiErrorOf, type UiError } from '../../lib/errors.ts';
 import { useActiveProfile } from '../../stores/profiles.ts';
 import { confirmWrite } from '../../stores/confirm.ts';
 import { toast } from '../../stores/toasts.ts';
+import { RecordArchive } from './RecordArchive.tsx';
 
 export function RecordPanel() {
   const profile = useActiveProfile();
@@ -135,6 +136,7 @@ export function RecordPanel() {
           </div>
         )}
       </div>
+      <RecordArchive />
     </Panel>
   );
 }

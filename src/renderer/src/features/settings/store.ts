@@ -12,6 +12,7 @@ import { cacheSource } from '../../lib/cacheSource.ts';
 import { sentenceOf, uiErrorOf, type UiError } from '../../lib/errors.ts';
 import type { PagedRows } from '../../lib/pagedRows.ts';
 import { confirmWrite } from '../../stores/confirm.ts';
+import { exportArchive } from './recordArchiveActions.ts';
 import { useProfilesStore } from '../../stores/profiles.ts';
 import { toast } from '../../stores/toasts.ts';
 import { reviewsHeld, reviewsKeptSentence } from '../review/reviewsHeld.ts';
@@ -102,6 +103,13 @@ export const useSettingsStore = create<SettingsState>((set, get) => ({
       alwaysAsk: true,
       danger: true,
       detail: 'Its keychain entry and cached data are deleted too.',
+      first: {
+        sentence: `Its reviews, notes and their history go with it: export ${name}'s archive first to keep a signed copy an auditor can verify.`,
+        label: `Export ${name}'s archive…`,
+        run: async () => {
+          await exportArchive({ id: profileId, name }, null);
+        },
+      },
     });
     if (confirmation === null) return;
     try {
