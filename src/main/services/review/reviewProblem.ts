@@ -1,5 +1,5 @@
 /** A review that cannot be given as asked: one sentence naming what to correct; nothing was written. */
-export type ReviewProblemKind = 'bad-note' | 'not-cached' | 'bad-ref' | 'bad-rule' | 'bad-reviewer' | 'no-such-rule';
+export type ReviewProblemKind = 'bad-note' | 'not-cached' | 'bad-ref' | 'bad-rule' | 'bad-reviewer' | 'no-such-rule' | 'bad-reason';
 
 export class ReviewProblem extends Error {
   readonly kind: ReviewProblemKind;
