@@ -24,6 +24,7 @@ import {
   type WebhookDeliveries,
 } from '../../../shared/ipc/domains/overview.ts';
 import { REVIEW_KINDS, type ReviewKind } from '../../../shared/review/reviewTerms.ts';
+import { keptHitCount } from '../screening/screeningHits.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -55,7 +56,6 @@ const SQL = {
     FROM review_counts WHERE profile_id = ? AND row_listed = 1 GROUP BY kind, state, by_rule`,
   applicationCount: `SELECT count(*) AS n FROM account_applications WHERE profile_id = ?`,
   sendCount: `SELECT count(*) AS n FROM webhook_sends WHERE profile_id = ?`,
-  hitCount: `SELECT count(*) AS n FROM screening_hits WHERE profile_id = ?`,
   webhookCount: `SELECT count(*) AS n FROM webhooks WHERE profile_id = ?`,
   // A person's dispositions per day, as kept with the history (cache migration 25): at most
   // 3 rows a day, whatever the officer's work.
@@ -116,7 +116,7 @@ export class OverviewFigures {
         'pending-transaction': [...counts.values()].reduce((sum, n) => sum + n, 0),
         application: (statements.applicationCount.get(profileId) as { n: number }).n,
         'webhook-send': (statements.sendCount.get(profileId) as { n: number }).n,
-        'screening-hit': (statements.hitCount.get(profileId) as { n: number }).n,
+        'screening-hit': keptHitCount(this.#database, profileId),
       };
       return {
         readAt: now.toISOString(),

@@ -14,6 +14,22 @@ import type { ListSource } from '../../../shared/screening/listEntry.ts';
 import type { HitRecord } from '../../../shared/screening/screeningHit.ts';
 import type { RecordSealer } from '../cache/sealing.ts';
 
+/**
+ * Whether the connection has the record's screening tables: not when the record's tables are
+ * still used from the cache file (a record locked or read-only before its move, issue 34), nor
+ * before record migration 3 ran. Readers then see no hit; a run is refused (screeningService.ts).
+ */
+export function screeningTablesPresent(database: DatabaseSync): boolean {
+  return database.prepare(`SELECT 1 FROM pragma_table_list WHERE name = 'screening_hits'`).get() !== undefined;
+}
+
+/** Every kept hit of the profile, reviewed or not (the Overview's total); no sealed body is opened. */
+export function keptHitCount(database: DatabaseSync, profileId: string): number {
+  if (!screeningTablesPresent(database)) return 0;
+  return (database.prepare('SELECT COUNT(*) AS n FROM screening_hits WHERE profile_id = ?').get(profileId) as { n: number })
+    .n;
+}
+
 export function hitIdentity(profileId: string, ref: string): string {
   return `screening_hits\u0000${profileId}\u0000${ref}`;
 }
@@ -68,10 +84,17 @@ const HIT_COLUMNS =
 export class ScreeningHits {
   readonly #database: DatabaseSync;
   readonly #sealer: () => RecordSealer;
+  #present = false;
 
   constructor(database: DatabaseSync, sealer: () => RecordSealer) {
     this.#database = database;
     this.#sealer = sealer;
+  }
+
+  /** The record's screening tables are there (once they are, they stay). */
+  get present(): boolean {
+    this.#present ||= screeningTablesPresent(this.#database);
+    return this.#present;
   }
 
   #kept(profileId: string, row: HitRow): KeptHit {
@@ -92,6 +115,7 @@ export class ScreeningHits {
 
   /** The kept hits of these refs (absent: no such hit). */
   find(profileId: string, refs: readonly string[]): Map<string, KeptHit> {
+    if (!this.present) return new Map();
     const rows = this.#database
       .prepare(
         `SELECT ${HIT_COLUMNS} FROM screening_hits WHERE profile_id = ? AND ref IN (SELECT value FROM json_each(?))`,
@@ -102,6 +126,7 @@ export class ScreeningHits {
 
   /** The profile's hits in a state, best score first, then by ref. */
   list(profileId: string, state: 'open' | 'gone' | 'all' = 'open'): KeptHit[] {
+    if (!this.present) return [];
     const rows = this.#database
       .prepare(
         `SELECT ${HIT_COLUMNS} FROM screening_hits WHERE profile_id = ? AND (? = 'all' OR state = ?)
@@ -113,6 +138,7 @@ export class ScreeningHits {
 
   /** Hits no one has reviewed (open or gone), in ref order, after `after`. */
   unreviewed(profileId: string, limit: number, after: string | null): KeptHit[] {
+    if (!this.present) return [];
     const rows = this.#database
       .prepare(
         `SELECT ${HIT_COLUMNS} FROM screening_hits AS h
@@ -125,6 +151,7 @@ export class ScreeningHits {
   }
 
   countUnreviewed(profileId: string): number {
+    if (!this.present) return 0;
     const row = this.#database
       .prepare(
         `SELECT COUNT(*) AS n FROM screening_hits AS h WHERE h.profile_id = ?
@@ -191,7 +218,7 @@ export class ScreeningHits {
    * the sentence they show; never deletes one. Returns the (profile, ref) of each marked.
    */
   markGone(source: ListSource, uids: readonly string[], note: string): { profileId: string; ref: string }[] {
-    if (uids.length === 0) return [];
+    if (uids.length === 0 || !this.present) return [];
     return this.#database
       .prepare(
         `UPDATE screening_hits SET state = 'gone', gone_note = ?
@@ -203,6 +230,7 @@ export class ScreeningHits {
 
   /** The "no match" decisions of a profile, by ref, with the two digests each was decided on. */
   noMatches(profileId: string): Map<string, { applicantDigest: string; entryDigest: string }> {
+    if (!this.present) return new Map();
     const rows = this.#database
       .prepare(
         'SELECT applicant_id, list_source, entry_uid, applicant_digest, entry_digest FROM screening_no_match WHERE profile_id = ?',
@@ -245,6 +273,7 @@ export class ScreeningHits {
 
   /** Which applicants were last screened as which record, against which lists. */
   screened(profileId: string): Map<string, { applicantDigest: string; listsKey: string; threshold: number }> {
+    if (!this.present) return new Map();
     const rows = this.#database
       .prepare('SELECT applicant_id, applicant_digest, lists_key, threshold FROM screening_screened WHERE profile_id = ?')
       .all(profileId) as { applicant_id: string; applicant_digest: string; lists_key: string; threshold: number }[];

@@ -269,6 +269,10 @@ export class ScreeningService {
     const store = this.#lists();
     const lists = store.current();
     if (lists.length === 0) throw new ScreeningProblem('No sanctions list is loaded.');
+    if (!this.#hits.present)
+      throw new ScreeningProblem(
+        "The officer's record is not open in its own file (see the top of the window, or `ledger record`), so hits could not be kept for review: nothing was screened.",
+      );
     const used = threshold ?? this.#options.thresholdOf?.(profileId) ?? DEFAULT_THRESHOLD;
     const listsKey = lists.map((version) => `${version.source}:${version.digest}`).join(',');
     const entries = new Map<string, { source: ListSource; entry: ListEntry; digest: string; version: ListVersion }>();
