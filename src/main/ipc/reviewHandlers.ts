@@ -47,10 +47,12 @@ export function createReviewHandlers(services: ReviewHandlerServices): Pick<Hand
 
   return {
     reviews: {
-      give: ({ profileId, kind, refs, disposition, note }) => {
+      give: ({ profileId, kind, refs, disposition, note, reason }) => {
         const services_ = ledger();
         services_.profiles.find(profileId);
-        return { rows: services_.reviews.give({ profileId, kind, refs, disposition, note: note ?? null }) };
+        return {
+          rows: services_.reviews.give({ profileId, kind, refs, disposition, note: note ?? null, reason: reason ?? null }),
+        };
       },
       detail: ({ profileId, kind, ref }) => ledger().reviews.detail(profileId, kind, ref),
       list: (input) =>

@@ -32,6 +32,7 @@ import type { ProfileStorage } from './profiles/profileStorage.ts';
 import { ProfileRefused, Profiles } from './profiles/profiles.ts';
 import { ReviewService } from './review/reviewService.ts';
 import { ScreeningService } from './screening/screeningService.ts';
+import { DEFAULT_THRESHOLD } from '../../shared/screening/screener.ts';
 import { SyncService } from './sync/syncService.ts';
 import { TriggerService } from './trigger/triggerService.ts';
 import { DriftLedger } from './drift/driftLedger.ts';
@@ -152,7 +153,16 @@ export class LedgerServices {
     });
     this.trigger = new TriggerService({ profiles: this.profiles, clients: this.clients, audit: () => cache.audit });
     this.reviews = new ReviewService({ cache, profileName: (profileId) => this.#profileName(profileId), now });
-    this.screening = new ScreeningService({ dataFolder: options.dataFolder, cache, now });
+    this.screening = new ScreeningService({
+      dataFolder: options.dataFolder,
+      cache,
+      now,
+      thresholdOf: (profileId) => this.profiles.find(profileId).screeningThreshold ?? DEFAULT_THRESHOLD,
+      profileIds: () => this.profiles.list().map((profile) => profile.id),
+      profileName: (profileId) => this.#profileName(profileId),
+      markChanged: (profileId, ref, current, at) =>
+        this.reviews.recordChanged(profileId, 'screening-hit', ref, current, at),
+    });
     // Every entry from here on names who acted: this program, the OS user and the reviewer.
     const program = options.actor ?? 'app';
     cache.audit.setActor(() => actorText(program, cache.audit.reviewerRef(this.reviews.reviewer.get().name)));
@@ -160,7 +170,12 @@ export class LedgerServices {
     // what no one has reviewed. Done before the job's outcome is handed out, so whoever waited
     // for the sync sees its reviews already updated.
     this.sync.onFinished((finished) => {
-      if (finished.state === 'done') this.reviews.afterSync(finished.profileId, finished.kind);
+      if (finished.state !== 'done') return;
+      this.reviews.afterSync(finished.profileId, finished.kind);
+      // Applicants new or changed since their last screening are screened against the loaded
+      // lists (issue 40): started here, awaited by screening.settled() (the CLI, close).
+      if (finished.kind === 'applications' || finished.kind === 'account-application')
+        this.screening.afterSync(finished.profileId);
     });
   }
 
@@ -498,8 +513,27 @@ export class LedgerServices {
     return removed;
   }
 
+  /**
+   * Sets the profile's screening threshold (null: the default again). Audited with the value
+   * before and after; applies from the next run (the next sync's re-screens every applicant).
+   */
+  setScreeningThreshold(nameOrId: string, threshold: number | null): Profile {
+    const before = this.profiles.find(nameOrId);
+    const profile = this.profiles.setScreeningThreshold(before.id, threshold);
+    this.cache.audit.record({
+      profileId: profile.id,
+      profileName: profile.name,
+      action: 'profile.screening-threshold',
+      target: profile.id,
+      result: 'ok',
+      detail: `screening threshold ${String(profile.screeningThreshold ?? DEFAULT_THRESHOLD)}${profile.screeningThreshold === undefined ? ' (the default)' : ''} (was: ${String(before.screeningThreshold ?? DEFAULT_THRESHOLD)})`,
+    });
+    return profile;
+  }
+
   async close(): Promise<void> {
     await this.sync.stopAll();
+    await this.screening.settled();
     this.clients.close();
     this.drift.close();
     this.screening.close();

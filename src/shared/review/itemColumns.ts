@@ -15,6 +15,8 @@ import {
   type ItemNames,
 } from './itemNames.ts';
 import { isNotificationRef, type ReviewKind } from './reviewTerms.ts';
+import { listSourceName } from '../screening/listNames.ts';
+import { asHitRecord } from '../screening/screeningHit.ts';
 
 export interface ItemColumns {
   /** The bank's date (pending transaction) or the date the record was made. */
@@ -45,6 +47,8 @@ export interface ItemColumns {
   object: string | null;
   attempt: string | null;
   error: string | null;
+  /** A screening hit's score, two decimals. */
+  score: string | null;
 }
 
 function field(record: unknown, name: string): string | null {
@@ -75,6 +79,7 @@ const EMPTY: ItemColumns = {
   object: null,
   attempt: null,
   error: null,
+  score: null,
 };
 
 /** The applicants in words: by name and role from the book, else only how many (never their ids). */
@@ -127,6 +132,19 @@ export function itemColumnsOf(kind: ReviewKind, ref: string, record: unknown, na
       updated: field(record, 'updated_at'),
     };
   }
+  if (kind === 'screening-hit') {
+    const hit = asHitRecord(record);
+    if (hit === null) return { ...EMPTY };
+    return {
+      ...EMPTY,
+      date: hit.foundAt.slice(0, 10),
+      at: hit.foundAt,
+      applicantName: hit.applicant.names[0] ?? null,
+      description: `${hit.entry.name} (${listSourceName(hit.entry.source)} ${hit.entry.uid})`,
+      status: hit.state === 'gone' ? (hit.goneNote ?? 'entry no longer on the list') : 'open',
+      score: hit.score.toFixed(2),
+    };
+  }
   // A notification (every attempt at one event about one object): its last attempt speaks for it.
   const attempts = isNotificationRef(ref) ? (record as { attempts?: unknown } | null)?.attempts : undefined;
   const last: unknown = Array.isArray(attempts) ? attempts.at(-1) : record;
@@ -173,6 +191,8 @@ export function itemLine(kind: ReviewKind, columns: ItemColumns): string {
       ? [columns.description, codeWords(columns.type)]
       : kind === 'application'
         ? [columns.applicantName, codeWords(columns.status), columns.productName]
-        : [columns.event, codeWords(columns.status), columns.attempt, columns.object];
+        : kind === 'screening-hit'
+          ? [columns.applicantName, columns.description, columns.score === null ? null : `score ${columns.score}`, columns.status]
+          : [columns.event, codeWords(columns.status), columns.attempt, columns.object];
   return parts.filter((part) => part !== null && part !== '').join(' · ');
 }

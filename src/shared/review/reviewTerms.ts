@@ -4,13 +4,23 @@
  * a review filter selects.
  */
 
-/** What can be reviewed: a pending transaction, an account application, a webhook send. */
-export const REVIEW_KINDS = ['pending-transaction', 'application', 'webhook-send'] as const;
+/**
+ * What can be reviewed: a pending transaction, an account application, a webhook send, and a
+ * screening hit (an applicant matching a sanctions list entry, issue 40).
+ */
+export const REVIEW_KINDS = ['pending-transaction', 'application', 'webhook-send', 'screening-hit'] as const;
 export type ReviewKind = (typeof REVIEW_KINDS)[number];
 
 /** What a person decides. */
 export const DISPOSITIONS = ['cleared', 'flagged', 'escalated'] as const;
 export type Disposition = (typeof DISPOSITIONS)[number];
+
+/**
+ * Why a disposition was given, where the reason does something: `no-match` clears a screening
+ * hit as not the listed party and whitelists the pair until the applicant or the entry changes.
+ */
+export const REVIEW_REASONS = ['no-match'] as const;
+export type ReviewReason = (typeof REVIEW_REASONS)[number];
 
 /**
  * The state of a review: a disposition, or `changed` when a sync brought a record different

@@ -18,6 +18,8 @@ export const RULE_CONDITIONS: Record<ReviewKind, readonly string[]> = {
   'pending-transaction': ['amountBeyond', 'descriptionHas', 'type', 'typeSource'],
   application: ['applicationStatus', 'applicantYoungerThan', 'applicantOlderThan', 'citizenshipOutside'],
   'webhook-send': ['sendStatus', 'attemptAtLeast'],
+  // A hit is never flagged or cleared by a rule: only a person dispositions it.
+  'screening-hit': [],
 };
 
 const CONDITION_NAMES = Object.values(RULE_CONDITIONS).flat();

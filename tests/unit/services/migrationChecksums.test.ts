@@ -77,6 +77,7 @@ const SHIPPED: Record<string, { migrations: readonly Migration[]; pinned: [numbe
     pinned: [
       [1, '4c370dc0e05bd2c1bb7d19b8633d08fb1a17cf0e0c82a13175b9efa1a14b900c'],
       [2, '352a07231617c96ffe6f31b97dc2655e105f708b03a9b1f68929b4d1f780eed8'],
+      [3, '7b07f247ac6313036a33caea0ad73b9b9b90370c1c919e73f92738ee9f1bb480'],
     ],
   },
   'screening lists': {

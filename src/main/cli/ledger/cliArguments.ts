@@ -12,7 +12,7 @@ import {
   WEBHOOK_SEND_STATUSES,
   parseWith,
 } from '../../../shared/bank/index.ts';
-import { DISPOSITIONS, REVIEW_FILTERS, REVIEW_KINDS } from '../../../shared/review/reviewTerms.ts';
+import { DISPOSITIONS, REVIEW_FILTERS, REVIEW_KINDS, REVIEW_REASONS } from '../../../shared/review/reviewTerms.ts';
 import { PENDING_TRANSACTION_SORTS } from '../../services/cache/pendingTransactionsTable.ts';
 import { WEBHOOK_SEND_SORTS } from '../../services/cache/webhookSendsTable.ts';
 import { ACCOUNT_APPLICATION_SORTS } from '../../services/cache/accountApplicationsTable.ts';
@@ -78,7 +78,8 @@ Webhooks at the bank (one per event; --basic reads its secret from standard inpu
   webhooks remove ID|--url URL --profile NAME         one webhook, or every webhook posting to URL
 Review (the officer's dispositions, kept in the offline cache; REF is a row's "ref" in list --json):
   review set --profile NAME --kind ${REVIEW_KINDS.join('|')} --ref REF [--ref REF…]
-             --disposition ${DISPOSITIONS.join('|')} [--note TEXT]
+             --disposition ${DISPOSITIONS.join('|')} [--note TEXT] [--reason no-match]
+             (--reason no-match: clearing a screening hit whitelists the pair until the applicant or entry changes)
   review list --profile NAME [--status unreviewed|changed|flagged|flagged-by-person|flagged-by-rule|escalated|cleared]
               [--kind K] [--account ID] [--from DATE] [--to DATE] [--min-amount A] [--max-amount A] [--rule RULE]
               [--limit N] [--cursor C | --next]       the queue across every account; --next: the next page
@@ -98,7 +99,12 @@ Sanctions screening (docs/screening.md; lists are read from files, nothing is do
                                                       changes nothing. --published: the date of a CSV set
   screening lists                                     the lists loaded: published, imported, digest, entries
   screening run --profile NAME [--threshold 0.88]     the profile's cached applicants against the loaded lists:
-                                                      each hit with its score and why (--json: every part)
+                                                      each hit with its score and why (--json: every part); the hits
+                                                      are kept as review items (kind screening-hit). --threshold:
+                                                      this run only; the profile's own is set with:
+  screening threshold --profile NAME [--threshold 0.NN | --default]
+                                                      the profile's screening threshold (default 0.88; audited)
+  screening hits --profile NAME                       the open hits: applicant, list entry, list, score, ref
 
   drift --profile NAME                                what the bank left out of its answers and sent beyond the
                                                       interface, per resource (field names and counts only)
@@ -237,6 +243,7 @@ const OPTIONS = {
   source: { type: 'string' },
   published: { type: 'string' },
   threshold: { type: 'string' },
+  default: { type: 'boolean' },
 } as const;
 
 type OptionName = keyof typeof OPTIONS;
@@ -316,6 +323,8 @@ const COMMANDS: Record<
   'screening import': { accepts: ['source', 'published'], requires: [], names: 'FILE', several: true },
   'screening lists': { accepts: [], requires: [] },
   'screening run': { accepts: ['profile', 'threshold'], requires: ['profile'] },
+  'screening threshold': { accepts: ['profile', 'threshold', 'default'], requires: ['profile'] },
+  'screening hits': { accepts: ['profile'], requires: ['profile'] },
   audit: { accepts: ['profile', ...PAGING], requires: [] },
   'audit verify': { accepts: ['team', 'archive', 'recovery-key', 'archive-passphrase-file'], requires: [] },
   'record export': { accepts: ['profile', 'archive-passphrase-file'], requires: [], names: 'FILE' },
@@ -355,7 +364,7 @@ const COMMANDS: Record<
   },
   events: { accepts: [], requires: [] },
   'review set': {
-    accepts: ['profile', 'kind', 'ref', 'disposition', 'note'],
+    accepts: ['profile', 'kind', 'ref', 'disposition', 'note', 'reason'],
     requires: ['profile', 'kind', 'ref', 'disposition'],
   },
   'review list': {
@@ -629,6 +638,13 @@ export const read = {
       values.source,
     ),
   published: (values: Values) => checked(isoDate, 'published', values.published),
+  /** `--reason no-match` of `review set` (the reasons a disposition can carry). */
+  reviewReason: (values: Values) =>
+    checked(
+      z.enum(REVIEW_REASONS, { message: `must be ${REVIEW_REASONS.join(' or ')} (for a screening hit)` }),
+      'reason',
+      values.reason,
+    ),
   /** `--threshold 0.NN`: a score from 0 to 1, as the screener compares it. */
   threshold: (values: Values) =>
     checked(

@@ -7,7 +7,13 @@
 import { cacheClear } from './commands/cacheClear.ts';
 import { recordHold, recordPurge, recordRetention } from './commands/recordRetention.ts';
 import { listApplicants } from './commands/applicants.ts';
-import { screeningImport, screeningLists, screeningRun } from './commands/screening.ts';
+import {
+  screeningHits,
+  screeningImport,
+  screeningLists,
+  screeningRun,
+  screeningThreshold,
+} from './commands/screening.ts';
 import { ScreeningProblem } from '../../services/screening/screeningService.ts';
 import { ListFileError } from '../../../shared/screening/listEntry.ts';
 import { resolve } from 'node:path';
@@ -268,6 +274,10 @@ class Ledger {
         return screeningLists(this.#commandContext());
       case 'screening run':
         return screeningRun(this.#commandContext());
+      case 'screening threshold':
+        return screeningThreshold(this.#commandContext());
+      case 'screening hits':
+        return screeningHits(this.#commandContext());
       case 'audit':
         return this.#audit();
       case 'audit verify':

@@ -24,6 +24,7 @@ import {
   type WebhookDeliveries,
 } from '../../../shared/ipc/domains/overview.ts';
 import { REVIEW_KINDS, type ReviewKind } from '../../../shared/review/reviewTerms.ts';
+import { keptHitCount } from '../screening/screeningHits.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -115,6 +116,7 @@ export class OverviewFigures {
         'pending-transaction': [...counts.values()].reduce((sum, n) => sum + n, 0),
         application: (statements.applicationCount.get(profileId) as { n: number }).n,
         'webhook-send': (statements.sendCount.get(profileId) as { n: number }).n,
+        'screening-hit': keptHitCount(this.#database, profileId),
       };
       return {
         readAt: now.toISOString(),

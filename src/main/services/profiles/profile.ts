@@ -26,6 +26,12 @@ export type AuthScheme = (typeof AUTH_SCHEMES)[number];
 /** The embedded sandbox's profile has a fixed id, so every run finds the same one. */
 export const EMBEDDED_SANDBOX_PROFILE_ID = 'local-sandbox';
 
+/** A screening threshold: a score above 0 and at most 1. */
+export const screeningThreshold = z
+  .number({ message: 'must be a number from 0 to 1, such as 0.88' })
+  .gt(0, { message: 'must be a number from 0 to 1, such as 0.88' })
+  .max(1, { message: 'must be a number from 0 to 1, such as 0.88' });
+
 export const profile = z.strictObject({
   id: z.string().min(1),
   name: profileName,
@@ -57,6 +63,11 @@ export const profile = z.strictObject({
    * in clear (shared/personalData/exportDisclosure.ts). Absent: nothing, every field masked.
    */
   exportUnmasked: z.array(z.enum(DISCLOSURE_CLASSES)).optional(),
+  /**
+   * The score from which an applicant matching a sanctions list entry is a hit (issue 40).
+   * Absent: the default, 0.88 (shared/screening/screener.ts, chosen from the measured curve).
+   */
+  screeningThreshold: screeningThreshold.optional(),
   /**
    * How a remote profile reaches its bank: its proxy (system, environment, explicit, none; the
    * proxy user, never its password) and an extra CA bundle. Absent: the defaults (the system's

@@ -16,6 +16,7 @@ import {
   type NewRemoteProfile,
   type Profile,
   type ProfileChanges,
+  screeningThreshold,
 } from './profile.ts';
 import type { ProfileStorage } from './profileStorage.ts';
 import { exportDisclosure, type DisclosureClass } from '../../../shared/personalData/exportDisclosure.ts';
@@ -207,6 +208,20 @@ export class Profiles {
     const updated: Profile = {
       ...rest,
       ...(valid.length === 0 ? {} : { exportUnmasked: valid }),
+      updatedAt: this.#now().toISOString(),
+    };
+    this.#write(this.list().map((entry) => (entry.id === current.id ? updated : entry)));
+    return updated;
+  }
+
+  /** The profile's screening threshold (null: back to the default). */
+  setScreeningThreshold(nameOrId: string, threshold: number | null): Profile {
+    const valid = threshold === null ? null : parseOrThrow(screeningThreshold, threshold, 'Screening threshold');
+    const current = this.find(nameOrId);
+    const { screeningThreshold: _previous, ...rest } = current;
+    const updated: Profile = {
+      ...rest,
+      ...(valid === null ? {} : { screeningThreshold: valid }),
       updatedAt: this.#now().toISOString(),
     };
     this.#write(this.list().map((entry) => (entry.id === current.id ? updated : entry)));

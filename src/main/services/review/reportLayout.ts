@@ -85,6 +85,7 @@ export const KIND_WORDS: Record<ReviewKind, { one: string; many: string }> = {
   'pending-transaction': { one: 'Pending transaction', many: 'Pending transactions' },
   application: { one: 'Account application', many: 'Account applications' },
   'webhook-send': { one: 'Webhook send', many: 'Webhook sends' },
+  'screening-hit': { one: 'Screening hit', many: 'Screening hits' },
 };
 
 const STATE_WORDS: Record<ReviewState, string> = {
@@ -142,6 +143,13 @@ const KIND_COLUMNS: Record<ReviewKind, KindColumn[]> = {
     { column: column('Attempt', 0.9), value: (columns) => text(columns.attempt) },
     { column: column('Error', 2), value: (columns) => text(columns.error) },
     { column: column('Created', 1.3), value: (columns, _item, clock) => text(clock.stamp(columns.at)) },
+  ],
+  'screening-hit': [
+    { column: column('Applicant', 1.7), value: (columns) => text(columns.applicantName) },
+    { column: column('List entry', 2.4), value: (columns) => text(columns.description) },
+    { column: column('Score', 0.7), value: (columns) => text(columns.score) },
+    { column: column('State', 1.6), value: (columns) => text(columns.status) },
+    { column: column('Found', 1.3), value: (columns, _item, clock) => text(clock.stamp(columns.at)) },
   ],
 };
 

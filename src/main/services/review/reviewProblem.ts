@@ -1,6 +1,14 @@
 /** A review that cannot be given as asked: one sentence naming what to correct; nothing was written. */
 import type { ContractAnswer } from '../../../shared/ipc/contractAnswer.ts';
-export type ReviewProblemKind = 'bad-note' | 'not-cached' | 'bad-ref' | 'bad-rule' | 'bad-reviewer' | 'no-such-rule';
+
+export type ReviewProblemKind =
+  | 'bad-note'
+  | 'not-cached'
+  | 'bad-ref'
+  | 'bad-rule'
+  | 'bad-reviewer'
+  | 'no-such-rule'
+  | 'bad-reason';
 
 export class ReviewProblem extends Error {
   readonly kind: ReviewProblemKind;

@@ -22,6 +22,7 @@ import { queueClauses, type QueueNarrowing } from './queueFilterSql.ts';
 import type { ReviewService } from './reviewService.ts';
 import type { Review } from './reviewsTable.ts';
 import { UnreviewedPending } from './unreviewedPending.ts';
+import { ScreeningHits } from '../screening/screeningHits.ts';
 
 export interface QueueFilter extends Omit<QueueNarrowing, 'byRule'> {
   profileId: string;
@@ -91,12 +92,14 @@ export class ReviewQueue {
   readonly #reviews: ReviewService;
   readonly #pending: UnreviewedPending;
   readonly #kept: KeptCounts;
+  readonly #hits: ScreeningHits;
 
   constructor(cache: OfflineCache, reviews: ReviewService) {
     this.#cache = cache;
     this.#reviews = reviews;
     this.#pending = new UnreviewedPending(cache.database, () => cache.sealer);
     this.#kept = new KeptCounts(cache.database);
+    this.#hits = new ScreeningHits(cache.database, () => cache.recordSealer);
   }
 
   /** The kinds the filter keeps, in the queue's order. */
@@ -198,6 +201,9 @@ export class ReviewQueue {
         profileId: filter.profileId,
         review: 'unreviewed',
       });
+    }
+    if (kinds.includes('screening-hit')) {
+      byKind['screening-hit'].unreviewed = this.#hits.countUnreviewed(filter.profileId);
     }
   }
 
@@ -311,6 +317,24 @@ export class ReviewQueue {
           review: null,
           record: row,
         })),
+      };
+    }
+    if (kind === 'screening-hit') {
+      // Kept hits no one has reviewed, in ref order; the cursor is the last ref given.
+      const hits = this.#hits.unreviewed(profileId, limit + 1, cursor);
+      const page = hits.slice(0, limit);
+      return {
+        rows: page.map((hit) => ({
+          kind,
+          ref: hit.ref,
+          accountId: null,
+          state: 'unreviewed' as const,
+          review: null,
+          record: hit.record,
+        })),
+        nextCursor: hits.length > limit ? (page.at(-1)?.ref ?? null) : null,
+        asOf: null,
+        source: 'cache',
       };
     }
     const page = this.#cache.webhookSends.list({ profileId, review: 'unreviewed', limit, cursor });

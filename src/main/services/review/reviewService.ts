@@ -6,6 +6,7 @@
  */
 import {
   REVIEW_KINDS,
+  type ReviewReason,
   type Disposition,
   type ReviewKind,
   type ReviewState,
@@ -22,6 +23,7 @@ import { checkedNote } from './reviewNote.ts';
 import { ReviewProblem } from './reviewProblem.ts';
 import { ruleFlagEntries } from './ruleFlagAudit.ts';
 import { ReviewsTable, type Review, type ReviewListQuery, type ReviewStep } from './reviewsTable.ts';
+import { ScreeningHits } from '../screening/screeningHits.ts';
 import { WatchRules } from './watchRules.ts';
 
 /** At most this many items take one disposition at once (a selection, or `--ref` repeated). */
@@ -41,7 +43,13 @@ export interface GiveReview {
   refs: readonly string[];
   disposition: Disposition;
   note?: string | null;
+  /**
+   * Why: `no-match` (a screening hit cleared as not the listed party) also whitelists the pair
+   * until the applicant or the entry changes (screening/screeningHits.ts).
+   */
+  reason?: ReviewReason | null;
 }
+
 
 /** An item's review with everything the drawer shows. */
 export interface ReviewDetail {
@@ -74,6 +82,7 @@ export class ReviewService {
   readonly records: ReviewedRecords;
   readonly rules: WatchRules;
   readonly reviewer: Reviewer;
+  readonly #hits: ScreeningHits;
 
   constructor(options: ReviewServiceOptions) {
     this.#cache = options.cache;
@@ -84,7 +93,7 @@ export class ReviewService {
     const recordSealer = () => options.cache.recordSealer;
     const cacheSealer = () => options.cache.sealer;
     this.table = new ReviewsTable(options.cache.database, recordSealer, options.cache.rowMacs, options.cache.ruleNames);
-    this.records = new ReviewedRecords(options.cache.database, cacheSealer);
+    this.records = new ReviewedRecords(options.cache.database, cacheSealer, recordSealer);
     this.rules = new WatchRules(
       options.cache.database,
       recordSealer,
@@ -94,6 +103,7 @@ export class ReviewService {
       cacheSealer,
     );
     this.reviewer = new Reviewer(options.cache.database, recordSealer);
+    this.#hits = new ScreeningHits(options.cache.database, recordSealer);
   }
 
   /**
@@ -112,6 +122,14 @@ export class ReviewService {
         'bad-ref',
         'refs',
         `${refs.length.toLocaleString('en-US')} items were selected; one disposition covers at most ${SELECTION_MAX.toLocaleString('en-US')}.`,
+      );
+    }
+    const reason = input.reason ?? null;
+    if (reason !== null && (input.kind !== 'screening-hit' || input.disposition !== 'cleared')) {
+      throw new ReviewProblem(
+        'bad-reason',
+        'reason',
+        `"${reason}" is a reason for clearing a screening hit only (--kind screening-hit --disposition cleared); nothing was reviewed.`,
       );
     }
     const profileName = this.#profileName(input.profileId);
@@ -157,7 +175,13 @@ export class ReviewService {
         reviewer,
         at,
       );
+      const hits = reason === 'no-match' ? this.#hits.find(input.profileId, refs) : new Map();
       for (const review of given) {
+        const hit = hits.get(review.ref);
+        if (hit !== undefined) this.#hits.decideNoMatch(input.profileId, hit, at);
+        const said = [reason === null ? null : `reason ${reason}`, note === null ? null : 'with a note'].filter(
+          (part) => part !== null,
+        );
         this.#cache.audit.record({
           profileId: input.profileId,
           profileName,
@@ -165,7 +189,7 @@ export class ReviewService {
           target: `${input.kind}:${review.ref}`,
           result: 'ok',
           // The version it made: a review row put back to an earlier one is found (reviewRollbacks.ts).
-          detail: versionDetail(review.version, note === null ? null : 'with a note'),
+          detail: versionDetail(review.version, said.length === 0 ? null : said.join(', ')),
         });
       }
       return given;
@@ -299,6 +323,17 @@ export class ReviewService {
       ),
     });
     return version;
+  }
+
+  /**
+   * A reviewed item whose record is now `current` (a screening hit found again on a changed
+   * applicant or entry): its review is marked `changed` with what changed, field by field, in the
+   * caller's transaction. Returns the version made, or null when the item has no review.
+   */
+  recordChanged(profileId: string, kind: ReviewKind, ref: string, current: unknown, at: string): number | null {
+    const reviewed = this.table.get(profileId, kind, ref);
+    if (reviewed === null) return null;
+    return this.markChanged(profileId, kind, ref, recordChanges(reviewed.record, current), at);
   }
 
   saveRule(profileId: string, rule: WatchRuleInput): WatchRule {

@@ -16,6 +16,7 @@ import type { RecordSealer } from '../cache/sealing.ts';
 import { Statements } from '../cache/statements.ts';
 import { ApplicationSnapshots } from './applicationSnapshot.ts';
 import { identityOf as sendIdentity } from '../cache/webhookSendsTable.ts';
+import { hitDigest, ScreeningHits } from '../screening/screeningHits.ts';
 
 export interface ReviewedRecord {
   /** The record as cached: the bank's JSON (a notification: its attempts, oldest first). */
@@ -37,11 +38,14 @@ export class ReviewedRecords {
   readonly #statements: Statements;
 
   readonly #snapshots: ApplicationSnapshots;
+  /** Screening hits are the record's own rows, sealed with the record's key (recordSealer). */
+  readonly #hits: ScreeningHits;
 
-  constructor(database: DatabaseSync, sealer: () => RecordSealer) {
+  constructor(database: DatabaseSync, sealer: () => RecordSealer, recordSealer: () => RecordSealer = sealer) {
     this.#sealer = sealer;
     this.#statements = new Statements(database);
     this.#snapshots = new ApplicationSnapshots(database, sealer);
+    this.#hits = new ScreeningHits(database, recordSealer);
   }
 
   /** The cached records of these refs; a ref the cache does not hold is absent from the map. */
@@ -53,6 +57,7 @@ export class ReviewedRecords {
       return found;
     }
     if (kind === 'application') return this.#applications(profileId, refs);
+    if (kind === 'screening-hit') return this.#screeningHits(profileId, refs);
     return this.#sends(profileId, refs);
   }
 
@@ -181,6 +186,23 @@ export class ReviewedRecords {
         ];
       }),
     );
+  }
+
+  /**
+   * Kept screening hits: the record is the applicant (masked) and the entry side by side; the
+   * digest is the applicant's and the entry's, so a hit found on either changed differs.
+   */
+  #screeningHits(profileId: string, refs: readonly string[]): Map<string, ReviewedRecord> {
+    const found = new Map<string, ReviewedRecord>();
+    for (const [ref, hit] of this.#hits.find(profileId, refs)) {
+      found.set(ref, {
+        record: hit.record,
+        digest: hitDigest(hit.applicantDigest, hit.entryDigest),
+        accountId: null,
+        postedAt: null,
+      });
+    }
+    return found;
   }
 
   /** The digests of these applications with their applicants, without opening a sealed body. */

@@ -14,6 +14,11 @@ export interface ApplicantSubject {
   subject: ScreeningSubject;
 }
 
+/** A subject with the keyed digest of the record it was read from (a changed record changes it). */
+export interface DigestedSubject extends ApplicantSubject {
+  digest: string;
+}
+
 function text(value: unknown): string | null {
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
 }
@@ -44,19 +49,25 @@ export function subjectOf(kind: ApplicantKind, record: Readonly<Record<string, u
 }
 
 /** Every applicant of a profile with a record, as a subject, in applicant id order. */
-export function applicantSubjects(cache: OfflineCache, profileId: string): ApplicantSubject[] {
+export function applicantSubjects(cache: OfflineCache, profileId: string): DigestedSubject[] {
   const rows = cache.database
     .prepare(
-      `SELECT applicant_id, kind, body FROM applicants WHERE profile_id = ? AND body IS NOT NULL ORDER BY applicant_id`,
+      `SELECT applicant_id, kind, body_digest, body FROM applicants WHERE profile_id = ? AND body IS NOT NULL ORDER BY applicant_id`,
     )
-    .all(profileId) as { applicant_id: string; kind: ApplicantKind; body: Uint8Array }[];
+    .all(profileId) as { applicant_id: string; kind: ApplicantKind; body_digest: string | null; body: Uint8Array }[];
   const sealer = cache.sealer;
-  const subjects: ApplicantSubject[] = [];
+  const subjects: DigestedSubject[] = [];
   for (const row of rows) {
     const record = sealer.openJson(row.body, applicantIdentityOf(profileId, row.applicant_id));
     if (typeof record !== 'object' || record === null || Array.isArray(record)) continue;
     const subject = subjectOf(row.kind, record as Record<string, unknown>);
-    if (subject !== null) subjects.push({ applicantId: row.applicant_id, subject });
+    if (subject !== null)
+      subjects.push({
+        applicantId: row.applicant_id,
+        subject,
+        // A row written before body digests were kept: its sealed body stands for it.
+        digest: row.body_digest ?? sealer.keyedHash(`applicant body: ${Buffer.from(row.body).toString('base64')}`, 12),
+      });
   }
   return subjects;
 }

@@ -184,6 +184,17 @@ export class ScreeningListStore {
     ).map((row) => JSON.parse(row.body) as ListEntry);
   }
 
+  /** The digest of every entry of a list's current version, by uid: what tells a changed entry. */
+  entryDigests(source: ListSource): Map<string, string> {
+    const rows = this.#database
+      .prepare(
+        `SELECT e.uid AS uid, e.entry_digest AS digest FROM screening_lists AS l
+         JOIN screening_list_entries AS e ON e.version_id = l.version_id WHERE l.source = ?`,
+      )
+      .all(source) as { uid: string; digest: string }[];
+    return new Map(rows.map((row) => [row.uid, row.digest]));
+  }
+
   /** One entry of a list's current version, or null (no such entry, or it was removed). */
   entry(source: ListSource, uid: string): ListEntry | null {
     const row = this.#database

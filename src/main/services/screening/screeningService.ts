@@ -1,28 +1,34 @@
 /**
- * Screening as the officer uses it, from the command line now and from Settings → Screening
- * later (both call these methods): import a list version, see what is loaded, and screen a
- * profile's cached applicants against every loaded list.
+ * Screening as the officer uses it, from the command line and from Settings → Screening (both
+ * call these methods): import a list version, see what is loaded, and screen a profile's cached
+ * applicants against every loaded list.
  *
  * The lists live in their own file (`screening-lists.db`, docs/decisions/40-screening-list-
  * store-own-file.md), opened on first use so a data folder that never screens has none. An
- * import is audited once, in the cache's audit log, whether it replaced the list, found it
- * unchanged or was refused; a screening run reads only and is not audited.
+ * import is audited once, in the record's audit log, whether it replaced the list, found it
+ * unchanged or was refused.
  *
- * Hits are returned, not kept: making them review items waits for the record store's move
- * (issue 34), which another change is making now.
+ * Every run keeps its hits in the officer's record as review items of kind `screening-hit`
+ * (screeningHits.ts, docs/decisions/40-screening-hits-are-review-items.md): a new pair is a new
+ * item; a pair the officer decided "no match" on is not a hit again while the applicant and the
+ * entry are the ones decided on; a reviewed hit found on a changed applicant or entry comes back
+ * (`changed`). A hit is never cleared by a run. Runs start after each sync of applications
+ * (applicants new or changed since their last screening), after a list import (every applicant:
+ * the lists changed) and on demand (every applicant); each is audited once.
  */
 import { statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
-import { maskDateOfBirth } from '../../../shared/personalData/masking.ts';
 import { ListFileError, type ListEntry, type ListSource } from '../../../shared/screening/listEntry.ts';
-import { explanationWords } from '../../../shared/screening/explanationWords.ts';
-import { listVersionName, shortDigest } from '../../../shared/screening/listNames.ts';
+import { listSourceName, listVersionName, shortDigest } from '../../../shared/screening/listNames.ts';
 import type { ScoreExplanation, ScreeningSubject } from '../../../shared/screening/scoring.ts';
+import { hitRef, type HitRecord } from '../../../shared/screening/screeningHit.ts';
 import { DEFAULT_THRESHOLD } from '../../../shared/screening/screener.ts';
 import type { AuditLog } from '../audit/auditLog.ts';
 import type { OfflineCache } from '../cache/offlineCache.ts';
-import { applicantSubjects } from './applicantSubjects.ts';
+import { applicantSubjects, type DigestedSubject } from './applicantSubjects.ts';
+import { entryName, hitRecordOf } from './hitRecords.ts';
+import { ScreeningHits, type FoundHit } from './screeningHits.ts';
 import { readList, type ListReadOptions } from './listFiles.ts';
 import { openScreeningListFile, ScreeningListStore, type ListVersion } from './screeningListStore.ts';
 import { ScreeningPool } from './screeningPool.ts';
@@ -59,8 +65,24 @@ export interface ListImport {
   unchanged: boolean;
   added: NamedEntry[];
   changed: NamedEntry[];
-  /** Entries the new version no longer holds: what will tell their open hits they are gone. */
+  /** Entries the new version no longer holds: their open hits now say so. */
   removed: NamedEntry[];
+  /** Open hits marked "entry no longer on <list>" by this version (every profile's). */
+  goneHits: number;
+  /** The profiles screened again against the new version, and what each run kept. */
+  screenedAgain: { profileId: string; screened: number; kept: KeptCounts }[];
+}
+
+/** What a run did to the kept hits. */
+export interface KeptCounts {
+  /** Pairs found the first time: new review items. */
+  new: number;
+  /** Reviewed hits found again on a changed applicant or entry: back in the queue (`changed`). */
+  back: number;
+  /** Hits kept before, on the same applicant and entry. */
+  again: number;
+  /** Pairs the officer decided "no match" on, unchanged since: not hits. */
+  noMatch: number;
 }
 
 /** One applicant matching one list entry at or above the threshold. */
@@ -81,24 +103,34 @@ export interface ScreeningHit {
 export interface ScreeningRun {
   threshold: number;
   lists: ListVersion[];
-  /** Applicants screened (those with a name). */
+  /** Applicants screened (those with a name; after a sync, those new or changed only). */
   screened: number;
-  /** Best score first. */
+  /** Best score first; a pair decided "no match" and unchanged is not among them. */
   hits: ScreeningHit[];
+  kept: KeptCounts;
 }
+
+/** Which applicants a run screens: every one, or those new or changed since their last screening. */
+export type ScreeningScope = 'all' | 'changed';
 
 interface ScreeningServiceOptions {
   dataFolder: string;
   cache: OfflineCache;
   now: () => Date;
+  /** The profile's threshold: its setting, else the default. */
+  thresholdOf?: (profileId: string) => number;
+  /** Every profile, screened again after a list import. */
+  profileIds?: () => string[];
+  profileName?: (profileId: string) => string;
+  /**
+   * A reviewed hit found on a changed applicant or entry: its review is marked `changed` (in
+   * the run's transaction, audited); returns null when the hit has no review.
+   */
+  markChanged?: (profileId: string, ref: string, current: HitRecord, at: string) => number | null;
 }
 
 /** An entry's uid across lists: two lists may use the same number for different parties. */
 const SEPARATOR = '\u0000';
-
-function entryName(entry: ListEntry): string {
-  return entry.names.find((name) => name.type === 'primary')?.full ?? entry.names[0]?.full ?? entry.uid;
-}
 
 /** Every file of an import must be a file that is there: said before any parser starts. */
 function checkedPaths(paths: readonly string[]): string[] {
@@ -121,26 +153,22 @@ function checkedPaths(paths: readonly string[]): string[] {
   });
 }
 
-/** The applicant's date of birth, where a reason quotes it, as the CLI and screens mask it. */
-function maskedExplanation(explanation: ScoreExplanation, subject: ScreeningSubject): ScoreExplanation {
-  const born = subject.dateOfBirth ?? null;
-  if (born === null || born === '') return explanation;
-  return {
-    ...explanation,
-    adjustments: explanation.adjustments.map((adjustment) => ({
-      ...adjustment,
-      reason: adjustment.reason.split(born).join(maskDateOfBirth(born)),
-    })),
-  };
-}
-
 export class ScreeningService {
   readonly #options: ScreeningServiceOptions;
+  readonly #hits: ScreeningHits;
+  /** Runs started by a sync, not awaited by it: settled() waits for them (the CLI, close). */
+  readonly #running = new Set<Promise<unknown>>();
   #database: DatabaseSync | null = null;
   #store: ScreeningListStore | null = null;
 
   constructor(options: ScreeningServiceOptions) {
     this.#options = options;
+    this.#hits = new ScreeningHits(options.cache.database, () => options.cache.recordSealer);
+  }
+
+  /** The kept hits (the record's screening_hits), for the review items and `ledger screening hits`. */
+  get hits(): ScreeningHits {
+    return this.#hits;
   }
 
   #lists(): ScreeningListStore {
@@ -189,7 +217,21 @@ export class ScreeningService {
         added: replacement.added.map(named),
         changed: replacement.changed.map(named),
         removed: replacement.removed.map((entry) => ({ uid: entry.uid, name: entry.primaryName })),
+        goneHits: 0,
+        screenedAgain: [],
       };
+      if (outcome.removed.length > 0) {
+        const since = replacement.version.publishedAt ?? replacement.version.importedAt.slice(0, 10);
+        const note = `entry no longer on ${listSourceName(replacement.version.source)} (${since})`;
+        outcome.goneHits = this.#options.cache.transaction(
+          () =>
+            this.#hits.markGone(
+              replacement.version.source,
+              outcome.removed.map((entry) => entry.uid),
+              note,
+            ).length,
+        );
+      }
     } catch (error) {
       this.#audit.record({
         profileId: '',
@@ -213,26 +255,64 @@ export class ScreeningService {
         ? `${listVersionName(version)}, sha256 ${version.digest}: already loaded, nothing changed`
         : `${listVersionName(version)}, sha256 ${version.digest}: ${String(version.entryCount)} entries, ` +
           `${String(outcome.added.length)} added, ${String(outcome.changed.length)} changed, ${String(outcome.removed.length)} removed` +
-          (outcome.previous === null ? '' : `; replaces sha256 ${shortDigest(outcome.previous.digest)}`),
+          (outcome.previous === null ? '' : `; replaces sha256 ${shortDigest(outcome.previous.digest)}`) +
+          (outcome.goneHits === 0 ? '' : `; ${String(outcome.goneHits)} open ${outcome.goneHits === 1 ? 'hit' : 'hits'} marked gone`),
     });
     await this.#audit.settled();
+    // A new version: every profile's applicants are screened against it (their lists changed).
+    if (!outcome.unchanged) {
+      for (const profileId of this.#options.profileIds?.() ?? []) {
+        const run = await this.screen(profileId, undefined, 'changed');
+        outcome.screenedAgain.push({ profileId, screened: run.screened, kept: run.kept });
+      }
+    }
     return outcome;
   }
 
-  /** Screens every named applicant of the profile against every loaded list. */
-  async screen(profileId: string, threshold: number = DEFAULT_THRESHOLD): Promise<ScreeningRun> {
+  /**
+   * Screens the profile's named applicants against every loaded list and keeps the hits as
+   * review items. `threshold`: this run's only (else the profile's); `scope`: every applicant,
+   * or those new or changed since their last screening (a new list version or threshold counts
+   * as a change). One transaction keeps the hits, and one audit entry says what the run did.
+   */
+  async screen(profileId: string, threshold?: number, scope: ScreeningScope = 'all'): Promise<ScreeningRun> {
     const store = this.#lists();
     const lists = store.current();
     if (lists.length === 0) throw new ScreeningProblem('No sanctions list is loaded.');
-    const entries = new Map<string, { source: ListSource; entry: ListEntry }>();
+    if (!this.#hits.present)
+      throw new ScreeningProblem(
+        "The officer's record is not open in its own file (see the top of the window, or `ledger record`), so hits could not be kept for review: nothing was screened.",
+      );
+    const used = threshold ?? this.#options.thresholdOf?.(profileId) ?? DEFAULT_THRESHOLD;
+    const listsKey = lists.map((version) => `${version.source}:${version.digest}`).join(',');
+    const entries = new Map<string, { source: ListSource; entry: ListEntry; digest: string; version: ListVersion }>();
     for (const version of lists) {
+      const digests = store.entryDigests(version.source);
       for (const entry of store.entries(version.source))
-        entries.set(`${version.source}${SEPARATOR}${entry.uid}`, { source: version.source, entry });
+        entries.set(`${version.source}${SEPARATOR}${entry.uid}`, {
+          source: version.source,
+          entry,
+          digest: digests.get(entry.uid) ?? '',
+          version,
+        });
     }
-    const subjects = applicantSubjects(this.#options.cache, profileId);
+    const all = applicantSubjects(this.#options.cache, profileId);
+    const before = scope === 'changed' ? this.#hits.screened(profileId) : new Map();
+    const subjects = all.filter((subject) => {
+      const last = before.get(subject.applicantId);
+      return (
+        scope === 'all' ||
+        last === undefined ||
+        last.applicantDigest !== subject.digest ||
+        last.listsKey !== listsKey ||
+        last.threshold !== used
+      );
+    });
+    const kept: KeptCounts = { new: 0, back: 0, again: 0, noMatch: 0 };
+    if (subjects.length === 0) return { threshold: used, lists, screened: 0, hits: [], kept };
     const pool = await ScreeningPool.start(
       [...entries].map(([key, { entry }]) => ({ ...entry, uid: key })),
-      { threshold },
+      { threshold: used },
     );
     let results;
     try {
@@ -240,30 +320,134 @@ export class ScreeningService {
     } finally {
       await pool.close();
     }
-    const subjectOf = new Map(subjects.map((subject) => [subject.applicantId, subject.subject]));
-    const hits: ScreeningHit[] = [];
+    const at = this.#options.now().toISOString();
+    const subjectOf = new Map(subjects.map((subject) => [subject.applicantId, subject]));
+    const found: FoundHit[] = [];
     for (const result of results) {
       const subject = subjectOf.get(result.applicantId);
       if (subject === undefined) continue;
       for (const hit of result.hits) {
         const listed = entries.get(hit.entryUid);
         if (listed === undefined) continue;
-        const { source, entry } = listed;
-        const explanation = maskedExplanation({ ...hit, entryUid: entry.uid }, subject);
-        hits.push({
-          applicantId: result.applicantId,
-          applicantKind: subject.kind,
-          applicantName: subject.names[0] ?? '',
-          source,
-          entry: { uid: entry.uid, name: entryName(entry), kind: entry.kind, programs: entry.programs },
-          score: hit.score,
-          explanation,
-          words: explanationWords(explanation),
-        });
+        found.push(this.#found(subject, listed, hit, at));
       }
     }
+    const hits = this.#keep(profileId, subjects, found, { listsKey, threshold: used, at, kept });
     hits.sort((a, b) => b.score - a.score || a.applicantName.localeCompare(b.applicantName));
-    return { threshold, lists, screened: subjects.length, hits };
+    return { threshold: used, lists, screened: subjects.length, hits, kept };
+  }
+
+  #found(
+    subject: DigestedSubject,
+    listed: { source: ListSource; entry: ListEntry; digest: string; version: ListVersion },
+    hit: ScoreExplanation,
+    at: string,
+  ): FoundHit {
+    const ref = hitRef(subject.applicantId, listed.source, listed.entry.uid);
+    return {
+      ref,
+      applicantId: subject.applicantId,
+      source: listed.source,
+      entryUid: listed.entry.uid,
+      listVersion: listed.version.id,
+      listDigest: listed.version.digest,
+      score: hit.score,
+      applicantDigest: subject.digest,
+      entryDigest: listed.digest,
+      record: hitRecordOf({
+        applicantId: subject.applicantId,
+        subject: subject.subject,
+        source: listed.source,
+        entry: listed.entry,
+        explanation: hit,
+        list: { publishedAt: listed.version.publishedAt, digest: listed.version.digest },
+        foundAt: at,
+        screenedAt: at,
+      }),
+    };
+  }
+
+  /** Keeps a run's hits and who was screened, in one transaction with its audit entry. */
+  #keep(
+    profileId: string,
+    subjects: readonly DigestedSubject[],
+    found: readonly FoundHit[],
+    run: { listsKey: string; threshold: number; at: string; kept: KeptCounts },
+  ): ScreeningHit[] {
+    const { kept, at } = run;
+    const shown: ScreeningHit[] = [];
+    this.#options.cache.transaction(() => {
+      const decided = this.#hits.noMatches(profileId);
+      for (const hit of found) {
+        const noMatch = decided.get(hit.ref);
+        if (noMatch !== undefined) {
+          if (noMatch.applicantDigest === hit.applicantDigest && noMatch.entryDigest === hit.entryDigest) {
+            kept.noMatch += 1;
+            continue;
+          }
+          // The applicant or the entry changed since "no match": the pair is a hit again.
+          this.#hits.forgetNoMatch(profileId, hit.applicantId, hit.source, hit.entryUid);
+        }
+        const record = { ...hit.record, foundAt: this.#hits.foundAt(profileId, hit.ref) ?? at };
+        const outcome = this.#hits.keep(profileId, { ...hit, record }, at);
+        if (outcome === 'new') kept.new += 1;
+        else if (outcome === 'changed' && this.#options.markChanged?.(profileId, hit.ref, record, at) != null)
+          kept.back += 1;
+        else kept.again += 1;
+        shown.push({
+          applicantId: hit.applicantId,
+          applicantKind: record.applicant.kind,
+          applicantName: record.applicant.names[0] ?? '',
+          source: hit.source,
+          entry: { uid: record.entry.uid, name: record.entry.name, kind: record.entry.kind, programs: record.entry.programs },
+          score: hit.score,
+          explanation: record.explanation,
+          words: record.words,
+        });
+      }
+      for (const subject of subjects)
+        this.#hits.markScreened(profileId, subject.applicantId, subject.digest, run.listsKey, run.threshold, at);
+      this.#audit.record({
+        profileId,
+        profileName: this.#options.profileName?.(profileId) ?? '',
+        action: 'screening.run',
+        target: profileId,
+        result: 'ok',
+        detail:
+          `${String(subjects.length)} ${subjects.length === 1 ? 'applicant' : 'applicants'} screened at ${String(run.threshold)}: ` +
+          `${String(kept.new)} new ${kept.new === 1 ? 'hit' : 'hits'}, ${String(kept.back)} back for review, ` +
+          `${String(kept.again)} found again, ${String(kept.noMatch)} decided no match`,
+      });
+    });
+    return shown;
+  }
+
+  /**
+   * After a sync of applications: the applicants new or changed since their last screening,
+   * started and not awaited (the sync is done; settled() waits). Nothing is screened while no
+   * list is loaded; a run that fails is audited, never thrown at the sync.
+   */
+  afterSync(profileId: string): void {
+    if (this.#lists().current().length === 0) return;
+    const run = this.screen(profileId, undefined, 'changed').catch(async (error: unknown) => {
+      this.#audit.record({
+        profileId,
+        profileName: this.#options.profileName?.(profileId) ?? '',
+        action: 'screening.run',
+        target: profileId,
+        result: 'failed',
+        detail: error instanceof Error ? error.message : String(error),
+      });
+      await this.#audit.settled();
+    });
+    this.#running.add(run);
+    void run.finally(() => this.#running.delete(run));
+  }
+
+  /** Waits for the runs syncs started. */
+  async settled(): Promise<void> {
+    while (this.#running.size > 0) await Promise.allSettled([...this.#running]);
+    await this.#audit.settled();
   }
 
   close(): void {

@@ -2,15 +2,16 @@
  * The words of team review: what an officer can do to an item, and the dispositions a
  * proposal can carry (the solo ones, plus closing an escalation).
  */
-import { REVIEW_KINDS, type ReviewKind } from '../../../shared/review/reviewTerms.ts';
+import type { ReviewKind } from '../../../shared/review/reviewTerms.ts';
 
 export const TEAM_ACTIONS = ['propose', 'approve', 'reject', 'claim', 'assign', 'release', 'note'] as const;
 export type TeamAction = (typeof TEAM_ACTIONS)[number];
 
 export const TEAM_DISPOSITIONS = ['cleared', 'flagged', 'escalated', 'closed'] as const;
 
-export const TEAM_KINDS = REVIEW_KINDS;
-export type TeamKind = ReviewKind;
+/** Screening hits are not team items yet (issue 40, item 5): the team server's schema does not know them. */
+export const TEAM_KINDS = ['pending-transaction', 'application', 'webhook-send'] as const satisfies readonly ReviewKind[];
+export type TeamKind = (typeof TEAM_KINDS)[number];
 
 /** Whether an event is about an item under review (not a membership or policy event). */
 export function isItemKind(kind: string): kind is TeamKind {

@@ -52,7 +52,12 @@ export type QueueItem = z.infer<typeof queueItem>;
 
 const queueCounts = z.object({
   states: stateCounts,
-  kinds: z.object({ 'pending-transaction': stateCounts, application: stateCounts, 'webhook-send': stateCounts }),
+  kinds: z.object({
+    'pending-transaction': stateCounts,
+    application: stateCounts,
+    'webhook-send': stateCounts,
+    'screening-hit': stateCounts,
+  }),
   accounts: z.array(z.object({ accountId: z.string(), states: stateCounts })),
   openOn: queueState.nullable(),
   /** Accounts with cached pending transactions (the account filter's choices). */

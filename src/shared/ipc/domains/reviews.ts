@@ -5,7 +5,14 @@
  * `review` (reviewSummary), and their filters take `review` (reviewFilterInput).
  */
 import { z } from 'zod';
-import { DISPOSITIONS, NOTE_MAX, REVIEW_FILTERS, REVIEW_KINDS, REVIEW_STATES } from '../../review/reviewTerms.ts';
+import {
+  DISPOSITIONS,
+  NOTE_MAX,
+  REVIEW_FILTERS,
+  REVIEW_KINDS,
+  REVIEW_REASONS,
+  REVIEW_STATES,
+} from '../../review/reviewTerms.ts';
 import { watchRule } from '../../review/watchRule.ts';
 import { cachePage, noInput, paging, profileId, savedFile, SHORT_TEXT_MAX } from '../common.ts';
 import { isoDate } from '../../bank/index.ts';
@@ -104,6 +111,8 @@ export const reviewsOperations = {
         .string()
         .max(NOTE_MAX * 2, { message: `must be at most ${String(NOTE_MAX)} characters` })
         .optional(),
+      /** `no-match`: a screening hit cleared as not the listed party (whitelists the pair). */
+      reason: z.enum(REVIEW_REASONS).optional(),
     }),
     output: z.object({ rows: z.array(reviewSummary) }),
   },

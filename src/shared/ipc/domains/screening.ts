@@ -2,8 +2,8 @@
  * Sanctions screening (issue 40): the lists loaded and the screening of a profile's cached
  * applicants against them (Settings → Screening, as `ledger screening lists|run`). Importing
  * a list is on the command line for now (`ledger screening import FILE`): the window has no
- * open-file dialog over the bridge yet. Hits are shown, not kept (they become review items
- * once the record store has moved, issue 34).
+ * open-file dialog over the bridge yet. A run keeps its hits as review items (kind
+ * `screening-hit`, reviewed through `reviews.*` like any item); `kept` says what it kept.
  */
 import { z } from 'zod';
 import { noInput, profileId } from '../common.ts';
@@ -38,6 +38,12 @@ const screeningRun = z.object({
   lists: z.array(listVersion),
   screened: z.number().int().nonnegative(),
   hits: z.array(screeningHit),
+  kept: z.object({
+    new: z.number().int().nonnegative(),
+    back: z.number().int().nonnegative(),
+    again: z.number().int().nonnegative(),
+    noMatch: z.number().int().nonnegative(),
+  }),
 });
 export type ScreeningRunView = z.infer<typeof screeningRun>;
 

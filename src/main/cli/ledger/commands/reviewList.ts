@@ -83,6 +83,7 @@ const KIND_WORDS: Record<ReviewKind, string> = {
   'pending-transaction': 'transaction',
   application: 'application',
   'webhook-send': 'send',
+  'screening-hit': 'screening hit',
 };
 
 /** The table, names first (issue 38): the account's name, who applied; the ref last. */

@@ -25,6 +25,7 @@ import { useQueueStore, type QueueCounts, type QueueItem } from './queueStore.ts
 import { ReportDialog } from './ReportDialog.tsx';
 import { ReviewCell } from './ReviewCell.tsx';
 import { ReviewPanel } from './ReviewPanel.tsx';
+import { ScreeningHitView } from './ScreeningHitView.tsx';
 import { useReviewStore } from './reviewStore.ts';
 import { useReviewExtension } from './useReviewExtension.tsx';
 import { KIND_LABELS } from './reviewWords.ts';
@@ -341,6 +342,11 @@ export function ReviewQueueScreen() {
                 onClose={closeDrawer}
               >
                 <ReviewPanel profileId={profileId} kind={row.kind} reference={row.ref} name={itemHeading(row)} />
+                {row.kind === 'screening-hit' ? (
+                  <Section title="Applicant and list entry">
+                    <ScreeningHitView profileId={profileId} reference={row.ref} record={row.record} />
+                  </Section>
+                ) : null}
                 <Section
                   title={
                     row.review === null || row.review.byRule !== null

@@ -11,6 +11,8 @@ const SCREEN_OF_KIND: Record<ReviewKind, ScreenId> = {
   'pending-transaction': 'pending-transactions',
   application: 'account-applications',
   'webhook-send': 'webhook-sends',
+  // Hits have no list screen of their own: they are reviewed from the queue.
+  'screening-hit': 'review-queue',
 };
 
 export function openListWith(kind: ReviewKind, filter: ReviewFilter): void {

@@ -5,7 +5,7 @@
  * review filter asked for by another screen (the queue, the command palette).
  */
 import { create } from 'zustand';
-import type { Disposition, ReviewFilter, ReviewKind } from '../../../../shared/review/reviewTerms.ts';
+import type { Disposition, ReviewFilter, ReviewKind, ReviewReason } from '../../../../shared/review/reviewTerms.ts';
 import { api } from '../../lib/api.ts';
 import { sentenceOf, uiErrorOf } from '../../lib/errors.ts';
 import { toast } from '../../stores/toasts.ts';
@@ -43,6 +43,8 @@ interface ReviewState {
     refs: readonly string[],
     disposition: Disposition,
     note?: string,
+    /** `no-match`: a screening hit cleared as not the listed party. */
+    reason?: ReviewReason,
   ) => Promise<ReviewSummary[] | null>;
   /** The newest of the review a row was read with and one given here since. */
   current: (
@@ -64,7 +66,7 @@ export const useReviewStore = create<ReviewState>((set, get) => ({
   busy: false,
   note: null,
   requested: null,
-  async give(profileId, kind, refs, disposition, note) {
+  async give(profileId, kind, refs, disposition, note, reason) {
     if (refs.length === 0) return null;
     set({ busy: true });
     try {
@@ -74,6 +76,7 @@ export const useReviewStore = create<ReviewState>((set, get) => ({
         refs: [...refs],
         disposition,
         ...(note === undefined || note.trim() === '' ? {} : { note }),
+        ...(reason === undefined ? {} : { reason }),
       });
       const given = new Map(get().given);
       for (const review of answer.rows) given.set(keyOf(profileId, kind, review.ref), review);

@@ -14,6 +14,7 @@ export const KIND_LABELS: Record<ReviewKind, { one: string; many: string }> = {
   'pending-transaction': { one: 'pending transaction', many: 'pending transactions' },
   application: { one: 'account application', many: 'account applications' },
   'webhook-send': { one: 'webhook send', many: 'webhook sends' },
+  'screening-hit': { one: 'screening hit', many: 'screening hits' },
 };
 
 const FILTER_LABELS: Record<ReviewFilter, string> = {

@@ -8,6 +8,7 @@ export const KIND_LABELS: Record<ReviewKind, string> = {
   'pending-transaction': 'Pending transaction',
   application: 'Account application',
   'webhook-send': 'Webhook send',
+  'screening-hit': 'Screening hit',
 };
 
 export function kindLabel(kind: string): string {
