@@ -8,6 +8,7 @@
 import { once } from 'node:events';
 import { rename, rm } from 'node:fs/promises';
 import { LedgerServices } from '../services/ledgerServices.ts';
+import { Credentials } from '../services/credentials/credentials.ts';
 import type { KeychainStatus } from '../services/credentials/keychainStatus.ts';
 import type { SecretStore } from '../services/credentials/secretStore.ts';
 import type { KeyEscrow } from '../services/credentials/recoveryEscrow.ts';
@@ -246,9 +247,14 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
 
   // Team mode's one connection to the team server, once a window has used it.
   let teamSession: { close(): Promise<void> } | null = null;
+  // The record's backups are listed and restored from the window even when the record did not open.
+  const recordCredentials = new Credentials(secretStore, {
+    ...(options.escrow === undefined ? {} : { escrow: options.escrow }),
+  });
   const handlers = createHandlers({
     ledger,
     ledgerProblem,
+    recordCredentials: () => ledger?.credentials ?? recordCredentials,
     app: { ...options.app, dataFolder: options.dataFolder },
     sandboxUrl: () => sandbox?.baseUrl ?? null,
     embeddedSandbox: embeddedSandboxControl(options.sandboxKeeper, () => sandbox, useRestartedSandbox),

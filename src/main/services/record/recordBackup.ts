@@ -9,7 +9,7 @@
  * whole by itself, verified, and only then renamed into place; older backups are pruned only
  * after the new one verified.
  */
-import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, statSync, unlinkSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { Credentials } from '../credentials/credentials.ts';
@@ -97,6 +97,7 @@ export async function verifyBackup(
 ): Promise<BackupVerdict> {
   let database: DatabaseSync;
   try {
+    if (!existsSync(file)) return { ok: false, why: 'there is no such file' };
     if (!statSync(file).isFile()) return { ok: false, why: 'it is not a file' };
     database = new DatabaseSync(file, { readOnly: true });
   } catch (error) {
