@@ -108,6 +108,14 @@ export async function verifyBackup(
       .map((row) => row.integrity_check)
       .filter((text) => text !== 'ok');
     if (problems.length > 0) return { ok: false, why: `it is damaged (${problems.join('; ')})` };
+    const tables = new Set(
+      (database.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").all() as { name: string }[]).map(
+        (row) => row.name,
+      ),
+    );
+    if (!tables.has('record_meta') || !tables.has(RECORD_MIGRATIONS_TABLE)) {
+      return { ok: false, why: "it is not a backup of an officer's record" };
+    }
     const meta = (key: string): string | null => {
       const row = database.prepare('SELECT value FROM record_meta WHERE key = ?').get(key) as
         | { value: string }
