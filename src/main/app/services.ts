@@ -9,6 +9,7 @@ import { once } from 'node:events';
 import { rename, rm } from 'node:fs/promises';
 import { LedgerServices } from '../services/ledgerServices.ts';
 import { Credentials } from '../services/credentials/credentials.ts';
+import { RecordError } from '../services/record/recordError.ts';
 import type { KeychainStatus } from '../services/credentials/keychainStatus.ts';
 import type { SecretStore } from '../services/credentials/secretStore.ts';
 import type { KeyEscrow } from '../services/credentials/recoveryEscrow.ts';
@@ -151,7 +152,9 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
     }
     for (const message of ledger.cache.opened.messages) log.warn(`cache: ${message}`);
   } catch (error) {
-    ledgerProblem = `The offline cache could not open: ${messageOf(error)}`;
+    // The record's own sentence (a damaged file names its newest verified backup) stands as it is.
+    ledgerProblem =
+      error instanceof RecordError ? messageOf(error) : `The offline cache could not open: ${messageOf(error)}`;
     log.error(ledgerProblem);
   }
 

@@ -6,11 +6,7 @@
 import type { Handlers } from './handlerTypes.ts';
 import { ledgerOf, type LedgerHandlerServices } from './ledgerAccess.ts';
 import { listBackups, verifyBackup } from '../services/record/recordBackup.ts';
-import {
-  currentRecordOf,
-  requestRestoreAtStart,
-  restoreRequested,
-} from '../services/record/recordBackupRestore.ts';
+import { currentRecordOf, requestRestoreAtStart, restoreRequested } from '../services/record/recordBackupRestore.ts';
 
 async function backupsOf(services: LedgerHandlerServices) {
   const credentials = services.recordCredentials?.() ?? ledgerOf(services).credentials;

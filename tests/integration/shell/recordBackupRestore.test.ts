@@ -9,7 +9,18 @@
  * is refused and changes nothing. No keychain: the keys are in the folder's key file.
  */
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync, closeSync, writeSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+  closeSync,
+  writeSync,
+} from 'node:fs';
 import { basename, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -83,15 +94,15 @@ describe("backups of the officer's record", () => {
     const truncatedSize = statSync(record()).size;
     const refused = await ledger('review', 'list', '--profile', 'Local sandbox');
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain(
-      `The newest backup that verifies is ${backup}, made ${backup.slice(7, 17)} `,
-    );
+    expect(refused.stderr).toContain(`The newest backup that verifies is ${backup}, made ${backup.slice(7, 17)} `);
     expect(refused.stderr).toContain(`restore it with \`ledger record restore ${backup}\``);
     const restored = await ledger('record', 'restore', backup);
     expect(restored.stderr).toBe('');
     expect(restored.code).toBe(0);
     expect(restored.stdout).toMatch(
-      new RegExp(`^Restored the officer's record from the backup ${backup} made .* \\(the record that was there \\(damaged\\) is kept as .*record\\.sqlite\\.damaged-`),
+      new RegExp(
+        `^Restored the officer's record from the backup ${backup} made .* \\(the record that was there \\(damaged\\) is kept as .*record\\.sqlite\\.damaged-`,
+      ),
     );
     const [aside] = setAside();
     expect(statSync(join(data, aside ?? '')).size).toBe(truncatedSize);
@@ -144,7 +155,9 @@ describe("backups of the officer's record", () => {
       const refused = await ledger('record', 'restore', file);
       expect(refused.code, file).toBe(1);
       expect(refused.stderr, file).toMatch(why);
-      expect(refused.stderr, file).toMatch(/is not restored: .* Nothing was changed; the officer's record is as it was\.\n$/);
+      expect(refused.stderr, file).toMatch(
+        /is not restored: .* Nothing was changed; the officer's record is as it was\.\n$/,
+      );
       expect(digestOf(record()), file).toBe(before);
       expect(setAside(), file).toEqual([]);
     }

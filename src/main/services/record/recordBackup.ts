@@ -9,7 +9,18 @@
  * whole by itself, verified, and only then renamed into place; older backups are pruned only
  * after the new one verified.
  */
-import { chmodSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, statSync, unlinkSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+} from 'node:fs';
 import { basename, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { Credentials } from '../credentials/credentials.ts';
@@ -35,9 +46,7 @@ export interface RecordBackup {
   bytes: number;
 }
 
-export type BackupVerdict =
-  | { ok: true; recordId: string; migrations: number }
-  | { ok: false; why: string };
+export type BackupVerdict = { ok: true; recordId: string; migrations: number } | { ok: false; why: string };
 
 export function backupsFolderOf(dataFolder: string): string {
   return join(dataFolder, BACKUPS_FOLDER);
@@ -118,8 +127,7 @@ export async function verifyBackup(
     }
     const meta = (key: string): string | null => {
       const row = database.prepare('SELECT value FROM record_meta WHERE key = ?').get(key) as
-        | { value: string }
-        | undefined;
+        { value: string } | undefined;
       return row?.value ?? null;
     };
     const recordId = meta('record_id');
@@ -133,7 +141,8 @@ export async function verifyBackup(
     } catch (error) {
       return { ok: false, why: `its key cannot be read (${messageOf(error)})` };
     }
-    if (key === null) return { ok: false, why: "its record's key is not in this keychain (it is another folder's record)" };
+    if (key === null)
+      return { ok: false, why: "its record's key is not in this keychain (it is another folder's record)" };
     const check = meta('key_check');
     try {
       if (check === null) throw new SealBroken(KEY_CHECK_IDENTITY);
@@ -214,7 +223,10 @@ export async function makeBackup(
     fsyncPath(partial);
     const verdict = await verifyBackup(partial, credentials, recordId);
     if (!verdict.ok) {
-      throw new RecordError('unreadable', `The backup of the officer's record just made does not verify: ${verdict.why}.`);
+      throw new RecordError(
+        'unreadable',
+        `The backup of the officer's record just made does not verify: ${verdict.why}.`,
+      );
     }
     try {
       statSync(file);

@@ -50,8 +50,7 @@ export function currentRecordOf(dataFolder: string): { exists: boolean; opens: b
       (row) => row.quick_check !== 'ok',
     );
     const row = database.prepare("SELECT value FROM record_meta WHERE key = 'record_id'").get() as
-      | { value: string }
-      | undefined;
+      { value: string } | undefined;
     return { exists: true, opens: problems.length === 0, recordId: row?.value ?? null };
   } catch {
     return { exists: true, opens: false, recordId: null };
@@ -155,7 +154,9 @@ export async function restoreBackup(
     madeAt,
     setAside,
     wasDamaged: current.exists && !current.opens,
-    sentence: `Restored the officer's record from the backup ${basename(backup)}${when} (${kept}); what was done after that backup is not in it.`,
+    sentence:
+      `Restored the officer's record from the backup ${basename(backup)}${when} (${kept}); what was done after that backup is not in it, ` +
+      "and where the audit log had entries after it, `ledger audit verify` says the log's tail is not the one the keychain recorded.",
   };
 }
 
@@ -170,7 +171,8 @@ export async function requestRestoreAtStart(
     throw new RecordError('invalid', `There is no backup named ${name} in ${backupsFolderOf(dataFolder)}.`);
   }
   const verdict = await verifyBackup(backup.file, credentials, await expectedRecordId(dataFolder, credentials));
-  if (!verdict.ok) throw new RecordError('invalid', `The backup of ${backupTimeText(backup.madeAt)} is not restored: ${verdict.why}.`);
+  if (!verdict.ok)
+    throw new RecordError('invalid', `The backup of ${backupTimeText(backup.madeAt)} is not restored: ${verdict.why}.`);
   const request = join(backupsFolderOf(dataFolder), RESTORE_REQUEST);
   writeFileSync(`${request}.partial`, name, { mode: 0o600 });
   renameSync(`${request}.partial`, request);

@@ -146,7 +146,10 @@ export class RecordStore {
   async backup(now: Date = new Date()): Promise<MadeBackup> {
     if (this.#closed) throw new RecordError('closed', "The officer's record is closed.");
     if (this.state !== 'open' || this.recordId === null) {
-      throw new RecordError(this.state === 'locked' ? 'locked' : 'read-only', this.problem ?? "The officer's record cannot be backed up now.");
+      throw new RecordError(
+        this.state === 'locked' ? 'locked' : 'read-only',
+        this.problem ?? "The officer's record cannot be backed up now.",
+      );
     }
     return makeBackup(this.#database, this.#options.folder, this.#options.credentials, this.recordId, now);
   }
@@ -186,7 +189,11 @@ async function backupBeforeMigrating(database: DatabaseSync, options: RecordOpen
     .all() as { version: number; checksum: string }[];
   if (applied.length === 0 || applied.length >= RECORD_MIGRATIONS.length) return;
   // A history this build does not know opens read-only (the runner says why): nothing to migrate.
-  if (applied.some((row, index) => row.checksum !== checksumOf(RECORD_MIGRATIONS[index] ?? { version: 0, name: '', sql: '' })))
+  if (
+    applied.some(
+      (row, index) => row.checksum !== checksumOf(RECORD_MIGRATIONS[index] ?? { version: 0, name: '', sql: '' }),
+    )
+  )
     return;
   const recordId = metaOf(database, 'record_id');
   if (recordId === null || (await options.credentials.readRecordKey(recordId).catch(() => null)) === null) return;

@@ -83,8 +83,8 @@ export function RecordBackups() {
       </p>
       {view.restoreAtNextStart === null ? null : (
         <p role="status">
-          Restart Ledgerdesk to restore {view.restoreAtNextStart}: it is put in place at the next start, and the
-          current record is kept aside.
+          Restart Ledgerdesk to restore {view.restoreAtNextStart}: it is put in place at the next start, and the current
+          record is kept aside.
         </p>
       )}
       {view.backups.length === 0 ? (
