@@ -29,11 +29,11 @@ import { checksumOf } from '../migrations/migrationRunner.ts';
 import { RecordError } from './recordError.ts';
 import { RECORD_MIGRATIONS, RECORD_MIGRATIONS_TABLE } from './recordMigrations.ts';
 
-export const BACKUPS_FOLDER = 'backups';
+const BACKUPS_FOLDER = 'backups';
 /** How many backups are kept (the newest). */
-export const BACKUPS_KEPT = 7;
+const BACKUPS_KEPT = 7;
 /** A backup older than this is due for a new one. */
-export const BACKUP_EVERY_MS = 24 * 60 * 60 * 1000;
+const BACKUP_EVERY_MS = 24 * 60 * 60 * 1000;
 
 const KEY_CHECK_IDENTITY = 'record_meta\u0000key_check';
 const BACKUP_NAME = /^record-(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})-(\d{3})Z\.sqlite$/;

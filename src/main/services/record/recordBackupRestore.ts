@@ -64,7 +64,7 @@ export function currentRecordOf(dataFolder: string): { exists: boolean; opens: b
 }
 
 /** BACKUP as given: a name in the folder's backups folder, or a path. */
-export function backupFileOf(dataFolder: string, given: string): string {
+function backupFileOf(dataFolder: string, given: string): string {
   if (!isAbsolute(given) && basename(given) === given) {
     const inFolder = join(backupsFolderOf(dataFolder), given);
     if (existsSync(inFolder)) return inFolder;
@@ -189,7 +189,7 @@ export function restoreRequested(dataFolder: string): string | null {
 }
 
 /** Forgets the window's request (a restore is asked once; a failed one is said, not retried). */
-export function cancelRestoreRequest(dataFolder: string): void {
+function cancelRestoreRequest(dataFolder: string): void {
   rmSync(join(backupsFolderOf(dataFolder), RESTORE_REQUEST), { force: true });
 }
 
