@@ -7,7 +7,7 @@
  * verify; a restore the window asked for is put in place at the next start, the record that was
  * there kept aside.
  */
-import { existsSync, mkdirSync, readdirSync, statSync, truncateSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -93,6 +93,8 @@ describe("backups of the officer's record", () => {
     const sameDay = await services(new Date(day(0).getTime() + 60 * 60 * 1000));
     await sameDay.close();
     expect(listBackups(data)).toHaveLength(1);
+    // One stamped ahead of the clock (made while it was wrong) does not hold the daily one off.
+    copyFileSync(listBackups(data)[0]?.file ?? '', join(data, 'backups', 'record-2999-01-01T00-00-00-000Z.sqlite'));
     // A day later: one more, made by the timer while the services run.
     const nextDay = await LedgerServices.open({
       dataFolder: data,
@@ -102,12 +104,16 @@ describe("backups of the officer's record", () => {
       now: () => day(1),
       dailyBackup: { afterMs: 0 },
     });
-    for (let waited = 0; listBackups(data).length < 2 && waited < 1000; waited += 1) {
+    for (let waited = 0; listBackups(data).length < 3 && waited < 1000; waited += 1) {
       await new Promise((resolve) => setImmediate(resolve));
     }
-    expect(listBackups(data).map((backup) => backup.madeAt)).toEqual([day(1), day(0)]);
+    expect(listBackups(data).map((backup) => backup.madeAt)).toEqual([
+      new Date('2999-01-01T00:00:00.000Z'),
+      day(1),
+      day(0),
+    ]);
     await nextDay.close();
-    expect(listBackups(data)).toHaveLength(2);
+    expect(listBackups(data)).toHaveLength(3);
     expect(nextDay.storeProblems()).toEqual([]);
   });
 
@@ -170,6 +176,16 @@ describe("backups of the officer's record", () => {
     expect(said[0]?.sentence).toMatch(/^Restored the officer's record from the backup record-2026-12-01T06-30-00-000Z/);
     expect(restoreRequested(data)).toBeNull();
     expect(readdirSync(data).some((name) => /^record\.sqlite\.replaced-[^]*Z$/.test(name))).toBe(true);
+    // A damaged record: the restore asked for is put in place before the record is opened.
+    truncateSync(join(data, 'record.sqlite'), 4096);
+    await expect(services(day(0))).rejects.toThrow(
+      /The newest backup that verifies is record-2026-12-01T06-30-00-000Z/,
+    );
+    await requestRestoreAtStart(data, backup?.name ?? '', new Credentials(store));
+    const repaired = await services(day(0));
+    expect(repaired.record.state).toBe('open');
+    await repaired.close();
+    expect(readdirSync(data).filter((name) => /^record\.sqlite\.damaged-[^]*Z$/.test(name))).toHaveLength(1);
     // A name that is not a backup of the folder: refused, nothing asked for.
     await expect(
       requestRestoreAtStart(data, 'record-2001-01-01T00-00-00-000Z.sqlite', new Credentials(store)),

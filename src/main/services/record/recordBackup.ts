@@ -252,9 +252,12 @@ export async function makeBackup(
   return { file, name, madeAt: now, bytes: statSync(file).size, pruned };
 }
 
-/** Whether the newest backup is older than a day (or there is none). */
+/**
+ * Whether the newest backup is older than a day (or there is none). One stamped after `now` (made
+ * while the clock was ahead) is not counted: it would hold the daily backup off for ever.
+ */
 export function backupDue(dataFolder: string, now: Date = new Date()): boolean {
-  const newest = listBackups(dataFolder)[0];
+  const newest = listBackups(dataFolder).find((backup) => backup.madeAt.getTime() <= now.getTime());
   return newest === undefined || now.getTime() - newest.madeAt.getTime() >= BACKUP_EVERY_MS;
 }
 
