@@ -8,7 +8,7 @@
  * there kept aside.
  */
 import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync, truncateSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Credentials } from '../../../src/main/services/credentials/credentials.ts';
@@ -80,6 +80,15 @@ describe("backups of the officer's record", () => {
       });
       expect(statSync(backup.file).mode & 0o777).toBe(0o600);
     }
+    // A damaged backup newer than all of them does not push a good one out.
+    const damaged = join(data, 'backups', 'record-2026-12-31T00-00-00-000Z.sqlite');
+    copyFileSync(kept[0]?.file ?? '', damaged);
+    truncateSync(damaged, 4096);
+    const again = await RecordStore.open({ folder: data, credentials: new Credentials(store) });
+    const made = await again.backup(day(9));
+    again.close();
+    expect(made.pruned).toEqual([`record-${day(2).toISOString().replace(/[:.]/g, '-')}.sqlite`]);
+    expect(listBackups(data).map((backup) => backup.name)).toContain(basename(damaged));
     // No partial file is left behind.
     expect(readdirSync(join(data, 'backups')).filter((name) => name.startsWith('.'))).toEqual([]);
   });

@@ -7,7 +7,7 @@
  *
  * Written to a hidden partial name (0600, in a 0700 folder), switched out of WAL so the file is
  * whole by itself, verified, and only then renamed into place; older backups are pruned only
- * after the new one verified.
+ * after the new one verified, beyond the seventh that verifies.
  */
 import {
   chmodSync,
@@ -244,10 +244,17 @@ export async function makeBackup(
     }
     throw error;
   }
+  // The newest seven that verify are kept: a damaged file (or one stamped ahead of the clock)
+  // never pushes a good backup out; what is older than the seventh good one goes.
   const pruned: string[] = [];
-  for (const older of listBackups(dataFolder).slice(BACKUPS_KEPT)) {
-    unlinkSync(older.file);
-    pruned.push(older.name);
+  let good = 0;
+  for (const backup of listBackups(dataFolder)) {
+    if (good >= BACKUPS_KEPT) {
+      unlinkSync(backup.file);
+      pruned.push(backup.name);
+    } else if ((await verifyBackup(backup.file, credentials, recordId)).ok) {
+      good += 1;
+    }
   }
   return { file, name, madeAt: now, bytes: statSync(file).size, pruned };
 }
