@@ -8,6 +8,8 @@
 import { once } from 'node:events';
 import { rename, rm } from 'node:fs/promises';
 import { LedgerServices } from '../services/ledgerServices.ts';
+import { Credentials } from '../services/credentials/credentials.ts';
+import { RecordError } from '../services/record/recordError.ts';
 import type { KeychainStatus } from '../services/credentials/keychainStatus.ts';
 import type { SecretStore } from '../services/credentials/secretStore.ts';
 import type { KeyEscrow } from '../services/credentials/recoveryEscrow.ts';
@@ -150,7 +152,9 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
     }
     for (const message of ledger.cache.opened.messages) log.warn(`cache: ${message}`);
   } catch (error) {
-    ledgerProblem = `The offline cache could not open: ${messageOf(error)}`;
+    // The record's own sentence (a damaged file names its newest verified backup) stands as it is.
+    ledgerProblem =
+      error instanceof RecordError ? messageOf(error) : `The offline cache could not open: ${messageOf(error)}`;
     log.error(ledgerProblem);
   }
 
@@ -246,9 +250,14 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
 
   // Team mode's one connection to the team server, once a window has used it.
   let teamSession: { close(): Promise<void> } | null = null;
+  // The record's backups are listed and restored from the window even when the record did not open.
+  const recordCredentials = new Credentials(secretStore, {
+    ...(options.escrow === undefined ? {} : { escrow: options.escrow }),
+  });
   const handlers = createHandlers({
     ledger,
     ledgerProblem,
+    recordCredentials: () => ledger?.credentials ?? recordCredentials,
     app: { ...options.app, dataFolder: options.dataFolder },
     sandboxUrl: () => sandbox?.baseUrl ?? null,
     embeddedSandbox: embeddedSandboxControl(options.sandboxKeeper, () => sandbox, useRestartedSandbox),

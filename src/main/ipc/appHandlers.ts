@@ -26,7 +26,10 @@ export function createAppHandlers(services: LedgerHandlerServices): Pick<Handler
           services.ledger === null
             ? [
                 {
-                  store: 'The offline cache',
+                  store:
+                    services.ledgerProblem?.startsWith("The officer's record") === true
+                      ? "The officer's record"
+                      : 'The offline cache',
                   severity: 'error' as const,
                   sentence: services.ledgerProblem ?? 'The offline cache and bank services are not running.',
                 },

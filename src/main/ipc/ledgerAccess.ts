@@ -4,6 +4,7 @@
  * one domain uses. Each `<domain>Handlers.ts` answers for one domain of the contract.
  */
 import type { LedgerServices } from '../services/ledgerServices.ts';
+import type { Credentials } from '../services/credentials/credentials.ts';
 import type { KeychainStatus } from '../services/credentials/keychainStatus.ts';
 import type { EventPublisher } from './eventPublisher.ts';
 import { IpcFailure } from './serviceErrors.ts';
@@ -19,6 +20,11 @@ export interface LedgerHandlerServices {
   /** Null when the services could not open (the reason is `ledgerProblem`). */
   ledger: LedgerServices | null;
   ledgerProblem: string | null;
+  /**
+   * The keychain's view of the record's key, for the record's backups: there even when the
+   * services did not open (a damaged record). None: the open services' own.
+   */
+  recordCredentials?: () => Credentials;
   app: AppIdentity;
   sandboxUrl(): string | null;
   keychain(): Promise<KeychainStatus>;

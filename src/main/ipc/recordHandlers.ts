@@ -1,6 +1,8 @@
 /**
  * Handlers of the `record` domain: Settings → Record (the same as `ledger record
- * retention|hold|purge|export` and `ledger audit verify --archive`).
+ * retention|hold|purge|export|backup|backups` and `ledger audit verify --archive`). The backups
+ * are listed and a restore asked for even when the record did not open (a damaged file): they
+ * need the record's key, not the record.
  */
 import { isAbsolute } from 'node:path';
 import { recoveryPublicKeyOf } from '../services/credentials/recoveryEscrow.ts';
@@ -13,6 +15,26 @@ import { verifyArchiveFile } from '../services/record/recordArchiveVerify.ts';
 import type { Handlers } from './handlerTypes.ts';
 import { clockOf, ledgerOf, type LedgerHandlerServices } from './ledgerAccess.ts';
 import { IpcFailure } from './serviceErrors.ts';
+import { listBackups, verifyBackup } from '../services/record/recordBackup.ts';
+import { currentRecordOf, requestRestoreAtStart, restoreRequested } from '../services/record/recordBackupRestore.ts';
+
+async function backupsOf(services: LedgerHandlerServices) {
+  const credentials = services.recordCredentials?.() ?? ledgerOf(services).credentials;
+  const folder = services.app.dataFolder;
+  const expected = currentRecordOf(folder).recordId;
+  const backups = [];
+  for (const backup of listBackups(folder)) {
+    const verdict = await verifyBackup(backup.file, credentials, expected);
+    backups.push({
+      name: backup.name,
+      madeAt: backup.madeAt.toISOString(),
+      bytes: backup.bytes,
+      verified: verdict.ok,
+      why: verdict.ok ? null : verdict.why,
+    });
+  }
+  return { backups, restoreAtNextStart: restoreRequested(folder) };
+}
 
 export function createRecordHandlers(services: LedgerHandlerServices): Pick<Handlers, 'record'> {
   const retentionOf = (profileId: string) => {
@@ -73,6 +95,17 @@ export function createRecordHandlers(services: LedgerHandlerServices): Pick<Hand
           problem: verification.problem?.message ?? null,
           notes: verification.notes,
         };
+      },
+      backups: () => backupsOf(services),
+      backupNow: async () => {
+        const made = await ledgerOf(services).backupRecord();
+        return { name: made.name, madeAt: made.madeAt.toISOString(), bytes: made.bytes, verified: true, why: null };
+      },
+      restoreBackup: async ({ name }) => {
+        const credentials = services.recordCredentials?.() ?? ledgerOf(services).credentials;
+        // A backup that does not verify is a RecordError ('invalid'): its answer says invalid_input.
+        await requestRestoreAtStart(services.app.dataFolder, name, credentials);
+        return backupsOf(services);
       },
     },
   };

@@ -21,6 +21,8 @@ import type { StoreProblem } from '../../shared/ipc/domains/app.ts';
 import { OfflineCache } from './cache/offlineCache.ts';
 import { RecordStore } from './record/recordStore.ts';
 import { RecordError } from './record/recordError.ts';
+import { backupDue } from './record/recordBackup.ts';
+import { restoreAtStart } from './record/recordBackupRestore.ts';
 import { RecordRetention, type LegalHold } from './record/recordRetention.ts';
 import { purgeReviews } from './review/reviewPurge.ts';
 import { Credentials } from './credentials/credentials.ts';
@@ -67,6 +69,12 @@ export interface LedgerServicesOptions {
   /** The data folder's recovery escrow (credentials/recoveryEscrow.ts); none: no recovery key (tests). */
   escrow?: KeyEscrow;
   /**
+   * The daily backup of the record (record/recordBackup.ts): made this long after the open when
+   * the newest is a day old or there is none (10 s by default, so it never slows the first
+   * screen), or at close if the services end before. `false`: none (tests that count files).
+   */
+  dailyBackup?: { afterMs: number } | false;
+  /**
    * Where remote profiles' `system` and `environment` proxy settings come from (services/http):
    * the process's environment (HTTPS_PROXY, HTTP_PROXY, NO_PROXY), and in the desktop app
    * Chromium's resolver. Without it, none: every remote profile is reached directly unless it
@@ -107,6 +115,15 @@ export class LedgerServices {
   readonly unsettledWrites: UnsettledWrites;
   /** Sanctions lists and the screening of applicants against them (issue 40). */
   readonly screening: ScreeningService;
+  readonly #dataFolder: string;
+  readonly #now: () => Date;
+  /** What this start did with a restore the window asked for (a sentence), or null. */
+  #restoredAtStart: string | null = null;
+  /** Why the last daily backup failed, or null. */
+  #backupProblem: string | null = null;
+  #backupTimer: NodeJS.Timeout | null = null;
+  #backupDue = false;
+  #backupRun: Promise<void> | null = null;
 
   private constructor(
     options: LedgerServicesOptions,
@@ -115,6 +132,8 @@ export class LedgerServices {
     record: RecordStore,
   ) {
     const now = options.now ?? (() => new Date());
+    this.#dataFolder = options.dataFolder;
+    this.#now = now;
     this.credentials = credentials;
     this.cache = cache;
     this.record = record;
@@ -177,6 +196,38 @@ export class LedgerServices {
       if (finished.kind === 'applications' || finished.kind === 'account-application')
         this.screening.afterSync(finished.profileId);
     });
+  }
+
+  /** A backup of the record now (`ledger record backup`, Settings → Record); verified before it counts. */
+  async backupRecord(): Promise<import('./record/recordBackup.ts').MadeBackup> {
+    const made = await this.record.backup(this.#now());
+    this.#backupProblem = null;
+    this.#backupDue = false;
+    return made;
+  }
+
+  /** The daily backup: due when the newest is a day old; off the open's path (a timer, or at close). */
+  #scheduleDailyBackup(setting: { afterMs: number } | false | undefined): void {
+    if (setting === false || this.record.state !== 'open') return;
+    if (!backupDue(this.#dataFolder, this.#now())) return;
+    this.#backupDue = true;
+    this.#backupTimer = setTimeout(() => {
+      this.#backupTimer = null;
+      void this.#runDueBackup();
+    }, setting?.afterMs ?? 10_000);
+    this.#backupTimer.unref();
+  }
+
+  #runDueBackup(): Promise<void> {
+    if (!this.#backupDue) return this.#backupRun ?? Promise.resolve();
+    this.#backupDue = false;
+    this.#backupRun = this.backupRecord().then(
+      () => undefined,
+      (error: unknown) => {
+        this.#backupProblem = `The daily backup of the officer's record failed (${error instanceof Error ? error.message : String(error)}); the backups already made are kept, and the next start tries again.`;
+      },
+    );
+    return this.#backupRun;
   }
 
   /** Sets how many years after its review a profile's reviews are kept (audited). */
@@ -273,6 +324,12 @@ export class LedgerServices {
    */
   storeProblems(): StoreProblem[] {
     const problems: StoreProblem[] = [];
+    if (this.#restoredAtStart !== null) {
+      problems.push({ store: "The officer's record", severity: 'warning', sentence: this.#restoredAtStart });
+    }
+    if (this.#backupProblem !== null) {
+      problems.push({ store: "The officer's record", severity: 'warning', sentence: this.#backupProblem });
+    }
     if (this.record.problem !== null) {
       problems.push({
         store: "The officer's record",
@@ -309,9 +366,15 @@ export class LedgerServices {
       ...(options.onSecretUsed === undefined ? {} : { onSecretUsed: options.onSecretUsed }),
       ...(options.escrow === undefined ? {} : { escrow: options.escrow }),
     });
+    // A restore the window asked for is done before anything opens the record (recordBackupRestore.ts).
+    const restored = await restoreAtStart(options.dataFolder, credentials);
     // The record first: the cache moves the record's tables into it at its first open and
     // attaches it to its connections (cache/recordMove.ts).
-    const record = await RecordStore.open({ folder: options.dataFolder, credentials });
+    const record = await RecordStore.open({
+      folder: options.dataFolder,
+      credentials,
+      ...(options.now === undefined ? {} : { now: options.now }),
+    });
     let cache: OfflineCache;
     try {
       cache = await OfflineCache.open({
@@ -337,7 +400,10 @@ export class LedgerServices {
       record.close();
       throw error;
     }
-    return new LedgerServices(options, credentials, cache, record);
+    const services = new LedgerServices(options, credentials, cache, record);
+    services.#restoredAtStart = restored;
+    services.#scheduleDailyBackup(options.dailyBackup);
+    return services;
   }
 
   /** Adds a remote profile and puts its secret in the keychain; no profile is left without it. */
@@ -532,6 +598,10 @@ export class LedgerServices {
   }
 
   async close(): Promise<void> {
+    if (this.#backupTimer !== null) clearTimeout(this.#backupTimer);
+    this.#backupTimer = null;
+    // Services that end before the timer (a `ledger` command) make the day's backup now.
+    await this.#runDueBackup();
     await this.sync.stopAll();
     await this.screening.settled();
     this.clients.close();

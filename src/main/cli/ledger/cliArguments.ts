@@ -120,6 +120,11 @@ Sanctions screening (docs/screening.md; lists are read from files, nothing is do
   record hold [--reason TEXT | --lift]                place or lift the legal hold: while it holds, nothing is purged
   record purge --profile NAME                         purge the reviews past their retention, with their history
                                                       (audited and anchored; refused under a legal hold, exit 1)
+  record backup                                       a verified backup of the record now (daily by itself; the
+                                                      newest 7 are kept in the data folder's backups/)
+  record backups                                      the backups, newest first: when, size, whether each verifies
+  record restore BACKUP                               put a backup (its name or path) in place of the record, the
+                                                      current file kept aside; only with no Ledgerdesk running
   audit [--profile NAME] [--limit N] [--cursor C]     the log of every write made from this app
   audit verify                                        check the log's hash chain: ok with its entries and head,
                                                       or the first entry that breaks it (exit 1)
@@ -320,6 +325,9 @@ const COMMANDS: Record<
   'record retention': { accepts: ['profile', 'years'], requires: ['profile'] },
   'record hold': { accepts: ['reason', 'lift'], requires: [] },
   'record purge': { accepts: ['profile'], requires: ['profile'] },
+  'record backup': { accepts: [], requires: [] },
+  'record backups': { accepts: [], requires: [] },
+  'record restore': { accepts: [], requires: [], names: 'BACKUP' },
   'screening import': { accepts: ['source', 'published'], requires: [], names: 'FILE', several: true },
   'screening lists': { accepts: [], requires: [] },
   'screening run': { accepts: ['profile', 'threshold'], requires: ['profile'] },

@@ -27,6 +27,8 @@ const FOLDERLESS = new Set(['keychain', 'help']);
 const FOLDER_FREE_ONLY: Record<string, string> = {
   'record recover': 'recovery puts the keys back before Ledgerdesk opens the folder',
   'record import': 'an archive is imported only into a folder nothing has opened',
+  'record restore':
+    'the record file is replaced, and Ledgerdesk has it open (restore it from the window, Settings → Record)',
   'team init': 'it reads files and a password on this terminal',
   'team join': 'it reads an invite file on this terminal',
   'team migrate': 'it reads a password on this terminal',

@@ -30,7 +30,12 @@ import { RowAltered } from '../../services/cache/rowMacs.ts';
 import { ReviewRolledBack } from '../../services/cache/reviewRollbacks.ts';
 import { exportCsv, type ExportView } from '../../services/cache/exportViews.ts';
 import { unmaskedFieldsOf } from '../../../shared/personalData/exportDisclosure.ts';
-import { InvalidSecret, MissingCredentials, SecretNeedsReentry } from '../../services/credentials/credentials.ts';
+import {
+  Credentials,
+  InvalidSecret,
+  MissingCredentials,
+  SecretNeedsReentry,
+} from '../../services/credentials/credentials.ts';
 import { detectKeychain } from '../../services/credentials/keychainStatus.ts';
 import { KeychainUnavailable } from '../../services/credentials/keyringSecretStore.ts';
 import { KeyFileUnreadable, WeakPassphrase, WrongPassphrase } from '../../services/credentials/keyFile.ts';
@@ -39,6 +44,7 @@ import { RecoveryEscrow, RecoveryProblem } from '../../services/credentials/reco
 import { recordRecover } from './commands/recordRecover.ts';
 import { auditVerifyArchive, recordExport, recordImport } from './commands/recordArchive.ts';
 import { ArchiveKeyProblem } from '../../services/record/recordArchiveSealing.ts';
+import { recordBackupNow, recordBackups, recordRestore, type BackupContext } from './commands/recordBackup.ts';
 import { RecordError } from '../../services/record/recordError.ts';
 import { withFolder } from './folderWriter.ts';
 import type { SecretStore } from '../../services/credentials/secretStore.ts';
@@ -268,6 +274,12 @@ class Ledger {
         return recordHold(this.#commandContext());
       case 'record purge':
         return recordPurge(this.#commandContext());
+      case 'record backup':
+        return recordBackupNow(this.#commandContext());
+      case 'record backups':
+        return recordBackups(this.#backupContext());
+      case 'record restore':
+        return recordRestore(this.#backupContext());
       case 'screening import':
         return screeningImport(this.#commandContext());
       case 'screening lists':
@@ -407,6 +419,20 @@ class Ledger {
   }
 
   /** What a command in a file of its own needs of this run. */
+  /** For the backup commands: the record's key without opening the record (a damaged one does not open). */
+  #backupContext(): BackupContext {
+    return {
+      ...this.#commandContext(),
+      credentials: async () =>
+        this.#io.hosted?.services?.credentials ??
+        new Credentials(await this.#secrets(), {
+          ...(this.#io.secretStore === undefined
+            ? { escrow: new RecoveryEscrow(this.#dataFolder, null, this.#io.env) }
+            : {}),
+        }),
+    };
+  }
+
   #commandContext(): CommandContext {
     return {
       arguments: this.#arguments,

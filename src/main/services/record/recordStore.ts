@@ -16,11 +16,12 @@ import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import type { Credentials } from '../credentials/credentials.ts';
 import { RecordSealer, SealBroken } from '../cache/sealing.ts';
-import { applyMigrations } from '../migrations/migrationRunner.ts';
+import { applyMigrations, checksumOf } from '../migrations/migrationRunner.ts';
 import { enterReadOnly } from '../migrations/readOnly.ts';
 import { RecordError } from './recordError.ts';
 import { openRecordFile, RECORD_FILE_NAME } from './recordFile.ts';
 import { RECORD_MIGRATIONS, RECORD_MIGRATIONS_TABLE } from './recordMigrations.ts';
+import { backupTimeText, makeBackup, type MadeBackup, newestVerifiedBackup, restoreCommandOf } from './recordBackup.ts';
 
 export type RecordState = 'open' | 'read-only' | 'locked';
 
@@ -34,6 +35,8 @@ export interface RecordOpenOptions {
   /** The app data folder; the file is `<folder>/record.sqlite`. */
   folder: string;
   credentials: Credentials;
+  /** The clock of backup names (tests). */
+  now?: () => Date;
 }
 
 function metaOf(database: DatabaseSync, key: string): string | null {
@@ -50,13 +53,16 @@ export class RecordStore {
   readonly problem: string | null;
   readonly #database: DatabaseSync;
   readonly #sealer: RecordSealer | null;
+  readonly #options: RecordOpenOptions;
   #closed = false;
 
   private constructor(
+    options: RecordOpenOptions,
     file: string,
     database: DatabaseSync,
     opened: { recordId: string | null; state: RecordState; problem: string | null; sealer: RecordSealer | null },
   ) {
+    this.#options = options;
     this.file = file;
     this.#database = database;
     this.recordId = opened.recordId;
@@ -67,8 +73,15 @@ export class RecordStore {
 
   static async open(options: RecordOpenOptions): Promise<RecordStore> {
     const file = join(options.folder, RECORD_FILE_NAME);
-    const database = openRecordFile(file);
+    let database: DatabaseSync;
     try {
+      database = openRecordFile(file);
+    } catch (error) {
+      if (!(error instanceof RecordError) || error.kind !== 'unreadable') throw error;
+      throw new RecordError('unreadable', `${error.message} ${await backupOffer(options)}`, { cause: error });
+    }
+    try {
+      await backupBeforeMigrating(database, options);
       const migrated = applyMigrations(database, RECORD_MIGRATIONS, RECORD_MIGRATIONS_TABLE, {
         name: "The officer's record",
       });
@@ -76,7 +89,7 @@ export class RecordStore {
       if (readOnly !== null) enterReadOnly(database);
       const opened = await resolveRecordKey(database, options.credentials, file, readOnly);
       if (opened.state === 'locked') enterReadOnly(database);
-      return new RecordStore(file, database, opened);
+      return new RecordStore(options, file, database, opened);
     } catch (error) {
       database.close();
       throw error;
@@ -126,10 +139,72 @@ export class RecordStore {
     }
   }
 
+  /**
+   * A verified backup of the record in `<data folder>/backups` (recordBackup.ts), the newest
+   * seven kept. Only an open record is backed up: a locked or read-only one cannot be verified.
+   */
+  async backup(now: Date = new Date()): Promise<MadeBackup> {
+    if (this.#closed) throw new RecordError('closed', "The officer's record is closed.");
+    if (this.state !== 'open' || this.recordId === null) {
+      throw new RecordError(
+        this.state === 'locked' ? 'locked' : 'read-only',
+        this.problem ?? "The officer's record cannot be backed up now.",
+      );
+    }
+    return makeBackup(this.#database, this.#options.folder, this.#options.credentials, this.recordId, now);
+  }
+
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
     this.#database.close();
+  }
+}
+
+/** The sentence a damaged record's error ends with: the newest backup that verifies, and how to restore it. */
+async function backupOffer(options: RecordOpenOptions): Promise<string> {
+  let newest;
+  try {
+    newest = await newestVerifiedBackup(options.folder, options.credentials, null);
+  } catch {
+    newest = null;
+  }
+  if (newest === null) return 'No backup of it in the data folder verifies.';
+  return `The newest backup that verifies is ${newest.name}, made ${backupTimeText(newest.madeAt)}: restore it with \`${restoreCommandOf(newest)}\` (the damaged file is kept aside, never deleted), or in Settings → Record.`;
+}
+
+/**
+ * A record that has migrations to run is backed up first (issue 34, item 7), so a migration that
+ * fails, or one that does the wrong thing, has the record as it was to go back to. A new record
+ * (nothing applied yet) has nothing to keep; a record whose key is not here (locked) cannot be
+ * verified, and migrates as before.
+ */
+async function backupBeforeMigrating(database: DatabaseSync, options: RecordOpenOptions): Promise<void> {
+  const table = database
+    .prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?")
+    .get(RECORD_MIGRATIONS_TABLE);
+  if (table === undefined) return;
+  const applied = database
+    .prepare(`SELECT version, checksum FROM ${RECORD_MIGRATIONS_TABLE} ORDER BY version`)
+    .all() as { version: number; checksum: string }[];
+  if (applied.length === 0 || applied.length >= RECORD_MIGRATIONS.length) return;
+  // A history this build does not know opens read-only (the runner says why): nothing to migrate.
+  if (
+    applied.some(
+      (row, index) => row.checksum !== checksumOf(RECORD_MIGRATIONS[index] ?? { version: 0, name: '', sql: '' }),
+    )
+  )
+    return;
+  const recordId = metaOf(database, 'record_id');
+  if (recordId === null || (await options.credentials.readRecordKey(recordId).catch(() => null)) === null) return;
+  try {
+    await makeBackup(database, options.folder, options.credentials, recordId, options.now?.() ?? new Date());
+  } catch (error) {
+    throw new RecordError(
+      'unreadable',
+      `The officer's record was not migrated to this build: its backup before the migration failed (${(error as Error).message}). Nothing in it was changed.`,
+      { cause: error },
+    );
   }
 }
 

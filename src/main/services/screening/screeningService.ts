@@ -36,13 +36,17 @@ import type { ContractAnswer } from '../../../shared/ipc/contractAnswer.ts';
 
 /** A screening that cannot run as asked (no list loaded): one sentence; nothing was changed. */
 export class ScreeningProblem extends Error {
-  constructor(message: string) {
+  /** No list loaded, or no record file to keep hits in. */
+  readonly kind: 'no-list' | 'no-record';
+  constructor(message: string, kind: 'no-list' | 'no-record' = 'no-list') {
     super(message);
     this.name = 'ScreeningProblem';
+    this.kind = kind;
   }
 
   /** No list loaded: the window says so and how to load one. */
   get answer(): ContractAnswer {
+    if (this.kind === 'no-record') return { code: 'storage_error' };
     return {
       code: 'not_available',
       action:
@@ -282,6 +286,7 @@ export class ScreeningService {
     if (!this.#hits.present)
       throw new ScreeningProblem(
         "The officer's record is not open in its own file (see the top of the window, or `ledger record`), so hits could not be kept for review: nothing was screened.",
+        'no-record',
       );
     const used = threshold ?? this.#options.thresholdOf?.(profileId) ?? DEFAULT_THRESHOLD;
     const listsKey = lists.map((version) => `${version.source}:${version.digest}`).join(',');

@@ -35,6 +35,25 @@ const archiveVerification = z.object({
   notes: z.array(z.string()),
 });
 export type ArchiveVerificationView = z.infer<typeof archiveVerification>;
+/** A backup of the record in the data folder's backups/ (issue 34, item 7). */
+const recordBackup = z.object({
+  name: z.string(),
+  madeAt: z.string(),
+  bytes: z.number().int().min(0),
+  /** Whether it opens, is whole, and opens with the record's key. */
+  verified: z.boolean(),
+  /** Why it does not verify; null when it does. */
+  why: z.string().nullable(),
+});
+export type RecordBackupView = z.infer<typeof recordBackup>;
+
+const recordBackups = z.object({
+  /** Newest first. */
+  backups: z.array(recordBackup),
+  /** The backup put in place at the next start (asked for in the window), or null. */
+  restoreAtNextStart: z.string().nullable(),
+});
+export type RecordBackupsView = z.infer<typeof recordBackups>;
 
 export const recordOperations = {
   retention: { input: z.strictObject({ profileId }), output: retention },
@@ -73,4 +92,13 @@ export const recordOperations = {
     input: z.strictObject({ path: z.string().trim().min(1).max(4096) }),
     output: archiveVerification,
   },
+  /** The record's backups, each verified (works on a damaged record too). */
+  backups: { input: noInput, output: recordBackups },
+  /** A verified backup now (`ledger record backup`). */
+  backupNow: { input: noInput, output: recordBackup },
+  /**
+   * Asks for a backup to be put in place at the next start (the running services hold the record
+   * open): verified now; the current record is then kept aside, never deleted.
+   */
+  restoreBackup: { input: z.strictObject({ name: z.string().min(1).max(200) }), output: recordBackups },
 } as const;

@@ -1,7 +1,8 @@
 /**
  * Settings → Record (issue 34, item 5): how long the active profile's reviews are kept (five
  * years after the review unless set), the legal hold that suspends every purge, and the purge
- * itself, asked for and confirmed, never run by itself. The same as `ledger record …`.
+ * itself, asked for and confirmed, never run by itself. The same as `ledger record …`. Below
+ * them, the record's backups (RecordBackups.tsx), shown even when the record did not open.
  */
 import { useCallback, useEffect, useState } from 'react';
 import type { RetentionView } from '../../../../shared/ipc/domains/record.ts';
@@ -16,8 +17,18 @@ import { useActiveProfile } from '../../stores/profiles.ts';
 import { confirmWrite } from '../../stores/confirm.ts';
 import { toast } from '../../stores/toasts.ts';
 import { RecordArchive } from './RecordArchive.tsx';
+import { RecordBackups } from './RecordBackups.tsx';
 
 export function RecordPanel() {
+  return (
+    <>
+      <RecordRetention />
+      <RecordBackups />
+    </>
+  );
+}
+
+function RecordRetention() {
   const profile = useActiveProfile();
   const [retention, setRetention] = useState<RetentionView | null>(null);
   const [error, setError] = useState<UiError | null>(null);
