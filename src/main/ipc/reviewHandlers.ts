@@ -51,7 +51,14 @@ export function createReviewHandlers(services: ReviewHandlerServices): Pick<Hand
         const services_ = ledger();
         services_.profiles.find(profileId);
         return {
-          rows: services_.reviews.give({ profileId, kind, refs, disposition, note: note ?? null, reason: reason ?? null }),
+          rows: services_.reviews.give({
+            profileId,
+            kind,
+            refs,
+            disposition,
+            note: note ?? null,
+            reason: reason ?? null,
+          }),
         };
       },
       detail: ({ profileId, kind, ref }) => ledger().reviews.detail(profileId, kind, ref),

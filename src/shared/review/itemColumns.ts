@@ -192,7 +192,12 @@ export function itemLine(kind: ReviewKind, columns: ItemColumns): string {
       : kind === 'application'
         ? [columns.applicantName, codeWords(columns.status), columns.productName]
         : kind === 'screening-hit'
-          ? [columns.applicantName, columns.description, columns.score === null ? null : `score ${columns.score}`, columns.status]
+          ? [
+              columns.applicantName,
+              columns.description,
+              columns.score === null ? null : `score ${columns.score}`,
+              columns.status,
+            ]
           : [columns.event, codeWords(columns.status), columns.attempt, columns.object];
   return parts.filter((part) => part !== null && part !== '').join(' · ');
 }

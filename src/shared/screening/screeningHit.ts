@@ -8,7 +8,7 @@
 import type { EntryKind, ListSource } from './listEntry.ts';
 import type { ScoreExplanation } from './scoring.ts';
 
-export interface HitApplicant {
+interface HitApplicant {
   id: string;
   kind: 'person' | 'business';
   /** The names screened: a person's full name; a business's legal name and dba. */
@@ -20,7 +20,7 @@ export interface HitApplicant {
   identifiers: string[];
 }
 
-export interface HitEntry {
+interface HitEntry {
   source: ListSource;
   uid: string;
   kind: EntryKind;

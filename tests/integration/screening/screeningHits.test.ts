@@ -276,9 +276,7 @@ describe('screening hits as review items', () => {
 
     const set = await cli('screening', 'threshold', '--profile', 'Sandbox', '--threshold', '0.93');
     expect(set.stderr).toBe('');
-    expect(set.stdout).toBe(
-      'Sandbox screens at 0.93 from its next run (was 0.88; written to the audit log).\n',
-    );
+    expect(set.stdout).toBe('Sandbox screens at 0.93 from its next run (was 0.88; written to the audit log).\n');
     expect(services.profiles.find(profile.id).screeningThreshold).toBe(0.93);
     const entry = services.cache.audit.list({ profileId: profile.id, action: 'profile.screening-threshold' }).rows[0];
     expect(entry?.detail).toBe('screening threshold 0.93 (was: 0.88)');

@@ -52,7 +52,9 @@ describe('record migration 3', () => {
     expect(after.prepare('SELECT * FROM reviews ORDER BY id').all()).toEqual(rows);
     expect(counts(after)).toEqual(countsBefore);
 
-    after.prepare(INSERT_REVIEW).run('p1', 'screening-hit', 'a:ofac-sdn:1', null, 'cleared', 'd3', Buffer.from('x'), null);
+    after
+      .prepare(INSERT_REVIEW)
+      .run('p1', 'screening-hit', 'a:ofac-sdn:1', null, 'cleared', 'd3', Buffer.from('x'), null);
     after.prepare(`UPDATE reviews SET state = 'changed' WHERE ref = 'row-1'`).run();
     expect(counts(after)).toEqual([
       { kind: 'application', state: 'cleared', total: 1 },
@@ -60,7 +62,11 @@ describe('record migration 3', () => {
       { kind: 'screening-hit', state: 'cleared', total: 1 },
     ]);
     const indexes = (
-      after.prepare(`SELECT name FROM sqlite_master WHERE tbl_name = 'reviews' AND type IN ('index', 'trigger') ORDER BY name`).all() as {
+      after
+        .prepare(
+          `SELECT name FROM sqlite_master WHERE tbl_name = 'reviews' AND type IN ('index', 'trigger') ORDER BY name`,
+        )
+        .all() as {
         name: string;
       }[]
     ).map((row) => row.name);

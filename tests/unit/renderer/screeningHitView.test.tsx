@@ -33,7 +33,10 @@ function hitOf(extra: Partial<HitRecord> = {}): HitRecord {
     },
     score: 0.97,
     explanation: { entryUid: '20001', score: 0.97, name: {} as HitRecord['explanation']['name'], adjustments: [] },
-    words: ['"grace allen" against "ALLEN, Grace" (primary): grace ~ grace 1.00', 'born •••• 1994, the list says 1994: +0.02'],
+    words: [
+      '"grace allen" against "ALLEN, Grace" (primary): grace ~ grace 1.00',
+      'born •••• 1994, the list says 1994: +0.02',
+    ],
     state: 'open',
     goneNote: null,
     list: { publishedAt: '2025-04-01', digest: 'ab' },

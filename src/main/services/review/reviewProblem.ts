@@ -2,13 +2,7 @@
 import type { ContractAnswer } from '../../../shared/ipc/contractAnswer.ts';
 
 export type ReviewProblemKind =
-  | 'bad-note'
-  | 'not-cached'
-  | 'bad-ref'
-  | 'bad-rule'
-  | 'bad-reviewer'
-  | 'no-such-rule'
-  | 'bad-reason';
+  'bad-note' | 'not-cached' | 'bad-ref' | 'bad-rule' | 'bad-reviewer' | 'no-such-rule' | 'bad-reason';
 
 export class ReviewProblem extends Error {
   readonly kind: ReviewProblemKind;

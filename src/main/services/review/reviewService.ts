@@ -50,7 +50,6 @@ export interface GiveReview {
   reason?: ReviewReason | null;
 }
 
-
 /** An item's review with everything the drawer shows. */
 export interface ReviewDetail {
   review: Review | null;
@@ -175,7 +174,8 @@ export class ReviewService {
         reviewer,
         at,
       );
-      const hits = reason === 'no-match' ? this.#hits.find(input.profileId, refs) : new Map();
+      const hits: ReturnType<ScreeningHits['find']> =
+        reason === 'no-match' ? this.#hits.find(input.profileId, refs) : new Map<string, never>();
       for (const review of given) {
         const hit = hits.get(review.ref);
         if (hit !== undefined) this.#hits.decideNoMatch(input.profileId, hit, at);

@@ -15,7 +15,7 @@ export function entryName(entry: ListEntry): string {
 }
 
 /** The applicant's date of birth and identifiers, where a reason quotes them, masked. */
-export function maskedExplanation(explanation: ScoreExplanation, subject: ScreeningSubject): ScoreExplanation {
+function maskedExplanation(explanation: ScoreExplanation, subject: ScreeningSubject): ScoreExplanation {
   const quoted: [string, string][] = [];
   const born = subject.dateOfBirth ?? null;
   if (born !== null && born !== '') quoted.push([born, maskDateOfBirth(born)]);

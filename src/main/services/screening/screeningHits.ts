@@ -19,18 +19,19 @@ import type { RecordSealer } from '../cache/sealing.ts';
  * still used from the cache file (a record locked or read-only before its move, issue 34), nor
  * before record migration 3 ran. Readers then see no hit; a run is refused (screeningService.ts).
  */
-export function screeningTablesPresent(database: DatabaseSync): boolean {
+function screeningTablesPresent(database: DatabaseSync): boolean {
   return database.prepare(`SELECT 1 FROM pragma_table_list WHERE name = 'screening_hits'`).get() !== undefined;
 }
 
 /** Every kept hit of the profile, reviewed or not (the Overview's total); no sealed body is opened. */
 export function keptHitCount(database: DatabaseSync, profileId: string): number {
   if (!screeningTablesPresent(database)) return 0;
-  return (database.prepare('SELECT COUNT(*) AS n FROM screening_hits WHERE profile_id = ?').get(profileId) as { n: number })
-    .n;
+  return (
+    database.prepare('SELECT COUNT(*) AS n FROM screening_hits WHERE profile_id = ?').get(profileId) as { n: number }
+  ).n;
 }
 
-export function hitIdentity(profileId: string, ref: string): string {
+function hitIdentity(profileId: string, ref: string): string {
   return `screening_hits\u0000${profileId}\u0000${ref}`;
 }
 
@@ -275,7 +276,9 @@ export class ScreeningHits {
   screened(profileId: string): Map<string, { applicantDigest: string; listsKey: string; threshold: number }> {
     if (!this.present) return new Map();
     const rows = this.#database
-      .prepare('SELECT applicant_id, applicant_digest, lists_key, threshold FROM screening_screened WHERE profile_id = ?')
+      .prepare(
+        'SELECT applicant_id, applicant_digest, lists_key, threshold FROM screening_screened WHERE profile_id = ?',
+      )
       .all(profileId) as { applicant_id: string; applicant_digest: string; lists_key: string; threshold: number }[];
     return new Map(
       rows.map((row) => [

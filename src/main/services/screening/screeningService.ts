@@ -260,7 +260,9 @@ export class ScreeningService {
         : `${listVersionName(version)}, sha256 ${version.digest}: ${String(version.entryCount)} entries, ` +
           `${String(outcome.added.length)} added, ${String(outcome.changed.length)} changed, ${String(outcome.removed.length)} removed` +
           (outcome.previous === null ? '' : `; replaces sha256 ${shortDigest(outcome.previous.digest)}`) +
-          (outcome.goneHits === 0 ? '' : `; ${String(outcome.goneHits)} open ${outcome.goneHits === 1 ? 'hit' : 'hits'} marked gone`),
+          (outcome.goneHits === 0
+            ? ''
+            : `; ${String(outcome.goneHits)} open ${outcome.goneHits === 1 ? 'hit' : 'hits'} marked gone`),
     });
     await this.#audit.settled();
     // A new version: every profile's applicants are screened against it (their lists changed).
@@ -302,7 +304,8 @@ export class ScreeningService {
         });
     }
     const all = applicantSubjects(this.#options.cache, profileId);
-    const before = scope === 'changed' ? this.#hits.screened(profileId) : new Map();
+    const before: ReturnType<ScreeningHits['screened']> =
+      scope === 'changed' ? this.#hits.screened(profileId) : new Map<string, never>();
     const subjects = all.filter((subject) => {
       const last = before.get(subject.applicantId);
       return (
@@ -404,7 +407,12 @@ export class ScreeningService {
           applicantKind: record.applicant.kind,
           applicantName: record.applicant.names[0] ?? '',
           source: hit.source,
-          entry: { uid: record.entry.uid, name: record.entry.name, kind: record.entry.kind, programs: record.entry.programs },
+          entry: {
+            uid: record.entry.uid,
+            name: record.entry.name,
+            kind: record.entry.kind,
+            programs: record.entry.programs,
+          },
           score: hit.score,
           explanation: record.explanation,
           words: record.words,

@@ -10,7 +10,11 @@ export type TeamAction = (typeof TEAM_ACTIONS)[number];
 export const TEAM_DISPOSITIONS = ['cleared', 'flagged', 'escalated', 'closed'] as const;
 
 /** Screening hits are not team items yet (issue 40, item 5): the team server's schema does not know them. */
-export const TEAM_KINDS = ['pending-transaction', 'application', 'webhook-send'] as const satisfies readonly ReviewKind[];
+export const TEAM_KINDS = [
+  'pending-transaction',
+  'application',
+  'webhook-send',
+] as const satisfies readonly ReviewKind[];
 export type TeamKind = (typeof TEAM_KINDS)[number];
 
 /** Whether an event is about an item under review (not a membership or policy event). */

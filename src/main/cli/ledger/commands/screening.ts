@@ -158,14 +158,19 @@ export async function screeningThreshold(context: CommandContext): Promise<numbe
   const { options } = context.arguments;
   const wanted = read.threshold(options);
   const reset = options.default === true;
-  if (wanted !== undefined && reset) throw new UsageError('`screening threshold` takes --threshold or --default, not both.');
+  if (wanted !== undefined && reset)
+    throw new UsageError('`screening threshold` takes --threshold or --default, not both.');
   if (wanted === 0) throw new UsageError('--threshold: must be above 0 (0 would make every applicant a hit).');
   const services = await context.open();
   const profile = await context.profile(services, false);
   const before = profile.screeningThreshold ?? DEFAULT_THRESHOLD;
   if (wanted === undefined && !reset) {
     if (context.arguments.json)
-      context.printJson({ profile: profile.name, threshold: before, default: profile.screeningThreshold === undefined });
+      context.printJson({
+        profile: profile.name,
+        threshold: before,
+        default: profile.screeningThreshold === undefined,
+      });
     else
       context.print(
         `${profile.name} screens at ${thresholdText(before)}${profile.screeningThreshold === undefined ? ' (the default)' : ''}.`,
@@ -175,7 +180,12 @@ export async function screeningThreshold(context: CommandContext): Promise<numbe
   const changed = services.setScreeningThreshold(profile.id, reset ? null : (wanted ?? null));
   const after = changed.screeningThreshold ?? DEFAULT_THRESHOLD;
   if (context.arguments.json)
-    context.printJson({ profile: changed.name, threshold: after, default: changed.screeningThreshold === undefined, was: before });
+    context.printJson({
+      profile: changed.name,
+      threshold: after,
+      default: changed.screeningThreshold === undefined,
+      was: before,
+    });
   else
     context.print(
       `${changed.name} screens at ${thresholdText(after)}${changed.screeningThreshold === undefined ? ' (the default)' : ''} from its next run (was ${thresholdText(before)}; written to the audit log).`,
