@@ -4,18 +4,12 @@
  * shows it in clear only while the section is open; an applicant the bank did not return is
  * shown as such; another application naming the same person is one click away.
  */
-import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { ApplicantsSection } from '../../../src/renderer/src/features/applicants/ApplicantsSection.tsx';
 import type { NamedApplicant } from '../../../src/shared/ipc/index.ts';
 import { maskApplicantRecord } from '../../../src/shared/personalData/masking.ts';
-import { installFakeBridge, refuse } from './setup.tsx';
-
-async function settle(): Promise<void> {
-  await act(async () => {
-    await new Promise((resolve) => setTimeout(resolve, 0));
-  });
-}
+import { installFakeBridge, refuse, settle } from './setup.tsx';
 
 const FRANCES = {
   id: 'apsn_frances',

@@ -3,13 +3,12 @@
  * resource with the fields left out and those beyond the interface, "Start over", and the
  * states (nothing read yet, an error with Try again). Operable from the keyboard.
  */
-import { act, render, screen, within } from '@testing-library/react';
+import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { BankCompatibilityPanel } from '../../../src/renderer/src/features/settings/BankCompatibilityPanel.tsx';
-import { useProfilesStore } from '../../../src/renderer/src/stores/profiles.ts';
 import type { DriftReport } from '../../../src/shared/ipc/index.ts';
-import { installFakeBridge, refuse } from './setup.tsx';
+import { installFakeBridge, refuse, settle, withStagingProfile } from './setup.tsx';
 
 const REPORT: DriftReport = {
   profileId: 'staging',
@@ -39,29 +38,8 @@ const REPORT: DriftReport = {
 
 const EMPTY: DriftReport = { profileId: 'staging', since: null, resources: [] };
 
-async function settle(): Promise<void> {
-  await act(async () => {
-    await new Promise((resolve) => setTimeout(resolve, 0));
-  });
-}
-
 beforeEach(() => {
-  useProfilesStore.setState({
-    profiles: [
-      {
-        id: 'staging',
-        name: 'Staging',
-        kind: 'remote',
-        baseUrl: 'https://sandbox.bank.example',
-        authScheme: 'basic',
-        keyId: 'key_1',
-        production: false,
-        createdAt: '2026-11-21T10:00:00Z',
-        updatedAt: '2026-11-21T10:00:00Z',
-      },
-    ] as never,
-    activeProfileId: 'staging',
-  });
+  withStagingProfile();
 });
 
 describe('BankCompatibilityPanel', () => {

@@ -4,16 +4,10 @@
  * again), Escape closes it and focus goes back to its Preview button. (Drawing the image and the
  * PDF needs a real browser: jsdom has no blob: URLs and no canvas.)
  */
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { DocumentPreviewButton } from '../../../src/renderer/src/features/applicants/DocumentPreview.tsx';
-import { installFakeBridge, refuse } from './setup.tsx';
-
-async function settle(): Promise<void> {
-  await act(async () => {
-    await new Promise((resolve) => setTimeout(resolve, 0));
-  });
-}
+import { installFakeBridge, refuse, settle } from './setup.tsx';
 
 const REFUSALS = {
   doc_unknown: () => refuse('not_found', 'Applicant apsn_grace names no document doc_unknown.', 'documentId'),

@@ -3,16 +3,10 @@
  * profile's setting loaded (nothing by default), one checkbox per field class, Save only once
  * something changed, the saved classes sent to main, a refusal shown where the user looks.
  */
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { ExportUnmaskingPanel } from '../../../src/renderer/src/features/applicants/ExportUnmaskingPanel.tsx';
-import { installFakeBridge, refuse } from './setup.tsx';
-
-async function settle(): Promise<void> {
-  await act(async () => {
-    await new Promise((resolve) => setTimeout(resolve, 0));
-  });
-}
+import { installFakeBridge, refuse, settle } from './setup.tsx';
 
 describe('the export unmasking setting', () => {
   it('starts with nothing unmasked and saves the chosen classes', async () => {

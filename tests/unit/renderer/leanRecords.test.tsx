@@ -12,13 +12,7 @@ import { useDocumentsStore } from '../../../src/renderer/src/features/documents/
 import { WebhooksScreen } from '../../../src/renderer/src/features/webhooks/WebhooksScreen.tsx';
 import { useProfilesStore } from '../../../src/renderer/src/stores/profiles.ts';
 import { cardProductLabelOf, NOT_SENT_TEXT, NULL_TEXT } from '../../../src/shared/bank/index.ts';
-import { installFakeBridge } from './setup.tsx';
-
-async function settle(): Promise<void> {
-  await act(async () => {
-    await new Promise((resolve) => setTimeout(resolve, 0));
-  });
-}
+import { installFakeBridge, settle } from './setup.tsx';
 
 const page = <Row,>(rows: Row[]) => ({ rows, nextCursor: null, asOf: '2026-11-24T10:00:00.000Z', source: 'cache' });
 

@@ -9,6 +9,7 @@ import {
 import type { Column } from '../../../src/renderer/src/components/VirtualTable.tsx';
 import { PagedRows } from '../../../src/renderer/src/lib/pagedRows.ts';
 import './setup.tsx';
+import { settle } from './setup.tsx';
 
 const COLUMNS: readonly Column<number>[] = [
   { key: 'n', header: 'Number', width: '100px', render: (row) => <span>row {row}</span> },
@@ -29,12 +30,6 @@ function numbers(count: number): PagedRows<number> {
   );
   rows.ensure(0, 0);
   return rows;
-}
-
-async function settle(): Promise<void> {
-  await act(async () => {
-    await new Promise((resolve) => setTimeout(resolve, 0));
-  });
 }
 
 function Harness({

@@ -4,41 +4,19 @@
  * sent), "Verify an archive…" giving the verdict in words (the first bad entry when it fails),
  * and removing a profile offering its archive in the confirmation first.
  */
-import { act, render, screen } from '@testing-library/react';
+import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { RecordArchive } from '../../../src/renderer/src/features/settings/RecordArchive.tsx';
 import { useSettingsStore } from '../../../src/renderer/src/features/settings/store.ts';
 import { ConfirmHost } from '../../../src/renderer/src/frame/ConfirmHost.tsx';
-import { useProfilesStore } from '../../../src/renderer/src/stores/profiles.ts';
-import { installFakeBridge } from './setup.tsx';
-
-async function settle(): Promise<void> {
-  await act(async () => {
-    await new Promise((resolve) => setTimeout(resolve, 0));
-  });
-}
+import { installFakeBridge, settle, withStagingProfile } from './setup.tsx';
 
 const counts = { reviews: 1234, steps: 1300, rows: 3, auditEntries: 1500 };
 const FINGERPRINT = '1a2b 3c4d 5e6f 7081 92a3 b4c5 d6e7 f809';
 
 beforeEach(() => {
-  useProfilesStore.setState({
-    profiles: [
-      {
-        id: 'staging',
-        name: 'Staging',
-        kind: 'remote',
-        baseUrl: 'https://sandbox.bank.example',
-        authScheme: 'basic',
-        keyId: 'key_1',
-        production: false,
-        createdAt: '2026-11-21T10:00:00Z',
-        updatedAt: '2026-11-21T10:00:00Z',
-      },
-    ] as never,
-    activeProfileId: 'staging',
-  });
+  withStagingProfile();
 });
 
 describe('RecordArchive', () => {

@@ -9,15 +9,8 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { RecordPanel } from '../../../src/renderer/src/features/settings/RecordPanel.tsx';
 import { useConfirmStore } from '../../../src/renderer/src/stores/confirm.ts';
-import { useProfilesStore } from '../../../src/renderer/src/stores/profiles.ts';
 import { useToastStore } from '../../../src/renderer/src/stores/toasts.ts';
-import { installFakeBridge, refuse } from './setup.tsx';
-
-async function settle(): Promise<void> {
-  await act(async () => {
-    await new Promise((resolve) => setTimeout(resolve, 0));
-  });
-}
+import { installFakeBridge, refuse, settle, withStagingProfile } from './setup.tsx';
 
 const NEWER = {
   name: 'record-2026-12-02T08-00-00-000Z.sqlite',
@@ -35,22 +28,7 @@ const OLDER = {
 };
 
 beforeEach(() => {
-  useProfilesStore.setState({
-    profiles: [
-      {
-        id: 'staging',
-        name: 'Staging',
-        kind: 'remote',
-        baseUrl: 'https://sandbox.bank.example',
-        authScheme: 'basic',
-        keyId: 'key_1',
-        production: false,
-        createdAt: '2026-11-21T10:00:00Z',
-        updatedAt: '2026-11-21T10:00:00Z',
-      },
-    ] as never,
-    activeProfileId: 'staging',
-  });
+  withStagingProfile();
   useConfirmStore.setState({ request: null, resolve: null });
 });
 

@@ -3,36 +3,14 @@
  * set), saved, the legal hold placed and lifted, and a purge refused from the window while a
  * hold stands (its button disabled).
  */
-import { act, render, screen } from '@testing-library/react';
+import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { RecordPanel } from '../../../src/renderer/src/features/settings/RecordPanel.tsx';
-import { useProfilesStore } from '../../../src/renderer/src/stores/profiles.ts';
-import { installFakeBridge } from './setup.tsx';
-
-async function settle(): Promise<void> {
-  await act(async () => {
-    await new Promise((resolve) => setTimeout(resolve, 0));
-  });
-}
+import { installFakeBridge, settle, withStagingProfile } from './setup.tsx';
 
 beforeEach(() => {
-  useProfilesStore.setState({
-    profiles: [
-      {
-        id: 'staging',
-        name: 'Staging',
-        kind: 'remote',
-        baseUrl: 'https://sandbox.bank.example',
-        authScheme: 'basic',
-        keyId: 'key_1',
-        production: false,
-        createdAt: '2026-11-21T10:00:00Z',
-        updatedAt: '2026-11-21T10:00:00Z',
-      },
-    ] as never,
-    activeProfileId: 'staging',
-  });
+  withStagingProfile();
 });
 
 describe('RecordPanel', () => {

@@ -5,7 +5,7 @@
  * to the chord; the note dialog counts and refuses what the service would; the rule form sends
  * only the kind's conditions; the clear-cache sentence names the reviews.
  */
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, render, screen } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ReviewSummary } from '../../../src/shared/ipc/domains/reviews.ts';
@@ -23,7 +23,7 @@ import { useReviewExtension } from '../../../src/renderer/src/features/review/us
 import { useToastStore } from '../../../src/renderer/src/stores/toasts.ts';
 import { useAnnouncements } from '../../../src/renderer/src/stores/announcements.ts';
 import { useMoveOnPreference } from '../../../src/renderer/src/features/review/moveOnPreference.ts';
-import { installFakeBridge, refuse, type FakeBridge } from './setup.tsx';
+import { installFakeBridge, refuse, settle, type FakeBridge } from './setup.tsx';
 
 interface Item {
   ref: string;
@@ -98,12 +98,6 @@ function Queue({ source }: { source: PagedRows<Item> }) {
       <ReviewNoteHost />
     </>
   );
-}
-
-async function settle(): Promise<void> {
-  await act(async () => {
-    await new Promise((resolve) => setTimeout(resolve, 0));
-  });
 }
 
 let bridge: FakeBridge;

@@ -3,7 +3,7 @@
  * sentence that says the sandbox is not running and opens Settings › Profiles; the panel says
  * the state, restarts through main, shows and announces the outcome, and says a refusal.
  */
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, render, screen } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { SANDBOX_RESTART_ACTION } from '../../../src/shared/ipc/index.ts';
 import { SandboxBankPanel } from '../../../src/renderer/src/features/settings/SandboxBankPanel.tsx';
@@ -12,13 +12,7 @@ import { useSandboxBankStore } from '../../../src/renderer/src/features/settings
 import { useSettingsStore } from '../../../src/renderer/src/features/settings/store.ts';
 import { useAnnouncements } from '../../../src/renderer/src/stores/announcements.ts';
 import { useNavigationStore } from '../../../src/renderer/src/stores/navigation.ts';
-import { installFakeBridge, refuse } from './setup.tsx';
-
-async function settle(): Promise<void> {
-  await act(async () => {
-    await new Promise((resolve) => setTimeout(resolve, 0));
-  });
-}
+import { installFakeBridge, refuse, settle } from './setup.tsx';
 
 beforeEach(() => {
   useSandboxBankStore.setState({ status: null, statusProblem: null, outcome: { state: 'idle' }, focusRestart: false });

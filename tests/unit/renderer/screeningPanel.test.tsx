@@ -4,18 +4,11 @@
  * applicants" screens the active profile, showing each hit names first with the entry's
  * program, the score and its parts; a run with no hit says so at the threshold used.
  */
-import { act, render, screen, within } from '@testing-library/react';
+import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ScreeningPanel } from '../../../src/renderer/src/features/settings/ScreeningPanel.tsx';
-import { useProfilesStore } from '../../../src/renderer/src/stores/profiles.ts';
-import { installFakeBridge } from './setup.tsx';
-
-async function settle(): Promise<void> {
-  await act(async () => {
-    await new Promise((resolve) => setTimeout(resolve, 0));
-  });
-}
+import { installFakeBridge, settle, withStagingProfile } from './setup.tsx';
 
 const SDN = {
   source: 'ofac-sdn',
@@ -40,22 +33,7 @@ const HIT = {
 } as const;
 
 beforeEach(() => {
-  useProfilesStore.setState({
-    profiles: [
-      {
-        id: 'staging',
-        name: 'Staging',
-        kind: 'remote',
-        baseUrl: 'https://sandbox.bank.example',
-        authScheme: 'basic',
-        keyId: 'key_1',
-        production: false,
-        createdAt: '2026-11-21T10:00:00Z',
-        updatedAt: '2026-11-21T10:00:00Z',
-      },
-    ] as never,
-    activeProfileId: 'staging',
-  });
+  withStagingProfile();
 });
 
 function screenButton(): HTMLElement {

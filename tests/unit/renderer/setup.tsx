@@ -1,8 +1,9 @@
 /** Shared helpers of the renderer tests: a fake `window.ledgerdesk` built by the real bridge builder. */
-import { cleanup } from '@testing-library/react';
+import { act, cleanup } from '@testing-library/react';
 import { afterEach } from 'vitest';
 import { buildLedgerdeskApi } from '../../../src/shared/ipc/bridge.ts';
 import { ipcErrorOf, type IpcError } from '../../../src/shared/ipc/errors.ts';
+import { useProfilesStore } from '../../../src/renderer/src/stores/profiles.ts';
 
 afterEach(() => {
   cleanup();
@@ -62,4 +63,31 @@ export function installFakeBridge(handlers: Record<string, FakeHandler>): FakeBr
       for (const listener of listeners.get(channel) ?? []) listener(payload);
     },
   };
+}
+
+/** Lets the bridge's promises and the stores' updates that follow them run (inside act). */
+export async function settle(): Promise<void> {
+  await act(async () => {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  });
+}
+
+/** One remote profile, Staging, active: what the Settings panels' tests start from. */
+export function withStagingProfile(): void {
+  useProfilesStore.setState({
+    profiles: [
+      {
+        id: 'staging',
+        name: 'Staging',
+        kind: 'remote',
+        baseUrl: 'https://sandbox.bank.example',
+        authScheme: 'basic',
+        keyId: 'key_1',
+        production: false,
+        createdAt: '2026-11-21T10:00:00Z',
+        updatedAt: '2026-11-21T10:00:00Z',
+      },
+    ] as never,
+    activeProfileId: 'staging',
+  });
 }

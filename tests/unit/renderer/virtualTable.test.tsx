@@ -1,8 +1,9 @@
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, render, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { VirtualTable, type Column } from '../../../src/renderer/src/components/VirtualTable.tsx';
 import { PagedRows } from '../../../src/renderer/src/lib/pagedRows.ts';
 import './setup.tsx';
+import { settle } from './setup.tsx';
 
 const COLUMNS: readonly Column<number>[] = [
   { key: 'n', header: 'Number', width: '100px', render: (row) => <span>row {row}</span> },
@@ -20,12 +21,6 @@ function million(): PagedRows<number> {
   );
   rows.ensure(0, 0);
   return rows;
-}
-
-async function settle(): Promise<void> {
-  await act(async () => {
-    await new Promise((resolve) => setTimeout(resolve, 0));
-  });
 }
 
 describe('VirtualTable', () => {
