@@ -9,7 +9,7 @@
  *
  * LEDGERDESK_CRASH_SEED (default below) seeds the kill points.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +17,7 @@ import type { AccountApplication } from '../../../src/shared/bank/index.ts';
 import { runNode } from '../services/support/childProcess.ts';
 import { basicOf, startBank, type RunningSandbox } from '../services/support/sandboxBank.ts';
 import { makeTempFolder } from '../services/support/tempFolder.ts';
+import { seeded, sleep, exitOf } from './support/killPoints.ts';
 
 const SEED = Number(process.env['LEDGERDESK_CRASH_SEED'] ?? 20_261_127);
 const ROOT = join(import.meta.dirname, '..', '..', '..');
@@ -24,31 +25,6 @@ const LEDGER_CHILD = join(ROOT, 'tests', 'integration', 'services', 'support', '
 /** Applications made on top of the seeded ones, so a run has many pages to be killed in. */
 const MADE = 300;
 const PAGE_SIZE = 5;
-
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-function exitOf(child: ChildProcess): Promise<NodeJS.Signals | number | null> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve(child.signalCode ?? child.exitCode);
-    else
-      child.once('exit', (code, signal) => {
-        resolve(signal ?? code);
-      });
-  });
-}
 
 const temp = makeTempFolder('ledgerdesk-book-crash-');
 const data = join(temp.folder, 'ledger');

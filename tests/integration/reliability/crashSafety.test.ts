@@ -25,37 +25,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runNode } from '../services/support/childProcess.ts';
 import { startBank, type RunningSandbox } from '../services/support/sandboxBank.ts';
 import { makeTempFolder } from '../services/support/tempFolder.ts';
+import { seeded, sleep, exitOf } from './support/killPoints.ts';
 
 const SEED = Number(process.env['LEDGERDESK_CRASH_SEED'] ?? 20_260_808);
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const LEDGER_CHILD = join(ROOT, 'tests', 'integration', 'services', 'support', 'ledgerChild.ts');
 const SANDBOX_CLI = join(ROOT, 'src', 'sandbox', 'cli.ts');
-
-/** mulberry32: a small seeded generator, so kill points repeat from run to run. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-function exitOf(child: ChildProcess): Promise<NodeJS.Signals | number | null> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve(child.signalCode ?? child.exitCode);
-    else
-      child.once('exit', (code, signal) => {
-        resolve(signal ?? code);
-      });
-  });
-}
 
 function integrityOf(file: string): unknown {
   const database = new DatabaseSync(file);

@@ -8,13 +8,14 @@
  *
  * LEDGERDESK_CRASH_SEED (default below) seeds the kill points.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runNode } from '../services/support/childProcess.ts';
 import { startBank, type RunningSandbox } from '../services/support/sandboxBank.ts';
 import { makeTempFolder } from '../services/support/tempFolder.ts';
+import { seeded, exitOf } from './support/killPoints.ts';
 
 const SEED = Number(process.env['LEDGERDESK_CRASH_SEED'] ?? 20_261_202);
 const ROOT = join(import.meta.dirname, '..', '..', '..');
@@ -22,28 +23,6 @@ const LEDGER_CHILD = join(ROOT, 'tests', 'integration', 'services', 'support', '
 const SELECTION = 1_000;
 const EARLIER = 10;
 const KILLS = 6;
-
-/** mulberry32: a small seeded generator, so kill points repeat from run to run. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
-function exitOf(child: ChildProcess): Promise<NodeJS.Signals | number | null> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve(child.signalCode ?? child.exitCode);
-    else
-      child.once('exit', (code, signal) => {
-        resolve(signal ?? code);
-      });
-  });
-}
 
 interface Row {
   ref: string;
