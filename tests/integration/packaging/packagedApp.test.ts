@@ -165,8 +165,9 @@ afterAll(async () => {
 
 /** What a bundle imports: relative files and bare package names (node: builtins left out). */
 function importsOf(source: string): { relative: string[]; packages: string[] } {
-  // `import` as a statement or call, never a property (`action: "listener.import"`); one line.
-  const specifiers = [...source.matchAll(/(?:\bfrom\s*|(?<![.\w$])import\s*\(?\s*)["']([^"'\n]+)["']/g)].map(
+  // `import` as a statement or call, never a property (`action: "listener.import"`) nor the
+  // end of a string (`"record import": "…"`): a space or a parenthesis before the name; one line.
+  const specifiers = [...source.matchAll(/(?:\bfrom\s*|(?<![.\w$])import(?:\s+|\s*\(\s*))["']([^"'\n]+)["']/g)].map(
     (match) => match[1] ?? '',
   );
   const relative = specifiers.filter((specifier) => specifier.startsWith('.'));
