@@ -183,9 +183,12 @@ describe.skipIf(!secretServiceHere)('a record archive', () => {
     const manifestLine = lines.length - 2;
     const head = flipped(lineStart(manifestLine) + Buffer.from(lines[manifestLine] ?? '').indexOf('"head":"') + 9);
     expect(head.problem?.message).toMatch(/its manifest \(the last line\) does not match its \d+ entries/);
-    const signature = flipped(
-      lineStart(manifestLine) + Buffer.from(lines[manifestLine] ?? '').indexOf('"signature":"') + 14,
-    );
+    // One character of the signature changed to another base64 character (a flipped bit can make
+    // one that is not base64 at all, and then the line is no manifest: said otherwise, above).
+    const signatureAt = lineStart(manifestLine) + Buffer.from(lines[manifestLine] ?? '').indexOf('"signature":"') + 14;
+    const changedSignature = Buffer.from(bytes);
+    changedSignature[signatureAt] = changedSignature[signatureAt] === 0x41 ? 0x42 : 0x41;
+    const signature = verifyArchiveBytes(archive, changedSignature).verification;
     expect(signature.problem?.message).toMatch(/manifest's signature does not hold/);
     // And every byte of the file, one at a time: none is flipped unnoticed.
     for (let at = 0; at < bytes.length; at += 1) {
