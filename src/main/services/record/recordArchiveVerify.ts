@@ -125,8 +125,8 @@ function sameMac(hex: string, expected: Buffer): boolean {
   return mac.length === expected.length && timingSafeEqual(mac, expected);
 }
 
-/** Checks the archive's bytes; with `opener`, opens its sealed keys and checks the audit MACs too. */
-export function verifyArchiveBytes(file: string, bytes: Buffer, opener: ArchiveOpener | null = null): VerifiedArchive {
+/** Nothing checked yet: what a verify starts from, and what an unreadable file ends with. */
+function unverified(file: string): VerifiedArchive {
   const verification: ArchiveVerification = {
     ok: false,
     file,
@@ -140,7 +140,13 @@ export function verifyArchiveBytes(file: string, bytes: Buffer, opener: ArchiveO
     problem: null,
     notes: [],
   };
-  const result: VerifiedArchive = { verification, header: null, entries: [], keys: null, archiveKey: null };
+  return { verification, header: null, entries: [], keys: null, archiveKey: null };
+}
+
+/** Checks the archive's bytes; with `opener`, opens its sealed keys and checks the audit MACs too. */
+export function verifyArchiveBytes(file: string, bytes: Buffer, opener: ArchiveOpener | null = null): VerifiedArchive {
+  const result = unverified(file);
+  const { verification } = result;
   const fail = (entry: number | null, line: number | null, message: string): VerifiedArchive => {
     verification.problem = { entry, line, message: `The archive ${file} does not verify: ${message}` };
     return result;
@@ -377,24 +383,13 @@ export function verifyArchiveFile(file: string, opener: ArchiveOpener | null = n
   try {
     bytes = readFileSync(file);
   } catch (error) {
-    const verification: ArchiveVerification = {
-      ok: false,
-      file,
-      fingerprint: null,
-      recordId: null,
-      madeAt: null,
-      profiles: [],
-      counts: null,
-      auditHead: null,
-      macsChecked: false,
-      problem: {
-        entry: null,
-        line: null,
-        message: `The archive ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'not readable'}).`,
-      },
-      notes: [],
+    const result = unverified(file);
+    result.verification.problem = {
+      entry: null,
+      line: null,
+      message: `The archive ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'not readable'}).`,
     };
-    return { verification, header: null, entries: [], keys: null, archiveKey: null };
+    return result;
   }
   return verifyArchiveBytes(file, bytes, opener);
 }
